@@ -1,0 +1,5 @@
+"""``python -m battlestudio`` runs the command-line interface."""
+
+from battlestudio.cli import main
+
+raise SystemExit(main())

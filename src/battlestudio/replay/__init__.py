@@ -1,0 +1,1 @@
+"""Game log and replay: battle events, keyframes, state_at, Timeline."""

@@ -1,0 +1,1 @@
+"""Persistence: .battle (SQLite via sqlmodel) and .battle.json (GeoJSON); the only place SQL appears."""

@@ -1,0 +1,1 @@
+"""Importers of real order-of-battle data."""

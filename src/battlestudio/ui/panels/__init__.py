@@ -1,0 +1,1 @@
+"""Dock widgets of the main window."""
