@@ -2,6 +2,7 @@
 
 from battlestudio.model.geometry import EPS, Point, UnitRect, normalize_angle, unit_rect
 from battlestudio.model.oob import OobProblem, OrderOfBattle
+from battlestudio.model.orders import Order, OrderStatus
 from battlestudio.model.scenario import (
     DeploymentZone, Objective, Reinforcement, Scenario, ScenarioInfo, Side, Source,
 )
@@ -12,7 +13,7 @@ from battlestudio.model.units import (
 
 __all__ = [
     "EPS", "Point", "UnitRect", "normalize_angle", "unit_rect",
-    "OobProblem", "OrderOfBattle",
+    "OobProblem", "OrderOfBattle", "Order", "OrderStatus",
     "DeploymentZone", "Objective", "Reinforcement", "Scenario", "ScenarioInfo", "Side", "Source",
     "TerrainFeature", "TerrainKind", "TownZone", "default_town_polygon",
     "Arm", "Commander", "Echelon", "Formation", "OrderState", "Quality", "Subtype", "Unit",

@@ -14,6 +14,7 @@ from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.oob import OobProblem, OrderOfBattle
+from battlestudio.model.orders import Order
 from battlestudio.model.terrain import TerrainFeature, TownZone
 from battlestudio.model.units import Commander, Unit
 
@@ -125,8 +126,8 @@ class ScenarioInfo:
 class Scenario:
     """The whole starting state of a battle.
 
-    Containers map id → frozen record. ``oob`` holds the command hierarchy over commander and
-    unit ids. All lengths are table cm.
+    Containers map id → frozen record. ``orders`` are the standing orders in force at the start.
+    ``oob`` holds the command hierarchy over commander and unit ids. All lengths are table cm.
     """
 
     info: ScenarioInfo = field(default_factory=ScenarioInfo)
@@ -138,6 +139,7 @@ class Scenario:
     objectives: dict[str, Objective] = field(default_factory=dict)
     deployment_zones: dict[str, DeploymentZone] = field(default_factory=dict)
     reinforcements: dict[str, Reinforcement] = field(default_factory=dict)
+    orders: dict[str, Order] = field(default_factory=dict)
     sources: list[Source] = field(default_factory=list)
     oob: OrderOfBattle = field(default_factory=OrderOfBattle)
 
@@ -154,7 +156,7 @@ class Scenario:
         ids: set[str] = set()
         for d in (
             self.units, self.commanders, self.terrain, self.towns,
-            self.objectives, self.deployment_zones, self.reinforcements,
+            self.objectives, self.deployment_zones, self.reinforcements, self.orders,
         ):
             ids.update(d)
         return ids
@@ -183,6 +185,7 @@ class Scenario:
             objectives=dict(self.objectives),
             deployment_zones=dict(self.deployment_zones),
             reinforcements=dict(self.reinforcements),
+            orders=dict(self.orders),
             sources=list(self.sources),
             oob=self.oob.copy(),
         )
