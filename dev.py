@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Set up BattleStudio in ./.venv and run it or its tests: needs nothing but Python 3.11+.
+
+    python3 dev.py run [FILE]   install (if needed) and open FILE, default the bundled Jena 1806
+    python3 dev.py test [ARGS]  install with the test extras (if needed) and run pytest ARGS
+
+The virtual environment is refreshed whenever pyproject.toml changes. On Linux the Debian
+libraries Qt needs are checked; when missing they are installed with apt-get if we are root,
+otherwise the exact command to install them is printed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+SCENARIOS = ("jena-1806.battle.json", "elchingen-1805.battle.json")
+
+# Debian packages whose shared libraries Qt's offscreen and xcb platform plugins load.
+QT_DEBIAN_LIBS = {
+    "libEGL.so.1": "libegl1",
+    "libGL.so.1": "libgl1",
+    "libfontconfig.so.1": "libfontconfig1",
+    "libdbus-1.so.3": "libdbus-1-3",
+    "libxkbcommon.so.0": "libxkbcommon0",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libxcb-cursor.so.0": "libxcb-cursor0",
+    "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libglib-2.0.so.0": "libglib2.0-0",
+}
+
+
+def say(msg: str) -> None:
+    print(f"[dev.py] {msg}", flush=True)
+
+
+def ensure_qt_libraries() -> None:
+    """Install (as root) or name the Debian libraries Qt needs, on Linux only."""
+    if not sys.platform.startswith("linux") or not shutil.which("ldconfig") and not Path("/sbin/ldconfig").exists():
+        return
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
+    try:
+        known = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return
+    missing = sorted({pkg for lib, pkg in QT_DEBIAN_LIBS.items() if lib not in known})
+    if not missing:
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        say(f"installing the libraries Qt needs: {' '.join(missing)}")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env)
+    else:
+        say("Qt needs these system libraries; install them with:")
+        say(f"  sudo apt-get install {' '.join(missing)}")
+
+
+def ensure_venv(extras: str) -> None:
+    """Create .venv and install the project (editable) with ``extras`` when pyproject changed."""
+    if not PY.exists():
+        say(f"creating {VENV}")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / f".installed-{extras or 'base'}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    target = f"{ROOT}[{extras}]" if extras else str(ROOT)
+    say(f"installing BattleStudio{f' with [{extras}]' if extras else ''} into {VENV} (first time takes a minute)")
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", target], check=True)
+    stamp.write_text(digest)
+
+
+def default_scenario() -> str | None:
+    for name in SCENARIOS:
+        path = ROOT / "scenarios" / name
+        if path.exists():
+            return str(path)
+    return None
+
+
+def cmd_run(args: list[str]) -> int:
+    ensure_qt_libraries()
+    ensure_venv("")
+    env = dict(os.environ)
+    if sys.platform.startswith("linux") and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        if not env.get("QT_QPA_PLATFORM"):
+            say("no display found (DISPLAY/WAYLAND_DISPLAY unset): starting offscreen, so no window "
+                "will be visible. Run under a desktop session or xvfb-run to see it.")
+            env["QT_QPA_PLATFORM"] = "offscreen"
+    files = args or ([default_scenario()] if default_scenario() else [])
+    return subprocess.call([str(PY), "-m", "battlestudio", *files], env=env)
+
+
+def cmd_test(args: list[str]) -> int:
+    ensure_qt_libraries()
+    ensure_venv("test")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    return subprocess.call([str(PY), "-m", "pytest", *args], env=env, cwd=ROOT)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("run", "test"):
+        print(__doc__.strip())
+        return 2
+    if sys.version_info < (3, 11):
+        say(f"BattleStudio needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+        return 2
+    return cmd_run(argv[1:]) if argv[0] == "run" else cmd_test(argv[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
