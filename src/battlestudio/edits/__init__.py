@@ -1,0 +1,14 @@
+"""Edits: one class per verb; ``do``/``undo`` change a Scenario and return the ``Change``s.
+
+The editor changes scenario data only through these, pushed on a ``Document``'s history.
+"""
+
+from battlestudio.edits.base import KINDS, RECORD_KINDS, Change, Edit, Macro, container, merge_changes
+from battlestudio.edits.info import SetInfo
+from battlestudio.edits.oob import Reattach, reattach_problem
+from battlestudio.edits.records import MoveRecords, PutRecords, RemoveRecords
+
+__all__ = [
+    "KINDS", "RECORD_KINDS", "Change", "Edit", "Macro", "container", "merge_changes",
+    "SetInfo", "Reattach", "reattach_problem", "MoveRecords", "PutRecords", "RemoveRecords",
+]
