@@ -1,0 +1,290 @@
+"""From historical strengths to Torden over Europa's table scale.
+
+Owns the conversions of Torden over Europa 1.1 and 1.3 (digest §2 and §4):
+
+* figures from men: ≈ 100 men per infantry figure, ≈ 80 per cavalry figure (1.1);
+* gun models from batteries and real guns: one third of the batteries of each gun category
+  (12-pounder, horse, other foot) of a corps or army, counted with ordinary rounding, and at most
+  24 real guns per gun model (1.3, worked example: 3 French batteries of 12 guns = 36 guns →
+  2 gun models of 6 pieces each; digest A40 for the reading);
+* echelons: the source's echelons mapped onto Figure 1 (a Prussian 1806–1813 brigade acts as a
+  division, its regiments as brigades, 1.3);
+* footprints: figure frontage and depth per arm, so ``Unit.rect()`` gives the footprint.
+
+Base sizes (Table 12 / Appendix 1) are missing from the seed: the per-arm figure sizes used here
+are placeholders recorded as scenario parameters, never silent rule values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from battlestudio.model.scenario import Scenario
+from battlestudio.model.units import DEFAULT_FIGURE_SIZE, Arm, Echelon, Formation, Subtype, Unit
+
+MEN_PER_INFANTRY_FIGURE = 100
+"""Torden over Europa 1.1: an infantry figure is about 100 men."""
+MEN_PER_CAVALRY_FIGURE = 80
+"""Torden over Europa 1.1: a cavalry figure is about 80 men."""
+MAX_REAL_GUNS_PER_MODEL = 24
+"""Torden over Europa 1.3: a gun model represents at most 24 real guns."""
+BATTERY_FRACTION = 1 / 3
+"""Torden over Europa 1.3: one third of all batteries is represented on the table."""
+
+GUN_CATEGORIES = ("12pdr", "horse", "foot")
+"""Torden over Europa 1.3's gun categories: 12-pounder, horse, and other (6-pounder) batteries."""
+
+BATTERY_CATEGORY: Mapping[Subtype, str] = {
+    Subtype.HEAVY_ARTILLERY: "12pdr",
+    Subtype.HORSE_ARTILLERY: "horse",
+    Subtype.FOOT_ARTILLERY: "foot",
+}
+"""Artillery subtype → gun category."""
+
+_ORDER = [e.value for e in Echelon]
+
+
+def round_half_up(x: float) -> int:
+    """Ordinary rounding ("efter gængse regler", Torden over Europa 1.3): 0.5 rounds up."""
+    return int(math.floor(x + 0.5))
+
+
+def figures_from_men(men: int, arm: Arm | str, men_per_infantry: int = MEN_PER_INFANTRY_FIGURE,
+                     men_per_cavalry: int = MEN_PER_CAVALRY_FIGURE) -> int:
+    """Figures for ``men`` soldiers of ``arm`` (Torden over Europa 1.1).
+
+    Ordinary rounding, at least 1 figure for any men > 0. Artillery and other arms return 0
+    (guns become gun models, see ``gun_models``).
+
+    Raises
+    ------
+    ValueError
+        for negative ``men``.
+    """
+    if men < 0:
+        raise ValueError(f"men must be >= 0, got {men}")
+    arm = Arm(arm)
+    per = {Arm.INFANTRY: men_per_infantry, Arm.CAVALRY: men_per_cavalry}.get(arm)
+    if per is None or men == 0:
+        return 0
+    return max(1, round_half_up(men / per))
+
+
+@dataclass(frozen=True, slots=True)
+class GunModels:
+    """Result of converting one gun category of one corps or army (Torden over Europa 1.3).
+
+    Attributes
+    ----------
+    models : int
+        gun models (in-game batteries) on the table.
+    real_guns : tuple[int, ...]
+        real guns each model stands for (sums to the real guns converted; empty when 0 models).
+    pieces : float | None
+        pieces each model is rated at: one third of the real guns shared among the models
+        (None when the real gun count is unknown).
+    unrepresented_guns : int
+        real guns left off the table because the battery count rounded to 0 models.
+    """
+
+    models: int
+    real_guns: tuple[int, ...]
+    pieces: float | None
+    unrepresented_guns: int = 0
+
+
+def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
+    """Gun models for ``batteries`` batteries with ``real_guns`` guns of one category.
+
+    One third of the batteries is represented, by ordinary rounding; when that leaves any
+    battery, the number of models is raised so no model stands for more than 24 real guns;
+    each model is rated at one third of the real guns divided among the models (Torden over
+    Europa 1.3 and its worked example; digest §4.6 and A40).
+
+    Parameters
+    ----------
+    batteries : int
+        real batteries of the category in the corps or army, ≥ 0.
+    real_guns : int | None
+        their real guns (pieces), ≥ 0; None when the source does not give them.
+
+    Returns
+    -------
+    GunModels
+
+    Raises
+    ------
+    ValueError
+        for a negative count.
+    """
+    if batteries < 0 or (real_guns is not None and real_guns < 0):
+        raise ValueError(f"batteries and guns must be >= 0, got {batteries} batteries, {real_guns} guns")
+    represented = round_half_up(batteries * BATTERY_FRACTION)
+    if represented == 0:
+        return GunModels(0, (), None, real_guns or 0)
+    if real_guns is None or real_guns == 0:
+        return GunModels(represented, tuple(0 for _ in range(represented)), None)
+    models = max(represented, math.ceil(real_guns / MAX_REAL_GUNS_PER_MODEL))
+    base, extra = divmod(real_guns, models)
+    shares = tuple(base + (1 if i < extra else 0) for i in range(models))
+    return GunModels(models, shares, real_guns * BATTERY_FRACTION / models)
+
+
+def map_echelon(source: str, nation: str = "", year: int | None = None,
+                parent_echelon: str | None = None) -> tuple[str, str]:
+    """Map a source echelon onto Torden over Europa's Figure 1 (1.3–1.4).
+
+    A Prussian brigade of 1806–1813 that is not already under a division acts as a division (its
+    regiments are the brigades), and a commander always sits strictly below his superior.
+
+    Returns
+    -------
+    (echelon, note) : tuple[str, str]
+        the ``Echelon`` value and a note saying what was changed ("" when nothing was).
+    """
+    ech, notes = source, []
+    above_division = parent_echelon is None or (
+        parent_echelon in _ORDER and _ORDER.index(parent_echelon) < _ORDER.index(Echelon.DIVISION.value))
+    if (source == Echelon.BRIGADE.value and nation == "Prussia" and year and 1806 <= year <= 1813
+            and above_division):
+        ech = Echelon.DIVISION.value
+        notes.append("Prussian brigade acts as a division (Torden over Europa 1.3)")
+    if parent_echelon in _ORDER and ech in _ORDER and _ORDER.index(ech) <= _ORDER.index(parent_echelon):
+        below = _ORDER[min(_ORDER.index(parent_echelon) + 1, len(_ORDER) - 1)]
+        notes.append(f"named as a {ech} but under a {parent_echelon}; read as a {below}")
+        ech = below
+    return ech, "; ".join(notes)
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleParameters:
+    """The numbers a conversion uses; written into the scenario's ``info.parameters``.
+
+    ``figure_size`` (frontage, depth in cm per figure and arm) is a placeholder: Table 12
+    is missing from the seed. ``men_per_base`` converts base-only sources (republique5) and has
+    no default because the source says a base is not a head count.
+    """
+
+    men_per_infantry_figure: int = MEN_PER_INFANTRY_FIGURE
+    men_per_cavalry_figure: int = MEN_PER_CAVALRY_FIGURE
+    figure_size: Mapping[str, tuple[float, float]] = field(
+        default_factory=lambda: {a.value: s for a, s in DEFAULT_FIGURE_SIZE.items()})
+    men_per_base: Mapping[str, int] | None = None
+
+    def as_parameters(self) -> dict[str, Any]:
+        """Scenario parameters naming each value and its status."""
+        p: dict[str, Any] = {
+            "toe.scale.men_per_infantry_figure": self.men_per_infantry_figure,
+            "toe.scale.men_per_cavalry_figure": self.men_per_cavalry_figure,
+            "toe.scale.max_real_guns_per_gun_model": MAX_REAL_GUNS_PER_MODEL,
+            "toe.scale.battery_fraction": "1/3",
+        }
+        for arm, (w, d) in self.figure_size.items():
+            p[f"toe.placeholder.figure_size_cm.{arm}"] = [w, d]
+        if self.men_per_base:
+            for arm, n in self.men_per_base.items():
+                p[f"toe.placeholder.men_per_base.{arm}"] = n
+        return p
+
+
+def _group_of(sc: Scenario, unit_id: str) -> str | None:
+    """The corps (or higher) commander whose guns this battery counts with; else the root."""
+    chain = sc.oob.chain_of_command(unit_id)
+    for cid in chain:
+        c = sc.commanders.get(cid)
+        if c and _ORDER.index(c.echelon) <= _ORDER.index(Echelon.CORPS.value):
+            return cid
+    return chain[-1] if chain else None
+
+
+def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) -> tuple[Scenario, list[str]]:
+    """A copy of ``scenario`` at Torden over Europa's scale (1.1, 1.3).
+
+    Infantry and cavalry get figures from men (or from bases with ``params.men_per_base``) and
+    per-arm figure sizes; batteries are regrouped per corps (or army) and gun category into gun
+    models (``gun_models``), attached to the batteries' common commander or else to the corps
+    commander; guns left off by the one-third rounding are recorded on the corps commander as
+    ``unrepresented_guns``; artillery commands left empty are removed. Units keep their
+    historical ``men`` and real ``guns``.
+
+    Returns
+    -------
+    (scenario, notes) : tuple[Scenario, list[str]]
+        the converted copy and one note per change a user should know about.
+    """
+    p = params or ScaleParameters()
+    sc = scenario.copy()
+    notes: list[str] = []
+    for uid, u in list(sc.units.items()):
+        if u.arm in (Arm.INFANTRY, Arm.CAVALRY):
+            men = u.men
+            if men == 0 and u.bases and p.men_per_base and u.arm.value in p.men_per_base:
+                men = u.bases * p.men_per_base[u.arm.value]
+                notes.append(f"{uid}: {u.bases} bases × {p.men_per_base[u.arm.value]} men (placeholder) = {men} men")
+            figs = figures_from_men(men, u.arm, p.men_per_infantry_figure, p.men_per_cavalry_figure)
+            if figs == 0:
+                notes.append(f"{uid}: no strength in the source; 0 figures")
+            w, d = p.figure_size.get(u.arm.value, DEFAULT_FIGURE_SIZE[u.arm])
+            sc.units[uid] = replace(u, figures=figs, figure_width=w, figure_depth=d)
+    groups: dict[tuple[str | None, str], list[Unit]] = {}
+    for u in sc.units.values():
+        if u.arm is Arm.ARTILLERY:
+            cat = u.attributes.get("gun_category") or BATTERY_CATEGORY.get(u.subtype or Subtype.FOOT_ARTILLERY, "foot")
+            groups.setdefault((_group_of(sc, u.id), cat), []).append(u)
+    emptied: set[str] = set()
+    for (gid, cat), batteries in groups.items():
+        known = all(b.guns > 0 for b in batteries)
+        real = sum(b.guns for b in batteries)
+        gm = gun_models(len(batteries), real if known else None)
+        parents = {sc.oob.superior(b.id) for b in batteries}
+        attach = parents.pop() if len(parents) == 1 else gid
+        for b in batteries:
+            emptied.add(sc.oob.superior(b.id) or "")
+            sc.oob.remove(b.id)
+            del sc.units[b.id]
+        group_name = sc.commanders[gid].attributes.get("formation", sc.commanders[gid].name) if gid else "army"
+        notes.append(
+            f"{group_name}: {len(batteries)} {cat} batteries, {real if known else 'unknown'} guns → "
+            f"{gm.models} gun model(s)" + (f" of {gm.pieces:.2f} pieces" if gm.pieces else "")
+        )
+        if gm.unrepresented_guns and gid:
+            c = sc.commanders[gid]
+            un = dict(c.attributes.get("unrepresented_guns", {}))
+            un[cat] = un.get(cat, 0) + gm.unrepresented_guns
+            sc.commanders[gid] = replace(c, attributes={**c.attributes, "unrepresented_guns": un})
+        first = batteries[0]
+        w, d = p.figure_size.get("artillery", DEFAULT_FIGURE_SIZE[Arm.ARTILLERY])
+        for i in range(gm.models):
+            mid = f"{gid or 'army'}-{cat}-guns-{i + 1}"
+            model = replace(
+                first, id=mid,
+                name=f"{group_name} {_CAT_NAME[cat]}" + (f" {i + 1}/{gm.models}" if gm.models > 1 else ""),
+                figures=1, bases=1, men=0, guns=gm.real_guns[i], formation=Formation.LIMBERED,
+                figure_width=w, figure_depth=d,
+                attributes={
+                    "gun_category": cat, "pieces": None if gm.pieces is None else round(gm.pieces, 2),
+                    "source_batteries": [b.name for b in batteries],
+                    "source_ids": [b.attributes.get("source_id", b.id) for b in batteries],
+                },
+            )
+            sc.units[mid] = model
+            if attach:
+                sc.oob.add(attach, mid)
+    for cid in emptied:
+        c = sc.commanders.get(cid)
+        if c and not sc.oob.subordinates(cid) and _is_artillery_command(c.attributes.get("formation", c.name)):
+            sc.oob.remove(cid)
+            del sc.commanders[cid]
+            notes.append(f"{cid}: artillery command left without batteries; removed")
+    sc.info = replace(sc.info, ruleset="toe", parameters={**sc.info.parameters, **p.as_parameters()})
+    return sc, notes
+
+
+_CAT_NAME = {"12pdr": "12-pdr artillery", "horse": "horse artillery", "foot": "foot artillery"}
+
+
+def _is_artillery_command(name: str) -> bool:
+    n = name.lower()
+    return "artill" in n or "bty" in n or "battery" in n
