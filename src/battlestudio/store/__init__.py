@@ -1,1 +1,100 @@
-"""Persistence: .battle (SQLite via sqlmodel) and .battle.json (GeoJSON); the only place SQL appears."""
+"""Persistence: ``.battle`` (SQLite via sqlmodel) and ``.battle.json`` (GeoJSON); the only
+place SQL appears.
+
+Public API: ``load(path) -> Battle``, ``save(battle, path)``, ``append_events(path, events)``,
+``format_of(path)`` and ``BattleFileError``. The format follows the file name's suffix.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import BattleEvent
+from battlestudio.store.errors import BattleFileError, DocumentError
+
+SQLITE = "battle"
+JSON = "json"
+
+
+def format_of(path: str | os.PathLike[str]) -> str:
+    """``"battle"`` for a ``.battle`` file, ``"json"`` for ``.battle.json`` (or any ``.json``).
+
+    Raises
+    ------
+    ValueError
+        for any other suffix, naming the file and the suffixes understood.
+    """
+    name = os.fspath(path).lower()
+    if name.endswith(".json"):
+        return JSON
+    if name.endswith(".battle"):
+        return SQLITE
+    raise ValueError(f"{os.fspath(path)}: unknown file type; use a name ending in .battle or .battle.json")
+
+
+def load(path: str | os.PathLike[str]) -> Battle:
+    """Read the Battle stored in ``path`` (``.battle`` or ``.battle.json``).
+
+    Raises
+    ------
+    BattleFileError
+        if the file is missing, empty, corrupt, of the wrong kind, from a newer schema version,
+        or holds a bad value; the message names the file, the place and the value.
+    ValueError
+        for an unknown suffix.
+    """
+    if format_of(path) == JSON:
+        from battlestudio.store.json_format import load_json
+
+        return load_json(path)
+    from battlestudio.store.database_read import load_database
+
+    return load_database(path)
+
+
+def save(battle: Battle, path: str | os.PathLike[str]) -> None:
+    """Write ``battle`` to ``path`` atomically, in the format its suffix names.
+
+    A crash or full disk during the save leaves the previous file intact.
+
+    Raises
+    ------
+    BattleFileError
+        if a value cannot be stored or SQLite fails (nothing replaced).
+    OSError
+        if the file cannot be written (nothing replaced).
+    ValueError
+        for an unknown suffix.
+    """
+    if format_of(path) == JSON:
+        from battlestudio.store.json_format import save_json
+
+        save_json(battle, path)
+    else:
+        from battlestudio.store.database_write import save_database
+
+        save_database(battle, path)
+
+
+def append_events(
+    path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None
+) -> int:
+    """Append new ``events`` to a ``.battle`` file in one transaction; see
+    ``database_write.append_events``. Returns the number of events now stored.
+
+    Raises
+    ------
+    BattleFileError
+        as ``database_write.append_events``; also for a ``.battle.json`` path (JSON files are
+        rewritten with ``save``, not appended to).
+    """
+    if format_of(path) != SQLITE:
+        raise BattleFileError(path, "events can only be appended to a .battle file; save a .battle.json whole")
+    from battlestudio.store.database_write import append_events as _append
+
+    return _append(path, events, after=after)
+
+
+__all__ = ["BattleFileError", "DocumentError", "append_events", "format_of", "load", "save"]

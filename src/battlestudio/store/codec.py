@@ -1,0 +1,282 @@
+"""The battle document codec: a Battle as plain data, shared by the JSON and the SQLite formats.
+
+``battle_to_doc`` turns a Battle into a dict of lists of records (sorted by id, keys in field
+order) that ``json_format`` writes as text and ``database`` writes as rows; ``battle_from_doc``
+checks such a dict value by value and rebuilds the Battle, raising ``DocumentError`` with the
+path of the first bad value. Geometries stay shapely objects in the dict.
+
+The order of battle is kept in graph order, not sorted: the order of a commander's
+subordinates is the order the source lists them in, and it is shown to the user.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from battlestudio.model.oob import OrderOfBattle
+from battlestudio.model.orders import Order, OrderStatus
+from battlestudio.model.scenario import (
+    DeploymentZone, Objective, Reinforcement, Scenario, ScenarioInfo, Side, Source,
+)
+from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
+from battlestudio.model.units import Arm, Commander, Formation, Subtype, Unit
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import BattleEvent, event_from_dict
+from battlestudio.store.errors import DocumentError
+from battlestudio.store.fields import (
+    FLOAT, GEOMETRY, INT, JSON, OPT_FLOAT, OPT_INT, OPT_POINT, POINT, POLYGON, STR, STRS,
+    Codec, EnumOf, Optional, _kind, nested, show,
+)
+
+FORMAT = "battlestudio"
+"""Value of the document's ``format`` key."""
+
+SCHEMA_VERSION = 1
+"""Version of the document layout this code writes; it reads this version and older."""
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """How one record class is written: its fields in order, each with a codec."""
+
+    cls: type
+    fields: tuple[tuple[str, Codec], ...]
+
+    def __post_init__(self) -> None:
+        names = [f.name for f in dataclasses.fields(self.cls)]
+        if names != [n for n, _ in self.fields]:
+            raise TypeError(f"{self.cls.__name__} spec out of date with the model: {names}")
+        required = {
+            f.name for f in dataclasses.fields(self.cls)
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        }
+        object.__setattr__(self, "required", frozenset(required))
+
+    def dump(self, record: Any, where: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, codec in self.fields:
+            try:
+                out[name] = codec.dump(getattr(record, name))
+            except DocumentError as err:
+                raise nested(f"{where}.{name}", err) from None
+        return out
+
+    def load(self, raw: Any, where: str) -> Any:
+        if not isinstance(raw, dict):
+            raise DocumentError(where, f"expected an object, got {_kind(raw)}")
+        known = dict(self.fields)
+        for key in raw:
+            if key not in known:
+                raise DocumentError(f"{where}.{key}", f"unknown field (a {self.cls.__name__} has {', '.join(known)})")
+        kwargs = {}
+        for name, codec in self.fields:
+            if name not in raw:
+                if name in self.required:  # type: ignore[attr-defined]
+                    raise DocumentError(f"{where}.{name}", "missing")
+                continue
+            try:
+                kwargs[name] = codec.load(raw[name])
+            except DocumentError as err:
+                raise nested(f"{where}.{name}", err) from None
+        try:
+            return self.cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise DocumentError(where, str(exc)) from None
+
+
+def _spec(cls: type, **codecs: Codec) -> RecordSpec:
+    return RecordSpec(cls, tuple(codecs.items()))
+
+
+INFO = _spec(
+    ScenarioInfo, title=STR, date=STR, place=STR, ruleset=STR, parameters=JSON, table_width=FLOAT,
+    table_height=FLOAT, ground_scale=FLOAT, turn_minutes=INT, first_turn=STR, turns=INT, description=STR,
+)
+SIDE = _spec(Side, id=STR, name=STR, nations=STRS, colour=STR)
+UNIT = _spec(
+    Unit, id=STR, name=STR, side=STR, nation=STR, arm=EnumOf(Arm), subtype=Optional(EnumOf(Subtype)),
+    quality=STR, figures=INT, bases=OPT_INT, men=INT, horses=INT, guns=INT, position=POINT,
+    facing=FLOAT, formation=EnumOf(Formation), state=STR, ammunition=OPT_INT, figure_width=FLOAT,
+    figure_depth=FLOAT, column_ranks=INT, attributes=JSON,
+)
+COMMANDER = _spec(
+    Commander, id=STR, name=STR, side=STR, nation=STR, echelon=STR, position=POINT, facing=FLOAT,
+    figures=INT, order_capacity=OPT_INT, command_ability=OPT_INT, command_distance=OPT_FLOAT,
+    attributes=JSON,
+)
+TERRAIN = _spec(
+    TerrainFeature, id=STR, kind=EnumOf(TerrainKind), geometry=GEOMETRY, name=STR, level=OPT_INT,
+    width=OPT_FLOAT, properties=JSON,
+)
+TOWN = _spec(TownZone, id=STR, name=STR, polygon=POLYGON, capacity=INT)
+OBJECTIVE = _spec(Objective, id=STR, name=STR, geometry=GEOMETRY, side=STR, value=INT)
+DEPLOYMENT = _spec(DeploymentZone, id=STR, side=STR, name=STR, polygon=POLYGON, formation=STR)
+REINFORCEMENT = _spec(
+    Reinforcement, id=STR, side=STR, formation=STR, earliest_turn=INT, latest_turn=INT,
+    entry_point=POINT, probability=FLOAT, note=STR,
+)
+ORDER = _spec(
+    Order, id=STR, issuer=STR, recipient=STR, order_type=STR, objective=OPT_POINT,
+    status=EnumOf(OrderStatus), turn_issued=INT, parameters=JSON,
+)
+SOURCE = _spec(Source, title=STR, url=STR, licence=STR, note=STR)
+
+COLLECTIONS: Mapping[str, RecordSpec] = {
+    "sides": SIDE, "commanders": COMMANDER, "units": UNIT, "terrain": TERRAIN, "towns": TOWN,
+    "objectives": OBJECTIVE, "deployment_zones": DEPLOYMENT, "reinforcements": REINFORCEMENT,
+    "orders": ORDER,
+}
+"""Scenario containers keyed by id, as document key → spec (document key = Scenario field)."""
+
+TOP_KEYS = ("format", "schema_version", "info", *COLLECTIONS, "sources", "oob", "events")
+"""Keys of a document, in the order they are written."""
+
+
+# -- writing --------------------------------------------------------------------------------
+def battle_to_doc(battle: Battle) -> dict[str, Any]:
+    """The document for ``battle``: records sorted by id, OOB in graph order, events in order.
+
+    Raises
+    ------
+    DocumentError
+        for a value that cannot be stored (non-finite float, integer beyond 64 bits, a
+        geometry of the wrong type, a non-JSON attribute), naming its path.
+    """
+    sc = battle.scenario
+    doc: dict[str, Any] = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+    doc["info"] = INFO.dump(sc.info, "info")
+    for key, spec in COLLECTIONS.items():
+        records = getattr(sc, key)
+        doc[key] = [spec.dump(records[i], f"{key}[{n}]") for n, i in enumerate(sorted(records))]
+    doc["sources"] = [SOURCE.dump(s, f"sources[{n}]") for n, s in enumerate(sc.sources)]
+    doc["oob"] = oob_to_doc(sc.oob)
+    doc["events"] = [event_to_doc(e, f"events[{n}]") for n, e in enumerate(battle.events)]
+    return doc
+
+
+def oob_to_doc(oob: OrderOfBattle) -> list[dict[str, Any]]:
+    """``[{"id": superior, "subordinates": [...]}, ...]`` for every node with subordinates or
+    none at all (a lone node), in graph order; subordinates in insertion order."""
+    g = oob.graph
+    return [
+        {"id": n, "subordinates": list(g.successors(n))}
+        for n in g.nodes
+        if g.out_degree(n) > 0 or g.in_degree(n) == 0
+    ]
+
+
+def event_to_doc(event: BattleEvent, where: str) -> dict[str, Any]:
+    """``event.to_dict()`` checked to be JSON data: kind, turn, side, phase, then its fields."""
+    try:
+        data = event.to_dict()
+        for key in ("kind", "turn", "side", "phase"):
+            if key not in data:
+                raise DocumentError(f".{key}", "missing from the event's to_dict()")
+        head = {"kind": STR.dump(data["kind"]), "turn": INT.dump(data["turn"]),
+                "side": STR.dump(data["side"]), "phase": STR.dump(data["phase"])}
+        rest = {k: v for k, v in data.items() if k not in head}
+        return head | JSON.dump(rest)
+    except DocumentError as err:
+        raise nested(where, err) from None
+
+
+# -- reading --------------------------------------------------------------------------------
+def battle_from_doc(doc: Any) -> Battle:
+    """Check ``doc`` and rebuild its Battle.
+
+    Raises
+    ------
+    DocumentError
+        naming the path and value of the first problem: wrong type, missing or unknown key,
+        duplicate id, unknown event kind, or a schema version newer than ``SCHEMA_VERSION``.
+    """
+    if not isinstance(doc, dict):
+        raise DocumentError("", f"expected a JSON object at the top, got {_kind(doc)}")
+    if doc.get("format") != FORMAT:
+        raise DocumentError("format", f"not a BattleStudio document (expected {FORMAT!r}, got {show(doc.get('format'))})")
+    version = doc.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise DocumentError("schema_version", f"expected a positive integer, got {show(version)}")
+    if version > SCHEMA_VERSION:
+        raise DocumentError(
+            "schema_version",
+            f"written by a newer BattleStudio (schema version {version}; this version reads up to {SCHEMA_VERSION})",
+        )
+    for key in doc:
+        if key not in TOP_KEYS:
+            raise DocumentError(key, f"unknown key (a document has {', '.join(TOP_KEYS)})")
+    sc = Scenario(info=INFO.load(doc.get("info", {}), "info"))
+    for key, spec in COLLECTIONS.items():
+        setattr(sc, key, _records(doc.get(key, []), key, spec))
+    sc.sources = [SOURCE.load(s, f"sources[{n}]") for n, s in enumerate(_list(doc.get("sources", []), "sources"))]
+    sc.oob = oob_from_doc(doc.get("oob", []))
+    events = [event_from_doc(e, f"events[{n}]") for n, e in enumerate(_list(doc.get("events", []), "events"))]
+    return Battle(scenario=sc, events=events)
+
+
+def _list(raw: Any, where: str) -> list[Any]:
+    if not isinstance(raw, list):
+        raise DocumentError(where, f"expected a list, got {_kind(raw)}")
+    return raw
+
+
+def _records(raw: Any, key: str, spec: RecordSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    first: dict[str, int] = {}
+    for n, item in enumerate(_list(raw, key)):
+        record = spec.load(item, f"{key}[{n}]")
+        if record.id in out:
+            raise DocumentError(f"{key}[{n}].id", f"duplicate id {show(record.id)} (also {key}[{first[record.id]}])")
+        first[record.id] = n
+        out[record.id] = record
+    return out
+
+
+def oob_from_doc(raw: Any) -> OrderOfBattle:
+    """Rebuild the order of battle from ``oob_to_doc`` output (see there)."""
+    entries = _list(raw, "oob")
+    oob = OrderOfBattle()
+    g = oob.graph
+    for n, entry in enumerate(entries):
+        where = f"oob[{n}]"
+        if not isinstance(entry, dict) or set(entry) != {"id", "subordinates"}:
+            raise DocumentError(where, f'expected {{"id": ..., "subordinates": [...]}}, got {show(entry)}')
+        if not isinstance(entry["id"], str):
+            raise DocumentError(f"{where}.id", f"expected a string, got {_kind(entry['id'])}")
+        if entry["id"] in g:
+            raise DocumentError(f"{where}.id", f"{show(entry['id'])} listed twice")
+        g.add_node(entry["id"])
+    for n, entry in enumerate(entries):
+        subs = _strs_at(entry["subordinates"], f"oob[{n}].subordinates")
+        for i, sub in enumerate(subs):
+            if g.has_edge(entry["id"], sub):
+                raise DocumentError(f"oob[{n}].subordinates[{i}]", f"{show(sub)} listed twice")
+            g.add_edge(entry["id"], sub)
+    return oob
+
+
+def _strs_at(raw: Any, where: str) -> tuple[str, ...]:
+    try:
+        return STRS.load(raw)
+    except DocumentError as err:
+        raise nested(where, err) from None
+
+
+def event_from_doc(raw: Any, where: str) -> BattleEvent:
+    """Check the common event keys, then rebuild the event with ``event_from_dict``."""
+    if not isinstance(raw, dict):
+        raise DocumentError(where, f"expected an event object, got {_kind(raw)}")
+    checks: dict[str, Callable[[Any], Any]] = {"kind": STR.load, "turn": INT.load, "side": STR.load, "phase": STR.load}
+    for key, load in checks.items():
+        if key not in raw:
+            raise DocumentError(f"{where}.{key}", "missing")
+        try:
+            load(raw[key])
+        except DocumentError as err:
+            raise nested(f"{where}.{key}", err) from None
+    try:
+        return event_from_dict(dict(raw))
+    except (ValueError, TypeError) as exc:
+        raise DocumentError(where, str(exc)) from None

@@ -1,0 +1,117 @@
+"""Reading ``.battle`` files: rows → document → checked Battle.
+
+Every way a file can be wrong ends in a ``BattleFileError`` naming the file and the problem:
+missing, empty, not SQLite, damaged, a foreign SQLite database, a newer schema version, or a
+bad value (named by table, row id and column).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from sqlalchemy import select, text
+
+from battlestudio.model.oob import OrderOfBattle
+from battlestudio.replay.battle import Battle
+from battlestudio.store.codec import (
+    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_from_doc, oob_to_doc,
+)
+from battlestudio.store.database import (
+    check_header, engine_for, parse_json, record_from_row, sql_errors,
+)
+from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.tables import COLLECTION_TABLES, EventRow, InfoRow, OobEdgeRow, OobNodeRow, SourceRow
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def precheck_file(path: str | os.PathLike[str]) -> bytes:
+    """The first 100 bytes of ``path``; BattleFileError if missing, a directory or empty."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except FileNotFoundError:
+        raise BattleFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise BattleFileError(path, "is a directory, not a file") from None
+    except OSError as exc:
+        raise BattleFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    if not head:
+        raise BattleFileError(path, "file is empty")
+    return head
+
+
+def load_database(path: str | os.PathLike[str]) -> Battle:
+    """Read the ``.battle`` file ``path``.
+
+    Raises
+    ------
+    BattleFileError
+        naming the file and what is wrong (see module docstring).
+    """
+    head = precheck_file(path)
+    if not head.startswith(SQLITE_MAGIC):
+        hint = " (it looks like JSON: name it .battle.json)" if head.lstrip()[:1] in (b"{", b"[") else ""
+        raise BattleFileError(path, f"not an SQLite database{hint}")
+    mode = "rw" if os.access(path, os.W_OK) else "ro"  # rw lets SQLite roll back a crashed append
+    engine = engine_for(os.fspath(path), mode)
+    try:
+        with sql_errors(path, "damaged or unreadable .battle file"), engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            check_header(os.fspath(path), conn)
+            doc = read_document(conn)
+            conn.exec_driver_sql("COMMIT")
+    finally:
+        engine.dispose()
+    try:
+        return battle_from_doc(doc)
+    except DocumentError as err:
+        raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None
+
+
+def read_document(conn: Any) -> dict[str, Any]:
+    """All tables of an open, checked .battle file as a document (values not yet checked)."""
+    doc: dict[str, Any] = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+    info = conn.execute(select(InfoRow.__table__)).mappings().all()
+    if len(info) != 1:
+        raise DocumentError("scenario_info", f"expected exactly one row, found {len(info)}")
+    doc["info"] = record_from_row(INFO, info[0], "info")
+    for key, spec in COLLECTIONS.items():
+        rows = conn.execute(select(COLLECTION_TABLES[key].__table__).order_by(text("rowid"))).mappings()
+        doc[key] = [record_from_row(spec, r, f"{key}[{i}]") for i, r in enumerate(rows)]
+    sources = conn.execute(select(SourceRow.__table__).order_by(SourceRow.__table__.c.seq)).mappings()
+    doc["sources"] = [record_from_row(SOURCE, r, f"sources[{i}]") for i, r in enumerate(sources)]
+    oob = OrderOfBattle()
+    for (node,) in conn.execute(select(OobNodeRow.__table__.c.id).order_by(OobNodeRow.__table__.c.seq)):
+        oob.graph.add_node(node)
+    edge_cols = OobEdgeRow.__table__.c
+    oob.graph.add_edges_from(conn.execute(select(edge_cols.superior, edge_cols.subordinate).order_by(edge_cols.seq)))
+    doc["oob"] = oob_to_doc(oob)
+    doc["events"] = [_event_doc(r) for r in conn.execute(select(EventRow.__table__).order_by(EventRow.__table__.c.seq)).mappings()]
+    return doc
+
+
+def _event_doc(row: Any) -> dict[str, Any]:
+    where = f"event seq={row['seq']}.payload"
+    payload = parse_json(row["payload"], where)
+    if not isinstance(payload, dict):
+        raise DocumentError(where, "expected a JSON object")
+    return {"kind": row["kind"], "turn": row["turn"], "side": row["side"], "phase": row["phase"], **payload}
+
+
+_PATH = re.compile(r"^(\w+)\[(\d+)\](.*)$")
+
+
+def _table_where(where: str, doc: dict[str, Any]) -> str:
+    """``units[3].facing`` → ``unit id='u-17'.facing``: name the row a user can find."""
+    m = _PATH.match(where)
+    if not m or m.group(1) not in COLLECTION_TABLES and m.group(1) != "events":
+        return where
+    key, index, rest = m.group(1), int(m.group(2)), m.group(3)
+    if key == "events":
+        return f"event seq={index}{rest}"
+    record = doc[key][index] if index < len(doc[key]) else {}
+    table = COLLECTION_TABLES[key].__tablename__
+    return f"{table} id={record.get('id')!r}{rest}" if "id" in record else where

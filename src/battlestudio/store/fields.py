@@ -1,0 +1,288 @@
+"""Value codecs: how one model value is written to, and checked when read from, a document.
+
+A document is plain JSON data (dicts, lists, str, int, float, bool, None) except that
+geometries stay shapely objects until the JSON layer writes them as GeoJSON (the SQLite layer
+writes WKB). Every ``load`` checks the raw value and raises ``DocumentError`` whose ``where``
+is relative to the value (``""``, ``"[1]"``, ``".coordinates[0][2]"``); record specs prefix it
+with the record's path, so messages read ``units[3].facing: expected a number, got "north"``.
+
+Floats are written exactly (JSON uses ``repr``); ``-0.0`` is written as ``0.0`` because SQLite
+stores REAL zeros without a sign, and the two formats must give identical documents.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import Enum
+from typing import Any, Iterable
+
+from shapely.errors import ShapelyError
+from shapely.geometry import shape
+from shapely.geometry.base import BaseGeometry
+
+from battlestudio.store.errors import DocumentError
+
+INT_LIMIT = 2**63
+"""Integers must lie in (-2**63, 2**63): what SQLite's INTEGER holds."""
+
+
+def show(raw: Any) -> str:
+    """A short rendering of a bad value for an error message (JSON spelling where possible)."""
+    try:
+        text = json.dumps(raw, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(raw)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _kind(raw: Any) -> str:
+    if isinstance(raw, dict):
+        return "an object"
+    if isinstance(raw, list | tuple):
+        return "a list"
+    return show(raw)
+
+
+def nested(prefix: str, err: DocumentError) -> DocumentError:
+    """``err`` moved under ``prefix`` (``units[3]`` + ``.facing`` → ``units[3].facing``)."""
+    return DocumentError(prefix + err.where, err.what)
+
+
+class Codec:
+    """Base codec: ``dump`` gives the document value, ``load`` checks and converts it back."""
+
+    def dump(self, value: Any) -> Any:
+        return value
+
+    def load(self, raw: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Str(Codec):
+    def dump(self, value: Any) -> Any:
+        return self.load(value)
+
+    def load(self, raw: Any) -> str:
+        if not isinstance(raw, str):
+            raise DocumentError("", f"expected a string, got {_kind(raw)}")
+        return raw
+
+
+class Int(Codec):
+    def dump(self, value: Any) -> Any:
+        return self.load(value)
+
+    def load(self, raw: Any) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise DocumentError("", f"expected an integer, got {_kind(raw)}")
+        if not -INT_LIMIT < raw < INT_LIMIT:
+            raise DocumentError("", f"integer out of range: {raw}")
+        return int(raw)
+
+
+class Float(Codec):
+    """A finite number, stored as a float (ints are accepted and widened)."""
+
+    def dump(self, value: Any) -> Any:
+        return self.load(value)
+
+    def load(self, raw: Any) -> float:
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            raise DocumentError("", f"expected a number, got {_kind(raw)}")
+        value = float(raw)
+        if not math.isfinite(value):
+            raise DocumentError("", f"expected a finite number, got {value!r}")
+        return value + 0.0  # -0.0 → 0.0
+
+
+class Optional(Codec):
+    """``None`` or a value of ``inner``."""
+
+    def __init__(self, inner: Codec) -> None:
+        self.inner = inner
+
+    def dump(self, value: Any) -> Any:
+        return None if value is None else self.inner.dump(value)
+
+    def load(self, raw: Any) -> Any:
+        return None if raw is None else self.inner.load(raw)
+
+
+class EnumOf(Codec):
+    """One of a ``StrEnum``'s values."""
+
+    def __init__(self, enum: type[Enum]) -> None:
+        self.enum = enum
+        self.values = {e.value: e for e in enum}  # type: ignore[attr-defined]
+
+    def dump(self, value: Any) -> Any:
+        return self.load(value.value if isinstance(value, Enum) else value).value
+
+    def load(self, raw: Any) -> Any:
+        if isinstance(raw, str) and raw in self.values:
+            return self.values[raw]
+        return self._fail(raw)
+
+    def _fail(self, raw: Any) -> Any:
+        allowed = ", ".join(self.values)
+        raise DocumentError("", f"expected one of {allowed}; got {_kind(raw)}")
+
+
+class PointOf(Codec):
+    """An ``(x, y)`` point in cm, written as ``[x, y]``."""
+
+    def dump(self, value: Any) -> Any:
+        return list(self.load(value))
+
+    def load(self, raw: Any) -> tuple[float, float]:
+        if not isinstance(raw, list | tuple) or len(raw) != 2:
+            raise DocumentError("", f"expected a point [x, y], got {_kind(raw)}")
+        out = []
+        for i, v in enumerate(raw):
+            try:
+                out.append(FLOAT.load(v))
+            except DocumentError as err:
+                raise nested(f"[{i}]", err) from None
+        return (out[0], out[1])
+
+
+class StrTuple(Codec):
+    """A list of strings, held as a tuple."""
+
+    def dump(self, value: Any) -> Any:
+        return list(self.load(value))
+
+    def load(self, raw: Any) -> tuple[str, ...]:
+        if not isinstance(raw, list | tuple):
+            raise DocumentError("", f"expected a list of strings, got {_kind(raw)}")
+        for i, v in enumerate(raw):
+            if not isinstance(v, str):
+                raise DocumentError(f"[{i}]", f"expected a string, got {_kind(v)}")
+        return tuple(raw)
+
+
+class JsonMapping(Codec):
+    """A free-form JSON object (ruleset parameters, attributes); keys sorted when written."""
+
+    def dump(self, value: Any) -> Any:
+        return self.load(value)
+
+    def load(self, raw: Any) -> dict[str, Any]:
+        if not isinstance(raw, dict):
+            raise DocumentError("", f"expected an object, got {_kind(raw)}")
+        return _json_value(raw)
+
+
+def _json_value(raw: Any) -> Any:
+    if raw is None or isinstance(raw, str | bool | int):
+        return raw
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise DocumentError("", f"expected a finite number, got {raw!r}")
+        return raw
+    if isinstance(raw, list | tuple):
+        out = []
+        for i, v in enumerate(raw):
+            try:
+                out.append(_json_value(v))
+            except DocumentError as err:
+                raise nested(f"[{i}]", err) from None
+        return out
+    if isinstance(raw, dict):
+        obj = {}
+        for k in sorted(raw, key=str):
+            if not isinstance(k, str):
+                raise DocumentError("", f"object keys must be strings, got {show(k)}")
+            try:
+                obj[k] = _json_value(raw[k])
+            except DocumentError as err:
+                raise nested(f".{k}", err) from None
+        return obj
+    raise DocumentError("", f"expected a JSON value, got {type(raw).__name__}")
+
+
+_DEPTH = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
+
+
+class GeometryOf(Codec):
+    """A shapely geometry; GeoJSON in JSON documents (``types`` limits the geometry types)."""
+
+    def __init__(self, types: Iterable[str] | None = None) -> None:
+        self.types = frozenset(types) if types is not None else None
+
+    def dump(self, value: Any) -> Any:
+        if not isinstance(value, BaseGeometry):
+            raise DocumentError("", f"expected a shapely geometry, got {type(value).__name__}")
+        self._check_type(value.geom_type)
+        return value
+
+    def load(self, raw: Any) -> BaseGeometry:
+        if isinstance(raw, BaseGeometry):
+            self._check_type(raw.geom_type)
+            return raw
+        if not isinstance(raw, dict):
+            raise DocumentError("", f"expected a GeoJSON geometry object, got {_kind(raw)}")
+        self._check_type(raw.get("type"))
+        _check_geojson(raw)
+        try:
+            return shape(raw)
+        except (ShapelyError, ValueError, TypeError, IndexError) as exc:
+            raise DocumentError("", f"invalid {raw['type']}: {exc}") from None
+
+    def _check_type(self, geom_type: Any) -> None:
+        allowed = self.types or (set(_DEPTH) | {"GeometryCollection"})
+        if geom_type not in allowed:
+            raise DocumentError(".type", f"expected {' or '.join(sorted(allowed))}, got {show(geom_type)}")
+
+
+def _check_geojson(raw: dict[str, Any]) -> None:
+    gtype = raw.get("type")
+    if gtype == "GeometryCollection":
+        extra = set(raw) - {"type", "geometries"}
+        if extra:
+            raise DocumentError(f".{sorted(extra)[0]}", "unexpected key in a GeometryCollection")
+        parts = raw.get("geometries")
+        if not isinstance(parts, list):
+            raise DocumentError(".geometries", f"expected a list, got {_kind(parts)}")
+        for i, part in enumerate(parts):
+            try:
+                GEOMETRY.load(part)
+            except DocumentError as err:
+                raise nested(f".geometries[{i}]", err) from None
+        return
+    extra = set(raw) - {"type", "coordinates"}
+    if extra:
+        raise DocumentError(f".{sorted(extra)[0]}", f"unexpected key in a {gtype}")
+    if "coordinates" not in raw:
+        raise DocumentError(".coordinates", "missing")
+    _check_coords(raw["coordinates"], _DEPTH[gtype], ".coordinates")
+
+
+def _check_coords(raw: Any, depth: int, where: str) -> None:
+    if not isinstance(raw, list):
+        raise DocumentError(where, f"expected a list, got {_kind(raw)}")
+    if depth == 0:
+        if len(raw) not in (2, 3):
+            raise DocumentError(where, f"expected a position [x, y], got {show(raw)}")
+        for i, v in enumerate(raw):
+            try:
+                FLOAT.load(v)
+            except DocumentError as err:
+                raise nested(f"{where}[{i}]", err) from None
+        return
+    for i, item in enumerate(raw):
+        _check_coords(item, depth - 1, f"{where}[{i}]")
+
+
+STR = Str()
+INT = Int()
+FLOAT = Float()
+POINT = PointOf()
+STRS = StrTuple()
+JSON = JsonMapping()
+GEOMETRY = GeometryOf()
+POLYGON = GeometryOf({"Polygon"})
+OPT_INT = Optional(INT)
+OPT_FLOAT = Optional(FLOAT)
+OPT_POINT = Optional(POINT)

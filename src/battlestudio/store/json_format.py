@@ -1,0 +1,183 @@
+"""The ``.battle.json`` format: readable, diff-friendly JSON of a Battle.
+
+Layout: one key per line, records sorted by id with their fields in model order, short lists
+(points, GeoJSON geometries, id lists) and each event on one line, so a change to one record
+shows as a change to one line in a diff. Floats are written with ``repr`` (exact round trip);
+UTF-8, ``\\n`` line ends, a final newline. Reading rejects duplicate keys, NaN/Infinity and
+anything ``battle_from_doc`` finds wrong, naming the JSON path and the bad value.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from shapely.geometry import mapping
+from shapely.geometry.base import BaseGeometry
+
+from battlestudio.replay.battle import Battle
+from battlestudio.store.atomic import atomic_write
+from battlestudio.store.codec import battle_from_doc, battle_to_doc
+from battlestudio.store.errors import BattleFileError, DocumentError
+
+_ONE_LINE_KEYS = frozenset({"events"})
+"""Top-level lists whose items are each written on a single line."""
+
+
+def dumps(battle: Battle) -> str:
+    """The ``.battle.json`` text of ``battle``.
+
+    Raises
+    ------
+    DocumentError
+        for a value that cannot be stored, naming its path.
+    """
+    doc = battle_to_doc(battle)
+    lines = ["{"]
+    keys = list(doc)
+    for n, key in enumerate(keys):
+        comma = "," if n < len(keys) - 1 else ""
+        value = doc[key]
+        if key in _ONE_LINE_KEYS and value:
+            lines.append(f"  {_scalar(key)}: [")
+            lines.extend(f"    {_compact(item)}{',' if i < len(value) - 1 else ''}" for i, item in enumerate(value))
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {_scalar(key)}: {_pretty(value, 1)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _scalar(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(", ", ": "), default=_geojson)
+
+
+def _geojson(value: Any) -> Any:
+    if isinstance(value, BaseGeometry):
+        return mapping(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def _flat(value: Any) -> bool:
+    """True for values written on one line: scalars, geometries, lists of flat scalars."""
+    if isinstance(value, BaseGeometry):
+        return True
+    if isinstance(value, list):
+        return all(not isinstance(v, dict) and _flat(v) for v in value)
+    return not isinstance(value, dict) or not value
+
+
+def _pretty(value: Any, depth: int) -> str:
+    if _flat(value):
+        return _compact(value)
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, list):
+        items = [f"{inner}{_pretty(v, depth + 1)}" for v in value]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    items = [f"{inner}{_scalar(k)}: {_pretty(v, depth + 1)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+
+
+def loads(text: str) -> Battle:
+    """Parse and check ``.battle.json`` text.
+
+    Raises
+    ------
+    DocumentError
+        for text that is not JSON (with line and column) or a document that is wrong
+        (with the JSON path and the bad value).
+    """
+    try:
+        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise DocumentError("", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except _DuplicateKey as exc:
+        raise DocumentError("", f"not valid for BattleStudio: key {exc.args[0]!r} appears twice in one object") from None
+    except ValueError as exc:
+        raise DocumentError("", f"not valid JSON: {exc}") from None
+    return battle_from_doc(doc)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def save_json(battle: Battle, path: str | os.PathLike[str]) -> None:
+    """Write ``battle`` to the ``.battle.json`` file ``path``, replacing it atomically.
+
+    Raises
+    ------
+    BattleFileError
+        when a value cannot be stored (naming its JSON path); nothing is written.
+    OSError
+        when the file cannot be written (the previous file is left intact).
+    """
+    try:
+        data = dumps(battle).encode("utf-8")
+    except DocumentError as err:
+        raise BattleFileError(path, f"cannot save: {err.what}", err.where) from None
+    except (UnicodeEncodeError, TypeError, ValueError) as exc:
+        raise BattleFileError(path, f"cannot save: {exc}") from None
+
+    def fill(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            write_all(f, data)
+
+    atomic_write(path, fill)
+
+
+def write_all(f: Any, data: bytes, block: int = 1 << 20) -> None:
+    """Write ``data`` to the binary file ``f`` in blocks (a failing block leaves it partial)."""
+    for i in range(0, len(data), block):
+        f.write(data[i : i + block])
+    f.flush()
+
+
+def load_json(path: str | os.PathLike[str]) -> Battle:
+    """Read the ``.battle.json`` file ``path``.
+
+    Raises
+    ------
+    BattleFileError
+        if the file is missing, empty, not UTF-8, not JSON, or not a valid document; the
+        message names the file, the JSON path or line, and the bad value.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise BattleFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise BattleFileError(path, "is a directory, not a file") from None
+    except OSError as exc:
+        raise BattleFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise BattleFileError(path, "file is empty")
+    if data.startswith(b"SQLite format 3\x00"):
+        raise BattleFileError(path, "not JSON: this is an SQLite .battle file (name it .battle)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BattleFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    try:
+        return loads(text)
+    except DocumentError as err:
+        raise BattleFileError.from_document(path, err) from None
