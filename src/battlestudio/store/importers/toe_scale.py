@@ -153,7 +153,7 @@ def map_echelon(source: str, nation: str = "", year: int | None = None,
         notes.append("Prussian brigade acts as a division (Torden over Europa 1.3)")
     if parent_echelon in _ORDER and ech in _ORDER and _ORDER.index(ech) <= _ORDER.index(parent_echelon):
         below = _ORDER[min(_ORDER.index(parent_echelon) + 1, len(_ORDER) - 1)]
-        notes.append(f"named as a {ech} but under a {parent_echelon}; read as a {below}")
+        notes.append(f"source echelon {ech} is not below its superior's ({parent_echelon}); read as {below}")
         ech = below
     return ech, "; ".join(notes)
 

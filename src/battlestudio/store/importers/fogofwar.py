@@ -1,0 +1,345 @@
+"""Importer of the fogofwar ("Action Front") tables: force + force_unit + lookup tables.
+
+The tables (steveoc64/fogofwar, MIT; ``shared/data/oob/SOURCES.md`` §1) hold, per scenario, the
+top-level commands (``force.csv``: nation, commander, level, command rating, inspiration,
+condition) and their order of battle (``force_unit.csv``: a dotted ``path`` under the force,
+``utype`` command/infantry/cavalry/artillery/other, ``bayonets`` and ``sabres`` = men, ``guns``
+= real pieces, ``rating``/``cav_type``/``gunnery_type``/``drill`` codes). The ``lookup_*.csv``
+tables decode the codes.
+
+Rows are read as the data gives them, with three transformations, each reported as a note:
+a row with both bayonets and sabres becomes an infantry and a cavalry unit; guns on an infantry
+or cavalry row become an attached battery (6 guns or more) or stay on the unit as battalion
+guns (fewer); a row nested under a unit row goes to that unit's commander. A row that cannot
+be read (bad number, unknown code) yields a warning naming file and row.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterable
+
+from battlestudio.model.scenario import Scenario, Side, Source
+from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
+from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
+from battlestudio.store.importers.toe_scale import BATTERY_CATEGORY, map_echelon
+
+LICENCE = "MIT (Copyright (c) 2016 SteveOC)"
+REPO = "https://github.com/steveoc64/fogofwar"
+BATTALION_GUNS_MAX = 5
+"""Guns on an infantry/cavalry row up to this many stay on it as battalion guns; more become
+an attached battery (an importer reading of the data, not a rule)."""
+
+LEVEL_ECHELON = {1: Echelon.ARMY.value, 2: Echelon.CORPS.value, 3: Echelon.DIVISION.value, 4: Echelon.BRIGADE.value}
+"""lookup_cmd_level id → echelon (5 Battalion and 6 Company have no Torden over Europa twin)."""
+
+RATING_QUALITY = {
+    "Guard": Quality.GUARD, "Grenadier": Quality.ELITE, "Elite": Quality.ELITE,
+    "Crack Line": Quality.CRACK, "Regular Line": Quality.REGULAR, "Reserve Line": Quality.CONSCRIPT,
+    "Conscript": Quality.CONSCRIPT, "Landwehr": Quality.MILITIA, "Militia": Quality.MILITIA,
+    "Rabble": Quality.RABBLE,
+}
+"""lookup_rating name → Quality."""
+
+HEAVY_CAV = {"Cuirassier", "Heavy Dragoons", "Carabiniers"}
+MEDIUM_CAV = {"Dragoons"}
+LIGHT_DRILL = {"French Legere", "Drilled Light Infantry", "Irregular Light Infantry"}
+
+
+class _Tables:
+    """The CSV tables of one fogofwar directory, with lookups by id."""
+
+    def __init__(self, directory: Path) -> None:
+        self.dir = directory
+        self.force = self._rows("force.csv")
+        self.force_unit = self._rows("force_unit.csv")
+        self.scenario = self._rows("scenario.csv", required=False)
+        self.lookup = {name: {r["id"]: r for r in self._rows(f"lookup_{name}.csv")}
+                       for name in ("utype", "cmd_level", "rating", "cmd_rating", "inspiration",
+                                    "condition", "drill", "cav_type", "gunnery")}
+
+    def _rows(self, name: str, required: bool = True) -> list[dict[str, str]]:
+        p = self.dir / name
+        if not p.exists():
+            if required:
+                raise OobImportError(f"{p}: missing fogofwar table {name}")
+            return []
+        try:
+            with open(p, encoding="utf-8", newline="") as f:
+                return list(csv.DictReader(f))
+        except (OSError, UnicodeDecodeError, csv.Error) as e:
+            raise OobImportError(f"{p}: cannot read ({e})") from e
+
+
+def _int(row: dict[str, str], col: str, file: str, rowno: int, warnings: list[ImportWarning]) -> int:
+    raw = (row.get(col) or "").strip()
+    if raw == "":
+        return 0
+    try:
+        v = int(raw)
+    except ValueError:
+        warnings.append(ImportWarning(file, rowno, f"column {col!r}: {raw!r} is not a whole number; read as 0",
+                                      _render(row)))
+        return 0
+    if v < 0:
+        warnings.append(ImportWarning(file, rowno, f"column {col!r}: negative value {v}; read as 0", _render(row)))
+        return 0
+    return v
+
+
+def _render(row: dict[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in row.items() if k in ("id", "force_id", "path", "name") and v)
+
+
+def import_fogofwar(
+    directory: str | Path,
+    scenario_id: int | None = None,
+    force_ids: Iterable[int] | None = None,
+    sides: dict[str, str] | None = None,
+    scenario: Scenario | None = None,
+) -> ImportResult:
+    """Import fogofwar forces and their units.
+
+    Parameters
+    ----------
+    directory : str | Path
+        folder holding ``force.csv``, ``force_unit.csv`` and the ``lookup_*.csv`` tables (a path
+        to one of those files is accepted too).
+    scenario_id : int | None
+        import the forces of this fogofwar scenario (1 Jena-Auerstedt, 17 Eylau, 18 Elchingen).
+    force_ids : iterable of int | None
+        import exactly these forces (in this order); overrides ``scenario_id``.
+    sides : dict[str, str] | None
+        nation → side id; default the slug of the force's nation (``"france"``).
+    scenario : Scenario | None
+        scenario to add to (a new one by default).
+
+    Returns
+    -------
+    ImportResult
+        ``roots`` holds one commander id per force, in force order.
+
+    Raises
+    ------
+    OobImportError
+        when a table is missing or unreadable, or no force matches.
+    """
+    d = Path(directory)
+    if d.is_file():
+        d = d.parent
+    t = _Tables(d)
+    fu_file = str(d / "force_unit.csv")
+    sc = scenario if scenario is not None else Scenario()
+    ids = IdMaker(sc.all_ids())
+    warnings: list[ImportWarning] = []
+    if force_ids is not None:
+        wanted = [str(i) for i in force_ids]
+        by_id = {f["id"]: f for f in t.force}
+        missing = [i for i in wanted if i not in by_id]
+        if missing:
+            raise OobImportError(f"{d / 'force.csv'}: no force with id {', '.join(missing)}")
+        forces = [by_id[i] for i in wanted]
+    elif scenario_id is not None:
+        forces = [f for f in t.force if f["scenario_id"] == str(scenario_id)]
+        if not forces:
+            raise OobImportError(f"{d / 'force.csv'}: no force belongs to scenario {scenario_id}")
+    else:
+        forces = list(t.force)
+    rows_by_force: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    for i, r in enumerate(t.force_unit, start=2):
+        rows_by_force.setdefault(r["force_id"], []).append((i, r))
+    known_forces = {f["id"] for f in t.force}
+    for rowno, r in ((i, r) for fid, rs in rows_by_force.items() if fid not in known_forces for i, r in rs):
+        warnings.append(ImportWarning(fu_file, rowno, f"force_id {r['force_id']!r} is not in force.csv; row skipped",
+                                      _render(r)))
+    roots: list[str] = []
+    for f in forces:
+        roots.append(_import_force(t, f, rows_by_force.get(f["id"], []), sc, ids, warnings, sides or {}, fu_file))
+    sc.sources.append(Source(
+        "fogofwar / Action Front order-of-battle tables (steveoc64/fogofwar, database/actionfront.sql)",
+        REPO, LICENCE, "forces: " + ", ".join(f"{f['id']} {f['name']}" for f in forces),
+    ))
+    sc.info = replace(sc.info, parameters={
+        **sc.info.parameters,
+        "toe.assumed.command_ability_from": "fogofwar lookup_cmd_rating.effect (Magnificent +2 … Blithering Idiot -2)",
+    })
+    return ImportResult(sc, warnings, roots)
+
+
+def _lookup_name(t: _Tables, table: str, code: str) -> str | None:
+    row = t.lookup[table].get(code.strip())
+    return row["name"] if row else None
+
+
+def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_file) -> str:
+    nation = f["nation"].strip()
+    side = sides.get(nation, slug(nation))
+    if side not in sc.sides:
+        sc.sides[side] = Side(side, nation, (nation,))
+    level = LEVEL_ECHELON.get(int(f["level"]) if f["level"].isdigit() else 0)
+    force_file = str(t.dir / "force.csv")
+    if level is None:
+        warnings.append(ImportWarning(force_file, 0, f"force {f['id']}: level {f['level']!r} has no echelon; "
+                                                     "read as corps", f["name"], "note"))
+        level = Echelon.CORPS.value
+    order = [e.value for e in Echelon]
+    highest = min((order.index(LEVEL_ECHELON[int(r["cmd_level"])]) for _, r in rows
+                   if r["utype"].strip() == "1" and r["cmd_level"].strip().isdigit()
+                   and int(r["cmd_level"]) in LEVEL_ECHELON), default=len(order))
+    if highest == order.index(level) or (highest < order.index(level) and level == Echelon.BRIGADE.value):
+        raised = order[max(highest - 1, 0)]
+        warnings.append(ImportWarning(force_file, 0, f"force {f['id']} ({f['name']}) is a {level} over commands "
+                                      f"of echelon {order[highest]}; read as a {raised}", f["name"], "note"))
+        level = raised
+    attrs: dict = {"formation": f["name"], "source_id": f"force:{f['id']}"}
+    ke = None
+    for col, table in (("rating", "cmd_rating"), ("inspiration", "inspiration"), ("condition", "condition")):
+        row = t.lookup[table].get(f[col].strip())
+        if row is None and f[col].strip():
+            warnings.append(ImportWarning(force_file, 0, f"force {f['id']}: unknown {col} code {f[col]!r}", f["name"]))
+        elif row is not None:
+            attrs[f"fogofwar_{table}"] = row["name"]
+            attrs[f"fogofwar_{table}_effect"] = int(row["effect"])
+            if table == "cmd_rating":
+                ke = int(row["effect"])
+    root = ids.make(side, f["name"])
+    sc.commanders[root] = Commander(root, f["commander_name"].strip() or f["name"], side, nation, level,
+                                    figures=_FIGS[level], command_ability=ke, attributes=attrs)
+    sc.oob.add_node(root)
+    node_of: dict[str, str] = {}   # path -> commander id (commands) or unit id (units)
+    cmd_of: dict[str, str] = {}    # path -> commander id responsible for that path
+    for rowno, r in sorted(rows, key=lambda x: (x[1]["path"].count("."), x[0])):
+        path = r["path"].strip()
+        parent_path = path.rsplit(".", 1)[0] if "." in path else ""
+        parent = root
+        while parent_path:
+            if parent_path in cmd_of:
+                parent = cmd_of[parent_path]
+                if node_of[parent_path] != parent:
+                    warnings.append(ImportWarning(fu_file, rowno, f"row nested under unit row {parent_path!r}; "
+                                                  "attached to that unit's commander", _render(r), "note"))
+                break
+            parent_path = parent_path.rsplit(".", 1)[0] if "." in parent_path else ""
+        else:
+            if "." in path:
+                warnings.append(ImportWarning(fu_file, rowno, f"no row for the parent path of {path!r}; "
+                                              "attached to the force commander", _render(r)))
+        utype = r["utype"].strip()
+        if utype == "1":
+            cid = _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file)
+            node_of[path] = cid
+            cmd_of[path] = cid
+        elif utype in ("2", "3", "4", "5"):
+            made = _units(t, r, rowno, side, nation, ids, warnings, fu_file)
+            for u in made:
+                sc.units[u.id] = u
+                sc.oob.add(parent, u.id)
+            node_of[path] = made[0].id if made else parent
+            cmd_of[path] = parent
+        else:
+            warnings.append(ImportWarning(fu_file, rowno, f"unknown utype {utype!r}; row skipped", _render(r)))
+    return root
+
+
+_FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
+
+
+def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> str:
+    lvl = r["cmd_level"].strip()
+    src = LEVEL_ECHELON.get(int(lvl) if lvl.isdigit() else 0)
+    if src is None:
+        name = _lookup_name(t, "cmd_level", lvl) or lvl
+        warnings.append(ImportWarning(fu_file, rowno, f"command level {name!r} has no Torden over Europa echelon; "
+                                      "read as one below its superior", _render(r), "note"))
+        src = Echelon.BRIGADE.value
+    ech, note = map_echelon(src, nation, None, sc.commanders[parent].echelon)
+    if note:
+        warnings.append(ImportWarning(fu_file, rowno, note, _render(r), "note"))
+    cid = ids.make(side, r["name"] or r["path"])
+    attrs = {"formation": r["name"].strip(), "source_id": f"force_unit:{r['id']}", "source_echelon": src}
+    if r.get("descr"):
+        attrs["description"] = r["descr"].strip()
+    sc.commanders[cid] = Commander(cid, r["commander_name"].strip() or r["name"].strip(), side,
+                                   (r["nation"] or nation).strip(), ech, figures=_FIGS[ech], attributes=attrs)
+    sc.oob.add(parent, cid)
+    return cid
+
+
+def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
+    name = _lookup_name(t, "rating", code)
+    if name is None:
+        warnings.append(ImportWarning(fu_file, rowno, f"unknown rating code {code!r}; read as Regular Line",
+                                      _render(r)))
+        return Quality.REGULAR.value, ""
+    return RATING_QUALITY.get(name, Quality.REGULAR).value, name
+
+
+def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
+    utype = r["utype"].strip()
+    bay = _int(r, "bayonets", fu_file, rowno, warnings)
+    sab = _int(r, "sabres", fu_file, rowno, warnings)
+    guns = _int(r, "guns", fu_file, rowno, warnings)
+    name = r["name"].strip() or r["path"]
+    base_attrs = {"source_id": f"force_unit:{r['id']}"}
+    if r.get("descr"):
+        base_attrs["description"] = r["descr"].strip()
+    common = dict(side=side, nation=(r["nation"] or nation).strip())
+    out: list[Unit] = []
+    if utype == "4":
+        out.append(_battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, fu_file))
+        return out
+    if utype == "5":
+        q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
+        out.append(Unit(ids.make(side, name), name, arm=Arm.OTHER, quality=q, men=bay + sab, horses=sab,
+                        guns=guns, attributes={**base_attrs, "fogofwar_rating": qn}, **common))
+        return out
+    if bay > 0 or (utype == "2" and sab == 0):
+        q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
+        drill = _lookup_name(t, "drill", r["drill"]) or ""
+        sub = (Subtype.GRENADIERS if qn == "Grenadier" else
+               Subtype.LIGHT_INFANTRY if drill in LIGHT_DRILL else Subtype.LINE_INFANTRY)
+        out.append(Unit(ids.make(side, name), name, arm=Arm.INFANTRY, subtype=sub, quality=q, men=bay,
+                        attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_drill": drill}, **common))
+    if sab > 0:
+        code = r["cav_rating"] if r["cav_rating"].strip() not in ("", "0") else r["rating"]
+        q, qn = _quality(t, code, r, rowno, warnings, fu_file)
+        ct = _lookup_name(t, "cav_type", r["cav_type"])
+        if ct is None:
+            warnings.append(ImportWarning(fu_file, rowno, f"unknown cav_type {r['cav_type']!r}; read as light cavalry",
+                                          _render(r)))
+        sub = (Subtype.HEAVY_CAVALRY if ct in HEAVY_CAV else
+               Subtype.MEDIUM_CAVALRY if ct in MEDIUM_CAV else Subtype.LIGHT_CAVALRY)
+        cname = name if not out else f"{name} (cavalry)"
+        out.append(Unit(ids.make(side, cname), cname, arm=Arm.CAVALRY, subtype=sub, quality=q, men=sab, horses=sab,
+                        attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_cav_type": ct or ""}, **common))
+        if len(out) == 2:
+            warnings.append(ImportWarning(fu_file, rowno, f"{bay} bayonets and {sab} sabres: split into an infantry "
+                                          f"and a cavalry unit", _render(r), "note"))
+    if guns > 0:
+        if guns > BATTALION_GUNS_MAX:
+            out.append(_battery(t, r, rowno, f"{name} battery", guns, ids, side, common, base_attrs, warnings, fu_file))
+            warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns on a {'cavalry' if utype == '3' else 'infantry'}"
+                                          " row: made an attached battery", _render(r), "note"))
+        else:
+            out[0] = replace(out[0], guns=guns, attributes={**out[0].attributes, "battalion_guns": guns})
+            warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns kept on the unit as battalion guns",
+                                          _render(r), "note"))
+    return out
+
+
+def _battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, fu_file) -> Unit:
+    gname = _lookup_name(t, "gunnery", r["gunnery_type"])
+    if gname is None:
+        warnings.append(ImportWarning(fu_file, rowno, f"unknown gunnery_type {r['gunnery_type']!r}; read as 6lb",
+                                      _render(r)))
+    if guns == 0:
+        warnings.append(ImportWarning(fu_file, rowno, "artillery row with 0 guns", _render(r)))
+    horse = r["horse_guns"].strip().lower() in ("t", "true", "1")
+    sub = (Subtype.HORSE_ARTILLERY if horse else
+           Subtype.HEAVY_ARTILLERY if gname == "12lb" else Subtype.FOOT_ARTILLERY)
+    q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
+    return Unit(ids.make(side, name), name, arm=Arm.ARTILLERY, subtype=sub, quality=q, guns=guns, bases=1,
+                attributes={**base_attrs, "gun_category": BATTERY_CATEGORY[sub], "fogofwar_gunnery": gname or "",
+                            "fogofwar_rating": qn}, **common)
