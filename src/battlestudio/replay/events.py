@@ -5,7 +5,9 @@ Every event class registers under its ``kind`` string, so the store can save any
 Field values must be JSON-compatible (str, int, float, bool, None, lists/tuples, dicts);
 points are ``(x, y)`` tuples in table cm.
 
-Concrete event types are added in this module (or modules it imports) with ``@register``.
+Concrete event types live in ``flow_events`` (phases, movement, arrivals, annotations),
+``combat_events`` (fire, melee, morale, casualties, ammunition) and ``order_events`` (orders and
+the chain of command); ``import battlestudio.replay`` registers them all.
 """
 
 from __future__ import annotations
@@ -63,12 +65,41 @@ class BattleEvent:
         """Return the state after this event; the base event changes nothing."""
         return state
 
+    def touched(self) -> tuple[str, ...]:
+        """Ids of the units and commanders this event concerns (for highlighting); none here."""
+        return ()
+
+    def positions_of(self, node_id: str) -> tuple[tuple[float, float], ...]:
+        """Points (cm) this event moves ``node_id`` through, last one where it ends; none here."""
+        return ()
+
+    def where(self) -> str:
+        """``"turn T, side S, phase P"``: the place in the game log, for error messages."""
+        return f"turn {self.turn}, side {self.side or '-'}, phase {self.phase or '-'}"
+
     def to_dict(self) -> dict[str, Any]:
         """``{"kind": ..., field: value, ...}`` with tuples turned into lists."""
         out: dict[str, Any] = {"kind": self.kind}
         for f in dataclasses.fields(self):
             out[f.name] = _plain(getattr(self, f.name))
         return out
+
+
+class EventError(ValueError):
+    """An event cannot apply to the state it meets (unknown id, impossible value)."""
+
+    def __init__(self, event: BattleEvent, message: str) -> None:
+        super().__init__(f"event {event.kind!r} ({event.where()}): {message}")
+        self.event = event
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as ``event_from_dict`` would give it back: lists become tuples, dict keys str.
+
+    Event constructors pass JSON-like fields through this so a built event equals its
+    round trip through ``to_dict``/``event_from_dict``.
+    """
+    return _tupled(_plain(value))
 
 
 def _plain(value: Any) -> Any:
@@ -111,3 +142,31 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
 
 
 register(BattleEvent)
+
+# The concrete kinds, re-exported here for convenience. Imported last: they subclass the base.
+from battlestudio.replay.flow_events import (  # noqa: E402
+    Annotation,
+    FormationChanged,
+    Moved,
+    OrderStateChanged,
+    PhaseStarted,
+    ReinforcementArrived,
+    Rotated,
+    TurnEnded,
+    UnitRemoved,
+)
+from battlestudio.replay.combat_events import (  # noqa: E402
+    AmmunitionResupplied,
+    AmmunitionUsed,
+    Casualties,
+    Fired,
+    Melee,
+    MoraleTest,
+)
+
+__all__ = [
+    "BattleEvent", "EventError", "event_from_dict", "event_kinds", "json_value", "register",
+    "Annotation", "FormationChanged", "Moved", "OrderStateChanged", "PhaseStarted",
+    "ReinforcementArrived", "Rotated", "TurnEnded", "UnitRemoved",
+    "AmmunitionResupplied", "AmmunitionUsed", "Casualties", "Fired", "Melee", "MoraleTest",
+]

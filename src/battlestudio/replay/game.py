@@ -1,0 +1,434 @@
+"""The game log: append-only battle events indexed turn → side → phase → event, with keyframes.
+
+``GameLog.state_at(p)`` starts from the nearest keyframe at or before ``p`` (or a recently
+computed state, when nearer) and applies only the events after it. Keyframes are taken at every
+phase boundary and after ``keyframe_every`` events without one, so a random jump costs at most
+one phase's events. States are immutable and share unchanged containers, so a keyframe costs a
+shallow copy of the containers, never a deep copy of the battle.
+
+Every event is applied when it is appended: an event that cannot apply (unknown unit, a phase
+already closed) is refused with ``ValueError`` and the log is left as it was, so a log is always
+replayable from start to end.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from psygnal import Signal
+
+from battlestudio.model.geometry import Point
+from battlestudio.model.scenario import Scenario
+from battlestudio.replay.cursor import START, Cursor, PhaseKey
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.state import GameState
+
+
+@dataclass(slots=True)
+class _Segment:
+    key: PhaseKey
+    start: int  # position of its first event
+    end: int  # one past its last event
+
+
+class GameLog:
+    """A game: initial state plus the append-only list of events, with random access.
+
+    Parameters
+    ----------
+    initial : GameState
+        the state before the first event (``GameState.from_scenario``).
+    events : Iterable[BattleEvent]
+        events to append at once (e.g. read from a file); each is checked as by ``append``.
+    keyframe_every : int
+        take a keyframe after this many events without one, even inside a long phase (≥ 1).
+    cache_size : int
+        how many recently computed states to keep (stepping back and forth reuses them).
+
+    Raises
+    ------
+    ValueError
+        if an event in ``events`` is refused (the message gives its position), or
+        ``keyframe_every`` < 1.
+
+    Signals
+    -------
+    appended(int, int)
+        old and new length after events were appended.
+    truncated(int)
+        new length after ``undo``.
+    """
+
+    appended = Signal(int, int)
+    truncated = Signal(int)
+
+    def __init__(
+        self,
+        initial: GameState,
+        events: Iterable[BattleEvent] = (),
+        *,
+        keyframe_every: int = 64,
+        cache_size: int = 16,
+    ) -> None:
+        if keyframe_every < 1:
+            raise ValueError(f"keyframe_every must be >= 1, got {keyframe_every}")
+        self.keyframe_every = keyframe_every
+        self._initial = initial
+        self._events: list[BattleEvent] = []
+        self._segments: list[_Segment] = []
+        self._seg_starts: list[int] = []
+        self._seg_by_key: dict[PhaseKey, int] = {}
+        self._kf_pos: list[int] = [0]
+        self._kf_state: list[GameState] = [initial]
+        self._cache: OrderedDict[int, GameState] = OrderedDict()
+        self._cache_size = max(0, cache_size)
+        self._touch: dict[str, list[int]] = {}
+        self._head = initial
+        self._sealed = 0  # undo never goes below this position
+        for i, e in enumerate(events):
+            try:
+                self._append(e)
+            except ValueError as exc:
+                raise ValueError(f"game log event {i + 1}: {exc}") from None
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario, events: Iterable[BattleEvent] = (), **kw: int) -> "GameLog":
+        """A log starting from ``GameState.from_scenario(scenario)``."""
+        return cls(GameState.from_scenario(scenario), events, **kw)
+
+    # -- recording ------------------------------------------------------------------------
+    def append(self, event: BattleEvent) -> Cursor:
+        """Add ``event`` at the end and return its cursor.
+
+        The event must belong to the open (last) phase or start a phase not seen before, in a
+        turn not earlier than the last one.
+
+        Raises
+        ------
+        ValueError
+            (``EventError`` when it cannot apply) if refused; the log is unchanged.
+        """
+        old = len(self._events)
+        cursor = self._append(event)
+        self.appended.emit(old, old + 1)
+        return cursor
+
+    def extend(self, events: Iterable[BattleEvent]) -> None:
+        """Append several events, emitting ``appended`` once.
+
+        Raises
+        ------
+        ValueError
+            at the first refused event; the ones before it stay appended.
+        """
+        old = len(self._events)
+        try:
+            for e in events:
+                self._append(e)
+        finally:
+            if len(self._events) != old:
+                self.appended.emit(old, len(self._events))
+
+    def _append(self, event: BattleEvent) -> Cursor:
+        if not isinstance(event, BattleEvent):
+            raise ValueError(f"not a battle event: {event!r}")
+        key = PhaseKey(event.turn, event.side, event.phase)
+        pos = len(self._events)
+        last = self._segments[-1] if self._segments else None
+        new_segment = last is None or key != last.key
+        if new_segment:
+            if key in self._seg_by_key:
+                raise ValueError(f"{key} is closed; events can only be added to the open phase or a new one")
+            if event.turn < 1:
+                raise ValueError(f"event {event.kind!r}: turn must be >= 1, got {event.turn}")
+            if last is not None and event.turn < last.key.turn:
+                raise ValueError(f"event {event.kind!r} is in turn {event.turn}, but the log is at turn {last.key.turn}")
+        head = event.apply(self._head)  # raises before anything changes
+        if new_segment:
+            if self._kf_pos[-1] != pos:
+                self._add_keyframe(pos, self._head)
+            self._seg_by_key[key] = len(self._segments)
+            self._segments.append(_Segment(key, pos, pos + 1))
+            self._seg_starts.append(pos)
+            self._sealed = pos
+        else:
+            self._segments[-1].end = pos + 1
+        self._events.append(event)
+        self._head = head
+        for node_id in dict.fromkeys(event.touched()):
+            self._touch.setdefault(node_id, []).append(pos)
+        if pos + 1 - self._kf_pos[-1] >= self.keyframe_every:
+            self._add_keyframe(pos + 1, head)
+        return self.cursor_at(pos + 1)
+
+    def _add_keyframe(self, pos: int, state: GameState) -> None:
+        self._kf_pos.append(pos)
+        self._kf_state.append(state)
+
+    @property
+    def undoable(self) -> int:
+        """How many of the last events ``undo`` may take back: those of the open phase."""
+        return len(self._events) - self._sealed
+
+    def undo(self, count: int = 1) -> list[BattleEvent]:
+        """Take back the last ``count`` events of the open phase; return them, oldest first.
+
+        Taking back a phase's first event reopens nothing: the phase before stays closed.
+
+        Raises
+        ------
+        ValueError
+            if ``count`` < 1 or more than ``undoable``.
+        """
+        if count < 1 or count > self.undoable:
+            raise ValueError(f"can undo 1 to {self.undoable} event(s) of the open phase, not {count}")
+        n = len(self._events) - count
+        removed = self._events[n:]
+        del self._events[n:]
+        seg = self._segments[-1]
+        seg.end = n
+        if seg.end == seg.start:
+            self._segments.pop()
+            self._seg_starts.pop()
+            del self._seg_by_key[seg.key]
+        while self._kf_pos[-1] > n:
+            self._kf_pos.pop()
+            self._kf_state.pop()
+        for p in [p for p in self._cache if p > n]:
+            del self._cache[p]
+        for e in removed:
+            for node_id in dict.fromkeys(e.touched()):
+                lst = self._touch[node_id]
+                while lst and lst[-1] >= n:
+                    lst.pop()
+                if not lst:
+                    del self._touch[node_id]
+        self._sealed = min(self._sealed, n)
+        self._head = self._fold_to(n)
+        self.truncated.emit(n)
+        return removed
+
+    # -- addressing -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @property
+    def events(self) -> Sequence[BattleEvent]:
+        """All events, oldest first (a read-only view; do not keep it across appends)."""
+        return tuple(self._events)
+
+    @property
+    def initial(self) -> GameState:
+        """The state before the first event."""
+        return self._initial
+
+    @property
+    def head(self) -> GameState:
+        """The state after the last event."""
+        return self._head
+
+    def bounds(self) -> tuple[int, int]:
+        """First and last position: ``(0, len(self))``."""
+        return (0, len(self._events))
+
+    def position(self, at: Cursor | int) -> int:
+        """The position (events applied) of a cursor; an int is checked and returned.
+
+        Raises
+        ------
+        ValueError
+            for a position outside ``bounds()``, an unknown phase, or an index outside it.
+        """
+        if isinstance(at, int):
+            if not 0 <= at <= len(self._events):
+                raise ValueError(f"position {at} is outside the game log (0..{len(self._events)})")
+            return at
+        cursor = Cursor(*at)
+        if cursor == START:
+            return 0
+        i = self._seg_by_key.get(cursor.key)
+        if i is None:
+            raise ValueError(f"the game log has no phase {cursor.key}")
+        seg = self._segments[i]
+        if not -1 <= cursor.index < seg.end - seg.start:
+            raise ValueError(f"{cursor.key} has {seg.end - seg.start} events; no index {cursor.index}")
+        return seg.start + cursor.index + 1
+
+    def cursor_at(self, pos: int) -> Cursor:
+        """The cursor of the last event applied at position ``pos`` (``START`` for 0).
+
+        Raises
+        ------
+        ValueError
+            for a position outside ``bounds()``.
+        """
+        self.position(pos)
+        if pos == 0:
+            return START
+        seg = self._segments[bisect_right(self._seg_starts, pos - 1) - 1]
+        return Cursor(*seg.key, pos - 1 - seg.start)
+
+    # -- random access --------------------------------------------------------------------
+    def state_at(self, at: Cursor | int) -> GameState:
+        """The state after the events up to ``at`` (a cursor or a position).
+
+        Costs the events since the nearest keyframe or cached state at or before ``at``.
+
+        Raises
+        ------
+        ValueError
+            as ``position``.
+        """
+        pos = self.position(at)
+        if pos == len(self._events):
+            return self._head
+        return self._fold_to(pos)
+
+    def _fold_to(self, pos: int) -> GameState:
+        cached = self._cache.get(pos)
+        if cached is not None:
+            self._cache.move_to_end(pos)
+            return cached
+        k = bisect_right(self._kf_pos, pos) - 1
+        base_pos, state = self._kf_pos[k], self._kf_state[k]
+        for p, s in self._cache.items():
+            if base_pos < p <= pos:
+                base_pos, state = p, s
+        for e in self._events[base_pos:pos]:
+            state = e.apply(state)
+        if self._cache_size:
+            self._cache[pos] = state
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return state
+
+    def keyframe_positions(self) -> list[int]:
+        """Positions that hold a keyframe, ascending (0 always does)."""
+        return list(self._kf_pos)
+
+    # -- the turn → side → phase → event index --------------------------------------------
+    def phases(self) -> list[PhaseKey]:
+        """Every phase in the order played."""
+        return [s.key for s in self._segments]
+
+    def turns(self) -> list[int]:
+        """Every turn with events, ascending."""
+        return list(dict.fromkeys(s.key.turn for s in self._segments))
+
+    def index(self) -> dict[int, dict[str, dict[str, list[BattleEvent]]]]:
+        """``{turn: {side: {phase: [events]}}}``, each level in the order played."""
+        out: dict[int, dict[str, dict[str, list[BattleEvent]]]] = {}
+        for s in self._segments:
+            t, side, phase = s.key
+            out.setdefault(t, {}).setdefault(side, {})[phase] = self._events[s.start : s.end]
+        return out
+
+    def phase_range(self, key: PhaseKey | tuple[int, str, str]) -> tuple[int, int]:
+        """Positions ``(start, end)`` of a phase: its events are ``events[start:end]``.
+
+        Raises
+        ------
+        ValueError
+            for a phase not in the log.
+        """
+        i = self._seg_by_key.get(PhaseKey(*key))
+        if i is None:
+            raise ValueError(f"the game log has no phase {PhaseKey(*key)}")
+        return (self._segments[i].start, self._segments[i].end)
+
+    def events_of(self, turn: int, side: str, phase: str) -> list[BattleEvent]:
+        """The events of one phase, in order (ValueError for a phase not in the log)."""
+        start, end = self.phase_range((turn, side, phase))
+        return self._events[start:end]
+
+    def iter_phases(self) -> Iterator[tuple[PhaseKey, list[BattleEvent]]]:
+        """``(phase, events)`` pairs in the order played."""
+        for s in self._segments:
+            yield s.key, self._events[s.start : s.end]
+
+    def phase_starts(self) -> list[int]:
+        """For each phase, the position just after its first event (the phase has begun)."""
+        return [s.start + 1 for s in self._segments]
+
+    def turn_starts(self) -> list[int]:
+        """For each turn, the position just after its first event."""
+        out: list[int] = []
+        last = None
+        for s in self._segments:
+            if s.key.turn != last:
+                out.append(s.start + 1)
+                last = s.key.turn
+        return out
+
+    def find_phase(self, turn: int, side: str | None = None, phase: str | None = None) -> PhaseKey:
+        """The first phase played in ``turn`` (and ``side``, ``phase`` where given).
+
+        Raises
+        ------
+        ValueError
+            if no phase matches.
+        """
+        for s in self._segments:
+            t, sd, ph = s.key
+            if t == turn and (side is None or sd == side) and (phase is None or ph == phase):
+                return s.key
+        want = ", ".join(f"{n} {v!r}" for n, v in (("turn", turn), ("side", side), ("phase", phase)) if v is not None)
+        raise ValueError(f"the game log has no phase with {want}")
+
+    # -- what changed ---------------------------------------------------------------------
+    def changed_between(self, a: Cursor | int, b: Cursor | int) -> frozenset[str]:
+        """Ids of the units and commanders touched between two places (either order).
+
+        The union of the ids named by the events in between (a unit that fired, a target)
+        and of the ids whose record differs between the two states (appeared, disappeared,
+        changed, or given another superior), whatever event kinds did it.
+        """
+        lo, hi = sorted((self.position(a), self.position(b)))
+        ids: set[str] = set()
+        for e in self._events[lo:hi]:
+            ids.update(e.touched())
+        sa, sb = self.state_at(lo), self.state_at(hi)
+        for mine, theirs in ((sa.units, sb.units), (sa.commanders, sb.commanders)):
+            if mine is theirs:
+                continue
+            ids.update(mine.keys() ^ theirs.keys())
+            ids.update(k for k, v in mine.items() if k in theirs and theirs[k] is not v and theirs[k] != v)
+        if sa.off_table != sb.off_table:
+            ids.update(sa.off_table ^ sb.off_table)
+        if sa.oob is not sb.oob:
+            ga, gb = sa.oob.graph, sb.oob.graph
+            ids.update(v for _, v in set(ga.edges) ^ set(gb.edges))
+        return frozenset(ids)
+
+    def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]:
+        """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
+        lo = self.position(start)
+        hi = len(self._events) if end is None else self.position(end)
+        return [p for p in self._touch.get(node_id, ()) if lo <= p < hi]
+
+    def trail(self, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:
+        """Where ``node_id`` has been over the last ``turns`` turns up to ``at``, oldest first.
+
+        Starts at its position when the first of those turns began (if it was on the table)
+        and adds every point of the moves and arrivals since. Points in cm; consecutive
+        duplicates are dropped. Empty at the start of the game or for ``turns`` < 1.
+        """
+        pos = len(self._events) if at is None else self.position(at)
+        turn = self.cursor_at(pos).turn
+        if turn == 0 or turns < 1:
+            return []
+        first = max(1, turn - turns + 1)
+        start = next(s.start for s in self._segments if s.key.turn >= first)
+        st = self.state_at(start)
+        rec = st.record(node_id)
+        points: list[Point] = []
+        if rec is not None and node_id not in st.off_table:
+            points.append(rec.position)
+        for p in self.events_touching(node_id, start, pos):
+            for pt in self._events[p].positions_of(node_id):
+                if not points or points[-1] != pt:
+                    points.append(pt)
+        return points
