@@ -176,7 +176,8 @@ class GameLog:
     def undo(self, count: int = 1) -> list[BattleEvent]:
         """Take back the last ``count`` events of the open phase; return them, oldest first.
 
-        Taking back a phase's first event reopens nothing: the phase before stays closed.
+        Taking back a phase's first event (undoing "next phase") makes the phase before the
+        last one again, so it takes new events, but its own events stay closed to undo.
 
         Raises
         ------
