@@ -1,0 +1,251 @@
+"""The ruleset Protocol every command system implements, and the plain records it returns.
+
+Follows ``shared/rules/command-systems-compared.md`` §3: a ruleset never mutates state; each
+method takes the current ``GameState`` (plus the scenario's parameters, and a dice source where
+chance is involved) and returns a result with a human-readable explanation and a list of battle
+events for the game to apply and record. Values the rules text does not give are reported as
+unknown with the scenario parameter that supplies them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+from battlestudio.model.geometry import Point
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.state import GameState
+from battlestudio.rules.dice import DiceSource, RollRecord
+
+
+@dataclass(frozen=True, slots=True)
+class EchelonSpec:
+    """One level of command, top to bottom: ``id`` (an ``Echelon`` value), ``label``, the
+    ruleset's own ``term``, and what it does: issues orders, receives orders, its ``reach``
+    kind (``"zones"``, ``"radius"``, ``"none"``)."""
+
+    id: str
+    label: str
+    term: str
+    issues_orders: bool
+    receives_orders: bool
+    reach: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterSpec:
+    """One parameter of the order form: ``name``, ``kind`` (``point``, ``text``, ``choice``),
+    ``required``, limits such as ``max_distance_cm``, ``choices``."""
+
+    name: str
+    kind: str
+    required: bool = True
+    max_distance_cm: float | None = None
+    choices: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OrderTypeSpec:
+    """An order type: id, label, native ``term``, who may issue/receive it (echelon ids), its
+    ``parameters``, ``cost`` (in the ruleset's currency, ``cost_unit``), whether delivery needs
+    ``dice``, whether it is ``standing``; ``unavailable`` gives the reason when it cannot be
+    given right now ("" = available), ``rule`` the section."""
+
+    id: str
+    label: str
+    term: str
+    issuers: tuple[str, ...]
+    recipients: tuple[str, ...]
+    parameters: tuple[ParameterSpec, ...] = ()
+    cost: int = 0
+    cost_unit: str = ""
+    dice: bool = False
+    standing: bool = True
+    unavailable: str = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StateMachineSpec:
+    """States of a unit or formation: ``states`` id → label, ``forbids`` id → capabilities the
+    state forbids, ``transitions`` as (from, to, cause)."""
+
+    id: str
+    states: Mapping[str, str]
+    forbids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    transitions: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    """A phase of the turn: ``id``, ``name``, ``who`` acts (``active``, ``passive``, ``both``,
+    ``umpire``), the ruleset ``methods`` the game calls in it, and its ``rule`` section."""
+
+    id: str
+    name: str
+    who: str
+    methods: tuple[str, ...] = ()
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetDescription:
+    """Static metadata of a ruleset (Protocol method 1, ``describe``)."""
+
+    id: str
+    name: str
+    source: str
+    measurement: tuple[str, ...]
+    dice: tuple[str, ...]
+    echelons: tuple[EchelonSpec, ...]
+    order_types: tuple[OrderTypeSpec, ...]
+    state_machines: tuple[StateMachineSpec, ...]
+    phases: tuple[PhaseSpec, ...]
+    unknown_parameters: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneBand:
+    """A distance band: ``zone`` number, ``inner``–``outer`` cm (``outer`` None = open, "60+")."""
+
+    zone: int
+    inner: float
+    outer: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReach:
+    """How far a commander's command reaches (Protocol method 2).
+
+    ``kind`` is ``"zones"``, ``"radius"`` or ``"none"``. ``radius`` in cm, ``zones`` the bands
+    in order, ``measured_to`` says to what the distance runs, ``secondary`` other named radii,
+    ``unknown`` maps each value the text does not give to the scenario parameter that supplies
+    it (a reach with unknowns has ``radius``/``zones`` unset), ``assumed`` the best readings used.
+    """
+
+    commander: str
+    kind: str
+    radius: float | None = None
+    zones: tuple[ZoneBand, ...] = ()
+    measured_to: str = ""
+    secondary: Mapping[str, float] = field(default_factory=dict)
+    unknown: Mapping[str, str] = field(default_factory=dict)
+    assumed: tuple[str, ...] = ()
+    rule: str = ""
+
+    def zone_of(self, distance: float) -> int | None:
+        """Zone number for a distance in cm (bounds inclusive), None when out of reach."""
+        for band in self.zones:
+            if band.outer is None or distance <= band.outer:
+                return band.zone
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRequest:
+    """What an issuer asks for: ``order_type`` to ``recipient``, with ``objective`` (cm) and
+    ``parameters``; ``modifiers`` are extra situational roll modifiers as (value, source)."""
+
+    issuer: str
+    recipient: str
+    order_type: str
+    objective: Point | None = None
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    modifiers: tuple[tuple[int, str], ...] = ()
+    cancel: str = ""  # id of an order to cancel (then order_type is "cancel")
+
+
+@dataclass(frozen=True, slots=True)
+class OrderOutcome:
+    """Result of issuing (Protocol method 4): ``status`` one of ``delivered``, ``failed``,
+    ``refused`` (not legal; nothing happens), ``pending`` (written, roll later); ``order_id``;
+    ``rolls`` made; ``spent`` resources; ``explanation``; ``events``; ``assumed`` readings."""
+
+    status: str
+    order_id: str
+    explanation: str
+    events: tuple[BattleEvent, ...] = ()
+    rolls: tuple[RollRecord, ...] = ()
+    spent: Mapping[str, int] = field(default_factory=dict)
+    assumed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """Result of a per-turn command check (Protocol method 5): findings as ``flags`` (e.g.
+    ``engaged``, ``auto_retreat``), ``restrictions`` in force, ``explanation``, ``events``."""
+
+    formation: str
+    flags: Mapping[str, Any]
+    restrictions: tuple[str, ...]
+    explanation: str
+    events: tuple[BattleEvent, ...] = ()
+    rolls: tuple[RollRecord, ...] = ()
+    assumed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfCommandFinding:
+    """One unit's or commander's command situation (Protocol method 6).
+
+    ``subject`` and its ``superior``; ``distance`` and allowed ``reach`` in cm; ``within``;
+    ``exemption`` ("" when none, else e.g. ``detached``); ``consequence`` code ("" when in
+    command, else e.g. ``must-return``) and ``text``; ``rule`` section.
+    """
+
+    subject: str
+    superior: str
+    distance: float
+    reach: float
+    within: bool
+    exemption: str
+    consequence: str
+    text: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeResult:
+    """Who is active (Protocol method 8): ``side``, how it was decided, any rolls."""
+
+    side: str
+    explanation: str
+    rolls: tuple[RollRecord, ...] = ()
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What every ruleset implements (command-systems-compared §3.1).
+
+    ``params`` is the scenario's parameter mapping (``ScenarioInfo.parameters``); methods raise
+    ``rules.params.MissingParameterError`` when a rule needs a value the scenario lacks.
+    """
+
+    id: str
+
+    def describe(self) -> RulesetDescription: ...
+
+    def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach: ...
+
+    def order_types(
+        self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
+    ) -> Sequence[OrderTypeSpec]: ...
+
+    def issue_order(
+        self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> OrderOutcome: ...
+
+    def command_check(
+        self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
+    ) -> CheckResult: ...
+
+    def out_of_command(
+        self, state: GameState, params: Mapping[str, Any], side: str | None = None
+    ) -> Sequence[OutOfCommandFinding]: ...
+
+    def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]: ...
+
+    def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult: ...
+
+    def next_activation(self, state: GameState) -> str: ...
