@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.formations import (
-    FormationError, check_formation, figure_cells, formation_problem, fronts, has_front,
+    FormationError, check_formation, figure_cells, figures_outline, formation_problem, fronts, has_front,
     reform_anchor, reformed_rect, turn_on_the_spot,
 )
 from battlestudio.model.geometry import (
@@ -310,3 +310,14 @@ def test_turning_on_the_spot_keeps_the_footprint(r, turn):
 def test_rotate_point_is_counter_clockwise():
     assert rotate_point((1.0, 0.0), 90.0) == pytest.approx((0.0, 1.0))
     assert rotate_point((3.0, 2.0), 180.0, (2.0, 2.0)) == pytest.approx((1.0, 2.0))
+
+
+def test_square_figures_leave_the_middle_open():
+    """ToE 1.7: a square is 2 ranks, as square as possible, open in the middle."""
+    sq = unit_rect((0, 0), 90, "square", 24, 2.0, 1.5)  # 5 x 5 cells of 2 x 2 cm, 24 on the ring
+    ring = figures_outline(sq, "square", 24)
+    assert ring.area == pytest.approx(96.0)
+    assert len(ring.interiors) == 1  # the hollow
+    assert ring.interiors[0].envelope.area == pytest.approx(4.0)  # one open cell in the middle
+    assert ring.bounds == pytest.approx(sq.polygon().bounds, abs=1e-6)
+    assert figures_outline(sq, "square", 0).is_empty

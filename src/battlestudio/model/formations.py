@@ -207,3 +207,15 @@ def reformed_rect(rect: UnitRect, old: str, new: str, figures: int, figure_width
         return turn_on_the_spot(rect, turn)
     front, facing = reform_anchor(rect, old, new, turn=turn, side=side)
     return unit_rect(front, facing, new, figures, figure_width, figure_depth, column_ranks)
+
+
+def figures_outline(rect: UnitRect, formation: str, figures: int, column_ranks: int = 3) -> Polygon:
+    """The ground the figures themselves cover: the union of ``figure_cells``, in cm.
+
+    For a square this is the hollow ring with its open middle (Torden over Europa 1.7); the
+    rules measure to the outer square (``unit_rect``, glossary §1.3). Empty for zero figures.
+    """
+    cells = figure_cells(rect, formation, figures, column_ranks)
+    if not cells:
+        return Polygon()
+    return shapely.union_all([c.polygon for c in cells], grid_size=1e-6)  # snap shared cell edges

@@ -6,6 +6,8 @@ matters. Lengths are table cm, angles degrees, in the frame of ``model.geometry`
 are inclusive with ``TINY`` slack, so "within 20 cm" counts 20.0. Functions that test one
 geometry against many take sequences and use shapely's vectorised functions and ``STRtree``.
 
+G-7 (swept areas) lives in ``model.sweeps`` and is re-exported here.
+
 Rulesets build their predicates (glossary §4 T-n, §5 B-n) from these; this module knows no rule.
 """
 
@@ -13,18 +15,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Literal, Sequence, Union
+from typing import Literal, Sequence, Union
 
 import numpy as np
 import shapely
-from shapely import affinity
 from shapely.geometry import LineString, Polygon
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import unary_union
 
-from battlestudio.model.geometry import (
-    EDGE_NAMES, EPS, TINY, EdgeName, Point, UnitRect, forward, right_of,
+from battlestudio.model.geometry import EDGE_NAMES, EPS, TINY, EdgeName, Point, UnitRect, forward
+from battlestudio.model.sweeps import (  # G-7, re-exported (see __all__)
+    Pivot, Sweep, Translate, swept_path, swept_pivot, swept_translation,
 )
 
 Shape = Union[UnitRect, BaseGeometry]
@@ -237,66 +238,6 @@ def within_cone(v: Point, facing: float, half_angle: float) -> bool:
     return angle_between(v, forward(facing)) <= half_angle + 1e-9
 
 
-# -- G-7 swept areas ---------------------------------------------------------------------
-def swept_translation(p: Shape, v: Point) -> BaseGeometry:
-    """G-7: area swept by footprint ``p`` translated by ``v`` (cm): ``hull(P ∪ (P + v))``,
-    exact for a convex footprint."""
-    g = geom(p)
-    return unary_union([g, affinity.translate(g, v[0], v[1])]).convex_hull
-
-
-def swept_pivot(p: Shape, angle: float, origin: Point, step: float = 1.0) -> BaseGeometry:
-    """G-7: area swept by ``p`` rotating ``angle`` degrees about ``origin``, as the union of
-    convex hulls of consecutive positions ``step`` ≤ 1° apart (the glossary's approximation)."""
-    g = geom(p)
-    n = max(1, math.ceil(abs(angle) / step))
-    poses = [affinity.rotate(g, angle * i / n, origin=origin) for i in range(n + 1)]
-    return unary_union([unary_union([a, b]).convex_hull for a, b in zip(poses, poses[1:])])
-
-
-@dataclass(frozen=True, slots=True)
-class Translate:
-    """A straight leg of a move: displacement ``(dx, dy)`` in cm."""
-
-    dx: float
-    dy: float
-
-
-@dataclass(frozen=True, slots=True)
-class Pivot:
-    """A pivot leg: ``angle`` degrees counter-clockwise about corner ``"FL"`` or ``"FR"``."""
-
-    angle: float
-    corner: Literal["FL", "FR"]
-
-
-@dataclass(frozen=True, slots=True)
-class Sweep:
-    """A multi-leg move: the ``final`` rectangle, the ``area`` swept, and ``cost`` in cm as
-    paid by the figure with farthest to go (|v| per translation, ``w·|φ|`` rad per pivot)."""
-
-    final: UnitRect
-    area: BaseGeometry
-    cost: float
-
-
-def swept_path(rect: UnitRect, legs: Iterable[Translate | Pivot]) -> Sweep:
-    """G-7 for a multi-leg path: the union of each leg's swept area (Torden over Europa 4.1,
-    4.4; glossary T-11 cost, T-12 pivot)."""
-    cur, areas, cost = rect, [rect.polygon()], 0.0
-    for leg in legs:
-        if isinstance(leg, Translate):
-            areas.append(swept_translation(cur, (leg.dx, leg.dy)))
-            cost += math.hypot(leg.dx, leg.dy)
-            cur = cur.translated(leg.dx, leg.dy)
-        else:
-            fl, fr, _, _ = cur.corners()
-            areas.append(swept_pivot(cur, leg.angle, fl if leg.corner == "FL" else fr))
-            cost += cur.width * math.radians(abs(leg.angle))
-            cur = cur.pivoted(leg.angle, leg.corner)
-    return Sweep(cur, unary_union(areas), cost)
-
-
 # -- G-8 visible edges, G-9 contact edge --------------------------------------------------
 def visible_edges(a: UnitRect, t: UnitRect, eps: float = EPS) -> frozenset[EdgeName]:
     """G-8: edges of ``t`` hit first by some ray from ``a``'s front edge along ``a``'s facing.
@@ -408,3 +349,12 @@ def relative_sector(t: UnitRect, p: Point) -> Sector:
     if s < -t.depth - TINY:
         return f"rear_{side}" if side else "rear"  # type: ignore[return-value]
     return f"{side}_flank" if side else "inside"  # type: ignore[return-value]
+
+
+__all__ = [
+    "Contact", "PARALLEL_TOL", "Pivot", "Sector", "Shape", "Sweep", "Translate", "ahead_of_moving_point",
+    "angle_between", "base_contact", "behind_ext_front", "behind_ext_rear", "contact_edge", "contact_length",
+    "corridor", "distance", "distances", "first_side_crossed", "geom", "in_front_of_ext_front",
+    "lateral_overlap", "relative_sector", "swept_path", "swept_pivot", "swept_translation",
+    "visible_edges", "within_cone", "within_distance",
+]
