@@ -1,0 +1,169 @@
+"""Shared helpers of the bundled-scenario build scripts (``build_*.py`` beside this file).
+
+Owns: laying units out in a row from an anchor point (front edges aligned, footprints from
+figures), placing commanders behind their troops, and the named placeholder parameters for the
+Torden over Europa values the seed does not give (Table 1, the national supplements). Nothing
+here is a rule value: every number a scenario needs but the rules lack is a ``toe.placeholder.*``
+parameter, listed in ``toe.unknown``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from battlestudio.model.geometry import forward, right_of
+from battlestudio.model.scenario import Scenario
+from battlestudio.model.units import Formation
+
+HERE = Path(__file__).resolve().parent
+OOB_DATA = Path(os.environ.get("BATTLESTUDIO_OOB_DATA", "/work/shared/data/oob"))
+"""Where the source data lives (the development checkout's shared data unless
+``BATTLESTUDIO_OOB_DATA`` names another copy of it)."""
+
+GAP_CM = 2.0
+"""Interval left between neighbouring units in a row, cm (a layout choice, not a rule)."""
+
+TOE_UNKNOWN = (
+    "Torden over Europa leaves these values to tables and supplements missing from the seed: "
+    "Table 1 (command-control zone distances, success thresholds and modifiers), the general "
+    "supplements (OAS and KE per general, corps command distance), the national supplements "
+    "(march lengths, infantry classes) and Tables 2-12. Each toe.placeholder.* parameter below "
+    "stands in for one of them so the scenario can be played; none is a rule value. "
+    "KE is taken from the fogofwar command rating (toe.assumed.command_ability_from)."
+)
+
+
+def toe_placeholders(order_capacity: dict[str, int]) -> dict[str, Any]:
+    """The named placeholder parameters for Torden over Europa's unknown values.
+
+    ``order_capacity`` maps commander id → OAS placeholder for the C-in-C and army generals
+    (or a corps general acting as his side's senior general).
+    """
+    p: dict[str, Any] = {
+        "toe.unknown": TOE_UNKNOWN,
+        "toe.placeholder.table1.zone_cm.c_in_c": [20, 40, 60],
+        "toe.placeholder.table1.zone_cm.army": [20, 40, 60],
+        "toe.placeholder.table1.zone3_open_ended": True,
+        "toe.placeholder.table1.success_min_d10_by_zone": [4, 6, 8],
+        "toe.placeholder.corps_command_distance_cm": 30,
+        "toe.placeholder.division_command_distance_cm": 15,
+        "toe.note.division_command_distance": "rule 2.5 gives the range 10-20 cm; the exact value is unknown",
+        "toe.note.zone3_open_ended": "the text's example zone 3 entry is '60+' (2.2); the distances are unknown",
+    }
+    for cid, n in order_capacity.items():
+        p[f"toe.placeholder.order_capacity.{cid}"] = n
+    return p
+
+
+def apply_order_capacity(sc: Scenario) -> None:
+    """Copy each ``toe.placeholder.order_capacity.<id>`` parameter onto its commander."""
+    prefix = "toe.placeholder.order_capacity."
+    for key, value in sc.info.parameters.items():
+        if key.startswith(prefix):
+            cid = key[len(prefix):]
+            sc.commanders[cid] = replace(sc.commanders[cid], order_capacity=int(value))
+
+
+def deploy_row(
+    sc: Scenario,
+    unit_ids: Sequence[str],
+    start: tuple[float, float],
+    facing: float,
+    formation: Formation | str = Formation.LINE,
+    gap: float = GAP_CM,
+) -> tuple[float, float]:
+    """Place units side by side, front edges on one line, starting at ``start`` (cm).
+
+    The row runs to the units' right from ``start`` (the left end of the first front edge);
+    each unit's frontage comes from its figures and formation. Artillery is unlimbered.
+    Returns the point where a next unit would start.
+    """
+    rx, ry = right_of(facing)
+    x, y = start
+    for uid in unit_ids:
+        u = sc.units[uid]
+        form = Formation.UNLIMBERED if u.arm.value == "artillery" else Formation(formation)
+        if form is Formation.COLUMN and u.figures < 6:
+            form = Formation.LINE  # too small for column (digest A42)
+        u = replace(u, formation=form, facing=float(facing) % 360.0)
+        w = replace(u, position=(0.0, 0.0)).rect().width
+        pos = (x + rx * w / 2.0, y + ry * w / 2.0)
+        sc.units[uid] = replace(u, position=(round(pos[0], 2), round(pos[1], 2)))
+        x, y = x + rx * (w + gap), y + ry * (w + gap)
+    return (x, y)
+
+
+def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) -> None:
+    """Put every commander at the centre of his units' footprints, ``behind`` cm to the rear.
+
+    Works bottom-up, so a corps commander sits behind the centre of his divisions.
+    """
+    for root in roots:
+        order = [n for n, _ in sc.oob.walk(root) if n in sc.commanders]
+        for cid in reversed(order):
+            pts = []
+            facing = 90.0
+            for sub in sc.oob.subordinates(cid):
+                rec = sc.record(sub)
+                if rec is None:
+                    continue
+                if sub in sc.units:
+                    c = sc.units[sub].footprint().centroid
+                    pts.append((c.x, c.y))
+                    facing = sc.units[sub].facing
+                else:
+                    pts.append(rec.position)
+                    facing = rec.facing
+            if not pts:
+                continue
+            cx = sum(p[0] for p in pts) / len(pts)
+            cy = sum(p[1] for p in pts) / len(pts)
+            fx, fy = forward(facing)
+            pos = (round(cx - fx * behind, 2), round(cy - fy * behind, 2))
+            sc.commanders[cid] = replace(sc.commanders[cid], position=pos, facing=facing)
+
+
+def by_name(sc: Scenario, commander_id: str, *names: str) -> list[str]:
+    """Ids of the units directly under ``commander_id`` whose names are ``names``, in that order.
+
+    Raises
+    ------
+    KeyError
+        naming the missing unit, so a change in the data breaks the build loudly.
+    """
+    subs = {sc.units[u].name: u for u in sc.oob.subordinates(commander_id) if u in sc.units}
+    missing = [n for n in names if n not in subs]
+    if missing:
+        raise KeyError(f"{commander_id}: no unit named {missing}; has {sorted(subs)}")
+    return [subs[n] for n in names]
+
+
+def units_under(sc: Scenario, commander_id: str) -> list[str]:
+    """Ids of the units directly under ``commander_id``, in order of battle order."""
+    return [u for u in sc.oob.subordinates(commander_id) if u in sc.units]
+
+
+def write(scenario: Scenario, name: str) -> Path:
+    """Save ``scenario`` as ``scenarios/<name>`` with ``battlestudio.store.save``."""
+    from battlestudio import store
+    from battlestudio.replay.battle import Battle
+
+    out = HERE / name
+    store.save(Battle(scenario), out)
+    return out
+
+
+def main_for(build, name: str) -> None:
+    """Command-line entry of a build script: build, validate, write, report."""
+    sc = build()
+    problems = sc.validate_oob()
+    if problems:
+        for p in problems:
+            print(f"OOB problem: {p}", file=sys.stderr)
+        raise SystemExit(1)
+    out = write(sc, name)
+    print(f"wrote {out}: {len(sc.units)} units, {len(sc.commanders)} commanders")

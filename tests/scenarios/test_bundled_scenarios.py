@@ -1,0 +1,127 @@
+"""The bundled historical scenarios: built from the real data, valid, on the table, and saved.
+
+Each ``scenarios/*.battle.json`` is the artefact of the ``build_*.py`` script beside it; these
+tests rebuild it from the source data and check it against the data and against the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from shapely.geometry import Point
+
+from battlestudio import store
+from battlestudio.model.units import Arm
+
+ROOT = Path(__file__).resolve().parents[2]
+SCEN = ROOT / "scenarios"
+FOW = Path("/work/shared/data/oob/fogofwar")
+FILES = sorted(SCEN.glob("*.battle.json"))
+
+
+def _builder(name: str):
+    sys.path.insert(0, str(SCEN))
+    spec = importlib.util.spec_from_file_location(name, SCEN / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _fow_totals(force_ids: set[str]) -> dict[str, int]:
+    """bayonets+sabres and guns per nation of the given forces, straight from force_unit.csv."""
+    nation = {}
+    with open(FOW / "force.csv", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            nation[r["id"]] = r["nation"]
+    out: dict[str, int] = {}
+    with open(FOW / "force_unit.csv", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r["force_id"] in force_ids:
+                n = nation[r["force_id"]]
+                out[f"{n}.men"] = out.get(f"{n}.men", 0) + int(r["bayonets"]) + int(r["sabres"])
+                out[f"{n}.guns"] = out.get(f"{n}.guns", 0) + int(r["guns"])
+    return out
+
+
+def _table_checks(sc) -> None:
+    assert sc.validate_oob() == []
+    table = sc.table()
+    for u in sc.units.values():
+        assert table.contains(u.footprint()), u.id
+    for c in sc.commanders.values():
+        assert table.contains(Point(c.position)), c.id
+    for t in sc.terrain.values():
+        if t.kind.value == "river":
+            water = t.geometry.buffer(t.width / 2)
+            assert not any(water.intersects(u.footprint()) for u in sc.units.values())
+    for z in sc.deployment_zones.values():
+        assert table.contains(z.polygon)
+
+
+def _unrepresented(sc, side: str) -> int:
+    return sum(n for c in sc.commanders.values() if c.side == side
+               for n in c.attributes.get("unrepresented_guns", {}).values())
+
+
+@pytest.fixture(scope="module")
+def elchingen():
+    return _builder("build_elchingen").build()
+
+
+def test_elchingen_is_neys_vi_corps_against_riesch(elchingen):
+    sc = elchingen
+    _table_checks(sc)
+    src = _fow_totals({"101", "102"})
+    men = {s: sum(u.men for u in sc.units.values() if u.side == s) for s in sc.sides}
+    assert men == {"french": src["France.men"], "austrian": src["Austria.men"]} == {"french": 14_020, "austrian": 24_600}
+    guns = {s: sum(u.guns for u in sc.units.values() if u.side == s) + _unrepresented(sc, s) for s in sc.sides}
+    assert guns == {"french": src["France.guns"], "austrian": src["Austria.guns"]}
+    roots = [c for c in sc.oob.roots() if c in sc.commanders]
+    assert sorted(sc.commanders[r].name for r in roots) == ["FML Riesch", "Marshal Michel Ney"]
+    ney = next(sc.commanders[r] for r in roots if sc.commanders[r].side == "french")
+    assert (ney.command_ability, ney.order_capacity) == (1, 2)  # Highly Efficient; OAS placeholder
+    assert sc.info.parameters[f"toe.placeholder.order_capacity.{ney.id}"] == 2
+    assert "Table 1" in sc.info.parameters["toe.unknown"]
+    assert {u.arm for u in sc.units.values() if u.side == "french"} == {Arm.INFANTRY, Arm.CAVALRY, Arm.ARTILLERY}
+    assert len(sc.units) == 22 and len(sc.commanders) == 8
+    # the French start south of the Danube, the Austrians north of it
+    river = sc.terrain["danube"].geometry
+    for u in sc.units.values():
+        y_river = river.interpolate(river.project(Point(u.position))).y
+        assert (u.position[1] < y_river) == (u.side == "french"), u.id
+    assert {"ober-elchingen", "elchingen-abbey", "unter-elchingen"} <= set(sc.towns)
+    assert {o.name for o in sc.objectives.values()} >= {"Elchingen Abbey", "Ober-Elchingen"}
+    licences = " ".join(s.licence for s in sc.sources)
+    assert "MIT" in licences and "CC BY-SA" in licences
+    assert sc.info.ruleset == "toe" and sc.info.date == "1805-10-14"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_bundled_file_loads_and_is_valid(path):
+    sc = store.load(path).scenario
+    _table_checks(sc)
+    assert sc.info.ruleset == "toe"
+    assert sc.sources and all(s.title for s in sc.sources)
+    assert any("placeholder" in k for k in sc.info.parameters)
+
+
+@pytest.mark.parametrize("name,builder", [("elchingen-1805.battle.json", "build_elchingen")])
+def test_committed_file_is_what_the_script_builds(name, builder):
+    built = _builder(builder).build()
+    saved = store.load(SCEN / name).scenario
+    assert saved.units == built.units
+    assert saved.commanders == built.commanders
+    assert saved.oob == built.oob
+    assert saved.info == built.info
+    assert set(saved.terrain) == set(built.terrain)
+
+
+def test_sources_file_names_licences():
+    text = (SCEN / "SOURCES.md").read_text(encoding="utf-8")
+    for needle in ("MIT License", "Copyright (c) 2016 SteveOC", "BSD 2-Clause", "Copyright (c) 2019, SteveOC",
+                   "elchingen-1805.battle.json", "jena-1806.battle.json"):
+        assert needle in text
