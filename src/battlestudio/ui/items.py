@@ -1,0 +1,388 @@
+"""Scene items of the map: one per unit, commander, terrain feature, town zone and objective.
+
+Each item holds the id of its record and a ``sync(record)`` that re-reads it (the Tiled
+``syncWithMapObject`` idiom): items never hold the truth, the document or the replay state
+does. Items are positioned in scene coordinates obtained from ``ui.coords``; nothing here
+converts between the table frame and the scene by hand.
+
+Painting is built for maps of thousands of units under software rendering: geometry is
+precomputed in ``sync``, bounding rectangles are plain rectangles, glyphs, front edges and
+drawn only when the level of detail (screen pixels per cm) makes them readable. Labels are
+not painted by the items: each offers a ``label_request(lod)`` and the view places and draws
+the labels above everything (``ui.labels``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from battlestudio.model.scenario import Objective
+from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
+from battlestudio.model.units import Arm, Commander, Unit
+from battlestudio.ui.coords import geometry_path, table_to_scene
+from battlestudio.ui.labels import Label, LabelRequest, MapContext
+from battlestudio.ui.styles import (
+    ECHELON_MARKS, HILL_LEVEL_FILLS, TERRAIN_STYLES, TOWN_BLOCK, TOWN_FILL, TOWN_OUTLINE,
+    brush, cm_pen, contrast_ink, cosmetic_pen, nation_colour,
+)
+
+SELECTED = QColor("#ff9d00")
+"""Highlight colour of selected items."""
+
+Z_TERRAIN, Z_TOWN, Z_OBJECTIVE, Z_UNIT, Z_COMMANDER = 0.0, 10.0, 15.0, 20.0, 30.0
+
+
+class MapItem(QGraphicsItem):
+    """Base of the map's items: an ``id``, a ``kind`` and a shared ``MapContext``."""
+
+    kind = ""
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__()
+        self.id = record_id
+        self.ctx = ctx
+        self._bounds = QRectF()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._bounds
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        """The label to show at zoom ``lod`` (px per cm), or None when it would not fit."""
+        return None
+
+
+class UnitItem(MapItem):
+    """A unit drawn as its true footprint for its formation and facing.
+
+    The rectangle is filled in the nation's colour with a thicker front edge, an arm glyph
+    (infantry: both diagonals; cavalry: one diagonal; artillery: a dot) and the name below.
+    The item sits at the footprint's centre; corners are in item coordinates.
+    """
+
+    kind = "unit"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_UNIT)
+        self.side = ""
+        self._poly = QPolygonF()
+        self._front = QLineF()
+        self._glyph: list[QLineF] = []
+        self._dot = False
+        self._min_side = 1.0
+        self._fill = QColor()
+        self._ink = QColor()
+        self._label: Label | None = None
+        self._label_anchor = QPointF()
+        self._label_lod = 1e9
+
+    def sync(self, unit: Unit) -> None:
+        """Re-read ``unit``: footprint, colours, glyph and label."""
+        self.prepareGeometryChange()
+        self.side = unit.side
+        rect = unit.rect()
+        centre = table_to_scene(*rect.centre)
+        self.setPos(centre)
+        fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
+        self._poly = QPolygonF([fl, fr, rr, rl, fl])
+        self._front = QLineF(fl, fr)
+        self._min_side = min(rect.width, rect.depth)
+        arm = unit.arm
+        self._glyph = (
+            [QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
+            else [QLineF(rl, fr)] if arm == Arm.CAVALRY else []
+        )
+        self._dot = arm == Arm.ARTILLERY
+        self._fill = nation_colour(unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
+        self._ink = contrast_ink(self._fill)
+        box = self._poly.boundingRect()
+        if self._label is None or self._label.text != unit.name:
+            self._label = Label(unit.name, self.ctx) if unit.name else None
+        self._label_anchor = QPointF(0.0, box.bottom())
+        if self._label is not None:
+            self._label_lod = self._label.min_lod(max(box.width() + 1.0, 8.0))
+        self._bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(self._poly)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        selected = self.isSelected()
+        painter.setBrush(self._fill)
+        painter.setPen(cosmetic_pen(SELECTED if selected else "#202020", 2.5 if selected else 0.8))
+        painter.drawPolygon(self._poly)
+        if lod * self._min_side >= 5.0:
+            painter.setPen(cosmetic_pen(self._ink, 1.0))
+            if self._glyph:
+                painter.drawLines(self._glyph)
+            if self._dot:
+                painter.setBrush(self._ink)
+                r = self._min_side * 0.18
+                painter.drawEllipse(QPointF(0.0, 0.0), r, r)
+            painter.setPen(cosmetic_pen("#101010", 2.5))
+            painter.drawLine(self._front)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or lod < self._label_lod:
+            return None
+        return LabelRequest(self._label, self.pos() + self._label_anchor, True, 2.0, 3)
+
+
+class CommanderItem(MapItem):
+    """A commander as a small flag on a staff, in his side's colour, with his echelon marked.
+
+    The staff stands on the commander's position (base centre). The flag keeps its size on
+    screen (it ignores the view's zoom) so generals stay findable on a whole-table view.
+    """
+
+    kind = "commander"
+    FLAG_W, FLAG_H, STAFF = 26.0, 15.0, 30.0
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_COMMANDER)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.side = ""
+        self._fill = QColor()
+        self._ink = QColor()
+        self._mark = ""
+        self._label: Label | None = None
+        self._bounds = QRectF(-3.0, -self.STAFF - 2.0, self.FLAG_W + 6.0, self.STAFF + 5.0)
+
+    def sync(self, commander: Commander) -> None:
+        """Re-read ``commander``: position, colours, echelon mark and name."""
+        self.prepareGeometryChange()
+        self.side = commander.side
+        self.setPos(table_to_scene(*commander.position))
+        self._fill = nation_colour(commander.nation, self.ctx.side_colours.get(commander.side, "#808080"))
+        self._ink = contrast_ink(self._fill)
+        self._mark = ECHELON_MARKS.get(commander.echelon, commander.echelon[:3].upper())
+        if self._label is None or self._label.text != commander.name:
+            self._label = Label(commander.name, self.ctx, bold=True) if commander.name else None
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(QRectF(-3.0, -self.STAFF - 1.0, self.FLAG_W + 4.0, self.STAFF + 4.0))
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        selected = self.isSelected()
+        painter.setPen(QPen(QColor("#3a2a1a"), 2.0))
+        painter.drawLine(QPointF(0.0, 2.0), QPointF(0.0, -self.STAFF))
+        flag = QRectF(1.0, -self.STAFF, self.FLAG_W, self.FLAG_H)
+        painter.setBrush(self._fill)
+        painter.setPen(QPen(SELECTED, 2.5) if selected else QPen(QColor("#202020"), 1.0))
+        painter.drawRect(flag)
+        painter.setBrush(QColor("#202020"))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawEllipse(QPointF(0.0, 0.0), 2.5, 2.5)
+        painter.setPen(self._ink)
+        painter.setFont(self.ctx.bold)
+        painter.drawText(flag, Qt.AlignmentFlag.AlignCenter, self._mark)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None:
+            return None
+        return LabelRequest(self._label, self.pos(), True, 4.0, 1)
+
+
+class TerrainItem(MapItem):
+    """A terrain feature in its cartographic style (``styles.TERRAIN_STYLES``).
+
+    Areas are filled and outlined (hills darker with each level, with the level written on
+    them); linear features are stroked with their width in cm (roads over a darker casing).
+    """
+
+    kind = "terrain"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.terrain_kind = TerrainKind.WOODS
+        self._path = QPainterPath()
+        self._shape = QPainterPath()
+        self._linear = False
+        self._width = 1.0
+        self._fill = brush(None)
+        self._label: Label | None = None
+        self._label_anchor = QPointF()
+
+    def sync(self, feature: TerrainFeature) -> None:
+        """Re-read ``feature``: geometry, kind, level and width."""
+        self.prepareGeometryChange()
+        self.terrain_kind = feature.kind
+        style = TERRAIN_STYLES[feature.kind]
+        geom = feature.geometry
+        if geom.geom_type == "Point":
+            geom = geom.buffer(style.line_cm / 2.0, quad_segs=4)
+        self._linear = "LineString" in geom.geom_type
+        self._width = feature.width or style.line_cm
+        self.setZValue(Z_TERRAIN + style.z + (0.1 * (feature.level or 0)))
+        self._path = geometry_path(geom)
+        fill = style.fill
+        if feature.kind == TerrainKind.HILL and feature.level:
+            fill = HILL_LEVEL_FILLS[min(feature.level, len(HILL_LEVEL_FILLS)) - 1]
+        self._fill = brush(fill)
+        if self._linear:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(self._width + 0.8)
+            self._shape = stroker.createStroke(self._path)
+        else:
+            self._shape = self._path
+        text = feature.name
+        if feature.kind == TerrainKind.HILL and feature.level:
+            text = f"{feature.name} ({feature.level})" if feature.name else str(feature.level)
+        self._label = Label(text, self.ctx) if text else None
+        c = geom.representative_point()
+        self._label_anchor = table_to_scene(c.x, c.y)
+        self._bounds = self._shape.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        return self._shape
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        style = TERRAIN_STYLES[self.terrain_kind]
+        selected = self.isSelected()
+        if self._linear:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            if style.casing:
+                painter.setPen(cm_pen(style.casing, self._width + 0.6))
+                painter.drawPath(self._path)
+            painter.setPen(cm_pen(style.line or "#000000", self._width, style.dash))
+            painter.drawPath(self._path)
+            if selected:
+                painter.setPen(cosmetic_pen(SELECTED, 2.0, Qt.PenStyle.DashLine))
+                painter.drawPath(self._path)
+        else:
+            painter.setBrush(self._fill)
+            painter.setPen(cosmetic_pen(SELECTED, 2.5) if selected else (
+                cosmetic_pen(style.outline, style.outline_px, style.dash) if style.outline else Qt.PenStyle.NoPen))
+            painter.drawPath(self._path)
+            if style.hatch is not None:
+                painter.setBrush(brush(style.outline, style.hatch))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawPath(self._path)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or self._linear or lod < 2.0:
+            return None
+        return LabelRequest(self._label, self._label_anchor, False, 0.0, 4)
+
+
+class TownItem(MapItem):
+    """A town zone: a built-up block pattern inside its outline, named in bold."""
+
+    kind = "town"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_TOWN)
+        self._path = QPainterPath()
+        self._blocks: list[QRectF] = []
+        self._label: Label | None = None
+        self._label_anchor = QPointF()
+
+    def sync(self, town: TownZone) -> None:
+        """Re-read ``town``: outline, blocks and name."""
+        self.prepareGeometryChange()
+        self._path = geometry_path(town.polygon)
+        self._blocks = _town_blocks(town)
+        self._label = Label(town.name, self.ctx, bold=True) if town.name else None
+        c = town.polygon.representative_point()
+        self._label_anchor = table_to_scene(c.x, c.y)
+        self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        return self._path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        selected = self.isSelected()
+        painter.setBrush(QColor(TOWN_FILL))
+        painter.setPen(cosmetic_pen(SELECTED, 2.5) if selected else cosmetic_pen(TOWN_OUTLINE, 1.5))
+        painter.drawPath(self._path)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(TOWN_BLOCK))
+        painter.drawRects(self._blocks)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or lod < 1.0:
+            return None
+        return LabelRequest(self._label, self._label_anchor, False, 0.0, 0)
+
+
+def _town_blocks(town: TownZone, cell: float = 3.0, street: float = 0.8) -> list[QRectF]:
+    """Scene rectangles of built-up blocks on a ``cell`` cm grid inside the town outline."""
+    from shapely.geometry import box as sbox
+
+    minx, miny, maxx, maxy = town.polygon.bounds
+    inner = town.polygon.buffer(-street / 2.0)
+    blocks: list[QRectF] = []
+    y = miny + street / 2.0
+    while y + cell - street <= maxy + 1e-9:
+        x = minx + street / 2.0
+        while x + cell - street <= maxx + 1e-9:
+            if inner.contains(sbox(x, y, x + cell - street, y + cell - street)):
+                a, b = table_to_scene(x, y + cell - street), table_to_scene(x + cell - street, y)
+                blocks.append(QRectF(a, b))
+            x += cell
+        y += cell
+    return blocks
+
+
+class ObjectiveItem(MapItem):
+    """An objective: a gold star on its place, with its name and victory points."""
+
+    kind = "objective"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_OBJECTIVE)
+        self._path = QPainterPath()
+        self._star = QPolygonF()
+        self._label: Label | None = None
+
+    def sync(self, objective: Objective) -> None:
+        """Re-read ``objective``: place, outline (for areas), name and value."""
+        import math
+
+        self.prepareGeometryChange()
+        c = objective.geometry.representative_point()
+        centre = table_to_scene(c.x, c.y)
+        self.setPos(centre)
+        self._path = geometry_path(objective.geometry).translated(-centre)
+        pts = []
+        for i in range(10):
+            r = 2.0 if i % 2 == 0 else 0.8
+            a = math.radians(90 + 36 * i)
+            pts.append(QPointF(r * math.cos(a), -r * math.sin(a)))
+        self._star = QPolygonF(pts)
+        self._label = Label(f"{objective.name} ({objective.value} VP)", self.ctx, bold=True)
+        self._bounds = self._path.boundingRect().united(self._star.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath(self._path)
+        path.addPolygon(self._star)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setPen(cosmetic_pen(SELECTED if self.isSelected() else "#7a5a00", 1.5, Qt.PenStyle.DashLine))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self._path)
+        painter.setPen(cosmetic_pen("#5a4000", 1.0))
+        painter.setBrush(QColor("#f2c230"))
+        painter.drawPolygon(self._star)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or lod < 2.0:
+            return None
+        return LabelRequest(self._label, self.pos() + QPointF(0.0, 2.0), True, 2.0, 2)

@@ -1,0 +1,175 @@
+"""Map labels that stay legible at every zoom, and the shared drawing context of map items.
+
+A label is drawn in **device pixels** (a fixed font size on screen), anchored at a scene point,
+on top of every item (the view paints them in its foreground). Each item says, for the current
+level of detail (screen pixels per table cm), whether its label fits (``label_request``); a
+label too large for its item is hidden instead of shrunk into illegibility. The view then
+places the requested labels greedily by priority (towns, commanders, objectives, units,
+terrain), skipping any that would overlap one already placed. Text is a ``QStaticText`` laid
+out once per name, so drawing a thousand labels costs a thousand glyph blits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
+
+LABEL_PX = 11
+"""Label font height in screen pixels."""
+
+LABEL_MIN_LOD = 1.5
+"""No label is drawn below this zoom (screen pixels per table cm)."""
+
+HALO = QColor(255, 255, 250, 190)
+INK = QColor("#1b1b1b")
+
+
+class MapContext:
+    """What every map item needs besides its own record.
+
+    Attributes
+    ----------
+    side_colours : dict[str, str]
+        side id → ``#rrggbb`` (fallback colour of units whose nation is unknown).
+    labels_visible : bool
+        the "labels" layer.
+    font : QFont
+        label font, ``LABEL_PX`` pixels high.
+    metrics : QFontMetricsF
+        metrics of ``font``.
+    """
+
+    def __init__(self) -> None:
+        self.side_colours: dict[str, str] = {}
+        self.labels_visible = True
+        self.font = QFont()
+        self.font.setPixelSize(LABEL_PX)
+        self.metrics = QFontMetricsF(self.font)
+        self.bold = QFont(self.font)
+        self.bold.setBold(True)
+        self.bold_metrics = QFontMetricsF(self.bold)
+
+
+class Label:
+    """A one-line label of a map item.
+
+    Parameters
+    ----------
+    text : str
+    ctx : MapContext
+    bold : bool
+        town names and commanders are bold.
+    """
+
+    __slots__ = ("text", "static", "width_px", "height_px", "font")
+
+    def __init__(self, text: str, ctx: MapContext, bold: bool = False) -> None:
+        self.text = text
+        self.font = ctx.bold if bold else ctx.font
+        metrics = ctx.bold_metrics if bold else ctx.metrics
+        self.static = QStaticText(text)
+        self.static.setTextFormat(Qt.TextFormat.PlainText)
+        self.static.prepare(QTransform(), self.font)
+        self.width_px = metrics.horizontalAdvance(text) + 4.0
+        self.height_px = metrics.height() + 2.0
+
+    def min_lod(self, room_cm: float) -> float:
+        """Smallest zoom (px per cm) at which the label fits in ``room_cm`` table cm of width."""
+        return max(LABEL_MIN_LOD, self.width_px / max(room_cm, 1e-3))
+
+    def device_rect(self, anchor: QPointF, below: bool = True) -> QRectF:
+        """Device rectangle of the label anchored at device point ``anchor``.
+
+        ``anchor`` is the label's top-centre when ``below``, else its centre.
+        """
+        x = round(anchor.x() - self.width_px / 2.0)
+        y = round(anchor.y() if below else anchor.y() - self.height_px / 2.0)
+        return QRectF(x, y, self.width_px, self.height_px)
+
+    def draw(self, painter: QPainter, rect: QRectF) -> None:
+        """Draw on a halo filling ``rect`` (painter in device pixels, no world transform)."""
+        painter.fillRect(rect, HALO)
+        painter.setFont(self.font)
+        painter.setPen(INK)
+        painter.drawStaticText(QPointF(rect.x() + 2.0, rect.y() + 1.0), self.static)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelRequest:
+    """An item's wish to show its label: where (scene anchor + pixel offset) and how urgently.
+
+    Attributes
+    ----------
+    label : Label
+    anchor : QPointF
+        scene point of the top-centre (``below``) or centre of the label.
+    below : bool
+    offset_px : float
+        extra downward shift in screen pixels (commander flags).
+    priority : int
+        lower is placed first: 0 towns, 1 commanders, 2 objectives, 3 units, 4 terrain.
+    """
+
+    label: Label
+    anchor: QPointF
+    below: bool = True
+    offset_px: float = 0.0
+    priority: int = 3
+
+
+CELL_PX = 64
+"""Cell size of the spatial hash used to find label collisions."""
+
+
+def place_labels(
+    requests: list[LabelRequest], to_device, obstacles: list[QRectF] = (), obstacle_priority: int = 4
+) -> list[tuple[QRectF, Label]]:
+    """Choose labels that do not overlap, by priority then request order.
+
+    Labels of ``obstacle_priority`` or lower urgency (terrain names) must also keep off the
+    ``obstacles`` (device rectangles of troops), so they never hide a unit.
+
+    Parameters
+    ----------
+    requests : list[LabelRequest]
+    to_device : Callable[[QPointF], QPointF]
+        maps a scene point to device pixels (the view's transform).
+
+    Returns
+    -------
+    list[tuple[QRectF, Label]]
+        device rectangles and labels to draw.
+    """
+    placed: list[tuple[QRectF, Label]] = []
+    grid: dict[tuple[int, int], list[QRectF]] = {}
+    blocked = False
+    for req in sorted(requests, key=lambda r: r.priority):
+        if not blocked and req.priority >= obstacle_priority:
+            blocked = True
+            for rect in obstacles:
+                _register(grid, rect)
+        p = to_device(req.anchor)
+        rect = req.label.device_rect(QPointF(p.x(), p.y() + req.offset_px), req.below)
+        cells = [
+            (cx, cy)
+            for cx in range(int(rect.left() // CELL_PX), int(rect.right() // CELL_PX) + 1)
+            for cy in range(int(rect.top() // CELL_PX), int(rect.bottom() // CELL_PX) + 1)
+        ]
+        if any(rect.intersects(other) for c in cells for other in grid.get(c, ())):
+            continue
+        _register(grid, rect, cells)
+        placed.append((rect, req.label))
+    return placed
+
+
+def _register(grid: dict[tuple[int, int], list[QRectF]], rect: QRectF, cells=None) -> None:
+    if cells is None:
+        cells = [
+            (cx, cy)
+            for cx in range(int(rect.left() // CELL_PX), int(rect.right() // CELL_PX) + 1)
+            for cy in range(int(rect.top() // CELL_PX), int(rect.bottom() // CELL_PX) + 1)
+        ]
+    for c in cells:
+        grid.setdefault(c, []).append(rect)

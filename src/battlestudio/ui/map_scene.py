@@ -1,0 +1,196 @@
+"""MapScene: the scene of the map, one item per record, reconciled by id.
+
+The scene keeps a dict per record kind from id to item and reconciles it with any mapping of
+records: create the items of new ids, ``sync`` those whose record changed, remove those whose
+record is gone. The editor feeds it the document's scenario; the replay feeds it the state at
+the cursor (``MapView.show_state``). It also owns layer visibility and paints the table.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from battlestudio.model.terrain import TerrainKind
+from battlestudio.ui.coords import table_rect_to_scene
+from battlestudio.ui.items import CommanderItem, MapItem, ObjectiveItem, TerrainItem, TownItem, UnitItem
+from battlestudio.ui.labels import MapContext
+from battlestudio.ui.overlays import draw_table
+
+ITEM_CLASSES: dict[str, type[MapItem]] = {
+    "units": UnitItem,
+    "commanders": CommanderItem,
+    "terrain": TerrainItem,
+    "towns": TownItem,
+    "objectives": ObjectiveItem,
+}
+"""Scenario container → item class drawing its records."""
+
+MARGIN = 20.0
+"""Scene margin in cm around the table (room to pan and to park units off the table)."""
+
+
+def layer_of(item: MapItem) -> str:
+    """Layer name of an item: ``units:<side>``, ``commanders``, ``terrain:<kind>``, ``towns``, ``objectives``."""
+    if isinstance(item, UnitItem):
+        return f"units:{item.side}"
+    if isinstance(item, TerrainItem):
+        return f"terrain:{item.terrain_kind.value}"
+    return {"commander": "commanders", "town": "towns", "objective": "objectives"}[item.kind]
+
+
+class MapScene(QGraphicsScene):
+    """The map's scene (1 scene unit = 1 table cm, y down; see ``ui.coords``).
+
+    Attributes
+    ----------
+    ctx : MapContext
+        colours and label settings shared by the items.
+    items_by_kind : dict[str, dict[str, MapItem]]
+        container name → id → item.
+    table_size : tuple[float, float]
+        (width, height) in cm.
+    px_per_cm : float
+        the zoom of the (first) view, used for the grid spacing.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.ctx = MapContext()
+        self.items_by_kind: dict[str, dict[str, MapItem]] = {k: {} for k in ITEM_CLASSES}
+        self._records: dict[str, dict[str, object]] = {k: {} for k in ITEM_CLASSES}
+        self.hidden_layers: set[str] = set()
+        self.grid_visible = True
+        self.table_size = (240.0, 180.0)
+        self.px_per_cm = 1.0
+        self.revision = 0
+        """Grows whenever items or layer visibility change (the view re-places labels then)."""
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.set_table(*self.table_size)
+
+    # -- table ---------------------------------------------------------------------------
+    def set_table(self, width: float, height: float) -> None:
+        """Set the table size in cm; the scene rect is the table plus ``MARGIN`` all round."""
+        self.table_size = (width, height)
+        self.setSceneRect(table_rect_to_scene(0.0, 0.0, width, height).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+        self.update()
+
+    def table_rect(self) -> QRectF:
+        """The table in scene coordinates."""
+        return table_rect_to_scene(0.0, 0.0, *self.table_size)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+        draw_table(painter, rect, *self.table_size, self.grid_visible, self.px_per_cm)
+
+    # -- reconciling ---------------------------------------------------------------------
+    def reconcile(self, kind: str, records: Mapping[str, object], ids: Iterable[str] | None = None) -> None:
+        """Bring the items of ``kind`` in line with ``records`` (id → frozen record).
+
+        Parameters
+        ----------
+        kind : str
+            ``units``, ``commanders``, ``terrain``, ``towns`` or ``objectives``.
+        records : Mapping[str, record]
+            the records as they are now.
+        ids : Iterable[str] | None
+            the ids touched; None reconciles every id (records present and items held).
+            A record that is the very object last synced is not synced again.
+        """
+        self.revision += 1
+        items = self.items_by_kind[kind]
+        seen = self._records[kind]
+        todo = set(records) | set(items) if ids is None else set(ids)
+        for rid in todo:
+            rec = records.get(rid)
+            item = items.get(rid)
+            if rec is None:
+                if item is not None:
+                    self.removeItem(item)
+                    del items[rid]
+                    seen.pop(rid, None)
+                continue
+            if item is None:
+                item = ITEM_CLASSES[kind](rid, self.ctx)
+                item.sync(rec)
+                items[rid] = item
+                item.setVisible(layer_of(item) not in self.hidden_layers)
+                self.addItem(item)
+            elif seen.get(rid) is not rec:
+                before = layer_of(item)
+                item.sync(rec)
+                if layer_of(item) != before:
+                    item.setVisible(layer_of(item) not in self.hidden_layers)
+            seen[rid] = rec
+
+    def resync(self, kind: str, records: Mapping[str, object]) -> None:
+        """Sync every item of ``kind`` again (after side colours or styles changed)."""
+        self._records[kind].clear()
+        self.reconcile(kind, records)
+
+    def clear_items(self) -> None:
+        """Remove every record item."""
+        self.revision += 1
+        for kind, items in self.items_by_kind.items():
+            for item in items.values():
+                self.removeItem(item)
+            items.clear()
+            self._records[kind].clear()
+
+    def item_for(self, rid: str) -> MapItem | None:
+        """The item of record ``rid`` whatever its kind, or None."""
+        for items in self.items_by_kind.values():
+            if rid in items:
+                return items[rid]
+        return None
+
+    def all_items(self) -> Iterable[MapItem]:
+        """Every record item."""
+        for items in self.items_by_kind.values():
+            yield from items.values()
+
+    # -- layers --------------------------------------------------------------------------
+    def set_layer_visible(self, name: str, visible: bool) -> None:
+        """Show or hide a layer.
+
+        Names: ``terrain:<kind>`` (a ``TerrainKind`` value), ``towns``, ``objectives``,
+        ``units:<side id>``, ``commanders``, ``labels`` and ``grid``.
+        """
+        self.revision += 1
+        if visible:
+            self.hidden_layers.discard(name)
+        else:
+            self.hidden_layers.add(name)
+        if name == "labels":
+            self.ctx.labels_visible = visible
+            self.invalidate_items()
+        elif name == "grid":
+            self.grid_visible = visible
+            self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        else:
+            for item in self.all_items():
+                if layer_of(item) == name:
+                    item.setVisible(visible)
+
+    def is_layer_visible(self, name: str) -> bool:
+        """Whether layer ``name`` is shown."""
+        return name not in self.hidden_layers
+
+    def layer_names(self, side_ids: Iterable[str]) -> list[str]:
+        """Every layer name for sides ``side_ids``: terrain kinds, towns, objectives, units per side, …"""
+        return (
+            [f"terrain:{k.value}" for k in TerrainKind]
+            + ["towns", "objectives"]
+            + [f"units:{s}" for s in side_ids]
+            + ["commanders", "labels", "grid"]
+        )
+
+    def invalidate_items(self, where: Callable[[MapItem], bool] | None = None) -> None:
+        """Repaint items (all, or those ``where`` accepts), dropping any cached pixmaps."""
+        for item in self.all_items():
+            if where is None or where(item):
+                if item.cacheMode() != QGraphicsItem.CacheMode.NoCache:
+                    item.setCacheMode(item.cacheMode())
+                item.update()

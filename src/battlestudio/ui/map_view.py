@@ -1,0 +1,367 @@
+"""MapView: the editor's map of the table, bound to a Document.
+
+The view mirrors the document: on ``document.changed`` it reconciles only the touched ids, and
+its selection follows ``document.selection`` (tools write the selection back through the
+document). Replay uses the same path through ``show_state``. Navigation: the wheel zooms about
+the cursor, the middle button or Space + left button pans, ``fit_table`` shows the whole table.
+Every other mouse and key event goes to the current tool (``ui.tools``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QWidget
+
+from battlestudio.model.geometry import Point
+from battlestudio.ui.coords import scene_to_table, table_to_scene
+from battlestudio.ui.items import MapItem
+from battlestudio.ui.labels import Label, place_labels
+from battlestudio.ui.map_scene import ITEM_CLASSES, MapScene
+from battlestudio.ui.overlays import draw_scale_bar
+
+if TYPE_CHECKING:
+    from battlestudio.document import Document
+    from battlestudio.edits import Change
+    from battlestudio.ui.tools import Tool
+
+MIME_IDS = "application/x-battlestudio-ids"
+"""Drag-and-drop payload of record ids (newline-separated UTF-8), e.g. from the OOB tree."""
+
+MIN_ZOOM, MAX_ZOOM = 0.05, 200.0
+"""Zoom bounds in screen pixels per table cm."""
+
+WHEEL_STEP = 1.2
+"""Zoom factor per wheel notch (120 eighths of a degree)."""
+
+
+class MapView(QGraphicsView):
+    """The map of a document's table.
+
+    Parameters
+    ----------
+    document : Document
+        the open document; the view subscribes to its ``changed`` and ``selection_changed``.
+    parent : QWidget | None
+
+    Signals
+    -------
+    cursor_moved(float, float)
+        the cursor's table position (x, y) in cm.
+    zoom_changed(float)
+        the zoom in screen pixels per table cm.
+    hint_changed(str)
+        the current tool's status-bar hint.
+    """
+
+    cursor_moved = Signal(float, float)
+    zoom_changed = Signal(float)
+    hint_changed = Signal(str)
+
+    def __init__(self, document: "Document", parent: QWidget | None = None) -> None:
+        self.map_scene = MapScene()
+        super().__init__(self.map_scene, parent)
+        self.document: "Document | None" = None
+        self.tool: "Tool | None" = None
+        self.snap_to_grid = False
+        self.snap_step = 5.0
+        self._pan_from: QPoint | None = None
+        self._space = False
+        self._label_key: tuple | None = None
+        self._labels: list[tuple[QRectF, Label]] = []
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing, True)
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setMouseTracking(True)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.set_document(document)
+        from battlestudio.ui.tools.select import SelectTool
+
+        self.set_tool(SelectTool())
+
+    # -- document binding ----------------------------------------------------------------
+    def set_document(self, document: "Document") -> None:
+        """Show ``document`` (disconnecting from the previous one) and rebuild every item."""
+        if self.document is not None:
+            self.document.changed.disconnect(self._on_changed)
+            self.document.selection_changed.disconnect(self._on_selection_changed)
+        self.document = document
+        document.changed.connect(self._on_changed)
+        document.selection_changed.connect(self._on_selection_changed)
+        self.rebuild()
+        if self.tool is not None:
+            self.tool.reset()
+
+    def rebuild(self) -> None:
+        """Recreate every item from the document's scenario."""
+        s = self.document.scenario
+        self.map_scene.clear_items()
+        self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
+        self.map_scene.set_table(s.info.table_width, s.info.table_height)
+        for kind in ITEM_CLASSES:
+            self.map_scene.reconcile(kind, getattr(s, kind))
+        self._on_selection_changed(self.document.selection)
+        self.setBackgroundBrush(self.backgroundBrush())  # drop the cached background
+
+    def _on_changed(self, changes: list["Change"]) -> None:
+        s = self.document.scenario
+        for change in changes:
+            if change.kind in ITEM_CLASSES:
+                self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
+            elif change.kind == "sides":
+                self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
+                self.map_scene.resync("units", s.units)
+                self.map_scene.resync("commanders", s.commanders)
+            elif change.kind == "info":
+                self.map_scene.set_table(s.info.table_width, s.info.table_height)
+                self.resetCachedContent()
+        self._on_selection_changed(self.document.selection)
+        self.viewport().update()  # labels elsewhere may appear or vanish
+        if self.tool is not None:
+            self.tool.document_changed()
+
+    def _on_selection_changed(self, ids: frozenset[str]) -> None:
+        for item in self.map_scene.all_items():
+            want = item.id in ids
+            if item.isSelected() != want:
+                item.setSelected(want)
+
+    def show_state(self, units: Mapping[str, object], commanders: Mapping[str, object]) -> None:
+        """Show these units and commanders (id → record), e.g. a replay's state at the cursor.
+
+        Items are created, synced (only when the record object differs from the one last
+        shown) or removed by id; terrain and towns are left alone.
+        """
+        self.map_scene.reconcile("units", units)
+        self.map_scene.reconcile("commanders", commanders)
+        self.viewport().update()
+
+    # -- layers --------------------------------------------------------------------------
+    def set_layer_visible(self, name: str, visible: bool) -> None:
+        """Show or hide a layer (see ``MapScene.set_layer_visible`` for the names)."""
+        self.map_scene.set_layer_visible(name, visible)
+        if name == "grid":
+            self.resetCachedContent()
+        self.viewport().update()
+
+    def layer_names(self) -> list[str]:
+        """Every layer the Layers dock can toggle for the current document."""
+        return self.map_scene.layer_names(self.document.scenario.sides)
+
+    # -- zoom and pan --------------------------------------------------------------------
+    def zoom(self) -> float:
+        """Current zoom in screen pixels per table cm."""
+        return self.transform().m11()
+
+    def set_zoom(self, px_per_cm: float, anchor_scene: QPointF | None = None) -> None:
+        """Zoom to ``px_per_cm`` (clamped to 0.05–200), keeping ``anchor_scene`` under the cursor
+        (or the view centre when None)."""
+        z = min(max(px_per_cm, MIN_ZOOM), MAX_ZOOM)
+        if abs(z - self.zoom()) < 1e-9:
+            return
+        if anchor_scene is None:
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setTransform(self.transform().fromScale(z, z))
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self._zoom_updated()
+
+    def zoom_by(self, factor: float) -> None:
+        """Multiply the zoom by ``factor`` about the view centre."""
+        self.set_zoom(self.zoom() * factor)
+
+    def actual_size(self) -> None:
+        """Zoom to 100 %: one table centimetre is one centimetre on the screen."""
+        self.set_zoom(self.logicalDpiX() / 2.54)
+
+    def fit_table(self) -> None:
+        """Zoom and centre so the whole table is in view."""
+        self.fitInView(self.map_scene.table_rect().adjusted(-2, -2, 2, 2), Qt.AspectRatioMode.KeepAspectRatio)
+        self._zoom_updated()
+
+    def centre_on_table(self, point: Point) -> None:
+        """Centre the view on the table point ``point`` (cm)."""
+        self.centerOn(table_to_scene(*point))
+
+    def _zoom_updated(self) -> None:
+        self.map_scene.px_per_cm = self.zoom()
+        self.resetCachedContent()
+        self.zoom_changed.emit(self.zoom())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+        steps = event.angleDelta().y() / 120.0
+        if steps == 0:
+            return
+        before = self.mapToScene(event.position().toPoint())
+        z = min(max(self.zoom() * WHEEL_STEP**steps, MIN_ZOOM), MAX_ZOOM)
+        self.setTransform(self.transform().fromScale(z, z))
+        after = self.mapToScene(event.position().toPoint())
+        delta = after - before
+        self.translate_view(delta)
+        self._zoom_updated()
+        event.accept()
+
+    def translate_view(self, scene_delta: QPointF) -> None:
+        """Scroll so that scene content moves by ``scene_delta`` on screen (used by zoom-to-cursor)."""
+        z = self.zoom()
+        self.horizontalScrollBar().setValue(round(self.horizontalScrollBar().value() - scene_delta.x() * z))
+        self.verticalScrollBar().setValue(round(self.verticalScrollBar().value() - scene_delta.y() * z))
+
+    def placed_labels(self) -> list[tuple[QRectF, Label]]:
+        """Labels shown in the viewport now: (device rectangle, label), non-overlapping.
+
+        Recomputed only when the view transform, the scroll position, the viewport size or the
+        scene (items, layers) changed since the last call.
+        """
+        t = self.viewportTransform()
+        vp = self.viewport().rect()
+        key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy(), vp.width(), vp.height(),
+               self.map_scene.revision, self.map_scene.ctx.labels_visible)
+        if key != self._label_key:
+            self._label_key = key
+            self._labels = []
+            if self.map_scene.ctx.labels_visible:
+                lod = self.zoom()
+                requests, troops = [], []
+                for item in self.items(vp, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+                    if isinstance(item, MapItem) and item.isVisible():
+                        req = item.label_request(lod)
+                        if req is not None:
+                            requests.append(req)
+                        if item.kind in ("unit", "commander"):
+                            troops.append(t.mapRect(item.sceneBoundingRect()) if item.kind == "unit"
+                                          else QRectF(t.map(item.pos()), t.map(item.pos())).adjusted(-3, -30, 30, 3))
+                self._labels = place_labels(requests, t.map, troops)
+        return self._labels
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+        exposed = self.viewportTransform().mapRect(rect)
+        painter.save()
+        painter.resetTransform()
+        for r, label in self.placed_labels():
+            if r.intersects(exposed):
+                label.draw(painter, r)
+        draw_scale_bar(painter, QRectF(self.viewport().rect()), self.zoom(),
+                       self.document.scenario.info.ground_scale if self.document else 30.0)
+        painter.restore()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt API
+        super().scrollContentsBy(dx, dy)
+        self.viewport().update()  # the scale bar is pinned to the viewport
+
+    # -- tools ---------------------------------------------------------------------------
+    def set_tool(self, tool: "Tool | None") -> None:
+        """Make ``tool`` the current tool (deactivating the previous one)."""
+        if self.tool is not None:
+            self.tool.deactivate()
+        self.tool = tool
+        if tool is not None:
+            tool.activate(self)
+            self.viewport().setCursor(tool.cursor)
+            self.hint_changed.emit(tool.hint)
+
+    def snap(self, p: Point) -> Point:
+        """``p`` rounded to the grid (``snap_step`` cm) when snapping is on, else ``p``."""
+        if not self.snap_to_grid:
+            return p
+        s = self.snap_step
+        return (round(p[0] / s) * s, round(p[1] / s) * s)
+
+    def table_pos(self, view_pos: QPoint | QPointF) -> Point:
+        """Table point (cm) under a viewport position."""
+        return scene_to_table(self.mapToScene(QPointF(view_pos).toPoint()))
+
+    # -- input ---------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if event.button() == Qt.MouseButton.MiddleButton or (
+            self._space and event.button() == Qt.MouseButton.LeftButton
+        ):
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        self.setFocus()
+        if self.tool is not None:
+            self.tool.press(event)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        pos = event.position().toPoint()
+        x, y = self.table_pos(pos)
+        self.cursor_moved.emit(x, y)
+        if self._pan_from is not None:
+            d = pos - self._pan_from
+            self._pan_from = pos
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - d.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
+            event.accept()
+            return
+        if self.tool is not None:
+            self.tool.move(event)
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.LeftButton):
+            self._pan_from = None
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else (
+                self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor))
+            event.accept()
+            return
+        if self.tool is not None:
+            self.tool.release(event)
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self.tool is not None:
+            self.tool.double_click(event)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        if self.tool is not None and self.tool.key_press(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.viewport().setCursor(self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    # -- drag and drop from the order-of-battle tree ---------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(MIME_IDS):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(MIME_IDS):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if not event.mimeData().hasFormat(MIME_IDS):
+            event.ignore()
+            return
+        from battlestudio.ui.tools.place import place_records
+
+        raw = bytes(event.mimeData().data(MIME_IDS)).decode("utf-8")
+        ids = [i.strip() for i in raw.splitlines() if i.strip()]
+        place_records(self.document, ids, self.snap(self.table_pos(event.position())))
+        event.acceptProposedAction()

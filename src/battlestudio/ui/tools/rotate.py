@@ -1,0 +1,160 @@
+"""The rotate tool: turn units by a handle ahead of their front, in 15° steps with Shift.
+
+Each selected unit wheels about the centre of its footprint (the editor places troops; it does
+not perform the rules' wheels). The handle stands ahead of the first selected unit; dragging
+it, or dragging a selected unit, turns every selected unit by the same angle. Like moves, the
+whole drag is one undo step.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
+from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QGraphicsLineItem
+
+from battlestudio.edits import MoveRecords
+from battlestudio.model.geometry import forward, front_from_centre, normalize_angle
+from battlestudio.model.units import Unit
+from battlestudio.ui.coords import table_to_scene
+from battlestudio.ui.tools.base import Tool, count_text, new_merge_key
+
+HANDLE_PX = 34.0
+"""Distance of the handle ahead of the front edge, screen pixels."""
+
+STEP_DEG = 15.0
+"""Rotation step with Shift held, degrees."""
+
+
+def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Direction from ``a`` to ``b`` in degrees counter-clockwise from +x (table frame)."""
+    return normalize_angle(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
+
+
+def turned(unit: Unit, facing: float) -> tuple[tuple[float, float], float]:
+    """(front-edge midpoint, facing) of ``unit`` turned to ``facing`` about its footprint centre."""
+    rect = unit.rect()
+    return front_from_centre(rect.centre, facing, rect.depth), normalize_angle(facing)
+
+
+def rotate_edit(units: dict[str, Unit], delta: float, merge_key: object = None) -> MoveRecords:
+    """Turn every unit in ``units`` (id → record at gesture start) by ``delta`` degrees CCW."""
+    positions, facings = {}, {}
+    for uid, u in units.items():
+        positions[uid], facings[uid] = turned(u, u.facing + delta)
+    text = count_text("Rotate", units, {i: "units" for i in units}, {i: u.name for i, u in units.items()})
+    return MoveRecords("units", positions, facings, text=text, merge_key=merge_key)
+
+
+class RotateTool(Tool):
+    """Turn the selected units; click a unit to select it first."""
+
+    name = "rotate"
+    hint = "Drag the handle (or a selected unit) to turn; Shift snaps to 15°; [ and ] turn by 15°"
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._dragging = False
+        self._start: dict[str, Unit] = {}
+        self._pivot = (0.0, 0.0)
+        self._grab_angle = 0.0
+        self._key = None
+        self._handle: QGraphicsEllipseItem | None = None
+        self._stem: QGraphicsLineItem | None = None
+
+    def activate(self, view) -> None:
+        super().activate(view)
+        self._refresh_handle()
+
+    def reset(self) -> None:
+        super().reset()
+        self._handle = self._stem = None
+        self._dragging = False
+
+    def document_changed(self) -> None:
+        self._refresh_handle()
+
+    def _selected_units(self) -> dict[str, Unit]:
+        s = self.document.scenario
+        return {i: s.units[i] for i in sorted(self.document.selection) if i in s.units}
+
+    def handle_point(self) -> tuple[float, float] | None:
+        """Table point (cm) of the handle, or None when no unit is selected."""
+        units = self._selected_units()
+        if not units:
+            return None
+        u = next(iter(units.values()))
+        fx, fy = forward(u.facing)
+        d = self.px_to_cm(HANDLE_PX)
+        return (u.position[0] + fx * d, u.position[1] + fy * d)
+
+    def _refresh_handle(self) -> None:
+        if self.view is None:
+            return
+        self.clear_previews()
+        self._handle = self._stem = None
+        p = self.handle_point()
+        if p is None:
+            return
+        u = next(iter(self._selected_units().values()))
+        pen = QPen(QColor("#ff9d00"), 2.0)
+        pen.setCosmetic(True)
+        self._stem = QGraphicsLineItem(QLineF(table_to_scene(*u.position), table_to_scene(*p)))
+        self._stem.setPen(pen)
+        self.add_preview(self._stem)
+        self._handle = QGraphicsEllipseItem(QRectF(-6.0, -6.0, 12.0, 12.0))
+        self._handle.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self._handle.setPos(table_to_scene(*p))
+        self._handle.setBrush(QColor("#ffd27a"))
+        self._handle.setPen(pen)
+        self.add_preview(self._handle)
+
+    def _on_handle(self, event: QMouseEvent) -> bool:
+        if self._handle is None:
+            return False
+        at = self.view.mapFromScene(self._handle.pos())
+        return (QPointF(at) - event.position()).manhattanLength() <= 10.0
+
+    def press(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        on_handle = self._on_handle(event)
+        item = None if on_handle else self.item_at(event, ("unit",))
+        if not on_handle:
+            if item is None:
+                return
+            if item.id not in self.document.selection:
+                self.document.set_selection({item.id})
+                return
+        self._start = self._selected_units()
+        first = next(iter(self._start.values()))
+        self._pivot = first.rect().centre
+        self._grab_angle = bearing(self._pivot, self.view.table_pos(event.position()))
+        self._grab_facing = first.facing
+        self._key = new_merge_key("rotate")
+        self._dragging = True
+
+    def move(self, event: QMouseEvent) -> None:
+        if not self._dragging:
+            return
+        angle = bearing(self._pivot, self.view.table_pos(event.position()))
+        facing = self._grab_facing + (angle - self._grab_angle)
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            facing = round(facing / STEP_DEG) * STEP_DEG
+        delta = facing - self._grab_facing
+        self.document.push(rotate_edit(self._start, delta, self._key))
+        self.set_hint(f"Facing {normalize_angle(facing):.0f}°")
+
+    def release(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self._dragging:
+            self._dragging = False
+            self.set_hint(type(self).hint)
+
+    def key_press(self, event: QKeyEvent) -> bool:
+        if event.key() in (Qt.Key.Key_BracketLeft, Qt.Key.Key_BracketRight) and self._selected_units():
+            delta = STEP_DEG if event.key() == Qt.Key.Key_BracketLeft else -STEP_DEG
+            self.document.push(rotate_edit(self._selected_units(), delta))
+            return True
+        return False
