@@ -150,6 +150,11 @@ class Document:
         self._clean = self._index
         self.history_changed.emit()
 
+    def mark_unsaved(self) -> None:
+        """Treat the current state as differing from the file (e.g. a recovered copy)."""
+        self._clean = None
+        self.history_changed.emit()
+
     # -- selection -----------------------------------------------------------------------
     @property
     def selection(self) -> frozenset[str]:

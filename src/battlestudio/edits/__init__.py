@@ -4,11 +4,12 @@ The editor changes scenario data only through these, pushed on a ``Document``'s 
 """
 
 from battlestudio.edits.base import KINDS, RECORD_KINDS, Change, Edit, Macro, container, merge_changes
+from battlestudio.edits.clipboard import Clip, copy_records, paste_edit
 from battlestudio.edits.info import SetInfo
 from battlestudio.edits.oob import Reattach, reattach_problem
 from battlestudio.edits.records import MoveRecords, PutRecords, RemoveRecords
 
 __all__ = [
     "KINDS", "RECORD_KINDS", "Change", "Edit", "Macro", "container", "merge_changes",
-    "SetInfo", "Reattach", "reattach_problem", "MoveRecords", "PutRecords", "RemoveRecords",
+    "Clip", "copy_records", "paste_edit", "SetInfo", "Reattach", "reattach_problem", "MoveRecords", "PutRecords", "RemoveRecords",
 ]

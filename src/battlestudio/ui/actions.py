@@ -1,0 +1,173 @@
+"""The main window's actions, menus and toolbars, declared in one place.
+
+``build_actions`` creates every ``QAction`` (with standard shortcuts from ``QKeySequence``),
+connects it to a method of the window, and lays out the menu bar and toolbars. The window
+keeps the returned ``Actions`` to enable, disable and relabel them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
+from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
+
+from battlestudio.ui.tools import tool_names
+
+if TYPE_CHECKING:
+    from battlestudio.ui.main_window import MainWindow
+
+SK = QKeySequence.StandardKey
+
+TOOL_LABELS = {
+    "select": ("Select / move", "S"),
+    "rotate": ("Rotate", "R"),
+    "vertices": ("Edit vertices", "V"),
+    "town": ("Town zone", "T"),
+    "measure": ("Measure", "M"),
+    "delete": ("Delete tool", "X"),
+}
+"""Label and single-key shortcut of each non-drawing tool."""
+
+
+def tool_label(name: str) -> str:
+    """Menu label of tool ``name`` (``draw:woods`` → ``Draw woods``)."""
+    if name.startswith("draw:"):
+        return "Draw " + name.split(":", 1)[1].replace("_", " ")
+    return TOOL_LABELS.get(name, (name.capitalize(), ""))[0]
+
+
+@dataclass
+class Actions:
+    """Every action of the main window, by name (e.g. ``actions["undo"]``)."""
+
+    by_name: dict[str, QAction] = field(default_factory=dict)
+    tools: dict[str, QAction] = field(default_factory=dict)
+    tool_group: QActionGroup | None = None
+    recent_menu: QMenu | None = None
+
+    def __getitem__(self, name: str) -> QAction:
+        return self.by_name[name]
+
+
+def build_actions(w: "MainWindow") -> Actions:
+    """Create the actions of ``w``, its menus and its toolbars."""
+    acts = Actions()
+    style = w.style()
+
+    def make(name: str, text: str, slot: Callable, keys=None, icon: QStyle.StandardPixmap | None = None,
+             tip: str = "", checkable: bool = False) -> QAction:
+        a = QAction(text, w)
+        a.setObjectName(f"action_{name}")
+        if keys is not None:
+            a.setShortcuts(QKeySequence.keyBindings(keys) if isinstance(keys, QKeySequence.StandardKey) else [QKeySequence(keys)])
+        if icon is not None:
+            a.setIcon(style.standardIcon(icon))
+        a.setStatusTip(tip or text.replace("&", "").rstrip("…"))
+        a.setCheckable(checkable)
+        if checkable:
+            a.toggled.connect(slot)
+        else:
+            a.triggered.connect(lambda _checked=False: slot())
+        acts.by_name[name] = a
+        return a
+
+    P = QStyle.StandardPixmap
+    make("new", "&New", w.new_document, SK.New, P.SP_FileIcon, "Start a new, empty scenario")
+    make("open", "&Open…", w.open_dialog, SK.Open, P.SP_DialogOpenButton, "Open a .battle or .battle.json file")
+    make("save", "&Save", w.save, SK.Save, P.SP_DialogSaveButton)
+    make("save_as", "Save &As…", w.save_as, SK.SaveAs)
+    make("export_image", "&Export Map Image…", w.export_image, None, None, "Save the map as a PNG or JPEG image")
+    make("quit", "&Quit", w.close, SK.Quit)
+    make("undo", "&Undo", w.undo, SK.Undo, P.SP_ArrowBack)
+    make("redo", "&Redo", w.redo, SK.Redo, P.SP_ArrowForward)
+    make("cut", "Cu&t", w.cut, SK.Cut)
+    make("copy", "&Copy", w.copy, SK.Copy)
+    make("paste", "&Paste", w.paste, SK.Paste)
+    make("duplicate", "&Duplicate", w.duplicate, "Ctrl+D")
+    make("delete", "&Delete", w.delete, SK.Delete, P.SP_TrashIcon)
+    make("select_all", "Select &All", w.select_all, SK.SelectAll)
+    make("zoom_in", "Zoom &In", w.zoom_in, SK.ZoomIn)
+    make("zoom_out", "Zoom &Out", w.zoom_out, SK.ZoomOut)
+    make("zoom_fit", "&Fit Table", w.zoom_fit, "Ctrl+0")
+    make("zoom_100", "Zoom &100 %", w.zoom_100, "Ctrl+1", None, "One table centimetre is one centimetre on screen")
+    make("snap", "S&nap to Grid", w.set_snap, None, None, "Snap placed and moved points to a 5 cm grid", checkable=True)
+
+    m = w.menuBar()
+    file_menu = m.addMenu("&File")
+    file_menu.addActions([acts["new"], acts["open"]])
+    acts.recent_menu = file_menu.addMenu("Open &Recent")
+    acts.recent_menu.setObjectName("menu_recent")
+    acts.recent_menu.aboutToShow.connect(w.fill_recent_menu)
+    file_menu.addSeparator()
+    file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
+    file_menu.addSeparator()
+    file_menu.addAction(acts["quit"])
+    edit_menu = m.addMenu("&Edit")
+    edit_menu.addActions([acts["undo"], acts["redo"]])
+    edit_menu.addSeparator()
+    edit_menu.addActions([acts[n] for n in ("cut", "copy", "paste", "duplicate", "delete")])
+    edit_menu.addSeparator()
+    edit_menu.addAction(acts["select_all"])
+    view_menu = m.addMenu("&View")
+    view_menu.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit", "zoom_100")])
+    view_menu.addSeparator()
+    view_menu.addAction(acts["snap"])
+    view_menu.addSeparator()
+    w.docks_menu = view_menu.addMenu("&Docks")
+
+    tools_menu = m.addMenu("&Tools")
+    draw_menu = QMenu("&Draw Terrain", w)
+    group = QActionGroup(w)
+    group.setExclusive(True)
+    for name in tool_names():
+        a = QAction(tool_label(name), w)
+        a.setObjectName(f"tool_{name}")
+        a.setCheckable(True)
+        a.setData(name)
+        key = TOOL_LABELS.get(name, ("", ""))[1]
+        if key:
+            a.setShortcut(QKeySequence(key))
+        a.triggered.connect(lambda _c=False, n=name: w.set_tool(n))
+        group.addAction(a)
+        acts.tools[name] = a
+        (draw_menu if name.startswith("draw:") else tools_menu).addAction(a)
+    tools_menu.addSeparator()
+    tools_menu.addMenu(draw_menu)
+    acts.tool_group = group
+
+    help_menu = m.addMenu("&Help")
+    make("about", "&About BattleStudio", w.about)
+    help_menu.addAction(acts["about"])
+
+    main_bar = QToolBar("Main", w)
+    main_bar.setObjectName("toolbar_main")
+    main_bar.addActions([acts[n] for n in ("new", "open", "save")])
+    main_bar.addSeparator()
+    main_bar.addActions([acts["undo"], acts["redo"]])
+    w.addToolBar(main_bar)
+    tool_bar = QToolBar("Tools", w)
+    tool_bar.setObjectName("toolbar_tools")
+    for name in ("select", "rotate", "vertices"):
+        tool_bar.addAction(acts.tools[name])
+    draw_button = QToolButton(tool_bar)
+    draw_button.setMenu(draw_menu)
+    draw_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+    draw_button.setDefaultAction(acts.tools["draw:woods"])
+    draw_menu.triggered.connect(draw_button.setDefaultAction)
+    tool_bar.addWidget(draw_button)
+    for name in ("town", "measure", "delete"):
+        tool_bar.addAction(acts.tools[name])
+    tool_bar.addSeparator()
+    tool_bar.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit")])
+    w.addToolBar(tool_bar)
+    return acts
+
+
+def app_icon() -> QIcon:
+    """The application icon from resources/ (an empty icon when none is installed)."""
+    from battlestudio.ui.resources import resource
+
+    p = resource("icons", "battlestudio.svg") or resource("icons", "battlestudio.png")
+    return QIcon(str(p)) if p else QIcon()

@@ -1,0 +1,52 @@
+"""Application entry: ``run(path)`` creates the QApplication and the MainWindow.
+
+The CLI calls ``run`` (importing Qt only then). With no path the bundled default scenario is
+opened (``ui.resources.default_scenario``), unless a recovery copy from an editor that did not
+close normally is restored first.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from battlestudio.ui.main_window import APP_NAME, MainWindow
+from battlestudio.ui.resources import default_scenario
+from battlestudio.ui.settings import APPLICATION, ORGANIZATION
+
+
+def create(path: str | None = None, argv: list[str] | None = None) -> tuple[QApplication, MainWindow]:
+    """The application and its shown main window, with ``path`` (or the default scenario) open.
+
+    Recovery copies are offered before anything is opened; a file given on the command line
+    is not opened when a copy was restored (it stays in Open Recent).
+    """
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APP_NAME)
+    window = MainWindow()
+    window.show()
+    restored = window.offer_recovery()
+    if not restored:
+        target = Path(path) if path else default_scenario()
+        if target is not None:
+            window.open_path(target, ask=False)
+    window.map_view.fit_table()
+    return app, window
+
+
+def run(path: str | None = None) -> int:
+    """Start the editor on ``path`` (a ``.battle`` or ``.battle.json`` file) and run it.
+
+    Returns
+    -------
+    int
+        the Qt event loop's exit code.
+    """
+    app, window = create(path)
+    code = app.exec()
+    del window
+    return int(code)

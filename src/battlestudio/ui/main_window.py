@@ -1,0 +1,435 @@
+"""MainWindow: the scenario editor's window around one Document.
+
+It owns the map (``MapView``) as the central widget, the Order of battle, Properties, Layers and
+Problems docks, the status bar (cursor in table cm and ground metres, zoom, tool hint), the
+file commands (new, open, save, recent files, drag-and-drop of documents, export image), the
+unsaved-changes prompt and autosave/recovery. Files go through ``battlestudio.store``; a file
+that cannot be read or written is reported in a dialog and the open document is untouched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+
+from battlestudio import store
+from battlestudio.document import Document
+from battlestudio.edits import copy_records, paste_edit
+from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
+from battlestudio.replay.battle import Battle
+from battlestudio.ui import dialogs
+from battlestudio.ui.actions import Actions, app_icon, build_actions
+from battlestudio.ui.map_view import MapView
+from battlestudio.ui.panels.layers_panel import LayersPanel
+from battlestudio.ui.panels.oob_panel import OobPanel
+from battlestudio.ui.panels.problems_panel import ProblemsPanel
+from battlestudio.ui.panels.properties_panel import PropertiesPanel
+from battlestudio.ui.recovery import Autosaver, RecoveryStore
+from battlestudio.ui.resources import is_battle_file
+from battlestudio.ui.settings import Settings
+from battlestudio.ui.tools import delete_selection, make_tool, place_records
+
+APP_NAME = "BattleStudio"
+
+
+def new_battle() -> Battle:
+    """An empty scenario on the default 240 × 180 cm table with two sides to start from."""
+    s = Scenario(info=ScenarioInfo(title="Untitled"))
+    s.sides = {"blue": Side("blue", "Blue", (), "#2a4fb0"), "red": Side("red", "Red", (), "#c03030")}
+    return Battle(s)
+
+
+class MainWindow(QMainWindow):
+    """The editor window.
+
+    Parameters
+    ----------
+    settings : Settings | None
+        layout, recent files and autosave timing (default: the user's QSettings).
+    recovery : RecoveryStore | None
+        where autosaves go (default: the user's recovery folder).
+    document : Document | None
+        what to show first (default: a new empty scenario).
+    """
+
+    def __init__(self, settings: Settings | None = None, recovery: RecoveryStore | None = None,
+                 document: Document | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        self.recovery = recovery or RecoveryStore()
+        self.document = document or Document(new_battle())
+        self.clip = None
+        self.setObjectName("main_window")
+        self.setWindowIcon(app_icon())
+        self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
+
+        self.map_view = MapView(self.document)
+        self.setCentralWidget(self.map_view)
+        self.oob_panel = OobPanel(self.document)
+        self.properties_panel = PropertiesPanel(self.document)
+        self.layers_panel = LayersPanel(self.map_view.set_layer_visible)
+        self.problems_panel = ProblemsPanel(self.document)
+        self.actions: Actions = build_actions(self)
+        self.docks = {
+            "oob": self._dock("dock_oob", "Order of battle", self.oob_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "layers": self._dock("dock_layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "properties": self._dock("dock_properties", "Properties", self.properties_panel,
+                                     Qt.DockWidgetArea.RightDockWidgetArea),
+            "problems": self._dock("dock_problems", "Problems", self.problems_panel,
+                                   Qt.DockWidgetArea.BottomDockWidgetArea),
+        }
+        self.tabifyDockWidget(self.docks["oob"], self.docks["layers"])
+        self.docks["oob"].raise_()
+
+        self.cursor_label, self.zoom_label, self.hint_label = QLabel(), QLabel(), QLabel()
+        self.problems_label = QLabel()
+        self.cursor_label.setMinimumWidth(300)
+        sb = self.statusBar()
+        sb.addWidget(self.hint_label, 1)
+        sb.addPermanentWidget(self.problems_label)
+        sb.addPermanentWidget(self.cursor_label)
+        sb.addPermanentWidget(self.zoom_label)
+
+        self.map_view.cursor_moved.connect(self._on_cursor_moved)
+        self.map_view.zoom_changed.connect(self._on_zoom_changed)
+        self.map_view.hint_changed.connect(self.hint_label.setText)
+        self.oob_panel.centre_requested.connect(self.centre_on)
+        self.oob_panel.place_requested.connect(self.place_in_view)
+        self.problems_panel.count_changed.connect(self._on_problem_count)
+        self._on_problem_count(*self._problem_counts())
+
+        self.autosaver = Autosaver(self.recovery, self.settings.autosave_interval_s(),
+                                   self.settings.autosave_idle_s(), self)
+        self.autosaver.failed.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        self._bind(self.document)
+        self.set_tool("select")
+        self._restore_layout()
+
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    # -- document binding ----------------------------------------------------------------
+    def _bind(self, doc: Document, recovered: bool = False) -> None:
+        doc.history_changed.connect(self._update_history)
+        doc.path_changed.connect(self._update_title)
+        doc.changed.connect(self._on_doc_changed)
+        self.autosaver.set_document(doc, written=False)
+        if recovered:
+            self.autosaver.save_now()
+        self._update_layers()
+        self._update_history()
+
+    def set_document(self, doc: Document, recovered: bool = False) -> None:
+        """Show ``doc`` in every view (the previous document is dropped)."""
+        old = self.document
+        old.history_changed.disconnect(self._update_history)
+        old.path_changed.disconnect(self._update_title)
+        old.changed.disconnect(self._on_doc_changed)
+        self.document = doc
+        self.map_view.set_document(doc)
+        self.oob_panel.set_document(doc)
+        self.properties_panel.set_document(doc)
+        self.problems_panel.set_document(doc)
+        self._bind(doc, recovered)
+        self.map_view.fit_table()
+
+    def _on_doc_changed(self, changes: list) -> None:
+        if any(c.kind in ("sides", "info") for c in changes):
+            self._update_layers()
+
+    def _update_layers(self) -> None:
+        sides = {sid: s.name for sid, s in self.document.scenario.sides.items()}
+        self.layers_panel.set_layers(self.map_view.layer_names(), sides)
+        self.layers_panel.set_target(self.map_view.set_layer_visible)
+
+    def _update_history(self) -> None:
+        d, a = self.document, self.actions
+        a["undo"].setEnabled(d.can_undo)
+        a["undo"].setText(f"&Undo {d.undo_text}" if d.can_undo else "&Undo")
+        a["redo"].setEnabled(d.can_redo)
+        a["redo"].setText(f"&Redo {d.redo_text}" if d.can_redo else "&Redo")
+        self._update_title()
+
+    def document_name(self) -> str:
+        """File name of the document, or "Untitled"."""
+        return self.document.path.name if self.document.path else "Untitled"
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document_name()}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.is_modified)
+
+    # -- status bar ----------------------------------------------------------------------
+    def _on_cursor_moved(self, x: float, y: float) -> None:
+        m = self.document.scenario.info.ground_scale
+        self.cursor_label.setText(f"x {x:.1f} cm, y {y:.1f} cm  ·  ground {x * m:,.0f} m, {y * m:,.0f} m")
+
+    def _on_zoom_changed(self, px_per_cm: float) -> None:
+        hundred = self.map_view.logicalDpiX() / 2.54
+        self.zoom_label.setText(f"Zoom {100.0 * px_per_cm / hundred:.0f} %")
+
+    def _problem_counts(self) -> tuple[int, int]:
+        errors = sum(p.severity == "error" for p in self.problems_panel.problems)
+        return errors, len(self.problems_panel.problems) - errors
+
+    def _on_problem_count(self, errors: int, warnings: int) -> None:
+        self.problems_label.setText(f"{errors} errors, {warnings} warnings" if errors or warnings else "No problems")
+
+    # -- files ---------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False if the user cancelled (or saving failed)."""
+        if not self.document.is_modified:
+            return True
+        answer = dialogs.ask_save_changes(self, self.document_name())
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.set_document(Document(new_battle()))
+
+    def open_dialog(self) -> None:
+        start = self.document.path.parent if self.document.path else None
+        path = dialogs.open_file(self, start)
+        if path is not None:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open ``path``; on failure show an error and keep the current document.
+
+        The file is read first; only then is the user asked about unsaved changes (``ask``).
+        """
+        path = Path(path)
+        try:
+            battle = store.load(path)
+        except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
+            self.statusBar().showMessage(f"Could not open {path.name}", 10_000)
+            dialogs.show_error(self, "Could not open file", _describe(exc, path, "read"))
+            return False
+        if ask and not self.maybe_save():
+            return False
+        self.set_document(Document(battle, path))
+        self.settings.add_recent(path)
+        self.statusBar().showMessage(f"Opened {path}", 5_000)
+        return True
+
+    def save(self) -> bool:
+        """Save to the document's file (asking for one when it has none); True on success."""
+        if self.document.path is None:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        if path is None:
+            path = dialogs.save_file(self, self.document.path or Path(f"{self.document.scenario.info.title}.battle"))
+            if path is None:
+                return False
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        """Write the document to ``path``; on failure show an error and keep it modified."""
+        try:
+            store.save(self.document.battle, path)
+        except Exception as exc:  # noqa: BLE001
+            dialogs.show_error(self, "Could not save file", _describe(exc, path, "write"))
+            return False
+        self.document.mark_saved(path)
+        self.settings.add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 5_000)
+        return True
+
+    def fill_recent_menu(self) -> None:
+        menu = self.actions.recent_menu
+        menu.clear()
+        files = self.settings.recent_files()
+        for p in files:
+            a = menu.addAction(p.name)
+            a.setToolTip(str(p))
+            a.setStatusTip(str(p))
+            a.triggered.connect(lambda _c=False, p=p: self.open_path(p))
+        if not files:
+            menu.addAction("(none)").setEnabled(False)
+        menu.addSeparator()
+        menu.addAction("Clear Recent Files", self.settings.clear_recent)
+
+    def export_image(self, path: Path | None = None) -> bool:
+        """Render the whole table to an image file (about 4000 px on the long side at most)."""
+        if path is None:
+            path = dialogs.export_image_file(self, self.document.path.with_suffix("").with_suffix(".png")
+                                             if self.document.path else None)
+            if path is None:
+                return False
+        scene = self.map_view.map_scene
+        src = scene.table_rect()
+        scale = min(8.0, 4000.0 / max(src.width(), src.height(), 1.0))
+        img = QImage(int(src.width() * scale), int(src.height() * scale), QImage.Format.Format_ARGB32)
+        img.fill(QColor("white"))
+        painter = QPainter(img)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        scene.render(painter, QRectF(0, 0, img.width(), img.height()), src)
+        painter.end()
+        if not img.save(str(path)):
+            dialogs.show_error(self, "Could not export image", f"{path}: the image could not be written")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 5_000)
+        return True
+
+    # -- recovery ------------------------------------------------------------------------
+    def offer_recovery(self) -> bool:
+        """Offer recovery copies left by editors that did not close; True if one was restored."""
+        for entry in self.recovery.pending():
+            if not dialogs.ask_restore(self, entry.describe()):
+                self.recovery.remove(entry)
+                continue
+            try:
+                battle = self.recovery.load(entry)
+            except Exception as exc:  # noqa: BLE001
+                kept = entry.data.with_name(entry.data.name + ".unreadable")
+                entry.data.replace(kept)
+                entry.meta.unlink(missing_ok=True)
+                dialogs.show_error(self, "Could not restore", f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.")
+                continue
+            doc = Document(battle, entry.source)
+            doc.mark_unsaved()
+            self.set_document(doc, recovered=True)
+            self.recovery.remove(entry)
+            return True
+        return False
+
+    # -- edit commands -------------------------------------------------------------------
+    def undo(self) -> None:
+        self.document.undo()
+
+    def redo(self) -> None:
+        self.document.redo()
+
+    def copy(self) -> None:
+        clip = copy_records(self.document.scenario, self.document.selection)
+        if len(clip):
+            self.clip = clip
+
+    def cut(self) -> None:
+        self.copy()
+        delete_selection(self.document)
+
+    def paste(self) -> None:
+        made = paste_edit(self.document.scenario, self.clip) if self.clip is not None else None
+        if made is not None:
+            edit, ids = made
+            self.document.push(edit)
+            self.document.set_selection(ids)
+
+    def duplicate(self) -> None:
+        made = paste_edit(self.document.scenario, copy_records(self.document.scenario, self.document.selection))
+        if made is not None:
+            edit, ids = made
+            edit.text = edit.text.replace("Paste", "Duplicate", 1)
+            self.document.push(edit)
+            self.document.set_selection(ids)
+
+    def delete(self) -> None:
+        delete_selection(self.document)
+
+    def select_all(self) -> None:
+        s = self.document.scenario
+        self.document.set_selection({*s.units, *s.commanders, *s.terrain, *s.towns, *s.objectives})
+
+    # -- view commands -------------------------------------------------------------------
+    def zoom_in(self) -> None:
+        self.map_view.zoom_by(1.25)
+
+    def zoom_out(self) -> None:
+        self.map_view.zoom_by(1 / 1.25)
+
+    def zoom_fit(self) -> None:
+        self.map_view.fit_table()
+
+    def zoom_100(self) -> None:
+        self.map_view.actual_size()
+
+    def set_snap(self, on: bool) -> None:
+        self.map_view.snap_to_grid = bool(on)
+
+    def set_tool(self, name: str) -> None:
+        """Make tool ``name`` current (see ``battlestudio.ui.tools.tool_names``)."""
+        self.map_view.set_tool(make_tool(name))
+        self.actions.tools[name].setChecked(True)
+
+    def centre_on(self, rid: str) -> None:
+        rec = self.document.scenario.record(rid)
+        if rec is not None:
+            self.map_view.centre_on_table(rec.position)
+
+    def place_in_view(self, ids: list[str]) -> None:
+        centre = self.map_view.table_pos(self.map_view.viewport().rect().center())
+        place_records(self.document, ids, centre)
+
+    def about(self) -> None:
+        from battlestudio import __version__
+
+        QMessageBox.about(self, f"About {APP_NAME}", f"{APP_NAME} {__version__}\n"
+                          "Scenario editor and battle replayer for Napoleonic grand-tactical wargames.")
+
+    # -- window --------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry, state = self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+        if state is None or not self.restoreState(state):
+            self.resizeDocks([self.docks["oob"], self.docks["properties"]], [300, 300], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["problems"]], [130], Qt.Orientation.Vertical)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.settings.set_window_state(self.saveGeometry(), self.saveState())
+        self.recovery.discard()
+        event.accept()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if _dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        path = _dropped_file(event)
+        if path is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.open_path(path)
+
+
+def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
+    """The first local ``.battle``/``.battle.json`` file among dropped URLs."""
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return None
+    for url in mime.urls():
+        if url.isLocalFile() and is_battle_file(url.toLocalFile()):
+            return Path(url.toLocalFile())
+    return None
+
+
+def _describe(exc: Exception, path: Path, verb: str) -> str:
+    """The message of a failed read/write: the store's errors already name file and place."""
+    from battlestudio.store.errors import BattleFileError
+
+    if isinstance(exc, BattleFileError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: could not {verb} the file: {exc.strerror or exc}"
+    return f"{path}: could not {verb} the file ({type(exc).__name__}: {exc})"

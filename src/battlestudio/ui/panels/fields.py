@@ -1,0 +1,196 @@
+"""Field editors for the Properties dock: one small widget per record field, described as data.
+
+A ``FieldSpec`` names a record attribute (or one coordinate of a point, ``position.0``), its
+label and its editor; ``make_editor`` builds the widget and ``FieldEditor`` reads and writes
+values, emitting ``committed(value)`` only when the user finishes a valid edit (Enter, focus
+out, a combo choice, a spin-box step). Units are shown in the label/suffix: cm, °, m/cm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import QObject, QRegularExpression, Signal
+from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+
+NONE_TEXT = "—"
+"""Shown for an optional value that is not set."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How to edit one field.
+
+    Attributes
+    ----------
+    attr : str
+        record attribute; ``"position.0"``/``"position.1"`` edit x/y of a point (cm).
+    label : str
+    editor : str
+        ``text``, ``int``, ``float``, ``choice`` (fixed list), ``combo`` (editable list).
+    minimum, maximum : float
+    decimals : int
+    suffix : str
+        unit shown in the spin box, e.g. ``" cm"``, ``"°"``.
+    optional : bool
+        None allowed (shown as ``NONE_TEXT``).
+    choices : Sequence[tuple[str, Any]] | Callable
+        (label, value) pairs, or a function of the scenario returning them.
+    pattern : str
+        regular expression a text must match (validation as you type).
+    required : bool
+        text may not be empty.
+    wrap : bool
+        spin box wraps (facings).
+    """
+
+    attr: str
+    label: str
+    editor: str = "text"
+    minimum: float = 0
+    maximum: float = 1_000_000
+    decimals: int = 1
+    suffix: str = ""
+    optional: bool = False
+    choices: Any = ()
+    pattern: str = ""
+    required: bool = False
+    wrap: bool = False
+    convert: Callable[[Any], Any] | None = field(default=None, compare=False)
+
+
+def get_value(record: Any, attr: str) -> Any:
+    """The value of ``attr`` (``name`` or ``position.0``) on ``record``."""
+    if "." in attr:
+        base, i = attr.split(".")
+        return getattr(record, base)[int(i)]
+    return getattr(record, attr)
+
+
+def with_value(record: Any, attr: str, value: Any) -> dict[str, Any]:
+    """Keyword changes for ``dataclasses.replace`` that set ``attr`` to ``value``."""
+    if "." in attr:
+        base, i = attr.split(".")
+        pt = list(getattr(record, base))
+        pt[int(i)] = float(value)
+        return {base: tuple(pt)}
+    return {attr: value}
+
+
+class FieldEditor(QObject):
+    """Wraps one editor widget: ``set_value`` without side effects, ``committed`` on user edits."""
+
+    committed = Signal(object)
+
+    def __init__(self, spec: FieldSpec, choices: Sequence[tuple[str, Any]] = (), parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.choices = list(choices)
+        self.widget = self._build()
+        self._value: Any = None
+
+    def _build(self) -> QWidget:
+        s = self.spec
+        if s.editor == "int":
+            w = QSpinBox()
+            w.setRange(int(s.minimum) - (1 if s.optional else 0), int(s.maximum))
+            if s.optional:
+                w.setSpecialValueText(NONE_TEXT)
+            w.setSuffix(s.suffix)
+            w.setKeyboardTracking(False)
+            w.setWrapping(s.wrap)
+            w.valueChanged.connect(self._on_number)
+            return w
+        if s.editor == "float":
+            w = QDoubleSpinBox()
+            w.setDecimals(s.decimals)
+            step = 10 ** -s.decimals
+            w.setRange(s.minimum - (step if s.optional else 0), s.maximum)
+            if s.optional:
+                w.setSpecialValueText(NONE_TEXT)
+            w.setSuffix(s.suffix)
+            w.setKeyboardTracking(False)
+            w.setWrapping(s.wrap)
+            w.valueChanged.connect(self._on_number)
+            return w
+        if s.editor in ("choice", "combo"):
+            w = QComboBox()
+            w.setEditable(s.editor == "combo")
+            for label, value in self.choices:
+                w.addItem(label, value)
+            w.activated.connect(self._on_choice)
+            if w.isEditable():
+                w.lineEdit().editingFinished.connect(self._on_combo_text)
+            return w
+        w = QLineEdit()
+        if s.pattern:
+            w.setValidator(QRegularExpressionValidator(QRegularExpression(s.pattern), w))
+        w.textChanged.connect(self._on_typing)
+        w.editingFinished.connect(self._on_text)
+        return w
+
+    # -- reading back --------------------------------------------------------------------
+    def set_value(self, value: Any, mixed: bool = False) -> None:
+        """Show ``value`` (emits nothing). ``mixed`` marks values that differ across records."""
+        self._value = value
+        w = self.widget
+        w.blockSignals(True)
+        try:
+            if isinstance(w, (QSpinBox, QDoubleSpinBox)):
+                w.setValue(w.minimum() if value is None else value)
+            elif isinstance(w, QComboBox):
+                i = w.findData(value)
+                if i < 0 and w.isEditable():
+                    w.setEditText("" if value is None else str(value))
+                else:
+                    w.setCurrentIndex(i)
+            else:
+                w.setText("" if value is None else str(value))
+                self._mark(True)
+            w.setToolTip("Values differ among the selected items; an edit sets them all." if mixed else "")
+            font = w.font()
+            font.setItalic(mixed)
+            w.setFont(font)
+        finally:
+            w.blockSignals(False)
+
+    def _emit(self, value: Any) -> None:
+        if self.spec.convert is not None and value is not None:
+            value = self.spec.convert(value)
+        if value != self._value:
+            self._value = value
+            self.committed.emit(value)
+
+    def _on_number(self, value: float) -> None:
+        w = self.widget
+        if self.spec.optional and value == w.minimum():
+            self._emit(None)
+        else:
+            self._emit(int(value) if isinstance(w, QSpinBox) else float(value))
+
+    def _on_choice(self, index: int) -> None:
+        self._emit(self.widget.itemData(index))
+
+    def _on_combo_text(self) -> None:
+        text = self.widget.currentText().strip()
+        i = self.widget.findText(text)
+        self._emit(self.widget.itemData(i) if i >= 0 else text)
+
+    def _valid(self, text: str) -> bool:
+        if self.spec.required and not text.strip():
+            return False
+        v = self.widget.validator()
+        return v is None or self.widget.hasAcceptableInput()
+
+    def _mark(self, ok: bool) -> None:
+        self.widget.setStyleSheet("" if ok else "QLineEdit { background: #ffd6d6; }")
+
+    def _on_typing(self, text: str) -> None:
+        self._mark(self._valid(text))
+
+    def _on_text(self) -> None:
+        text = self.widget.text()
+        if self._valid(text):
+            self._emit(text.strip() if self.spec.required else text)

@@ -1,0 +1,304 @@
+"""OobModel: a ``QAbstractItemModel`` adapter over the order of battle's networkx graph.
+
+Rows are commanders and units, children are direct subordinates in the graph's order; columns
+are name, men and guns (a commander shows the totals of everything below him). The model
+mirrors the Document: it re-reads the graph when an ``oob``, ``units`` or ``commanders``
+change arrives, and every edit it makes (rename, drag-and-drop reassignment) is pushed on the
+Document's history. Nodes are keyed by a small int stored in ``QModelIndex.internalId``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelIndex, QObject, Qt, Signal
+
+from battlestudio.document import Document
+from battlestudio.edits import Change, Macro, PutRecords, Reattach, reattach_problem
+from battlestudio.model.units import ECHELON_RANK, Commander, Unit
+from battlestudio.ui.panels.icons import arm_icon, commander_icon
+
+OOB_MIME = "application/x-battlestudio-ids"
+"""Mime type of dragged commanders/units: their ids as UTF-8, one per line (the map's place
+tool accepts the same payload)."""
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Data role giving a row's record id."""
+
+COLUMNS = ("Name", "Men", "Guns")
+
+
+def encode_ids(ids: list[str]) -> QMimeData:
+    """Mime data carrying ``ids`` as ``OOB_MIME`` (plus plain text for other targets)."""
+    mime = QMimeData()
+    mime.setData(OOB_MIME, QByteArray("\n".join(ids).encode("utf-8")))
+    mime.setText("\n".join(ids))
+    return mime
+
+
+def decode_ids(mime: QMimeData) -> list[str]:
+    """The ids in ``OOB_MIME`` data (empty when absent)."""
+    if not mime.hasFormat(OOB_MIME):
+        return []
+    return [i for i in bytes(mime.data(OOB_MIME).data()).decode("utf-8").split("\n") if i]
+
+
+class OobModel(QAbstractItemModel):
+    """The order of battle of ``document`` as a tree model.
+
+    Signals
+    -------
+    refused(str)
+        a drop was refused; the message says why (e.g. the echelons forbid it).
+    """
+
+    refused = Signal(str)
+
+    def __init__(self, document: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._nodes: list[str] = []
+        self._key: dict[str, int] = {}
+        self._parent: dict[str, str | None] = {}
+        self._children: dict[str | None, list[str]] = {}
+        self._totals: dict[str, tuple[int, int]] = {}
+        self._rebuild()
+        document.changed.connect(self._on_changed)
+
+    def detach(self) -> None:
+        """Stop listening to the document (before the model is dropped)."""
+        self.document.changed.disconnect(self._on_changed)
+
+    # -- structure -----------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        s = self.document.scenario
+        g = s.oob.graph
+        side_order = {sid: i for i, sid in enumerate(s.sides)}
+
+        def sort_key(n: str) -> tuple:
+            rec = s.record(n)
+            side = side_order.get(rec.side, len(side_order)) if rec else len(side_order) + 1
+            if isinstance(rec, Commander):
+                return (side, 0, ECHELON_RANK.get(rec.echelon, 99))
+            return (side, 1, 0)
+
+        roots = [n for n in g.nodes if g.in_degree(n) == 0]
+        roots += [r for r in (*s.commanders, *s.units) if r not in g]
+        children: dict[str | None, list[str]] = {None: []}
+        parent: dict[str, str | None] = {}
+        pending = sorted(roots, key=sort_key)
+        seen: set[str] = set()
+
+        def visit(top: str) -> None:
+            parent[top] = None
+            children[None].append(top)
+            stack = [top]
+            seen.add(top)
+            while stack:
+                n = stack.pop()
+                kids = [c for c in g.successors(n) if c not in seen] if n in g else []
+                children[n] = kids
+                for c in kids:
+                    seen.add(c)
+                    parent[c] = n
+                stack.extend(reversed(kids))
+
+        for r in pending:
+            if r not in seen:
+                visit(r)
+        for n in g.nodes:  # nodes only reachable through a cycle
+            if n not in seen:
+                visit(n)
+        self._parent, self._children = parent, children
+        self._nodes = list(parent)
+        self._key = {n: i for i, n in enumerate(self._nodes)}
+        self._compute_totals()
+
+    def _compute_totals(self) -> None:
+        s = self.document.scenario
+        totals: dict[str, tuple[int, int]] = {}
+        for n in reversed(self._nodes):  # parents come before children in _nodes
+            u = s.units.get(n)
+            men, guns = (u.men, u.guns) if u else (0, 0)
+            for c in self._children.get(n, ()):
+                cm, cg = totals[c]
+                men, guns = men + cm, guns + cg
+            totals[n] = (men, guns)
+        self._totals = totals
+
+    def _on_changed(self, changes: list[Change]) -> None:
+        kinds = {c.kind for c in changes}
+        if not kinds & {"oob", "units", "commanders", "sides"}:
+            return
+        s = self.document.scenario
+        ids = {i for c in changes if c.kind in ("units", "commanders") for i in c.ids}
+        structural = "oob" in kinds or "sides" in kinds or any(
+            (i in self._key) != (s.record(i) is not None) for i in ids
+        )
+        if structural:
+            self.beginResetModel()
+            self._rebuild()
+            self.endResetModel()
+            return
+        self._compute_totals()
+        dirty: set[str] = set()
+        for i in ids:
+            dirty.add(i)
+            dirty.update(a for a in s.oob.chain_of_command(i) if a in self._key)
+        for n in dirty:
+            self.dataChanged.emit(self.index_of(n), self.index_of(n, len(COLUMNS) - 1))
+
+    # -- lookups -------------------------------------------------------------------------
+    def node(self, index: QModelIndex) -> str | None:
+        """Record id of ``index`` (None for the invisible root)."""
+        if not index.isValid():
+            return None
+        return self._nodes[index.internalId()]
+
+    def index_of(self, node_id: str, column: int = 0) -> QModelIndex:
+        """Index of ``node_id`` (invalid when it is not in the tree)."""
+        if node_id not in self._key:
+            return QModelIndex()
+        siblings = self._children[self._parent[node_id]]
+        return self.createIndex(siblings.index(node_id), column, self._key[node_id])
+
+    def node_ids(self) -> list[str]:
+        """Every id in the tree, parents before children."""
+        return list(self._nodes)
+
+    # -- QAbstractItemModel --------------------------------------------------------------
+    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+        kids = self._children.get(self.node(parent), [])
+        if not (0 <= row < len(kids) and 0 <= column < len(COLUMNS)):
+            return QModelIndex()
+        return self.createIndex(row, column, self._key[kids[row]])
+
+    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        n = self.node(index)
+        if n is None:
+            return QModelIndex()
+        p = self._parent.get(n)
+        return self.index_of(p) if p is not None else QModelIndex()
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt API
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._children.get(self.node(parent), []))
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        n = self.node(index)
+        if n is None:
+            return None
+        s = self.document.scenario
+        rec = s.record(n)
+        col = index.column()
+        if role == ID_ROLE:
+            return n
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == 0:
+                return rec.name if rec else f"? {n}"
+            men, guns = self._totals.get(n, (0, 0))
+            value = men if col == 1 else guns
+            return f"{value:,}" if role == Qt.ItemDataRole.DisplayRole and value else (value or "")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and rec is not None:
+            side = s.sides.get(rec.side)
+            colour = side.colour if side else "#909090"
+            if isinstance(rec, Unit):
+                return arm_icon(rec.arm.value, colour)
+            return commander_icon(rec.echelon, colour)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if rec is None:
+                return f"{n} is in the order of battle but has no record"
+            if isinstance(rec, Commander):
+                return f"{rec.name}: {rec.echelon.replace('_', ' ')}, {rec.side}"
+            return f"{rec.name}: {rec.arm.value}, {rec.figures} figures, {rec.formation.value}"
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled
+        f = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+        n = self.node(index)
+        if n in self.document.scenario.commanders:
+            f |= Qt.ItemFlag.ItemIsDropEnabled
+        if index.column() == 0 and self.document.scenario.record(n) is not None:
+            f |= Qt.ItemFlag.ItemIsEditable
+        return f
+
+    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        n = self.node(index)
+        s = self.document.scenario
+        if role != Qt.ItemDataRole.EditRole or index.column() != 0 or n is None:
+            return False
+        name = str(value).strip()
+        kind = "units" if n in s.units else "commanders" if n in s.commanders else None
+        if kind is None or not name or name == s.record(n).name:
+            return False
+        from dataclasses import replace
+
+        old = s.record(n).name
+        self.document.push(PutRecords(kind, {n: replace(s.record(n), name=name)}, f"Rename {old} to {name}"))
+        return True
+
+    # -- drag and drop -------------------------------------------------------------------
+    def supportedDragActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
+
+    def supportedDropActions(self) -> Qt.DropAction:  # noqa: N802
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [OOB_MIME]
+
+    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:  # noqa: N802
+        ids = list(dict.fromkeys(n for i in indexes if (n := self.node(i)) is not None))
+        return encode_ids(ids)
+
+    def drop_problem(self, ids: list[str], superior: str | None) -> str | None:
+        """Why dropping ``ids`` on ``superior`` is refused, or None (no drop on the root)."""
+        if superior is None:
+            return "drop on a commander to put a unit or commander under him"
+        for i in ids:
+            problem = reattach_problem(self.document.scenario, i, superior)
+            if problem:
+                return problem
+        return None
+
+    def canDropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: N802
+        ids = decode_ids(data)
+        return bool(ids) and self.drop_problem(ids, self.node(parent)) is None
+
+    def dropMimeData(self, data, action, row, column, parent) -> bool:  # noqa: N802
+        ids = decode_ids(data)
+        superior = self.node(parent)
+        if not ids:
+            return False
+        problem = self.drop_problem(ids, superior)
+        if problem:
+            self.refused.emit(problem)
+            return False
+        return self.reattach(ids, superior, None if row < 0 else row)
+
+    def reattach(self, ids: list[str], superior: str, row: int | None = None) -> bool:
+        """Push the reassignment of ``ids`` under ``superior`` (at ``row``) as one undo step."""
+        s = self.document.scenario
+        sup_name = s.record(superior).name
+        edits = []
+        at = row
+        for i in ids:
+            if at is not None and s.oob.superior(i) == superior and s.oob.subordinates(superior).index(i) < at:
+                at -= 1  # removing it first shifts the rows below
+            edits.append(Reattach(i, superior, f"Attach {s.record(i).name} to {sup_name}", index=at))
+            if at is not None:
+                at += 1
+        text = edits[0].text if len(edits) == 1 else f"Attach {len(ids)} formations to {sup_name}"
+        self.document.push(edits[0] if len(edits) == 1 else Macro(edits, text))
+        return False  # the graph already moved; Qt must not remove source rows itself

@@ -1,0 +1,235 @@
+"""The Order of battle dock: a filterable tree of commanders and units.
+
+Selection follows the Document both ways; drag a row onto a commander to reassign it (refused
+with a message where the echelons or sides forbid it); drag rows onto the map to place them;
+double-click centres the map on the item; the context menu adds a subordinate, renames,
+deletes or places on the map. Every change goes through the Document's history.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget,
+)
+
+from battlestudio.document import Document
+from battlestudio.edits import Macro, PutRecords, Reattach, RemoveRecords
+from battlestudio.model.units import Commander, Echelon, Unit
+from battlestudio.ui import dialogs
+from battlestudio.ui.panels.oob_model import ID_ROLE, OobModel
+
+_NEXT_ECHELON = {e.value: list(Echelon)[i + 1].value for i, e in enumerate(list(Echelon)[:-1])}
+
+
+class OobPanel(QWidget):
+    """Tree view of the order of battle of a Document.
+
+    Signals
+    -------
+    centre_requested(str)
+        centre the map on this record (double-click).
+    place_requested(list)
+        place these units/commanders in the middle of the visible map.
+    """
+
+    centre_requested = Signal(str)
+    place_requested = Signal(list)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.filter = QLineEdit(placeholderText="Filter by name…", clearButtonEnabled=True)
+        self.tree = QTreeView()
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.tree.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.tree.setDragEnabled(True)
+        self.tree.setAcceptDrops(True)
+        self.tree.setDropIndicatorShown(True)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.notice = QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #b00020;")
+        self.notice.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.filter)
+        lay.addWidget(self.tree, 1)
+        lay.addWidget(self.notice)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setRecursiveFilteringEnabled(True)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setFilterKeyColumn(0)
+        self.tree.setModel(self.proxy)
+        self.filter.textChanged.connect(self._on_filter)
+        self.tree.doubleClicked.connect(self._on_double_clicked)
+        self.tree.customContextMenuRequested.connect(self._on_context_menu)
+        self._syncing = False
+        self.document: Document | None = None
+        self.model: OobModel | None = None
+        self.set_document(document)
+
+    # -- document ------------------------------------------------------------------------
+    def set_document(self, document: Document) -> None:
+        """Show ``document``'s order of battle (replacing any previous one)."""
+        if self.document is not None:
+            self.document.selection_changed.disconnect(self._on_doc_selection)
+        if self.model is not None:
+            self.model.modelAboutToBeReset.disconnect(self._save_expansion)
+            self.model.modelReset.disconnect(self._restore_expansion)
+            self.model.detach()
+        self.document = document
+        self.model = OobModel(document, self)
+        self.model.refused.connect(self.show_notice)
+        self.model.modelAboutToBeReset.connect(self._save_expansion)
+        self.model.modelReset.connect(self._restore_expansion)
+        self.proxy.setSourceModel(self.model)
+        self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection)
+        document.selection_changed.connect(self._on_doc_selection)
+        self.tree.expandAll()
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        for c in (1, 2):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        self._on_doc_selection(document.selection)
+
+    def show_notice(self, text: str) -> None:
+        """Show why something was refused under the tree (cleared by the next selection)."""
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def index_of(self, node_id: str, column: int = 0) -> QModelIndex:
+        """View (proxy) index of a record id."""
+        return self.proxy.mapFromSource(self.model.index_of(node_id, column))
+
+    # -- expansion across resets ---------------------------------------------------------
+    def _save_expansion(self) -> None:
+        m = self.model
+        self._collapsed = {
+            n for n in m.node_ids()
+            if m.rowCount(m.index_of(n)) and not self.tree.isExpanded(self.proxy.mapFromSource(m.index_of(n)))
+        }
+
+    def _restore_expansion(self) -> None:
+        self.tree.expandAll()
+        for n in getattr(self, "_collapsed", ()):
+            self.tree.collapse(self.index_of(n))
+        self._on_doc_selection(self.document.selection)
+
+    # -- selection both ways -------------------------------------------------------------
+    def _on_tree_selection(self, *_: QItemSelection) -> None:
+        if self._syncing:
+            return
+        self.show_notice("")
+        ids = {i.data(ID_ROLE) for i in self.tree.selectionModel().selectedRows(0)}
+        # keep map-only selections (terrain, towns) that the tree cannot show
+        others = {i for i in self.document.selection if self.model.index_of(i).isValid() is False}
+        self.document.set_selection(ids | others)
+
+    def _on_doc_selection(self, ids: frozenset[str]) -> None:
+        sel = QItemSelection()
+        for n in ids:
+            ix = self.index_of(n)
+            if ix.isValid():
+                sel.select(ix, ix.siblingAtColumn(self.proxy.columnCount() - 1))
+        self._syncing = True
+        try:
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+            self.tree.selectionModel().select(sel, flags)
+            if not sel.isEmpty():
+                self.tree.scrollTo(sel.indexes()[0])
+        finally:
+            self._syncing = False
+
+    def _on_filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+        self.tree.expandAll()
+
+    def _on_double_clicked(self, index: QModelIndex) -> None:
+        n = index.data(ID_ROLE)
+        if n:
+            self.centre_requested.emit(n)
+
+    # -- context menu --------------------------------------------------------------------
+    def _on_context_menu(self, pos) -> None:
+        index = self.tree.indexAt(pos)
+        n = index.data(ID_ROLE) if index.isValid() else None
+        menu = self.context_menu(n)
+        if not menu.isEmpty():
+            menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    def context_menu(self, node_id: str | None) -> QMenu:
+        """The context menu for ``node_id`` (built separately so tests can trigger entries)."""
+        menu = QMenu(self)
+        s = self.document.scenario
+        rec = s.record(node_id) if node_id else None
+        if isinstance(rec, Commander):
+            add_unit = QAction("Add subordinate unit…", menu)
+            add_unit.triggered.connect(lambda: self.add_subordinate(node_id, unit=True))
+            menu.addAction(add_unit)
+            if rec.echelon in _NEXT_ECHELON:
+                add_cmd = QAction("Add subordinate commander…", menu)
+                add_cmd.triggered.connect(lambda: self.add_subordinate(node_id, unit=False))
+                menu.addAction(add_cmd)
+            menu.addSeparator()
+        if rec is not None:
+            rename = QAction("Rename…", menu)
+            rename.triggered.connect(lambda: self.rename(node_id))
+            place = QAction("Place on map", menu)
+            place.triggered.connect(lambda: self.place_requested.emit(self._selected_or(node_id)))
+            delete = QAction("Delete", menu)
+            delete.triggered.connect(lambda: self.delete(self._selected_or(node_id)))
+            for a in (rename, place, delete):
+                menu.addAction(a)
+        return menu
+
+    def _selected_or(self, node_id: str) -> list[str]:
+        sel = [i for i in self.document.selection if self.document.scenario.record(i) is not None]
+        return sel if node_id in sel else [node_id]
+
+    def add_subordinate(self, superior: str, unit: bool, name: str | None = None) -> str | None:
+        """Add a new unit (or commander one echelon down) under ``superior``; return its id."""
+        s = self.document.scenario
+        sup = s.commanders[superior]
+        what = "unit" if unit else "commander"
+        if name is None:
+            name = dialogs.ask_text(self, f"Add subordinate {what}", f"Name of the new {what} under {sup.name}:")
+        if not name:
+            return None
+        x, y = sup.position
+        if unit:
+            new_id = s.next_id("u")
+            rec = Unit(new_id, name, sup.side, sup.nation, figures=24, men=2400, position=(x, y + 10.0), facing=sup.facing)
+            kind = "units"
+        else:
+            new_id = s.next_id("c")
+            rec = Commander(new_id, name, sup.side, sup.nation, _NEXT_ECHELON[sup.echelon], (x, y + 10.0), sup.facing)
+            kind = "commanders"
+        self.document.push(Macro([PutRecords(kind, {new_id: rec}, "Add"), Reattach(new_id, superior, "Attach")],
+                                 f"Add {name} under {sup.name}"))
+        self.document.set_selection({new_id})
+        return new_id
+
+    def rename(self, node_id: str) -> None:
+        """Edit the name in place."""
+        self.tree.edit(self.index_of(node_id))
+
+    def delete(self, ids: list[str]) -> None:
+        """Delete units and commanders ``ids`` as one undo step."""
+        s = self.document.scenario
+        units = [i for i in ids if i in s.units]
+        cmds = [i for i in ids if i in s.commanders]
+        edits = []
+        if units:
+            edits.append(RemoveRecords("units", units, "Delete units"))
+        if cmds:
+            edits.append(RemoveRecords("commanders", cmds, "Delete commanders"))
+        if not edits:
+            return
+        n = len(units) + len(cmds)
+        text = f"Delete {s.record(ids[0]).name}" if n == 1 else f"Delete {n} items"
+        self.document.push(Macro(edits, text))

@@ -1,0 +1,90 @@
+"""The Problems dock: the live result of validating the scenario (``model.problems``).
+
+It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
+not validate on every mouse move) and lists errors and warnings; clicking a problem selects
+the records at fault, so the map and the order-of-battle tree show them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from battlestudio.document import Document
+from battlestudio.edits import Change
+from battlestudio.model.problems import Problem, find_problems
+
+IDS_ROLE = Qt.ItemDataRole.UserRole + 1
+RECHECK_MS = 250
+"""Delay after the last change before re-validating."""
+
+
+class ProblemsPanel(QWidget):
+    """List of the scenario's problems.
+
+    Signals
+    -------
+    count_changed(int, int)
+        number of errors and warnings after each check.
+    """
+
+    count_changed = Signal(int, int)
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel()
+        self.list = QTreeWidget()
+        self.list.setHeaderLabels(["Problem", "Check"])
+        self.list.setRootIsDecorated(False)
+        self.list.setColumnWidth(0, 320)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.list, 1)
+        self.problems: list[Problem] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(RECHECK_MS)
+        self._timer.timeout.connect(self.check)
+        self.list.itemClicked.connect(self._on_clicked)
+        self.list.itemActivated.connect(self._on_clicked)
+        self.document: Document | None = None
+        self.set_document(document)
+
+    def set_document(self, document: Document) -> None:
+        if self.document is not None:
+            self.document.changed.disconnect(self._on_changed)
+        self.document = document
+        document.changed.connect(self._on_changed)
+        self.check()
+
+    def _on_changed(self, _changes: list[Change]) -> None:
+        self._timer.start()
+
+    def check(self) -> list[Problem]:
+        """Validate now and show the result."""
+        self._timer.stop()
+        self.problems = find_problems(self.document.scenario)
+        style = self.style()
+        icons = {
+            "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
+            "warning": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
+        }
+        self.list.clear()
+        for p in self.problems:
+            item = QTreeWidgetItem(self.list, [p.message, p.code])
+            item.setIcon(0, icons.get(p.severity, icons["warning"]))
+            item.setData(0, IDS_ROLE, list(p.ids))
+            item.setToolTip(0, f"{p.severity}: {p.message}")
+        errors = sum(p.severity == "error" for p in self.problems)
+        warnings = len(self.problems) - errors
+        self.summary.setText("No problems found." if not self.problems else f"{errors} errors, {warnings} warnings")
+        self.count_changed.emit(errors, warnings)
+        return self.problems
+
+    def _on_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        s = self.document.scenario
+        ids = [i for i in item.data(0, IDS_ROLE) or [] if any(i in getattr(s, k) for k in
+               ("units", "commanders", "terrain", "towns", "objectives"))]
+        if ids:
+            self.document.set_selection(ids)

@@ -1,0 +1,232 @@
+"""The Properties dock: edit the selected units, commanders, terrain features or town zones.
+
+One group of fields per kind of record selected; with several records of a kind selected, a
+field shows the first one's value (in italics when they differ) and an edit applies to all of
+them as one undo step. With nothing selected it edits the scenario's information (title, table
+size in cm, ground scale). It re-reads the records whenever the Document reports a change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from battlestudio.document import Document
+from battlestudio.edits import Change, PutRecords, SetInfo
+from battlestudio.model.geometry import normalize_angle
+from battlestudio.model.terrain import TerrainKind
+from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
+from battlestudio.ui.panels.fields import FieldEditor, FieldSpec, get_value, with_value
+
+
+def _enum(enum, optional: bool = False) -> list[tuple[str, Any]]:
+    items = [(e.value.replace("_", " "), e) for e in enum]
+    return ([("—", None)] if optional else []) + items
+
+
+def _sides(scenario) -> list[tuple[str, Any]]:
+    return [(f"{s.name} ({sid})", sid) for sid, s in scenario.sides.items()]
+
+
+_ECHELONS = [(e.value.replace("_", " "), e.value) for e in Echelon]
+_QUALITIES = [(q.value, q.value) for q in Quality]
+_STATES = [(s.value, s.value) for s in OrderState]
+_POS = [
+    FieldSpec("position.0", "x", "float", -10_000, 10_000, 1, " cm"),
+    FieldSpec("position.1", "y", "float", -10_000, 10_000, 1, " cm"),
+    FieldSpec("facing", "Facing", "float", 0, 359.9, 1, "°", wrap=True, convert=normalize_angle),
+]
+
+SPECS: dict[str, list[FieldSpec]] = {
+    "units": [
+        FieldSpec("name", "Name", required=True),
+        FieldSpec("side", "Side", "choice", choices=_sides),
+        FieldSpec("nation", "Nation"),
+        FieldSpec("arm", "Arm", "choice", choices=_enum(Arm)),
+        FieldSpec("subtype", "Subtype", "choice", choices=_enum(Subtype, optional=True)),
+        FieldSpec("quality", "Quality", "combo", choices=_QUALITIES),
+        FieldSpec("formation", "Formation", "choice", choices=_enum(Formation)),
+        FieldSpec("state", "Order state", "combo", choices=_STATES),
+        FieldSpec("figures", "Figures", "int", 0, 999),
+        FieldSpec("bases", "Bases", "int", 0, 999, optional=True),
+        FieldSpec("men", "Men", "int", 0, 100_000),
+        FieldSpec("horses", "Horses", "int", 0, 100_000),
+        FieldSpec("guns", "Guns", "int", 0, 1_000),
+        FieldSpec("ammunition", "Ammunition", "int", 0, 99, optional=True),
+        *_POS,
+        FieldSpec("figure_width", "Figure frontage", "float", 0.1, 20, 2, " cm"),
+        FieldSpec("figure_depth", "Rank depth", "float", 0.1, 20, 2, " cm"),
+        FieldSpec("column_ranks", "Column ranks", "int", 3, 4),
+    ],
+    "commanders": [
+        FieldSpec("name", "Name", required=True),
+        FieldSpec("side", "Side", "choice", choices=_sides),
+        FieldSpec("nation", "Nation"),
+        FieldSpec("echelon", "Echelon", "choice", choices=_ECHELONS),
+        *_POS,
+        FieldSpec("figures", "Figures", "int", 0, 20),
+        FieldSpec("order_capacity", "Order capacity (OAS)", "int", 0, 20, optional=True),
+        FieldSpec("command_ability", "Command ability (KE)", "int", -5, 5, optional=True),
+        FieldSpec("command_distance", "Command distance", "float", 0, 500, 1, " cm", optional=True),
+    ],
+    "terrain": [
+        FieldSpec("name", "Name"),
+        FieldSpec("kind", "Kind", "choice", choices=_enum(TerrainKind)),
+        FieldSpec("level", "Hill level", "int", 1, 9, optional=True),
+        FieldSpec("width", "Width", "float", 0.1, 100, 1, " cm", optional=True),
+    ],
+    "towns": [
+        FieldSpec("name", "Name", required=True),
+        FieldSpec("capacity", "Capacity (units)", "int", 0, 20),
+    ],
+}
+
+INFO_SPECS = [
+    FieldSpec("title", "Title", required=True),
+    FieldSpec("date", "Date", pattern=r"^$|^\d{4}-\d{2}-\d{2}$"),
+    FieldSpec("place", "Place"),
+    FieldSpec("ruleset", "Ruleset", "combo",
+              choices=[("Torden over Europa", "toe"), ("General d'Armée", "gda"),
+                       ("Regimental", "regimental"), ("Belle Alliance", "belle-alliance")]),
+    FieldSpec("table_width", "Table width", "float", 10, 5000, 1, " cm"),
+    FieldSpec("table_height", "Table height", "float", 10, 5000, 1, " cm"),
+    FieldSpec("ground_scale", "Ground scale", "float", 0.1, 1000, 1, " m per cm"),
+    FieldSpec("turn_minutes", "Turn length", "int", 1, 240, suffix=" min"),
+    FieldSpec("first_turn", "First turn", pattern=r"^([01]\d|2[0-3]):[0-5]\d$"),
+    FieldSpec("turns", "Turns", "int", 1, 500),
+    FieldSpec("description", "Description"),
+]
+
+KIND_TITLES = {"units": ("unit", "units"), "commanders": ("commander", "commanders"),
+               "terrain": ("terrain feature", "terrain features"), "towns": ("town zone", "town zones")}
+
+
+class PropertiesPanel(QWidget):
+    """Form editing the selection of a Document (or its scenario info when nothing is selected)."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.body = QWidget()
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.body)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.header)
+        lay.addWidget(scroll, 1)
+        self.editors: dict[str, dict[str, FieldEditor]] = {}
+        self.document: Document | None = None
+        self.set_document(document)
+
+    def set_document(self, document: Document) -> None:
+        if self.document is not None:
+            self.document.changed.disconnect(self._on_changed)
+            self.document.selection_changed.disconnect(self._on_selection)
+        self.document = document
+        document.changed.connect(self._on_changed)
+        document.selection_changed.connect(self._on_selection)
+        self.rebuild()
+
+    # -- building ------------------------------------------------------------------------
+    def selected_by_kind(self) -> dict[str, list[str]]:
+        """Selected ids grouped by the kinds this panel edits, in SPECS order."""
+        s = self.document.scenario
+        out: dict[str, list[str]] = {}
+        for kind in SPECS:
+            d = getattr(s, kind)
+            ids = sorted(i for i in self.document.selection if i in d)
+            if ids:
+                out[kind] = ids
+        return out
+
+    def rebuild(self) -> None:
+        """Recreate the form for the current selection."""
+        while self.body_layout.count():
+            w = self.body_layout.takeAt(0).widget()
+            if w is not None:
+                w.setParent(None)
+                w.deleteLater()
+        self.editors = {}
+        groups = self.selected_by_kind()
+        if not groups:
+            self.header.setText("<b>Scenario</b> (nothing selected)")
+            self._add_group("info", "Scenario information", INFO_SPECS)
+        else:
+            parts = [f"{len(ids)} {KIND_TITLES[k][len(ids) > 1]}" for k, ids in groups.items()]
+            self.header.setText("<b>Selected:</b> " + ", ".join(parts))
+            for kind, ids in groups.items():
+                title = KIND_TITLES[kind][1].capitalize() if len(ids) > 1 else self._name(kind, ids[0])
+                self._add_group(kind, title, SPECS[kind])
+        self.body_layout.addStretch(1)
+        self.refresh()
+
+    def _name(self, kind: str, rid: str) -> str:
+        rec = getattr(self.document.scenario, kind)[rid]
+        return getattr(rec, "name", "") or rid
+
+    def _add_group(self, kind: str, title: str, specs: list[FieldSpec]) -> None:
+        box = QGroupBox(title)
+        form = QFormLayout(box)
+        eds: dict[str, FieldEditor] = {}
+        for spec in specs:
+            choices = spec.choices(self.document.scenario) if callable(spec.choices) else spec.choices
+            ed = FieldEditor(spec, choices, box)
+            ed.committed.connect(lambda value, k=kind, a=spec.attr: self.apply(k, a, value))
+            form.addRow(spec.label, ed.widget)
+            eds[spec.attr] = ed
+        if kind == "towns":
+            self.area_label = QLabel()
+            form.addRow("Area", self.area_label)
+        self.body_layout.addWidget(box)
+        self.editors[kind] = eds
+
+    def refresh(self) -> None:
+        """Re-read the values shown from the document."""
+        s = self.document.scenario
+        groups = self.selected_by_kind()
+        for kind, eds in self.editors.items():
+            if kind == "info":
+                for attr, ed in eds.items():
+                    ed.set_value(getattr(s.info, attr))
+                continue
+            records = [getattr(s, kind)[i] for i in groups.get(kind, [])]
+            if not records:
+                continue
+            for attr, ed in eds.items():
+                values = [get_value(r, attr) for r in records]
+                ed.set_value(values[0], mixed=any(v != values[0] for v in values[1:]))
+            if kind == "towns":
+                self.area_label.setText(" / ".join(f"{r.area:.0f} cm²" for r in records[:3]))
+
+    # -- document → form -----------------------------------------------------------------
+    def _on_selection(self, _ids: frozenset[str]) -> None:
+        self.rebuild()
+
+    def _on_changed(self, changes: list[Change]) -> None:
+        kinds = {c.kind for c in changes}
+        if "sides" in kinds:
+            self.rebuild()
+        elif kinds & set(self.editors):
+            self.refresh()
+
+    # -- form → document -----------------------------------------------------------------
+    def apply(self, kind: str, attr: str, value: Any) -> None:
+        """Set ``attr`` to ``value`` on every selected record of ``kind`` as one undo step."""
+        label = attr.split(".")[0].replace("_", " ")
+        if kind == "info":
+            self.document.push(SetInfo({attr: value}, f"Set scenario {label}"))
+            return
+        d = getattr(self.document.scenario, kind)
+        ids = self.selected_by_kind().get(kind, [])
+        new = {i: replace(d[i], **with_value(d[i], attr, value)) for i in ids}
+        new = {i: r for i, r in new.items() if r != d[i]}
+        if not new:
+            return
+        what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
+        self.document.push(PutRecords(kind, new, f"Set {label} of {what}", merge_key=("properties", kind, attr, tuple(ids))))
