@@ -17,6 +17,7 @@ be read (bad number, unknown code) yields a warning naming file and row.
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
@@ -254,6 +255,10 @@ def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> s
         warnings.append(ImportWarning(fu_file, rowno, f"command level {name!r} has no Torden over Europa echelon; "
                                       "read as one below its superior", _render(r), "note"))
         src = Echelon.BRIGADE.value
+    if src == Echelon.BRIGADE.value and re.search(r"\bdiv", r["name"], re.IGNORECASE):
+        warnings.append(ImportWarning(fu_file, rowno, "command level Brigade on a row named a division; "
+                                      "read as a division", _render(r), "note"))
+        src = Echelon.DIVISION.value
     ech, note = map_echelon(src, nation, None, sc.commanders[parent].echelon)
     if note:
         warnings.append(ImportWarning(fu_file, rowno, note, _render(r), "note"))
