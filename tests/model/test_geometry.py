@@ -321,3 +321,12 @@ def test_square_figures_leave_the_middle_open():
     assert ring.interiors[0].envelope.area == pytest.approx(4.0)  # one open cell in the middle
     assert ring.bounds == pytest.approx(sq.polygon().bounds, abs=1e-6)
     assert figures_outline(sq, "square", 0).is_empty
+
+
+@given(st.sampled_from(["line", "column", "march_column", "square", "skirmish", "limbered", "unlimbered", "none"]),
+       rects)
+def test_zero_figures_in_any_formation_is_a_token(formation, r):
+    token = unit_rect(r.front, r.facing, formation, 0, 2.0, 1.5)
+    assert (token.width, token.depth) == (1.0, 1.0) and token.front == r.front
+    assert figure_cells(token, formation, 0) == [] and formation_problem(formation, 0) is None
+    assert token.polygon().is_valid and token.polygon().area == pytest.approx(1.0)

@@ -16,7 +16,7 @@ from battlestudio.model.geometry import EPS, UnitRect, rotate_point, unit_rect
 from battlestudio.model.predicates import (
     Pivot, Translate, ahead_of_moving_point, angle_between, base_contact, behind_ext_front,
     behind_ext_rear, contact_edge, contact_length, corridor, distance, distances,
-    first_side_crossed, in_front_of_ext_front, lateral_overlap, relative_sector, swept_path,
+    first_side_crossed, in_front_of_ext_front, lateral_overlap, pairs_within, relative_sector, swept_path,
     swept_pivot, swept_translation, visible_edges, within_cone, within_distance,
 )
 
@@ -234,6 +234,17 @@ def test_distances_matrix_and_within_distance_with_strtree():
     assert within_distance(D, [], 5.0).size == 0
     with pytest.raises(ValueError, match="limit"):
         within_distance(D, units, -1.0)
+
+
+def test_pairs_within_answers_many_against_many():
+    """Cavalry on a row 20 cm apart against an enemy row 20-22 cm ahead: ToE 5.2.1's 20 cm."""
+    ours = [D.translated(30.0 * i, 0.0) for i in range(40)]
+    theirs = [UnitRect((5.0 + 30.0 * i, 20.0 + (i % 3)), 270.0, 10.0, 2.0) for i in range(40)]
+    pairs = pairs_within(ours, theirs, 20.0)  # gaps of 20, 21, 22 cm straight ahead
+    assert [tuple(p) for p in pairs] == [(i, i) for i in range(0, 40, 3)]
+    brute = [(i, j) for i in range(40) for j in range(40) if distance(ours[i], theirs[j]) <= 20.0 + 1e-6]
+    assert [tuple(p) for p in pairs] == brute
+    assert pairs_within([], theirs, 5.0).shape == (0, 2)
 
 
 # -- degenerate footprints -----------------------------------------------------------------

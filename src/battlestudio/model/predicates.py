@@ -82,6 +82,27 @@ def within_distance(a: Shape, others: Sequence[Shape], limit: float) -> np.ndarr
     return np.sort(tree.query(geom(a), predicate="dwithin", distance=limit + TINY)).astype(int)
 
 
+def pairs_within(a: Sequence[Shape], b: Sequence[Shape], limit: float) -> np.ndarray:
+    """Every pair ``(i, j)`` with ``distance(a[i], b[j]) ≤ limit`` cm, shape (k, 2), sorted.
+
+    One ``STRtree`` over ``b`` answers all of ``a`` at once, e.g. every cavalry unit against
+    every enemy for a 20 cm reaction trigger.
+
+    Raises
+    ------
+    ValueError
+        for a negative limit.
+    """
+    if limit < 0:
+        raise ValueError(f"distance limit must be >= 0 cm, got {limit}")
+    ga = np.asarray([geom(x) for x in a], dtype=object)
+    gb = [geom(x) for x in b]
+    if ga.size == 0 or not gb:
+        return np.zeros((0, 2), dtype=int)
+    ij = shapely.STRtree(gb).query(ga, predicate="dwithin", distance=limit + TINY).T.astype(int)
+    return ij[np.lexsort((ij[:, 1], ij[:, 0]))]
+
+
 # -- G-2 base contact --------------------------------------------------------------------
 def _segments(g: BaseGeometry) -> list[tuple[np.ndarray, np.ndarray]]:
     """Boundary segments of a polygon or line (every ring of every part)."""
@@ -152,8 +173,9 @@ def base_contact(a: Shape, b: Shape, eps: float = EPS, min_length: float = 0.0) 
 
     Touching ⇔ ``distance(a, b) ≤ eps``. Overlap ⇔ the interiors share more than
     ``eps·max(wA, wB)`` cm² (w = frontage, or the longest side of the minimum rotated
-    rectangle for a bare geometry). ``in_contact`` also needs ``length ≥ min_length`` (the
-    glossary's ``contact_min_len``, default 0 = any contact, corner-to-corner included).
+    rectangle for a bare geometry). A contact shorter than ``min_length`` cm (the glossary's
+    ``contact_min_len``, default 0 = any contact, corner-to-corner included) is reported as
+    not touching.
     """
     ga, gb = geom(a), geom(b)
     d = ga.distance(gb)
@@ -355,6 +377,6 @@ __all__ = [
     "Contact", "PARALLEL_TOL", "Pivot", "Sector", "Shape", "Sweep", "Translate", "ahead_of_moving_point",
     "angle_between", "base_contact", "behind_ext_front", "behind_ext_rear", "contact_edge", "contact_length",
     "corridor", "distance", "distances", "first_side_crossed", "geom", "in_front_of_ext_front",
-    "lateral_overlap", "relative_sector", "swept_path", "swept_pivot", "swept_translation",
+    "lateral_overlap", "pairs_within", "relative_sector", "swept_path", "swept_pivot", "swept_translation",
     "visible_edges", "within_cone", "within_distance",
 ]
