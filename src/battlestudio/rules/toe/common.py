@@ -1,0 +1,279 @@
+"""Shared look-ups of Torden over Europa's command rules: generals' ratings, the corps a node
+belongs to, enemies, standing orders in force and their propagation down the order of battle.
+
+Ratings the rules text does not give (OAS, KE, command distances, march lengths) come from the
+commander or unit record first, then from named scenario parameters; absent both, a
+``MissingParameterError`` names the parameter (shared/DESIGN.md: never invent a rule value).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+from shapely.geometry.base import BaseGeometry
+
+from battlestudio.model.command_geometry import general_base
+from battlestudio.model.geometry import Point
+from battlestudio.model.orders import Order, OrderStatus
+from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit
+from battlestudio.replay.order_events import DEFENCE
+from battlestudio.replay.state import GameState
+from battlestudio.rules.params import RuleParameters, RuleRefused
+
+CHIEFS = (Echelon.C_IN_C.value, Echelon.ARMY.value)
+"""Echelons with order capacity and command zones (2.2, 2.3, 2.12)."""
+
+PENDING = (OrderStatus.WRITTEN, OrderStatus.FAILED)
+
+
+def params_for(params: RuleParameters | dict | None) -> RuleParameters:
+    """A ``RuleParameters`` for Torden over Europa from a scenario mapping (or pass-through)."""
+    if isinstance(params, RuleParameters):
+        return params
+    return RuleParameters.for_ruleset("toe", params or {})
+
+
+def commander(state: GameState, cid: str) -> Commander:
+    """The commander ``cid``.
+
+    Raises
+    ------
+    RuleRefused
+        for an unknown id.
+    """
+    c = state.commanders.get(cid)
+    if c is None:
+        raise RuleRefused(f"no commander {cid!r} in this game")
+    return c
+
+
+def name_of(state: GameState, node: str) -> str:
+    """Display name of a commander or unit id (the id when unknown)."""
+    rec = state.commanders.get(node) or state.units.get(node)
+    return rec.name if rec is not None and rec.name else node
+
+
+def base_of(c: Commander) -> BaseGeometry:
+    """The general's base; Table 12 is missing, so his position point (assumed ``general_base``)."""
+    return general_base(c.position)
+
+
+def footprint(u: Unit) -> BaseGeometry:
+    """The shape command distance is measured to: the footprint (for an unlimbered battery,
+    its gun model, which is what ``Unit.footprint`` draws; 4.6.2, A39)."""
+    return u.footprint()
+
+
+def shape_of(state: GameState, node: str) -> BaseGeometry:
+    """General base or unit footprint of ``node``."""
+    if node in state.commanders:
+        return base_of(state.commanders[node])
+    if node in state.units:
+        return footprint(state.units[node])
+    raise RuleRefused(f"no unit or commander {node!r} in this game")
+
+
+def position_of(state: GameState, node: str) -> Point:
+    """General's position or unit's front-edge midpoint, cm."""
+    rec = state.commanders.get(node) or state.units.get(node)
+    if rec is None:
+        raise RuleRefused(f"no unit or commander {node!r} in this game")
+    return rec.position
+
+
+def on_table_units(state: GameState) -> Iterable[Unit]:
+    """Units on the table and not eliminated."""
+    for u in state.units.values():
+        if u.id not in state.off_table and u.state != OrderState.ELIMINATED.value:
+            yield u
+
+
+def enemies_of(state: GameState, side: str) -> list[Unit]:
+    """Enemy tactical units on the table (glossary §4: generals excluded)."""
+    return [u for u in on_table_units(state) if u.side != side]
+
+
+def is_detached(state: GameState, node: str) -> bool:
+    """True while ``node`` is detached (2.11)."""
+    return f"detached:{node}" in state.flags
+
+
+def is_fled(u: Unit, p: RuleParameters) -> bool:
+    """A routed (flygtet) unit may be outside command distance (2.4); assumed: state FU."""
+    return u.state == p.get("fled_state")
+
+
+def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str) -> int:
+    """OAS (``attr="order_capacity"``) or KE (``"command_ability"``) of ``c``: his own value,
+    else ``<entry>.<nation>.<echelon>``, else ``<entry>.<echelon>`` (2.12).
+
+    Raises
+    ------
+    MissingParameterError
+        naming ``<entry>.<echelon>`` when neither the commander nor the scenario rates him.
+    """
+    own = getattr(c, attr)
+    if own is not None:
+        return int(own)
+    _, value = p.require(entry, f"{entry}.{c.nation}.{c.echelon}", f"{entry}.{c.echelon}")
+    return int(value)
+
+
+def order_capacity(p: RuleParameters, c: Commander) -> int:
+    """OAS of a C-in-C or army general (2.12); corps and division generals have none (0)."""
+    if c.echelon not in CHIEFS:
+        return 0
+    return echelon_rating(p, c, "order_capacity", "order_capacity")
+
+
+def command_ability(p: RuleParameters, c: Commander) -> int:
+    """KE of any general (2.12)."""
+    return echelon_rating(p, c, "command_ability", "command_ability")
+
+
+def corps_command_distance(p: RuleParameters, c: Commander) -> float:
+    """The corps general's one command distance in cm (2.4–2.5; value missing from the text)."""
+    if c.command_distance is not None:
+        return float(c.command_distance)
+    _, value = p.require("corps_command_distance_cm", f"corps_command_distance_cm.{c.nation}",
+                         "corps_command_distance_cm")
+    return _cm(value, "corps_command_distance_cm")
+
+
+def division_command_distance(p: RuleParameters, c: Commander) -> float:
+    """A division general's command distance in cm, within 10–20 (2.5); assumed 15 by default.
+
+    Raises
+    ------
+    RuleRefused
+        for a value outside the rule's 10–20 cm range.
+    """
+    found = p.lookup(f"division_command_distance_cm.{c.nation}")
+    value = c.command_distance if c.command_distance is not None else (
+        found[1] if found else p.get("division_command_distance_cm"))
+    r = _cm(value, "division_command_distance_cm")
+    lo, hi = p.get("division_command_distance_range_cm")
+    if not lo <= r <= hi:
+        raise RuleRefused(f"Torden over Europa 2.5: division general {c.name} has command distance {r:g} cm, "
+                          f"outside the rule's {lo}-{hi} cm")
+    return r
+
+
+def march_length(p: RuleParameters, u: Unit) -> float:
+    """A unit's march length in cm (4.1; the national supplements are missing)."""
+    own = u.attributes.get("march_length_cm")
+    if own is not None:
+        return _cm(own, f"unit {u.id} march_length_cm")
+    _, value = p.require("march_length_cm", f"march_length_cm.{u.nation}.{u.arm.value}", f"march_length_cm.{u.arm.value}")
+    return _cm(value, f"march_length_cm.{u.arm.value}")
+
+
+def _cm(value: object, what: str) -> float:
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise RuleRefused(f"parameter {what} must be a number of cm, got {value!r}") from None
+    if not math.isfinite(v) or v < 0:
+        raise RuleRefused(f"parameter {what} must be a number of cm >= 0, got {value!r}")
+    return v
+
+
+# -- the order of battle ----------------------------------------------------------------------
+def corps_of(state: GameState, node: str) -> str | None:
+    """The corps general ``node`` belongs to (itself if a corps general), or None."""
+    if node in state.commanders and state.commanders[node].echelon == Echelon.CORPS.value:
+        return node
+    for up in state.oob.chain_of_command(node):
+        c = state.commanders.get(up)
+        if c is not None and c.echelon == Echelon.CORPS.value:
+            return up
+    return None
+
+
+def corps_units(state: GameState, corps: str, include_detached: bool = False) -> list[Unit]:
+    """Tactical units under ``corps`` (on the table, not eliminated); detached ones (and all
+    below a detached node) left out unless ``include_detached``."""
+    out: list[Unit] = []
+    stack = list(state.oob.subordinates(corps))
+    while stack:
+        n = stack.pop(0)
+        if not include_detached and is_detached(state, n):
+            continue
+        if n in state.units:
+            u = state.units[n]
+            if u.id not in state.off_table and u.state != OrderState.ELIMINATED.value:
+                out.append(u)
+        stack.extend(state.oob.subordinates(n))
+    return out
+
+
+def non_artillery(units: Iterable[Unit]) -> list[Unit]:
+    """Units that are not artillery (2.7, 2.9 leave artillery out of their counts)."""
+    return [u for u in units if u.arm != Arm.ARTILLERY]
+
+
+def standing_order(state: GameState, cid: str) -> Order | None:
+    """The order in force for ``cid`` itself (delivered, not completed or cancelled), or None
+    (which means hold, 2.8)."""
+    best: Order | None = None
+    for o in state.orders.values():
+        if o.recipient == cid and o.status is OrderStatus.DELIVERED:
+            if best is None or int(o.parameters.get("delivered_turn", o.turn_issued)) >= int(
+                    best.parameters.get("delivered_turn", best.turn_issued)):
+                best = o
+    return best
+
+
+def pending_orders(state: GameState, recipient: str | None = None) -> list[Order]:
+    """Orders written but not yet through command control (written or failed)."""
+    return [o for o in state.orders.values() if o.status in PENDING and (recipient is None or o.recipient == recipient)]
+
+
+def order_in_force_for(state: GameState, node: str) -> tuple[Order | None, str]:
+    """The standing order that governs ``node`` and the node that received it.
+
+    An order to a corps applies to every division and brigade below it that is not detached;
+    a detached node is governed by its own detachment order (2.1, 2.11). Returns
+    ``(None, holder)`` when nobody above has an order (hold, 2.8).
+    """
+    cur: str | None = node
+    while cur is not None:
+        o = standing_order(state, cur)
+        if o is not None:
+            return o, cur
+        if is_detached(state, cur):
+            return None, cur
+        c = state.commanders.get(cur)
+        if c is not None and c.echelon == Echelon.CORPS.value:
+            return None, cur
+        cur = state.oob.superior(cur)
+    return None, node
+
+
+def covered_by(state: GameState, holder: str) -> list[str]:
+    """Every node below ``holder`` that its standing order applies to (detached ones and what
+    is below them excluded)."""
+    out: list[str] = []
+    stack = list(state.oob.subordinates(holder))
+    while stack:
+        n = stack.pop(0)
+        if is_detached(state, n) or standing_order(state, n) is not None:
+            continue
+        out.append(n)
+        stack.extend(state.oob.subordinates(n))
+    return out
+
+
+def order_label(o: Order | None) -> str:
+    """Short words for an order: ``"A (attack) to (120, 80)"``; None is hold."""
+    if o is None:
+        return "H (hold, no order)"
+    names = {"A": "attack", "H": "hold", "T": "retreat", "M": "march", "D": "detachment",
+             DEFENCE: "defence", "mission": "mission order"}
+    text = f"{o.order_type} ({names.get(o.order_type, o.order_type)})" if o.order_type != DEFENCE else "defence"
+    if o.order_type == "D":
+        text += f" with {o.parameters.get('mode', '?')}"
+    if o.objective is not None:
+        text += f" to ({o.objective[0]:g}, {o.objective[1]:g})"
+    return text

@@ -1,0 +1,286 @@
+"""Torden over Europa's order types and whether an order may be given (2.1–2.12).
+
+Orders go to corps generals (and divisions directly under a chief) from the C-in-C and army
+generals: A attack, H hold, T retreat, M march; the C-in-C gives army generals mission orders;
+a corps general may order his own corps to retreat and detach divisions or brigades with M, H or
+T; a march order to a detached formation lifts the detachment. Spare order capacity buys general
+moves (15 cm corps general, 40 cm chief). ``check_request`` answers "may this be ordered now,
+and why not".
+"""
+
+from __future__ import annotations
+
+import math
+
+from battlestudio.model.geometry import Point
+from battlestudio.model.units import Echelon
+from battlestudio.replay.order_events import DEFENCE, oas_spent
+from battlestudio.replay.state import GameState
+from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec, ParameterSpec
+from battlestudio.rules.toe.common import (
+    CHIEFS, corps_of, enemies_of, is_detached, name_of, order_capacity, position_of, shape_of, standing_order,
+)
+
+ORDER_TERMS = {
+    "A": ("attack", "angrebsordre", "2.7"),
+    "H": ("hold", "holdordre", "2.8"),
+    "T": ("retreat", "tilbageordre", "2.9"),
+    "M": ("march", "marchordre", "2.10"),
+    "D": ("detachment", "detachering", "2.11"),
+    "mission": ("mission order to an army general", "opgavemæssig ordre", "2.2"),
+    "move": ("general move bought with order capacity", "OAS-ryk", "2.12"),
+    "cancel": ("cancellation", "aflysning", "2.12, 3.3"),
+}
+
+CORPS_ORDERS = ("A", "H", "T", "M")
+
+
+def spec(order_type: str, p: RuleParameters, unavailable: str = "", cost: int = 0) -> OrderTypeSpec:
+    """The ``OrderTypeSpec`` of a Torden over Europa order type."""
+    label, term, rule = ORDER_TERMS[order_type]
+    objective_max = float(p.get("objective_max_cm"))
+    params: tuple[ParameterSpec, ...] = ()
+    issuers: tuple[str, ...] = CHIEFS
+    recipients: tuple[str, ...] = (Echelon.CORPS.value, Echelon.DIVISION.value)
+    standing, dice = True, True
+    if order_type == "A":
+        params = (ParameterSpec("objective", "point", True, objective_max, note="towards the enemy"),)
+    elif order_type == "T":
+        params = (ParameterSpec("objective", "point", True, objective_max, note="directly away from the enemy front"),)
+        issuers = CHIEFS + (Echelon.CORPS.value,)
+    elif order_type == "M":
+        params = (ParameterSpec("objective", "point", True, note="never within 75 cm of the enemy"),)
+        issuers = CHIEFS + (Echelon.CORPS.value,)
+        recipients = recipients + (Echelon.BRIGADE.value,)
+    elif order_type == "D":
+        params = (ParameterSpec("point", "point", True, note="where the division general or brigade goes"),
+                  ParameterSpec("mode", "choice", True, choices=("M", "H", "T")))
+        issuers, recipients = (Echelon.CORPS.value,), (Echelon.DIVISION.value, Echelon.BRIGADE.value)
+    elif order_type == "mission":
+        params = (ParameterSpec("text", "text", True),)
+        issuers, recipients = (Echelon.C_IN_C.value,), (Echelon.ARMY.value,)
+    elif order_type == "move":
+        params = (ParameterSpec("to", "point", True, float(p.get("oas_corps_move_cm")),
+                                note=f"{p.get('oas_chief_move_cm')} cm when a chief moves himself"),)
+        recipients, standing, dice = (Echelon.CORPS.value,) + CHIEFS, False, False
+    return OrderTypeSpec(order_type, label, term, issuers, recipients, params, cost,
+                         "OAS" if cost else "", dice, standing, unavailable, rule)
+
+
+def _echelon_of(state: GameState, node: str) -> str:
+    c = state.commanders.get(node)
+    return c.echelon if c is not None else Echelon.BRIGADE.value
+
+
+def _dist(a: Point, b: Point) -> float:
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def _angle(u: tuple[float, float], v: tuple[float, float]) -> float:
+    nu, nv = math.hypot(*u), math.hypot(*v)
+    if nu == 0 or nv == 0:
+        return 0.0
+    c = max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (nu * nv)))
+    return math.degrees(math.acos(c))
+
+
+def nearest_enemy_point(state: GameState, node: str) -> tuple[Point, str] | None:
+    """Nearest point (cm) of the nearest enemy unit to ``node``'s position, and that unit's id."""
+    from shapely.geometry import Point as SPoint
+    from shapely.ops import nearest_points
+
+    pos = position_of(state, node)
+    side = (state.commanders.get(node) or state.units[node]).side
+    best: tuple[float, Point, str] | None = None
+    for e in enemies_of(state, side):
+        poly = e.footprint()
+        d = poly.distance(SPoint(pos))
+        if best is None or d < best[0]:
+            q = nearest_points(poly, SPoint(pos))[0]
+            best = (d, (q.x, q.y), e.id)
+    return None if best is None else (best[1], best[2])
+
+
+def retreat_direction(state: GameState, node: str) -> tuple[float, float] | None:
+    """Unit vector directly away from the enemy front (2.9, assumed A11: away from the nearest
+    point of the nearest enemy unit), or None with no enemy on the table."""
+    found = nearest_enemy_point(state, node)
+    if found is None:
+        return None
+    (qx, qy), _ = found
+    px, py = position_of(state, node)
+    n = math.hypot(px - qx, py - qy)
+    if n == 0:
+        return None
+    return ((px - qx) / n, (py - qy) / n)
+
+
+def chief_cost(state: GameState, issuer: str) -> int:
+    """1 OAS point for a chief's order, cancellation or move; corps generals pay nothing."""
+    c = state.commanders.get(issuer)
+    return 1 if c is not None and c.echelon in CHIEFS else 0
+
+
+def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget_used: int = 0) -> str:
+    """Why ``req`` may not be given now ("" when it may). ``budget_used`` counts points already
+    committed by earlier declarations of the same phase.
+
+    Raises
+    ------
+    MissingParameterError
+        when a check needs a missing value (e.g. the issuer's OAS).
+    """
+    issuer = state.commanders.get(req.issuer)
+    if issuer is None:
+        return f"{req.issuer!r} is not a general of this game"
+    if req.recipient not in state.commanders and req.recipient not in state.units:
+        return f"{req.recipient!r} is not a general or unit of this game"
+    rec = state.commanders.get(req.recipient) or state.units[req.recipient]
+    if rec.side != issuer.side:
+        return f"{name_of(state, req.recipient)} fights for another side"
+    if req.recipient in state.off_table:
+        return f"{name_of(state, req.recipient)} is not on the table yet"
+    cost = chief_cost(state, req.issuer)
+    if cost:
+        cap = order_capacity(p, issuer)
+        spent = oas_spent(state, req.issuer) + budget_used
+        if spent + cost > cap:
+            return f"{issuer.name} has no order capacity left ({spent} of OAS {cap} spent this turn, 2.12)"
+    t = req.order_type
+    r_ech = _echelon_of(state, req.recipient)
+    direct = state.oob.superior(req.recipient) == req.issuer
+    if t == "mission":
+        if issuer.echelon != Echelon.C_IN_C.value or r_ech != Echelon.ARMY.value:
+            return "mission orders go from the C-in-C to army generals (2.2)"
+        return "" if req.parameters.get("text") else "a mission order needs its text"
+    if t == "move":
+        return _check_move(state, p, req)
+    if issuer.echelon in CHIEFS:
+        if t not in CORPS_ORDERS:
+            return f"a {issuer.echelon.replace('_', '-')} general gives A, H, T or M orders, not {t!r} (2.2-2.4)"
+        if r_ech not in (Echelon.CORPS.value, Echelon.DIVISION.value) or not direct:
+            return (f"{issuer.name} orders only corps generals or divisions directly under him; "
+                    f"{name_of(state, req.recipient)} is not (2.2, 2.3)")
+    elif issuer.echelon == Echelon.CORPS.value:
+        if t == "T" and req.recipient == req.issuer:
+            pass
+        elif t in ("D", "M") and req.recipient != req.issuer and corps_of(state, req.recipient) == req.issuer:
+            if t == "M" and not is_detached(state, req.recipient):
+                return "a corps general's march order only lifts a detachment (2.11); this formation is not detached"
+        else:
+            return ("a corps general may give only a retreat (T) to his own corps and detachment orders to its "
+                    "divisions and brigades (2.4)")
+    else:
+        return f"a {issuer.echelon} general gives no orders (2.1, 2.5)"
+    if t == "A" and is_detached(state, req.recipient):
+        return "detached formations cannot receive an attack order (2.11)"
+    return _check_objective(state, p, req)
+
+
+def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
+    t, obj = req.order_type, req.objective
+    here = position_of(state, req.recipient)
+    limit = float(p.get("objective_max_cm"))
+    if t == "D":
+        point = req.parameters.get("point", obj)
+        mode = req.parameters.get("mode")
+        if point is None:
+            return "a detachment order names the point the formation goes to (2.11)"
+        if mode not in ("M", "H", "T"):
+            return f"a detachment is made with an M, H or T order, got {mode!r} (2.11)"
+        return ""
+    if t == "H" or (t == "M" and is_detached(state, req.recipient)):
+        return ""
+    if obj is None:
+        return f"an {ORDER_TERMS[t][0]} order needs an objective (2.6)"
+    if t in ("A", "T"):
+        d = _dist(here, obj)
+        if d > limit + 1e-9:
+            return (f"the objective is {d:.1f} cm from {name_of(state, req.recipient)}; "
+                    f"it must lie within {limit:g} cm ({ORDER_TERMS[t][2]})")
+        if t == "A":
+            found = nearest_enemy_point(state, req.recipient)
+            if found is not None and d > 0:
+                q, _ = found
+                ang = _angle((obj[0] - here[0], obj[1] - here[1]), (q[0] - here[0], q[1] - here[1]))
+                limit_deg = float(p.get("attack_toward_enemy_max_deg"))
+                if ang > limit_deg + 1e-9:
+                    return (f"an attack must go towards the enemy; the objective lies {ang:.0f}° from the nearest "
+                            f"enemy (more than {limit_deg:g}°, 2.7)")
+        else:
+            away = retreat_direction(state, req.recipient)
+            if away is not None and d > 0:
+                ang = _angle((obj[0] - here[0], obj[1] - here[1]), away)
+                tol = float(p.get("retreat_direction_tolerance_deg"))
+                if ang > tol + 1e-9:
+                    return (f"a retreat goes directly away from the enemy front; the objective lies {ang:.0f}° off "
+                            f"that direction (more than {tol:g}°, 2.9)")
+    if t == "M":
+        from battlestudio.model.command_geometry import march_order_violations
+
+        limit_m = float(p.get("march_exclusion_cm"))
+        enemies = enemies_of(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side)
+        if march_order_violations(shape_of(state, req.recipient), [e.footprint() for e in enemies], limit_m).size:
+            return f"{name_of(state, req.recipient)} is within {limit_m:g} cm of the enemy; a march cannot start (2.10)"
+    return ""
+
+
+def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
+    to = req.parameters.get("to", req.objective)
+    if to is None:
+        return "a general move needs the point he moves to"
+    issuer = state.commanders[req.issuer]
+    if issuer.echelon not in CHIEFS:
+        return "only a C-in-C or army general buys general moves with order capacity (2.12)"
+    mover = state.commanders.get(req.recipient)
+    if mover is None:
+        return "only generals are moved with order capacity (2.12)"
+    if p.get("one_oas_move_per_general") and state.flags.get(f"moved_by_oas:{mover.id}") == state.turn:
+        return f"{mover.name} has already been moved with order capacity this turn (A18)"
+    d = _dist(mover.position, (float(to[0]), float(to[1])))
+    if mover.id == issuer.id:
+        limit = float(p.get("oas_chief_move_cm"))
+    elif mover.echelon == Echelon.CORPS.value and corps_of(state, mover.id) == mover.id and \
+            req.issuer in state.oob.chain_of_command(mover.id):
+        o = standing_order(state, mover.id)
+        if o is not None and o.order_type not in ("H", DEFENCE):
+            return f"{mover.name} is carrying out another order ({o.order_type}); no 15 cm move (2.12)"
+        limit = float(p.get("oas_corps_move_cm"))
+    else:
+        return "order capacity moves a chief himself or a corps general under him (2.12)"
+    if d > limit + 1e-9:
+        return f"{mover.name} would move {d:.1f} cm; 1 OAS buys at most {limit:g} cm (2.12)"
+    return ""
+
+
+def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str) -> list[OrderTypeSpec]:
+    """Order types ``issuer`` could give ``recipient`` now, each with the reason it is
+    unavailable if it is (Protocol method 3). Types that can never apply between these two
+    echelons are left out."""
+    c = state.commanders.get(issuer)
+    if c is None:
+        raise RuleRefused(f"no commander {issuer!r} in this game")
+    cost = chief_cost(state, issuer)
+    r_ech = _echelon_of(state, recipient)
+    candidates: list[tuple[str, OrderRequest]] = []
+    if c.echelon == Echelon.C_IN_C.value and r_ech == Echelon.ARMY.value:
+        candidates.append(("mission", OrderRequest(issuer, recipient, "mission", parameters={"text": "-"})))
+    if c.echelon in CHIEFS and r_ech in (Echelon.CORPS.value, Echelon.DIVISION.value):
+        here = position_of(state, recipient)
+        for t in CORPS_ORDERS:  # objective at his own position: checks the type, not a choice
+            candidates.append((t, OrderRequest(issuer, recipient, t, objective=here)))
+    if c.echelon in CHIEFS and (recipient == issuer or r_ech == Echelon.CORPS.value):
+        candidates.append(("move", OrderRequest(issuer, recipient, "move", parameters={"to": position_of(state, recipient)})))
+    if c.echelon == Echelon.CORPS.value:
+        if recipient == issuer:
+            candidates.append(("T", OrderRequest(issuer, recipient, "T", objective=position_of(state, recipient))))
+        elif corps_of(state, recipient) == issuer:
+            candidates.append(("D", OrderRequest(issuer, recipient, "D", parameters={"mode": "H", "point": (0, 0)})))
+            if is_detached(state, recipient):
+                candidates.append(("M", OrderRequest(issuer, recipient, "M")))
+    out = []
+    for t, req in candidates:
+        why = check_request(state, p, req)
+        out.append(spec(t, p, why, cost))
+    return out
