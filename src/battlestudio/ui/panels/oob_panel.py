@@ -64,6 +64,8 @@ class OobPanel(QWidget):
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterKeyColumn(0)
         self.tree.setModel(self.proxy)
+        self.proxy.modelAboutToBeReset.connect(self._save_expansion)
+        self.proxy.modelReset.connect(self._restore_expansion)
         self.filter.textChanged.connect(self._on_filter)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         self.tree.customContextMenuRequested.connect(self._on_context_menu)
@@ -78,14 +80,10 @@ class OobPanel(QWidget):
         if self.document is not None:
             self.document.selection_changed.disconnect(self._on_doc_selection)
         if self.model is not None:
-            self.model.modelAboutToBeReset.disconnect(self._save_expansion)
-            self.model.modelReset.disconnect(self._restore_expansion)
             self.model.detach()
         self.document = document
         self.model = OobModel(document, self)
         self.model.refused.connect(self.show_notice)
-        self.model.modelAboutToBeReset.connect(self._save_expansion)
-        self.model.modelReset.connect(self._restore_expansion)
         self.proxy.setSourceModel(self.model)
         self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection)
         document.selection_changed.connect(self._on_doc_selection)
@@ -109,12 +107,16 @@ class OobPanel(QWidget):
     # -- expansion across resets ---------------------------------------------------------
     def _save_expansion(self) -> None:
         m = self.model
+        if m is None or self.proxy.sourceModel() is not m:
+            return
         self._collapsed = {
             n for n in m.node_ids()
             if m.rowCount(m.index_of(n)) and not self.tree.isExpanded(self.proxy.mapFromSource(m.index_of(n)))
         }
 
     def _restore_expansion(self) -> None:
+        if self.document is None or self.proxy.sourceModel() is not self.model:
+            return
         self.tree.expandAll()
         for n in getattr(self, "_collapsed", ()):
             self.tree.collapse(self.index_of(n))

@@ -1,0 +1,54 @@
+"""The Problems dock (live validation, click selects the culprit) and the Layers dock
+(check boxes hide and show the map's layers)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from battlestudio.edits import MoveRecords, RemoveRecords
+from battlestudio.ui.panels.layers_panel import LayersPanel
+from battlestudio.ui.panels.problems_panel import ProblemsPanel
+
+
+def test_problems_follow_edits_and_select_culprits(qtbot, document):
+    panel = ProblemsPanel(document)
+    qtbot.addWidget(panel)
+    assert [p.code for p in panel.problems] == []
+    document.push(MoveRecords("units", {"u-ir8": (250.0, 112.0)}, None, "Move off"))
+    document.push(RemoveRecords("units", ["u-pos-bty"], "Delete"))
+    with qtbot.waitSignal(panel.count_changed, timeout=2000) as blocker:
+        pass
+    assert blocker.args == [1, 1]
+    codes = [(p.severity, p.code, p.ids) for p in panel.problems]
+    assert codes == [("error", "off-table", ("u-ir8",)), ("warning", "no-subordinates", ("c-ulm-art",))]
+    assert panel.list.topLevelItem(0).text(0) == "IR 8 Erzherzog Ludwig is off the table"
+    panel.list.show()
+    qtbot.waitExposed(panel.list)
+    rect = panel.list.visualItemRect(panel.list.topLevelItem(1))
+    qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    assert document.selection == {"c-ulm-art"}
+    document.undo()
+    document.undo()
+    assert panel.check() == [] and panel.summary.text() == "No problems found."
+
+
+def test_layers_toggle_map_layers(qtbot, view, document):
+    panel = LayersPanel(view.set_layer_visible)
+    qtbot.addWidget(panel)
+    panel.set_layers(view.layer_names(), {sid: s.name for sid, s in document.scenario.sides.items()})
+    item = panel.item("units:austrian")
+    assert item.text(0) == "Units: Austria" and item.checkState(0) == Qt.CheckState.Checked
+    austrian = view.map_scene.item_for("u-ir8")
+    french = view.map_scene.item_for("u-6leger")
+    item.setCheckState(0, Qt.CheckState.Unchecked)
+    assert not austrian.isVisible() and french.isVisible()
+    assert not view.map_scene.is_layer_visible("units:austrian")
+    woods = panel.item("terrain:woods")
+    assert woods.parent().text(0) == "Terrain"
+    woods.setCheckState(0, Qt.CheckState.Unchecked)
+    assert not view.map_scene.item_for("t-wood-haslach").isVisible()
+    # rebuilding the list (e.g. after a side was renamed) keeps what was hidden
+    panel.set_layers(view.layer_names(), {"french": "France", "austrian": "Austria"})
+    assert panel.item("units:austrian").checkState(0) == Qt.CheckState.Unchecked
+    panel.item("units:austrian").setCheckState(0, Qt.CheckState.Checked)
+    assert austrian.isVisible()
