@@ -138,7 +138,7 @@ def run_action(state: GameState, params: dict, action: dict) -> tuple[dict, Game
             mv = ruleset.legal_move(state, action["commander"], params)
             result = {k: plain(getattr(mv, k)) for k in ("order_type", "start", "direction", "min_cm", "max_cm",
                                                           "end", "stop_reason", "completes", "explanation")}
-            result["close_up"] = [f.subject for f in mv.close_up]
+            result["close_up"] = sorted(f.subject for f in mv.close_up)
             events = list(mv.events)
         elif do == "command_check":
             ck = ruleset.command_check(state, action["formation"], params, dice)
@@ -213,7 +213,8 @@ def final_view(state: GameState) -> dict:
 
 
 def match(expected: Any, actual: Any, where: str = "") -> None:
-    """Partial match: dict keys of ``expected`` only; ``"~text"`` a substring; numbers to 1e-6;
+    """Partial match: dict keys of ``expected`` only; ``"~text"`` a substring (of some item, for a
+    list); numbers to 1e-6;
     ``{"len": n}`` a list's length; lists elementwise."""
     if isinstance(expected, dict) and set(expected) == {"len"}:
         assert isinstance(actual, (list, dict)) and len(actual) == expected["len"], \
@@ -229,6 +230,8 @@ def match(expected: Any, actual: Any, where: str = "") -> None:
         assert len(expected) == len(actual), f"{where}: expected {len(expected)} items, got {len(actual)}: {actual!r}"
         for i, (e, a) in enumerate(zip(expected, actual)):
             match(e, a, f"{where}[{i}]")
+    elif isinstance(expected, str) and expected.startswith("~") and isinstance(actual, (list, tuple)):
+        assert any(isinstance(a, str) and expected[1:] in a for a in actual), f"{where}: {expected[1:]!r} in none of {actual!r}"
     elif isinstance(expected, str) and expected.startswith("~"):
         assert isinstance(actual, str) and expected[1:] in actual, f"{where}: {expected[1:]!r} not in {actual!r}"
     elif isinstance(expected, bool) or expected is None:

@@ -29,8 +29,8 @@ from battlestudio.rules.toe.control import new_order_id
 from battlestudio.rules.toe.orders import retreat_direction
 
 
-def _ev(state: GameState, cls: type, phase: str = "orders", **kw: object) -> BattleEvent:
-    return cls(turn=state.turn, side=state.side, phase=phase, **kw)
+def _ev(gs: GameState, cls: type, phase: str = "orders", **kw: object) -> BattleEvent:
+    return cls(turn=gs.turn, side=gs.side, phase=phase, **kw)
 
 
 def half_corps(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int, int]:

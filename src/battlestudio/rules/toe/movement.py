@@ -67,9 +67,9 @@ def first_within(p0: Point, u: Point, length: float, poly: BaseGeometry, limit: 
     if d(tmin) > limit + TINY:
         return None
     lo, hi = 0.0, tmin
-    for _ in range(_ITER):  # bisection: d(lo) > limit >= d(hi)
+    for _ in range(_ITER):  # bisection: d(lo) > limit >= d(hi), to the exact crossing
         mid = (lo + hi) / 2
-        if d(mid) <= limit + TINY:
+        if d(mid) <= limit:
             hi = mid
         else:
             lo = mid
