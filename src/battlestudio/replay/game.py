@@ -112,9 +112,9 @@ class GameLog:
             (``EventError`` when it cannot apply) if refused; the log is unchanged.
         """
         old = len(self._events)
-        cursor = self._append(event)
+        self._append(event)
         self.appended.emit(old, old + 1)
-        return cursor
+        return self.cursor_at(old + 1)
 
     def extend(self, events: Iterable[BattleEvent]) -> None:
         """Append several events, emitting ``appended`` once.
@@ -132,7 +132,7 @@ class GameLog:
             if len(self._events) != old:
                 self.appended.emit(old, len(self._events))
 
-    def _append(self, event: BattleEvent) -> Cursor:
+    def _append(self, event: BattleEvent) -> None:
         if not isinstance(event, BattleEvent):
             raise ValueError(f"not a battle event: {event!r}")
         key = PhaseKey(event.turn, event.side, event.phase)
@@ -162,7 +162,6 @@ class GameLog:
             self._touch.setdefault(node_id, []).append(pos)
         if pos + 1 - self._kf_pos[-1] >= self.keyframe_every:
             self._add_keyframe(pos + 1, head)
-        return self.cursor_at(pos + 1)
 
     def _add_keyframe(self, pos: int, state: GameState) -> None:
         self._kf_pos.append(pos)
