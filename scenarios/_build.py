@@ -97,10 +97,57 @@ def deploy_row(
     return (x, y)
 
 
+def stage(
+    sc: Scenario,
+    unit_ids: Sequence[str],
+    start: tuple[float, float],
+    facing: float,
+    length: float,
+    formation: Formation | str = Formation.COLUMN,
+    gap: float = GAP_CM,
+) -> None:
+    """Lay units out in rows of at most ``length`` cm, rows stepping forward from ``start``.
+
+    Used for reinforcements waiting at their entry point on a table edge: the first row's
+    rear edge lies on the line through ``start``, later rows stand in front of it.
+    """
+    fx, fy = forward(facing)
+    row: list[str] = []
+    used = 0.0
+    depth_so_far = 0.0
+
+    def flush(row: list[str]) -> float:
+        depth = 0.0
+        for uid in row:
+            u = sc.units[uid]
+            form = Formation.UNLIMBERED if u.arm.value == "artillery" else Formation(formation)
+            if form is Formation.COLUMN and u.figures < 6:
+                form = Formation.LINE
+            depth = max(depth, replace(u, formation=form).rect().depth)
+        origin = (start[0] + fx * (depth_so_far + depth), start[1] + fy * (depth_so_far + depth))
+        deploy_row(sc, row, origin, facing, formation, gap)
+        return depth
+
+    for uid in unit_ids:
+        u = sc.units[uid]
+        form = Formation.UNLIMBERED if u.arm.value == "artillery" else Formation(formation)
+        if form is Formation.COLUMN and u.figures < 6:
+            form = Formation.LINE
+        w = replace(u, formation=form).rect().width
+        if row and used + w > length:
+            depth_so_far += flush(row) + gap
+            row, used = [], 0.0
+        row.append(uid)
+        used += w + gap
+    if row:
+        flush(row)
+
+
 def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) -> None:
     """Put every commander at the centre of his units' footprints, ``behind`` cm to the rear.
 
-    Works bottom-up, so a corps commander sits behind the centre of his divisions.
+    Works bottom-up, so a corps commander sits behind the centre of his divisions. Positions
+    are kept 1 cm inside the table.
     """
     for root in roots:
         order = [n for n, _ in sc.oob.walk(root) if n in sc.commanders]
@@ -123,7 +170,9 @@ def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) ->
             cx = sum(p[0] for p in pts) / len(pts)
             cy = sum(p[1] for p in pts) / len(pts)
             fx, fy = forward(facing)
-            pos = (round(cx - fx * behind, 2), round(cy - fy * behind, 2))
+            x = min(max(cx - fx * behind, 1.0), sc.info.table_width - 1.0)
+            y = min(max(cy - fy * behind, 1.0), sc.info.table_height - 1.0)
+            pos = (round(x, 2), round(y, 2))
             sc.commanders[cid] = replace(sc.commanders[cid], position=pos, facing=facing)
 
 

@@ -125,3 +125,65 @@ def test_sources_file_names_licences():
     for needle in ("MIT License", "Copyright (c) 2016 SteveOC", "BSD 2-Clause", "Copyright (c) 2019, SteveOC",
                    "elchingen-1805.battle.json", "jena-1806.battle.json"):
         assert needle in text
+
+
+@pytest.fixture(scope="module")
+def jena():
+    return _builder("build_jena").build()
+
+
+def test_jena_forces_match_the_fogofwar_data(jena):
+    sc = jena
+    _table_checks(sc)
+    src = _fow_totals({"1", "4", "5", "6", "7", "8", "10", "11", "92"})
+    men = {s: sum(u.men for u in sc.units.values() if u.side == s) for s in sc.sides}
+    assert men == {"french": src["France.men"], "prussian": src["Prussia.men"]}
+    guns = {s: sum(u.guns for u in sc.units.values() if u.side == s) + _unrepresented(sc, s) for s in sc.sides}
+    assert guns == {"french": src["France.guns"], "prussian": src["Prussia.guns"]}
+    napoleon = sc.commanders["french-imperial-guard"]
+    assert (napoleon.name, napoleon.echelon, napoleon.command_ability) == ("Napoleon", "c_in_c", 2)
+    hohenlohe = sc.commanders["prussian-south-hohenlohe"]
+    assert (hohenlohe.echelon, hohenlohe.command_ability) == ("c_in_c", -1)  # "Doddering Fool"
+    corps = {sc.commanders[c].name for c in sc.oob.subordinates(napoleon.id) if sc.commanders[c].echelon == "corps"}
+    assert corps == {"Lannes", "Soult", "Ney", "Augereau", "Murat"}
+    assert "Ernst von Ruchel" in {sc.commanders[c].name for c in sc.oob.subordinates(hohenlohe.id) if c in sc.commanders}
+    names = {c.name for c in sc.commanders.values()}
+    assert "Kalkreuth" not in names and "General Bernadotte" not in names and "Davout" not in names
+    assert {c.side for c in sc.commanders.values()} == {"french", "prussian"}
+    assert set(VILLAGES_JENA) <= {z.name for z in sc.towns.values()}
+    assert {"landgrafenberg", "dornberg", "saale", "muehlbach"} <= set(sc.terrain)
+
+
+VILLAGES_JENA = ["Jena", "Closewitz", "Cospeda", "Lützeroda", "Vierzehnheiligen", "Isserstedt", "Krippendorf",
+                 "Kapellendorf"]
+
+
+def test_jena_arrivals_follow_republique5(jena):
+    from battlestudio.store.importers.republique5_scenario import read_scenario
+
+    plan = read_scenario("/work/shared/data/oob/republique5/scenarios/jena-auerstadt-1806/Jena.scenario")
+    by_formation = {r.formation: r for r in jena.reinforcements.values()}
+    vi = by_formation["french-vi-corps"]
+    assert (vi.earliest_turn, vi.latest_turn, vi.probability) == (5, 13, 0.7)      # (1-3 hrs) 70%
+    ruchel = by_formation["prussian-reserve-ruchel"]
+    assert (ruchel.earliest_turn, ruchel.latest_turn, ruchel.probability) == (25, 49, 0.4)  # (6-12 hrs) 40%
+    late = [a for a in plan.arrivals if not a.contact and a.command not in ("Kalkreuth", "I-Corps")]
+    # the Guard arrives as its two divisions
+    assert len(jena.reinforcements) == len(late) + 1
+    table = jena.table().exterior
+    for r in jena.reinforcements.values():
+        assert table.distance(Point(r.entry_point)) < 1e-9, r.id
+        assert r.formation in jena.commanders
+    on_table_at_start = {"french-v-corps", "prussian-1st-div", "prussian-adv-guard-div"}
+    assert not on_table_at_start & set(by_formation)
+    # units on the table at the start stand in their historical places: V Corps on the Landgrafenberg
+    plateau = jena.terrain["landgrafenberg"].geometry
+    v_units = [n for n in jena.oob.all_subordinates("french-v-corps") if n in jena.units]
+    assert v_units and all(plateau.contains(jena.units[u].footprint()) for u in v_units)
+    assert jena.info.first_turn == "06:00"
+
+
+def test_committed_jena_file_is_what_the_script_builds(jena):
+    saved = store.load(SCEN / "jena-1806.battle.json").scenario
+    assert saved.units == jena.units and saved.commanders == jena.commanders
+    assert saved.oob == jena.oob and saved.reinforcements == jena.reinforcements and saved.info == jena.info

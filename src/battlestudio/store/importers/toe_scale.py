@@ -233,7 +233,7 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
         if u.arm is Arm.ARTILLERY:
             cat = u.attributes.get("gun_category") or BATTERY_CATEGORY.get(u.subtype or Subtype.FOOT_ARTILLERY, "foot")
             groups.setdefault((_group_of(sc, u.id), cat), []).append(u)
-    emptied: set[str] = set()
+    emptied: dict[str, None] = {}  # ordered, so the notes come out in the same order every run
     for (gid, cat), batteries in groups.items():
         known = all(b.guns > 0 for b in batteries)
         real = sum(b.guns for b in batteries)
@@ -241,7 +241,7 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
         parents = {sc.oob.superior(b.id) for b in batteries}
         attach = parents.pop() if len(parents) == 1 else gid
         for b in batteries:
-            emptied.add(sc.oob.superior(b.id) or "")
+            emptied[sc.oob.superior(b.id) or ""] = None
             sc.oob.remove(b.id)
             del sc.units[b.id]
         group_name = sc.commanders[gid].attributes.get("formation", sc.commanders[gid].name) if gid else "army"
