@@ -196,6 +196,11 @@ class Autosaver(QObject):
         self._idle.setInterval(idle_s * 1000)
         self._idle.timeout.connect(self.save_now)
 
+    def set_timing(self, interval_s: float, idle_s: float) -> None:
+        """Change the periodic and idle delays (seconds)."""
+        self._periodic.setInterval(int(interval_s * 1000))
+        self._idle.setInterval(int(idle_s * 1000))
+
     def set_document(self, document: Document, written: bool = False) -> None:
         """Watch ``document``; ``written`` = its current state is already in the recovery copy."""
         if self.document is not None:
