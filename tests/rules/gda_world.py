@@ -13,9 +13,9 @@ from battlestudio.rules.params import RuleParameters
 
 def unit(uid: str, side: str = "french", quality: str = "line", x: float = 0.0, y: float = 0.0, facing: float = 90.0,
          arm: Arm = Arm.INFANTRY, state: str = "formed", formation: Formation = Formation.COLUMN,
-         subtype: Subtype | None = None, figures: int = 12, **attributes: Any) -> Unit:
+         subtype: Subtype | None = None, figures: int = 12, bases: int | None = None, **attributes: Any) -> Unit:
     """A battalion (12 figures, 2 cm × 1.5 cm each) whose front-edge midpoint is (x, y)."""
-    return Unit(id=uid, name=uid, side=side, arm=arm, subtype=subtype, quality=quality, figures=figures,
+    return Unit(id=uid, name=uid, side=side, arm=arm, subtype=subtype, quality=quality, figures=figures, bases=bases,
                 position=(x, y), facing=facing, formation=formation, state=state,
                 figure_width=2.0, figure_depth=1.5, attributes=dict(attributes))
 

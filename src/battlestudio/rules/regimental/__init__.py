@@ -1,0 +1,184 @@
+"""Regimental rules (Russian homebrew) behind the ruleset Protocol.
+
+Owns ``RegimentalRuleset``, which the entry point ``regimental`` names. The rules are in
+``command`` (initiative, zones, adjutant chains, order tests), ``activation`` (orders test of
+a brigade or division, single-regiment orders) and ``morale`` (2D6 ≤ 8, casualty markers,
+commander casualty test). Numbers come from ``resources/rulesets/regimental.toml``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
+from battlestudio.replay.state import GameState
+from battlestudio.rules.dice import DiceSource
+from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.protocol import (
+    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
+    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+)
+from battlestudio.rules.regimental.activation import activate, regiment_order
+from battlestudio.rules.regimental.command import (
+    ACTIONS, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
+    roll_initiative, units_under,
+)
+from battlestudio.rules.regimental.morale import commander_casualty_test
+
+RULE = "Regimental rules"
+
+
+def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
+    """The regimental.toml numbers with the scenario's parameters on top."""
+    return RuleParameters.for_ruleset("regimental", params or {})
+
+
+class RegimentalRuleset:
+    """Alternating activations of brigades or divisions, each with a D6 orders test."""
+
+    id = "regimental"
+
+    def describe(self) -> RulesetDescription:
+        echelons = (
+            EchelonSpec("c_in_c", "HQ (fixed, with adjutants)", "штаб", True, False, "radius"),
+            EchelonSpec("corps", "Corps (2 divisions)", "корпус", False, False, "none"),
+            EchelonSpec("division", "Divisional general", "дивизионный генерал", False, True, "radius"),
+            EchelonSpec("brigade", "Brigade general", "бригадный генерал", False, True, "radius"),
+        )
+        order = OrderTypeSpec("activate", "Activate (orders test)", "тест на приказы", ("c_in_c",), ("division", "brigade"),
+                              (ParameterSpec("actions", "choice", choices=ACTIONS,
+                                             note="up to 3, announced in order before the roll"),),
+                              cost=0, cost_unit="actions", dice=True, standing=False, rule="2.2")
+        machines = (
+            StateMachineSpec("general", {"alive": "Alive", "lightly_wounded": "Lightly wounded", "badly_wounded": "Badly wounded",
+                                         "killed": "Killed"},
+                             forbids={"lightly_wounded": ("give_orders",), "badly_wounded": ("give_orders",),
+                                      "killed": ("give_orders",)}),
+            StateMachineSpec("unit", {"normal": "Normal", "disorganised": "Disorganised", "withdrawing": "Withdrawing",
+                                      "broken": "Broken (fled)"}),
+        )
+        phases = (
+            PhaseSpec("initiative", "Initiative test", "both", ("initiative",), "2.1"),
+            PhaseSpec("activation", "Alternating activations of one brigade or division", "active",
+                      ("next_activation", "issue_order"), "2.2"),
+        )
+        return RulesetDescription("regimental", RULE, "shared/seeds/003_b06bd850974f16fd.txt", ("metric",), ("d6", "2d6"),
+                                  echelons, (order,), machines, phases, unknown_parameters=("adjutants.<side>",))
+
+    def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
+        p = parameters(params)
+        c = state.commanders[commander_id]
+        if c.attributes.get("role") == "adjutant":
+            return CommandReach(commander_id, "radius", radius=float(p.get("adjutant_link_cm")),
+                                measured_to="the next adjutant or the divisional general (a chain link)",
+                                assumed=tuple(p.assumptions()), rule="Дистанция командования; Ambiguity 17")
+        if c.echelon == "c_in_c" or c.attributes.get("role") == "hq":
+            return CommandReach(commander_id, "radius", radius=float(p.get("hq_zone_cm")),
+                                measured_to="divisional generals, extended by adjutant chains",
+                                secondary={"adjutant move": float(p.get("adjutant_move_cm"))}, rule="Дистанция командования")
+        if c.echelon in ("division", "brigade"):
+            return CommandReach(commander_id, "radius", radius=float(p.get("general_zone_cm")),
+                                measured_to="nearest point of the regiment or of its brigade",
+                                assumed=tuple(p.assumptions()), rule="Дистанция командования")
+        return CommandReach(commander_id, "none")
+
+    def order_types(self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+        spec = self.describe().order_types[0]
+        why = may_activate(state, recipient)
+        return [OrderTypeSpec(**{**{f: getattr(spec, f) for f in spec.__slots__}, "unavailable": why})]
+
+    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource) -> OrderOutcome:
+        p = parameters(params)
+        if request.order_type != "activate":
+            return OrderOutcome("refused", "", f"Regimental rules know only 'activate', not {request.order_type!r}")
+        act = activate(state, request.recipient, tuple(request.parameters.get("actions", ())), p, dice)
+        oid = f"regimental-activate-{request.recipient}-t{state.turn}"
+        return OrderOutcome(act.status, oid, act.explanation, act.events, act.rolls,
+                            spent={"actions": len(act.granted)}, assumed=tuple(p.assumptions()))
+
+    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
+        """The commander casualty test when the formation's losses call for it (no roll otherwise)."""
+        p = parameters(params)
+        t = commander_casualty_test(state, formation, p, dice)
+        flags: dict[str, Any] = {"general": general_condition(state, formation), "casualty_test_due": t.due}
+        events = []
+        if t.roll is not None:
+            flags["general"] = t.result
+            events = [CommandRolled(state.turn, state.side, state.phase, roll=t.roll.to_dict(), explanation=t.roll.explain()),
+                      CommandStateChanged(state.turn, state.side, state.phase, subject=formation, state="casualty_tested",
+                                          value=True, reason=t.why)]
+            if t.result != "unharmed":
+                events.append(CommandStateChanged(state.turn, state.side, state.phase, subject=formation, state="general",
+                                                  value=t.result, reason="commander casualty test"))
+        text = t.roll.explain() if t.roll else f"No commander casualty test for {formation}: {t.why}."
+        restr = ("-1 on morale tests; orders only from the HQ",) if flags["general"] not in ("alive", "unharmed") else ()
+        return CheckResult(formation, flags, restr, text, tuple(events), (t.roll,) if t.roll else (), tuple(p.assumptions()))
+
+    def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+        p = parameters(params)
+        zone = float(p.get("general_zone_cm"))
+        out = []
+        for uid, u in sorted(state.units.items()):
+            if side and u.side != side:
+                continue
+            g = state.oob.superior(uid)
+            if not g or g not in state.commanders:
+                continue
+            brigade_units = units_under(state, g)
+            d = distance_to(state.commanders[g].position, brigade_units)
+            exempt = "light or irregular cavalry" if exempt_from_command(u, p) else ""
+            within = d <= zone + 1e-6
+            cons = "" if within or exempt else "order-test"
+            text = (f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" +
+                    ("" if within or exempt else "; an order to this regiment alone takes the order test "
+                     "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"))
+            out.append(OutOfCommandFinding(uid, g, d, zone, within, exempt, cons, text, "Дистанция командования"))
+        for c in sorted(state.commanders.values(), key=lambda c: c.id):
+            if c.echelon != "division" or (side and c.side != side):
+                continue
+            link = hq_link(state, c.side, c.position, p)
+            out.append(OutOfCommandFinding(c.id, " → ".join(link.chain), link.distance, float(p.get("hq_zone_cm")),
+                                           link.within, "", "" if link.within else "order-test",
+                                           f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"
+                                           + (f" via {' → '.join(link.chain)}" if len(link.chain) > 1 else ""),
+                                           "Дистанция командования"))
+        return out
+
+    def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
+        return self.describe().phases
+
+    def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult:
+        sides = tuple(sorted({c.side for c in state.commanders.values()}))
+        if len(sides) != 2:
+            raise RuleRefused(f"Regimental initiative needs two sides, this game has {len(sides)}")
+        side, rolls, text = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
+        return InitiativeResult(side, text, tuple(rolls))
+
+    def next_activation(self, state: GameState) -> str:
+        """The side that activates next: alternate from the initiative holder (flag
+        ``initiative:holder``); a side with nothing left passes; ``turn over`` at the end."""
+        sides = sorted({c.side for c in state.commanders.values()})
+        left = {s: eligible(state, s) for s in sides}
+        if not any(left.values()):
+            return "turn over"
+        holder = state.flags.get("initiative:holder", sides[0])
+        done = {s: sum(1 for k, v in state.flags.items() if k.startswith("activated:") and isinstance(v, dict)
+                       and v.get("turn") == state.turn and state.commanders.get(k.split(":", 1)[1]) is not None
+                       and state.commanders[k.split(":", 1)[1]].side == s) for s in sides}
+        order = [holder] + [s for s in sides if s != holder]
+        nxt = min(order, key=lambda s: (done[s], order.index(s)))
+        if not left[nxt]:
+            nxt = next(s for s in order if left[s])
+        return nxt
+
+    def regiment_order(self, state: GameState, regiment: str, division_actions: int, params: Mapping[str, Any],
+                       dice: DiceSource):
+        """An order to a single regiment (see ``activation.regiment_order``)."""
+        return regiment_order(state, regiment, division_actions, parameters(params), dice)
+
+    def hq(self, state: GameState, side: str):
+        """The side's HQ commander."""
+        return hq_of(state, side)
+
+
+ruleset = RegimentalRuleset()

@@ -1,0 +1,203 @@
+"""Regimental rules morale test (2D6 ≤ 8 with modifiers), casualty-marker limits per base, and
+the commander casualty test (Тест на мораль; Пехота/Кавалерия/Артиллерия; Тест на потери
+командования; digest §7, §9, §11).
+
+Casualty markers live in ``Unit.attributes``: ``markers`` (on the unit now), ``markers_since_test``
+(towards the forced morale test, Ambiguity 14) and ``markers_received`` (cumulative).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Sequence
+
+from battlestudio.model.units import Arm, Subtype, Unit
+from battlestudio.replay.events import BattleEvent, EventError, register
+from battlestudio.replay.state import GameState
+from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord, distribution
+from battlestudio.rules.params import RuleParameters
+from battlestudio.rules.regimental.command import (
+    D6, distance_to, general_condition, hq_link, roll_d6, table_record, units_under,
+)
+
+TWO_D6 = DiceSpec(2, 6)
+
+
+def pass_probability(target: int) -> Fraction:
+    """Exact chance that 2D6 ≤ ``target``."""
+    return sum((p for s, p in distribution(TWO_D6).items() if s <= target), Fraction(0))
+
+
+def command_morale_modifiers(state: GameState, unit: Unit, params: RuleParameters) -> list[Modifier]:
+    """Morale modifiers from command (3.4.1; Тест на потери командования): inside the HQ zone
+    +2 or else inside its general's zone +1 (Ambiguity: the better one only), general killed or
+    wounded -1, HQ captured -2, artillery -1 per casualty marker."""
+    m = params.get("morale_modifiers")
+    out: list[Modifier] = []
+    general = state.oob.superior(unit.id)
+    if hq_link(state, unit.side, [unit], params).within:
+        out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
+    elif general and general_condition(state, general) == "alive" and \
+            distance_to(state.commanders[general].position, [unit]) <= float(params.get("general_zone_cm")):
+        out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
+    lost = [g for g in state.oob.chain_of_command(unit.id) if g in state.commanders
+            and general_condition(state, g) in ("killed", "badly_wounded", "lightly_wounded")]
+    if lost:
+        out.append(Modifier(int(m["general_lost"]), f"general {lost[0]} {general_condition(state, lost[0]).replace('_', ' ')}"))
+    if state.flags.get(f"hq_captured:{unit.side}"):
+        out.append(Modifier(int(m["hq_captured"]), "HQ captured"))
+    if unit.arm is Arm.ARTILLERY and int(unit.attributes.get("markers", 0)):
+        k = int(unit.attributes["markers"])
+        out.append(Modifier(int(m["artillery_per_marker"]) * k, f"artillery, {k} casualty markers"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleResult:
+    """``passed``; the ``roll``; ``target`` (8 + modifiers); exact ``odds`` of passing."""
+
+    unit: str
+    passed: bool
+    roll: RollRecord
+    target: int
+    odds: Fraction
+
+
+def morale_test(state: GameState, unit_id: str, params: RuleParameters, dice: DiceSource,
+                situational: Sequence[Modifier] = (), why: str = "") -> MoraleResult:
+    """2D6 ≤ 8 + modifiers passes (Тест на мораль; Ambiguity 15). ``situational`` adds melee
+    modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers)."""
+    unit = state.units[unit_id]
+    mods = tuple(command_morale_modifiers(state, unit, params)) + tuple(situational)
+    target = int(params.get("morale_target")) + sum(m.value for m in mods)
+    params.get("morale_modifier_sign")
+    purpose = f"regimental-morale:{unit_id}:t{state.turn}"
+    faces = dice.roll(purpose, TWO_D6)
+    passed = sum(faces) <= target
+    odds = pass_probability(target)
+    rec = RollRecord(purpose=purpose, label=f"Morale test, {unit.name or unit_id}" + (f" ({why})" if why else ""),
+                     dice=TWO_D6, raw=faces, modifiers=(),
+                     threshold_source=f"passes on 2D6 ≤ {target} = 8 {'+' if target >= 8 else '-'} "
+                                      f"{abs(target - 8)} ({', '.join(f'{m.value:+d} {m.source}' for m in mods) or 'no modifiers'}); "
+                                      f"chance {odds}",
+                     outcome="passed" if passed else "failed: disorganised", success=passed)
+    return MoraleResult(unit_id, passed, rec, target, odds)
+
+
+def _arm_key(unit: Unit) -> str:
+    return unit.arm.value if unit.arm in (Arm.INFANTRY, Arm.CAVALRY, Arm.ARTILLERY) else "infantry"
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerResult:
+    """After ``added`` markers: ``bases_removed``, ``markers`` left on the unit, whether a
+    morale test is ``forced``, and the new counters."""
+
+    unit: str
+    added: int
+    bases_removed: int
+    markers: int
+    forced_test: bool
+    since_test: int
+    received: int
+
+
+def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
+    """Place ``added`` casualty markers: a base is removed (and its markers cleared) at 6
+    (infantry) / 2 (cavalry) / 5 (artillery) markers; a morale test is forced when the markers
+    since the last forced test reach 6 / 4 / 3 (Ambiguity 14)."""
+    key = _arm_key(unit)
+    per = int(params.get("skirmisher_markers_per_base")) if unit.subtype is Subtype.SKIRMISHERS else \
+        int(params.get("markers_per_base")[key])
+    force = int(params.get("markers_forcing_morale")[key])
+    params.get("marker_counting")
+    markers = int(unit.attributes.get("markers", 0)) + added
+    bases = unit.bases if unit.bases is not None else 10**6
+    removed = min(markers // per, bases)
+    markers -= removed * per
+    since = int(unit.attributes.get("markers_since_test", 0)) + added
+    forced = since >= force
+    return MarkerResult(unit.id, added, removed, markers, forced, since - force if forced else since,
+                        int(unit.attributes.get("markers_received", 0)) + added)
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class MarkersPlaced(BattleEvent):
+    """Casualty markers on ``unit``: ``bases_removed`` bases go, ``markers`` remain;
+    ``since_test`` and ``received`` counters (Regimental rules)."""
+
+    kind = "regimental_markers"
+    unit: str = ""
+    added: int = 0
+    bases_removed: int = 0
+    markers: int = 0
+    since_test: int = 0
+    received: int = 0
+
+    def apply(self, state: GameState) -> GameState:
+        u = state.units.get(self.unit)
+        if u is None:
+            raise EventError(self, f"no unit {self.unit!r}")
+        attrs = {**u.attributes, "markers": self.markers, "markers_since_test": self.since_test,
+                 "markers_received": self.received}
+        bases = None if u.bases is None else max(0, u.bases - self.bases_removed)
+        return state.with_unit(replace(u, bases=bases, attributes=attrs))
+
+    def touched(self) -> tuple[str, ...]:
+        return (self.unit,)
+
+
+def marker_event(state: GameState, r: MarkerResult) -> MarkersPlaced:
+    return MarkersPlaced(state.turn, state.side, state.phase or "fire", unit=r.unit, added=r.added,
+                         bases_removed=r.bases_removed, markers=r.markers, since_test=r.since_test, received=r.received)
+
+
+def formation_losses(state: GameState, general: str) -> int:
+    """Cumulative casualty markers received by the formation's units (Ambiguity 19)."""
+    return sum(int(u.attributes.get("markers_received", 0)) for u in units_under(state, general))
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtyTest:
+    """The commander casualty test: ``due`` or not (and ``why``), the ``result`` and roll."""
+
+    general: str
+    due: bool
+    why: str
+    result: str = ""
+    roll: RollRecord | None = None
+
+
+def commander_casualty_test(state: GameState, general: str, params: RuleParameters, dice: DiceSource) -> CasualtyTest:
+    """Тест на потери командования: after losses of more than 10 (division) / 7 (brigade), if
+    the general's units are in his zone, a D6: 1 killed, 2 badly wounded, 3-4 lightly
+    wounded, 5-6 unharmed. Tested once when the trigger is first passed (flag
+    ``casualty_tested:<general>``)."""
+    c = state.commanders[general]
+    trig = params.get("casualty_test_trigger").get(c.echelon)
+    if trig is None:
+        return CasualtyTest(general, False, f"{c.echelon} generals take no casualty test")
+    losses = formation_losses(state, general)
+    params.get("casualty_test_counts")
+    if losses <= int(trig):
+        return CasualtyTest(general, False, f"{losses} losses, not more than {trig}")
+    if state.flags.get(f"casualty_tested:{general}"):
+        return CasualtyTest(general, False, "already tested for these losses")
+    if general_condition(state, general) != "alive":
+        return CasualtyTest(general, False, f"the general is already {general_condition(state, general)}")
+    units = units_under(state, general)
+    if distance_to(c.position, units) > float(params.get("general_zone_cm")):
+        return CasualtyTest(general, False, "no unit of his is inside his command zone")
+    purpose = f"regimental-casualty:{general}:t{state.turn}"
+    die = roll_d6(dice, purpose)
+    result = str(params.get("casualty_test_table")[die - 1])
+    rec = table_record(purpose, f"Commander casualty test, {c.name or general} ({losses} losses > {trig})", die,
+                       "1 killed, 2 badly wounded, 3-4 lightly wounded, 5-6 unharmed", result.replace("_", " "),
+                       result == "unharmed")
+    return CasualtyTest(general, True, f"{losses} losses > {trig}", result, rec)
+
+
+__all__ = ["D6", "MoraleResult", "morale_test", "add_markers", "MarkersPlaced", "marker_event", "commander_casualty_test",
+           "CasualtyTest", "pass_probability", "command_morale_modifiers", "formation_losses"]
