@@ -203,3 +203,79 @@ def view(qtbot, document):
     qtbot.waitExposed(v)
     v.fit_table()
     return v
+
+
+class Mouse:
+    """Real mouse and key events on a MapView's viewport, positions in table cm or pixels."""
+
+    def __init__(self, qtbot, view) -> None:
+        self.qtbot = qtbot
+        self.view = view
+
+    def px(self, table_point):
+        """Viewport pixel (QPoint) of a table point (cm)."""
+        from battlestudio.ui.coords import table_to_scene
+
+        return self.view.mapFromScene(table_to_scene(*table_point))
+
+    def send(self, kind, pos, button, buttons, modifiers=None):
+        from PySide6.QtCore import QPointF, Qt
+        from PySide6.QtGui import QMouseEvent
+        from PySide6.QtWidgets import QApplication
+
+        vp = self.view.viewport()
+        mods = modifiers if modifiers is not None else Qt.KeyboardModifier.NoModifier
+        ev = QMouseEvent(kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), button, buttons, mods)
+        QApplication.sendEvent(vp, ev)
+
+    def press(self, pos, button=None, modifiers=None):
+        from PySide6.QtCore import QEvent, Qt
+
+        b = button or Qt.MouseButton.LeftButton
+        self.send(QEvent.Type.MouseButtonPress, pos, b, b, modifiers)
+
+    def move(self, pos, buttons=None, modifiers=None):
+        from PySide6.QtCore import QEvent, Qt
+
+        self.send(QEvent.Type.MouseMove, pos, Qt.MouseButton.NoButton,
+                  buttons if buttons is not None else Qt.MouseButton.NoButton, modifiers)
+
+    def release(self, pos, button=None, modifiers=None):
+        from PySide6.QtCore import QEvent, Qt
+
+        b = button or Qt.MouseButton.LeftButton
+        self.send(QEvent.Type.MouseButtonRelease, pos, b, Qt.MouseButton.NoButton, modifiers)
+
+    def click(self, pos, button=None, modifiers=None):
+        self.press(pos, button, modifiers)
+        self.release(pos, button, modifiers)
+
+    def double_click(self, pos):
+        from PySide6.QtCore import QEvent, Qt
+
+        b = Qt.MouseButton.LeftButton
+        self.press(pos)
+        self.release(pos)
+        self.send(QEvent.Type.MouseButtonDblClick, pos, b, b)
+        self.release(pos)
+
+    def drag(self, start, end, steps=5, button=None, modifiers=None):
+        """Press at ``start``, move in ``steps`` to ``end``, release (viewport pixels)."""
+        from PySide6.QtCore import QPoint, Qt
+
+        b = button or Qt.MouseButton.LeftButton
+        self.press(start, b, modifiers)
+        for i in range(1, steps + 1):
+            p = QPoint(start.x() + (end.x() - start.x()) * i // steps, start.y() + (end.y() - start.y()) * i // steps)
+            self.move(p, b, modifiers)
+        self.release(end, b, modifiers)
+
+    def key(self, key, modifiers=None):
+        from PySide6.QtCore import Qt
+
+        self.qtbot.keyClick(self.view, key, modifiers or Qt.KeyboardModifier.NoModifier)
+
+
+@pytest.fixture
+def mouse(qtbot, view) -> Mouse:
+    return Mouse(qtbot, view)

@@ -31,6 +31,12 @@ from battlestudio.ui.styles import (
 SELECTED = QColor("#ff9d00")
 """Highlight colour of selected items."""
 
+OUTLINE_PEN = cosmetic_pen("#202020", 0.8)
+SELECTED_PEN = cosmetic_pen(SELECTED, 2.5)
+FRONT_PEN = cosmetic_pen("#101010", 2.5)
+LIGHT_INK_PEN = cosmetic_pen(contrast_ink(QColor("#000000")), 1.0)
+DARK_INK_PEN = cosmetic_pen(contrast_ink(QColor("#ffffff")), 1.0)
+
 Z_TERRAIN, Z_TOWN, Z_OBJECTIVE, Z_UNIT, Z_COMMANDER = 0.0, 10.0, 15.0, 20.0, 30.0
 
 
@@ -45,6 +51,8 @@ class MapItem(QGraphicsItem):
         self.ctx = ctx
         self._bounds = QRectF()
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        # Repaints blit a per-view pixmap; it is redrawn only on zoom or when the item changes.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._bounds
@@ -98,6 +106,7 @@ class UnitItem(MapItem):
         self._dot = arm == Arm.ARTILLERY
         self._fill = nation_colour(unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
         self._ink = contrast_ink(self._fill)
+        self._ink_pen = LIGHT_INK_PEN if self._ink.lightness() > 128 else DARK_INK_PEN
         box = self._poly.boundingRect()
         if self._label is None or self._label.text != unit.name:
             self._label = Label(unit.name, self.ctx) if unit.name else None
@@ -114,19 +123,18 @@ class UnitItem(MapItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        selected = self.isSelected()
         painter.setBrush(self._fill)
-        painter.setPen(cosmetic_pen(SELECTED if selected else "#202020", 2.5 if selected else 0.8))
+        painter.setPen(SELECTED_PEN if self.isSelected() else OUTLINE_PEN)
         painter.drawPolygon(self._poly)
         if lod * self._min_side >= 5.0:
-            painter.setPen(cosmetic_pen(self._ink, 1.0))
+            painter.setPen(self._ink_pen)
             if self._glyph:
                 painter.drawLines(self._glyph)
             if self._dot:
                 painter.setBrush(self._ink)
                 r = self._min_side * 0.18
                 painter.drawEllipse(QPointF(0.0, 0.0), r, r)
-            painter.setPen(cosmetic_pen("#101010", 2.5))
+            painter.setPen(FRONT_PEN)
             painter.drawLine(self._front)
 
     def label_request(self, lod: float) -> LabelRequest | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from battlestudio.model.geometry import Point
@@ -35,6 +35,9 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 200.0
 
 WHEEL_STEP = 1.2
 """Zoom factor per wheel notch (120 eighths of a degree)."""
+
+PIXMAP_CACHE_KB = 128 * 1024
+"""Room for the items' device-coordinate caches (Qt's default of 10 MB thrashes past ~1,000 items)."""
 
 
 class MapView(QGraphicsView):
@@ -63,6 +66,7 @@ class MapView(QGraphicsView):
     def __init__(self, document: "Document", parent: QWidget | None = None) -> None:
         self.map_scene = MapScene()
         super().__init__(self.map_scene, parent)
+        QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), PIXMAP_CACHE_KB))
         self.document: "Document | None" = None
         self.tool: "Tool | None" = None
         self.snap_to_grid = False
@@ -81,6 +85,7 @@ class MapView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
         self.setMouseTracking(True)
         self.setAcceptDrops(True)
+        self.viewport().setAcceptDrops(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.set_document(document)
         from battlestudio.ui.tools.select import SelectTool
