@@ -161,6 +161,7 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
     taken: set[str] = set()
     cancel_targets: set[str] = set()
     ordered: set[str] = set()
+    moved: set[str] = set()
     accepted: list[tuple[OrderRequest, str]] = []
     for req in requests:  # 1. declare everything first
         is_cancel = req.order_type == "cancel"
@@ -171,6 +172,10 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
         else:
             why = check_request(state, p, req, used.get(req.issuer, 0))
             recipient = req.recipient
+        if not why and req.order_type == "move" and p.get("one_oas_move_per_general"):
+            if req.recipient in moved:
+                why = f"{name_of(state, req.recipient)} is already moved with order capacity this turn (A18)"
+            moved.add(req.recipient)
         if not why and req.order_type not in ("move", "mission"):
             clash = ordered if is_cancel else cancel_targets
             if recipient in clash:

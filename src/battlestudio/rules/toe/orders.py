@@ -104,15 +104,17 @@ def nearest_enemy_point(state: GameState, node: str) -> tuple[Point, str] | None
 
 def retreat_direction(state: GameState, node: str) -> tuple[float, float] | None:
     """Unit vector directly away from the enemy front (2.9, assumed A11: away from the nearest
-    point of the nearest enemy unit), or None with no enemy on the table."""
+    point of the nearest enemy unit; the way that unit faces when it stands on the general), or
+    None with no enemy on the table."""
     found = nearest_enemy_point(state, node)
     if found is None:
         return None
-    (qx, qy), _ = found
+    (qx, qy), eid = found
     px, py = position_of(state, node)
     n = math.hypot(px - qx, py - qy)
-    if n == 0:
-        return None
+    if n <= 1e-9:  # the enemy stands on him: away = the way that enemy faces
+        r = math.radians(state.units[eid].facing)
+        return (math.cos(r), math.sin(r))
     return ((px - qx) / n, (py - qy) / n)
 
 
