@@ -15,8 +15,9 @@ function (``ui.coords``); nothing below the UI knows about screens.
 This module owns the frame, the rectangle with its named edges, lines and local coordinates
 (glossary §1.1–1.2, G-3), the bearing of a point relative to a facing, rigid motions and
 pivots, and the files × ranks shape of each formation (glossary §1.4, Torden over Europa 1.7).
-The figure grid and formation-change anchoring live in ``model.formations``; the predicates
-built on these rectangles live in ``model.predicates`` and ``model.command_geometry``.
+The figure grid and formation-change anchoring live in ``model.formations``, swept areas in
+``model.sweeps``; the predicates built on these rectangles live in ``model.predicates`` and
+``model.command_geometry``.
 """
 
 from __future__ import annotations
