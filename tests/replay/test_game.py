@@ -4,11 +4,14 @@ turn → side → phase → event index, undo during recording, what changed, tr
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import (
     Annotation, Casualties, Fired, Moved, OrderStateChanged, PhaseStarted, event_kinds,
@@ -264,3 +267,30 @@ def test_reinforcements_enter_from_off_the_table(forty_turns, reference):
     uid = next(i for i in sorted(waiting) if i in reference[0].units)
     trail = log.trail(uid, turns=1, at=arrival + 1)
     assert trail == [reference[arrival + 1].units[uid].position]
+
+
+def test_a_battle_from_a_file_opens_as_a_log(forty_turns):
+    battle = Battle(scenario=forty_turns.scenario, events=list(forty_turns.events))
+    log = GameLog.from_battle(battle)
+    assert len(log) == len(forty_turns.events) and log.events == tuple(forty_turns.events)
+    notes = log.events_between(log.turn_starts()[9], None, "annotation")
+    assert notes and all(isinstance(e, Annotation) and e.turn >= 10 for _, e in notes)
+    assert all(log.events[p] is e for p, e in notes)
+
+
+def test_importing_the_package_registers_every_event_module():
+    """In a fresh interpreter, ``import battlestudio.replay`` alone must register every kind
+    that any replay module defines (the store relies on it to read events back)."""
+    code = (
+        "import battlestudio.replay, importlib, pkgutil, inspect\n"
+        "from battlestudio.replay.events import BattleEvent, event_kinds\n"
+        "before = set(event_kinds())\n"
+        "classes = set()\n"
+        "for m in pkgutil.iter_modules(battlestudio.replay.__path__):\n"
+        "    mod = importlib.import_module('battlestudio.replay.' + m.name)\n"
+        "    classes |= {c.kind for _, c in inspect.getmembers(mod, inspect.isclass)\n"
+        "                if issubclass(c, BattleEvent) and c.__module__ == mod.__name__}\n"
+        "print(sorted(classes - before))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -22,6 +22,7 @@ from psygnal import Signal
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.scenario import Scenario
+from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
@@ -98,6 +99,17 @@ class GameLog:
     def from_scenario(cls, scenario: Scenario, events: Iterable[BattleEvent] = (), **kw: int) -> "GameLog":
         """A log starting from ``GameState.from_scenario(scenario)``."""
         return cls(GameState.from_scenario(scenario), events, **kw)
+
+    @classmethod
+    def from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
+        """The log of a ``Battle`` read from a file (its scenario and recorded events).
+
+        Raises
+        ------
+        ValueError
+            naming the first event (1-based) that cannot be replayed.
+        """
+        return cls.from_scenario(battle.scenario, battle.events, **kw)
 
     # -- recording ------------------------------------------------------------------------
     def append(self, event: BattleEvent) -> Cursor:
@@ -402,6 +414,17 @@ class GameLog:
             ga, gb = sa.oob.graph, sb.oob.graph
             ids.update(v for _, v in set(ga.edges) ^ set(gb.edges))
         return frozenset(ids)
+
+    def events_between(
+        self, start: Cursor | int = 0, end: Cursor | int | None = None, kind: str | None = None
+    ) -> list[tuple[int, BattleEvent]]:
+        """``(p, events[p])`` for the events in [start, end), only of ``kind`` if given.
+
+        E.g. the annotations of the last turns: ``events_between(turn_start, at, "annotation")``.
+        """
+        lo = self.position(start)
+        hi = len(self._events) if end is None else self.position(end)
+        return [(p, e) for p, e in enumerate(self._events[lo:hi], lo) if kind is None or e.kind == kind]
 
     def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]:
         """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
