@@ -6,7 +6,7 @@ folds the whole drag into one undo step and the map always shows the document's 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
@@ -120,10 +120,10 @@ class SelectTool(Tool):
         if event.button() != Qt.MouseButton.LeftButton:
             return
         if self._state == "band":
-            end = self.view.mapToScene(event.position().toPoint())
-            rect = scene_rect(self._band_from, end)
-            hit = {
-                i.id for i in self.view.map_scene.items(rect, Qt.ItemSelectionMode.IntersectsItemShape)
+            a = self.view.mapFromScene(self._band_from)
+            rect = QRect(a, event.position().toPoint()).normalized()
+            hit = {  # the view's query, so screen-sized items (commander flags) are hit as drawn
+                i.id for i in self.view.items(rect, Qt.ItemSelectionMode.IntersectsItemShape)
                 if isinstance(i, MapItem) and i.isVisible()
             }
             if bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
