@@ -24,6 +24,11 @@ from battlestudio.rules.toe.common import (
 )
 
 
+def fmt_cm(d: float) -> str:
+    """A distance in cm for text: up to two decimals, no trailing zeros (15, 15.01)."""
+    return f"{d:.2f}".rstrip("0").rstrip(".")
+
+
 def parse_zones(value: object, key: str) -> tuple[ZoneBand, ...]:
     """Table 1 zone bounds ``[z1, z2, z3]`` (cm; the last may be ``"60+"``) as three bands.
 
@@ -162,7 +167,7 @@ def _finding(state: GameState, p: RuleParameters, node: str, sup: str, d: float,
     raid = state.flags.get(f"raid:{node}")
     exemption, consequence, rule = "", "", "2.4, 2.5"
     if inside:
-        text = f"{who} is within {chief}'s command distance ({d:.1f} ≤ {reach:g} cm)"
+        text = f"{who} is within {chief}'s command distance ({fmt_cm(d)} ≤ {reach:g} cm)"
         if raid:
             consequence, rule = "back-in-command", "4.9"
             text += "; back in command after its attack outside command distance (4.9)"
@@ -170,21 +175,21 @@ def _finding(state: GameState, p: RuleParameters, node: str, sup: str, d: float,
     unit = state.units.get(node)
     if is_detached(state, node):
         exemption = "detached"
-        text = f"{who} is {d:.1f} cm from {chief} (command distance {reach:g} cm) but detached (2.4, 2.11)"
+        text = f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) but detached (2.4, 2.11)"
     elif unit is not None and is_fled(unit, p):
         exemption = "fled"
-        text = f"{who} is {d:.1f} cm from {chief} (command distance {reach:g} cm) but routed (2.4)"
+        text = f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) but routed (2.4)"
     elif unit is not None and unit.arm == Arm.CAVALRY and raid and not raid.get("returning"):
         exemption, rule = "cavalry-attack", "4.9"
-        text = (f"{who} is {d:.1f} cm from {chief} (command distance {reach:g} cm) on an attack outside command "
+        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) on an attack outside command "
                 f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)")
     elif unit is not None and raid:
         consequence, rule = "must-return-facing-chief", "4.9"
-        text = (f"{who} is {d:.1f} cm from {chief} (command distance {reach:g} cm) and no longer attacking: it must "
+        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) and no longer attacking: it must "
                 f"move at once towards {chief}'s command distance, facing him (4.9)")
     else:
         consequence = "must-return"
-        text = (f"{who} is {d:.1f} cm from {chief}, outside his command distance of {reach:g} cm: it must move back "
+        text = (f"{who} is {fmt_cm(d)} cm from {chief}, outside his command distance of {reach:g} cm: it must move back "
                 f"inside in its movement phase, changing to a faster formation if that gets it there, and if terrain "
                 f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)")
     return OutOfCommandFinding(node, sup, d, reach, False, exemption, consequence, text, rule)
