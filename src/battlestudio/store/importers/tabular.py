@@ -1,0 +1,371 @@
+"""Importer of orders of battle kept in a table (CSV or XLSX), read through a column mapping.
+
+The mapping is a TOML file (or the same dict) naming which columns hold what::
+
+    [hierarchy]                 # one of: path, id + parent, levels
+    path = "path"               # dotted path column, e.g. "3eme_Division.12e_Ligne"
+    separator = "."
+    prefix = "force_id"         # optional column that puts each path under a top command
+    # id = "id"  and  parent = "parent_id"
+    # levels = ["army", "corps", "division", "brigade"]   (one column per echelon)
+
+    [columns]                   # each a column name; men may list several columns to add
+    name = "name"
+    commander = "commander_name"
+    men = ["bayonets", "sabres"]
+    horses = "sabres"
+    guns = "guns"
+    arm = "utype"
+    quality = "rating"
+    nation = "nation"
+    side = "nation"
+    echelon = "cmd_level"
+
+    [values.arm]                # source value -> infantry|cavalry|artillery|other|command
+    "1" = "command"
+    [values.quality]            # source value -> a Quality value
+    [values.echelon]            # source value -> an Echelon value
+    [defaults]                  # side, nation, quality
+    [source]                    # title, url, licence of the data (goes into Scenario.sources)
+
+A row becomes a commander when its arm maps to ``command`` (or is empty while an arm column is
+mapped) or when other rows sit under it; any other row becomes a unit. Strengths on commander
+rows are kept as ``stated_men``/``stated_guns`` attributes, not counted twice. Every value that
+cannot be read yields an ``ImportWarning`` naming the file and the row (the header is row 1).
+"""
+
+from __future__ import annotations
+
+import csv
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from battlestudio.model.scenario import Scenario, Side, Source
+from battlestudio.model.units import Arm, Commander, Echelon, Quality, Unit
+from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
+from battlestudio.store.importers.republique5 import GRADES, _source_echelon
+from battlestudio.store.importers.toe_scale import map_echelon
+
+ARM_ALIASES = {
+    "inf": "infantry", "infantry": "infantry", "i": "infantry", "cav": "cavalry", "cavalry": "cavalry",
+    "c": "cavalry", "art": "artillery", "arty": "artillery", "artillery": "artillery", "a": "artillery",
+    "other": "other", "command": "command", "hq": "command", "": "command",
+}
+"""Arm words understood without a ``[values.arm]`` table."""
+ECHELONS = {e.value for e in Echelon}
+_FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
+
+
+@dataclass
+class Mapping_:
+    """A checked column mapping (see the module docstring)."""
+
+    mode: str
+    hierarchy: dict[str, Any]
+    columns: dict[str, Any]
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)
+    source: dict[str, str] = field(default_factory=dict)
+    origin: str = "mapping"
+
+
+def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
+    """Read and check a mapping (TOML file or dict).
+
+    Raises
+    ------
+    OobImportError
+        naming the mapping file and the key at fault.
+    """
+    origin = "mapping"
+    if not isinstance(spec, Mapping):
+        origin = str(spec)
+        try:
+            spec = tomllib.loads(Path(spec).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise OobImportError(f"{origin}: cannot read mapping ({e.strerror or e})") from e
+        except tomllib.TOMLDecodeError as e:
+            raise OobImportError(f"{origin}: not valid TOML ({e})") from e
+    h = dict(spec.get("hierarchy", {}))
+    modes = [m for m in ("path", "id", "levels") if m in h]
+    if len(modes) != 1:
+        raise OobImportError(f"{origin}: [hierarchy] needs exactly one of path, id (+ parent) or levels; got {modes}")
+    if modes[0] == "id" and "parent" not in h:
+        raise OobImportError(f"{origin}: [hierarchy] id needs a parent column")
+    cols = dict(spec.get("columns", {}))
+    if "name" not in cols and modes[0] != "levels":
+        raise OobImportError(f"{origin}: [columns] needs a name column")
+    values = {k: {str(a): str(b) for a, b in v.items()} for k, v in dict(spec.get("values", {})).items()}
+    for src, arm in values.get("arm", {}).items():
+        if arm not in ("infantry", "cavalry", "artillery", "other", "command"):
+            raise OobImportError(f"{origin}: values.arm.{src} = {arm!r} is not infantry/cavalry/artillery/other/command")
+    for src, q in values.get("quality", {}).items():
+        if q not in {x.value for x in Quality}:
+            raise OobImportError(f"{origin}: values.quality.{src} = {q!r} is not one of {[x.value for x in Quality]}")
+    for src, e in values.get("echelon", {}).items():
+        if e not in ECHELONS:
+            raise OobImportError(f"{origin}: values.echelon.{src} = {e!r} is not one of {sorted(ECHELONS)}")
+    return Mapping_(modes[0], h, cols, values, dict(spec.get("defaults", {})), dict(spec.get("source", {})), origin)
+
+
+def _read_rows(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1."""
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        import openpyxl
+
+        try:
+            wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        except Exception as e:  # openpyxl raises many kinds for a bad file
+            raise OobImportError(f"{path}: not a readable XLSX workbook ({e})") from e
+        try:
+            if sheet is not None and sheet not in wb.sheetnames:
+                raise OobImportError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})")
+            ws = wb[sheet] if sheet else wb.worksheets[0]
+            it = ws.iter_rows(values_only=True)
+            header = [("" if c is None else str(c)).strip() for c in next(it, ())]
+            rows = []
+            for n, values in enumerate(it, start=2):
+                cells = ["" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
+                         for v in values]
+                if any(c.strip() for c in cells):
+                    rows.append((n, dict(zip(header, cells))))
+            return header, rows
+        finally:
+            wb.close()
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            reader = csv.reader(f)
+            header = [h.strip() for h in next(reader, [])]
+            rows = [(n, dict(zip(header, r))) for n, r in enumerate(reader, start=2) if any(c.strip() for c in r)]
+            return header, rows
+    except OSError as e:
+        raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise OobImportError(f"{path}: not a readable CSV file ({e})") from e
+
+
+def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scenario: Scenario | None = None,
+                 sheet: str | None = None) -> ImportResult:
+    """Import a CSV or XLSX order of battle through ``mapping``.
+
+    Parameters
+    ----------
+    path : str | Path
+        ``.csv``, ``.xlsx`` file.
+    mapping : TOML path or dict
+        see the module docstring.
+    scenario : Scenario | None
+        scenario to add to (a new one by default).
+    sheet : str | None
+        worksheet of an XLSX file (default: ``[hierarchy] sheet`` or the first).
+
+    Returns
+    -------
+    ImportResult
+
+    Raises
+    ------
+    OobImportError
+        for an unreadable file or mapping, or a mapped column missing from the header.
+    """
+    m = load_mapping(mapping)
+    path = Path(path)
+    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"))
+    needed = [c for v in m.columns.values() for c in (v if isinstance(v, list) else [v])]
+    needed += [m.hierarchy[k] for k in ("path", "prefix", "id", "parent") if k in m.hierarchy]
+    needed += list(m.hierarchy.get("levels", []))
+    missing = [c for c in needed if c not in header]
+    if missing:
+        raise OobImportError(f"{path}: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
+                             f"are not in the header ({', '.join(header)})")
+    return _Builder(path, m, scenario if scenario is not None else Scenario()).run(rows)
+
+
+class _Builder:
+    """Turns mapped rows into commanders, units and OOB edges."""
+
+    def __init__(self, path: Path, m: Mapping_, sc: Scenario) -> None:
+        self.path, self.m, self.sc = path, m, sc
+        self.file = str(path)
+        self.ids = IdMaker(sc.all_ids())
+        self.warnings: list[ImportWarning] = []
+
+    def warn(self, rowno: int, msg: str, row: Mapping[str, str] | None = None, severity: str = "warning") -> None:
+        text = ",".join(v for v in (row or {}).values() if v)[:120]
+        self.warnings.append(ImportWarning(self.file, rowno, msg, text, severity))
+
+    def col(self, row: Mapping[str, str], key: str) -> str:
+        c = self.m.columns.get(key)
+        return (row.get(c) or "").strip() if isinstance(c, str) else ""
+
+    def number(self, row, key: str, rowno: int) -> int:
+        cols = self.m.columns.get(key)
+        total = 0
+        for c in (cols if isinstance(cols, list) else [cols] if cols else []):
+            raw = (row.get(c) or "").strip().replace(",", "").replace("_", "")
+            if not raw:
+                continue
+            try:
+                v = int(float(raw))
+            except ValueError:
+                self.warn(rowno, f"column {c!r}: {row.get(c)!r} is not a number; read as 0", row)
+                continue
+            if v < 0:
+                self.warn(rowno, f"column {c!r}: negative strength {v}; read as 0", row)
+                continue
+            total += v
+        return total
+
+    def keys(self, row, rowno: int) -> tuple[str, str, str] | None:
+        """(key, parent key, display name) of a row."""
+        h = self.m.hierarchy
+        if self.m.mode == "id":
+            key = (row.get(h["id"]) or "").strip()
+            if not key:
+                self.warn(rowno, f"empty id in column {h['id']!r}; row skipped", row)
+                return None
+            return key, (row.get(h["parent"]) or "").strip(), self.col(row, "name") or key
+        if self.m.mode == "path":
+            p = (row.get(h["path"]) or "").strip()
+            if not p:
+                self.warn(rowno, f"empty path in column {h['path']!r}; row skipped", row)
+                return None
+            sep = h.get("separator", ".")
+            parts = [x for x in p.split(sep)]
+            if "prefix" in h:
+                parts = [f"{h['prefix']} {(row.get(h['prefix']) or '').strip()}"] + parts
+            return "\x1f".join(parts), "\x1f".join(parts[:-1]), self.col(row, "name") or parts[-1].replace("_", " ")
+        levels = [(row.get(c) or "").strip() for c in h["levels"]]
+        depth = max((i for i, v in enumerate(levels) if v), default=-1)
+        if depth < 0:
+            self.warn(rowno, "no level column filled; row skipped", row)
+            return None
+        parts = levels[: depth + 1]
+        return "\x1f".join(parts), "\x1f".join(p for p in parts[:-1] if p), self.col(row, "name") or parts[-1]
+
+    def run(self, rows) -> ImportResult:
+        entries: dict[str, tuple[int, dict[str, str], str, str]] = {}
+        for rowno, row in rows:
+            k = self.keys(row, rowno)
+            if k is None:
+                continue
+            key, parent, name = k
+            if key in entries and self.m.mode == "levels":
+                self.warn(rowno, f"same names as row {entries[key][0]}; imported as a separate entry", row, "note")
+                key = f"{key}\x1e{rowno}"
+            if key in entries:
+                self.warn(rowno, f"duplicate entry {key.replace(chr(31), ' / ')!r} (first on row "
+                                 f"{entries[key][0]}); row skipped", row)
+                continue
+            entries[key] = (rowno, row, parent, name)
+        # parents that have no row of their own become commands (path and levels modes)
+        for key in list(entries):
+            parent = entries[key][2]
+            while parent and parent not in entries:
+                if self.m.mode == "id":
+                    self.warn(entries[key][0], f"parent id {parent!r} not found; row made a top entry", entries[key][1])
+                    entries[key] = (*entries[key][:2], "", entries[key][3])
+                    break
+                label = parent.split("\x1f")[-1]
+                self.warn(entries[key][0], f"no row for {label!r}; created a command for it", entries[key][1], "note")
+                grand = "\x1f".join(parent.split("\x1f")[:-1])
+                entries[parent] = (entries[key][0], {}, grand, label.replace("_", " "))
+                parent = grand
+        has_children = {e[2] for e in entries.values() if e[2]}
+        node: dict[str, str] = {}
+        roots: list[str] = []
+        order = sorted(entries, key=lambda k: (self._depth(k, entries), entries[k][0]))
+        for key in order:
+            rowno, row, parent, name = entries[key]
+            pid = node.get(parent) if parent else None
+            arm_raw = self.col(row, "arm")
+            if "arm" not in self.m.columns:
+                arm = self.m.defaults.get("arm", "infantry")
+            else:
+                arm = self.m.values.get("arm", {}).get(arm_raw) or ARM_ALIASES.get(arm_raw.lower())
+            if arm is None:
+                self.warn(rowno, f"unknown arm {arm_raw!r}; read as infantry", row)
+                arm = "infantry"
+            if not row or arm == "command" or key in has_children:
+                if row and arm not in ("command",) and key in has_children:
+                    self.warn(rowno, f"row has rows under it, so it is read as a command (its arm {arm_raw!r} "
+                                     "kept as an attribute)", row, "note")
+                nid = self._commander(key, rowno, row, name, pid, arm_raw)
+                if pid is None:
+                    roots.append(nid)
+            else:
+                nid = self._unit(rowno, row, name, pid, arm)
+                if pid is None:
+                    self.warn(rowno, "unit with no command above it", row)
+            node[key] = nid
+        title = self.m.source.get("title", f"order-of-battle table {self.path.name}")
+        self.sc.sources.append(Source(title, self.m.source.get("url", ""), self.m.source.get("licence", ""),
+                                      f"imported from {self.path.name} with mapping {Path(self.m.origin).name}"))
+        return ImportResult(self.sc, self.warnings, roots)
+
+    def _depth(self, key: str, entries) -> int:
+        d, p = 0, entries[key][2]
+        while p and p in entries and d < 100:
+            d, p = d + 1, entries[p][2]
+        return d
+
+    def _side(self, row, rowno: int) -> tuple[str, str]:
+        nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
+        raw = self.col(row, "side")
+        side = self.m.values.get("side", {}).get(raw, slug(raw)) if raw else self.m.defaults.get("side") or slug(nation or "side")
+        if side not in self.sc.sides:
+            self.sc.sides[side] = Side(side, raw or nation or side, (nation,) if nation else ())
+        return side, nation
+
+    def _commander(self, key, rowno, row, name, pid, arm_raw) -> str:
+        side, nation = self._side(row, rowno) if row else (
+            (self.sc.commanders[pid].side, self.sc.commanders[pid].nation) if pid else self._side({}, rowno))
+        raw = self.col(row, "echelon") if row else ""
+        src = self.m.values.get("echelon", {}).get(raw) or (raw.lower() if raw.lower() in ECHELONS else "")
+        if raw and not src:
+            self.warn(rowno, f"unknown echelon {raw!r}; read from the name", row)
+        if not src and self.m.mode == "levels":
+            col = self.m.hierarchy["levels"][key.count("\x1f")]
+            src = col.lower() if col.lower() in ECHELONS else ""
+        if not src:
+            src = _source_echelon(name, pid, self.sc)
+        ech, note = map_echelon(src, nation, None, self.sc.commanders[pid].echelon if pid else None)
+        if note:
+            self.warn(rowno, note, row, "note")
+        person = self.col(row, "commander") if row else ""
+        attrs: dict[str, Any] = {"formation": name, "source_row": rowno, "source_echelon": src}
+        for k in ("men", "guns"):
+            v = self.number(row, k, rowno) if row else 0
+            if v:
+                attrs[f"stated_{k}"] = v
+        if arm_raw:
+            attrs["source_arm"] = arm_raw
+        cid = self.ids.make(side, name)
+        self.sc.commanders[cid] = Commander(cid, person or name, side, nation, ech, figures=_FIGS[ech], attributes=attrs)
+        if pid:
+            self.sc.oob.add(pid, cid)
+        else:
+            self.sc.oob.add_node(cid)
+        return cid
+
+    def _unit(self, rowno, row, name, pid, arm) -> str:
+        side, nation = self._side(row, rowno)
+        qraw = self.col(row, "quality")
+        q = self.m.values.get("quality", {}).get(qraw) or (
+            qraw.lower() if qraw.lower() in {x.value for x in Quality} else
+            GRADES[qraw.lower()].value if qraw.lower() in GRADES else "")
+        if qraw and not q:
+            self.warn(rowno, f"unknown quality {qraw!r}; read as {self.m.defaults.get('quality', 'regular')}", row)
+        attrs: dict[str, Any] = {"source_row": rowno}
+        if self.col(row, "commander"):
+            attrs["commander"] = self.col(row, "commander")
+        uid = self.ids.make(side, name)
+        self.sc.units[uid] = Unit(
+            uid, name, side, nation, arm=Arm(arm), quality=q or self.m.defaults.get("quality", "regular"),
+            men=self.number(row, "men", rowno), horses=self.number(row, "horses", rowno),
+            guns=self.number(row, "guns", rowno), attributes=attrs)
+        if pid:
+            self.sc.oob.add(pid, uid)
+        return uid
