@@ -2,9 +2,9 @@
 
 ``GameLog.state_at(p)`` starts from the nearest keyframe at or before ``p`` (or a recently
 computed state, when nearer) and applies only the events after it. Keyframes are taken at every
-phase boundary and after ``keyframe_every`` events without one, so a random jump costs at most
-one phase's events. States are immutable and share unchanged containers, so a keyframe costs a
-shallow copy of the containers, never a deep copy of the battle.
+phase boundary and after ``keyframe_every`` events without one, so a random jump costs fewer than
+``keyframe_every`` events. States are immutable and share unchanged records, so a keyframe is
+only a reference to a state computed anyway while appending, never a copy of the battle.
 
 Every event is applied when it is appended: an event that cannot apply (unknown unit, a phase
 already closed) is refused with ``ValueError`` and the log is left as it was, so a log is always
@@ -20,11 +20,11 @@ from typing import Iterable, Iterator, Sequence
 
 from psygnal import Signal
 
-from battlestudio.model.geometry import Point
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.queries import LogQueries
 from battlestudio.replay.state import GameState
 
 
@@ -35,7 +35,7 @@ class _Segment:
     end: int  # one past its last event
 
 
-class GameLog:
+class GameLog(LogQueries):
     """A game: initial state plus the append-only list of events, with random access.
 
     Parameters
@@ -54,6 +54,8 @@ class GameLog:
     ValueError
         if an event in ``events`` is refused (the message gives its position), or
         ``keyframe_every`` < 1.
+
+    Queries for views (what changed, trails, events by kind or unit) come from ``LogQueries``.
 
     Signals
     -------
@@ -389,69 +391,3 @@ class GameLog:
                 return s.key
         want = ", ".join(f"{n} {v!r}" for n, v in (("turn", turn), ("side", side), ("phase", phase)) if v is not None)
         raise ValueError(f"the game log has no phase with {want}")
-
-    # -- what changed ---------------------------------------------------------------------
-    def changed_between(self, a: Cursor | int, b: Cursor | int) -> frozenset[str]:
-        """Ids of the units and commanders touched between two places (either order).
-
-        The union of the ids named by the events in between (a unit that fired, a target)
-        and of the ids whose record differs between the two states (appeared, disappeared,
-        changed, or given another superior), whatever event kinds did it.
-        """
-        lo, hi = sorted((self.position(a), self.position(b)))
-        ids: set[str] = set()
-        for e in self._events[lo:hi]:
-            ids.update(e.touched())
-        sa, sb = self.state_at(lo), self.state_at(hi)
-        for mine, theirs in ((sa.units, sb.units), (sa.commanders, sb.commanders)):
-            if mine is theirs:
-                continue
-            ids.update(mine.keys() ^ theirs.keys())
-            ids.update(k for k, v in mine.items() if k in theirs and theirs[k] is not v and theirs[k] != v)
-        if sa.off_table != sb.off_table:
-            ids.update(sa.off_table ^ sb.off_table)
-        if sa.oob is not sb.oob:
-            ga, gb = sa.oob.graph, sb.oob.graph
-            ids.update(v for _, v in set(ga.edges) ^ set(gb.edges))
-        return frozenset(ids)
-
-    def events_between(
-        self, start: Cursor | int = 0, end: Cursor | int | None = None, kind: str | None = None
-    ) -> list[tuple[int, BattleEvent]]:
-        """``(p, events[p])`` for the events in [start, end), only of ``kind`` if given.
-
-        E.g. the annotations of the last turns: ``events_between(turn_start, at, "annotation")``.
-        """
-        lo = self.position(start)
-        hi = len(self._events) if end is None else self.position(end)
-        return [(p, e) for p, e in enumerate(self._events[lo:hi], lo) if kind is None or e.kind == kind]
-
-    def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]:
-        """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
-        lo = self.position(start)
-        hi = len(self._events) if end is None else self.position(end)
-        return [p for p in self._touch.get(node_id, ()) if lo <= p < hi]
-
-    def trail(self, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:
-        """Where ``node_id`` has been over the last ``turns`` turns up to ``at``, oldest first.
-
-        Starts at its position when the first of those turns began (if it was on the table)
-        and adds every point of the moves and arrivals since. Points in cm; consecutive
-        duplicates are dropped. Empty at the start of the game or for ``turns`` < 1.
-        """
-        pos = len(self._events) if at is None else self.position(at)
-        turn = self.cursor_at(pos).turn
-        if turn == 0 or turns < 1:
-            return []
-        first = max(1, turn - turns + 1)
-        start = next(s.start for s in self._segments if s.key.turn >= first)
-        st = self.state_at(start)
-        rec = st.record(node_id)
-        points: list[Point] = []
-        if rec is not None and node_id not in st.off_table:
-            points.append(rec.position)
-        for p in self.events_touching(node_id, start, pos):
-            for pt in self._events[p].positions_of(node_id):
-                if not points or points[-1] != pt:
-                    points.append(pt)
-        return points
