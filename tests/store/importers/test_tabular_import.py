@@ -59,7 +59,7 @@ ID_MAPPING = {
     "hierarchy": {"id": "id", "parent": "parent"},
     "columns": {"name": "name", "commander": "general", "men": "men", "guns": "guns", "arm": "arm",
                 "quality": "grade", "echelon": "level"},
-    "defaults": {"side": "prussian", "nation": "Prussia"},
+    "defaults": {"side": "prussian", "nation": "Prussia", "year": 1813},
 }
 ROWS = [
     ["id", "parent", "name", "general", "men", "guns", "arm", "grade", "level"],

@@ -25,7 +25,7 @@ The mapping is a TOML file (or the same dict) naming which columns hold what::
     "1" = "command"
     [values.quality]            # source value -> a Quality value
     [values.echelon]            # source value -> an Echelon value
-    [defaults]                  # side, nation, quality
+    [defaults]                  # side, nation, quality, arm, year (a "year" column may be mapped too)
     [source]                    # title, url, licence of the data (goes into Scenario.sources)
 
 A row becomes a commander when its arm maps to ``command`` (or is empty while an arm column is
@@ -331,7 +331,10 @@ class _Builder:
             src = col.lower() if col.lower() in ECHELONS else ""
         if not src:
             src = _source_echelon(name, pid, self.sc)
-        ech, note = map_echelon(src, nation, None, self.sc.commanders[pid].echelon if pid else None)
+        year_raw = self.col(row, "year") if row else ""
+        year_raw = year_raw or str(self.m.defaults.get("year", ""))
+        year = int(year_raw) if year_raw.isdigit() else None
+        ech, note = map_echelon(src, nation, year, self.sc.commanders[pid].echelon if pid else None)
         if note:
             self.warn(rowno, note, row, "note")
         person = self.col(row, "commander") if row else ""
