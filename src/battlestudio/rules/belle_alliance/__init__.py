@@ -1,0 +1,151 @@
+"""Belle Alliance (Danish; the melee excerpt 4.1.1–4.1.8) behind the ruleset Protocol.
+
+Owns ``BelleAllianceRuleset``, named by the entry point ``belle-alliance``. The excerpt has no
+command chapter: command distance and the order roll (1.1.3) are missing values the scenario
+supplies, and the rules refuse without them. What it does have — attack orders with a declared
+target, break-in distance, neighbour and support units, flank/rear/overlap and the continued
+advance — lives in ``attacks`` and ``geometry`` as umpire checks. Numbers come from
+``resources/rulesets/belle-alliance.toml``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from shapely.geometry import Point as ShapelyPoint
+
+from battlestudio.replay.order_events import OrderWritten
+from battlestudio.replay.state import GameState
+from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
+from battlestudio.rules.dice import DiceSource
+from battlestudio.rules.params import RuleParameters
+from battlestudio.rules.protocol import (
+    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
+    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+)
+
+RULE = "Belle Alliance"
+
+
+def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
+    """The belle-alliance.toml numbers with the scenario's parameters on top."""
+    return RuleParameters.for_ruleset("belle-alliance", params or {})
+
+
+ATTACK = OrderTypeSpec(
+    "attack", "Attack order", "angrebsordre", ("c_in_c", "army", "corps", "division", "brigade"), ("unit",),
+    (ParameterSpec("target", "text", note="the unit attacked (or none for a position)"),
+     ParameterSpec("storm", "choice", required=False, choices=("no", "yes")),
+     ParameterSpec("against_position", "choice", required=False, choices=("no", "yes"))),
+    cost=0, cost_unit="", dice=True, standing=True, rule="4.1.1, 4.1.2 (order sheet 1.1.2, order roll 1.1.3)")
+
+
+class BelleAllianceRuleset:
+    """Belle Alliance: attack orders, break-in distance, neighbours, supports, continued advance."""
+
+    id = "belle-alliance"
+
+    def describe(self) -> RulesetDescription:
+        echelons = (EchelonSpec("brigade", "Commander (not in the excerpt)", "chef", True, False, "radius"),)
+        machines = (StateMachineSpec("unit", {"O": "In order", "LU": "Light disorder", "U": "Disorder (uorden)",
+                                              "FU": "Complete disorder (fuldstændig uorden)"},
+                                     forbids={"U": ("attack",), "FU": ("attack", "neighbour", "support")}),)
+        phases = (PhaseSpec("orders", "Order sheets and order rolls", "both", ("issue_order",), "1.1.2, 1.1.3"),
+                  PhaseSpec("movement", "Movement to break-in distance", "both", (), "4.1.1"),
+                  PhaseSpec("fire", "Fire", "both", (), "3"),
+                  PhaseSpec("melee", "Melee, all attacks at once", "both", (), "4.1.1, 4.1.3"),
+                  PhaseSpec("continued-advance", "Continued advance and attack", "both", (), "4.1.4"))
+        return RulesetDescription("belle-alliance", RULE, "shared/seeds/001_cb41d6a8a7b4d53d.txt", ("metric",), (),
+                                  echelons, (ATTACK,), machines, phases,
+                                  unknown_parameters=("command_distance_cm", "order_roll", "support_max_cm"))
+
+    def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
+        p = parameters(params)
+        found = p.lookup("command_distance_cm")
+        if found is None:
+            return CommandReach(commander_id, "radius", measured_to="units under the commander",
+                                unknown={"command distance": "command_distance_cm"}, rule="not in the excerpt")
+        return CommandReach(commander_id, "radius", radius=float(found[1]), measured_to="units under the commander",
+                            rule="scenario parameter command_distance_cm")
+
+    def order_types(self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+        why = "" if recipient in state.units else f"{recipient!r} is not a unit"
+        return [OrderTypeSpec(**{**{f: getattr(ATTACK, f) for f in ATTACK.__slots__}, "unavailable": why})]
+
+    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource) -> OrderOutcome:
+        """Write the attack order on the unit's sheet; its order roll (1.1.3) is not in the
+        excerpt, so the order stays pending until the scenario's ``order_roll`` settles it."""
+        p = parameters(params)
+        oid = str(request.parameters.get("order_id") or f"ba-attack-{request.recipient}-t{state.turn}")
+        if request.order_type != "attack":
+            return OrderOutcome("refused", oid, f"Belle Alliance knows only the attack order here, not {request.order_type!r}")
+        if request.recipient not in state.units:
+            return OrderOutcome("refused", oid, f"attack orders go to units; {request.recipient!r} is not one")
+        target = request.parameters.get("target")
+        position = bool(request.parameters.get("against_position", False))
+        if not target and not position:
+            return OrderOutcome("refused", oid, "an attack order names its target (4.1.1), or a position (4.1.2)")
+        if target and target not in state.units:
+            return OrderOutcome("refused", oid, f"no unit {target!r} to attack")
+        footprint = None
+        if position and target:
+            footprint = [list(c) for c in state.units[target].footprint().exterior.coords]
+        ev = OrderWritten(state.turn, state.side, state.phase or "orders", order_id=oid, issuer=request.issuer,
+                          recipient=request.recipient, order_type="attack",
+                          parameters={"ruleset": "belle-alliance", "target": target, "storm": bool(request.parameters.get("storm")),
+                                      "against_position": position, "position": footprint})
+        roll = p.lookup("order_roll")
+        note = ("the order roll (1.1.3) is not in the excerpt: supply scenario parameter 'order_roll'" if roll is None
+                else f"the order roll is {roll[1]} (scenario)")
+        what = f"position of {target}" if position else target
+        return OrderOutcome("pending", oid, f"Attack order for {request.recipient} against {what}"
+                            f"{' with storm' if ev.parameters['storm'] else ''} written; {note}.", (ev,))
+
+    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
+        """No per-turn command roll in the excerpt: reports which units under ``formation`` may
+        attack (attack order, not U/FU) and which may only close to break-in distance."""
+        units = [formation] if formation in state.units else [n for n in state.oob.all_subordinates(formation) if n in state.units]
+        flags: dict[str, Any] = {}
+        lines = []
+        for uid in units:
+            order = attack_order(state, uid)
+            ann = Announcement(uid, order.parameters.get("target"), bool(order.parameters.get("storm")),
+                               bool(order.parameters.get("against_position"))) if order else None
+            ok, reasons = may_attack(state, uid, ann)
+            flags[uid] = "may attack" if ok else "break-in distance only"
+            lines.append(f"{uid}: " + ("may attack" if ok else "; ".join(reasons)))
+        return CheckResult(formation, flags, (), " ".join(lines) or "no units", ())
+
+    def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+        """Units farther from their commander than ``command_distance_cm`` (a scenario
+        parameter: the excerpt has no command distance; refused without it)."""
+        p = parameters(params)
+        reach = float(p.require("command_distance_cm", "command_distance_cm")[1])
+        out = []
+        for uid, u in sorted(state.units.items()):
+            sup = state.oob.superior(uid)
+            if (side and u.side != side) or not sup or sup not in state.commanders:
+                continue
+            d = float(ShapelyPoint(state.commanders[sup].position).distance(u.footprint()))
+            ok = d <= reach + 1e-6
+            out.append(OutOfCommandFinding(uid, sup, d, reach, ok, "", "" if ok else "out-of-command",
+                                           f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",
+                                           "scenario parameter command_distance_cm"))
+        return out
+
+    def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
+        return self.describe().phases
+
+    def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult:
+        return InitiativeResult("", "Belle Alliance bounds are played by both sides together (phases of skema 1); "
+                                    "the excerpt has no initiative roll.")
+
+    def next_activation(self, state: GameState) -> str:
+        return "whole side"
+
+    def check_announcement(self, state: GameState, ann: Announcement):
+        """Whether an announcement matches the order sheet (4.1.1)."""
+        return check_announcement(state, ann)
+
+
+ruleset = BelleAllianceRuleset()
