@@ -18,6 +18,7 @@ from battlestudio.replay.order_events import DEFENCE, oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec, ParameterSpec
+from battlestudio.rules.toe.command import fmt_cm
 from battlestudio.rules.toe.common import (
     CHIEFS, corps_of, enemies_of, is_detached, name_of, order_capacity, position_of, shape_of, standing_order,
 )
@@ -199,7 +200,7 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
     if t in ("A", "T"):
         d = _dist(here, obj)
         if d > limit + 1e-9:
-            return (f"the objective is {d:.1f} cm from {name_of(state, req.recipient)}; "
+            return (f"the objective is {fmt_cm(d)} cm from {name_of(state, req.recipient)}; "
                     f"it must lie within {limit:g} cm ({ORDER_TERMS[t][2]})")
         if t == "A":
             found = nearest_enemy_point(state, req.recipient)
@@ -252,7 +253,7 @@ def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
     else:
         return "order capacity moves a chief himself or a corps general under him (2.12)"
     if d > limit + 1e-9:
-        return f"{mover.name} would move {d:.1f} cm; 1 OAS buys at most {limit:g} cm (2.12)"
+        return f"{mover.name} would move {fmt_cm(d)} cm; 1 OAS buys at most {limit:g} cm (2.12)"
     return ""
 
 
