@@ -1,1 +1,95 @@
-"""Importers of real order-of-battle data."""
+"""Importers of real order-of-battle data, one module per format, and one entry point.
+
+* ``republique5``: indented-text ``.oob`` files (``republique5_scenario`` reads ``.scenario``);
+* ``tabular``: CSV and XLSX through a TOML column mapping;
+* ``fogofwar``: the fogofwar force / force_unit / lookup tables;
+* ``common``: ``ImportResult``, ``ImportWarning``, ``ImportSummary``;
+* ``toe_scale``: historical strengths to Torden over Europa's scale.
+
+``import_oob`` picks the importer for a format and, by default, converts the result to
+Torden over Europa's scale; ``battlestudio import-oob`` calls it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+from battlestudio.store.importers.common import (
+    ImportResult, ImportSummary, ImportWarning, OobImportError,
+)
+
+FORMATS = ("oob", "csv", "xlsx", "fogofwar")
+"""Format names ``import_oob`` understands."""
+
+
+def import_oob(
+    paths: Sequence[str | Path],
+    fmt: str,
+    mapping: str | Path | None = None,
+    scenario_id: int | None = None,
+    convert: bool = True,
+) -> ImportResult:
+    """Import order-of-battle files of one format into one scenario.
+
+    Parameters
+    ----------
+    paths : sequence of paths
+        the files (for ``fogofwar``: the folder holding the tables, or one of its files).
+    fmt : str
+        one of ``FORMATS``.
+    mapping : path | None
+        TOML column mapping, required for ``csv`` and ``xlsx``.
+    scenario_id : int | None
+        fogofwar scenario whose forces to import (all forces when None).
+    convert : bool
+        convert to Torden over Europa's scale (figures, gun models, footprints; 1.1, 1.3).
+
+    Returns
+    -------
+    ImportResult
+        conversion notes are added to the warnings as notes, and so are the order-of-battle
+        validation problems (as warnings).
+
+    Raises
+    ------
+    OobImportError
+        for an unknown format, a missing mapping, or a file that cannot be read.
+    """
+    if fmt not in FORMATS:
+        raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if not paths:
+        raise OobImportError("no input file given")
+    if fmt == "oob":
+        from battlestudio.store.importers.republique5 import import_republique5
+
+        res = import_republique5(list(paths))
+    elif fmt in ("csv", "xlsx"):
+        if mapping is None:
+            raise OobImportError(f"--format {fmt} needs a column mapping (--map mapping.toml)")
+        from battlestudio.store.importers.tabular import import_table
+
+        res = import_table(paths[0], mapping)
+        for p in paths[1:]:
+            more = import_table(p, mapping, scenario=res.scenario)
+            res.warnings += more.warnings
+            res.roots += more.roots
+    else:
+        if len(paths) != 1:
+            raise OobImportError("--format fogofwar takes one folder (or one of its tables)")
+        from battlestudio.store.importers.fogofwar import import_fogofwar
+
+        res = import_fogofwar(paths[0], scenario_id=scenario_id)
+    if convert:
+        from battlestudio.store.importers.toe_scale import convert_to_toe
+
+        sc, notes = convert_to_toe(res.scenario)
+        res = replace(res, scenario=sc, warnings=res.warnings + [
+            ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes])
+    for p in res.scenario.validate_oob():
+        res.warnings.append(ImportWarning("order of battle", 0, f"{p.code}: {p.message}"))
+    return res
+
+
+__all__ = ["FORMATS", "ImportResult", "ImportSummary", "ImportWarning", "OobImportError", "import_oob"]

@@ -206,8 +206,8 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
     per-arm figure sizes; batteries are regrouped per corps (or army) and gun category into gun
     models (``gun_models``), attached to the batteries' common commander or else to the corps
     commander; guns left off by the one-third rounding are recorded on the corps commander as
-    ``unrepresented_guns``; artillery commands left empty are removed. Units keep their
-    historical ``men`` and real ``guns``.
+    ``unrepresented_guns`` (and their crews as ``unrepresented_men``); artillery commands left
+    empty are removed. Units keep their historical ``men`` and real ``guns``.
 
     Returns
     -------
@@ -249,11 +249,17 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
             f"{group_name}: {len(batteries)} {cat} batteries, {real if known else 'unknown'} guns → "
             f"{gm.models} gun model(s)" + (f" of {gm.pieces:.2f} pieces" if gm.pieces else "")
         )
-        if gm.unrepresented_guns and gid:
+        crews = sum(b.men for b in batteries)
+        if (gm.unrepresented_guns or (crews and gm.models == 0)) and gid:
             c = sc.commanders[gid]
-            un = dict(c.attributes.get("unrepresented_guns", {}))
-            un[cat] = un.get(cat, 0) + gm.unrepresented_guns
-            sc.commanders[gid] = replace(c, attributes={**c.attributes, "unrepresented_guns": un})
+            attrs = dict(c.attributes)
+            for key, n in (("unrepresented_guns", gm.unrepresented_guns), ("unrepresented_men", crews if not gm.models else 0)):
+                if n:
+                    un = dict(attrs.get(key, {}))
+                    un[cat] = un.get(cat, 0) + n
+                    attrs[key] = un
+            sc.commanders[gid] = replace(c, attributes=attrs)
+        men_base, men_extra = divmod(crews, gm.models) if gm.models else (0, 0)
         first = batteries[0]
         w, d = p.figure_size.get("artillery", DEFAULT_FIGURE_SIZE[Arm.ARTILLERY])
         for i in range(gm.models):
@@ -261,7 +267,8 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
             model = replace(
                 first, id=mid,
                 name=f"{group_name} {_CAT_NAME[cat]}" + (f" {i + 1}/{gm.models}" if gm.models > 1 else ""),
-                figures=1, bases=1, men=0, guns=gm.real_guns[i], formation=Formation.LIMBERED,
+                figures=1, bases=1, men=men_base + (1 if i < men_extra else 0), guns=gm.real_guns[i],
+                formation=Formation.LIMBERED,
                 figure_width=w, figure_depth=d,
                 attributes={
                     "gun_category": cat, "pieces": None if gm.pieces is None else round(gm.pieces, 2),
