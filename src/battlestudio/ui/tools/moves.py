@@ -8,16 +8,13 @@ whole selection, and the same ``merge_key`` across calls makes a drag one undo s
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from shapely.affinity import translate
 
 from battlestudio.edits import Edit, MoveRecords, PutRecords
 from battlestudio.model.scenario import Scenario
 from battlestudio.ui.tools.base import combine, count_text
-
-if TYPE_CHECKING:
-    pass
 
 MOVABLE = ("units", "commanders", "terrain", "towns", "objectives")
 """Containers whose records the select tool can move."""
