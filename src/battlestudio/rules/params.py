@@ -3,8 +3,9 @@
 Each entry of a ruleset file has a ``status``: ``rule`` (printed in the rules), ``assumed`` (a best
 reading, used as a default and reported whenever used) or ``missing`` (no default: the scenario
 must supply it, or the rule is refused with ``MissingParameterError`` naming the parameter).
-Scenario parameters (``ScenarioInfo.parameters``) override any entry under the same key; keys of
-missing values may be templates such as ``zones_cm.army`` or ``command_ability.France.corps``.
+Scenario parameters (``ScenarioInfo.parameters``) override any entry under the same key, written
+plain or with the ruleset id in front (``toe.zones_cm.army``); keys of missing values may be
+templates such as ``zones_cm.army`` or ``command_ability.France.corps``.
 """
 
 from __future__ import annotations
@@ -130,6 +131,15 @@ class RuleParameters:
         header, entries = load_ruleset_file(ruleset_id)
         return cls(ruleset_id, entries, dict(scenario or {}), str(header.get("name", ruleset_id)))
 
+    def _find(self, key: str) -> tuple[bool, Any]:
+        """A scenario value for ``key`` or for ``<ruleset id>.<key>`` (e.g. ``toe.zones_cm.army``)."""
+        if key in self.scenario:
+            return True, self.scenario[key]
+        prefixed = f"{self.ruleset_id}.{key}"
+        if prefixed in self.scenario:
+            return True, self.scenario[prefixed]
+        return False, None
+
     def get(self, key: str) -> Any:
         """Value of a rule or assumed entry; a scenario override wins.
 
@@ -139,8 +149,9 @@ class RuleParameters:
             for a key the file does not have; ``MissingParameterError`` for a missing entry the
             scenario does not supply.
         """
-        if key in self.scenario:
-            return self.scenario[key]
+        found, value = self._find(key)
+        if found:
+            return value
         entry = self.entries[key]
         if entry.status == MISSING:
             raise MissingParameterError(key, f"{self.rule_name} {entry.section}", entry.text)
@@ -149,14 +160,15 @@ class RuleParameters:
         return entry.value
 
     def overridden(self, key: str) -> bool:
-        """True when the scenario sets ``key`` itself."""
-        return key in self.scenario
+        """True when the scenario sets ``key`` itself (plain or with the ruleset prefix)."""
+        return self._find(key)[0]
 
     def lookup(self, *keys: str) -> tuple[str, Any] | None:
         """First of ``keys`` the scenario supplies, as ``(key, value)``, or None."""
         for k in keys:
-            if k in self.scenario and self.scenario[k] is not None:
-                return k, self.scenario[k]
+            found, value = self._find(k)
+            if found and value is not None:
+                return k, value
         return None
 
     def require(self, entry_key: str, *keys: str) -> tuple[str, Any]:
