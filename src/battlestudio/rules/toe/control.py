@@ -217,8 +217,8 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
         out.outcomes.append(_resolve(written, p, dice, written.orders[oid], req.order_type == "cancel", extra, out))
     if reroll_pending and p.get("failed_orders_persist"):
         for o in sorted(pending_orders(state), key=lambda o: o.id):
-            if o.id in cancel_targets or o.id in taken:
-                continue
+            if o.id in cancel_targets or o.id in taken or o.recipient in ordered:
+                continue  # cancelled now, or replaced by this phase's new order to the recipient
             iss = state.commanders.get(o.issuer)
             if iss is None or (state.side and iss.side != state.side):
                 continue
@@ -243,6 +243,10 @@ def _resolve(state: GameState, p: RuleParameters, dice: DiceSource, order: Order
     if cancel:
         if ok:
             events.append(_ev(state, OrderCancelled, order_id=order.id, reason=f"cancelled by {name_of(state, order.issuer)}"))
+            detached = state.flags.get(f"detached:{order.recipient}")
+            if order.order_type == "D" and detached and detached.get("order") == order.id:
+                events.append(_ev(state, Attached, node=order.recipient, superior=detached.get("from") or order.issuer,
+                                  order_id=order.id))  # the detachment ends with its order (2.11)
         status = "cancelled" if ok else "failed"
         text = f"{head}. Order {order.id} ({order.order_type}) {'is cancelled' if ok else 'stays as it was'}."
     else:

@@ -29,7 +29,7 @@ from battlestudio.replay.order_events import DEFENCE, CommandStateChanged, Order
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OutOfCommandFinding
-from battlestudio.rules.toe.command import check_command
+from battlestudio.rules.toe.command import check_command, fmt_cm
 from battlestudio.rules.toe.common import (
     commander, corps_units, enemies_of, march_length, name_of, standing_order,
 )
@@ -185,7 +185,7 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     text = (f"{c.name} ({kind}) moves {lo_band:.1f}–{top:.1f} cm on bearing {direction:.0f}° from "
             f"({here[0]:.1f}, {here[1]:.1f}) to at most ({end[0]:.1f}, {end[1]:.1f}): {stop_reason}.")
     if close:
-        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({f.distance:.1f} cm, limit {f.reach:g})"
+        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})"
                                               for f in close) + "."
     return MoveHelp(cid, kind, here, direction, lo_band, top, end, stop_reason, completes, close, text, tuple(events))
 
@@ -212,6 +212,6 @@ def _still(state: GameState, p: RuleParameters, cid: str, kind: str, why: str, e
     close = _close_up(state, p, cid, here)
     text = why + "."
     if close:
-        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({f.distance:.1f} cm, limit {f.reach:g})"
+        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})"
                                               for f in close) + "."
     return MoveHelp(cid, kind, here, None, 0.0, 0.0, here, why, completes, close, text)
