@@ -12,9 +12,14 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from battlestudio.ui.actions import app_icon
 from battlestudio.ui.main_window import APP_NAME, MainWindow
 from battlestudio.ui.resources import default_scenario
 from battlestudio.ui.settings import APPLICATION, ORGANIZATION
+
+DESKTOP_ID = "io.github.battlestudio.BattleStudio"
+"""The freedesktop application id: name of the .desktop entry, AppStream id and icon name
+(packaging/linux/); on Wayland it ties the window to its launcher."""
 
 
 def create(path: str | None = None, argv: list[str] | None = None) -> tuple[QApplication, MainWindow]:
@@ -27,6 +32,8 @@ def create(path: str | None = None, argv: list[str] | None = None) -> tuple[QApp
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_NAME)
+    app.setDesktopFileName(DESKTOP_ID)
+    app.setWindowIcon(app_icon())
     window = MainWindow()
     window.show()
     restored = window.offer_recovery()

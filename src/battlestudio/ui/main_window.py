@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from battlestudio import store
 from battlestudio.document import Document
@@ -374,10 +374,9 @@ class MainWindow(QMainWindow):
         place_records(self.document, ids, centre)
 
     def about(self) -> None:
-        from battlestudio import __version__
+        from battlestudio.ui.about import show_about
 
-        QMessageBox.about(self, f"About {APP_NAME}", f"{APP_NAME} {__version__}\n"
-                          "Scenario editor and battle replayer for Napoleonic grand-tactical wargames.")
+        show_about(self, self.document.scenario)
 
     # -- window --------------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -2,13 +2,17 @@
 
 In a source checkout ``resources/`` and ``scenarios/`` sit at the repository root; in an
 installed wheel they are packaged as ``battlestudio/resources`` and ``battlestudio/scenarios``
-(pyproject ``force-include``). Everything else asks this module.
+(pyproject ``force-include``); in a PyInstaller bundle (``sys.frozen``) they are data files
+under ``sys._MEIPASS/battlestudio`` (packaging/battlestudio.spec). Everything else asks this module.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+_FROZEN = (Path(sys._MEIPASS) / "battlestudio"  # PyInstaller's unpacked bundle
+           if getattr(sys, "frozen", False) and hasattr(sys, "_MEIPASS") else None)
 _PACKAGE = Path(__file__).resolve().parents[1]  # .../battlestudio
 _REPO = _PACKAGE.parents[1]  # .../<repo> when running from src/
 
@@ -20,7 +24,9 @@ SCENARIO_SUFFIXES = (".battle", ".battle.json")
 
 
 def _first_dir(name: str) -> Path | None:
-    for base in (_PACKAGE, _REPO):
+    for base in (_FROZEN, _PACKAGE, _REPO):
+        if base is None:
+            continue
         p = base / name
         if p.is_dir():
             return p
