@@ -89,9 +89,11 @@ def command_reach(state: GameState, cid: str, p: RuleParameters) -> CommandReach
         return CommandReach(cid, "radius", radius=r, measured_to="division generals and the corps' independent units",
                             rule="2.4, 2.5")
     if c.echelon == Echelon.DIVISION.value:
-        used = "division_command_distance_cm" in p.assumed_used
         r = division_command_distance(p, c)
-        assumed = () if used or c.command_distance is not None else tuple(p.assumptions())
+        default = c.command_distance is None and p.lookup(f"division_command_distance_cm.{c.nation}") is None \
+            and not p.overridden("division_command_distance_cm")
+        assumed = tuple(a for a in p.assumptions() if a.startswith("assumed division_command_distance_cm")) \
+            if default else ()
         return CommandReach(cid, "radius", radius=r, measured_to="each unit of his division (nearest point)",
                             secondary={"division range min": 10.0, "division range max": 20.0},
                             assumed=assumed, rule="2.5")
