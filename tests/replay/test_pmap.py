@@ -1,0 +1,105 @@
+"""ChunkedMap behaves as an immutable dict, versions share unchanged chunks, and a game state's
+records stay in insertion order through every kind of event."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battlestudio.replay.pmap import CHUNK, ChunkedMap
+from battlestudio.replay.state import GameState
+from battlestudio.replay.synthetic import synthetic_game
+
+KEYS = st.sampled_from([f"u{i}" for i in range(300)])
+OPS = st.lists(st.tuples(st.sampled_from(["set", "delete", "many"]), KEYS, st.integers(0, 9)), max_size=80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(start=st.dictionaries(KEYS, st.integers(), max_size=200), ops=OPS)
+def test_every_version_reads_like_the_dict_it_models(start, ops):
+    m = ChunkedMap.from_mapping(start)
+    d = dict(start)
+    versions = [(m, dict(d))]
+    for op, key, value in ops:
+        if op == "set":
+            m, d[key] = m.set(key, value), value
+        elif op == "many":
+            pairs = [(key, value), (f"new{value}", value), (key, value + 1)]
+            m = m.set_many(pairs)
+            d.update(pairs)
+        elif key in d:
+            m = m.delete(key)
+            del d[key]
+        else:
+            with pytest.raises(KeyError):
+                m.delete(key)
+        versions.append((m, dict(d)))
+    for version, expected in versions:  # old versions are untouched by later updates
+        assert version == expected and expected == version
+        assert len(version) == len(expected)
+        assert set(version) == set(expected)
+        assert dict(version.items()) == expected
+        assert sorted(version.values()) == sorted(expected.values())
+        for k in ("u0", "u150", "u299", "new3", "absent"):
+            assert (k in version) == (k in expected)
+            assert version.get(k, "none") == expected.get(k, "none")
+
+
+def test_iteration_follows_insertion_order_and_replacement_keeps_the_place():
+    keys = [f"b{i:04d}" for i in range(3 * CHUNK + 5)][::-1]  # not sorted: order comes from insertion
+    m = ChunkedMap.from_mapping({k: 0 for k in keys})
+    assert list(m) == keys
+    m2 = m.set(keys[70], 1).set("zz-new", 2)
+    assert list(m2) == keys + ["zz-new"]
+    assert list(m2.values())[70] == 1
+
+
+def test_an_update_copies_one_chunk_and_shares_the_rest():
+    m = ChunkedMap.from_mapping({f"u{i}": i for i in range(10 * CHUNK)})
+    m2 = m.set("u5", -5)
+    shared = sum(a is b for a, b in zip(m._chunks, m2._chunks))
+    assert shared == len(m._chunks) - 1
+    assert m2.changed_keys(m) == {"u5"}
+    assert m2.delete("u600").changed_keys(m2) == {"u600"}
+    assert m.set("new", 1).changed_keys(m) == {"new"}
+
+
+def test_changed_keys_against_another_lineage_compares_identity():
+    a, b = object(), object()
+    m = ChunkedMap.from_mapping({"x": a, "y": b})
+    assert m.changed_keys({"x": a, "y": object()}) == {"y"}
+    assert m.changed_keys({"x": a}) == {"y"}
+
+
+def test_maps_are_read_only_and_survive_copy_and_pickle():
+    m = ChunkedMap.from_mapping({"a": 1, "b": 2})
+    with pytest.raises(TypeError):
+        m["a"] = 3  # type: ignore[index]
+    with pytest.raises(TypeError):
+        hash(m)
+    assert pickle.loads(pickle.dumps(m)) == {"a": 1, "b": 2}
+    assert copy.deepcopy(m) == m
+    assert repr(m) == "ChunkedMap({'a': 1, 'b': 2})"
+
+
+def test_game_states_keep_the_scenario_order_through_a_whole_game():
+    game = synthetic_game(turns=12, units_per_side=24, seed=7)
+    state = GameState.from_scenario(game.scenario)
+    for e in game.events:
+        state = e.apply(state)
+    assert isinstance(state.units, ChunkedMap)
+    expected = [u for u in game.scenario.units if u in state.units]
+    assert list(state.units) == expected
+    assert list(state.commanders) == list(game.scenario.commanders)
+
+
+def test_evolve_with_a_plain_dict_of_records_gives_a_chunked_map(jena):
+    state = GameState.from_scenario(jena)
+    moved = state.evolve(units={**state.units, "claparede": state.units["claparede"].moved((1.0, 2.0))})
+    assert isinstance(moved.units, ChunkedMap)
+    assert moved.units["claparede"].position == (1.0, 2.0)
+    assert state.units["claparede"].position != (1.0, 2.0)
