@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
 
 from battlestudio.edits import MoveRecords
 from battlestudio.ui.panels.oob_model import ID_ROLE, OOB_MIME, decode_ids
 from battlestudio.ui.panels.oob_panel import OobPanel
+from tests.ui.window_helpers import drop_on_tree
 
 
 @pytest.fixture
@@ -32,20 +31,7 @@ def rows(panel, parent_id=None):
 
 
 def drop_on(panel, source_id, target_id, qtbot):
-    """Drag ``source_id``'s row and drop it onto the middle of ``target_id``'s row, through the view."""
-    tree = panel.tree
-    mime = panel.proxy.mimeData([panel.index_of(source_id)])
-    rect = tree.visualRect(panel.index_of(target_id))
-    pos = rect.center()
-    actions = Qt.DropAction.MoveAction
-    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    vp = tree.viewport()
-    QApplication.sendEvent(vp, QDragEnterEvent(pos, actions, mime, buttons, mods))
-    move = QDragMoveEvent(pos, actions, mime, buttons, mods)
-    QApplication.sendEvent(vp, move)
-    drop = QDropEvent(pos.toPointF(), actions, mime, buttons, mods)
-    QApplication.sendEvent(vp, drop)
-    return move.isAccepted()
+    return drop_on_tree(panel, source_id, target_id)
 
 
 def test_tree_mirrors_graph_with_totals(panel, document):

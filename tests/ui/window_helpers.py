@@ -53,3 +53,58 @@ def make_window(qtbot, tmp_path: Path, document: Document | None = None, show: b
         w.show()
         qtbot.waitExposed(w)
     return w
+
+
+def px(view, point: tuple[float, float]):
+    """Viewport pixel of a table point (cm) on ``view`` (a MapView)."""
+    from battlestudio.ui.coords import table_to_scene
+
+    return view.mapFromScene(table_to_scene(*point))
+
+
+def mouse(view, kind: str, pos, button=None, modifiers=None) -> None:
+    """Send one mouse event (``press``, ``move``, ``release``) to the map's viewport at ``pos``."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    b = button or Qt.MouseButton.LeftButton
+    mods = modifiers or Qt.KeyboardModifier.NoModifier
+    etype, btn, held = {
+        "press": (QEvent.Type.MouseButtonPress, b, b),
+        "move": (QEvent.Type.MouseMove, Qt.MouseButton.NoButton, b),
+        "release": (QEvent.Type.MouseButtonRelease, b, Qt.MouseButton.NoButton),
+    }[kind]
+    vp = view.viewport()
+    QApplication.sendEvent(vp, QMouseEvent(etype, QPointF(pos), QPointF(vp.mapToGlobal(pos)), btn, held, mods))
+
+
+def drag(view, start, end, steps: int = 6, modifiers=None) -> None:
+    """Press at ``start``, move in ``steps`` to ``end``, release (viewport pixels)."""
+    from PySide6.QtCore import QPoint
+
+    mouse(view, "press", start, modifiers=modifiers)
+    for i in range(1, steps + 1):
+        mouse(view, "move", QPoint(start.x() + (end.x() - start.x()) * i // steps,
+                                   start.y() + (end.y() - start.y()) * i // steps), modifiers=modifiers)
+    mouse(view, "release", end, modifiers=modifiers)
+
+
+def drop_on_tree(panel, source_id: str, target_id: str) -> bool:
+    """Drag ``source_id``'s row of an OobPanel onto ``target_id``'s row through the view's own
+    drag-enter/move/drop handling; True if the view accepted the move."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    tree = panel.tree
+    tree.scrollTo(panel.index_of(target_id))
+    mime = panel.proxy.mimeData([panel.index_of(source_id)])
+    pos = tree.visualRect(panel.index_of(target_id)).center()
+    act, btn, mods = Qt.DropAction.MoveAction, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    vp = tree.viewport()
+    QApplication.sendEvent(vp, QDragEnterEvent(pos, act, mime, btn, mods))
+    move = QDragMoveEvent(pos, act, mime, btn, mods)
+    QApplication.sendEvent(vp, move)
+    QApplication.sendEvent(vp, QDropEvent(pos.toPointF(), act, mime, btn, mods))
+    return move.isAccepted()
