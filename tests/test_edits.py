@@ -244,3 +244,31 @@ def test_deep_copy_equality_after_long_sequence(s):
         e.undo(s)
     assert s == original
     assert snapshot(s) == snapshot(original)
+
+
+def test_copy_paste_keeps_hierarchy_among_copies_and_shifts(s):
+    from battlestudio.edits import copy_records, paste_edit
+
+    clip = copy_records(s, ["c-colbert", "u-10chass", "u-3huss", "t-wood", "not-an-id"])
+    assert len(clip) == 4
+    s.units["u-10chass"] = s.units["u-10chass"].moved((0.0, 0.0))  # later edits do not change the clip
+    edit, new_ids = paste_edit(s, clip)
+    assert edit.text == "Paste 4 items"
+    before = snapshot(s)
+    edit.do(s)
+    c, u1, u2, t = new_ids
+    assert s.commanders[c].name == "Colbert-Chabanais" and s.commanders[c].position == (65.0, 30.0)
+    assert s.units[u1].position == (60.0, 45.0) and s.units[u1].id == u1
+    assert s.oob.superior(c) == "c-ney"  # his superior was not copied: attach to the original
+    assert s.oob.subordinates(c) == [u1, u2]  # his brigades follow the copy
+    assert tuple(s.terrain[t].geometry.exterior.coords)[0] == (195.0, 115.0)
+    assert len(set(new_ids) | s.all_ids()) == len(s.all_ids())
+    assert s.validate_oob() == []
+    edit.undo(s)
+    assert snapshot(s) == before
+
+
+def test_paste_of_nothing_is_none(s):
+    from battlestudio.edits import Clip, paste_edit
+
+    assert paste_edit(s, Clip()) is None
