@@ -301,3 +301,34 @@ def battles(draw: st.DrawFn, scenario: st.SearchStrategy[Scenario] | None = None
         if step % (len(PHASES) * len(sides)) == 0:
             turn += 1
     return Battle(scenario=sc, events=events)
+
+
+# -- comparing ----------------------------------------------------------------------------
+def differences(a: Battle, b: Battle, limit: int = 10) -> list[str]:
+    """Where two battles differ, as short readable lines (for assertion messages).
+
+    Geometries compare exactly (``equals_exact(other, 0)`` and same type); floats compare
+    by value. An empty list means ``a == b``.
+    """
+    out: list[str] = []
+    sa, sb = a.scenario, b.scenario
+    if sa.info != sb.info:
+        out += [f"info.{f.name}: {getattr(sa.info, f.name)!r} != {getattr(sb.info, f.name)!r}"
+                for f in dataclasses.fields(sa.info) if getattr(sa.info, f.name) != getattr(sb.info, f.name)]
+    for key in ("sides", "units", "commanders", "terrain", "towns", "objectives", "deployment_zones", "reinforcements", "orders"):
+        da, db = getattr(sa, key), getattr(sb, key)
+        for rid in sorted(set(da) ^ set(db)):
+            out.append(f"{key}[{rid!r}] only in {'first' if rid in da else 'second'}")
+        for rid in sorted(set(da) & set(db)):
+            if da[rid] != db[rid]:
+                out += [f"{key}[{rid!r}].{f.name}: {getattr(da[rid], f.name)!r} != {getattr(db[rid], f.name)!r}"
+                        for f in dataclasses.fields(da[rid]) if getattr(da[rid], f.name) != getattr(db[rid], f.name)]
+    if sa.sources != sb.sources:
+        out.append(f"sources: {sa.sources!r} != {sb.sources!r}")
+    if sa.oob != sb.oob:
+        ga, gb = sa.oob.graph, sb.oob.graph
+        out.append(f"oob: nodes only in one {sorted(set(ga.nodes) ^ set(gb.nodes))}, edges only in one {sorted(set(ga.edges) ^ set(gb.edges))}")
+    if len(a.events) != len(b.events):
+        out.append(f"events: {len(a.events)} != {len(b.events)}")
+    out += [f"events[{i}]: {x!r} != {y!r}" for i, (x, y) in enumerate(zip(a.events, b.events)) if x != y]
+    return out[:limit]

@@ -81,10 +81,10 @@ def insert_rows(conn: Any, table: type, rows: list[dict[str, Any]]) -> None:
 
 
 def _oob_rows(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    nodes: dict[str, None] = {}
+    # superiors first, in document order, so reading the rows back lists them in that order
+    nodes: dict[str, None] = dict.fromkeys(entry["id"] for entry in entries)
     edges = []
     for entry in entries:
-        nodes.setdefault(entry["id"])
         for sub in entry["subordinates"]:
             nodes.setdefault(sub)
             edges.append({"seq": len(edges), "superior": entry["id"], "subordinate": sub})
