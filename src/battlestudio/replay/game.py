@@ -215,7 +215,9 @@ class GameLog(LogQueries):
             del self._cache[p]
         for e in removed:
             for node_id in dict.fromkeys(e.touched()):
-                lst = self._touch[node_id]
+                lst = self._touch.get(node_id)
+                if lst is None:  # an earlier removed event touched it too and emptied its list
+                    continue
                 while lst and lst[-1] >= n:
                     lst.pop()
                 if not lst:

@@ -1,0 +1,355 @@
+"""GameSession: recording a game phase by phase through the ruleset, Qt-free.
+
+The session owns nothing the file does not hold: the game log is ``GameLog.from_battle`` and
+every event it records is appended both to the log and to ``battle.events``, so saving the
+battle saves the game. Where the game stands (turn, side, phase) is read from the log, so undo
+and resuming a saved game need no other state. Every event is stamped with the open phase and
+refused (nothing recorded) if it cannot apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.cursor import PhaseKey
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flow_events import PhaseStarted, TurnEnded
+from battlestudio.replay.game import GameLog
+from battlestudio.replay.state import GameState
+from battlestudio.rules import get_ruleset
+from battlestudio.rules.dice import DiceSource, SeededDice
+from battlestudio.rules.protocol import CheckResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
+from battlestudio.session.odds import OrderPreview, preview_order
+from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
+from battlestudio.session.entries import UmpireEntries
+from battlestudio.session.umpire import SessionError, follow_moves
+
+
+@dataclass(frozen=True, slots=True)
+class IssueResult:
+    """What issuing one order did: the ruleset's ``outcome`` (status, explanation, rolls, events
+    recorded) and the exact ``odds`` of each of its rolls (None for a table roll)."""
+
+    outcome: OrderOutcome
+    odds: tuple[Fraction | None, ...]
+
+    @property
+    def status(self) -> str:
+        return self.outcome.status
+
+    @property
+    def explanation(self) -> str:
+        return self.outcome.explanation
+
+
+class GameSession(UmpireEntries):
+    """Record a game of ``battle`` under ``ruleset``.
+
+    Parameters
+    ----------
+    battle : Battle
+        scenario plus the events recorded so far (resumed where they end); its ``events`` list
+        is kept equal to the log.
+    ruleset : Ruleset | None
+        default: the registered ruleset named by ``scenario.info.ruleset``.
+    dice : DiceSource | None
+        where every roll comes from; default ``SeededDice(seed)``.
+    seed : int | str | None
+        seed of the default dice.
+    params : Mapping | None
+        parameters laid over ``scenario.info.parameters`` (house rules for this game).
+
+    Raises
+    ------
+    ValueError
+        if the battle's recorded events cannot be replayed (naming the first bad one);
+        ``rules.UnknownRuleset`` for a ruleset that is not installed.
+    """
+
+    def __init__(self, battle: Battle, ruleset: Ruleset | None = None, *, dice: DiceSource | None = None,
+                 seed: int | str | None = None, params: Mapping[str, Any] | None = None,
+                 keyframe_every: int = 64) -> None:
+        self.battle = battle
+        self.ruleset = ruleset if ruleset is not None else get_ruleset(battle.scenario.info.ruleset)
+        self.dice: DiceSource = dice if dice is not None else SeededDice(seed)
+        self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
+        self.log = GameLog.from_battle(battle, keyframe_every=keyframe_every)
+        self._steps: dict[int, list[PhaseStep]] = {}
+
+    # -- where the game stands ------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """The state after the last event recorded."""
+        return self.log.head
+
+    @property
+    def started(self) -> bool:
+        return len(self.log) > 0
+
+    @property
+    def key(self) -> PhaseKey:
+        """The open phase (turn, side, phase).
+
+        Raises
+        ------
+        SessionError
+            before ``start``.
+        """
+        phases = self.log.phases()
+        if not phases:
+            raise SessionError("the game has not started; call start() first")
+        return phases[-1]
+
+    @property
+    def sides(self) -> list[str]:
+        return list(self.battle.scenario.sides)
+
+    def clock(self, turn: int | None = None) -> str:
+        """Game time ``HH:MM`` at the start of ``turn`` (default: the open one)."""
+        return game_time(self.battle.scenario.info, self.key.turn if turn is None else turn)
+
+    def steps(self, turn: int) -> list[PhaseStep]:
+        """Every phase of game turn ``turn`` in order, the side with the initiative first.
+
+        For a turn already in the log the side order is the one recorded; otherwise the
+        ruleset decides the initiative (Torden over Europa 1.2: agreed, the ``initiative``
+        parameter).
+        """
+        if turn not in self._steps:
+            recorded = list(dict.fromkeys(k.side for k in self.log.phases() if k.turn == turn))
+            if recorded:
+                first = recorded[0]
+                init = initiative_for(self.ruleset, self.state, self.params, self.dice, self.sides)
+                order = recorded + [s for s in self.sides if s not in recorded]
+                init = type(init)(first, init.explanation, init.rolls)
+                steps = [PhaseStep(turn, side, spec) for side in order
+                         for spec in self.ruleset.turn_sequence(self.state)]
+            else:
+                init = initiative_for(self.ruleset, self.state.evolve(turn=turn), self.params, self.dice, self.sides)
+                steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
+            self._steps[turn] = steps
+        return self._steps[turn]
+
+    def step(self) -> PhaseStep:
+        """The open phase as a ``PhaseStep`` (with the ruleset's phase spec)."""
+        k = self.key
+        for s in self.steps(k.turn):
+            if (s.side, s.phase) == (k.side, k.phase):
+                return s
+        raise SessionError(f"{k} is not a phase of ruleset {self.ruleset.id!r}")
+
+    def next_step(self) -> PhaseStep:
+        """The phase ``next_phase`` would open."""
+        if not self.started:
+            return self.steps(1)[0]
+        k = self.key
+        steps = self.steps(k.turn)
+        i = next(i for i, s in enumerate(steps) if (s.side, s.phase) == (k.side, k.phase))
+        return steps[i + 1] if i + 1 < len(steps) else self.steps(k.turn + 1)[0]
+
+    # -- the sequence ---------------------------------------------------------------------
+    def start(self) -> PhaseStep:
+        """Start the game: open turn 1's first phase.
+
+        Raises
+        ------
+        SessionError
+            when the game has already started.
+        """
+        if self.started:
+            raise SessionError(f"the game has already started ({self.key})")
+        return self._open(self.steps(1)[0])
+
+    def next_phase(self) -> PhaseStep:
+        """Close the open phase and open the next; after a turn's last phase a ``TurnEnded``
+        closes the turn first.
+
+        Raises
+        ------
+        SessionError
+            before ``start`` or past the scenario's last turn.
+        """
+        if not self.started:
+            raise SessionError("the game has not started; call start() first")
+        nxt = self.next_step()
+        last = self.battle.scenario.info.turns
+        if nxt.turn != self.key.turn:
+            if last and nxt.turn > last:
+                raise SessionError(f"the scenario lasts {last} turns; turn {nxt.turn} cannot start")
+            self._record([TurnEnded(*self.key)])
+        return self._open(nxt)
+
+    def advance_to(self, phase: str, side: str | None = None) -> PhaseStep:
+        """Go through ``next_phase`` until ``phase`` (of ``side``, default any) is open; stays
+        when it already is.
+
+        Raises
+        ------
+        SessionError
+            for a phase id the ruleset does not have.
+        """
+        if phase not in {s.id for s in self.ruleset.turn_sequence(self.state)}:
+            raise SessionError(f"ruleset {self.ruleset.id!r} has no phase {phase!r}")
+        if not self.started:
+            self.start()
+        while not (self.key.phase == phase and (side is None or self.key.side == side)):
+            self.next_phase()
+        return self.step()
+
+    def _open(self, step: PhaseStep) -> PhaseStep:
+        self._record([PhaseStarted(step.turn, step.side, step.phase, name=step.spec.name)])
+        return step
+
+    # -- recording ------------------------------------------------------------------------
+    def record(self, event: BattleEvent) -> BattleEvent:
+        """Record one event in the open phase (it must carry the open phase's turn, side, phase).
+
+        Raises
+        ------
+        SessionError
+            if the event belongs to another phase or cannot apply; nothing is recorded.
+        """
+        self._record([event])
+        return event
+
+    def record_all(self, events: Sequence[BattleEvent]) -> None:
+        """Record several events of the open phase, all or none (see ``record``)."""
+        self._record(list(events))
+
+    def _record(self, events: list[BattleEvent]) -> None:
+        if not events:
+            return
+        if isinstance(events[0], PhaseStarted):
+            k, rest = PhaseKey(events[0].turn, events[0].side, events[0].phase), events[1:]
+        else:
+            k, rest = self.key, events
+        for e in rest:
+            if (e.turn, e.side, e.phase) != tuple(k):
+                raise SessionError(f"event {e.kind!r} belongs to turn {e.turn}, side {e.side or '-'}, phase "
+                                   f"{e.phase or '-'}, but the open phase is {k}")
+        done = 0
+        try:
+            for e in events:
+                self.log.append(e)
+                self.battle.events.append(e)
+                done += 1
+        except ValueError as exc:
+            if done:
+                self.log.undo(done)
+                del self.battle.events[len(self.battle.events) - done:]
+            raise SessionError(str(exc)) from None
+
+    def _stamp(self) -> dict[str, Any]:
+        k = self.key
+        return {"turn": k.turn, "side": k.side, "phase": k.phase}
+
+    def undo(self, count: int = 1) -> list[BattleEvent]:
+        """Take back the last ``count`` events of the open phase (the phase's own start counts:
+        taking it back reopens the phase before). Returns them, oldest first.
+
+        Raises
+        ------
+        SessionError
+            for more events than the open phase holds.
+        """
+        try:
+            removed = self.log.undo(count)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        del self.battle.events[len(self.battle.events) - len(removed):]
+        return removed
+
+    @property
+    def undoable(self) -> int:
+        """How many events ``undo`` may take back now."""
+        return self.log.undoable
+
+    # -- orders through the ruleset -------------------------------------------------------
+    def order_types(self, issuer: str, recipient: str) -> Sequence[OrderTypeSpec]:
+        """Order types ``issuer`` may give ``recipient`` now, each with why not if unavailable."""
+        return self.ruleset.order_types(self.state, issuer, recipient, self.params)
+
+    def preview(self, request: OrderRequest) -> OrderPreview:
+        """Legality, zone, distance, modifiers and exact odds of ``request``; rolls nothing."""
+        return preview_order(self.ruleset, self.state, request, self.params)
+
+    def _order_phase_check(self) -> None:
+        spec = self.step().spec
+        if "issue_order" not in spec.methods:
+            where = [s.id for s in self.ruleset.turn_sequence(self.state) if "issue_order" in s.methods]
+            raise SessionError(f"orders are issued in the {', '.join(where) or '?'} phase; the open phase is "
+                               f"{spec.id} ({spec.name}, {spec.rule})")
+
+    def issue_order(self, request: OrderRequest) -> IssueResult:
+        """Issue one order through the ruleset: it checks legality, rolls through the session's
+        dice and returns the outcome with its explanation; its events are recorded.
+
+        A refused order records nothing (``status == "refused"``, the reason in ``explanation``).
+
+        Raises
+        ------
+        SessionError
+            outside the ruleset's order phase, or when its events cannot be recorded.
+        rules.RuleRefused
+            (``MissingParameterError``) when the scenario lacks a value the rule needs.
+        """
+        self._order_phase_check()
+        out = self.ruleset.issue_order(self.state, request, self.params, self.dice)
+        if out.status != "refused":
+            self._record(list(out.events))
+        return IssueResult(out, tuple(r.probability() for r in out.rolls))
+
+    def issue_orders(self, requests: Sequence[OrderRequest], reroll_pending: bool = True) -> list[IssueResult]:
+        """A whole order phase: every declaration first, then the rolls (Torden over Europa 3.3),
+        and with ``reroll_pending`` the earlier failed orders of the active side rolled again (A6).
+
+        Uses the ruleset's ``order_phase`` where it has one, else ``issue_order`` per request.
+        """
+        self._order_phase_check()
+        phase = getattr(self.ruleset, "order_phase", None)
+        if phase is None:
+            return [self.issue_order(r) for r in requests]
+        params = dict(self.params)
+        if not reroll_pending:
+            params["failed_orders_persist"] = False
+        out = phase(self.state, requests, params, self.dice)
+        self._record(list(out.events))
+        return [IssueResult(o, tuple(r.probability() for r in o.rolls)) for o in out.outcomes]
+
+    def command_check(self, formation: str) -> CheckResult:
+        """The ruleset's per-turn command check of ``formation``; its events are recorded."""
+        out = self.ruleset.command_check(self.state, formation, self.params, self.dice)
+        self._record(list(out.events))
+        return out
+
+    def legal_move(self, commander_id: str) -> Any:
+        """The ruleset's order-execution help: this turn's legal move of a general under his
+        standing order (Torden over Europa 2.7–2.11), with the events of the longest legal move.
+
+        Raises
+        ------
+        SessionError
+            when the ruleset offers no such help.
+        """
+        helper = getattr(self.ruleset, "legal_move", None)
+        if helper is None:
+            raise SessionError(f"ruleset {self.ruleset.id!r} gives no order-execution help")
+        return helper(self.state, commander_id, self.params)
+
+    def execute_order(self, commander_id: str, *, with_troops: bool = True, skip: Sequence[str] = ()) -> Any:
+        """Carry out ``commander_id``'s standing order this turn: record the ruleset's longest
+        legal move (and the engaged flag or completion it brings) and, with ``with_troops``,
+        move every unit and general under him by the same displacement (except ``skip``).
+
+        Returns the ruleset's move help (its ``explanation`` says how far and why).
+        """
+        help_ = self.legal_move(commander_id)
+        events = list(help_.events)
+        if with_troops and help_.events:
+            d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
+            events += follow_moves(self.state, commander_id, d, skip=skip, **self._stamp())
+        self._record(events)
+        return help_

@@ -1,0 +1,212 @@
+"""GameSession records a game of the bundled Jena scenario through the Torden over Europa engine:
+the turn and phase sequence, orders with seeded and replayed dice and exact odds, the legal move
+under a standing order with the troops following, the umpire's entries, undo and resuming.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from battlestudio import store
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import Casualties, Moved, PhaseStarted, TurnEnded
+from battlestudio.replay.game import GameLog
+from battlestudio.replay.order_events import CommandRolled
+from battlestudio.rules import OrderRequest, ReplayDice, RollRecord
+from battlestudio.rules.dice import DiceSpec
+from battlestudio.session import GameSession, SessionError, game_time
+from battlestudio.session.umpire import umpire_roll
+
+JENA = Path(__file__).resolve().parents[1] / "scenarios" / "jena-1806.battle.json"
+NAPOLEON, LANNES, SUCHET = "french-imperial-guard", "french-v-corps", "french-1eme-division"
+
+# the engine keys for the scenario's Table 1 placeholders (notes/toe-parameters.md), and march
+# lengths, which the scenario does not give yet
+ENGINE = {
+    "toe.zones_cm.c_in_c": [20, 40, "60+"], "toe.zones_cm.army": [20, 40, "60+"],
+    "toe.command_thresholds": [4, 6, 8], "toe.command_modifiers": {},
+    "toe.corps_command_distance_cm": 30, "toe.march_length_cm.infantry": 30,
+    "toe.march_length_cm.cavalry": 45, "toe.march_length_cm.artillery": 30, "initiative": "french",
+}
+
+
+class FixedDice:
+    """Throws the given faces in turn (the highest face once they run out)."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+        self.asked: list[str] = []
+
+    def roll(self, purpose: str, dice: DiceSpec) -> tuple[int, ...]:
+        self.asked.append(purpose)
+        return tuple(self.faces.pop(0) if self.faces else dice.high for _ in range(dice.count))
+
+
+@pytest.fixture(scope="module")
+def jena_scenario():
+    return store.load(JENA).scenario
+
+
+def fresh(scenario, **kw) -> GameSession:
+    kw.setdefault("params", ENGINE)
+    return GameSession(Battle(scenario, []), **kw)
+
+
+def test_turn_sequence_is_both_player_turns_of_seven_phases(jena_scenario):
+    s = fresh(jena_scenario, seed=1)
+    first = s.start()
+    assert (first.turn, first.side, first.phase) == (1, "french", "orders")
+    steps = s.steps(1)
+    assert [st.side for st in steps] == ["french"] * 7 + ["prussian"] * 7
+    assert [st.phase for st in steps[:7]] == ["orders", "movement", "visual_contact", "attack_declaration", "fire",
+                                              "attack", "reorganisation"]
+    for _ in range(13):
+        s.next_phase()
+    assert tuple(s.key) == (1, "prussian", "reorganisation")
+    s.next_phase()
+    assert tuple(s.key) == (2, "french", "orders")
+    kinds = [type(e) for e in s.battle.events]
+    assert kinds.count(PhaseStarted) == 15 and kinds.count(TurnEnded) == 1
+    assert isinstance(s.battle.events[-2], TurnEnded) and s.battle.events[-2].turn == 1
+    assert (s.clock(1), s.clock()) == ("06:00", "06:15")
+    assert game_time(jena_scenario.info, 37) == "15:00"
+    with pytest.raises(SessionError, match="already started"):
+        s.start()
+
+
+def test_order_is_rolled_with_exact_odds_and_recorded(jena_scenario):
+    s = fresh(jena_scenario, seed=1806)
+    s.start()
+    req = OrderRequest(NAPOLEON, LANNES, "A", objective=(420.0, 200.0))
+    preview = s.preview(req)
+    # zone 1 (8 cm), d10 read 0-9 + KE 2 of Napoleon >= 4: faces 2-9 pass
+    assert preview.legal and preview.probability == Fraction(4, 5)
+    assert "zone 1" in preview.text and "80%" in preview.text
+    result = s.issue_order(req)
+    assert result.odds == (Fraction(4, 5),)
+    rolled = [e for e in s.battle.events if isinstance(e, CommandRolled)]
+    assert len(rolled) == 1 and rolled[0].explanation.startswith("Command control, Napoleon → Lannes")
+    record = RollRecord.from_dict(rolled[0].roll)
+    assert record.success == (result.status == "delivered") == (record.raw[0] + 2 >= 4)
+    assert list(s.battle.events) == list(s.log.events)
+    # the same seed gives the same game; the recorded faces replay it exactly
+    again = fresh(jena_scenario, seed=1806)
+    again.start()
+    again.issue_order(req)
+    assert again.battle.events == s.battle.events
+    replayed = fresh(jena_scenario, dice=ReplayDice.from_records([record]))
+    replayed.start()
+    assert replayed.issue_order(req).explanation == result.explanation
+
+
+def test_orders_only_in_the_order_phase_and_refusals_record_nothing(jena_scenario):
+    s = fresh(jena_scenario, seed=2)
+    s.start()
+    refused = s.issue_order(OrderRequest(NAPOLEON, "prussian-1st-div", "A", objective=(300.0, 230.0)))
+    assert refused.status == "refused" and "Refused" in refused.explanation
+    assert len(s.battle.events) == 1
+    s.next_phase()
+    with pytest.raises(SessionError, match="orders are issued in the orders phase"):
+        s.issue_order(OrderRequest(NAPOLEON, LANNES, "H"))
+    stray = Moved(turn=1, side="prussian", phase="movement", id=LANNES, path=((400.0, 126.0),))
+    with pytest.raises(SessionError, match="open phase is turn 1, french, movement"):
+        s.record(stray)
+    with pytest.raises(SessionError, match="no unit or commander"):
+        s.move("no-such-brigade", [(1.0, 1.0)])
+    assert len(s.battle.events) == len(s.log) == 2
+
+
+def test_attack_order_moves_the_corps_general_and_his_troops_follow(jena_scenario):
+    s = fresh(jena_scenario, dice=FixedDice(9))
+    s.start()
+    obj = (420.0, 200.0)
+    assert s.issue_order(OrderRequest(NAPOLEON, LANNES, "A", objective=obj)).status == "delivered"
+    s.advance_to("movement")
+    before = s.state
+    help_ = s.execute_order(LANNES)
+    after = s.state
+    start, end = before.commanders[LANNES].position, after.commanders[LANNES].position
+    step = math.dist(start, end)
+    assert 20.0 - 1e-6 <= step <= 30.0 + 1e-6 and end == pytest.approx(help_.end)
+    # straight towards the objective (2.7)
+    d_obj = (obj[0] - start[0], obj[1] - start[1])
+    assert (end[0] - start[0]) * d_obj[1] - (end[1] - start[1]) * d_obj[0] == pytest.approx(0.0, abs=1e-6)
+    delta = (end[0] - start[0], end[1] - start[1])
+    for uid in before.oob.all_subordinates(LANNES):
+        if uid in before.units:
+            p0, p1 = before.units[uid].position, after.units[uid].position
+            assert p1 == pytest.approx((p0[0] + delta[0], p0[1] + delta[1]), abs=0.01), uid
+    assert after.commanders[SUCHET].position == pytest.approx(
+        (before.commanders[SUCHET].position[0] + delta[0], before.commanders[SUCHET].position[1] + delta[1]), abs=0.01)
+
+
+def test_umpire_entries_change_the_state(jena_scenario):
+    s = fresh(jena_scenario, dice=FixedDice(3))
+    s.advance_to("attack")
+    uid = next(u for u in s.state.oob.all_subordinates(SUCHET) if u in s.state.units)
+    figs = s.state.units[uid].figures
+    s.casualties(uid, 2, men=180, cause="fire of the Prussian advance guard (umpire)")
+    assert s.state.units[uid].figures == figs - 2
+    roll = umpire_roll(s.dice, f"umpire-morale:{uid}:t1", "Morale test (umpire's table)", DiceSpec(1, 10, True),
+                       threshold=5, modifiers=[(1, "veteran")])
+    test = s.morale_test(uid, bool(roll.success), "holds" if roll.success else "falls back in disorder",
+                         "Umpire: Table 10 is missing from the seed.", roll)
+    assert roll.raw == (3,) and roll.success is False and "d10 = 3, +1 veteran = 4 < 5" in test.explanation
+    s.set_order_state(uid, "U", "morale test failed")
+    assert s.state.units[uid].state == "U"
+    s.change_formation(uid, "line")
+    s.rotate(uid, 45.0)
+    assert s.state.units[uid].facing == 45.0
+    s.annotate("Fog over the plateau.", title="Fog", at=(420.0, 190.0), ids=(uid,))
+    waiting = "arrive-french-vii-corps"
+    assert "french-vii-corps" in s.state.off_table
+    s.arrive(waiting)
+    assert "french-vii-corps" not in s.state.off_table
+    with pytest.raises(SessionError, match="no units or commanders off table"):
+        s.arrive(waiting)
+    assert s.log.state_at(len(s.log)) == s.state
+
+
+def test_undo_takes_back_only_the_open_phase(jena_scenario):
+    s = fresh(jena_scenario, seed=3)
+    s.advance_to("movement")
+    n = len(s.battle.events)
+    uid = next(u for u in s.state.oob.all_subordinates(SUCHET) if u in s.state.units)
+    here = s.state.units[uid].position
+    s.move(uid, [here, (here[0], here[1] + 10.0)])
+    s.casualties(uid, 1)
+    removed = s.undo(2)
+    assert [type(e) for e in removed] == [Moved, Casualties]
+    assert len(s.battle.events) == n and s.state.units[uid].position == here
+    assert s.undoable == 1  # the phase's own start
+    with pytest.raises(SessionError):
+        s.undo(2)
+    s.undo()
+    assert tuple(s.key) == (1, "french", "orders")
+
+
+def test_a_saved_game_resumes_where_it_ended(jena_scenario, tmp_path):
+    s = fresh(jena_scenario, dice=FixedDice(9))
+    s.start()
+    s.issue_order(OrderRequest(NAPOLEON, LANNES, "A", objective=(420.0, 200.0)))
+    s.advance_to("fire", "prussian")
+    path = tmp_path / "game.battle.json"
+    store.save(s.battle, path)
+    back = GameSession(store.load(path), params=ENGINE, seed=4)
+    assert back.key == s.key and back.state.orders == s.state.orders
+    back.next_phase()
+    assert tuple(back.key) == (1, "prussian", "attack")
+    assert GameLog.from_battle(back.battle).head == back.state
+
+
+def test_the_scenario_length_bounds_the_game(jena_scenario):
+    short = replace(jena_scenario, info=replace(jena_scenario.info, turns=1))
+    s = fresh(short, seed=5)
+    s.advance_to("reorganisation", "prussian")
+    with pytest.raises(SessionError, match="lasts 1 turns"):
+        s.next_phase()
