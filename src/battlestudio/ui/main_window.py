@@ -385,9 +385,14 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 820)
-        if state is None or not self.restoreState(state):
-            self.resizeDocks([self.docks["oob"], self.docks["properties"]], [300, 300], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["problems"]], [130], Qt.Orientation.Vertical)
+        self._default_layout = state is None or not self.restoreState(state)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._default_layout:  # first start: docks at a sensible size around the map
+            self._default_layout = False
+            self.resizeDocks([self.docks["oob"], self.docks["properties"]], [300, 320], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["problems"]], [120], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if not self.maybe_save():

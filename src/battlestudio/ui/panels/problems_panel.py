@@ -7,7 +7,7 @@ the records at fault, so the map and the order-of-battle tree show them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from battlestudio.document import Document
@@ -36,7 +36,8 @@ class ProblemsPanel(QWidget):
         self.list = QTreeWidget()
         self.list.setHeaderLabels(["Problem", "Check"])
         self.list.setRootIsDecorated(False)
-        self.list.setColumnWidth(0, 320)
+        self.list.setColumnWidth(0, 420)
+        self.list.setMinimumHeight(40)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.summary)
@@ -50,6 +51,10 @@ class ProblemsPanel(QWidget):
         self.list.itemActivated.connect(self._on_clicked)
         self.document: Document | None = None
         self.set_document(document)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """A short strip under the map by default; the user can drag it taller."""
+        return QSize(480, 120)
 
     def set_document(self, document: Document) -> None:
         if self.document is not None:
