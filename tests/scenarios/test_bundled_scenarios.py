@@ -189,3 +189,21 @@ def test_committed_jena_file_is_what_the_script_builds(jena):
     saved = store.load(SCEN / "jena-1806.battle.json").scenario
     assert saved.units == jena.units and saved.commanders == jena.commanders
     assert saved.oob == jena.oob and saved.reinforcements == jena.reinforcements and saved.info == jena.info
+
+
+def test_jena_prussian_line_between_lutzeroda_and_closewitz(jena):
+    towns = jena.towns
+    west = towns["lutzeroda"].polygon.centroid.x
+    east = towns["closewitz"].polygon.bounds[2]
+    adv = [jena.units[u] for u in jena.oob.all_subordinates("prussian-adv-guard-div") if u in jena.units]
+    assert adv and all(west <= u.position[0] <= east for u in adv)
+    assert all(u.facing == 270.0 for u in adv)  # facing the Landgrafenberg to the south
+    plateau = jena.terrain["landgrafenberg"].geometry
+    assert all(u.position[1] > plateau.bounds[3] for u in adv)
+
+
+def test_elchingen_austrians_hold_the_heights(elchingen):
+    heights = elchingen.terrain["elchingen-heights"].geometry
+    loudon = [elchingen.units[u] for u in elchingen.oob.subordinates("austrian-1st-div")]
+    on_heights = [u for u in loudon if heights.contains(u.footprint())]
+    assert len(on_heights) >= len(loudon) - 1  # all but the bridge guard, which stands down by the river
