@@ -57,30 +57,36 @@ def load_database(path: str | os.PathLike[str]) -> Battle:
         raise BattleFileError(path, f"not an SQLite database{hint}")
     mode = "rw" if os.access(path, os.W_OK) else "ro"  # rw lets SQLite roll back a crashed append
     engine = engine_for(os.fspath(path), mode)
+    doc: dict[str, Any] = {}
     try:
         with sql_errors(path, "damaged or unreadable .battle file"), engine.connect() as conn:
             conn.exec_driver_sql("BEGIN")
             check_header(os.fspath(path), conn)
-            doc = read_document(conn)
+            read_document(conn, doc)
             conn.exec_driver_sql("COMMIT")
-    finally:
-        engine.dispose()
-    try:
         return battle_from_doc(doc)
     except DocumentError as err:
         raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None
+    finally:
+        engine.dispose()
 
 
-def read_document(conn: Any) -> dict[str, Any]:
-    """All tables of an open, checked .battle file as a document (values not yet checked)."""
-    doc: dict[str, Any] = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
+    """Fill ``doc`` with all tables of an open, checked .battle file (values not yet checked).
+
+    Filling a caller's dict lets an error message name the row of a half-read document.
+    """
+    doc.update({"format": FORMAT, "schema_version": SCHEMA_VERSION})
     info = conn.execute(select(InfoRow.__table__)).mappings().all()
     if len(info) != 1:
         raise DocumentError("scenario_info", f"expected exactly one row, found {len(info)}")
     doc["info"] = record_from_row(INFO, info[0], "info")
     for key, spec in COLLECTIONS.items():
         rows = conn.execute(select(COLLECTION_TABLES[key].__table__).order_by(text("rowid"))).mappings()
-        doc[key] = [record_from_row(spec, r, f"{key}[{i}]") for i, r in enumerate(rows)]
+        doc[key] = []
+        for i, r in enumerate(rows):
+            doc[key].append({"id": r["id"]})  # for the message if the row is bad
+            doc[key][i] = record_from_row(spec, r, f"{key}[{i}]")
     sources = conn.execute(select(SourceRow.__table__).order_by(SourceRow.__table__.c.seq)).mappings()
     doc["sources"] = [record_from_row(SOURCE, r, f"sources[{i}]") for i, r in enumerate(sources)]
     oob = OrderOfBattle()
@@ -112,6 +118,6 @@ def _table_where(where: str, doc: dict[str, Any]) -> str:
     key, index, rest = m.group(1), int(m.group(2)), m.group(3)
     if key == "events":
         return f"event seq={index}{rest}"
-    record = doc[key][index] if index < len(doc[key]) else {}
+    record = doc[key][index] if key in doc and index < len(doc[key]) else {}
     table = COLLECTION_TABLES[key].__tablename__
     return f"{table} id={record.get('id')!r}{rest}" if "id" in record else where
