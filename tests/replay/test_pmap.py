@@ -103,3 +103,26 @@ def test_evolve_with_a_plain_dict_of_records_gives_a_chunked_map(jena):
     assert isinstance(moved.units, ChunkedMap)
     assert moved.units["claparede"].position == (1.0, 2.0)
     assert state.units["claparede"].position != (1.0, 2.0)
+
+
+def test_synthetic_command_orders_go_through_rolls_and_replay_from_keyframes():
+    game = synthetic_game(turns=10, units_per_side=64, seed=3, command_orders=True)
+    kinds = [e.kind for e in game.events]
+    written = kinds.count("order_written")
+    assert written >= 10 and kinds.count("command_roll") == written
+    assert kinds.count("order_delivered") + kinds.count("order_failed") == written
+    log = game.log(keyframe_every=16)
+    head = log.head
+    assert len(head.orders) == written
+    statuses = {o.status.value for o in head.orders.values()}
+    assert "delivered" in statuses and statuses <= {"delivered", "failed", "cancelled"}
+    state = GameState.from_scenario(game.scenario)
+    for p, e in enumerate(game.events, 1):
+        state = e.apply(state)
+        if p % 97 == 0:
+            assert log.state_at(p) == state
+    # the same seed gives the same game; without orders the game is the one older seeds gave
+    assert [repr(e) for e in synthetic_game(turns=10, units_per_side=64, seed=3, command_orders=True).events] == \
+        [repr(e) for e in game.events]
+    plain = synthetic_game(turns=10, units_per_side=64, seed=3)
+    assert "order_written" not in {e.kind for e in plain.events}

@@ -9,7 +9,7 @@ shared between states until an attach/detach event replaces it with a changed co
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
@@ -85,19 +85,19 @@ class GameState:
         for key, value in list(changes.items()):
             if isinstance(value, dict):
                 changes[key] = ChunkedMap.from_mapping(value) if key in RECORD_CONTAINERS else MappingProxyType(value)
-        return replace(self, **changes)
+        return _replaced(self, changes)
 
     def with_unit(self, unit: Unit) -> "GameState":
         """A new state where ``unit`` replaces the record with its id."""
-        return replace(self, units=_chunked(self.units).set(unit.id, unit))
+        return _replaced(self, {"units": _chunked(self.units).set(unit.id, unit)})
 
     def with_commander(self, commander: Commander) -> "GameState":
         """A new state where ``commander`` replaces the record with its id."""
-        return replace(self, commanders=_chunked(self.commanders).set(commander.id, commander))
+        return _replaced(self, {"commanders": _chunked(self.commanders).set(commander.id, commander)})
 
     def with_order(self, order: Order) -> "GameState":
         """A new state where ``order`` is added or replaces the order with its id."""
-        return replace(self, orders=_chunked(self.orders).set(order.id, order))
+        return _replaced(self, {"orders": _chunked(self.orders).set(order.id, order)})
 
     def with_records(self, records: Iterable[Unit | Commander]) -> "GameState":
         """A new state where each unit or commander replaces the record with its id.
@@ -114,7 +114,7 @@ class GameState:
             changes["units"] = _chunked(self.units).set_many(units)
         if commanders:
             changes["commanders"] = _chunked(self.commanders).set_many(commanders)
-        return replace(self, **changes) if changes else self
+        return _replaced(self, changes) if changes else self
 
     def without(self, node_id: str) -> "GameState":
         """A new state with the unit or commander ``node_id`` gone (and no longer off table).
@@ -140,6 +140,27 @@ class GameState:
     def record(self, node_id: str) -> Unit | Commander | None:
         """The unit or commander with this id, or None."""
         return self.units.get(node_id) or self.commanders.get(node_id)
+
+
+_FIELDS = tuple(f.name for f in fields(GameState))
+
+
+def _replaced(state: GameState, changes: dict[str, Any]) -> GameState:
+    """``dataclasses.replace`` without its per-call field introspection (~5x faster; a state
+    is replaced by every event).
+
+    Raises
+    ------
+    TypeError
+        for a name that is not a field, as ``dataclasses.replace`` does.
+    """
+    unknown = changes.keys() - _FIELDS
+    if unknown:
+        raise TypeError(f"GameState has no field(s) {', '.join(sorted(unknown))}")
+    new = object.__new__(GameState)
+    for name in _FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 def _chunked(mapping: Mapping[str, Any]) -> ChunkedMap[Any]:

@@ -26,6 +26,7 @@ from battlestudio.replay.events import (
     FormationChanged, Melee, MoraleTest, Moved, OrderStateChanged, PhaseStarted,
     ReinforcementArrived, Rotated, TurnEnded, UnitRemoved,
 )
+from battlestudio.replay.order_events import CommandRolled, OrderDelivered, OrderFailed, OrderWritten
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 
@@ -144,19 +145,31 @@ def _with_men(unit: Unit, per_figure: int) -> Unit:
 class _Player:
     """Generates the events of one game; ``state`` follows every event emitted."""
 
-    def __init__(self, scenario: Scenario, seed: int, activity: float) -> None:
+    def __init__(self, scenario: Scenario, seed: int, activity: float, command_orders: bool = False) -> None:
         self.s = scenario
         self.rng = random.Random(seed)
         self.activity = activity
+        self.command_orders = command_orders
+        self.orders_written = 0
         self.state = GameState.from_scenario(scenario)
         self.events: list[BattleEvent] = []
         self.key = (0, "", "")
         per_side = max(1, len(scenario.units) // 2)
         self.n = lambda share: max(1, round(share * per_side * activity))
+        self._pools: dict[str, tuple[list[str], set[str]]] = {}  # side -> targets of this phase
+        self._pools_key = self.key
 
     def emit(self, e: BattleEvent) -> None:
         self.state = e.apply(self.state)
         self.events.append(e)
+        if self._pools:
+            for node in e.touched():
+                for ids, members in self._pools.values():
+                    if node in members:
+                        u = self.state.units.get(node)
+                        if u is None or u.state == "eliminated":
+                            ids.remove(node)
+                            members.discard(node)
 
     def ev(self, cls: type, **kw: object) -> None:
         self.emit(cls(*self.key, **kw))
@@ -188,10 +201,39 @@ class _Player:
         for c in self.rng.sample(gens, min(len(gens), self.n(0.05))):
             end = self.clamp((c.position[0] + self.rng.uniform(-15, 15), c.position[1] + self.rng.uniform(-10, 10)))
             self.ev(Moved, id=c.id, path=(c.position, end))
+        if self.command_orders:
+            self._command_orders(t, side, enemy)
         if self.rng.random() < 0.3:
             c = self.rng.choice(gens)
             self.ev(Annotation, title=f"Turn {t}", text=f"{c.name} rides forward to see the ground.",
                     at=c.position, ids=(c.id,))
+
+    def _command_orders(self, t: int, side: str, enemy: str) -> None:
+        """The army general writes standing orders to corps generals; each goes through a d10
+        command roll and is delivered or fails (Torden over Europa 3.2–3.3)."""
+        army = f"{side}-army"
+        corps = [c for c in self.s.oob.subordinates(army) if c not in self.state.off_table]
+        if army not in self.state.commanders or not corps:
+            return
+        chief = self.state.commanders[army]
+        for cid in self.rng.sample(corps, min(len(corps), self.n(0.004))):
+            c = self.state.commanders[cid]
+            self.orders_written += 1
+            oid = f"o{self.orders_written}"
+            kind = self.rng.choice(("A", "A", "H", "M", "T"))
+            dy = 30.0 if (kind != "T") == (c.position[1] < self.s.info.table_height / 2) else -30.0
+            self.ev(OrderWritten, order_id=oid, issuer=army, recipient=cid, order_type=kind,
+                    objective=self.clamp((c.position[0] + self.rng.uniform(-20, 20), c.position[1] + dy)), cost=1)
+            die = self.rng.randint(1, 10)
+            zone = 1 + min(2, int(math.dist(chief.position, c.position) // 40))
+            need = (3, 5, 7)[zone - 1]
+            self.ev(CommandRolled, order_id=oid, roll={"purpose": "command", "die": "d10", "raw": [die],
+                                                       "threshold": need, "outcome": die >= need},
+                    explanation=f"zone {zone}: d10 {die} against {need}")
+            if die >= need:
+                self.ev(OrderDelivered, order_id=oid, origin=c.position)
+            else:
+                self.ev(OrderFailed, order_id=oid, reason=f"d10 {die} below {need} in zone {zone}")
 
     def movement(self, t: int, side: str, enemy: str) -> None:
         r = self.s.reinforcements["r-late"]
@@ -229,12 +271,21 @@ class _Player:
         for u in self.rng.sample(threatened, min(len(threatened), self.n(0.03))):
             self.ev(FormationChanged, unit=u.id, formation="square" if self.rng.random() < 0.5 else "line")
 
+    def _pool(self, side: str) -> list[str]:
+        """Ids of ``side``'s units on the table and not eliminated, in state order; built once
+        per phase and kept up to date by ``emit`` (the same list a fresh scan would give)."""
+        if self._pools_key != self.key:
+            self._pools, self._pools_key = {}, self.key
+        if side not in self._pools:
+            ids = [u.id for u in self.units(side, fit=False) if u.state != "eliminated"]
+            self._pools[side] = (ids, set(ids))
+        return self._pools[side][0]
+
     def _target(self, firer: Unit, side: str) -> Unit | None:
-        pool = self.units(side, fit=False)
-        pool = [u for u in pool if u.state != "eliminated"]
+        pool = self._pool(side)
         if not pool:
             return None
-        picks = self.rng.sample(pool, min(8, len(pool)))
+        picks = [self.state.units[i] for i in self.rng.sample(pool, min(8, len(pool)))]
         return min(picks, key=lambda u: math.dist(u.position, firer.position))
 
     def _losses(self, u: Unit, figures: int, cause: str) -> None:
@@ -304,6 +355,7 @@ def synthetic_game(
     seed: int = 1806,
     activity: float = 1.0,
     target_events: int | None = None,
+    command_orders: bool = False,
 ) -> SyntheticGame:
     """Generate a game of ``turns`` turns on ``synthetic_scenario(units_per_side, seed)``.
 
@@ -315,9 +367,13 @@ def synthetic_game(
     target_events : int | None
         if given, ``activity`` is recalibrated (one trial run) so the game has about this many
         events (within a few per cent).
+    command_orders : bool
+        if True, each order phase also has the army general write standing orders to corps
+        generals, with their command rolls and delivery or failure (about 0.4 % of a side's
+        brigade count per phase); off by default, so existing seeds give the same games.
     """
     if target_events is not None:
-        trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity).play(turns)
+        trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity, command_orders).play(turns)
         activity *= target_events / max(1, len(trial))
     scenario = synthetic_scenario(units_per_side, seed)
-    return SyntheticGame(scenario, _Player(scenario, seed, activity).play(turns))
+    return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
