@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+import numpy as np
+import shapely
 from shapely import STRtree
 from shapely.geometry import Polygon
 
@@ -50,27 +52,47 @@ def _name(s: Scenario, rid: str) -> str:
     return getattr(rec, "name", "") or rid
 
 
-def find_problems(s: Scenario) -> list[Problem]:
-    """Every problem of ``s``: errors first, then warnings, each group in check order."""
+class FootprintCache:
+    """Unit footprints kept between checks: a record's polygon is recomputed only when the
+    record object changed (records are frozen, so identity means unchanged)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[object, Polygon | None]] = {}
+
+    def footprints(self, s: Scenario) -> dict[str, Polygon]:
+        """id → footprint polygon (cm) of every unit whose footprint can be computed."""
+        old, new = self._cache, {}
+        out: dict[str, Polygon] = {}
+        for uid, u in s.units.items():
+            hit = old.get(uid)
+            if hit is not None and hit[0] is u:
+                poly = hit[1]
+            else:
+                try:
+                    poly = u.footprint()
+                except ValueError:  # a bad formation/figure combination
+                    poly = None
+            new[uid] = (u, poly)
+            if poly is not None:
+                out[uid] = poly
+        self._cache = new
+        return out
+
+
+def find_problems(s: Scenario, cache: FootprintCache | None = None) -> list[Problem]:
+    """Every problem of ``s``: errors first, then warnings, each group in check order.
+
+    ``cache`` keeps footprints between calls (the Problems dock re-checks after every edit).
+    """
     found: list[Problem] = []
     found += oob_problems(s)
-    footprints = _footprints(s)
+    footprints = (cache or FootprintCache()).footprints(s)
     found += off_table(s, footprints)
     found += overlaps(s, footprints)
     found += in_impassable(s, footprints)
     found += towns_over_capacity(s, footprints)
     found += idle_commanders(s)
     return sorted(found, key=lambda p: p.severity != "error")
-
-
-def _footprints(s: Scenario) -> dict[str, Polygon]:
-    out: dict[str, Polygon] = {}
-    for uid, u in s.units.items():
-        try:
-            out[uid] = u.footprint()
-        except ValueError:  # a bad formation/figure combination: reported by nobody else
-            continue
-    return out
 
 
 def oob_problems(s: Scenario) -> list[Problem]:
@@ -101,11 +123,14 @@ def overlaps(s: Scenario, footprints: dict[str, Polygon]) -> list[Problem]:
         return []
     tree = STRtree(polys)
     left, right = tree.query(polys, predicate="intersects")
+    keep = left < right
+    left, right = left[keep], right[keep]
+    arr = np.asarray(polys, dtype=object)
+    areas = shapely.area(shapely.intersection(arr[left], arr[right]))
     out = []
-    for a, b in zip(left.tolist(), right.tolist()):
-        if a < b and polys[a].intersection(polys[b]).area > MIN_OVERLAP_CM2:
-            ia, ib = ids[a], ids[b]
-            out.append(Problem("warning", "overlap", f"{_name(s, ia)} overlaps {_name(s, ib)}", (ia, ib)))
+    for a, b in zip(left[areas > MIN_OVERLAP_CM2].tolist(), right[areas > MIN_OVERLAP_CM2].tolist()):
+        ia, ib = ids[a], ids[b]
+        out.append(Problem("warning", "overlap", f"{_name(s, ia)} overlaps {_name(s, ib)}", (ia, ib)))
     return out
 
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBo
 
 from battlestudio.document import Document
 from battlestudio.edits import Change
-from battlestudio.model.problems import Problem, find_problems
+from battlestudio.model.problems import FootprintCache, Problem, find_problems
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
 RECHECK_MS = 250
@@ -43,6 +43,7 @@ class ProblemsPanel(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(self.list, 1)
         self.problems: list[Problem] = []
+        self._footprints = FootprintCache()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RECHECK_MS)
@@ -69,7 +70,7 @@ class ProblemsPanel(QWidget):
     def check(self) -> list[Problem]:
         """Validate now and show the result."""
         self._timer.stop()
-        self.problems = find_problems(self.document.scenario)
+        self.problems = find_problems(self.document.scenario, self._footprints)
         style = self.style()
         icons = {
             "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
