@@ -15,18 +15,26 @@ from PySide6.QtWidgets import QApplication
 from battlestudio.ui.actions import app_icon
 from battlestudio.ui.main_window import APP_NAME, MainWindow
 from battlestudio.ui.resources import default_scenario
-from battlestudio.ui.settings import APPLICATION, ORGANIZATION
+from battlestudio.ui.recovery import RecoveryStore
+from battlestudio.ui.settings import APPLICATION, ORGANIZATION, Settings
 
 DESKTOP_ID = "io.github.battlestudio.BattleStudio"
 """The freedesktop application id: name of the .desktop entry, AppStream id and icon name
 (packaging/linux/); on Wayland it ties the window to its launcher."""
 
 
-def create(path: str | None = None, argv: list[str] | None = None) -> tuple[QApplication, MainWindow]:
+def create(
+    path: str | None = None,
+    argv: list[str] | None = None,
+    settings: Settings | None = None,
+    recovery: RecoveryStore | None = None,
+) -> tuple[QApplication, MainWindow]:
     """The application and its shown main window, with ``path`` (or the default scenario) open.
 
     Recovery copies are offered before anything is opened; a file given on the command line
-    is not opened when a copy was restored (it stays in Open Recent).
+    is not opened when a copy was restored. ``settings`` and ``recovery`` default to the
+    user's own (tests pass isolated ones). A file that cannot be opened is reported in a
+    dialog and the window starts with a new, empty scenario.
     """
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
@@ -34,7 +42,7 @@ def create(path: str | None = None, argv: list[str] | None = None) -> tuple[QApp
     app.setApplicationDisplayName(APP_NAME)
     app.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(app_icon())
-    window = MainWindow()
+    window = MainWindow(settings, recovery)
     window.show()
     restored = window.offer_recovery()
     if not restored:
