@@ -339,10 +339,12 @@ class GameSession(UmpireEntries):
             raise SessionError(f"ruleset {self.ruleset.id!r} gives no order-execution help")
         return helper(self.state, commander_id, self.params)
 
-    def execute_order(self, commander_id: str, *, with_troops: bool = True, skip: Sequence[str] = ()) -> Any:
+    def execute_order(self, commander_id: str, *, with_troops: bool = True, skip: Sequence[str] = (),
+                      keep_off_cm: float | None = None) -> Any:
         """Carry out ``commander_id``'s standing order this turn: record the ruleset's longest
         legal move (and the engaged flag or completion it brings) and, with ``with_troops``,
-        move every unit and general under him by the same displacement (except ``skip``).
+        move every unit and general under him by the same displacement (except ``skip``; with
+        ``keep_off_cm`` each unit halts that far from the enemy, see ``umpire.follow_moves``).
 
         Returns the ruleset's move help (its ``explanation`` says how far and why).
         """
@@ -350,6 +352,7 @@ class GameSession(UmpireEntries):
         events = list(help_.events)
         if with_troops and help_.events:
             d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
-            events += follow_moves(self.state, commander_id, d, skip=skip, **self._stamp())
+            events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm,
+                                   **self._stamp())
         self._record(events)
         return help_

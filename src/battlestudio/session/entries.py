@@ -42,14 +42,14 @@ class UmpireEntries:
         return self.record(Moved(**self._stamp(), id=node_id, path=tuple(path), facing=facing))
 
     def move_formation(self, commander_id: str, to: Point, *, facing: float | None = None,
-                       skip: Sequence[str] = ()) -> list[BattleEvent]:
+                       skip: Sequence[str] = (), keep_off_cm: float | None = None) -> list[BattleEvent]:
         """Move a general to ``to`` (cm) and everything under him by the same displacement."""
         c = self.state.commanders.get(commander_id)
         if c is None:
             raise SessionError(f"no commander {commander_id!r} on the table")
         d = (to[0] - c.position[0], to[1] - c.position[1])
         events: list[BattleEvent] = [Moved(**self._stamp(), id=commander_id, path=(c.position, to), facing=facing)]
-        events += follow_moves(self.state, commander_id, d, skip=skip, **self._stamp())
+        events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm, **self._stamp())
         self._record(events)
         return events
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from shapely.affinity import translate
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
 from battlestudio.model.geometry import Point
 from battlestudio.model.units import Unit
 from battlestudio.replay.events import BattleEvent
@@ -37,17 +41,26 @@ def formation_members(state: GameState, commander_id: str) -> list[str]:
 
 
 def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int, side: str, phase: str,
-                 skip: Sequence[str] = ()) -> list[BattleEvent]:
+                 skip: Sequence[str] = (), keep_off_cm: float | None = None) -> list[BattleEvent]:
     """``Moved`` events that carry every unit and subordinate commander under
     ``commander_id`` by ``delta`` (cm), keeping their facings: troops closing up behind their
     general so they stay within command distance (Torden over Europa 2.5, 4.9).
 
     Units in ``FU`` (complete disorder) and eliminated units do not move (1.6). Nodes in
-    ``skip`` are left where they are. An empty list when ``delta`` is zero.
+    ``skip`` are left where they are. With ``keep_off_cm`` a unit goes only as far along
+    ``delta`` as keeps its footprint that far from every enemy unit (it halts at contact; the
+    furthest such point is found by bisection, taking the approach as steady). An empty list
+    when ``delta`` is zero.
     """
     dx, dy = float(delta[0]), float(delta[1])
     if abs(dx) < 1e-9 and abs(dy) < 1e-9:
         return []
+    rec0 = state.record(commander_id)
+    enemies = None
+    if keep_off_cm is not None and rec0 is not None:
+        polys = [u.footprint() for u in state.units.values()
+                 if u.side != rec0.side and u.id not in state.off_table and u.state != "eliminated"]
+        enemies = unary_union(polys) if polys else None
     out: list[BattleEvent] = []
     for node in formation_members(state, commander_id):
         if node in skip:
@@ -55,10 +68,31 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
         rec = state.record(node)
         if isinstance(rec, Unit) and rec.state in ("FU", "eliminated"):
             continue
+        t = 1.0
+        if enemies is not None and isinstance(rec, Unit):
+            t = _free_fraction(rec.footprint(), enemies, dx, dy, float(keep_off_cm))
+        if t <= 1e-6:
+            continue
         x, y = rec.position
         out.append(Moved(turn=turn, side=side, phase=phase, id=node,
-                         path=((x, y), (round(x + dx, 2), round(y + dy, 2)))))
+                         path=((x, y), (round(x + t * dx, 2), round(y + t * dy, 2)))))
     return out
+
+
+def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: float, keep_off: float) -> float:
+    """Largest fraction of ``(dx, dy)`` that keeps ``poly`` ``keep_off`` cm from ``enemies``."""
+    def clear(t: float) -> bool:
+        return translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9
+
+    if clear(1.0):
+        return 1.0
+    if not clear(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if clear(mid) else (lo, mid)
+    return lo
 
 
 def arrival_event(state: GameState, reinforcement_id: str, formation: str, *, turn: int, side: str, phase: str,

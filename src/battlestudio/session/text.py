@@ -1,0 +1,163 @@
+"""The game log as readable text, and "turn[:side[:phase]]" places in it.
+
+``log_lines`` renders one line per event (names instead of ids, rolls with their explanation,
+distances in cm) for ``battlestudio log``; ``parse_at`` and ``position_for`` turn the
+``--at TURN[:SIDE[:PHASE]]`` of ``battlestudio replay`` into a position in the log: the state
+at the end of that turn, player-turn or phase.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.game import GameLog
+from battlestudio.replay.state import GameState
+from battlestudio.session.turns import game_time
+
+
+def _name(state: GameState, node: str) -> str:
+    rec = state.record(node)
+    return rec.name if rec is not None and rec.name else node
+
+
+def _pt(p: object) -> str:
+    x, y = p  # type: ignore[misc]
+    return f"({x:.0f}, {y:.0f})"
+
+
+def describe(event: BattleEvent, before: GameState) -> str:
+    """One readable sentence for ``event``, names read from the state ``before`` it."""
+    e, n = event, (lambda node: _name(before, node))
+    k = e.kind
+    if k == "phase_started":
+        return f"phase begins: {getattr(e, 'name', '') or e.phase}"
+    if k == "turn_ended":
+        return f"turn {e.turn} ends"
+    if k == "moved":
+        path = e.path  # type: ignore[attr-defined]
+        start = before.record(e.id).position if before.record(e.id) is not None else path[0]  # type: ignore[attr-defined]
+        pts = (start,) + tuple(path)
+        dist = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+        face = "" if e.facing is None else f", facing {e.facing:.0f}°"  # type: ignore[attr-defined]
+        return f"{n(e.id)} moves {dist:.1f} cm to {_pt(path[-1])}{face}"  # type: ignore[attr-defined]
+    if k == "rotated":
+        return f"{n(e.id)} turns to face {e.facing:.0f}°"  # type: ignore[attr-defined]
+    if k == "formation_changed":
+        return f"{n(e.unit)} forms {e.formation}"  # type: ignore[attr-defined]
+    if k == "order_state_changed":
+        why = f" ({e.reason})" if e.reason else ""  # type: ignore[attr-defined]
+        return f"{n(e.unit)} is now {e.state}{why}"  # type: ignore[attr-defined]
+    if k == "reinforcement_arrived":
+        heads = [a[0] for a in e.arrivals if a[0] in before.commanders] or [a[0] for a in e.arrivals[:1]]  # type: ignore[attr-defined]
+        return f"{', '.join(n(h) for h in heads)} arrive(s): {len(e.arrivals)} units and generals enter"  # type: ignore[attr-defined]
+    if k == "unit_removed":
+        return f"{n(e.id)} leaves the game: {e.reason}"  # type: ignore[attr-defined]
+    if k == "annotation":
+        head = f"[{e.title}] " if e.title else ""  # type: ignore[attr-defined]
+        return f"note: {head}{e.text}"  # type: ignore[attr-defined]
+    if k == "order_written":
+        obj = "" if e.objective is None else f", objective {_pt(e.objective)}"  # type: ignore[attr-defined]
+        cost = f", {e.cost} OAS" if e.cost else ""  # type: ignore[attr-defined]
+        return f"order {e.order_id} written: {n(e.issuer)} → {n(e.recipient)}: {e.order_type}{obj}{cost}"  # type: ignore[attr-defined]
+    if k == "command_roll":
+        return f"roll for {e.order_id}: {e.explanation}"  # type: ignore[attr-defined]
+    if k in ("order_delivered", "order_failed", "order_cancelled", "order_completed"):
+        o = before.orders.get(e.order_id)  # type: ignore[attr-defined]
+        who = f" ({n(o.recipient)}, {o.order_type})" if o is not None else ""
+        why = getattr(e, "reason", "")
+        return f"order {e.order_id}{who} {k.split('_')[1]}{': ' + why if why else ''}"  # type: ignore[attr-defined]
+    if k == "cancellation_written":
+        return f"{n(e.issuer)} writes the cancellation of {e.order_id}"  # type: ignore[attr-defined]
+    if k == "command_state_changed":
+        val = "cleared" if e.value is None else e.value  # type: ignore[attr-defined]
+        return f"{n(e.subject)}: {e.state} {val}{' (' + e.reason + ')' if e.reason else ''}"  # type: ignore[attr-defined]
+    if k == "detached":
+        return f"{n(e.node)} detached from {n(e.superior_before)} by {e.order_id}"  # type: ignore[attr-defined]
+    if k == "attached":
+        return f"{n(e.node)} placed under {n(e.superior)}"  # type: ignore[attr-defined]
+    if k == "general_move_bought":
+        return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"  # type: ignore[attr-defined]
+    if k == "casualties":
+        extra = ", ".join(f"{getattr(e, f)} {f}" for f in ("men", "horses", "guns") if getattr(e, f))
+        cause = f" ({e.cause})" if e.cause else ""  # type: ignore[attr-defined]
+        return f"{n(e.unit)} loses {e.figures} figures{' (' + extra + ')' if extra else ''}{cause}"  # type: ignore[attr-defined]
+    if k == "melee":
+        side = lambda ids: ", ".join(n(i) for i in ids)  # noqa: E731
+        return (f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}"  # type: ignore[attr-defined]
+                + (f": {e.explanation}" if e.explanation else ""))  # type: ignore[attr-defined]
+    if k == "morale_test":
+        res = "passes" if e.passed else "fails"  # type: ignore[attr-defined]
+        return f"morale test of {n(e.unit)} {res}: {e.result}" + (f". {e.explanation}" if e.explanation else "")  # type: ignore[attr-defined]
+    if k == "fired":
+        return f"{n(e.unit)} fires at {n(e.target)}: {e.result}" + (f". {e.explanation}" if e.explanation else "")  # type: ignore[attr-defined]
+    if k == "ammunition_used":
+        return f"{n(e.unit)} spends {e.rounds} rounds"  # type: ignore[attr-defined]
+    if k == "ammunition_resupplied":
+        return f"{n(e.unit)} resupplied to {e.ammunition} rounds"  # type: ignore[attr-defined]
+    fields = {f: v for f, v in e.to_dict().items() if f not in ("kind", "turn", "side", "phase")}
+    return f"{k} {fields}"
+
+
+def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:
+    """One line per event: ``"T12 08:45 french    movement           | Lannes moves 25.0 cm …"``;
+    only ``turn``'s events when given.
+
+    Raises
+    ------
+    ValueError
+        when the events cannot be replayed (naming the first bad one).
+    """
+    log = GameLog.from_battle(battle)
+    info = battle.scenario.info
+    state = log.initial
+    for e in log.events:
+        if turn is None or e.turn == turn:
+            yield f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18} | {describe(e, state)}"
+        state = e.apply(state)
+
+
+def parse_at(text: str) -> tuple[int, str | None, str | None]:
+    """``"12"``, ``"12:prussian"`` or ``"12:prussian:fire"`` → ``(12, side, phase)``.
+
+    Raises
+    ------
+    ValueError
+        naming the text when the turn is not a positive whole number or a part is empty.
+    """
+    parts = text.split(":")
+    if len(parts) > 3 or any(not p.strip() for p in parts):
+        raise ValueError(f"--at {text!r}: expected TURN[:SIDE[:PHASE]], e.g. 12 or 12:prussian:fire")
+    try:
+        turn = int(parts[0])
+    except ValueError:
+        raise ValueError(f"--at {text!r}: the turn {parts[0]!r} is not a whole number") from None
+    if turn < 1:
+        raise ValueError(f"--at {text!r}: turns are numbered from 1")
+    side = parts[1].strip() if len(parts) > 1 else None
+    phase = parts[2].strip() if len(parts) > 2 else None
+    return turn, side, phase
+
+
+def position_for(log: GameLog, turn: int, side: str | None = None, phase: str | None = None) -> int:
+    """The log position at the end of ``turn`` (or of its ``side``'s player-turn, or of that
+    ``phase``): every event of the matching phases applied.
+
+    Raises
+    ------
+    ValueError
+        when no recorded phase matches, naming what the log holds.
+    """
+    ends = [log.phase_range(k)[1] for k in log.phases()
+            if k.turn == turn and (side is None or k.side == side) and (phase is None or k.phase == phase)]
+    if not ends:
+        turns = log.turns()
+        span = f"turns {turns[0]}–{turns[-1]}" if turns else "no turns"
+        sides = sorted({k.side for k in log.phases()})
+        phases = list(dict.fromkeys(k.phase for k in log.phases()))
+        want = ":".join(str(v) for v in (turn, side, phase) if v is not None)
+        raise ValueError(f"the game log has no phase at {want}; it holds {span}, sides {', '.join(sides) or '-'}, "
+                         f"phases {', '.join(phases) or '-'}")
+    return max(ends)
