@@ -174,8 +174,12 @@ def event_to_doc(event: BattleEvent, where: str) -> dict[str, Any]:
         for key in ("kind", "turn", "side", "phase"):
             if key not in data:
                 raise DocumentError(f".{key}", "missing from the event's to_dict()")
-        head = {"kind": STR.dump(data["kind"]), "turn": INT.dump(data["turn"]),
-                "side": STR.dump(data["side"]), "phase": STR.dump(data["phase"])}
+        head = {}
+        for key, codec in (("kind", STR), ("turn", INT), ("side", STR), ("phase", STR)):
+            try:
+                head[key] = codec.dump(data[key])
+            except DocumentError as err:
+                raise nested(f".{key}", err) from None
         rest = {k: v for k, v in data.items() if k not in head}
         return head | JSON.dump(rest)
     except DocumentError as err:

@@ -44,7 +44,7 @@ def save_database(battle: Battle, path: str | os.PathLike[str]) -> None:
     try:
         doc = battle_to_doc(battle)
     except DocumentError as err:
-        raise BattleFileError(path, f"cannot save: {err.what}", err.where) from None
+        raise BattleFileError(path, f"{err.what} (not saved)", err.where) from None
     with sql_errors(path, "cannot save"):
         atomic_write(path, lambda tmp: write_document(tmp, doc))
 
@@ -130,7 +130,7 @@ def append_events(
     try:
         rows = [event_to_doc(e, f"events[+{i}]") for i, e in enumerate(events)]
     except DocumentError as err:
-        raise BattleFileError(path, f"cannot append: {err.what}", err.where) from None
+        raise BattleFileError(path, f"{err.what} (nothing appended)", err.where) from None
     if not os.path.isfile(path):
         raise BattleFileError(path, "cannot append events: no such file")
     engine = engine_for(os.fspath(path), "rw")

@@ -133,7 +133,7 @@ def save_json(battle: Battle, path: str | os.PathLike[str]) -> None:
     try:
         data = dumps(battle).encode("utf-8")
     except DocumentError as err:
-        raise BattleFileError(path, f"cannot save: {err.what}", err.where) from None
+        raise BattleFileError(path, f"{err.what} (not saved)", err.where) from None
     except (UnicodeEncodeError, TypeError, ValueError) as exc:
         raise BattleFileError(path, f"cannot save: {exc}") from None
 
