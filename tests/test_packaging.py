@@ -263,3 +263,46 @@ def test_check_bundle_fails_clearly_without_a_bundle(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "no bundled executable" in out and "packaging/build.sh" in out
     assert "0 passed, 1 failed" in out
+
+
+# -- Linux per-user install ------------------------------------------------------------------
+
+def _install(tmp_path: Path, dist: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = dict(os.environ, PREFIX=str(tmp_path / "prefix"), DIST=str(dist), HOME=str(tmp_path / "home"))
+    return subprocess.run(["bash", str(LINUX / "install.sh")], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_install_puts_bundle_entry_icons_and_mime_types_under_the_prefix(tmp_path):
+    dist = tmp_path / "BattleStudio"
+    (dist / "_internal").mkdir(parents=True)
+    (dist / "battlestudio").write_text("#!/bin/sh\necho BattleStudio 0.1.0\n")
+    (dist / "battlestudio").chmod(0o755)
+    result = _install(tmp_path, dist)
+    assert result.returncode == 0, result.stdout + result.stderr
+    prefix = tmp_path / "prefix"
+    share = prefix / "share"
+    link = prefix / "bin" / "battlestudio"
+    assert link.is_symlink() and link.resolve() == prefix / "lib" / "battlestudio" / "battlestudio"
+    assert subprocess.run([str(link)], capture_output=True, text=True).stdout.strip() == "BattleStudio 0.1.0"
+    desktop = (share / "applications" / DESKTOP.name).read_text(encoding="utf-8")
+    assert f"Exec={link} %f" in desktop.splitlines() and f"TryExec={link}" in desktop.splitlines()
+    for size in render_icons.PNG_SIZES:
+        icon = share / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png"
+        assert icon.read_bytes() == render_icons.png_path(size).read_bytes()
+    assert (share / "icons" / "hicolor" / "scalable" / "apps" / f"{APP_ID}.svg").is_file()
+    manifest = (prefix / "lib" / "battlestudio" / "install-manifest.txt").read_text().split()
+    assert len(manifest) == 4 + len(render_icons.PNG_SIZES) + 1 and all(Path(p).exists() for p in manifest)
+    if shutil.which("update-mime-database"):
+        assert "application/x-battlestudio-battle:*.battle" in (share / "mime" / "globs2").read_text()
+    if shutil.which("desktop-file-validate"):
+        check = _run("desktop-file-validate", str(share / "applications" / DESKTOP.name))
+        assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_install_without_a_bundle_says_how_to_build_it(tmp_path):
+    result = _install(tmp_path, tmp_path / "nothing")
+    assert result.returncode == 2
+    assert "nothing/battlestudio not found" in result.stderr and "packaging/build.sh" in result.stderr
+    assert not (tmp_path / "prefix" / "bin").exists()
