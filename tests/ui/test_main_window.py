@@ -225,3 +225,27 @@ def test_new_window_without_document_is_untitled(qtbot, tmp_path, modals):
     w = make_window(qtbot, tmp_path)
     assert w.windowTitle() == "Untitled[*] — BattleStudio" and set(w.document.scenario.sides) == {"blue", "red"}
     assert QApplication.instance() is not None
+
+
+def test_problem_double_click_selects_and_centres(window, qtbot):
+    s = window.document.scenario
+    uid = next(iter(s.units))
+    window.document.push(MoveRecords("units", {uid: (235.0, 175.0)}, None, "Move to the corner"))
+    panel = window.problems_panel
+    panel.check()
+    item = next(panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())
+                if panel.list.topLevelItem(i).text(1) == "off-table")
+    window.zoom_100()
+    panel.list.itemActivated.emit(item, 0)
+    assert window.document.selection == {uid}
+    centre = window.map_view.table_pos(window.map_view.viewport().rect().center())
+    assert abs(centre[0] - 235.0) < 30 and abs(centre[1] - 175.0) < 30  # as near as the scroll range allows
+
+
+def test_failed_recent_file_that_vanished_is_forgotten(window, tmp_path):
+    gone = tmp_path / "gone.battle.json"
+    store.save(store.load(ELCHINGEN), gone)
+    window.open_path(gone)
+    gone.unlink()
+    assert not window.open_path(gone)
+    assert gone.resolve() not in window.settings.recent_files()

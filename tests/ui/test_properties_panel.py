@@ -117,3 +117,13 @@ def test_form_follows_undo_of_other_edits(panel, document):
     assert panel.editors["units"]["position.0"].widget.value() == 10.0
     document.undo()
     assert panel.editors["units"]["position.0"].widget.value() == 84.0
+
+
+def test_objectives_are_editable(panel, document):
+    document.set_selection({"obj-abbey"})
+    side: QComboBox = panel.editors["objectives"]["side"].widget
+    assert side.currentData() == "french"
+    choose(side, "")
+    panel.editors["objectives"]["value"].widget.setValue(5)
+    o = document.scenario.objectives["obj-abbey"]
+    assert o.side == "" and o.value == 5 and document.undo_count == 2

@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.oob_panel.centre_requested.connect(self.centre_on)
         self.oob_panel.place_requested.connect(self.place_in_view)
         self.problems_panel.count_changed.connect(self._on_problem_count)
+        self.problems_panel.centre_requested.connect(self.centre_on)
         self._on_problem_count(*self._problem_counts())
 
         self.autosaver = Autosaver(self.recovery, self.settings.autosave_interval_s(),
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
         self.problems_panel.set_document(doc)
         self._bind(doc, recovered)
         self.map_view.fit_table()
+        self._on_zoom_changed(self.map_view.zoom())
 
     def _on_doc_changed(self, changes: list) -> None:
         if any(c.kind in ("sides", "info") for c in changes):
@@ -213,6 +215,8 @@ class MainWindow(QMainWindow):
             battle = store.load(path)
         except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
             self.statusBar().showMessage(f"Could not open {path.name}", 10_000)
+            if not path.exists():
+                self.settings.remove_recent(path)
             dialogs.show_error(self, "Could not open file", _describe(exc, path, "read"))
             return False
         if ask and not self.maybe_save():
@@ -365,9 +369,16 @@ class MainWindow(QMainWindow):
         self.actions.tools[name].setChecked(True)
 
     def centre_on(self, rid: str) -> None:
-        rec = self.document.scenario.record(rid)
-        if rec is not None:
+        """Centre the map on a record: a unit's or commander's position, else its shape's centre."""
+        s = self.document.scenario
+        rec = s.record(rid) or s.terrain.get(rid) or s.towns.get(rid) or s.objectives.get(rid)
+        if rec is None:
+            return
+        if hasattr(rec, "position"):
             self.map_view.centre_on_table(rec.position)
+        else:
+            c = getattr(rec, "geometry", None) or rec.polygon
+            self.map_view.centre_on_table((c.centroid.x, c.centroid.y))
 
     def place_in_view(self, ids: list[str]) -> None:
         centre = self.map_view.table_pos(self.map_view.viewport().rect().center())

@@ -26,9 +26,12 @@ class ProblemsPanel(QWidget):
     -------
     count_changed(int, int)
         number of errors and warnings after each check.
+    centre_requested(str)
+        a problem was double-clicked: centre the map on its first record.
     """
 
     count_changed = Signal(int, int)
+    centre_requested = Signal(str)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,7 +52,7 @@ class ProblemsPanel(QWidget):
         self._timer.setInterval(RECHECK_MS)
         self._timer.timeout.connect(self.check)
         self.list.itemClicked.connect(self._on_clicked)
-        self.list.itemActivated.connect(self._on_clicked)
+        self.list.itemActivated.connect(self._on_activated)
         self.document: Document | None = None
         self.set_document(document)
 
@@ -88,9 +91,18 @@ class ProblemsPanel(QWidget):
         self.count_changed.emit(errors, warnings)
         return self.problems
 
-    def _on_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+    def _culprits(self, item: QTreeWidgetItem) -> list[str]:
         s = self.document.scenario
-        ids = [i for i in item.data(0, IDS_ROLE) or [] if any(i in getattr(s, k) for k in
-               ("units", "commanders", "terrain", "towns", "objectives"))]
+        return [i for i in item.data(0, IDS_ROLE) or [] if any(i in getattr(s, k) for k in
+                ("units", "commanders", "terrain", "towns", "objectives"))]
+
+    def _on_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        ids = self._culprits(item)
         if ids:
             self.document.set_selection(ids)
+
+    def _on_activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        ids = self._culprits(item)
+        if ids:
+            self.document.set_selection(ids)
+            self.centre_requested.emit(ids[0])

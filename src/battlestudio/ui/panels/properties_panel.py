@@ -81,6 +81,11 @@ SPECS: dict[str, list[FieldSpec]] = {
         FieldSpec("name", "Name", required=True),
         FieldSpec("capacity", "Capacity (units)", "int", 0, 20),
     ],
+    "objectives": [
+        FieldSpec("name", "Name", required=True),
+        FieldSpec("side", "Wanted by", "choice", choices=lambda s: [("both sides", "")] + _sides(s)),
+        FieldSpec("value", "Value", "int", 0, 100, suffix=" VP"),
+    ],
 }
 
 INFO_SPECS = [
@@ -100,7 +105,8 @@ INFO_SPECS = [
 ]
 
 KIND_TITLES = {"units": ("unit", "units"), "commanders": ("commander", "commanders"),
-               "terrain": ("terrain feature", "terrain features"), "towns": ("town zone", "town zones")}
+               "terrain": ("terrain feature", "terrain features"), "towns": ("town zone", "town zones"),
+               "objectives": ("objective", "objectives")}
 
 
 class PropertiesPanel(QWidget):
