@@ -42,7 +42,8 @@ def create(
     app.setApplicationDisplayName(APP_NAME)
     app.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(app_icon())
-    window = MainWindow(settings, recovery)
+    given = {"settings": settings, "recovery": recovery}
+    window = MainWindow(**{k: v for k, v in given.items() if v is not None})
     window.show()
     restored = window.offer_recovery()
     if not restored:
