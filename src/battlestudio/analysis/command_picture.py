@@ -68,7 +68,7 @@ class CommandPicture:
     Attributes
     ----------
     reaches : dict[str, CommandReach]
-        commander id → reach (kind ``none`` left out).
+        commander id → reach (kind ``none`` and reaches with unknown values left out).
     findings : dict[str, OutOfCommandFinding]
         subject id → the ruleset's finding.
     links : dict[str, Link]
@@ -173,7 +173,7 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
         if r.unknown:
             note(RuleRefused(f"{state.commanders[cid].name}'s reach is unknown: scenario parameter "
                              + ", ".join(sorted(set(r.unknown.values())))))
-        if r.kind != "none":
+        elif r.kind != "none":
             reaches[cid] = r
         if budget_of is not None:
             try:

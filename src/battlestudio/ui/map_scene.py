@@ -63,6 +63,8 @@ class MapScene(QGraphicsScene):
         self.items_by_kind: dict[str, dict[str, MapItem]] = {k: {} for k in ITEM_CLASSES}
         self._records: dict[str, dict[str, object]] = {k: {} for k in ITEM_CLASSES}
         self.hidden_layers: set[str] = set()
+        self.layer_hooks: dict[str, Callable[[bool], None]] = {}
+        """Extra layers drawn by overlays (e.g. ``"command"``): name → what toggling it does."""
         self.grid_visible = True
         self.table_size = (240.0, 180.0)
         self.px_per_cm = 1.0
@@ -169,6 +171,8 @@ class MapScene(QGraphicsScene):
         elif name == "grid":
             self.grid_visible = visible
             self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        elif name in self.layer_hooks:
+            self.layer_hooks[name](visible)
         else:
             for item in self.all_items():
                 if layer_of(item) == name:
@@ -185,6 +189,7 @@ class MapScene(QGraphicsScene):
             + ["towns", "objectives"]
             + [f"units:{s}" for s in side_ids]
             + ["commanders", "labels", "grid"]
+            + list(self.layer_hooks)
         )
 
     def invalidate_items(self, where: Callable[[MapItem], bool] | None = None) -> None:
