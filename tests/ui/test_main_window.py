@@ -249,3 +249,13 @@ def test_failed_recent_file_that_vanished_is_forgotten(window, tmp_path):
     gone.unlink()
     assert not window.open_path(gone)
     assert gone.resolve() not in window.settings.recent_files()
+
+
+def test_every_tool_has_an_icon_and_a_checkable_action(window):
+    from battlestudio.ui.tools import tool_names
+
+    assert list(window.actions.tools) == tool_names()
+    for name, action in window.actions.tools.items():
+        assert not action.icon().isNull(), name
+        action.trigger()
+        assert window.map_view.tool.name == name and action.isChecked()

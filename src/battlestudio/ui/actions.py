@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
 
+from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
 
 if TYPE_CHECKING:
@@ -126,6 +128,8 @@ def build_actions(w: "MainWindow") -> Actions:
         a.setObjectName(f"tool_{name}")
         a.setCheckable(True)
         a.setData(name)
+        a.setIcon(tool_icon(name))
+        a.setToolTip(tool_label(name))
         key = TOOL_LABELS.get(name, ("", ""))[1]
         if key:
             a.setShortcut(QKeySequence(key))
@@ -149,11 +153,13 @@ def build_actions(w: "MainWindow") -> Actions:
     w.addToolBar(main_bar)
     tool_bar = QToolBar("Tools", w)
     tool_bar.setObjectName("toolbar_tools")
+    tool_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     for name in ("select", "rotate", "vertices"):
         tool_bar.addAction(acts.tools[name])
     draw_button = QToolButton(tool_bar)
     draw_button.setMenu(draw_menu)
     draw_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+    draw_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     draw_button.setDefaultAction(acts.tools["draw:woods"])
     draw_menu.triggered.connect(draw_button.setDefaultAction)
     tool_bar.addWidget(draw_button)

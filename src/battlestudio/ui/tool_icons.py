@@ -1,0 +1,117 @@
+"""Toolbar icons of the map tools, drawn in code (no image files to ship or lose).
+
+Each icon is a small pictogram on a 24 px grid: an arrow for select, a turning arrow for
+rotate, a polygon with handles for vertices, a swatch in the map's own colours for each
+terrain kind to draw, a built-up block for town zones, a ruler for measure, a cross for delete.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+
+from battlestudio.model.terrain import TerrainKind
+from battlestudio.ui.styles import TERRAIN_STYLES
+
+_S = 24
+_INK = QColor("#2b2b2b")
+
+
+def _canvas() -> tuple[QPixmap, QPainter]:
+    pm = QPixmap(_S, _S)
+    pm.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pm)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QPen(_INK, 1.6, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+    return pm, p
+
+
+def _poly(*pts: tuple[float, float]) -> QPolygonF:
+    return QPolygonF([QPointF(x, y) for x, y in pts])
+
+
+def _select(p: QPainter) -> None:
+    p.setBrush(QColor("#ffffff"))
+    p.drawPolygon(_poly((6, 3), (6, 19), (10, 15), (13, 21), (16, 20), (13, 14), (18, 14)))
+
+
+def _rotate(p: QPainter) -> None:
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawArc(QRectF(4, 4, 16, 16), 30 * 16, 270 * 16)
+    p.setBrush(_INK)
+    p.drawPolygon(_poly((17, 2), (21, 8), (14, 8)))
+
+
+def _vertices(p: QPainter) -> None:
+    pts = [(4, 18), (8, 5), (19, 8), (20, 19)]
+    p.setBrush(QColor("#d8e6f5"))
+    p.drawPolygon(_poly(*pts))
+    p.setBrush(QColor("#ff9d00"))
+    for x, y in pts:
+        p.drawRect(QRectF(x - 2, y - 2, 4, 4))
+
+
+def _town(p: QPainter) -> None:
+    p.setBrush(QColor("#c98b72"))
+    p.drawRect(QRectF(4, 6, 16, 14))
+    p.setPen(QPen(QColor("#7a3b28"), 1.2))
+    for x in (8, 12, 16):
+        p.drawLine(QPointF(x, 8), QPointF(x, 18))
+
+
+def _measure(p: QPainter) -> None:
+    p.save()
+    p.translate(12, 12)
+    p.rotate(-35)
+    p.setBrush(QColor("#f3e3a0"))
+    p.drawRect(QRectF(-11, -4, 22, 8))
+    for i, x in enumerate(range(-8, 10, 3)):
+        p.drawLine(QPointF(x, -4), QPointF(x, -1 if i % 2 else 0))
+    p.restore()
+
+
+def _delete(p: QPainter) -> None:
+    p.setPen(QPen(QColor("#b00020"), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    p.drawLine(QPointF(6, 6), QPointF(18, 18))
+    p.drawLine(QPointF(18, 6), QPointF(6, 18))
+
+
+def _terrain(p: QPainter, kind: TerrainKind) -> None:
+    st = TERRAIN_STYLES.get(kind)
+    if st is not None and st.line:
+        path = QPainterPath(QPointF(3, 18))
+        path.cubicTo(QPointF(9, 4), QPointF(15, 22), QPointF(21, 6))
+        p.setPen(QPen(QColor(st.line), 4.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawPath(path)
+        return
+    fill = QColor(st.fill) if st is not None and st.fill else QColor("#cccccc")
+    outline = QColor(st.outline) if st is not None and st.outline else _INK
+    p.setPen(QPen(outline, 1.4))
+    p.setBrush(fill)
+    p.drawPolygon(_poly((3, 16), (7, 5), (17, 3), (21, 12), (15, 21), (6, 20)))
+
+
+_DRAWERS = {"select": _select, "rotate": _rotate, "vertices": _vertices, "town": _town,
+            "measure": _measure, "delete": _delete}
+
+
+@lru_cache(maxsize=64)
+def tool_icon(name: str) -> QIcon:
+    """Icon of tool ``name`` (``select``, ``draw:woods`` …); an empty icon for unknown names."""
+    if name.startswith("draw:"):
+        try:
+            kind = TerrainKind(name.split(":", 1)[1])
+        except ValueError:
+            return QIcon()
+        pm, p = _canvas()
+        _terrain(p, kind)
+    elif name in _DRAWERS:
+        pm, p = _canvas()
+        _DRAWERS[name](p)
+    else:
+        return QIcon()
+    p.end()
+    return QIcon(pm)
