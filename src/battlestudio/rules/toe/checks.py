@@ -103,6 +103,10 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
             events.append(_ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
                               reason="objective reached: the corps now has a defence order (2.7, 2.9, 2.10)"))
             notes.append(events[-1].reason)
+    if order is not None and order.order_type == "D" and detached_at_point(state, cid):
+        flags["at_point"] = True
+        restrictions.append(f"{c.name} has reached his detachment point and may not move; his units act within his "
+                            "command distance (2.11)")
     if order is not None and order.order_type == DEFENCE:
         notes.append("defence: treated as hold at its objective (A7)")
     text = f"{c.name}: {order.order_type if order else 'H (no order)'}" + ("; " + "; ".join(notes) if notes else "")

@@ -5,7 +5,9 @@ Attack (A): straight from where the order began to the objective, 20–30 cm, st
 enemy unit ahead comes within 20 cm (engaged) or at the objective; the engagement stop and the
 objective override the 20 cm minimum and a general who starts engaged does not move (A8).
 March (M): at the slowest unit's march length, never within 75 cm of the enemy. Retreat (T):
-at the slowest unit's march length (A19). Hold, defence, and a detachment at its point: no move.
+at the slowest unit's march length (A19). Hold and defence: no move. A detachment goes to its
+point under M by the march rules, under H or T at its slowest unit's pace (assumed, as A19),
+then stays there.
 
 The stop search is exact for convex footprints (rectangles): the distance from a point moving
 on a line to a convex polygon is convex in the distance travelled, so the first point at a
@@ -31,7 +33,7 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OutOfCommandFinding
 from battlestudio.rules.toe.command import check_command, fmt_cm
 from battlestudio.rules.toe.common import (
-    commander, corps_units, enemies_of, march_length, name_of, standing_order,
+    commander, corps_units, enemies_of, is_detached, march_length, name_of, position_of, standing_order,
 )
 
 _ITER = 100
@@ -103,7 +105,7 @@ class MoveHelp:
 
 def slowest_march(state: GameState, p: RuleParameters, cid: str) -> tuple[float, str]:
     """March length (cm) of the slowest unit under ``cid`` and its id (2.10, A19)."""
-    units = corps_units(state, cid)
+    units = [state.units[cid]] if cid in state.units else corps_units(state, cid)
     if not units:
         raise RuleRefused(f"{name_of(state, cid)} has no units on the table to set his march speed (2.10)")
     lengths = [(march_length(p, u), u.id) for u in units]
@@ -118,12 +120,19 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     MissingParameterError
         when march lengths (M, T) or command distances are not supplied.
     """
-    c = commander(state, cid)
+    if cid in state.units:  # a detached independent brigade moving to its point (2.11)
+        c = state.units[cid]
+        if not is_detached(state, cid):
+            raise RuleRefused(f"{c.name} gets no orders of its own: it keeps within its general's command distance (2.1)")
+    else:
+        c = commander(state, cid)
     order = standing_order(state, cid)
     here = c.position
     kind = order.order_type if order is not None else "H"
-    if order is not None and kind == "D":
+    detachment = kind == "D"
+    if detachment:  # goes to its point under M (march rules) or H/T (slowest unit's pace), then stays (2.11)
         kind = str(order.parameters.get("mode", "H"))
+        kind = "T" if kind == "H" else kind
     if order is None or kind in ("H", DEFENCE) or order.objective is None:
         what = "no order: hold" if order is None else ("defence" if kind == DEFENCE else "hold")
         return _still(state, p, cid, kind, f"{c.name} is on {what} and may not move (2.8)")
@@ -131,6 +140,8 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     vx, vy = target[0] - here[0], target[1] - here[1]
     remaining = math.hypot(vx, vy)
     if remaining <= EPS:
+        if detachment:
+            return _still(state, p, cid, "D", f"{c.name} stands at his detachment point and may not move (2.11)")
         return _still(state, p, cid, kind, f"{c.name} stands at his objective; the order is complete", completes=True)
     u = (vx / remaining, vy / remaining)
     enemies = [e.footprint() for e in enemies_of(state, c.side)]
@@ -179,7 +190,9 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     if kind == "A" and stop_reason.startswith("engaged"):
         events.append(CommandStateChanged(turn=state.turn, side=state.side, phase="movement", subject=cid,
                                           state="engaged", value=True, reason=stop_reason))
-    if completes:
+    if completes and detachment:
+        stop_reason += "; there the formation stays, detached (2.11)"
+    elif completes:
         events.append(OrderCompleted(turn=state.turn, side=state.side, phase="movement", order_id=order.id,
                                      reason="objective reached", defence_objective=end))
     text = (f"{c.name} ({kind}) moves {lo_band:.1f}–{top:.1f} cm on bearing {direction:.0f}° from "
@@ -201,6 +214,8 @@ def _first_stop(here: Point, u: Point, top: float, enemies: list[BaseGeometry], 
 
 
 def _close_up(state: GameState, p: RuleParameters, cid: str, end: Point) -> tuple[OutOfCommandFinding, ...]:
+    if cid not in state.commanders:
+        return ()
     report = check_command(state, p, side=state.commanders[cid].side, positions={cid: end})
     below = set(state.oob.all_subordinates(cid))
     return tuple(f for f in report.findings if f.subject in below and f.consequence.startswith("must-return"))
@@ -208,7 +223,7 @@ def _close_up(state: GameState, p: RuleParameters, cid: str, end: Point) -> tupl
 
 def _still(state: GameState, p: RuleParameters, cid: str, kind: str, why: str, engaged: bool = False,
            completes: bool = False) -> MoveHelp:
-    here = state.commanders[cid].position
+    here = position_of(state, cid)
     close = _close_up(state, p, cid, here)
     text = why + "."
     if close:
