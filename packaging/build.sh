@@ -11,21 +11,22 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PYTHON="${PYTHON:-python3}"
+PYTHON="${PYTHON:-python3}"  # may carry arguments, e.g. "py -3.11" on Windows
+read -r -a PY_CMD <<< "$PYTHON"
 VENV="${BATTLESTUDIO_BUILD_VENV:-$ROOT/build/packaging-venv}"
 PYINSTALLER_SPEC="${PYINSTALLER_SPEC:-pyinstaller>=6.10,<7}"
 start=$(date +%s)
 
 say() { printf '[build.sh] %s\n' "$*"; }
 
-"$PYTHON" - <<'PY' || { say "Python 3.11 or newer is needed (set PYTHON=/path/to/python3.11)"; exit 2; }
+"${PY_CMD[@]}" - <<'PY' || { say "Python 3.11 or newer is needed (set PYTHON=/path/to/python3.11)"; exit 2; }
 import sys
 sys.exit(0 if sys.version_info >= (3, 11) else 1)
 PY
 
 if [ ! -d "$VENV" ]; then
     say "creating $VENV"
-    "$PYTHON" -m venv "$VENV"
+    "${PY_CMD[@]}" -m venv "$VENV"
 fi
 if [ -x "$VENV/Scripts/python.exe" ]; then VPY="$VENV/Scripts/python.exe"; else VPY="$VENV/bin/python"; fi
 
