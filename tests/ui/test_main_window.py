@@ -4,7 +4,6 @@ modified mark, undo/redo actions, recent files, drag-and-drop open, status bar, 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl

@@ -9,6 +9,8 @@ Document's history. Nodes are keyed by a small int stored in ``QModelIndex.inter
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelIndex, QObject, Qt, Signal
 
 from battlestudio.document import Document
@@ -242,8 +244,6 @@ class OobModel(QAbstractItemModel):
         kind = "units" if n in s.units else "commanders" if n in s.commanders else None
         if kind is None or not name or name == s.record(n).name:
             return False
-        from dataclasses import replace
-
         old = s.record(n).name
         self.document.push(PutRecords(kind, {n: replace(s.record(n), name=name)}, f"Rename {old} to {name}"))
         return True

@@ -1,0 +1,182 @@
+"""File commands of the main window: new, open, save, recent files, drop to open, export
+image, the unsaved-changes prompt, and restoring recovery copies.
+
+``FileCommands`` is mixed into ``MainWindow``; it reads and writes files only through
+``battlestudio.store``, and any failure is shown in a dialog naming the file and the place in
+it, leaving the open document untouched (a failed save leaves it modified).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
+
+from battlestudio import store
+from battlestudio.document import Document
+from battlestudio.ui import dialogs
+from battlestudio.ui.resources import is_battle_file
+
+
+class FileCommands:
+    """File handling of ``MainWindow`` (needs its document, settings, recovery, map and docks)."""
+
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False if the user cancelled (or saving failed)."""
+        if not self.document.is_modified:
+            return True
+        answer = dialogs.ask_save_changes(self, self.document_name())
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_document(self) -> None:
+        if self.maybe_save():
+            self.set_document(Document(self.new_battle()))
+
+    def open_dialog(self) -> None:
+        start = self.document.path.parent if self.document.path else None
+        path = dialogs.open_file(self, start)
+        if path is not None:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path, ask: bool = True) -> bool:
+        """Open ``path``; on failure show an error and keep the current document.
+
+        The file is read first; only then is the user asked about unsaved changes (``ask``).
+        """
+        path = Path(path)
+        try:
+            battle = store.load(path)
+        except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
+            self.statusBar().showMessage(f"Could not open {path.name}", 10_000)
+            if not path.exists():
+                self.settings.remove_recent(path)
+            dialogs.show_error(self, "Could not open file", _describe(exc, path, "read"))
+            return False
+        if ask and not self.maybe_save():
+            return False
+        self.set_document(Document(battle, path))
+        self.settings.add_recent(path)
+        self.statusBar().showMessage(f"Opened {path}", 5_000)
+        return True
+
+    def save(self) -> bool:
+        """Save to the document's file (asking for one when it has none); True on success."""
+        if self.document.path is None:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        if path is None:
+            path = dialogs.save_file(self, self.document.path or Path(f"{self.document.scenario.info.title}.battle"))
+            if path is None:
+                return False
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        """Write the document to ``path``; on failure show an error and keep it modified."""
+        try:
+            store.save(self.document.battle, path)
+        except Exception as exc:  # noqa: BLE001
+            dialogs.show_error(self, "Could not save file", _describe(exc, path, "write"))
+            return False
+        self.document.mark_saved(path)
+        self.settings.add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 5_000)
+        return True
+
+    def fill_recent_menu(self) -> None:
+        menu = self.actions.recent_menu
+        menu.clear()
+        files = self.settings.recent_files()
+        for p in files:
+            a = menu.addAction(p.name)
+            a.setToolTip(str(p))
+            a.setStatusTip(str(p))
+            a.triggered.connect(lambda _c=False, p=p: self.open_path(p))
+        if not files:
+            menu.addAction("(none)").setEnabled(False)
+        menu.addSeparator()
+        menu.addAction("Clear Recent Files", self.settings.clear_recent)
+
+    def export_image(self, path: Path | None = None) -> bool:
+        """Render the whole table to an image file (about 4000 px on the long side at most)."""
+        if path is None:
+            path = dialogs.export_image_file(self, self.document.path.with_suffix("").with_suffix(".png")
+                                             if self.document.path else None)
+            if path is None:
+                return False
+        scene = self.map_view.map_scene
+        src = scene.table_rect()
+        scale = min(8.0, 4000.0 / max(src.width(), src.height(), 1.0))
+        img = QImage(int(src.width() * scale), int(src.height() * scale), QImage.Format.Format_ARGB32)
+        img.fill(QColor("white"))
+        painter = QPainter(img)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        scene.render(painter, QRectF(0, 0, img.width(), img.height()), src)
+        painter.end()
+        if not img.save(str(path)):
+            dialogs.show_error(self, "Could not export image", f"{path}: the image could not be written")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 5_000)
+        return True
+
+    # -- recovery ------------------------------------------------------------------------
+    def offer_recovery(self) -> bool:
+        """Offer recovery copies left by editors that did not close; True if one was restored."""
+        for entry in self.recovery.pending():
+            if not dialogs.ask_restore(self, entry.describe()):
+                self.recovery.remove(entry)
+                continue
+            try:
+                battle = self.recovery.load(entry)
+            except Exception as exc:  # noqa: BLE001
+                kept = entry.data.with_name(entry.data.name + ".unreadable")
+                entry.data.replace(kept)
+                entry.meta.unlink(missing_ok=True)
+                dialogs.show_error(self, "Could not restore", f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.")
+                continue
+            doc = Document(battle, entry.source)
+            doc.mark_unsaved()
+            self.set_document(doc, recovered=True)
+            self.recovery.remove(entry)
+            return True
+        return False
+
+    # -- dropping files on the window ----------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if _dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        path = _dropped_file(event)
+        if path is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.open_path(path)
+
+
+def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
+    """The first local ``.battle``/``.battle.json`` file among dropped URLs."""
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return None
+    for url in mime.urls():
+        if url.isLocalFile() and is_battle_file(url.toLocalFile()):
+            return Path(url.toLocalFile())
+    return None
+
+
+def _describe(exc: Exception, path: Path, verb: str) -> str:
+    """The message of a failed read/write: the store's errors already name file and place."""
+    from battlestudio.store.errors import BattleFileError
+
+    if isinstance(exc, BattleFileError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: could not {verb} the file: {exc.strerror or exc}"
+    return f"{path}: could not {verb} the file ({type(exc).__name__}: {exc})"
