@@ -1,0 +1,223 @@
+"""The ``battlestudio`` command: open the GUI, or check, describe and convert battle files.
+
+Each subcommand is one ``_args_<name>(parser)`` that declares its arguments and one
+``_cmd_<name>(args) -> int`` that runs it; both are listed in ``COMMANDS``. To add a command
+(``import-oob``, ``replay``, ``report``, …) write those two functions and add one line to
+``COMMANDS``; import heavy modules (Qt, rulesets) inside ``_cmd_<name>`` so the others stay
+fast and Qt-free.
+
+Exit codes: 0 success, 1 a problem was found (bad file, failed check), 2 bad usage, 130
+interrupted. Bad input never shows a Python traceback: ``main`` turns BattleFileError,
+ValueError and OSError into one line on stderr. Set ``BATTLESTUDIO_DEBUG=1`` to see the
+traceback of an unexpected error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from battlestudio import __version__
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Arguments that make no sense together (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: ``name``, one-line ``help``, its argument declarer and its runner."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+# -- open (the GUI) ---------------------------------------------------------------------------
+def _args_open(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", help="a .battle or .battle.json file to open")
+
+
+def _cmd_open(args: argparse.Namespace) -> int:
+    path = args.file
+    if path is not None and not os.path.exists(path):
+        raise _Problem(f"{path}: no such file")
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
+    ):
+        raise _Problem("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                       "use check/info/convert, or set QT_QPA_PLATFORM=offscreen")
+    try:
+        from battlestudio.ui import app  # Qt is imported here and nowhere else in the CLI
+    except ImportError as exc:
+        raise _Problem(f"the BattleStudio window cannot start: {exc}") from None
+    return int(app.run(path) or 0)
+
+
+# -- check ------------------------------------------------------------------------------------
+def _args_check(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file")
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.store.checks import check_battle
+
+    try:
+        battle = store.load(args.file)
+    except store.BattleFileError as err:
+        where = f": {err.where}" if err.where else ""
+        print(f"{args.file}: {err.what}{where}")
+        return EXIT_PROBLEMS
+    problems = check_battle(battle)
+    for p in problems:
+        print(f"{args.file}: {p.what}: {p.where}")
+    if problems:
+        print(f"{args.file}: {len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+# -- info -------------------------------------------------------------------------------------
+def _args_info(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file")
+    p.add_argument("--json", action="store_true", help="print a JSON object instead of text")
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.store.summary import summarize
+
+    info = summarize(store.load(args.file))
+    if args.json:
+        print(json.dumps({"file": args.file, **info}, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    print(_info_text(args.file, info))
+    return EXIT_OK
+
+
+def _info_text(path: str, i: dict) -> str:
+    def counts(d: dict) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
+
+    lines = [f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), ruleset {i['ruleset']}",
+             f"table {i['table_cm'][0]:g} × {i['table_cm'][1]:g} cm"]
+    for sid, side in i["sides"].items():
+        lines.append(f"side {sid} ({side['name']}): {side['commanders']} commanders, {side['units']} units, "
+                     f"{side['men']} men, {side['guns']} guns; {counts(side['units_per_arm'])}")
+    lines.append(f"commanders {i['commanders']}: {counts(i['commanders_per_echelon'])}")
+    lines.append(f"units {i['units']}: " + counts({a: v["units"] for a, v in i["arms"].items()}))
+    lines.append(f"men {i['men']}, guns {i['guns']}, horses {i['horses']}")
+    lines.append(f"terrain features {i['terrain_features']}: {counts(i['terrain_per_kind'])}")
+    lines.append(f"town zones {i['town_zones']}, objectives {i['objectives']}, deployment zones "
+                 f"{i['deployment_zones']}, reinforcements {i['reinforcements']}, orders {i['orders']}")
+    lines.append(f"turns {i['turns']}; game log: {i['events']} events up to turn {i['turns_logged']}")
+    return "\n".join(lines)
+
+
+# -- convert ----------------------------------------------------------------------------------
+def _args_convert(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="the file to read (.battle or .battle.json)")
+    p.add_argument("output", help="the file to write (.battle or .battle.json); replaced atomically")
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    from battlestudio import store
+
+    for path in (args.input, args.output):
+        try:
+            store.format_of(path)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    store.save(store.load(args.input), args.output)
+    return EXIT_OK
+
+
+COMMANDS: list[Command] = [
+    Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
+    Command("check", "report every problem in a battle file; exit 1 if there is any", _args_check, _cmd_check),
+    Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
+    Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
+]
+"""Every subcommand, in the order ``--help`` lists them."""
+
+
+# -- dispatch ---------------------------------------------------------------------------------
+class _Problem(Exception):
+    """A one-line failure message (exit code 1)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: one line plus the usage, exit 2
+        self.print_usage(sys.stderr)
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every command of ``COMMANDS``."""
+    parser = _Parser(
+        prog="battlestudio",
+        description="Scenario editor and battle replayer for Napoleonic grand-tactical wargames. "
+                    "With no command, or just FILE, opens the window.",
+        epilog="Run 'battlestudio COMMAND --help' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"battlestudio {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for c in COMMANDS:
+        c.arguments(sub.add_parser(c.name, help=c.help, description=c.help))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    names = {c.name for c in COMMANDS}
+    try:
+        if args_list and not args_list[0].startswith("-") and args_list[0] not in names:
+            first = args_list[0]
+            if not os.path.exists(first) and not first.lower().endswith((".battle", ".json")):
+                raise UsageError(f"unknown command or file {first!r} (commands: {', '.join(sorted(names))})")
+        if not args_list or (not args_list[0].startswith("-") and args_list[0] not in names):
+            args_list.insert(0, "open")  # `battlestudio` and `battlestudio FILE` open the window
+        try:
+            args = build_parser().parse_args(args_list)
+        except SystemExit as exc:  # --help, --version
+            return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+        command = next(c for c in COMMANDS if c.name == (args.command or "open"))
+        return command.run(args)
+    except UsageError as exc:
+        _fail(str(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return EXIT_INTERRUPTED
+    except (_Problem, ValueError, OSError) as exc:  # BattleFileError is a ValueError
+        _fail(_one_line(exc))
+        return EXIT_PROBLEMS
+    except Exception as exc:  # noqa: BLE001 - never show a traceback to a user
+        if os.environ.get("BATTLESTUDIO_DEBUG"):
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (set BATTLESTUDIO_DEBUG=1 for details)")
+        return EXIT_PROBLEMS
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        name = f"{exc.filename}: " if exc.filename else ""
+        return f"{name}{exc.strerror}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _fail(message: str) -> None:
+    print(f"battlestudio: {message}" if not message.startswith("battlestudio") else message, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
