@@ -258,3 +258,14 @@ def test_every_tool_has_an_icon_and_a_checkable_action(window):
         assert not action.icon().isNull(), name
         action.trigger()
         assert window.map_view.tool.name == name and action.isChecked()
+
+
+def test_save_never_overwrites_a_bundled_scenario(window, modals, tmp_path):
+    original = ELCHINGEN.read_bytes()
+    window.document.push(MoveRecords("units", {next(iter(window.document.scenario.units)): (9.0, 9.0)}, None, "Move"))
+    modals.save_name = ""  # the user cancels the Save As that Save turns into
+    assert not window.save()
+    assert ELCHINGEN.read_bytes() == original and window.isWindowModified()
+    modals.save_name = str(tmp_path / "my-elchingen.battle.json")
+    assert window.save()
+    assert window.document.path == tmp_path / "my-elchingen.battle.json" and ELCHINGEN.read_bytes() == original

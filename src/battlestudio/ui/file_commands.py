@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.ui import dialogs
-from battlestudio.ui.resources import is_battle_file
+from battlestudio.ui.resources import is_battle_file, is_bundled
 
 
 class FileCommands:
@@ -62,14 +62,23 @@ class FileCommands:
         return True
 
     def save(self) -> bool:
-        """Save to the document's file (asking for one when it has none); True on success."""
-        if self.document.path is None:
-            return self.save_as()
-        return self.save_to(self.document.path)
+        """Save to the document's file; True on success.
 
-    def save_as(self, path: str | Path | None = None) -> bool:
+        A new document, or one opened from the bundled scenarios (templates, never overwritten),
+        asks where to save instead.
+        """
+        path = self.document.path
         if path is None:
-            path = dialogs.save_file(self, self.document.path or Path(f"{self.document.scenario.info.title}.battle"))
+            return self.save_as()
+        if is_bundled(path):
+            return self.save_as(None, Path.home() / path.name)
+        return self.save_to(path)
+
+    def save_as(self, path: str | Path | None = None, suggested: Path | None = None) -> bool:
+        """Save under a new name: ``path``, or one the user picks (starting from ``suggested``)."""
+        if path is None:
+            start = suggested or self.document.path or Path(f"{self.document.scenario.info.title}.battle")
+            path = dialogs.save_file(self, start)
             if path is None:
                 return False
         return self.save_to(Path(path))

@@ -71,11 +71,11 @@ class MainWindow(FileCommands, QMainWindow):
         self.problems_panel = ProblemsPanel(self.document)
         self.actions: Actions = build_actions(self)
         self.docks = {
-            "oob": self._dock("dock_oob", "Order of battle", self.oob_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
-            "layers": self._dock("dock_layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
-            "properties": self._dock("dock_properties", "Properties", self.properties_panel,
+            "oob": self.add_dock("dock_oob", "Order of battle", self.oob_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "layers": self.add_dock("dock_layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "properties": self.add_dock("dock_properties", "Properties", self.properties_panel,
                                      Qt.DockWidgetArea.RightDockWidgetArea),
-            "problems": self._dock("dock_problems", "Problems", self.problems_panel,
+            "problems": self.add_dock("dock_problems", "Problems", self.problems_panel,
                                    Qt.DockWidgetArea.BottomDockWidgetArea),
         }
         self.tabifyDockWidget(self.docks["oob"], self.docks["layers"])
@@ -111,7 +111,9 @@ class MainWindow(FileCommands, QMainWindow):
         """What New starts from."""
         return new_battle()
 
-    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        """Put ``widget`` in a dock named ``name`` (its layout is kept with the window's) and list
+        it in View ▸ Docks."""
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
         dock.setWidget(widget)

@@ -48,6 +48,17 @@ def is_battle_file(path: str | Path) -> bool:
     return str(path).lower().endswith(SCENARIO_SUFFIXES)
 
 
+def is_bundled(path: str | Path) -> bool:
+    """True if ``path`` is one of the bundled scenarios (a template the editor never overwrites)."""
+    d = scenarios_dir()
+    if d is None:
+        return False
+    try:
+        return Path(path).resolve().parent == d.resolve()
+    except OSError:
+        return False
+
+
 def bundled_scenarios() -> list[Path]:
     """Every bundled scenario file, sorted by name (empty when none are installed)."""
     d = scenarios_dir()
