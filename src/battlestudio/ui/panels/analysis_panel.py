@@ -1,0 +1,155 @@
+"""The Analysis dock of a recorded game: one tab per chart (``ui.charts``), interactive.
+
+Hovering a chart shows the values under the mouse in the status line (and as a tooltip);
+clicking a turn on a chart whose x axis is turns emits ``turn_requested(turn)`` and, when a
+``Timeline`` is bound, moves the replay cursor to the end of that turn (turn 0: the
+deployment). A dashed line marks the cursor's turn on those charts. Each tab exports its chart
+as PNG or SVG (or PDF).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from battlestudio.analysis.common import turn_end_positions
+from battlestudio.ui.charts import Chart, game_charts
+
+if TYPE_CHECKING:
+    from battlestudio.model.scenario import Scenario
+    from battlestudio.replay.game import GameLog
+    from battlestudio.replay.timeline import Timeline
+
+
+class ChartView(QWidget):
+    """One chart on a matplotlib Qt canvas with a hover line and export buttons.
+
+    Signals
+    -------
+    turn_clicked(int)
+        the turn clicked on (charts over turns only).
+    """
+
+    turn_clicked = Signal(int)
+
+    def __init__(self, chart: Chart, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.chart = chart
+        self.canvas = FigureCanvasQTAgg(chart.figure)
+        self.status = QLabel(" ")
+        self.status.setWordWrap(True)
+        self._marker = None
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        for fmt in ("PNG", "SVG"):
+            b = QPushButton(f"Export {fmt}…")
+            b.clicked.connect(lambda _c=False, f=fmt.lower(): self.export_dialog(f))
+            buttons.addWidget(b)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.canvas, 1)
+        lay.addLayout(buttons)
+        self.canvas.mpl_connect("motion_notify_event", self._on_motion)
+        self.canvas.mpl_connect("button_press_event", self._on_press)
+
+    def _on_motion(self, event) -> None:
+        text = self.chart.hover(event.xdata, event.ydata) if event.inaxes is not None else ""
+        self.status.setText(text or " ")
+        self.canvas.setToolTip(text)
+
+    def _on_press(self, event) -> None:
+        if event.inaxes is None or event.xdata is None:
+            return
+        turn = self.chart.turn_at(event.xdata)
+        if turn is not None:
+            self.turn_clicked.emit(turn)
+
+    def set_current_turn(self, turn: int | None) -> None:
+        """Mark ``turn`` with a dashed line (charts over turns; None removes it)."""
+        if not self.chart.turns:
+            return
+        if self._marker is not None:
+            self._marker.remove()
+            self._marker = None
+        if turn is not None:
+            ax = self.chart.figure.axes[0]
+            self._marker = ax.axvline(turn, color="#c08000", linestyle="--", linewidth=1.2)
+        self.canvas.draw_idle()
+
+    def export(self, path: str | Path) -> Path:
+        """Write the chart to ``path`` (PNG, SVG or PDF by suffix); see ``Chart.save``."""
+        return self.chart.save(path)
+
+    def export_dialog(self, fmt: str) -> Path | None:
+        name, _ = QFileDialog.getSaveFileName(self, f"Export chart as {fmt.upper()}", f"{self.chart.key}.{fmt}",
+                                              f"{fmt.upper()} (*.{fmt})")
+        if not name:
+            return None
+        try:
+            return self.export(name)
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Could not export chart", str(exc))
+            return None
+
+
+class AnalysisPanel(QWidget):
+    """Tabs of charts of one game.
+
+    Signals
+    -------
+    turn_requested(int)
+        a turn was clicked on a chart.
+    """
+
+    turn_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tabs = QTabWidget()
+        self.views: dict[str, ChartView] = {}
+        self.turn_ends: dict[int, int] = {}
+        self._timeline: "Timeline | None" = None
+        self.placeholder = QLabel("Open a recorded game to see its analysis.")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.placeholder)
+        lay.addWidget(self.tabs, 1)
+        self.turn_requested.connect(self._seek)
+
+    def set_game(self, log: "GameLog", scenario: "Scenario", params: Mapping[str, object] | None = None) -> None:
+        """Build the charts of ``log`` (played from ``scenario``)."""
+        self.tabs.clear()
+        for view in self.views.values():
+            view.deleteLater()
+        self.views.clear()
+        self.turn_ends = dict(turn_end_positions(log))
+        for chart in game_charts(log, scenario, params):
+            view = ChartView(chart)
+            view.turn_clicked.connect(self.turn_requested.emit)
+            self.views[chart.key] = view
+            self.tabs.addTab(view, chart.title)
+        self.placeholder.setVisible(not len(log))
+
+    def bind_timeline(self, timeline: "Timeline | None") -> None:
+        """Move ``timeline`` when a turn is clicked, and mark its turn on the charts."""
+        if self._timeline is not None:
+            self._timeline.position_changed.disconnect(self._on_position)
+        self._timeline = timeline
+        if timeline is not None:
+            timeline.position_changed.connect(self._on_position)
+            self._on_position(timeline.position)
+
+    def _seek(self, turn: int) -> None:
+        if self._timeline is not None and turn in self.turn_ends:
+            self._timeline.seek(self.turn_ends[turn])
+
+    def _on_position(self, pos: int) -> None:
+        turn = self._timeline.cursor.turn if self._timeline is not None else None
+        for view in self.views.values():
+            view.set_current_turn(turn)
