@@ -140,11 +140,46 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- import-oob -------------------------------------------------------------------------------
+def _args_import_oob(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="order-of-battle files (fogofwar: the tables' folder)")
+    p.add_argument("--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar"], help="input format")
+    p.add_argument("--map", help="TOML column mapping (csv and xlsx)")
+    p.add_argument("--scenario-id", type=int, help="fogofwar scenario whose forces to import")
+    p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
+    p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+
+
+def _cmd_import_oob(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.replay.battle import Battle
+    from battlestudio.store.importers import import_oob
+
+    try:
+        store.format_of(args.out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if os.path.exists(args.out) and not args.force:
+        raise _Problem(f"{args.out}: already exists; use --force to replace it")
+    res = import_oob(args.files, args.format, mapping=args.map, scenario_id=args.scenario_id,
+                     convert=not args.no_convert)
+    print("\n".join(res.summary.lines()))
+    for w in res.warnings:
+        print(w, file=sys.stderr)
+    store.save(Battle(res.scenario), args.out)
+    print(f"wrote {args.out} ({len(res.problems())} warning(s), "
+          f"{len(res.warnings) - len(res.problems())} note(s))")
+    return EXIT_OK
+
+
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
     Command("check", "report every problem in a battle file; exit 1 if there is any", _args_check, _cmd_check),
     Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
+    Command("import-oob", "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
+            _args_import_oob, _cmd_import_oob),
 ]
 """Every subcommand, in the order ``--help`` lists them."""
 

@@ -1,0 +1,84 @@
+"""``battlestudio import-oob``, and ``check``/``info`` on the bundled scenarios."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from battlestudio import store
+from battlestudio.cli import main
+
+DATA = Path("/work/shared/data/oob")
+SCEN = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def test_import_oob_fogofwar_prints_summary_and_writes(tmp_path, capsys):
+    out = tmp_path / "elchingen.battle.json"
+    code = main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--scenario-id", "18",
+                 "--out", str(out)])
+    cap = capsys.readouterr()
+    assert code == 0
+    assert "men: 38,620" in cap.out and "commanders: 8 (corps 2, division 6)" in cap.out
+    assert "force_unit.csv:344: note: 3400 bayonets and 300 sabres" in cap.err
+    assert len(store.load(out).scenario.units) == 22
+
+
+def test_import_oob_warns_with_file_and_line_and_keeps_going(tmp_path, capsys):
+    src = tmp_path / "bad.oob"
+    src.write_text("!French 1806\n!Indent 2\nVI-Corps - Ney\n  1eme Division - Marchand\n"
+                   "    6eme Legere - 4 bases sparkly light\n    39eme Ligne - -2 bases line\n", encoding="utf-8")
+    out = tmp_path / "bad.battle"
+    assert main(["import-oob", str(src), "--format", "oob", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"{src}:5: warning: unknown grade/type word(s) 'sparkly'" in err
+    assert f"{src}:6: warning: negative strength -2 bases" in err
+    assert len(store.load(out).scenario.units) == 2
+
+
+def test_import_oob_never_overwrites_without_force(tmp_path, capsys):
+    out = tmp_path / "keep.battle.json"
+    out.write_text("precious", encoding="utf-8")
+    code = main(["import-oob", str(DATA / "leipzig-1813-french.oob"), "--format", "oob", "--out", str(out)])
+    assert code == 1 and out.read_text(encoding="utf-8") == "precious"
+    assert "already exists" in capsys.readouterr().err
+    assert main(["import-oob", "x.csv", "--format", "csv", "--out", str(tmp_path / "x.battle")]) == 1
+    assert "needs a column mapping" in capsys.readouterr().err
+    assert main(["import-oob", "x.oob", "--format", "json", "--out", str(tmp_path / "x.battle")]) == 2
+    assert main(["import-oob", str(tmp_path / "nope.oob"), "--format", "oob", "--out", str(tmp_path / "y.battle")]) == 1
+    assert "nope.oob: cannot read file" in capsys.readouterr().err
+
+
+def _source(force_ids: set[str]) -> dict[str, dict[str, int]]:
+    nation = {r["id"]: r["nation"] for r in csv.DictReader(open(DATA / "fogofwar/force.csv", encoding="utf-8"))}
+    out: dict[str, dict[str, int]] = {}
+    for r in csv.DictReader(open(DATA / "fogofwar/force_unit.csv", encoding="utf-8")):
+        if r["force_id"] in force_ids:
+            d = out.setdefault(nation[r["force_id"]], {"men": 0, "guns": 0})
+            d["men"] += int(r["bayonets"]) + int(r["sabres"])
+            d["guns"] += int(r["guns"])
+    return out
+
+
+@pytest.mark.parametrize("name,forces,sides", [
+    ("elchingen-1805.battle.json", {"101", "102"}, {"French": "french", "Austria": "austrian"}),
+    ("jena-1806.battle.json", {"1", "4", "5", "6", "7", "8", "10", "11", "92"}, {"French": "french", "Prussia": "prussian"}),
+])
+def test_check_passes_and_info_totals_match_the_source(name, forces, sides, capsys):
+    path = str(SCEN / name)
+    assert main(["check", path]) == 0
+    capsys.readouterr()
+    assert main(["info", "--json", path]) == 0
+    info = json.loads(capsys.readouterr().out)
+    src = _source(forces)
+    src = {("French" if k == "France" else k): v for k, v in src.items()}
+    sc = store.load(path).scenario
+    for nation, side in sides.items():
+        off_table = sum(n for c in sc.commanders.values() if c.side == side
+                        for n in c.attributes.get("unrepresented_guns", {}).values())
+        assert info["sides"][side]["men"] == src[nation]["men"]
+        # guns on the table are the one-third-rule gun models (1.3); the rest is recorded, not lost
+        assert info["sides"][side]["guns"] + off_table == src[nation]["guns"]
+        assert info["sides"][side]["units"] == sum(1 for u in sc.units.values() if u.side == side)
