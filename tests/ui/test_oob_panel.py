@@ -60,9 +60,11 @@ def test_drag_unit_onto_another_commander_reassigns_it(panel, document, qtbot):
 
 def test_drag_commander_under_lower_echelon_is_refused_with_message(panel, document, qtbot):
     before = copy.deepcopy(document.scenario.oob)
-    # a division may not serve under a brigade
+    # a division may not serve under a brigade: hovering says why, dropping does nothing
     assert not drop_on(panel, "c-malher", "c-colbert", qtbot)
     assert document.scenario.oob == before and not document.can_undo
+    assert panel.notice.isVisibleTo(panel) and "lower echelon" in panel.notice.text()
+    panel.show_notice("")
     # the model refuses the drop outright too, and says why
     mime = panel.model.mimeData([panel.model.index_of("c-malher")])
     assert not panel.model.dropMimeData(mime, Qt.DropAction.MoveAction, -1, 0, panel.model.index_of("c-colbert"))

@@ -18,9 +18,35 @@ from battlestudio.document import Document
 from battlestudio.edits import Macro, PutRecords, Reattach, RemoveRecords
 from battlestudio.model.units import Commander, Echelon, Unit
 from battlestudio.ui import dialogs
-from battlestudio.ui.panels.oob_model import ID_ROLE, OobModel
+from battlestudio.ui.panels.oob_model import ID_ROLE, OobModel, decode_ids
 
 _NEXT_ECHELON = {e.value: list(Echelon)[i + 1].value for i, e in enumerate(list(Echelon)[:-1])}
+
+
+class OobTree(QTreeView):
+    """The tree view; while a drag hovers over a commander who may not take it, it says why.
+
+    Signals
+    -------
+    drop_refused(str)
+        the reason the hovered drop target is refused ("" when it is allowed again).
+    """
+
+    drop_refused = Signal(str)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().dragMoveEvent(event)
+        proxy = self.model()
+        source = proxy.sourceModel() if isinstance(proxy, QSortFilterProxyModel) else proxy
+        ids = decode_ids(event.mimeData())
+        target = self.indexAt(event.position().toPoint())
+        if not ids or not isinstance(source, OobModel) or not target.isValid():
+            return
+        node = target.data(ID_ROLE)
+        if node not in source.document.scenario.commanders:
+            node = source.document.scenario.oob.superior(node)
+        problem = source.drop_problem(ids, node)
+        self.drop_refused.emit("" if event.isAccepted() else (problem or ""))
 
 
 class OobPanel(QWidget):
@@ -40,7 +66,7 @@ class OobPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.filter = QLineEdit(placeholderText="Filter by name…", clearButtonEnabled=True)
-        self.tree = QTreeView()
+        self.tree = OobTree()
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
@@ -69,6 +95,7 @@ class OobPanel(QWidget):
         self.filter.textChanged.connect(self._on_filter)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         self.tree.customContextMenuRequested.connect(self._on_context_menu)
+        self.tree.drop_refused.connect(self.show_notice)
         self._syncing = False
         self.document: Document | None = None
         self.model: OobModel | None = None
