@@ -35,6 +35,16 @@ def test_licence_is_the_projects():
     assert about.LICENCE == project["license"]
 
 
+def test_every_runtime_dependency_is_credited_with_its_licence():
+    import re
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    names = {re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0].lower() for d in deps}
+    credited = {dist for _, _, dist in about.THIRD_PARTY}
+    assert names <= credited, f"add to ui.about.THIRD_PARTY: {sorted(names - credited)}"
+    assert all(lic for _, lic, _ in about.THIRD_PARTY)
+
+
 def test_gather_credits_merges_a_source_shared_by_two_scenarios():
     fog = Source("fogofwar tables", "https://github.com/steveoc64/fogofwar", "MIT", "forces 1, 4")
     fog_other_note = Source("fogofwar tables", "https://github.com/steveoc64/fogofwar", "MIT", "forces 101")

@@ -30,14 +30,18 @@ LICENCE = "MIT"
 SUMMARY = "Scenario editor and battle replayer for Napoleonic grand-tactical wargames."
 
 THIRD_PARTY = (
-    ("Qt and PySide6", "LGPL-3.0"),
-    ("networkx", "BSD-3-Clause"),
-    ("Shapely and GEOS", "BSD-3-Clause / LGPL-2.1"),
-    ("SQLModel and SQLAlchemy", "MIT"),
-    ("psygnal", "BSD-3-Clause"),
-    ("openpyxl", "MIT"),
+    ("Qt and PySide6", "LGPL-3.0", "pyside6-essentials"),
+    ("networkx", "BSD-3-Clause", "networkx"),
+    ("Shapely and GEOS", "BSD-3-Clause / LGPL-2.1", "shapely"),
+    ("NumPy", "BSD-3-Clause", "numpy"),
+    ("SQLModel and SQLAlchemy", "MIT", "sqlmodel"),
+    ("psygnal", "BSD-3-Clause", "psygnal"),
+    ("openpyxl", "MIT", "openpyxl"),
+    ("Matplotlib", "Matplotlib licence (PSF-based)", "matplotlib"),
+    ("Pillow", "MIT-CMU", "pillow"),
 )
-"""(component, licence) of the libraries a packaged BattleStudio ships."""
+"""(component, licence, PyPI distribution) of the libraries a packaged BattleStudio ships;
+every runtime dependency of pyproject.toml is one of them (tests/ui/test_about.py)."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ def about_html(credits: list[Credit], problems: Iterable[str] = ()) -> str:
         f"<p>Version {e(__version__)} · Licence: {e(LICENCE)}<br>"
         f"Qt {e(qVersion())} · PySide6 {e(PySide6.__version__)} · Python {e(platform.python_version())}</p>",
         "<h3>Built with</h3><ul>",
-        *(f"<li>{e(name)} — {e(lic)}</li>" for name, lic in THIRD_PARTY),
+        *(f"<li>{e(name)} — {e(lic)}</li>" for name, lic, _ in THIRD_PARTY),
         "</ul><h3>Scenario data</h3>",
     ]
     if not credits:
