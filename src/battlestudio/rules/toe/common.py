@@ -55,8 +55,21 @@ def name_of(state: GameState, node: str) -> str:
 
 
 def base_of(c: Commander) -> BaseGeometry:
-    """The general's base; Table 12 is missing, so his position point (assumed ``general_base``)."""
-    return general_base(c.position)
+    """The general's base; Table 12 is missing, so his position point (assumed ``general_base``).
+
+    Cached per commander record (records are immutable; a command check measures from every
+    general, and an overlay repeats it on every drag step)."""
+    hit = _BASES.get(id(c))
+    if hit is not None and hit[0] is c:
+        return hit[1]
+    base = general_base(c.position)
+    if len(_BASES) >= 1 << 14:
+        _BASES.clear()
+    _BASES[id(c)] = (c, base)
+    return base
+
+
+_BASES: dict[int, tuple[Commander, BaseGeometry]] = {}  # id(record) -> (record, base); the record keeps the id taken
 
 
 def footprint(u: Unit) -> BaseGeometry:

@@ -1,0 +1,327 @@
+"""Benchmarks at Leipzig scale and ten times beyond (issue 9): a table and a JSON file.
+
+Generates (once, cached in ``bench/.cache``) the ``make_large`` battle at ``--scale`` 1 or 10,
+then measures, as median and p95 over repeated runs where that applies:
+
+* open: ``store.load`` of the ``.battle`` plus building the ``GameLog`` (the replay model);
+* open to the first painted frame, offscreen: the above plus a ``MapView`` showing the latest
+  state at whole-table zoom, painted once (``viewport().grab()``);
+* ``state_at`` at random cursors (recent-state cache off), and the naive reference: folding
+  every event from the start to the same cursors (the keyframe speed-up is their ratio);
+* a step of +/- one phase including the scene update and a repaint offscreen, at whole-table
+  zoom and close up (10 px/cm);
+* repainting the map with nothing changed, whole table and close up;
+* out of command for all units (Torden over Europa 2.4-2.5, ``ruleset.out_of_command``);
+* the command overlay's update after moving one general (when ``ui.command_overlay`` exists);
+* appending one event to the log and to the ``.battle`` file (``store.append_events``);
+* peak RSS of the process.
+
+Run: ``QT_QPA_PLATFORM=offscreen /work/venv/bin/python bench/run.py --scale 1 --json out.json``.
+Asserts nothing; targets are printed beside the numbers (see ``bench/README.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from make_large import cached_file  # noqa: E402
+
+from battlestudio import store  # noqa: E402
+from battlestudio.replay.events import Annotation  # noqa: E402
+from battlestudio.replay.game import GameLog  # noqa: E402
+from battlestudio.replay.state import GameState  # noqa: E402
+from battlestudio.rules import get_ruleset  # noqa: E402
+
+TARGETS_X1 = {  # ms (RSS in MiB)
+    "open_first_frame": 1000.0, "state_at": 5.0, "step_phase_whole": 16.0, "step_phase_close": 16.0,
+    "out_of_command": 5.0, "overlay_drag": 16.0, "append_save": 50.0, "peak_rss_mib": 400.0,
+}
+"""Issue 9 targets at scale 1, checked against p95 (median for single-shot measures)."""
+
+PEER = {1: (299.0, 633.0), 10: (3400.0, None)}
+"""ORBAT Mapper per jump (median, p95 ms) at 1,000 and 10,000 units x 50 entries (issue 9)."""
+
+
+def stats(samples_s: list[float]) -> dict[str, float]:
+    """Median, p95 and max in ms of samples in seconds (p95 = nearest rank)."""
+    xs = sorted(s * 1e3 for s in samples_s)
+    p95 = xs[min(len(xs) - 1, max(0, round(0.95 * len(xs)) - 1))]
+    return {"median_ms": statistics.median(xs), "p95_ms": p95, "max_ms": xs[-1], "n": len(xs)}
+
+
+def timed(fn: Callable[[], Any], repeat: int, setup: Callable[[], Any] | None = None) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        arg = setup() if setup is not None else None
+        gc.collect()
+        t0 = time.perf_counter()
+        fn() if setup is None else fn(arg)  # type: ignore[call-arg]
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+class Bench:
+    """Runs the measures on one generated battle and collects the results."""
+
+    def __init__(self, scale: int, path: Path, repeat: int, samples: int) -> None:
+        self.scale, self.path, self.repeat, self.samples = scale, path, repeat, samples
+        self.results: dict[str, dict[str, Any]] = {}
+        self.info: dict[str, Any] = {}
+
+    def put(self, name: str, what: str, samples_s: list[float], **extra: Any) -> None:
+        self.results[name] = {"what": what, **stats(samples_s), **extra}
+        r = self.results[name]
+        print(f"  {name:<22} median {r['median_ms']:10.2f} ms  p95 {r['p95_ms']:10.2f} ms  (n={r['n']})", flush=True)
+
+    # -- the replay model -----------------------------------------------------------------
+    def open_model(self) -> GameLog:
+        def run() -> GameLog:
+            return GameLog.from_battle(store.load(self.path))
+        self.put("open_model", "store.load(.battle) + GameLog.from_battle", timed(run, self.repeat))
+        t0 = time.perf_counter()
+        battle = store.load(self.path)
+        t1 = time.perf_counter()
+        log = GameLog.from_battle(battle)
+        t2 = time.perf_counter()
+        self.info.update(load_s=t1 - t0, build_log_s=t2 - t1, events=len(log), units=len(battle.scenario.units),
+                         commanders=len(battle.scenario.commanders), terrain=len(battle.scenario.terrain),
+                         towns=len(battle.scenario.towns), phases=len(log.phases()),
+                         keyframes=len(log.keyframe_positions()), file_mib=self.path.stat().st_size / 2**20)
+        self.battle = battle
+        return log
+
+    def random_access(self, log: GameLog) -> None:
+        n = len(log)
+        rng = random.Random(9)
+        cursors = [rng.randrange(n + 1) for _ in range(self.samples)]
+        bare = GameLog.from_battle(self.battle, cache_size=0)
+        self.put("state_at", "GameLog.state_at at random cursors, cache off", timed_each(bare.state_at, cursors))
+        initial = GameState.from_scenario(self.battle.scenario)
+        events = self.battle.events
+
+        def fold(p: int) -> None:
+            s = initial
+            for e in events[:p]:
+                s = e.apply(s)
+        few = cursors[: max(3, 20 // self.scale)]
+        self.put("naive_fold", "fold every event from the start to a random cursor (no keyframes)",
+                 timed_each(fold, few))
+        self.results["state_at"]["speedup_vs_naive_median"] = (
+            self.results["naive_fold"]["median_ms"] / self.results["state_at"]["median_ms"])
+
+    # -- the map ----------------------------------------------------------------------------
+    def map_measures(self, log: GameLog) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        from battlestudio.document import Document
+        from battlestudio.ui.map_view import MapView
+
+        app = QApplication.instance() or QApplication([])
+
+        def first_frame() -> Any:
+            battle = store.load(self.path)
+            lg = GameLog.from_battle(battle)
+            view = MapView(Document(battle))
+            view.resize(1280, 800)
+            view.show()
+            view.fit_table()
+            head = lg.head
+            view.show_state(head.units, head.commanders)
+            view.viewport().grab()
+            return view
+        views: list[Any] = []
+        self.put("open_first_frame", "load + log + MapView of the latest state at whole-table zoom, first paint",
+                 timed(lambda: views.append(first_frame()), max(1, self.repeat // 2 if self.scale > 1 else self.repeat)))
+        for v in views[:-1]:
+            v.close()
+            v.deleteLater()
+        view = views[-1]
+        app.processEvents()
+        self.view, self.app = view, app
+        starts = log.phase_starts()
+        mid = len(starts) // 2
+        for label, zoom in (("whole", None), ("close", 10.0)):
+            if zoom is None:
+                view.fit_table()
+            else:
+                view.set_zoom(zoom)
+                s = self.battle.scenario
+                view.centre_on_table((s.info.table_width / 2, s.info.table_height / 2))
+            view.viewport().grab()
+            self.put(f"repaint_{label}", f"repaint, nothing changed ({label})",
+                     timed(lambda: view.viewport().grab(), 20))
+            seq = starts[mid: mid + 40] + starts[mid: mid + 40][::-1]
+
+            def step(pos: int) -> None:
+                st = log.state_at(pos)
+                view.show_state(st.units, st.commanders)
+                view.viewport().grab()
+            step(seq[0])
+            self.put(f"step_phase_{label}", f"step +/-1 phase: state_at + MapView.show_state + repaint ({label})",
+                     timed_each(step, seq[1:]))
+        view.fit_table()
+
+    # -- rules ------------------------------------------------------------------------------
+    def out_of_command(self, log: GameLog) -> None:
+        toe = get_ruleset("toe")
+        params = self.battle.scenario.info.parameters
+        state = log.state_at(log.phase_starts()[len(log.phases()) // 2])
+        findings = toe.out_of_command(state, params)
+        self.info["out_of_command_findings"] = len(findings)
+        self.info["out_of_command_out"] = sum(1 for f in findings if not f.within)
+        self.put("out_of_command", "toe out_of_command for every unit and division general (2.4-2.5)",
+                 timed(lambda: toe.out_of_command(state, params), 10))
+
+    def overlay(self, log: GameLog) -> None:
+        try:
+            from battlestudio.ui.command_overlay import CommandOverlay
+        except ImportError as exc:
+            print(f"  overlay_drag           n/a: {exc}")
+            self.results["overlay_drag"] = {"what": f"n/a: {exc}"}
+            return
+        scene = self.view.map_scene
+        overlay = CommandOverlay(scene)
+        overlay.set_rules("toe", self.battle.scenario.info.parameters)
+        state = log.head
+        overlay.show_state(state)
+        corps = [c for c in state.commanders.values() if c.echelon == "corps" and c.id not in state.off_table]
+        general = corps[len(corps) // 2]
+        states = []
+        for k in range(21):
+            dx = 0.5 * (k + 1) * (1 if k % 2 else -1)
+            states.append(state.with_commander(general.moved((general.position[0] + dx, general.position[1]))))
+
+        def drag(st: GameState) -> None:
+            overlay.show_state(st)
+            self.view.show_state(st.units, st.commanders)
+            self.view.viewport().grab()
+        drag(states[0])
+        self.put("overlay_drag", "command overlay + map update and repaint after moving one corps general",
+                 timed_each(drag, states[1:]))
+
+    # -- recording --------------------------------------------------------------------------
+    def append_save(self, log: GameLog) -> None:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-")) / "append.battle"
+        shutil.copyfile(self.path, tmp)
+        key = log.phases()[-1]
+        count = len(log)
+
+        def one() -> None:
+            nonlocal count
+            e = Annotation(key.turn, key.side, key.phase, title="note", text=f"umpire's note {count}")
+            log.append(e)
+            count = store.append_events(tmp, [e], after=count)
+        self.put("append_save", "GameLog.append + store.append_events of one event", timed(one, 20))
+        shutil.rmtree(tmp.parent, ignore_errors=True)
+
+
+def timed_each(fn: Callable[[Any], Any], args: list[Any]) -> list[float]:
+    out = []
+    gc.collect()
+    for a in args:
+        t0 = time.perf_counter()
+        fn(a)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def verdicts(b: Bench, x1: dict[str, Any] | None) -> list[tuple[str, str, str, str]]:
+    """Rows (measure, value, target, verdict) for the table."""
+    rows = []
+    r = b.results
+    if b.scale == 1:
+        for name, target in TARGETS_X1.items():
+            if name == "peak_rss_mib":
+                v = b.info["peak_rss_mib"]
+                rows.append((name, f"{v:.0f} MiB", f"<= {target:.0f} MiB", "ok" if v <= target else "MISSED"))
+                continue
+            if name not in r or "p95_ms" not in r[name]:
+                rows.append((name, "n/a", f"<= {target:g} ms", "not measured"))
+                continue
+            v = r[name]["p95_ms"] if r[name]["n"] > 1 else r[name]["median_ms"]
+            rows.append((name, f"p95 {v:.1f} ms", f"<= {target:g} ms", "ok" if v <= target else "MISSED"))
+    elif x1 is not None:
+        for name, res in r.items():
+            base = x1["results"].get(name, {})
+            if "median_ms" in res and "median_ms" in base:
+                ratio = res["median_ms"] / base["median_ms"]
+                limit = 2.0 if name == "state_at" else b.scale
+                rows.append((name, f"x{ratio:.1f} of x1 median", f"<= x{limit:g}", "ok" if ratio <= limit else "MISSED"))
+    med, p95 = PEER.get(b.scale, (None, None))
+    if med is not None and "step_phase_whole" in r:
+        ours = r["step_phase_whole"]["median_ms"]
+        rows.append(("vs ORBAT Mapper jump", f"{med / ours:.0f}x faster (median)", ">= 100x",
+                     "ok" if med / ours >= 100 else "MISSED"))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=int, choices=(1, 10), default=1)
+    ap.add_argument("--json", type=Path, help="write the results here")
+    ap.add_argument("--seed", type=int, default=1813)
+    ap.add_argument("--repeat", type=int, default=None, help="runs of the slow measures (default 5 at x1, 2 at x10)")
+    ap.add_argument("--samples", type=int, default=1000, help="random cursors for state_at")
+    ap.add_argument("--x1", type=Path, help="a --scale 1 JSON to compare a --scale 10 run against")
+    args = ap.parse_args(argv)
+    x1 = None
+    if args.x1 is not None:
+        try:
+            x1 = json.loads(args.x1.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            ap.error(f"--x1 {args.x1}: cannot read a results file: {exc}")
+    path = cached_file(args.scale, args.seed)
+    repeat = args.repeat or (5 if args.scale == 1 else 2)
+    b = Bench(args.scale, path, repeat, args.samples)
+    print(f"BattleStudio benchmarks, scale x{args.scale}, {path.name}")
+    log = b.open_model()
+    print("  " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in b.info.items()))
+    b.random_access(log)
+    b.map_measures(log)
+    b.out_of_command(log)
+    b.overlay(log)
+    b.append_save(log)
+    b.info["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows = verdicts(b, x1)
+    print()
+    print(f"{'measure':<24} {'value':<26} {'target':<16} verdict")
+    for row in rows:
+        print(f"{row[0]:<24} {row[1]:<26} {row[2]:<16} {row[3]}")
+    print(f"peak RSS {b.info['peak_rss_mib']:.0f} MiB")
+    if args.json is not None:
+        out = {"scale": args.scale, "seed": args.seed, "file": path.name, "info": b.info, "results": b.results,
+               "verdicts": rows, "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": sys.version.split()[0],
+                                             "platform": platform.platform()}}
+        args.json.write_text(json.dumps(out, indent=2), encoding="utf-8")
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
