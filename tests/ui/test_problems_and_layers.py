@@ -52,3 +52,18 @@ def test_layers_toggle_map_layers(qtbot, view, document):
     assert panel.item("units:austrian").checkState(0) == Qt.CheckState.Unchecked
     panel.item("units:austrian").setCheckState(0, Qt.CheckState.Checked)
     assert austrian.isVisible()
+
+
+def test_a_flood_of_problems_is_listed_in_part_but_counted_in_full(qtbot, document, monkeypatch):
+    from battlestudio.ui.panels import problems_panel
+
+    monkeypatch.setattr(problems_panel, "MAX_LISTED", 3)
+    # stack eight French brigades on one spot: every pair overlaps
+    ids = ["u-6leger", "u-39ligne", "u-69ligne", "u-76ligne", "u-25leger", "u-27ligne", "u-50ligne", "u-59ligne"]
+    document.push(MoveRecords("units", {i: (120.0, 60.0) for i in ids}, None, "Stack"))
+    panel = ProblemsPanel(document)
+    qtbot.addWidget(panel)
+    overlaps = [p for p in panel.problems if p.code == "overlap"]
+    assert len(overlaps) == 8 * 7 // 2
+    assert panel.list.topLevelItemCount() == 3
+    assert panel.summary.text().endswith("(the first 3 are listed)")

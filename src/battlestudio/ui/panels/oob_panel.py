@@ -92,6 +92,7 @@ class OobPanel(QWidget):
         self.tree.setModel(self.proxy)
         self.proxy.modelAboutToBeReset.connect(self._save_expansion)
         self.proxy.modelReset.connect(self._restore_expansion)
+        self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection)
         self.filter.textChanged.connect(self._on_filter)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         self.tree.customContextMenuRequested.connect(self._on_context_menu)
@@ -111,15 +112,16 @@ class OobPanel(QWidget):
         self.document = document
         self.model = OobModel(document, self)
         self.model.refused.connect(self.show_notice)
-        self.proxy.setSourceModel(self.model)
-        self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection)
+        self._collapsed = set()
+        self.proxy.setSourceModel(self.model)  # resets the proxy: expansion is restored then
         document.selection_changed.connect(self._on_doc_selection)
-        self.tree.expandAll()
         header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        for c in (1, 2):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        digits = self.tree.fontMetrics().horizontalAdvance("000,000") + 12
+        for c in (1, 2):  # fixed widths: sizing to contents would read every row of a big army
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(c, digits if c == 1 else digits * 2 // 3)
         self._on_doc_selection(document.selection)
 
     def show_notice(self, text: str) -> None:

@@ -18,6 +18,9 @@ IDS_ROLE = Qt.ItemDataRole.UserRole + 1
 RECHECK_MS = 250
 """Delay after the last change before re-validating."""
 
+MAX_LISTED = 1000
+"""Problems listed at most (errors first); the summary still counts them all."""
+
 
 class ProblemsPanel(QWidget):
     """List of the scenario's problems.
@@ -80,14 +83,17 @@ class ProblemsPanel(QWidget):
             "warning": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
         }
         self.list.clear()
-        for p in self.problems:
+        for p in self.problems[:MAX_LISTED]:
             item = QTreeWidgetItem(self.list, [p.message, p.code])
             item.setIcon(0, icons.get(p.severity, icons["warning"]))
             item.setData(0, IDS_ROLE, list(p.ids))
             item.setToolTip(0, f"{p.severity}: {p.message}")
         errors = sum(p.severity == "error" for p in self.problems)
         warnings = len(self.problems) - errors
-        self.summary.setText("No problems found." if not self.problems else f"{errors} errors, {warnings} warnings")
+        text = "No problems found." if not self.problems else f"{errors} errors, {warnings} warnings"
+        if len(self.problems) > MAX_LISTED:
+            text += f" (the first {MAX_LISTED} are listed)"
+        self.summary.setText(text)
         self.count_changed.emit(errors, warnings)
         return self.problems
 
