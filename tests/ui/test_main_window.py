@@ -269,3 +269,18 @@ def test_save_never_overwrites_a_bundled_scenario(window, modals, tmp_path):
     modals.save_name = str(tmp_path / "my-elchingen.battle.json")
     assert window.save()
     assert window.document.path == tmp_path / "my-elchingen.battle.json" and ELCHINGEN.read_bytes() == original
+
+
+def test_tree_double_click_centres_and_place_on_map_uses_the_view_centre(window):
+    s = window.document.scenario
+    cid = next(iter(s.commanders))
+    window.zoom_100()
+    window.oob_panel.centre_requested.emit(cid)
+    centre = window.map_view.table_pos(window.map_view.viewport().rect().center())
+    x, y = s.commanders[cid].position
+    assert abs(centre[0] - x) < 1.0 and abs(centre[1] - y) < 1.0
+    uid = next(iter(s.units))
+    window.oob_panel.place_requested.emit([uid])
+    assert window.document.undo_text.startswith("Place")
+    ux, uy = s.units[uid].position
+    assert abs(ux - centre[0]) < 1.0 and abs(uy - centre[1]) < 1.0
