@@ -9,7 +9,9 @@ import stat
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
@@ -212,5 +214,21 @@ def test_unstorable_value_is_refused_before_anything_is_written(tmp_path, jena, 
 
     jena.scenario.units["vedel"] = replace(jena.scenario.units["vedel"], facing=float("nan"))
     with pytest.raises(BattleFileError, match=r"units\[4\]\.facing: expected a finite number, got nan \(not saved\)"):
+        store.save(jena, tmp_path / name)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["p.battle", "p.battle.json"])
+def test_event_with_a_non_json_payload_is_refused_with_its_path(tmp_path, jena, name):
+    @dataclass(frozen=True, slots=True)
+    class Measured(BattleEvent):  # deliberately not registered: saving needs only to_dict()
+        kind: ClassVar[str] = "measured"
+        value: Any = None
+
+    jena.events.append(Measured(2, "french", "firing", value={"range_cm": float("inf")}))
+    with pytest.raises(BattleFileError, match=r"events\[6\]\.value\.range_cm: expected a finite number, got inf \(not saved\)"):
+        store.save(jena, tmp_path / name)
+    jena.events[-1] = Measured(2, "french", "firing", value={"when": object()})
+    with pytest.raises(BattleFileError, match=r"events\[6\]\.value\.when: expected a JSON value, got object"):
         store.save(jena, tmp_path / name)
     assert os.listdir(tmp_path) == []

@@ -95,16 +95,16 @@ def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
     edge_cols = OobEdgeRow.__table__.c
     oob.graph.add_edges_from(conn.execute(select(edge_cols.superior, edge_cols.subordinate).order_by(edge_cols.seq)))
     doc["oob"] = oob_to_doc(oob)
-    doc["events"] = [_event_doc(r) for r in conn.execute(select(EventRow.__table__).order_by(EventRow.__table__.c.seq)).mappings()]
+    rows = conn.exec_driver_sql(f"SELECT seq, kind, turn, side, phase, payload FROM {EventRow.__tablename__} ORDER BY seq")
+    doc["events"] = [_event_doc(*r) for r in rows]
     return doc
 
 
-def _event_doc(row: Any) -> dict[str, Any]:
-    where = f"event seq={row['seq']}.payload"
-    payload = parse_json(row["payload"], where)
-    if not isinstance(payload, dict):
-        raise DocumentError(where, "expected a JSON object")
-    return {"kind": row["kind"], "turn": row["turn"], "side": row["side"], "phase": row["phase"], **payload}
+def _event_doc(seq: int, kind: Any, turn: Any, side: Any, phase: Any, payload: Any) -> dict[str, Any]:
+    data = parse_json(payload, f"event seq={seq}.payload")
+    if not isinstance(data, dict):
+        raise DocumentError(f"event seq={seq}.payload", "expected a JSON object")
+    return {"kind": kind, "turn": turn, "side": side, "phase": phase, **data}
 
 
 _PATH = re.compile(r"^(\w+)\[(\d+)\](.*)$")

@@ -18,7 +18,7 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
 from battlestudio.store.atomic import atomic_write
 from battlestudio.store.codec import (
-    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_to_doc, event_to_doc,
+    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_to_doc, event_payload_json, event_to_doc,
 )
 from battlestudio.store.database import (
     check_header, chunks, engine_for, json_text, row_from_record, sql_errors,
@@ -43,14 +43,15 @@ def save_database(battle: Battle, path: str | os.PathLike[str]) -> None:
     """
     try:
         doc = battle_to_doc(battle)
+        events = [event_row(i, e, f"events[{i}]") for i, e in enumerate(doc["events"])]
     except DocumentError as err:
         raise BattleFileError(path, f"{err.what} (not saved)", err.where) from None
     with sql_errors(path, "cannot save"):
-        atomic_write(path, lambda tmp: write_document(tmp, doc))
+        atomic_write(path, lambda tmp: write_document(tmp, doc, events))
 
 
-def write_document(tmp: str, doc: dict[str, Any]) -> None:
-    """Fill the empty SQLite file ``tmp`` with ``doc`` in one transaction."""
+def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """Fill the empty SQLite file ``tmp`` with ``doc`` and the ``event`` rows, in one transaction."""
     engine = engine_for(tmp, "rw")
     try:
         with engine.connect() as conn:
@@ -67,7 +68,7 @@ def write_document(tmp: str, doc: dict[str, Any]) -> None:
             nodes, edges = _oob_rows(doc["oob"])
             insert_rows(conn, OobNodeRow, nodes)
             insert_rows(conn, OobEdgeRow, edges)
-            insert_rows(conn, EventRow, [event_row(i, e) for i, e in enumerate(doc["events"])])
+            insert_rows(conn, EventRow, events)
             conn.exec_driver_sql("COMMIT")
     finally:
         engine.dispose()
@@ -91,11 +92,16 @@ def _oob_rows(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list
     return [{"seq": i, "id": n} for i, n in enumerate(nodes)], edges
 
 
-def event_row(seq: int, event: dict[str, Any]) -> dict[str, Any]:
-    """The ``event`` table row for a document event (``event_to_doc`` output)."""
-    payload = {k: v for k, v in event.items() if k not in ("kind", "turn", "side", "phase")}
+def event_row(seq: int, event: dict[str, Any], where: str) -> dict[str, Any]:
+    """The ``event`` table row for a document event (``event_to_doc`` output).
+
+    Raises
+    ------
+    DocumentError
+        if the payload is not JSON data (see ``event_payload_json``).
+    """
     return {"seq": seq, "turn": event["turn"], "side": event["side"], "phase": event["phase"],
-            "kind": event["kind"], "payload": json_text(payload)}
+            "kind": event["kind"], "payload": event_payload_json(event, where)}
 
 
 def append_events(
@@ -129,6 +135,8 @@ def append_events(
     """
     try:
         rows = [event_to_doc(e, f"events[+{i}]") for i, e in enumerate(events)]
+        for i, row in enumerate(rows):
+            event_payload_json(row, f"events[+{i}]")  # check now, before the file is touched
     except DocumentError as err:
         raise BattleFileError(path, f"{err.what} (nothing appended)", err.where) from None
     if not os.path.isfile(path):
@@ -143,7 +151,7 @@ def append_events(
                 start = conn.exec_driver_sql("SELECT coalesce(max(seq) + 1, 0) FROM event").scalar_one()
                 if after is not None and count != after:
                     raise BattleFileError(path, f"cannot append events: the file holds {count} events, expected {after}")
-                insert_rows(conn, EventRow, [event_row(start + i, e) for i, e in enumerate(rows)])
+                insert_rows(conn, EventRow, [event_row(start + i, e, f"events[+{i}]") for i, e in enumerate(rows)])
                 conn.exec_driver_sql("COMMIT")
             except BaseException:
                 with suppress(sqlalchemy.exc.DBAPIError):  # SQLite may have rolled back already

@@ -1,7 +1,7 @@
 """The ``.battle.json`` format: readable, diff-friendly JSON of a Battle.
 
 Layout: one key per line, records sorted by id with their fields in model order, short lists
-(points, GeoJSON geometries, id lists) and each event on one line, so a change to one record
+(points, GeoJSON geometries, id lists) and each event (payload keys sorted) on one line, so a change to one record
 shows as a change to one line in a diff. Floats are written with ``repr`` (exact round trip);
 UTF-8, ``\\n`` line ends, a final newline. Reading rejects duplicate keys, NaN/Infinity and
 anything ``battle_from_doc`` finds wrong, naming the JSON path and the bad value.
@@ -18,12 +18,8 @@ from shapely.geometry.base import BaseGeometry
 
 from battlestudio.replay.battle import Battle
 from battlestudio.store.atomic import atomic_write
-from battlestudio.store.codec import battle_from_doc, battle_to_doc
+from battlestudio.store.codec import EVENT_HEAD, battle_from_doc, battle_to_doc, event_payload_json
 from battlestudio.store.errors import BattleFileError, DocumentError
-
-_ONE_LINE_KEYS = frozenset({"events"})
-"""Top-level lists whose items are each written on a single line."""
-
 
 def dumps(battle: Battle) -> str:
     """The ``.battle.json`` text of ``battle``.
@@ -39,14 +35,21 @@ def dumps(battle: Battle) -> str:
     for n, key in enumerate(keys):
         comma = "," if n < len(keys) - 1 else ""
         value = doc[key]
-        if key in _ONE_LINE_KEYS and value:
+        if key == "events" and value:
             lines.append(f"  {_scalar(key)}: [")
-            lines.extend(f"    {_compact(item)}{',' if i < len(value) - 1 else ''}" for i, item in enumerate(value))
+            lines.extend(f"    {_event_line(item, i)}{',' if i < len(value) - 1 else ''}" for i, item in enumerate(value))
             lines.append(f"  ]{comma}")
         else:
             lines.append(f"  {_scalar(key)}: {_pretty(value, 1)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _event_line(event: dict[str, Any], n: int) -> str:
+    """``{"kind": …, "turn": …, "side": …, "phase": …, <payload keys sorted>}`` on one line."""
+    head = ", ".join(f"{_scalar(k)}: {_scalar(event[k])}" for k in EVENT_HEAD)
+    payload = event_payload_json(event, f"events[{n}]", (", ", ": "))[1:-1]
+    return f"{{{head}, {payload}}}" if payload else f"{{{head}}}"
 
 
 def _scalar(value: Any) -> str:
