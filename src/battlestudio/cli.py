@@ -140,6 +140,33 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- orders (Torden over Europa) -------------------------------------------------------------
+def _args_orders(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file played with Torden over Europa")
+    p.add_argument("--turn", type=int, metavar="N", help="the state after turn N (default: after the whole game log)")
+
+
+def _cmd_orders(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.replay.state import GameState
+    from battlestudio.rules import RuleRefused
+    from battlestudio.rules.toe.report import orders_report, state_at_turn
+
+    if args.turn is not None and args.turn < 0:
+        raise UsageError(f"--turn must be 0 or more, got {args.turn}")
+    battle = store.load(args.file)
+    scenario = battle.scenario
+    if scenario.info.ruleset != "toe":
+        raise _Problem(f"{args.file}: ruleset {scenario.info.ruleset!r}; the orders report is for Torden over Europa (toe)")
+    try:
+        state = state_at_turn(GameState.from_scenario(scenario), battle.events, args.turn)
+        text = orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
+    except RuleRefused as exc:
+        raise _Problem(f"{args.file}: {exc}") from None
+    print(text, end="")
+    return EXIT_OK
+
+
 # -- import-oob -------------------------------------------------------------------------------
 def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="order-of-battle files (fogofwar: the tables' folder)")
@@ -178,6 +205,8 @@ COMMANDS: list[Command] = [
     Command("check", "report every problem in a battle file; exit 1 if there is any", _args_check, _cmd_check),
     Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
+    Command("orders", "Torden over Europa: standing orders, OAS budgets and who is out of command",
+            _args_orders, _cmd_orders),
     Command("import-oob", "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
             _args_import_oob, _cmd_import_oob),
 ]

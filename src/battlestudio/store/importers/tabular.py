@@ -45,7 +45,8 @@ from typing import Any, Mapping
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
-from battlestudio.store.importers.republique5 import GRADES, _source_echelon
+from battlestudio.store.importers.republique5 import _source_echelon
+from battlestudio.store.importers.republique5_words import GRADES
 from battlestudio.store.importers.toe_scale import map_echelon
 
 ARM_ALIASES = {
