@@ -107,6 +107,17 @@ class GameSession(UmpireEntries):
     def sides(self) -> list[str]:
         return list(self.battle.scenario.sides)
 
+    @property
+    def table(self) -> tuple[float, float]:
+        """Table width and height, cm."""
+        info = self.battle.scenario.info
+        return (info.table_width, info.table_height)
+
+    def stamped(self, cls: type, **fields: Any) -> BattleEvent:
+        """An event of kind ``cls`` in the open phase (turn, side, phase filled in), not yet
+        recorded: for events the umpire builds himself (e.g. a scenario-given order)."""
+        return cls(**self._stamp(), **fields)
+
     def clock(self, turn: int | None = None) -> str:
         """Game time ``HH:MM`` at the start of ``turn`` (default: the open one)."""
         return game_time(self.battle.scenario.info, self.key.turn if turn is None else turn)
@@ -343,8 +354,9 @@ class GameSession(UmpireEntries):
                       keep_off_cm: float | None = None) -> Any:
         """Carry out ``commander_id``'s standing order this turn: record the ruleset's longest
         legal move (and the engaged flag or completion it brings) and, with ``with_troops``,
-        move every unit and general under him by the same displacement (except ``skip``; with
-        ``keep_off_cm`` each unit halts that far from the enemy, see ``umpire.follow_moves``).
+        move every unit and general under him by the same displacement (except ``skip`` and
+        detached formations; each stays on the table, and with ``keep_off_cm`` halts that far
+        from the enemy, see ``umpire.follow_moves``).
 
         Returns the ruleset's move help (its ``explanation`` says how far and why).
         """
@@ -353,6 +365,6 @@ class GameSession(UmpireEntries):
         if with_troops and help_.events:
             d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
             events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm,
-                                   **self._stamp())
+                                   table=self.table, **self._stamp())
         self._record(events)
         return help_

@@ -27,6 +27,7 @@ class UmpireEntries:
 
     state: GameState
     battle: Any
+    table: tuple[float, float]
 
     def record(self, event: BattleEvent) -> BattleEvent:  # provided by GameSession
         raise NotImplementedError
@@ -49,7 +50,8 @@ class UmpireEntries:
             raise SessionError(f"no commander {commander_id!r} on the table")
         d = (to[0] - c.position[0], to[1] - c.position[1])
         events: list[BattleEvent] = [Moved(**self._stamp(), id=commander_id, path=(c.position, to), facing=facing)]
-        events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm, **self._stamp())
+        events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm, table=self.table,
+                             **self._stamp())
         self._record(events)
         return events
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from shapely.affinity import translate
+from shapely.geometry import Point as SPoint, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -41,13 +42,16 @@ def formation_members(state: GameState, commander_id: str) -> list[str]:
 
 
 def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int, side: str, phase: str,
-                 skip: Sequence[str] = (), keep_off_cm: float | None = None) -> list[BattleEvent]:
+                 skip: Sequence[str] = (), keep_off_cm: float | None = None,
+                 table: tuple[float, float] | None = None) -> list[BattleEvent]:
     """``Moved`` events that carry every unit and subordinate commander under
     ``commander_id`` by ``delta`` (cm), keeping their facings: troops closing up behind their
     general so they stay within command distance (Torden over Europa 2.5, 4.9).
 
-    Units in ``FU`` (complete disorder) and eliminated units do not move (1.6). Nodes in
-    ``skip`` are left where they are. With ``keep_off_cm`` a unit goes only as far along
+    Units in ``FU`` (complete disorder) and eliminated units do not move (1.6), nor do detached
+    formations and everything under them (2.11). Nodes in ``skip`` are left where they are.
+    With ``table`` (width, height in cm) a unit goes only as far as keeps its footprint on the
+    table. With ``keep_off_cm`` a unit goes only as far along
     ``delta`` as keeps its footprint that far from every enemy unit (it halts at contact; the
     furthest such point is found by bisection, taking the approach as steady). An empty list
     when ``delta`` is zero.
@@ -61,9 +65,13 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
         polys = [u.footprint() for u in state.units.values()
                  if u.side != rec0.side and u.id not in state.off_table and u.state != "eliminated"]
         enemies = unary_union(polys) if polys else None
+    detached = {n for n in state.oob.all_subordinates(commander_id) if f"detached:{n}" in state.flags}
+    for n in list(detached):
+        detached.update(state.oob.all_subordinates(n))
+    board = box(0.0, 0.0, table[0], table[1]) if table is not None else None
     out: list[BattleEvent] = []
     for node in formation_members(state, commander_id):
-        if node in skip:
+        if node in skip or node in detached:
             continue
         rec = state.record(node)
         if isinstance(rec, Unit) and rec.state in ("FU", "eliminated"):
@@ -71,12 +79,31 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
         t = 1.0
         if enemies is not None and isinstance(rec, Unit):
             t = _free_fraction(rec.footprint(), enemies, dx, dy, float(keep_off_cm))
+        if board is not None and t > 0:
+            shape = rec.footprint() if isinstance(rec, Unit) else SPoint(rec.position)
+            t = min(t, _on_table_fraction(shape, board, dx, dy))
         if t <= 1e-6:
             continue
         x, y = rec.position
         out.append(Moved(turn=turn, side=side, phase=phase, id=node,
                          path=((x, y), (round(x + t * dx, 2), round(y + t * dy, 2)))))
     return out
+
+
+def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: float) -> float:
+    """Largest fraction of ``(dx, dy)`` that keeps ``shape`` inside ``board`` (0 if it is not now)."""
+    def inside(t: float) -> bool:
+        return board.covers(translate(shape, t * dx, t * dy))
+
+    if inside(1.0):
+        return 1.0
+    if not inside(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if inside(mid) else (lo, mid)
+    return lo
 
 
 def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: float, keep_off: float) -> float:
