@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from battlestudio.analysis.command_time import CommandTimeResult
@@ -102,19 +104,26 @@ def strength_chart(points: Sequence[StrengthPoint], colours: Mapping[str, str], 
     for p in points:
         series.setdefault(p.group, {})[p.turn] = getattr(p, what)
         side_of[p.group] = p.side
-    styles = ("-", "--", ":", "-.")
-    seen: dict[str, int] = {}
-    for g, vals in series.items():
-        side = side_of[g]
-        k = seen.get(side, 0)
-        seen[side] = k + 1
-        turns = sorted(vals)
-        ax.plot(turns, [vals[t] for t in turns], styles[k % 4], marker="o", markersize=3,
-                color=colours.get(side, "#555555"), label=names.get(g, g))
+    per_side: dict[str, list[str]] = {}
+    for g in series:
+        per_side.setdefault(side_of[g], []).append(g)
+    markers = ("o", "s", "^", "D", "v", "P", "X", "*")
+    for side, groups in per_side.items():
+        base = to_rgb(colours.get(side, "#555555"))
+        for k, g in enumerate(groups):
+            mix = 0.6 * k / max(1, len(groups) - 1) if len(groups) > 1 else 0.0
+            colour = tuple(c + (1 - c) * mix for c in base)
+            vals = series[g]
+            turns = sorted(vals)
+            ax.plot(turns, [vals[t] for t in turns], "-", marker=markers[k % len(markers)], markersize=3,
+                    color=colour, label=names.get(g, g))
     ax.set_xlabel("turn")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(what)
-    ax.legend(fontsize=8, frameon=False, ncols=2 if len(series) > 6 else 1)
+    if len(series) > 4:
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    else:
+        ax.legend(fontsize=8, frameon=False)
     all_turns = sorted({p.turn for p in points})
 
     def hover(x: float, y: float) -> str:
@@ -243,38 +252,69 @@ def out_of_command_chart(result: CommandTimeResult, colours: Mapping[str, str], 
     return Chart("out-of-command", "Time out of command", fig, hover)
 
 
+TYPE_COLOURS = {"A": "#b0201a", "T": "#8a6a3a", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0",
+                "defence": "#6f9f6f"}
+"""In-force colour per Torden over Europa order type (others dark grey)."""
+TYPE_LABELS = {"A": "A attack", "T": "T retreat", "M": "M march", "H": "H hold", "D": "D detach",
+               "defence": "defence"}
+
+
+def _lanes(spans: Sequence[OrderSpan], end_of: Callable[[OrderSpan], float]) -> list[list[OrderSpan]]:
+    """Spans packed into as few lanes as keep them from overlapping, in the order written."""
+    lanes: list[list[OrderSpan]] = []
+    for s in sorted(spans, key=lambda s: (s.written, s.written_at)):
+        for lane in lanes:
+            if end_of(lane[-1]) <= s.written:
+                lane.append(s)
+                break
+        else:
+            lanes.append([s])
+    return lanes
+
+
 def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last_turn: int) -> Chart:
-    """Each corps' orders as strips: grey while written and pending, red ticks for failed rolls,
-    green while in force, ending at completion, cancellation or supersession."""
-    groups = spans_by_corps(list(spans))
-    rows: list[tuple[str, OrderSpan]] = [(c, s) for c, ss in groups.items() for s in ss]
-    fig, ax = _figure("Order history per corps", (7.5, max(2.4, 0.3 * len(rows) + 1.2)))
-    end_of = lambda s: (s.ended if s.ended is not None else last_turn + 1)  # noqa: E731
-    for i, (corps, s) in enumerate(rows):
-        start = s.written
-        got = s.delivered if s.delivered is not None else end_of(s)
-        if got > start:
-            ax.broken_barh([(start, got - start)], (i - 0.35, 0.7), color=SPAN_COLOURS["pending"])
-        if s.delivered is not None and end_of(s) > s.delivered:
-            ax.broken_barh([(s.delivered, end_of(s) - s.delivered)], (i - 0.35, 0.7), color=SPAN_COLOURS["in force"])
-        for t in s.failed:
-            ax.plot([t + 0.5], [i], marker="x", color=SPAN_COLOURS["failed"], markersize=6)
-        label = f"{s.order_type}" + (f" · {s.end}" if s.end else "")
-        ax.text(start + 0.1, i, label, va="center", fontsize=7)
-    ax.set_yticks(range(len(rows)), [f"{names.get(c, c)}: {s.order_id}" for c, s in rows], fontsize=7)
+    """One strip per corps (more lanes only where its orders overlap): grey while an order is
+    written and pending, a red × for each failed command roll, coloured by type while in force,
+    up to completion, cancellation or supersession."""
+    end_of = lambda s: float(s.ended if s.ended is not None else last_turn + 1)  # noqa: E731
+    rows: list[tuple[str, list[OrderSpan]]] = []
+    for corps, ss in spans_by_corps(list(spans)).items():
+        for k, lane in enumerate(_lanes(ss, end_of)):
+            rows.append((names.get(corps, corps) if k == 0 else "", lane))
+    fig, ax = _figure("Order history per corps", (7.5, max(2.4, 0.24 * len(rows) + 1.4)))
+    for i, (_, lane) in enumerate(rows):
+        for s in lane:
+            got = float(s.delivered) if s.delivered is not None else end_of(s)
+            if got > s.written:
+                ax.broken_barh([(s.written, got - s.written)], (i - 0.38, 0.76), color=SPAN_COLOURS["pending"])
+            if s.delivered is not None and end_of(s) > s.delivered:
+                ax.broken_barh([(s.delivered, end_of(s) - s.delivered)], (i - 0.38, 0.76),
+                               color=TYPE_COLOURS.get(s.order_type, "#555555"), edgecolor="white", linewidth=0.5)
+                if end_of(s) - s.delivered >= 1.5:
+                    ax.text(s.delivered + 0.15, i, "def" if s.order_type == "defence" else s.order_type, va="center",
+                            fontsize=6, color="white")
+            for t in s.failed:
+                ax.plot([t + 0.5], [i], marker="x", color=SPAN_COLOURS["failed"], markersize=4, linestyle="none")
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, last_turn + 1)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("turn")
-    if not rows:
+    ax.set_xlabel("turn   (grey: written, pending · ×: failed roll · colour: in force, by type)")
+    if rows:
+        fig.legend(handles=[Patch(color=c, label=TYPE_LABELS.get(k, k)) for k, c in TYPE_COLOURS.items()],
+                   fontsize=7, frameon=False, ncols=6, loc="outside lower center")
+    else:
         ax.text(0.5, 0.5, "no orders recorded", transform=ax.transAxes, ha="center", color="#777777")
     turns = list(range(0, last_turn + 1))
 
     def hover(x: float, y: float) -> str:
         i = round(y)
-        if not 0 <= i < len(rows):
+        if x is None or not 0 <= i < len(rows):
             return ""
-        c, s = rows[i]
+        here = [s for s in rows[i][1] if s.written <= x < end_of(s)]
+        if not here:
+            return ""
+        s = here[0]
         parts = [f"{s.order_type} order {s.order_id} to {names.get(s.recipient, s.recipient)}, written turn {s.written}"]
         if s.failed:
             parts.append(f"failed in turn(s) {', '.join(map(str, s.failed))}")
