@@ -4,7 +4,8 @@
 ``common`` (ratings, corps membership, standing orders and their propagation), ``command``
 (reach, zones, out of command), ``orders`` (order types and legality), ``control`` (the
 command-control procedure), ``movement`` (a general's legal move under his order), ``checks``
-(engaged, automatic retreat, march conversion, completion, cavalry outside command distance).
+(engaged, automatic retreat, march conversion, completion, cavalry outside command distance),
+``report`` (the orders report the ``battlestudio orders`` command prints).
 
 Scenario parameters this ruleset needs because the rules text lost them (no defaults):
 
