@@ -57,9 +57,11 @@ _edge_float = st.floats(allow_nan=False, allow_infinity=False)
 
 def _blob(rng: random.Random, cx: float, cy: float, r: float, n: int | None = None) -> list[tuple[float, float]]:
     """A star-shaped (hence valid) ring of 5–12 vertices around (cx, cy), radius ≤ r cm."""
-    n = n or rng.randint(5, 12)
-    angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(n))
-    return [(cx + r * rng.uniform(0.5, 1.0) * math.cos(a), cy + r * rng.uniform(0.5, 1.0) * math.sin(a)) for a in angles]
+    n = n or rng.randint(6, 12)
+    step = 2 * math.pi / n
+    angles = [k * step + rng.uniform(0, 0.8 * step) for k in range(n)]  # gaps < π: a simple ring
+    radii = [r * rng.uniform(0.5, 1.0) for _ in angles]
+    return [(cx + d * math.cos(a), cy + d * math.sin(a)) for a, d in zip(angles, radii)]
 
 
 def _line(rng: random.Random, w: float, h: float) -> LineString:
@@ -82,10 +84,13 @@ def _terrain_geometry(rng: random.Random, kind: TerrainKind, w: float, h: float)
     roll = rng.random()
     if roll < 0.15:
         return MultiPolygon([Polygon(_blob(rng, cx, cy, r / 2)), Polygon(_blob(rng, cx + 2 * r, cy, r / 2))])
+    ring = _blob(rng, cx, cy, r)
     if roll < 0.3:
-        hole = [(cx + r * 0.2 * math.cos(a), cy + r * 0.2 * math.sin(a)) for a in (0.0, 2.1, 4.2)]
-        return Polygon(_blob(rng, cx, cy, r), [hole])
-    return Polygon(_blob(rng, cx, cy, r))
+        hole = [(cx + r * 0.1 * math.cos(a), cy + r * 0.1 * math.sin(a)) for a in (0.0, 2.1, 4.2)]
+        holed = Polygon(ring, [hole])
+        if holed.is_valid:
+            return holed
+    return Polygon(ring)
 
 
 @st.composite

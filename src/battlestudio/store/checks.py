@@ -127,6 +127,8 @@ def _geometries(s: Scenario) -> Iterable[Problem]:
 def _town_overlaps(s: Scenario) -> Iterable[Problem]:
     ids = sorted(i for i, t in s.towns.items() if t.polygon.is_valid and not t.polygon.is_empty)
     polys = [s.towns[i].polygon for i in ids]
+    if len(polys) < 2:
+        return
     tree = STRtree(polys)
     for a, b in zip(*tree.query(polys, predicate="intersects")):
         if a < b:
