@@ -137,7 +137,23 @@ class ChunkedMap(Mapping[str, V]):
     # -- new versions ---------------------------------------------------------------------
     def set(self, key: str, value: V) -> "ChunkedMap[V]":
         """A new map with ``key`` bound to ``value`` (added at the end if new)."""
-        return self.set_many(((key, value),))
+        index = self._index
+        slot = index.get(key)
+        if slot is None:
+            slot = index[key] = len(index)
+        c = slot >> SHIFT
+        chunks = self._chunks.copy()
+        if c >= len(chunks):
+            chunks.extend([None] * (c + 1 - len(chunks)))
+        old = chunks[c]
+        if old is None:
+            chunks[c] = {key: value}
+            return self._derive(chunks, self._len + 1)
+        chunk = old.copy()
+        length = self._len if key in old else self._len + 1
+        chunk[key] = value
+        chunks[c] = chunk
+        return self._derive(chunks, length)
 
     def set_many(self, items: Iterable[tuple[str, V]]) -> "ChunkedMap[V]":
         """A new map with every ``(key, value)`` bound; each touched chunk is copied once."""

@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheel
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from battlestudio.model.geometry import Point
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.ui.coords import scene_to_table, table_to_scene
 from battlestudio.ui.items import MapItem
 from battlestudio.ui.labels import Label, place_labels
@@ -75,6 +76,7 @@ class MapView(QGraphicsView):
         self._space = False
         self._label_key: tuple | None = None
         self._labels: list[tuple[QRectF, Label]] = []
+        self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
         self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
@@ -108,6 +110,7 @@ class MapView(QGraphicsView):
     def rebuild(self) -> None:
         """Recreate every item from the document's scenario."""
         s = self.document.scenario
+        self._shown.clear()
         self.map_scene.clear_items()
         self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
@@ -118,6 +121,7 @@ class MapView(QGraphicsView):
 
     def _on_changed(self, changes: list["Change"]) -> None:
         s = self.document.scenario
+        self._shown.clear()
         for change in changes:
             if change.kind in ITEM_CLASSES:
                 self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
@@ -143,10 +147,16 @@ class MapView(QGraphicsView):
         """Show these units and commanders (id → record), e.g. a replay's state at the cursor.
 
         Items are created, synced (only when the record object differs from the one last
-        shown) or removed by id; terrain and towns are left alone.
+        shown) or removed by id; terrain and towns are left alone. When the mappings are
+        ``ChunkedMap``s of the lineage shown last (states of one game log), only the ids whose
+        record changed are visited, so a replay step costs what it changed, not the army's size.
         """
-        self.map_scene.reconcile("units", units)
-        self.map_scene.reconcile("commanders", commanders)
+        for kind, records in (("units", units), ("commanders", commanders)):
+            last = self._shown.get(kind)
+            ids = records.changed_keys(last) if last is not None and isinstance(records, ChunkedMap) else None
+            if ids is None or ids:
+                self.map_scene.reconcile(kind, records, ids)
+            self._shown[kind] = records
         self.viewport().update()
 
     # -- layers --------------------------------------------------------------------------
