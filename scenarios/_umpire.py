@@ -43,8 +43,9 @@ TABLE = "umpire's table (Torden over Europa Tables 2–12 missing from the seed)
 
 
 def live(s: GameSession, side: str | None = None, enemy_of: str | None = None) -> list[Unit]:
+    """Units on the table and not eliminated, by id (so the game never depends on dict order)."""
     st = s.state
-    return [u for u in st.units.values() if u.id not in st.off_table and u.state != "eliminated"
+    return [u for _, u in sorted(st.units.items()) if u.id not in st.off_table and u.state != "eliminated"
             and (side is None or u.side == side) and (enemy_of is None or u.side != enemy_of)]
 
 

@@ -418,6 +418,8 @@ def movement_phase(s: GameSession, turn: int, side: str) -> None:
 def record(battle: Battle) -> GameSession:
     """Record the whole game into ``battle`` (events replaced)."""
     battle.events = []
+    sc = battle.scenario  # records by id, as the file stores them: the engine names the first of equals
+    sc.units, sc.commanders = dict(sorted(sc.units.items())), dict(sorted(sc.commanders.items()))
     with_sources(battle)
     s = GameSession(battle, seed=SEED, params=engine_parameters(battle))
     s.start()

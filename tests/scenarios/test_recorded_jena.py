@@ -1,0 +1,128 @@
+"""The recorded game in the bundled Jena scenario: at least 24 turns with orders, command rolls
+explained by the Torden over Europa engine, moves of corps generals under their orders, the
+umpire's combat results and the narrative; random access agrees with folding the log; and
+rebuilding (build_jena.py, then record_jena.py) gives the committed game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from battlestudio import store
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.game import GameLog
+from battlestudio.rules import RollRecord
+
+SCEN = Path(__file__).resolve().parents[2] / "scenarios"
+JENA = SCEN / "jena-1806.battle.json"
+
+
+def _script(name: str):
+    sys.path.insert(0, str(SCEN))
+    spec = importlib.util.spec_from_file_location(name, SCEN / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def battle() -> Battle:
+    return store.load(JENA)
+
+
+@pytest.fixture(scope="module")
+def log(battle) -> GameLog:
+    return GameLog.from_battle(battle)
+
+
+def test_at_least_24_turns_of_both_sides_from_0600(battle, log):
+    assert battle.scenario.info.first_turn == "06:00" and battle.scenario.info.date == "1806-10-14"
+    turns = log.turns()
+    assert turns == list(range(1, len(turns) + 1)) and len(turns) >= 24
+    for t in turns:
+        sides = {k.side for k in log.phases() if k.turn == t}
+        assert sides == {"french", "prussian"}, t
+    assert [k.phase for k in log.phases()[:7]] == ["orders", "movement", "visual_contact", "attack_declaration",
+                                                   "fire", "attack", "reorganisation"]
+
+
+def test_orders_rolls_and_moves_are_the_engines(battle):
+    kinds = Counter(e.kind for e in battle.events)
+    assert kinds["order_written"] >= 20 and kinds["order_delivered"] >= 10 and kinds["order_failed"] >= 10
+    # every delivery and failure follows a roll, except orders carried on the march and the
+    # automatic retreats (2.9, delivered without a roll: assumed auto_retreat_needs_roll false)
+    automatic = {e.order_id for e in battle.events if e.kind == "order_written" and e.parameters.get("automatic")}
+    assert automatic
+    unrolled = _arrival_orders(battle) + sum(1 for e in battle.events
+                                             if e.kind == "order_delivered" and e.order_id in automatic)
+    assert kinds["command_roll"] == kinds["order_delivered"] - unrolled + kinds["order_failed"]
+    for e in battle.events:
+        if e.kind == "command_roll":
+            roll = RollRecord.from_dict(e.roll)
+            assert e.explanation == roll.explain() and e.explanation.startswith("Command control")
+            assert roll.success == (roll.total >= roll.threshold)
+            assert roll.dice.sides == 10 and 0 <= roll.raw[0] <= 9
+    # corps generals move in their movement phase, by at most an attack step or a march length
+    corps = {c for c, rec in battle.scenario.commanders.items() if rec.echelon in ("corps", "division")}
+    state = GameLog.from_battle(battle).initial
+    moved = 0
+    for e in battle.events:
+        if e.kind == "moved" and e.id in corps and e.phase == "movement":
+            assert math.dist(state.commanders[e.id].position, e.path[-1]) <= 45.0 + 1e-6
+            moved += 1
+        state = e.apply(state)
+    assert moved >= 100
+
+
+def _arrival_orders(battle: Battle) -> int:
+    return sum(1 for e in battle.events if e.kind == "order_delivered" and e.order_id.startswith("arrival-"))
+
+
+def test_umpire_results_and_the_narrative(battle, log):
+    kinds = Counter(e.kind for e in battle.events)
+    assert kinds["melee"] >= 10 and kinds["morale_test"] >= 10 and kinds["casualties"] >= 50
+    assert kinds["reinforcement_arrived"] >= 8
+    melee = next(e for e in battle.events if e.kind == "melee")
+    assert "umpire" in melee.explanation.lower() and "d10 =" in melee.explanation
+    notes = [e for e in battle.events if e.kind == "annotation"]
+    text = " ".join(e.text for e in notes)
+    for needle in ("Closewitz", "Cospeda", "Soult", "Vierzehnheiligen", "Augereau", "Isserstedt", "Rüchel", "fog"):
+        assert needle.lower() in text.lower(), needle
+    assert any("Petre" in s.title for s in battle.scenario.sources)
+    # the French end the day west of where they began, the Prussian army is broken
+    end = log.head
+    start = log.initial
+    lannes = "french-v-corps"
+    assert end.commanders[lannes].position[0] < start.commanders[lannes].position[0] - 100.0
+    lost = {s: 0 for s in battle.scenario.sides}
+    for e in battle.events:
+        if e.kind == "casualties":
+            lost[battle.scenario.units[e.unit].side] += e.figures
+    gone = Counter(battle.scenario.units[u].side for u, rec in end.units.items() if rec.state == "eliminated")
+    assert gone["prussian"] > gone["french"]
+    assert lost["prussian"] > 0 and lost["french"] > 0
+
+
+def test_state_at_every_phase_boundary_equals_the_fold(log):
+    starts = set(log.phase_starts()) | {p - 1 for p in log.phase_starts()} | {len(log)}
+    state = log.initial
+    for pos, e in enumerate(log.events, start=1):
+        state = e.apply(state)
+        if pos in starts:
+            assert log.state_at(pos) == state, pos
+    assert log.state_at(log.cursor_at(len(log))) == state
+
+
+def test_building_then_recording_gives_the_committed_game(battle):
+    scenario = _script("build_jena").build()
+    fresh = Battle(scenario, [])
+    _script("record_jena").record(fresh)
+    assert fresh.events == battle.events
+    assert fresh.scenario.units == battle.scenario.units and fresh.scenario.info == battle.scenario.info
+    assert [s.title for s in fresh.scenario.sources] == [s.title for s in battle.scenario.sources]
