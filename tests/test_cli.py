@@ -190,14 +190,27 @@ def _bad_inputs(tmp: Path) -> list[list[str]]:
     return runs
 
 
-def test_no_traceback_ever_reaches_the_user(tmp_path):
+def test_bad_input_gives_one_line_and_an_exit_code(tmp_path, capsys, monkeypatch):
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(var, raising=False)
+    for argv in _bad_inputs(tmp_path):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code in (1, 2), (argv, code, err)
+        said = (out + err).strip().splitlines()
+        assert said and len(said) <= 2, (argv, said)  # a message (plus the usage line for usage errors)
+        assert "Traceback" not in out + err
+    assert not (tmp_path / "out.battle.json").exists()
+
+
+def test_no_traceback_reaches_the_user_of_the_real_command(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["PYTHONPATH"] = str(REPO)
-    for argv in _bad_inputs(tmp_path):
+    runs = _bad_inputs(tmp_path)
+    sample = [runs[2], runs[11], runs[-8], runs[-2], [str(tmp_path / "ok.battle")]]  # noise, foreign, newer, usage, no display
+    for argv in sample:
         done = subprocess.run([sys.executable, "-m", "battlestudio", *argv], capture_output=True, text=True,
                               env=env, timeout=120)
         assert done.returncode in (1, 2), (argv, done.returncode, done.stderr)
         assert "Traceback" not in done.stderr + done.stdout, (argv, done.stderr)
-        said = (done.stdout + done.stderr).strip().splitlines()
-        assert said and len(said) <= 2, (argv, said)  # a message (plus the usage line for usage errors)
-    assert not (tmp_path / "out.battle.json").exists()
+        assert 1 <= len((done.stdout + done.stderr).strip().splitlines()) <= 2, (argv, done.stderr)
