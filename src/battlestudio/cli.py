@@ -167,6 +167,64 @@ def _cmd_orders(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- log and replay (the recorded game) -------------------------------------------------------
+def _args_log(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
+    p.add_argument("--turn", type=int, metavar="N", help="only the events of turn N")
+
+
+def _cmd_log(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.session.text import log_lines
+
+    if args.turn is not None and args.turn < 1:
+        raise UsageError(f"--turn must be 1 or more, got {args.turn}")
+    battle = store.load(args.file)
+    if not battle.events:
+        raise _Problem(f"{args.file}: no game is recorded in this file")
+    try:
+        lines = list(log_lines(battle, args.turn))
+    except ValueError as exc:
+        raise _Problem(f"{args.file}: {exc}") from None
+    if not lines:
+        raise _Problem(f"{args.file}: no events in turn {args.turn}; the game log runs to turn {battle.turns_logged}")
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def _args_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
+    p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]]",
+                   help="where in the game: the end of that turn, player-turn or phase, e.g. 12 or 12:prussian:fire")
+    p.add_argument("--png", required=True, metavar="OUT.png", help="the picture to write")
+    p.add_argument("--width", type=int, default=1600, metavar="PX", help="picture width in pixels (default 1600)")
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.replay.game import GameLog
+    from battlestudio.session.text import parse_at, position_for
+
+    try:
+        turn, side, phase = parse_at(args.at)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.width < 200:
+        raise UsageError(f"--width must be at least 200 pixels, got {args.width}")
+    if not args.png.lower().endswith(".png"):
+        raise UsageError(f"--png {args.png!r}: the picture's name must end in .png")
+    battle = store.load(args.file)
+    try:
+        log = GameLog.from_battle(battle)
+        pos = position_for(log, turn, side, phase)
+    except ValueError as exc:
+        raise _Problem(f"{args.file}: {exc}") from None
+    from battlestudio.ui.export import render_map_png  # Qt is imported only here
+
+    print(f"wrote {render_map_png(battle, pos, args.png, args.width, log=log)}")
+    return EXIT_OK
+
+
 # -- import-oob -------------------------------------------------------------------------------
 def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="order-of-battle files (fogofwar: the tables' folder)")
@@ -249,6 +307,10 @@ COMMANDS: list[Command] = [
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
     Command("orders", "Torden over Europa: standing orders, OAS budgets and who is out of command",
             _args_orders, _cmd_orders),
+    Command("log", "print the recorded game, one line per event, every roll with its explanation",
+            _args_log, _cmd_log),
+    Command("replay", "render the map at a point of the recorded game (TURN[:SIDE[:PHASE]]) as a PNG",
+            _args_replay, _cmd_replay),
     Command("import-oob", "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
             _args_import_oob, _cmd_import_oob),
     Command("report", "write a game report (HTML or PDF): maps at chosen turns, charts, highlights",
