@@ -210,3 +210,39 @@ def test_the_scenario_length_bounds_the_game(jena_scenario):
     s.advance_to("reorganisation", "prussian")
     with pytest.raises(SessionError, match="lasts 1 turns"):
         s.next_phase()
+
+
+def test_troops_halt_at_contact_and_at_the_table_edge(jena_scenario):
+    from battlestudio.session.umpire import follow_moves
+
+    s = fresh(jena_scenario, seed=6)
+    s.advance_to("movement")
+    st = s.state
+    # V Corps pushed 60 cm north: the front brigades halt 1 cm short of the Prussian line
+    events = follow_moves(st, LANNES, (0.0, 60.0), keep_off_cm=1.0, table=s.table, **s._stamp())
+    s.record_all(events)
+    enemies = [u.footprint() for u in s.state.units.values() if u.side == "prussian" and u.id not in s.state.off_table]
+    moved = {e.id for e in events}
+    for uid in moved & set(s.state.units):
+        d = min(s.state.units[uid].footprint().distance(e) for e in enemies)
+        assert d >= 1.0 - 1e-6, uid
+    halted = [uid for uid in moved & set(s.state.units)
+              if s.state.units[uid].position[1] < st.units[uid].position[1] + 59.9]
+    assert halted  # some were stopped by the enemy
+    # pushed off the table to the east: nobody leaves it
+    s.record_all(follow_moves(s.state, LANNES, (200.0, 0.0), table=s.table, **s._stamp()))
+    w, h = s.table
+    for uid in moved & set(s.state.units):
+        minx, miny, maxx, maxy = s.state.units[uid].footprint().bounds
+        assert minx >= -1e-6 and maxx <= w + 1e-6, uid
+
+
+def test_stamped_builds_events_of_the_open_phase(jena_scenario):
+    from battlestudio.replay.order_events import CommandStateChanged
+
+    s = fresh(jena_scenario, seed=7)
+    s.advance_to("attack_declaration", "prussian")
+    e = s.stamped(CommandStateChanged, subject=LANNES, state="engaged", value=True, reason="umpire")
+    assert (e.turn, e.side, e.phase) == (1, "prussian", "attack_declaration")
+    s.record(e)
+    assert s.state.flags[f"engaged:{LANNES}"] is True
