@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlestudio.model.geometry import normalize_angle
+from battlestudio.model.geometry import TINY, normalize_angle
 from battlestudio.replay.events import event_from_dict
 from battlestudio.replay.order_events import CommandRolled
 from battlestudio.rules import (
@@ -61,7 +61,11 @@ def test_out_of_command_is_invariant_under_translation_and_rotation(dx, dy, thet
     state = state.evolve(units=units)
     before = ruleset.out_of_command(state, params)
     after = ruleset.out_of_command(_transform(state, dx, dy, theta), params)
-    assert _view(before) == _view(after)
+    # A distance within rounding noise of the inclusive limit (reach + TINY) may fall either
+    # side once the coordinates are rotated; every other finding must be identical.
+    edge = {f.subject for f in before if abs(f.distance - (f.reach + TINY)) < 1e-9}
+    assert {k: v for k, v in _view(before).items() if k not in edge} == \
+        {k: v for k, v in _view(after).items() if k not in edge}
     dist = {f.subject: f.distance for f in before}
     for f in after:
         assert f.distance == pytest.approx(dist[f.subject], abs=1e-6)
