@@ -206,3 +206,58 @@ def test_unknown_suffix_is_refused(tmp_path, jena):
     with pytest.raises(ValueError, match=r"unknown file type; use a name ending in \.battle or \.battle\.json"):
         store.save(jena, tmp_path / "x.txt")
     assert not (tmp_path / "x.txt").exists()
+
+
+# -- fuzzing: whatever is broken, the error is a BattleFileError ---------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.store.conftest import jena_battle  # noqa: E402
+
+_JENA_TEXT = dumps(jena_battle())
+_WRONG = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8),
+                   st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
+
+
+def _leaves(value, path=()):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, (*path, i))
+    yield path
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_wrong_value_anywhere_in_json_is_a_battle_file_error(tmp_path, data):
+    doc = json.loads(_JENA_TEXT)
+    paths = [p for p in _leaves(doc) if p]
+    path = data.draw(st.sampled_from(paths))
+    new = data.draw(_WRONG)
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    p = tmp_path / "fuzz.battle.json"
+    p.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        store.load(p)
+    except BattleFileError as err:
+        assert str(err).startswith(f"{p}: ") and "\n" not in str(err)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(flips=st.lists(st.tuples(st.integers(0, 10**9), st.integers(1, 255)), min_size=1, max_size=20))
+def test_any_damaged_bytes_in_sqlite_are_a_battle_file_error(tmp_path, flips):
+    p = tmp_path / "fuzz.battle"
+    store.save(jena_battle(), p)
+    data = bytearray(p.read_bytes())
+    for offset, xor in flips:
+        data[offset % len(data)] ^= xor
+    p.write_bytes(bytes(data))
+    try:
+        store.load(p)
+    except BattleFileError as err:
+        assert str(err).startswith(f"{p}: ") and "\n" not in str(err)

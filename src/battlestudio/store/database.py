@@ -50,6 +50,8 @@ def sql_errors(path: str | os.PathLike[str], doing: str) -> Iterator[None]:
         raise BattleFileError(path, f"{doing}: {exc.orig}") from None
     except sqlite3.Error as exc:
         raise BattleFileError(path, f"{doing}: {exc}") from None
+    except UnicodeDecodeError as exc:  # a damaged TEXT value
+        raise BattleFileError(path, f"{doing}: text that is not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def json_text(value: Any) -> str:

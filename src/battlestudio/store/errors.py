@@ -45,10 +45,10 @@ class BattleFileError(ValueError):
 
     def __init__(self, path: str | os.PathLike[str], what: str, where: str = "") -> None:
         self.path = os.fspath(path)
-        self.what = what
-        self.where = where
-        middle = f"{where}: " if where else ""
-        super().__init__(f"{self.path}: {middle}{what}")
+        self.what = " ".join(what.split())  # one line, whatever a driver's message holds
+        self.where = " ".join(where.split())
+        middle = f"{self.where}: " if self.where else ""
+        super().__init__(f"{self.path}: {middle}{self.what}")
 
     @classmethod
     def from_document(cls, path: str | os.PathLike[str], err: DocumentError) -> "BattleFileError":

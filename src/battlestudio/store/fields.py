@@ -232,7 +232,7 @@ class GeometryOf(Codec):
 
     def _check_type(self, geom_type: Any) -> None:
         allowed = self.types or (set(_DEPTH) | {"GeometryCollection"})
-        if geom_type not in allowed:
+        if not isinstance(geom_type, str) or geom_type not in allowed:
             raise DocumentError(".type", f"expected {' or '.join(sorted(allowed))}, got {show(geom_type)}")
 
 
