@@ -50,16 +50,23 @@ def nested(prefix: str, err: DocumentError) -> DocumentError:
 
 
 class Codec:
-    """Base codec: ``dump`` gives the document value, ``load`` checks and converts it back."""
+    """Base codec: ``dump`` gives the document value, ``load`` checks and converts it back.
+
+    Both raise ``DocumentError`` (with a ``where`` relative to the value) for a bad value.
+    """
 
     def dump(self, value: Any) -> Any:
+        """The document form of a model value."""
         return value
 
     def load(self, raw: Any) -> Any:  # pragma: no cover - abstract
+        """The model value of a document value, after checking it."""
         raise NotImplementedError
 
 
 class Str(Codec):
+    """A string."""
+
     def dump(self, value: Any) -> Any:
         return self.load(value)
 
@@ -70,6 +77,8 @@ class Str(Codec):
 
 
 class Int(Codec):
+    """An integer (not a bool) that fits SQLite's 64-bit INTEGER."""
+
     def dump(self, value: Any) -> Any:
         return self.load(value)
 
