@@ -118,6 +118,10 @@ def _tupled(value: Any) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+"""Field names per event class (``dataclasses.fields`` is slow to call once per event read)."""
+
+
 def event_from_dict(data: dict[str, Any]) -> BattleEvent:
     """Rebuild an event from ``to_dict`` output. Lists become tuples.
 
@@ -130,9 +134,11 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}; known: {', '.join(sorted(_REGISTRY))}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    given = {k: _tupled(v) for k, v in data.items() if k != "kind"}
-    extra = set(given) - names
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    given = {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in data.items() if k != "kind"}
+    extra = given.keys() - names
     if extra:
         raise ValueError(f"event {kind!r} has no field(s) {', '.join(sorted(extra))}")
     try:
