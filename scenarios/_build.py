@@ -38,21 +38,40 @@ TOE_UNKNOWN = (
 
 
 def toe_placeholders(order_capacity: dict[str, int]) -> dict[str, Any]:
-    """The named placeholder parameters for Torden over Europa's unknown values.
+    """Torden over Europa's unknown values, under the engine's own parameter names.
 
-    ``order_capacity`` maps commander id → OAS placeholder for the C-in-C and army generals
-    (or a corps general acting as his side's senior general).
+    Every value here is a placeholder chosen by the scenario, not a rule value; ``toe.placeholders``
+    lists their keys and each ``toe.note.*`` says why the value was chosen. ``order_capacity`` maps
+    commander id → OAS placeholder for the C-in-C and army generals (or a corps general acting as
+    his side's senior general), kept as ``toe.placeholder.order_capacity.<id>``;
+    ``apply_order_capacity`` copies it onto the commander records, where the engine reads OAS.
     """
+    values: dict[str, Any] = {
+        "toe.zones_cm.c_in_c": [20, 40, "60+"],
+        "toe.zones_cm.army": [20, 40, "60+"],
+        "toe.command_thresholds": [4, 6, 8],
+        "toe.command_modifiers": {},
+        "toe.corps_command_distance_cm": 30,
+        "toe.division_command_distance_cm": 15,
+        "toe.march_length_cm.infantry": 30,
+        "toe.march_length_cm.artillery": 30,
+        "toe.march_length_cm.cavalry": 45,
+        "toe.march_length_cm.other": 30,
+    }
     p: dict[str, Any] = {
         "toe.unknown": TOE_UNKNOWN,
-        "toe.placeholder.table1.zone_cm.c_in_c": [20, 40, 60],
-        "toe.placeholder.table1.zone_cm.army": [20, 40, 60],
-        "toe.placeholder.table1.zone3_open_ended": True,
-        "toe.placeholder.table1.success_min_d10_by_zone": [4, 6, 8],
-        "toe.placeholder.corps_command_distance_cm": 30,
-        "toe.placeholder.division_command_distance_cm": 15,
-        "toe.note.division_command_distance": "rule 2.5 gives the range 10-20 cm; the exact value is unknown",
-        "toe.note.zone3_open_ended": "the text's example zone 3 entry is '60+' (2.2); the distances are unknown",
+        **values,
+        "toe.placeholders": sorted(values) + [f"toe.placeholder.order_capacity.{cid}" for cid in sorted(order_capacity)],
+        "toe.note.zones_cm": "Table 1 is missing: zones of 20/40 cm with an open-ended third zone, "
+                             "following the text's own example entry '60+' (2.2)",
+        "toe.note.command_thresholds": "Table 1 is missing: a modified d10 (read 0-9) of 4/6/8 passes in "
+                                       "zone 1/2/3, so a KE 0 order passes 60/40/20 % of the time",
+        "toe.note.command_modifiers": "Table 1's situational modifiers are missing: none are applied",
+        "toe.note.corps_command_distance": "the national supplement's value is missing: 30 cm (900 m) "
+                                           "keeps a corps' divisions within about a kilometre",
+        "toe.note.division_command_distance": "rule 2.5 gives the range 10-20 cm; its middle, 15 cm, is used",
+        "toe.note.march_length": "the national supplements are missing: about 1 km per 15 minutes for foot "
+                                 "and guns (30 cm), half as much again for horse (45 cm)",
     }
     for cid, n in order_capacity.items():
         p[f"toe.placeholder.order_capacity.{cid}"] = n
@@ -60,7 +79,7 @@ def toe_placeholders(order_capacity: dict[str, int]) -> dict[str, Any]:
 
 
 def apply_order_capacity(sc: Scenario) -> None:
-    """Copy each ``toe.placeholder.order_capacity.<id>`` parameter onto its commander."""
+    """Copy each ``toe.placeholder.order_capacity.<commander id>`` onto its commander's OAS."""
     prefix = "toe.placeholder.order_capacity."
     for key, value in sc.info.parameters.items():
         if key.startswith(prefix):

@@ -46,19 +46,9 @@ ADV, GRAWERT, ZECHWITZ, TAUENTZIEN, PRITTWITZ, RUCHEL = ("prussian-adv-guard-div
                                                          "prussian-reserve-div", "prussian-reserve-ruchel")
 
 ENGINE_PARAMETERS = {
-    # the engine's names for the scenario's Table 1 placeholders (notes in toe-parameters.md)
-    "toe.zones_cm.c_in_c": [20, 40, "60+"], "toe.zones_cm.army": [20, 40, "60+"],
-    "toe.command_thresholds": "toe.placeholder.table1.success_min_d10_by_zone",
-    "toe.command_modifiers": {},
-    "toe.corps_command_distance_cm": "toe.placeholder.corps_command_distance_cm",
-    "toe.division_command_distance_cm": "toe.placeholder.division_command_distance_cm",
-    # march lengths per player-turn: the national supplements are missing; ~1 km in 15 minutes
-    # for foot and guns, half as much again for horse (recording placeholders, not rule values)
-    "toe.march_length_cm.infantry": 30, "toe.march_length_cm.artillery": 30, "toe.march_length_cm.cavalry": 45,
-    "toe.march_length_cm.other": 30,
+    # the scenario carries every Table 1 / supplement placeholder under the engine's names
+    # (scenarios/_build.py); the recorded game only adds who holds the initiative
     "initiative": FR,
-    "record.note.march_length": "toe.march_length_cm.* are placeholders of the recorded game (national "
-                                "supplements missing): 30 cm foot and guns, 45 cm horse per player-turn",
 }
 
 SOURCES = [

@@ -122,7 +122,7 @@ def strength_chart(points: Sequence[StrengthPoint], colours: Mapping[str, str], 
     ax.set_ylabel(what)
     if len(series) > 4:
         ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    else:
+    elif series:
         ax.legend(fontsize=8, frameon=False)
     all_turns = sorted({p.turn for p in points})
 
@@ -140,7 +140,7 @@ def losses_turn_chart(rows: Sequence[LossRow], colours: Mapping[str, str], names
     """Bars of men lost per turn, one bar per side side by side."""
     fig, ax = _figure("Losses per turn (men)")
     per = losses_per_turn(list(rows))
-    sides = sorted({r.side for r in rows}) or sorted(names)
+    sides = sorted({r.side for r in rows})
     width = 0.8 / max(1, len(sides))
     for i, side in enumerate(sides):
         xs = [t + (i - (len(sides) - 1) / 2) * width for t in turns]

@@ -199,6 +199,7 @@ class MarkItem(QGraphicsPathItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_MARK)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         self.setAcceptHoverEvents(True)
         self.exempt = False
 
@@ -238,6 +239,7 @@ class OrderItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_ORDER)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         self.setAcceptHoverEvents(True)
         self.a = QPointF()
         self.b = QPointF()
@@ -298,6 +300,7 @@ class BudgetItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_BUDGET)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.text = ""
 
@@ -327,6 +330,7 @@ class DetachedItem(QGraphicsPathItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_DETACHED)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         pen = cosmetic_pen(DETACHED_COLOUR, 2.0, Qt.PenStyle.DashDotLine)
         self.setPen(pen)
         fill = QColor(DETACHED_COLOUR)
@@ -427,9 +431,8 @@ class CommandOverlay:
             self._document = None
 
     def _on_changed(self, changes: list) -> None:
-        s = self._document.scenario
-        self.set_rules(s.info.ruleset, s.info.parameters)
-        self.show_state(GameState.from_scenario(s))
+        self.set_rules(self._document.scenario.info.ruleset, self._document.scenario.info.parameters)
+        self.show_state(document_state(self._document))
 
     def show_state(self, state: GameState) -> None:
         """Draw the command situation of ``state`` (replay: the state at the cursor)."""
@@ -525,6 +528,13 @@ class CommandOverlay:
         for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
             out += list(pool.items.values())
         return out
+
+
+def document_state(document: "Document") -> GameState:
+    """The game state a document shows: a replaying document's state at its cursor (its
+    ``state``, with orders and flags), else the editor's scenario as deployed."""
+    state = getattr(document, "state", None)
+    return state if isinstance(state, GameState) else GameState.from_scenario(document.scenario)
 
 
 def _name(state: GameState, rid: str) -> str:

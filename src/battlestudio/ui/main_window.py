@@ -104,6 +104,9 @@ class MainWindow(FileCommands, QMainWindow):
         self.autosaver.failed.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         self._bind(self.document)
         self.set_tool("select")
+        from battlestudio.ui.command_view import CommandView
+
+        self.command_view = CommandView(self)  # command overlay, Odds and Analysis docks
         self._restore_layout()
 
     @staticmethod
@@ -144,6 +147,7 @@ class MainWindow(FileCommands, QMainWindow):
         self.properties_panel.set_document(doc)
         self.problems_panel.set_document(doc)
         self._bind(doc, recovered)
+        self.command_view.set_document(doc)
         self.map_view.fit_table()
         self._on_zoom_changed(self.map_view.zoom())
 

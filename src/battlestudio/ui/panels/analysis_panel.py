@@ -42,6 +42,7 @@ class ChartView(QWidget):
         super().__init__(parent)
         self.chart = chart
         self.canvas = FigureCanvasQTAgg(chart.figure)
+        self.canvas.setMinimumSize(320, 220)
         self.status = QLabel(" ")
         self.status.setWordWrap(True)
         self._marker = None
@@ -115,6 +116,7 @@ class AnalysisPanel(QWidget):
         self.views: dict[str, ChartView] = {}
         self.turn_ends: dict[int, int] = {}
         self._timeline: "Timeline | None" = None
+        self._pending: tuple | None = None
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -123,18 +125,33 @@ class AnalysisPanel(QWidget):
         self.turn_requested.connect(self._seek)
 
     def set_game(self, log: "GameLog", scenario: "Scenario", params: Mapping[str, object] | None = None) -> None:
-        """Build the charts of ``log`` (played from ``scenario``)."""
+        """Show the charts of ``log`` (played from ``scenario``): built now when the panel is
+        visible, else the first time it is shown (a long game takes a second to analyse)."""
+        self._pending = (log, scenario, params)
+        self.turn_ends = dict(turn_end_positions(log))
+        if self.isVisible():
+            self._build()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._pending is not None:
+            self._build()
+
+    def _build(self) -> None:
+        log, scenario, params = self._pending
+        self._pending = None
         self.tabs.clear()
         for view in self.views.values():
             view.deleteLater()
         self.views.clear()
-        self.turn_ends = dict(turn_end_positions(log))
         for chart in game_charts(log, scenario, params):
             view = ChartView(chart)
             view.turn_clicked.connect(self.turn_requested.emit)
             self.views[chart.key] = view
             self.tabs.addTab(view, chart.title)
         self.placeholder.setVisible(not len(log))
+        if self._timeline is not None:
+            self._on_position(self._timeline.position)
 
     def bind_timeline(self, timeline: "Timeline | None") -> None:
         """Move ``timeline`` when a turn is clicked, and mark its turn on the charts."""

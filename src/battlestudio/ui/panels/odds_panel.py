@@ -87,8 +87,10 @@ class OddsPanel(QWidget):
         self._on_doc_changed([])
 
     def _on_doc_changed(self, _changes: list) -> None:
+        from battlestudio.ui.command_overlay import document_state
+
         s = self._document.scenario
-        self.set_state(GameState.from_scenario(s), s.info.ruleset, s.info.parameters)
+        self.set_state(document_state(self._document), s.info.ruleset, s.info.parameters)
 
     def set_state(self, state: GameState, ruleset_id: str, params: Mapping[str, Any]) -> None:
         """Show odds in ``state`` (keeps the chosen pair when both still exist)."""
