@@ -84,11 +84,15 @@ class ReachItem(QGraphicsItem):
         super().__init__()
         self.setZValue(Z_REACH)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # big translucent discs
         self.colour = QColor(colour)
         self.reach: CommandReach | None = None
         self._outer = 0.0
 
     def set_reach(self, reach: CommandReach, centre: tuple[float, float], colour: str) -> None:
+        if reach == self.reach and colour == self.colour.name():
+            self.setPos(table_to_scene(*centre))  # a dragged general: his cached bands just move
+            return
         self.prepareGeometryChange()
         self.reach = reach
         self.colour = QColor(colour)
