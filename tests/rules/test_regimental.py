@@ -94,12 +94,13 @@ def test_division_outside_the_hq_zone_takes_the_order_test_and_adjutants_extend_
     lost = activate(far, "div", ("move",), P, d(("regimental-orders:div:t1", (1,)), ("regimental-zone:div:t1", (6,))))
     assert lost.status == "failed" and lost.granted == ()
     chained = army(div_at=(0.0, 45.0), adjutants=[(0.0, 20.0), (0.0, 38.0)])
-    link = hq_link(chained, "russia", chained.commanders["div"].position, P)
+    two = RuleParameters.for_ruleset("regimental", {"adjutants.russia": 2})
+    link = hq_link(chained, "russia", chained.commanders["div"].position, two)
     assert link.within and link.chain == ("hq", "adj0", "adj1")
-    ok = activate(chained, "div", ("move", "fire"), P, d(("regimental-orders:div:t1", (5,))))
+    ok = activate(chained, "div", ("move", "fire"), two, d(("regimental-orders:div:t1", (5,))))
     assert ok.granted == ("move",) and "via adjutants adj0 → adj1" in ok.explanation
     gap = army(div_at=(0.0, 45.0), adjutants=[(0.0, 20.0)])     # second link 25 cm > 20 cm
-    assert not hq_link(gap, "russia", gap.commanders["div"].position, P).within
+    assert not hq_link(gap, "russia", gap.commanders["div"].position, two).within
 
 
 def test_general_zone_15cm_for_single_regiments_and_light_cavalry_exemption():

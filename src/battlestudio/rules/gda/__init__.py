@@ -16,7 +16,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task
 from battlestudio.rules.gda.brigades import UnitState, brigade_status, members
-from battlestudio.rules.gda.command import FORBIDS, command_roll, restrictions
+from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
 from battlestudio.rules.gda.geometry import distance_cm, under_command
 from battlestudio.rules.gda.initiative import roll_initiative
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
@@ -164,6 +164,10 @@ class GdaRuleset:
 
     def next_activation(self, state: GameState) -> str:
         return "whole side"
+
+    def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple:
+        """Events of the end of the turn: Hesitant brigades return to Steady (digest §2.2)."""
+        return tuple(end_of_turn(state, side))
 
     def brigade_restrictions(self, state: GameState, brigade: str) -> tuple[str, ...]:
         """Restrictions in force for ``brigade`` now (digest §2.2)."""

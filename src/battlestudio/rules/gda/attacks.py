@@ -17,7 +17,9 @@ from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.gda.brigades import CommandState, brigade_status, grade_of, is_cossack, is_skirmisher, unit_state
 from battlestudio.rules.gda.brigades import Grade, UnitState
-from battlestudio.rules.gda.geometry import distance_cm, enemies_of, flanked_by, is_close_order, under_command, unit_distance
+from battlestudio.rules.gda.geometry import (
+    attack_aspect, distance_cm, enemies_of, flanked_by, impassable_between, is_close_order, under_command, unit_distance,
+)
 from battlestudio.rules.params import RuleParameters
 
 
@@ -25,13 +27,14 @@ from battlestudio.rules.params import RuleParameters
 class Declaration:
     """An attack as declared: ``attacker`` (leading unit) on ``target``, ``supports`` named,
     whether the attacker can see the target (``line_of_sight``), whether it comes in on the
-    target's flank or rear (``flank_or_rear``), and the player's ``side``."""
+    target's flank or rear (``flank_or_rear``; None = judged from the units' positions by
+    ``geometry.attack_aspect``)."""
 
     attacker: str
     target: str
     supports: tuple[str, ...] = ()
     line_of_sight: bool = True
-    flank_or_rear: bool = False
+    flank_or_rear: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,13 @@ class AttackCheck:
 def brigade_of(state: GameState, unit_id: str) -> str | None:
     """The brigadier directly above a unit."""
     return state.oob.superior(unit_id)
+
+
+def melee_of(state: GameState, unit_id: str) -> tuple[str, ...]:
+    """Ids of the units ``unit_id`` is in an ongoing melee with: the game flag
+    ``gda-melee:<unit>`` (a list of ids, set by the umpire when a melee is not decided this
+    turn; restriction 9)."""
+    return tuple(str(x) for x in (state.flags.get(f"gda-melee:{unit_id}") or ()))
 
 
 def _tasks(state: GameState, brigade: str | None) -> tuple[str, ...]:
@@ -145,6 +155,13 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
                     break
     if a.attributes.get("garrison") and not a.attributes.get("attack_into_strongpoint"):
         reasons.append("restriction 8: a garrison may not attack out of its settlement")
+    melee = melee_of(state, t.id)
+    if melee:
+        arms = {state.units[m].arm for m in melee + (t.id,) if m in state.units}
+        if a.arm is Arm.CAVALRY and arms == {Arm.INFANTRY}:
+            reasons.append(f"restriction 9: cavalry may not reinforce the infantry melee of {t.id} with {', '.join(melee)}")
+        elif a.arm is Arm.INFANTRY and arms == {Arm.CAVALRY}:
+            reasons.append(f"restriction 9: infantry may not reinforce the cavalry melee of {t.id} with {', '.join(melee)}")
     if a.arm is Arm.CAVALRY:
         bad = [getattr(f, "kind", "") for f in terrain if str(getattr(f, "kind", "")) in ("woods", "marsh", "built_up", "wall")
                and f.geometry.intersects(t.footprint())]
@@ -160,7 +177,11 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
             break
     if a.attributes.get("company_column") and not a.attributes.get("terrain_forces_column"):
         reasons.append("restriction 12: units in Company Column may not attack")
-    if is_cossack(a) and not decl.flank_or_rear and unit_state(t) is UnitState.FORMED:
+    aspect = attack_aspect(a, t)
+    flank_or_rear = decl.flank_or_rear if decl.flank_or_rear is not None else aspect != "front"
+    if decl.flank_or_rear is None:
+        notes.append(f"attacks the target's {aspect}" + ("" if aspect == "front" else " (flank or rear)"))
+    if is_cossack(a) and not flank_or_rear and unit_state(t) is UnitState.FORMED:
         if (t.arm is Arm.ARTILLERY or (t.arm is Arm.INFANTRY and is_close_order(t))
                 or (t.arm is Arm.CAVALRY and t.attributes.get("heavy"))):
             reasons.append("restriction 13: Cossacks may not attack close-order infantry, artillery or heavy cavalry frontally")
@@ -218,7 +239,9 @@ def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
 def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: RuleParameters,
                   defending: bool = False, terrain: Sequence[object] = ()) -> str:
     """``left`` / ``right`` / ``rear`` when ``sid`` may support ``lead``, else ``"refused: <why>"``
-    citing prohibitions А–К (Запрет на оказание поддержки)."""
+    citing prohibitions А–К (Запрет на оказание поддержки): Ж when ``lead`` has an enemy within
+    5 cm [3"] of its flank or rear (``geometry.flanked_by`` at ``support_flank``), К when
+    terrain of a ``blocking_terrain`` kind lies between the two (``geometry.impassable_between``)."""
     s = state.units.get(sid)
     if s is None:
         return f"refused: no unit {sid!r}"
@@ -239,9 +262,16 @@ def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: 
         return "refused: И — only the same arm supports"
     if lead.arm is Arm.INFANTRY and not defending and "infantry_assault" not in _tasks(state, b):
         return "refused: supported infantry attacks need Infantry Assault!"
+    near_lead = flanked_by(state, lead, params, terrain, reach_key="support_flank")
+    if near_lead:
+        return (f"refused: Ж — {lead.id} is attacked in the flank or rear and still flanked within "
+                f"{distance_cm(params, 'support_flank'):g} cm by {', '.join(near_lead)}")
     pos = support_position(lead, s, params)
     if pos is None:
         return "refused: not on a flank within 5 cm or directly behind within range, facing the same way"
+    blocked = impassable_between(s, lead, terrain, params)
+    if blocked:
+        return f"refused: К — impassable ground ({blocked}) lies between it and {lead.id}"
     if pos in ("left", "right"):
         near = distance_cm(params, "enemy_near")
         for e in enemies_of(state, s):

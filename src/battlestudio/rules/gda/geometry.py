@@ -12,7 +12,7 @@ import math
 from typing import Sequence
 
 from shapely.geometry import LineString, Point as ShapelyPoint, Polygon
-from shapely.ops import unary_union
+from shapely.ops import nearest_points, unary_union
 
 from battlestudio.model.geometry import TINY, forward
 from battlestudio.model.units import Arm, Unit
@@ -86,11 +86,13 @@ def flank_rear_zone(unit: Unit, reach: float) -> Polygon:
     return body.intersection(half).difference(rect.polygon())
 
 
-def flanked_by(state: GameState, unit: Unit, params: RuleParameters, terrain: Sequence[object] = ()) -> list[str]:
+def flanked_by(state: GameState, unit: Unit, params: RuleParameters, terrain: Sequence[object] = (),
+               reach_key: str = "flanked") -> list[str]:
     """Ids of enemy units that flank ``unit`` (ОБЪЯВЛЕНИЕ АТАКИ): at least half of the enemy
     footprint within 15 cm [9"] of its flank or rear, with no blocking terrain or friendly unit
-    on the line between them (nearest points)."""
-    reach = distance_cm(params, "flanked")
+    on the line between them (nearest points). ``reach_key`` names another distance (e.g.
+    ``support_flank``, 5 cm [3"], for support prohibition Ж)."""
+    reach = distance_cm(params, reach_key)
     frac = float(params.get("flanked_enemy_fraction"))
     zone = flank_rear_zone(unit, reach)
     out = []
@@ -159,3 +161,38 @@ def battery_exempt(state: GameState, brigade: str, battery: Unit, params: RulePa
 def footprints_union(units: Sequence[Unit]):
     """Union of the units' footprints (shapely geometry)."""
     return unary_union([u.footprint() for u in units])
+
+
+def attack_aspect(attacker: Unit, target: Unit) -> str:
+    """Where ``attacker`` comes in on ``target``: ``front``, ``flank`` or ``rear`` (restriction
+    13 "в тыл или фланг"; МОДИФИКАТОРЫ АТАКИ "attacked in flank or rear", digest Ambiguity 11).
+
+    The text draws no line; best reading, as the Belle Alliance flank test (glossary B-11): the
+    attacker's front-edge midpoint in front of the target's extended front line is a frontal
+    attack; behind its extended rear line a rear attack; between the two lines a flank attack.
+    Positions are taken as the attack is declared (start of the attack phase).
+    """
+    rect = target.rect()
+    s, _ = rect.local(attacker.position)
+    if s > TINY:
+        return "front"
+    if s < -rect.depth - TINY:
+        return "rear"
+    return "flank"
+
+
+def impassable_between(a: Unit, b: Unit, terrain: Sequence[object], params: RuleParameters) -> str:
+    """The kind of the first impassable terrain feature on the line between the nearest points
+    of ``a`` and ``b`` ("" when none): support prohibition К. Kinds: ``blocking_terrain``."""
+    kinds = set(params.get("blocking_terrain"))
+    fa, fb = a.footprint(), b.footprint()
+    pa, pb = nearest_points(fa, fb)
+    line = LineString([pa, pb]) if pa.distance(pb) > TINY else None
+    for t in terrain:
+        kind = str(getattr(t, "kind", ""))
+        if kind not in kinds:
+            continue
+        g = t.geometry
+        if line is not None and line.intersects(g) and not g.contains(fa.centroid) and not g.contains(fb.centroid):
+            return kind
+    return ""

@@ -9,12 +9,15 @@ brigade -1 applies once (Ambiguity 14); flanked -2 or attacked in flank/rear -4,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
+from battlestudio.model.geometry import TINY
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
 from battlestudio.rules.gda.brigades import CommandState, Grade, brigade_status, grade_of, is_cossack, unit_state
 from battlestudio.rules.gda.brigades import UnitState
+from battlestudio.rules.gda.geometry import attack_aspect, flanked_by
 from battlestudio.rules.params import RuleParameters
 
 
@@ -30,6 +33,20 @@ class AttackSituation:
     flanked: bool = False
     attacked_in_flank_or_rear: bool = False
     narrower_frontage: bool = False
+
+
+def situation_from_positions(state: GameState, unit: Unit, enemy: Unit, attacking: bool, params: RuleParameters,
+                             terrain: Sequence[object] = (), damage_in_attack: int = 0) -> AttackSituation:
+    """The ``AttackSituation`` of ``unit`` against ``enemy`` worked out from the table: for a
+    defender, ``flanked`` by ``geometry.flanked_by`` (15 cm [9"]) and
+    ``attacked_in_flank_or_rear`` when ``geometry.attack_aspect(enemy, unit)`` is not the front;
+    ``narrower_frontage`` for cavalry against cavalry from the units' widths (cm).
+    МОДИФИКАТОРЫ АТАКИ; digest Ambiguity 11."""
+    flanked = bool(flanked_by(state, unit, params, terrain)) if not attacking else False
+    aspect = attack_aspect(enemy, unit) if not attacking else "front"
+    narrower = (unit.arm is Arm.CAVALRY and enemy.arm is Arm.CAVALRY
+                and unit.rect().width < enemy.rect().width - TINY)
+    return AttackSituation(attacking, enemy, damage_in_attack, flanked, aspect != "front", narrower)
 
 
 def attack_modifiers(state: GameState, unit: Unit, sit: AttackSituation, params: RuleParameters) -> list[Modifier]:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import (
     CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
     OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
 )
 from battlestudio.rules.regimental.activation import activate, regiment_order
 from battlestudio.rules.regimental.command import (
-    ACTIONS, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
-    roll_initiative, units_under,
+    ACTIONS, adjutant_move, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
+    roll_initiative, units_under, usable_adjutants,
 )
 from battlestudio.rules.regimental.morale import commander_casualty_test
 
@@ -175,6 +176,33 @@ class RegimentalRuleset:
                        dice: DiceSource):
         """An order to a single regiment (see ``activation.regiment_order``)."""
         return regiment_order(state, regiment, division_actions, parameters(params), dice)
+
+    def move_adjutant(self, state: GameState, adjutant: str, to: tuple[float, float], params: Mapping[str, Any]
+                      ) -> OrderOutcome:
+        """Move an HQ adjutant up to 20 cm (Перемещение); ``status`` ``delivered`` with a
+        ``Moved`` event, or ``refused`` with the reason (too far, or more adjutants on the table
+        than ``adjutants.<side>``).
+
+        Raises
+        ------
+        MissingParameterError
+            when the scenario does not say how many adjutants the side has.
+        """
+        p = parameters(params)
+        c = state.commanders.get(adjutant)
+        oid = f"regimental-adjutant-{adjutant}-t{state.turn}"
+        try:
+            ok, _, text = adjutant_move(state, adjutant, to, p)
+            usable_adjutants(state, c.side, p)  # type: ignore[union-attr]
+        except MissingParameterError:
+            raise
+        except RuleRefused as exc:
+            return OrderOutcome("refused", oid, f"Adjutant move refused: {exc}.")
+        if not ok:
+            return OrderOutcome("refused", oid, f"Adjutant move refused: {text}.")
+        ev = Moved(state.turn, state.side, state.phase or "activation", id=adjutant,
+                   path=(tuple(c.position), (float(to[0]), float(to[1]))))  # type: ignore[union-attr]
+        return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
 
     def hq(self, state: GameState, side: str):
         """The side's HQ commander."""

@@ -48,8 +48,72 @@ def hq_of(state: GameState, side: str) -> Commander | None:
 
 
 def adjutants_of(state: GameState, side: str) -> list[Commander]:
-    """The side's adjutants on the table."""
-    return [c for c in state.commanders.values() if c.side == side and c.attributes.get("role") == "adjutant"]
+    """The side's adjutants on the table (sorted by id)."""
+    return sorted((c for c in state.commanders.values() if c.side == side and c.attributes.get("role") == "adjutant"),
+                  key=lambda c: c.id)
+
+
+def adjutant_cap(params: RuleParameters, side: str) -> int:
+    """How many adjutants the side's HQ has: scenario parameter ``adjutants.<side>`` (or
+    ``adjutants``); the text does not give the number (Дистанция командования; Ambiguity 17).
+
+    Raises
+    ------
+    MissingParameterError
+        naming ``adjutants.<side>`` when the scenario gives neither.
+    RuleRefused
+        for a value that is not a whole number ≥ 0.
+    """
+    key, value = params.require("adjutants", f"adjutants.{side}", "adjutants")
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise RuleRefused(f"scenario parameter {key!r} must be a whole number of adjutants, got {value!r}") from None
+    if n < 0 or n != value:
+        raise RuleRefused(f"scenario parameter {key!r} must be a whole number of adjutants ≥ 0, got {value!r}")
+    return n
+
+
+def usable_adjutants(state: GameState, side: str, params: RuleParameters) -> list[Commander]:
+    """The adjutants that may relay the HQ's orders: all of the side's adjutants when there are
+    no more than ``adjutants.<side>``.
+
+    Raises
+    ------
+    MissingParameterError
+        when the side has adjutants on the table and the scenario does not say how many it may have.
+    RuleRefused
+        when the table holds more adjutants than the scenario allows, naming them.
+    """
+    adj = adjutants_of(state, side)
+    if not adj:
+        return []
+    cap = adjutant_cap(params, side)
+    if len(adj) > cap:
+        raise RuleRefused(f"side {side!r} has {len(adj)} adjutants on the table ({', '.join(a.id for a in adj)}) "
+                          f"but scenario parameter adjutants.{side} allows {cap}")
+    return adj
+
+
+def adjutant_move(state: GameState, adjutant: str, to: tuple[float, float], params: RuleParameters) -> tuple[bool, float, str]:
+    """Whether ``adjutant`` may move to ``to`` this turn: at most ``adjutant_move_cm`` (20 cm)
+    in a straight line from where he stands (Перемещение: "Адъютанты штабов перемещаются на 20 см").
+    Returns ``(ok, distance_cm, explanation)``.
+
+    Raises
+    ------
+    RuleRefused
+        when ``adjutant`` is not an adjutant of the game.
+    """
+    c = state.commanders.get(adjutant)
+    if c is None or c.attributes.get("role") != "adjutant":
+        raise RuleRefused(f"{adjutant!r} is not an adjutant (a commander with attributes role = 'adjutant')")
+    limit = float(params.get("adjutant_move_cm"))
+    d = math.dist(c.position, to)
+    ok = d <= limit + TINY
+    text = (f"{c.name or adjutant} moves {d:.1f} cm" + (f" (at most {limit:g} cm)" if ok else
+            f": more than the {limit:g} cm an adjutant moves in a turn"))
+    return ok, d, text
 
 
 def units_under(state: GameState, cid: str) -> list[Unit]:
@@ -89,7 +153,9 @@ def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[
     Raises
     ------
     RuleRefused
-        when the side has no HQ.
+        when the side has no HQ, or more adjutants than ``adjutants.<side>``;
+        ``MissingParameterError`` (``adjutants.<side>``) when a chain is needed, the side has
+        adjutants and the scenario does not say how many it may have.
     """
     hq = hq_of(state, side)
     if hq is None:
@@ -106,7 +172,7 @@ def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[
     if best <= zone + TINY:
         return Link(True, (hq.id,), best)
     frontier = [(hq.position, (hq.id,))]
-    left = {a.id: a for a in adjutants_of(state, side)}
+    left = {a.id: a for a in usable_adjutants(state, side, params)}
     while frontier:
         nxt = []
         for pos, chain in frontier:
