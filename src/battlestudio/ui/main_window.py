@@ -107,6 +107,9 @@ class MainWindow(FileCommands, QMainWindow):
         from battlestudio.ui.command_view import CommandView
 
         self.command_view = CommandView(self)  # command overlay, Odds and Analysis docks
+        from battlestudio.ui.play.controller import PlayView
+
+        self.play_view = PlayView(self)  # Game menu and toolbar, Replay dock, recorded games
         self._restore_layout()
 
     @staticmethod
@@ -136,7 +139,11 @@ class MainWindow(FileCommands, QMainWindow):
         self._update_history()
 
     def set_document(self, doc: Document, recovered: bool = False) -> None:
-        """Show ``doc`` in every view (the previous document is dropped)."""
+        """Show ``doc`` in every view (the previous document is dropped); a battle holding a
+        recorded game opens ready to replay (``PlayView.wrap``)."""
+        play = getattr(self, "play_view", None)  # None while the window is being built
+        if play is not None:
+            doc = play.wrap(doc)
         old = self.document
         old.history_changed.disconnect(self._update_history)
         old.path_changed.disconnect(self._update_title)
@@ -148,6 +155,8 @@ class MainWindow(FileCommands, QMainWindow):
         self.problems_panel.set_document(doc)
         self._bind(doc, recovered)
         self.command_view.set_document(doc)
+        if play is not None:
+            play.document_set(doc)  # Replay dock, map marks, Game actions
         self.map_view.fit_table()
         self._on_zoom_changed(self.map_view.zoom())
 

@@ -1,0 +1,364 @@
+"""PlayView: play and replay in the main window — Game menu and toolbar, Replay dock, map marks.
+
+``PlayView(window)`` is installed once by the ``MainWindow``. It adds the Game menu and toolbar
+(Start Game, Next Phase Ctrl+Return, Issue Order, Umpire Entry, Annotate, Record from the End,
+Back to Scenario Editor) with a phase strip naming the turn, game time, side and the ruleset's
+phases with the current one marked; the Replay dock (``ReplayPanel``); the trails, change halos
+and annotation pins on the map (``ReplayMarks``); and replay keys on the map (Left/Right,
+Shift/Ctrl+Left/Right, PageUp/PageDown, Home/End, Space released without panning).
+
+A document whose battle holds a recorded game opens as a ``PlayDocument`` (``wrap``): at the
+start of a finished game, at the end of one still being played. The window's views then follow
+the state at the cursor because they read the ``PlayDocument``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel, QToolBar
+
+from battlestudio.document import Document
+from battlestudio.rules import UnknownRuleset
+from battlestudio.session import GameSession
+from battlestudio.session.turns import game_time
+from battlestudio.ui.play.map_marks import ReplayMarks
+from battlestudio.ui.play.order_dialog import OrderDialog
+from battlestudio.ui.play.pick import pick_point
+from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.ui.play.replay_panel import ReplayPanel
+from battlestudio.ui.play.timeline_bar import handle_key
+from battlestudio.ui.play.umpire_dialog import AnnotationDialog, UmpireDialog
+
+if TYPE_CHECKING:
+    from battlestudio.ui.main_window import MainWindow
+
+ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
+
+
+def make_play_document(doc: Document, position: int | None = None, seed: int | str | None = None) -> PlayDocument:
+    """A ``PlayDocument`` over ``doc``'s battle, recording when its ruleset is installed.
+
+    Raises
+    ------
+    ValueError
+        when the recorded events cannot be replayed (naming the first bad one).
+    """
+    try:
+        session = GameSession(doc.battle, seed=seed)
+    except UnknownRuleset:
+        session = None
+    return PlayDocument(doc, session, position)
+
+
+class PlayView(QObject):
+    """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
+
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self.window = window
+        self.doc: Document | None = None
+        self.seed: int | str | None = None  # dice seed of new sessions (None: random)
+        self._editor_docs: weakref.WeakSet[Document] = weakref.WeakSet()
+        self.order_dialog: OrderDialog | None = None
+        self.umpire_dialog: UmpireDialog | None = None
+        self.annotation_dialog: AnnotationDialog | None = None
+        self.panel = ReplayPanel()
+        self.dock = window.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        scene = window.map_view.map_scene
+        self.marks = ReplayMarks(scene, lambda side: scene.ctx.side_colours.get(side, "#606060"))
+        self.panel.unit_requested.connect(self.show_units)
+        self.panel.trail_turns_changed.connect(self.marks.set_trail_turns)
+        self.panel.highlight_changed.connect(self.marks.set_highlight)
+        self._build_actions()
+        self._space_down = self._space_used = False
+        self._viewport = window.map_view.viewport()
+        window.map_view.installEventFilter(self)
+        self._viewport.installEventFilter(self)
+        doc = window.document
+        wrapped = self.wrap(doc)
+        if wrapped is not doc:
+            window.set_document(wrapped)  # the window has no play_view yet: bind here
+        self.document_set(wrapped)
+
+    # -- actions ------------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        w = self.window
+        self.actions: dict[str, QAction] = {}
+
+        def make(name: str, text: str, slot, keys: str | None = None, tip: str = "") -> QAction:
+            a = QAction(text, w)
+            a.setObjectName(f"action_game_{name}")
+            if keys:
+                a.setShortcut(QKeySequence(keys))
+            a.setStatusTip(tip or text.replace("&", "").rstrip("…"))
+            a.setToolTip(f"{text.replace('&', '').rstrip('…')}{' (' + keys + ')' if keys else ''}")
+            a.triggered.connect(lambda _c=False: slot())
+            self.actions[name] = a
+            return a
+
+        make("start", "&Start Game", self.start_game, None, "Switch to play: record the game turn by turn")
+        make("next_phase", "&Next Phase", self.next_phase, "Ctrl+Return", "Close this phase and open the next")
+        make("order", "Issue &Order…", self.open_order_dialog, "Ctrl+Shift+O",
+             "Write an order through the ruleset: zone, modifiers, exact odds, roll")
+        make("umpire", "&Umpire Entry…", self.open_umpire_dialog, "Ctrl+Shift+U",
+             "Casualties, melee and morale outcomes")
+        make("annotate", "&Annotate…", self.annotate, "Ctrl+Shift+N", "Pin a note to this moment and a place")
+        make("resume", "&Record from the End", self.resume, None, "Go to the end of the game to go on recording")
+        make("editor", "&Back to Scenario Editor", self.back_to_editor, None,
+             "Edit the scenario itself (the recorded game is kept)")
+        menu = w.menuBar()
+        help_action = next((a for a in menu.actions() if a.text().replace("&", "") == "Help"), None)
+        self.menu = menu.addMenu("&Game") if help_action is None else None
+        if self.menu is None:
+            from PySide6.QtWidgets import QMenu
+
+            self.menu = QMenu("&Game", w)
+            menu.insertMenu(help_action, self.menu)
+        self.menu.setObjectName("menu_game")
+        a = self.actions
+        self.menu.addActions([a["start"], a["next_phase"]])
+        self.menu.addSeparator()
+        self.menu.addActions([a["order"], a["umpire"], a["annotate"]])
+        self.menu.addSeparator()
+        self.menu.addActions([a["resume"], a["editor"]])
+        bar = QToolBar("Game", w)
+        bar.setObjectName("toolbar_game")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        bar.addActions([a["start"], a["next_phase"], a["order"], a["umpire"], a["annotate"]])
+        self.strip = QLabel()
+        self.strip.setObjectName("phase_strip")
+        self.strip.setTextFormat(Qt.TextFormat.RichText)
+        self.strip.setContentsMargins(8, 0, 8, 0)
+        bar.addSeparator()
+        bar.addWidget(self.strip)
+        w.addToolBarBreak()
+        w.addToolBar(bar)
+        self.toolbar = bar
+
+    # -- documents ------------------------------------------------------------------------------
+    def wrap(self, doc: Document) -> Document:
+        """``doc`` as a ``PlayDocument`` ready to replay when its battle holds a game (at the
+        start of a finished game, else at its end); ``doc`` itself otherwise, or when it was
+        explicitly taken back to the editor, or when its game cannot be replayed (said in the
+        status bar)."""
+        if isinstance(doc, PlayDocument) or doc in self._editor_docs or not doc.battle.events:
+            return doc
+        try:
+            play = make_play_document(doc, 0, self.seed)
+        except ValueError as exc:
+            self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
+            return doc
+        info, turns = doc.scenario.info, play.log.turns()
+        if not (info.turns and turns and turns[-1] >= info.turns):
+            play.timeline.to_end()
+        return play
+
+    def document_set(self, doc: Document) -> None:
+        """The window shows ``doc`` now: bind the dock, the marks and the command view."""
+        old = self.doc
+        if isinstance(old, PlayDocument) and old is not doc:
+            old.refused.disconnect(self._on_refused)
+            old.recorded.disconnect(self.update)
+            old.timeline.position_changed.disconnect(self._on_position)
+        for dlg in (self.order_dialog, self.umpire_dialog, self.annotation_dialog):
+            if dlg is not None:
+                dlg.close()
+        self.doc = doc
+        if isinstance(doc, PlayDocument):
+            doc.refused.connect(self._on_refused)
+            doc.recorded.connect(self.update)
+            doc.timeline.position_changed.connect(self._on_position)
+            info = doc.base.scenario.info
+            self.panel.bar.clock_of = lambda turn: game_time(info, turn) if turn else ""
+            self.panel.set_timeline(doc.timeline)
+            self.marks.bind(doc.timeline)
+            cv = getattr(self.window, "command_view", None)
+            if cv is not None:
+                cv.bind_timeline(doc.timeline)
+            self.dock.show()
+            self.dock.raise_()
+        else:
+            self.panel.set_timeline(None)
+            self.marks.bind(None)
+        self.update()
+
+    def _switch(self, doc: Document) -> None:
+        """Show ``doc`` in the window, keeping the map's zoom and scroll."""
+        v = self.window.map_view
+        transform, h, vv = v.transform(), v.horizontalScrollBar().value(), v.verticalScrollBar().value()
+        self.window.set_document(doc)
+        v.setTransform(transform)
+        v.horizontalScrollBar().setValue(h)
+        v.verticalScrollBar().setValue(vv)
+        v._zoom_updated()
+
+    # -- state of the actions and the strip -------------------------------------------------------
+    @property
+    def play(self) -> PlayDocument | None:
+        return self.doc if isinstance(self.doc, PlayDocument) else None
+
+    def _on_position(self, _pos: int) -> None:
+        self.update()
+
+    def update(self) -> None:
+        """Enable the actions that make sense now and redraw the phase strip."""
+        p = self.play
+        rec = p is not None and p.recording
+        a = self.actions
+        a["start"].setEnabled(p is None or (p.session is not None and not p.session.started))
+        a["start"].setText("&Start Game" if p is None and not (self.doc and self.doc.battle.events) else "&Resume Game")
+        for n in ("next_phase", "order", "umpire", "annotate"):
+            a[n].setEnabled(rec)
+        a["resume"].setEnabled(p is not None and p.session is not None and not p.timeline.at_end)
+        a["editor"].setEnabled(p is not None)
+        self.strip.setText(self._strip_text())
+
+    def _strip_text(self) -> str:
+        p = self.play
+        if p is None:
+            return "<i>Editing the scenario</i>"
+        t = p.timeline
+        c = t.cursor
+        mode = "<b style='color:#b00020'>● REC</b>" if p.recording else "<b>▶ Replay</b>"
+        if t.position == 0:
+            return f"{mode} · start of the game"
+        info = p.base.scenario.info
+        side = p.base.scenario.sides.get(c.side)
+        parts = []
+        ruleset = p.session.ruleset if p.session is not None else None
+        phases = [(s.id, s.name.split(" (")[0]) for s in ruleset.turn_sequence(t.state)] if ruleset is not None else \
+            [(k.phase, k.phase) for k in p.log.phases() if k.turn == c.turn and k.side == c.side]
+        for pid, name in phases:
+            parts.append(f"<b><u>{name}</u></b>" if pid == c.phase else f"<span style='color:gray'>{name}</span>")
+        last = f"/{info.turns}" if info.turns else ""
+        return (f"{mode} · <b>Turn {c.turn}{last}</b> {game_time(info, c.turn)} · "
+                f"<b>{side.name if side else c.side}</b>: " + " › ".join(parts))
+
+    def _on_refused(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 10_000)
+
+    # -- commands ---------------------------------------------------------------------------------
+    def start_game(self) -> PlayDocument | None:
+        """Switch the document to play: start the game (turn 1's first phase), or go on with a
+        game already recorded from its end."""
+        doc = self.doc
+        if isinstance(doc, PlayDocument):
+            play = doc
+        else:
+            try:
+                play = make_play_document(doc, None, self.seed)
+            except ValueError as exc:
+                self._on_refused(f"The recorded game cannot be replayed: {exc}")
+                return None
+        if play.session is None:
+            self._on_refused(play.why_not_recording())
+            return None
+        if not play.session.started:
+            play.run("Start game", lambda s: s.start(), starting=True)
+        if play is not doc:
+            self._editor_docs.discard(doc)
+            self._switch(play)
+        play.timeline.to_end()
+        self.update()
+        return play
+
+    def next_phase(self) -> None:
+        p = self.play
+        if p is not None and p.run("Next phase", lambda s: s.next_phase()) is not None:
+            k = p.session.key
+            self.window.statusBar().showMessage(f"Now {k} ({p.session.clock()})", 5_000)
+
+    def open_order_dialog(self) -> OrderDialog | None:
+        p = self.play
+        if p is None or not p.recording:
+            self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
+            return None
+        if self.order_dialog is not None:
+            self.order_dialog.close()
+        self.order_dialog = OrderDialog(p, self.window.map_view, self.window)
+        self.order_dialog.show()
+        return self.order_dialog
+
+    def open_umpire_dialog(self, tab: str = "casualties") -> UmpireDialog | None:
+        p = self.play
+        if p is None or not p.recording:
+            self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
+            return None
+        self.umpire_dialog = UmpireDialog(p, tab, self.window)
+        self.umpire_dialog.show()
+        return self.umpire_dialog
+
+    def annotate(self) -> None:
+        """Click a place on the map, then write the note pinned there (Esc: no place)."""
+        p = self.play
+        if p is None or not p.recording:
+            self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
+            return
+        pick_point(self.window.map_view, "Click where the note belongs; Esc pins it to no place", self.open_annotation)
+
+    def open_annotation(self, at) -> AnnotationDialog | None:
+        p = self.play
+        if p is None or not p.recording:
+            return None
+        self.annotation_dialog = AnnotationDialog(p, at, self.window)
+        self.annotation_dialog.show()
+        return self.annotation_dialog
+
+    def resume(self) -> None:
+        if self.play is not None:
+            self.play.timeline.to_end()
+
+    def back_to_editor(self) -> None:
+        """Show the scenario itself again (its own undo history); the game stays in the battle."""
+        p = self.play
+        if p is None:
+            return
+        base = p.base
+        if p.is_modified and not base.is_modified:
+            base.mark_unsaved()
+        self._editor_docs.add(base)
+        p.close()
+        self._switch(base)
+
+    def show_units(self, ids: list[str]) -> None:
+        """Select ``ids`` (those on the table at the cursor) and centre the map on the first."""
+        doc = self.doc
+        if doc is None:
+            return
+        here = [i for i in ids if doc.scenario.record(i) is not None]
+        if here:
+            doc.set_selection(here)
+            self.window.centre_on(here[0])
+
+    # -- replay keys on the map -------------------------------------------------------------------
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        p = self.play
+        if p is None:
+            return False
+        et = event.type()
+        if obj is self._viewport:
+            if et == QEvent.Type.MouseButtonPress and self._space_down:
+                self._space_used = True
+            return False
+        if et == QEvent.Type.KeyPress:
+            key = event.key()
+            if key == Qt.Key.Key_Space:
+                if not event.isAutoRepeat():
+                    self._space_down, self._space_used = True, False
+                return False
+            if key in ARROWS and p.recording and p.selection and \
+                    not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                return False  # nudging the selection is a move
+            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                return False
+            if handle_key(p.timeline, event):
+                return True
+        elif et == QEvent.Type.KeyRelease and event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            if self._space_down and not self._space_used:
+                p.timeline.toggle_play()
+            self._space_down = False
+        return False

@@ -1,0 +1,307 @@
+"""The order dialog: write one order through the ruleset, see its exact odds, roll it.
+
+Issuer (a general of the active side who may issue orders), recipient (anyone under him, or any
+general of his side), order type (the ruleset's ``order_types``; those not possible now are
+disabled with the reason), the objective picked on the map with a click, and the type's other
+parameters. Before rolling it shows the ruleset's preview (``GameSession.preview``): zone,
+distance, modifiers with their sources, threshold and the exact chance as a fraction. "Roll"
+issues the order through the session's dice (``GameSession.issue_order``) as one undo step and
+shows the outcome with the ruleset's explanation. The dialog is not modal, so the map stays
+usable for picking and looking.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QTextBrowser,
+    QVBoxLayout, QWidget,
+)
+
+from battlestudio.model.units import ECHELON_RANK, Commander
+from battlestudio.rules.params import RuleRefused
+from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec
+from battlestudio.ui.play.pick import pick_point
+
+if TYPE_CHECKING:
+    from battlestudio.ui.map_view import MapView
+    from battlestudio.ui.play.play_document import PlayDocument
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>")
+
+
+class OrderDialog(QDialog):
+    """Write, preview and roll one order of the open phase of ``document``'s game.
+
+    Parameters
+    ----------
+    document : PlayDocument
+        recording (its session issues the order).
+    view : MapView | None
+        the map, for picking the objective.
+    """
+
+    def __init__(self, document: "PlayDocument", view: "MapView | None" = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("order_dialog")
+        self.setWindowTitle("Issue order")
+        self.document = document
+        self.view = view
+        self.objective: tuple[float, float] | None = None
+        self.result = None
+        self.issuer = QComboBox(self)
+        self.issuer.setObjectName("order_issuer")
+        self.recipient = QComboBox(self)
+        self.recipient.setObjectName("order_recipient")
+        self.order_type = QComboBox(self)
+        self.order_type.setObjectName("order_type")
+        self.objective_label = QLabel("—", self)
+        self.objective_label.setObjectName("order_objective")
+        self.pick_button = QPushButton("Pick on map", self)
+        self.pick_button.setObjectName("order_pick")
+        self.pick_button.setToolTip("Click the objective on the map")
+        self.pick_button.clicked.connect(self.start_pick)
+        self.extra: dict[str, QComboBox] = {}
+        self._types: dict[str, OrderTypeSpec] = {}
+        self.extra_form = QFormLayout()
+        self.preview = QTextBrowser(self)
+        self.preview.setObjectName("order_preview")
+        self.preview.setMinimumHeight(150)
+        self.outcome = QTextBrowser(self)
+        self.outcome.setObjectName("order_outcome")
+        self.outcome.setMinimumHeight(90)
+        self.outcome.hide()
+        self.roll_button = QPushButton("Roll", self)
+        self.roll_button.setObjectName("order_roll")
+        self.roll_button.setDefault(True)
+        self.roll_button.clicked.connect(self.roll)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.addButton(self.roll_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.close)
+        form = QFormLayout()
+        form.addRow("Issuer", self.issuer)
+        form.addRow("Recipient", self.recipient)
+        form.addRow("Order", self.order_type)
+        obj = QHBoxLayout()
+        obj.addWidget(self.objective_label, 1)
+        obj.addWidget(self.pick_button)
+        form.addRow("Objective", obj)
+        lay = QVBoxLayout(self)
+        self.where = QLabel(self)
+        lay.addWidget(self.where)
+        lay.addLayout(form)
+        lay.addLayout(self.extra_form)
+        lay.addWidget(QLabel("<b>Before the roll</b>"))
+        lay.addWidget(self.preview, 1)
+        lay.addWidget(self.outcome)
+        lay.addWidget(buttons)
+        self.resize(520, 560)
+        self.issuer.currentIndexChanged.connect(self._fill_recipients)
+        self.recipient.currentIndexChanged.connect(self._fill_types)
+        self.order_type.currentIndexChanged.connect(self._fill_parameters)
+        self.reload()
+
+    # -- choices ----------------------------------------------------------------------------
+    @property
+    def session(self):
+        return self.document.session
+
+    def reload(self) -> None:
+        """Fill the issuers from the state now, preferring the selected general."""
+        state = self.session.state
+        k = self.session.key
+        phase = self.session.step().spec
+        self.where.setText(f"<b>Turn {k.turn}</b> ({self.session.clock()}), {k.side}: {phase.name}")
+        rank = {e.id: e for e in self.session.ruleset.describe().echelons}
+        issuers = [c for c in state.commanders.values()
+                   if c.side == k.side and c.id not in state.off_table
+                   and (c.echelon not in rank or rank[c.echelon].issues_orders)]
+        issuers.sort(key=lambda c: (ECHELON_RANK.get(c.echelon, 9), c.name))
+        self.issuer.blockSignals(True)
+        self.issuer.clear()
+        for c in issuers:
+            self.issuer.addItem(f"{c.name} ({c.echelon.replace('_', '-')})", c.id)
+        sel = [i for i in self.document.selection if self.issuer.findData(i) >= 0]
+        if sel:
+            self.issuer.setCurrentIndex(self.issuer.findData(sel[0]))
+        self.issuer.blockSignals(False)
+        self._fill_recipients()
+
+    def _fill_recipients(self) -> None:
+        state = self.session.state
+        issuer = self.issuer.currentData()
+        self.recipient.blockSignals(True)
+        self.recipient.clear()
+        if issuer is not None:
+            subs = [n for n in state.oob.all_subordinates(issuer)
+                    if isinstance(state.record(n), Commander) and n not in state.off_table]
+            for n in [issuer] + subs:
+                rec = state.record(n)
+                self.recipient.addItem(f"{rec.name} ({rec.echelon.replace('_', '-')})", n)
+            sel = [i for i in self.document.selection if self.recipient.findData(i) >= 0 and i != issuer]
+            self.recipient.setCurrentIndex(self.recipient.findData(sel[0]) if sel else min(1, self.recipient.count() - 1))
+        self.recipient.blockSignals(False)
+        self._fill_types()
+
+    def _fill_types(self) -> None:
+        issuer, recipient = self.issuer.currentData(), self.recipient.currentData()
+        keep = self.order_type.currentData()
+        self.order_type.blockSignals(True)
+        self.order_type.clear()
+        self._types = {}
+        if issuer is not None and recipient is not None:
+            try:
+                types = list(self.session.order_types(issuer, recipient))
+            except RuleRefused as exc:
+                types = []
+                self.preview.setHtml(_esc(str(exc)))
+            model = self.order_type.model()
+            for t in types:
+                self._types[t.id] = t
+                self.order_type.addItem(f"{t.id} — {t.label}" + (f" ({t.term})" if t.term and t.term != t.label else ""),
+                                        t.id)
+                row = self.order_type.count() - 1
+                if t.unavailable:
+                    model.item(row).setEnabled(False)
+                    self.order_type.setItemData(row, t.unavailable, Qt.ItemDataRole.ToolTipRole)
+            usable = [i for i in range(self.order_type.count()) if model.item(i).isEnabled()]
+            i = self.order_type.findData(keep)
+            self.order_type.setCurrentIndex(i if i in usable else (usable[0] if usable else 0))
+        self.order_type.blockSignals(False)
+        self._fill_parameters()
+
+    def _fill_parameters(self) -> None:
+        while self.extra_form.rowCount():
+            self.extra_form.removeRow(0)
+        self.extra = {}
+        spec = self._types.get(self.order_type.currentData())
+        wants_point = False
+        for p in spec.parameters if spec is not None else ():
+            if p.kind == "point":
+                wants_point = True
+                continue
+            if p.kind == "choice":
+                box = QComboBox(self)
+                box.setObjectName(f"order_param_{p.name}")
+                for c in p.choices:
+                    box.addItem(c, c)
+                box.setToolTip(p.note)
+                box.currentIndexChanged.connect(self.refresh)
+                self.extra_form.addRow(p.name.replace("_", " ").capitalize(), box)
+                self.extra[p.name] = box
+        self.pick_button.setEnabled(wants_point)
+        self.refresh()
+
+    # -- objective ------------------------------------------------------------------------
+    def start_pick(self) -> None:
+        """Let the user click the objective on the map (the dialog steps aside meanwhile)."""
+        if self.view is None:
+            return
+        self.hide()
+        pick_point(self.view, "Click the order's objective on the map; Esc cancels", self._picked)
+
+    def _picked(self, point) -> None:
+        if point is not None:
+            self.set_objective(point)
+        self.show()
+        self.raise_()
+
+    def set_objective(self, point: tuple[float, float] | None) -> None:
+        """Use ``point`` (cm) as the objective."""
+        self.objective = None if point is None else (round(point[0], 1), round(point[1], 1))
+        self.refresh()
+
+    # -- preview and roll ---------------------------------------------------------------------
+    def request(self) -> OrderRequest | None:
+        """The order as written now (None until issuer, recipient and type are chosen)."""
+        issuer, recipient, kind = self.issuer.currentData(), self.recipient.currentData(), self.order_type.currentData()
+        if issuer is None or recipient is None or kind is None:
+            return None
+        spec = self._types.get(kind)
+        params: dict[str, Any] = {n: b.currentData() for n, b in self.extra.items()}
+        if spec is not None and self.objective is not None:
+            for p in spec.parameters:
+                if p.kind == "point":
+                    params[p.name] = self.objective
+        return OrderRequest(issuer, recipient, kind, objective=self.objective, parameters=params)
+
+    def refresh(self) -> None:
+        """Recompute the preview for the order as written."""
+        self.objective_label.setText("—" if self.objective is None else
+                                     f"({self.objective[0]:.1f}, {self.objective[1]:.1f}) cm{self._objective_distance()}")
+        req = self.request()
+        self.roll_button.setEnabled(False)
+        if req is None:
+            self.preview.setHtml("Choose issuer, recipient and order.")
+            return
+        spec = self._types.get(req.order_type)
+        if spec is not None and spec.unavailable:
+            self.preview.setHtml(f"<b>Not possible now:</b> {_esc(spec.unavailable)}")
+            return
+        needs_point = spec is not None and any(p.kind == "point" and p.required for p in spec.parameters)
+        if needs_point and self.objective is None:
+            self.preview.setHtml("Pick the objective on the map.")
+            return
+        pv = self.session.preview(req)
+        if not pv.legal:
+            self.preview.setHtml(f"<b>Refused:</b> {_esc(pv.reason)}")
+            return
+        html = [_esc(self._distance_line(req))]
+        html += [f"• {_esc(line)}" for line in pv.text.splitlines()]
+        if pv.probability is not None:
+            p = pv.probability
+            html.append(f"<b>Chance the order goes through: {p.numerator}/{p.denominator} ({float(p):.1%})</b>")
+        if spec is not None and spec.rule:
+            html.append(f"<span style='color:gray'>Rule {spec.rule}</span>")
+        self.preview.setHtml("<br>".join(html))
+        self.roll_button.setEnabled(True)
+
+    def _objective_distance(self) -> str:
+        rec = self.session.state.record(self.recipient.currentData() or "")
+        if rec is None or self.objective is None:
+            return ""
+        return f", {math.dist(rec.position, self.objective):.1f} cm from {rec.name}"
+
+    def _distance_line(self, req: OrderRequest) -> str:
+        state = self.session.state
+        a, b = state.record(req.issuer), state.record(req.recipient)
+        if a is None or b is None or a is b:
+            return f"{a.name if a else req.issuer} orders himself."
+        d = math.dist(a.position, b.position)
+        try:
+            reach = self.session.ruleset.command_reach(state, req.issuer, self.session.params)
+            zone = reach.zone_of(d) if reach.zones else None
+        except RuleRefused:
+            zone = None
+        where = f", zone {zone}" if zone is not None else ""
+        return f"{a.name} → {b.name}: {d:.1f} cm{where}."
+
+    def roll(self) -> None:
+        """Issue the order through the ruleset and show the outcome."""
+        req = self.request()
+        if req is None:
+            return
+
+        def issue(session):
+            try:
+                return session.issue_order(req)
+            except RuleRefused as exc:
+                raise ValueError(str(exc)) from None
+
+        label = f"Order {req.order_type} to {self.recipient.currentText()}"
+        res = self.document.run(label, issue)
+        self.outcome.show()
+        if res is None or res is True:
+            self.outcome.setHtml("<b>Not recorded.</b> See the status bar.")
+            return
+        self.result = res
+        odds = ", ".join(f"{p.numerator}/{p.denominator}" for p in res.odds if p is not None)
+        colour = {"delivered": "#1e7d32", "failed": "#b00020", "refused": "#b00020"}.get(res.status, "#333")
+        self.outcome.setHtml(f"<b style='color:{colour}'>{res.status.capitalize()}</b>"
+                             f"{' (odds ' + odds + ')' if odds else ''}<br>{_esc(res.explanation)}")
+        self.roll_button.setEnabled(False)
