@@ -162,16 +162,55 @@ def stage(
         flush(row)
 
 
+DIVISION_REACH_CM = 15.0
+"""Division command distance of the bundled scenarios (``toe.division_command_distance_cm``)."""
+CORPS_REACH_CM = 30.0
+"""Corps command distance of the bundled scenarios (``toe.corps_command_distance_cm``)."""
+
+
+def cover_point(shapes: Sequence[Any]) -> tuple[tuple[float, float], float]:
+    """The point (cm) from which the farthest of ``shapes`` is nearest, and that distance (cm).
+
+    Distances run to each shape's nearest point, as the engine measures command distance
+    (``command_measure`` "nearest", A3). The farthest distance is a convex function of the
+    point, so a grid search that narrows around its best point finds the minimum
+    (deterministic; to about 0.01 cm).
+    """
+    from shapely.geometry import Point as SPoint
+    from shapely.ops import unary_union
+
+    x0, y0, x1, y1 = unary_union(list(shapes)).bounds
+    best = ((x0 + x1) / 2.0, (y0 + y1) / 2.0)
+
+    def worst(p: tuple[float, float]) -> float:
+        q = SPoint(p)
+        return max(sh.distance(q) for sh in shapes)
+
+    span = max(x1 - x0, y1 - y0) / 2.0 + 1.0
+    for _ in range(14):
+        pts = [(best[0] + span * i / 5.0, best[1] + span * j / 5.0) for i in range(-5, 6) for j in range(-5, 6)]
+        best = min(pts, key=lambda p: (round(worst(p), 6), p))
+        span /= 2.5
+    best = (round(best[0], 2), round(best[1], 2))
+    return best, worst(best)
+
+
 def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) -> None:
     """Put every commander at the centre of his units' footprints, ``behind`` cm to the rear.
 
-    Works bottom-up, so a corps commander sits behind the centre of his divisions. Positions
-    are kept 1 cm inside the table.
+    Works bottom-up, so a corps commander sits behind the centre of his divisions. A division
+    or corps general who would not reach every subordinate from there (division
+    ``DIVISION_REACH_CM``, corps ``CORPS_REACH_CM``; Torden over Europa 2.4-2.5) goes instead
+    to the point that covers them best (``cover_point``), so the scenario starts with everyone
+    in command wherever the deployment allows it. Positions are kept 1 cm inside the table.
     """
+    from shapely.geometry import Point as SPoint
+
     for root in roots:
         order = [n for n, _ in sc.oob.walk(root) if n in sc.commanders]
         for cid in reversed(order):
             pts = []
+            shapes = []
             facing = 90.0
             for sub in sc.oob.subordinates(cid):
                 rec = sc.record(sub)
@@ -180,9 +219,11 @@ def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) ->
                 if sub in sc.units:
                     c = sc.units[sub].footprint().centroid
                     pts.append((c.x, c.y))
+                    shapes.append(sc.units[sub].footprint())
                     facing = sc.units[sub].facing
                 else:
                     pts.append(rec.position)
+                    shapes.append(SPoint(rec.position))
                     facing = rec.facing
             if not pts:
                 continue
@@ -192,6 +233,9 @@ def place_commanders(sc: Scenario, roots: Iterable[str], behind: float = 6.0) ->
             x = min(max(cx - fx * behind, 1.0), sc.info.table_width - 1.0)
             y = min(max(cy - fy * behind, 1.0), sc.info.table_height - 1.0)
             pos = (round(x, 2), round(y, 2))
+            reach = {"division": DIVISION_REACH_CM, "corps": CORPS_REACH_CM}.get(sc.commanders[cid].echelon)
+            if reach is not None and max(sh.distance(SPoint(pos)) for sh in shapes) > reach:
+                pos, _ = cover_point(shapes)
             sc.commanders[cid] = replace(sc.commanders[cid], position=pos, facing=facing)
 
 

@@ -68,6 +68,12 @@ def build():
         "toe.note.unrepresented_guns": "one-third rule (1.3): the French 12-pdr battery (4 guns) and the "
                                        "Austrian horse battery (8 guns) round to no gun model; see the corps "
                                        "commanders' unrepresented_guns",
+        "scenario.note.deployment": "Every general starts within command distance of his troops (division "
+                                    "15 cm, corps 30 cm, the placeholders): each division stands as a compact "
+                                    "block. Historically Riesch's line ran from the abbey towards Unter-Elchingen "
+                                    "and Malher crossed further downstream; here Loudon's line covers about 2 km "
+                                    "before the abbey and Ober-Elchingen and Malher stands about 1 km downstream "
+                                    "of Loison, closer than history, so that no one starts out of command",
         "import.notes": notes,
     }
     sc.info = ScenarioInfo(
@@ -136,32 +142,37 @@ def _terrain(sc) -> None:
 
 
 def _deploy(sc, ney: str, riesch: str) -> None:
+    """Both corps at 08:00, every general within command distance of his troops (2.4-2.5):
+    division generals reach 15 cm, corps generals 30 cm (the scenario's placeholders), so each
+    division stands as a compact block and the generals stand where they cover it best."""
     loison, malher, dragoons, colbert = "french-2eme-division", "french-3eme-division", \
         "french-4eme-dragoon-division", "french-cav-bde"
-    # Loison at the south end of the bridge, Villatte's brigade leading (in column)
+    # Loison at the south end of the bridge, Villatte's brigade leading in column, Roguet behind
     deploy_row(sc, by_name(sc, loison, "Bde Villatte"), (98.0, 32.0), NORTH, Formation.COLUMN)
-    deploy_row(sc, by_name(sc, loison, "Bde Roguet"), (68.0, 26.0), NORTH, Formation.COLUMN)
+    deploy_row(sc, by_name(sc, loison, "Bde Roguet"), (98.0, 25.0), NORTH, Formation.COLUMN)
+    # Ney's battery by the bridge on the south bank, facing Unter-Elchingen
     deploy_row(sc, ["french-vi-corps-foot-guns-1"], (124.0, 31.0), NORTH)
-    # Colbert's light cavalry and the horse guns behind Loison
-    deploy_row(sc, units_under(sc, colbert) + ["french-vi-corps-horse-guns-1"], (128.0, 20.0), NORTH)
-    deploy_row(sc, units_under(sc, dragoons), (60.0, 10.0), NORTH)
-    # Malher to the east, to cross further downstream
-    deploy_row(sc, units_under(sc, malher), (168.0, 26.0), NORTH, Formation.COLUMN)
-    # Riesch: Loudon's division on the heights from the abbey towards Unter-Elchingen, bridge guard forward
+    # Colbert's light cavalry and the horse guns behind the battery
+    deploy_row(sc, units_under(sc, colbert) + ["french-vi-corps-horse-guns-1"], (124.0, 20.0), NORTH)
+    # Laplanche's dragoons behind Loison
+    deploy_row(sc, units_under(sc, dragoons), (101.0, 12.0), NORTH)
+    # Malher downstream of Loison, to cross further east
+    deploy_row(sc, units_under(sc, malher), (134.0, 26.0), NORTH, Formation.COLUMN)
+    # (facing south a row runs westwards, to the units' right, from its east end)
+    # Riesch: Loudon's division on the slope before the abbey and Ober-Elchingen, its right towards
+    # Unter-Elchingen, the bridge guard (Avantgarde) forward above the broken bridge
     loudon, homburg = "austrian-1st-div", "austrian-2nd-div"
-    deploy_row(sc, by_name(sc, loudon, "Avantgarde"), (130.0, 66.0), SOUTH)
-    deploy_row(sc, by_name(sc, loudon, "Centre Bde"), (98.0, 74.0), SOUTH)
-    deploy_row(sc, by_name(sc, loudon, "Reserve Bde"), (178.0, 80.0), SOUTH)
-    deploy_row(sc, by_name(sc, loudon, "Avantgarde (cavalry)", "Centre Bde (cavalry)", "Reserve Bde (cavalry)"),
-               (150.0, 104.0), SOUTH)
-    # Hessen-Homburg's division in second line on the plateau
-    deploy_row(sc, by_name(sc, homburg, "Avantgarde"), (80.0, 112.0), SOUTH, Formation.COLUMN)
-    deploy_row(sc, by_name(sc, homburg, "Center Bde", "Reserve Bde"), (175.0, 118.0), SOUTH, Formation.COLUMN)
-    deploy_row(sc, by_name(sc, homburg, "Center Bde (cavalry)", "Reserve Bde (cavalry)"), (105.0, 132.0), SOUTH)
+    deploy_row(sc, by_name(sc, loudon, "Reserve Bde", "Centre Bde"), (152.0, 70.0), SOUTH)
+    deploy_row(sc, by_name(sc, loudon, "Avantgarde"), (129.0, 61.0), SOUTH)
+    deploy_row(sc, by_name(sc, loudon, "Centre Bde (cavalry)", "Avantgarde (cavalry)"), (114.5, 75.0), SOUTH)
+    deploy_row(sc, by_name(sc, loudon, "Reserve Bde (cavalry)"), (136.0, 75.0), SOUTH)
+    # Hessen-Homburg's division in second line on the plateau behind the villages
+    deploy_row(sc, by_name(sc, homburg, "Reserve Bde", "Avantgarde"), (153.0, 98.0), SOUTH, Formation.COLUMN)
+    deploy_row(sc, by_name(sc, homburg, "Center Bde"), (144.0, 110.0), SOUTH, Formation.COLUMN)
+    deploy_row(sc, by_name(sc, homburg, "Center Bde (cavalry)", "Reserve Bde (cavalry)"), (129.0, 117.0), SOUTH)
     place_commanders(sc, [ney, riesch])
-    # Ney forward at the bridge, Riesch at the abbey
-    sc.commanders[ney] = replace(sc.commanders[ney], position=(110.0, 22.0))
-    sc.commanders[riesch] = replace(sc.commanders[riesch], position=(118.0, 100.0))
+    # Riesch at the abbey, between his two lines (within 30 cm of both division generals)
+    sc.commanders[riesch] = replace(sc.commanders[riesch], position=(114.0, 96.0))
 
 
 if __name__ == "__main__":
