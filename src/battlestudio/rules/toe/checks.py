@@ -115,7 +115,7 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
 
 def _auto_retreat(state: GameState, p: RuleParameters, cid: str, why: str) -> list[BattleEvent]:
     c = commander(state, cid)
-    away = retreat_direction(state, cid)
+    away = retreat_direction(state, cid, p)
     if away is None:
         raise RuleRefused(f"{c.name} must retreat ({why}) but no enemy is on the table to retreat from (2.9)")
     dist = float(p.get("auto_retreat_distance_cm"))

@@ -103,10 +103,39 @@ def nearest_enemy_point(state: GameState, node: str) -> tuple[Point, str] | None
     return None if best is None else (best[1], best[2])
 
 
-def retreat_direction(state: GameState, node: str) -> tuple[float, float] | None:
-    """Unit vector directly away from the enemy front (2.9, assumed A11: away from the nearest
-    point of the nearest enemy unit; the way that unit faces when it stands on the general), or
-    None with no enemy on the table."""
+RETREAT_DIRECTIONS = ("nearest_enemy", "enemy_front")
+"""Readings of "directly away from the enemy front" (2.9, A11) the ``retreat_direction``
+parameter may name."""
+
+
+def retreat_direction(state: GameState, node: str, p: RuleParameters | None = None) -> tuple[float, float] | None:
+    """Unit vector directly away from the enemy front (2.9, A11), or None with no enemy on the table.
+
+    ``p["retreat_direction"]`` chooses the reading (the assumed ``"nearest_enemy"`` when ``p``
+    is None):
+
+    * ``"nearest_enemy"`` (A11's best reading): away from the nearest point of the nearest enemy
+      unit; the way that unit faces when it stands on the general;
+    * ``"enemy_front"`` (T-9's alternative): the way the enemy front faces, i.e. the mean facing
+      of the enemy units within ``retreat_front_radius_cm`` (75 cm) of the general. Their fronts
+      face the corps, so this is straight back from their line even when the nearest enemy has
+      got round a flank. The digest writes it ``−mean(f_E)``; with the glossary's facing vector
+      ``f`` (forward, perpendicular to the front) that would point into an enemy facing the corps,
+      so the seed's words are followed: away from the front = the way it faces. Falls back to
+      ``"nearest_enemy"`` when no enemy is that close or their facings cancel out.
+
+    Raises
+    ------
+    RuleRefused
+        for another ``retreat_direction`` value.
+    """
+    how = "nearest_enemy" if p is None else str(p.get("retreat_direction"))
+    if how not in RETREAT_DIRECTIONS:
+        raise RuleRefused(f"retreat_direction {how!r} is not supported; use one of {', '.join(RETREAT_DIRECTIONS)} (A11)")
+    if how == "enemy_front":
+        front = _enemy_front_facing(state, node, float(p.get("retreat_front_radius_cm")))  # type: ignore[union-attr]
+        if front is not None:
+            return front
     found = nearest_enemy_point(state, node)
     if found is None:
         return None
@@ -117,6 +146,24 @@ def retreat_direction(state: GameState, node: str) -> tuple[float, float] | None
         r = math.radians(state.units[eid].facing)
         return (math.cos(r), math.sin(r))
     return ((px - qx) / n, (py - qy) / n)
+
+
+def _enemy_front_facing(state: GameState, node: str, radius: float) -> tuple[float, float] | None:
+    """Mean facing (unit vector) of the enemy units within ``radius`` cm of ``node`` (nearest
+    point of each footprint), or None when there are none or their facings cancel out."""
+    from shapely.geometry import Point as SPoint
+
+    here = SPoint(position_of(state, node))
+    side = (state.commanders.get(node) or state.units[node]).side
+    sx = sy = 0.0
+    for e in enemies_of(state, side):
+        if e.footprint().distance(here) <= radius + 1e-9:
+            r = math.radians(e.facing)
+            sx, sy = sx + math.cos(r), sy + math.sin(r)
+    n = math.hypot(sx, sy)
+    if n <= 1e-6:
+        return None
+    return (sx / n, sy / n)
 
 
 def chief_cost(state: GameState, issuer: str) -> int:
@@ -212,7 +259,7 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
                     return (f"an attack must go towards the enemy; the objective lies {ang:.0f}° from the nearest "
                             f"enemy (more than {limit_deg:g}°, 2.7)")
         else:
-            away = retreat_direction(state, req.recipient)
+            away = retreat_direction(state, req.recipient, p)
             if away is not None and d > 0:
                 ang = _angle((obj[0] - here[0], obj[1] - here[1]), away)
                 tol = float(p.get("retreat_direction_tolerance_deg"))
