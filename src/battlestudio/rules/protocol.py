@@ -207,11 +207,13 @@ class OutOfCommandFinding:
 
 @dataclass(frozen=True, slots=True)
 class InitiativeResult:
-    """Who is active (Protocol method 8): ``side``, how it was decided, any rolls."""
+    """Who is active (Protocol method 8): ``side``, how it was decided, any rolls, and the
+    ``events`` that record them (the rolls and the holder flag) for the game to apply."""
 
     side: str
     explanation: str
     rolls: tuple[RollRecord, ...] = ()
+    events: tuple[BattleEvent, ...] = ()
 
 
 @runtime_checkable

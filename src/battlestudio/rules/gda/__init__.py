@@ -160,7 +160,7 @@ class GdaRuleset:
         if len(sides) != 2:
             raise RuleRefused(f"General d'Armée initiative needs two sides, this game has {len(sides)}")
         res = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
-        return InitiativeResult(res.side, res.explanation, res.rolls)
+        return InitiativeResult(res.side, res.explanation, res.rolls, res.events)
 
     def next_activation(self, state: GameState) -> str:
         return "whole side"

@@ -153,7 +153,11 @@ class RegimentalRuleset:
         if len(sides) != 2:
             raise RuleRefused(f"Regimental initiative needs two sides, this game has {len(sides)}")
         side, rolls, text = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
-        return InitiativeResult(side, text, tuple(rolls))
+        phase = state.phase or "initiative"
+        events = [CommandRolled(state.turn, state.side, phase, roll=r.to_dict(), explanation=r.explain()) for r in rolls]
+        events.append(CommandStateChanged(state.turn, state.side, phase, subject="holder", state="initiative",
+                                          value=side, reason="initiative test (2.1)"))
+        return InitiativeResult(side, text, tuple(rolls), tuple(events))
 
     def next_activation(self, state: GameState) -> str:
         """The side that activates next: alternate from the initiative holder (flag
