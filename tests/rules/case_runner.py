@@ -112,7 +112,8 @@ def protocol_action(ruleset_id: str) -> Handler:
 
 def run_action(state: GameState, params: dict, action: dict, terrain: list, special: Handler,
                common: Handler) -> tuple[dict, GameState]:
-    """Do one action (``set`` and ``apply`` here, the ruleset's own actions in ``special``,
+    """Do one action (``set`` — units, commanders, flags, turn, side, phase; ``run_case``
+    applies its ``params`` — and ``apply`` here, the ruleset's own actions in ``special``,
     then the Protocol's in ``common``); returns its result as plain data and the state after
     its events (unless ``"apply": false``)."""
     from dataclasses import replace
@@ -171,6 +172,8 @@ def run_case(folder: Path, cases: Path, ruleset_id: str, special: Handler) -> No
     assert len(steps) == len(actions), f"{folder.name}: {len(actions)} actions but {len(steps)} expected steps"
     common = protocol_action(ruleset_id)
     for i, (action, want) in enumerate(zip(actions, steps)):
+        if action["do"] == "set" and "params" in action:
+            params = _merge(params, action["params"])
         result, state = run_action(state, params, action, terrain, special, common)
         match(want, result, f"{folder.name} step {i + 1} ({action['do']})")
     if "final" in expected:

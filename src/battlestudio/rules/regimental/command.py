@@ -23,7 +23,7 @@ from battlestudio.model.geometry import TINY
 from battlestudio.model.units import Commander, Subtype, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
-from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 
 D6 = DiceSpec(1, 6)
 ACTIONS = ("move", "reform", "fire", "deploy", "skirmish_chain")
@@ -64,7 +64,11 @@ def adjutant_cap(params: RuleParameters, side: str) -> int:
     RuleRefused
         for a value that is not a whole number ≥ 0.
     """
-    key, value = params.require("adjutants", f"adjutants.{side}", "adjutants")
+    found = params.lookup(f"adjutants.{side}", "adjutants")
+    if found is None:
+        entry = params.entries["adjutants"]
+        raise MissingParameterError(f"adjutants.{side}", f"{params.rule_name} {entry.section}", entry.text, ("adjutants",))
+    key, value = found
     try:
         n = int(value)
     except (TypeError, ValueError):
