@@ -261,3 +261,19 @@ def test_any_damaged_bytes_in_sqlite_are_a_battle_file_error(tmp_path, flips):
         store.load(p)
     except BattleFileError as err:
         assert str(err).startswith(f"{p}: ") and "\n" not in str(err)
+
+
+def test_huge_numbers_and_deep_nesting(tmp_path, json_doc):
+    json_doc["units"][0]["facing"] = 10**400
+    p = _write_doc(tmp_path, json_doc)
+    assert _load_error(p).endswith("units[0].facing: number too large: " + ("1" + "0" * 400)[:57] + "...")
+    p.write_text('{"format": "battlestudio", "schema_version": 1, "info": {"parameters": {"a": ' + "[" * 100000 + "]" * 100000 + "}}}",
+                 encoding="utf-8")
+    assert "nested too deeply" in _load_error(p)
+
+
+def test_deeply_nested_event_payload(tmp_path, json_doc):
+    json_doc["events"][2]["roll"] = "__DEEP__"
+    p = tmp_path / "deep.battle.json"
+    p.write_text(json.dumps(json_doc).replace('"__DEEP__"', "[" * 3000 + "]" * 3000), encoding="utf-8")
+    assert "nested too deeply" in _load_error(p)

@@ -317,3 +317,5 @@ def event_from_doc(raw: Any, where: str) -> BattleEvent:
         return event_from_dict(dict(raw))
     except (ValueError, TypeError) as exc:
         raise DocumentError(where, str(exc)) from None
+    except RecursionError:
+        raise DocumentError(where, "nested too deeply") from None

@@ -99,6 +99,8 @@ def parse_json(raw: Any, where: str) -> Any:
         return _DECODER.decode(raw)
     except ValueError as exc:
         raise DocumentError(where, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise DocumentError(where, "JSON nested too deeply") from None
 
 
 def _no_constant(name: str) -> Any:

@@ -99,7 +99,10 @@ class Float(Codec):
     def load(self, raw: Any) -> float:
         if isinstance(raw, bool) or not isinstance(raw, int | float):
             raise DocumentError("", f"expected a number, got {_kind(raw)}")
-        value = float(raw)
+        try:
+            value = float(raw)
+        except OverflowError:
+            raise DocumentError("", f"number too large: {show(raw)}") from None
         if not math.isfinite(value):
             raise DocumentError("", f"expected a finite number, got {value!r}")
         return value + 0.0  # -0.0 → 0.0
@@ -180,7 +183,10 @@ class JsonMapping(Codec):
     def load(self, raw: Any) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise DocumentError("", f"expected an object, got {_kind(raw)}")
-        return _json_value(raw)
+        try:
+            return _json_value(raw)
+        except RecursionError:
+            raise DocumentError("", "nested too deeply") from None
 
 
 def _json_value(raw: Any) -> Any:

@@ -103,6 +103,8 @@ def loads(text: str) -> Battle:
         raise DocumentError("", f"not valid for BattleStudio: key {exc.args[0]!r} appears twice in one object") from None
     except ValueError as exc:
         raise DocumentError("", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise DocumentError("", "not valid for BattleStudio: JSON nested too deeply") from None
     return battle_from_doc(doc)
 
 
