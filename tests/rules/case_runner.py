@@ -58,7 +58,7 @@ def load_case(folder: Path, cases: Path) -> tuple[GameState, dict, list, dict, l
     for sup, sub in base.get("oob", []) + scen.get("oob", []):
         oob.add(sup, sub)
     orders = {}
-    for oid, d in scen.get("orders", {}).items():
+    for oid, d in _merge(base.get("orders", {}), scen.get("orders")).items():
         d = dict(d)
         d["status"] = OrderStatus(d.get("status", "delivered"))
         if d.get("objective") is not None:
