@@ -21,10 +21,11 @@ from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
-from battlestudio.rules.protocol import CheckResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
+from battlestudio.rules.protocol import CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
 from battlestudio.session.entries import UmpireEntries
+from battlestudio.session.initiative import InitiativeEntries
 from battlestudio.session.umpire import SessionError, follow_moves
 
 
@@ -45,7 +46,7 @@ class IssueResult:
         return self.outcome.explanation
 
 
-class GameSession(UmpireEntries):
+class GameSession(UmpireEntries, InitiativeEntries):
     """Record a game of ``battle`` under ``ruleset``.
 
     Parameters
@@ -131,6 +132,15 @@ class GameSession(UmpireEntries):
         """
         if turn not in self._steps:
             recorded = list(dict.fromkeys(k.side for k in self.log.phases() if k.turn == turn))
+            if not recorded and self._initiative_phase() is not None:
+                # the ruleset rolls initiative in a phase of its own (General d'Armée after the
+                # command rolls, Regimental 2.1): play the turn in the last holder's order and
+                # let ``initiative`` record the roll in that phase
+                holder = str(self.state.flags.get("initiative:holder") or (self.sides[0] if self.sides else ""))
+                init = InitiativeResult(holder, f"{holder} holds the initiative until the {self._initiative_phase()} phase")
+                steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
+                self._steps[turn] = steps
+                return steps
             if recorded:
                 first = recorded[0]
                 init = initiative_for(self.ruleset, self.state, self.params, self.dice, self.sides)
@@ -190,7 +200,9 @@ class GameSession(UmpireEntries):
         if nxt.turn != self.key.turn:
             if last and nxt.turn > last:
                 raise SessionError(f"the scenario lasts {last} turns; turn {nxt.turn} cannot start")
-            self._record([TurnEnded(*self.key)])
+            ending = getattr(self.ruleset, "end_turn", None)
+            closing = self._restamped(ending(self.state, self.params)) if ending is not None else []
+            self._record(closing + [TurnEnded(*self.key)])
         return self._open(nxt)
 
     def advance_to(self, phase: str, side: str | None = None) -> PhaseStep:
@@ -351,12 +363,14 @@ class GameSession(UmpireEntries):
         return helper(self.state, commander_id, self.params)
 
     def execute_order(self, commander_id: str, *, with_troops: bool = True, skip: Sequence[str] = (),
-                      keep_off_cm: float | None = None) -> Any:
+                      keep_off_cm: float | None = None, keep_apart_cm: float | None = None,
+                      wheel: bool = False) -> Any:
         """Carry out ``commander_id``'s standing order this turn: record the ruleset's longest
         legal move (and the engaged flag or completion it brings) and, with ``with_troops``,
         move every unit and general under him by the same displacement (except ``skip`` and
-        detached formations; each stays on the table, and with ``keep_off_cm`` halts that far
-        from the enemy, see ``umpire.follow_moves``).
+        detached formations; each stays on the table, with ``keep_off_cm`` halts that far
+        from the enemy, with ``keep_apart_cm`` that far from other friendly formations, and with
+        ``wheel`` turns to face the move first; see ``umpire.follow_moves``).
 
         Returns the ruleset's move help (its ``explanation`` says how far and why).
         """
@@ -365,6 +379,6 @@ class GameSession(UmpireEntries):
         if with_troops and help_.events:
             d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
             events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm,
-                                   table=self.table, **self._stamp())
+                                   table=self.table, keep_apart_cm=keep_apart_cm, wheel=wheel, **self._stamp())
         self._record(events)
         return help_
