@@ -15,7 +15,7 @@ from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task
-from battlestudio.rules.gda.brigades import UnitState, brigade_status, members
+from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, members
 from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
 from battlestudio.rules.gda.geometry import distance_cm, under_command
 from battlestudio.rules.gda.initiative import roll_initiative
@@ -37,6 +37,8 @@ class GdaRuleset:
     """General d'Armée: ADCs as order tokens, a command roll per brigade per turn, initiative."""
 
     id = "gda"
+    state_aliases = dict(_STATE_ALIASES)
+    """Unit states of other rulesets General d'Armée reads as its own (O → formed, U → unformed, FU → routing)."""
 
     def describe(self) -> RulesetDescription:
         echelons = (

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBox
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, PutRecords, SetInfo
+from battlestudio.ui.ruleset_switch import Confirm, ask, switch_ruleset
 from battlestudio.model.geometry import normalize_angle
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
@@ -127,6 +128,8 @@ class PropertiesPanel(QWidget):
         lay.addWidget(self.header)
         lay.addWidget(scroll, 1)
         self.editors: dict[str, dict[str, FieldEditor]] = {}
+        self.confirm_switch: Confirm | None = None
+        """How a ruleset switch is confirmed (default: a message box with the report)."""
         self.document: Document | None = None
         self.set_document(document)
 
@@ -225,6 +228,11 @@ class PropertiesPanel(QWidget):
     def apply(self, kind: str, attr: str, value: Any) -> None:
         """Set ``attr`` to ``value`` on every selected record of ``kind`` as one undo step."""
         label = attr.split(".")[0].replace("_", " ")
+        if kind == "info" and attr == "ruleset":
+            switched, _ = switch_ruleset(self.document, value, self.confirm_switch or ask(self))
+            if not switched:
+                self.refresh()      # the combo goes back to the ruleset in force
+            return
         if kind == "info":
             self.document.push(SetInfo({attr: value}, f"Set scenario {label}"))
             return

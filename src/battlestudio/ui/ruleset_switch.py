@@ -1,0 +1,52 @@
+"""The editor command that switches a scenario's ruleset (issue 6, item 5): it shows what does
+not carry over (``rules.switch.switch_report``: order types, unit states, echelons, ruleset
+parameters, values the new ruleset needs) and, once the designer confirms, pushes one undoable
+``SetInfo`` edit. Nothing else in the scenario changes: values the new ruleset does not read stay
+in the file, so switching back restores them.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from battlestudio.document import Document
+from battlestudio.edits import SetInfo
+from battlestudio.rules import RuleRefused
+from battlestudio.rules.switch import SwitchReport, switch_report
+
+Confirm = Callable[[SwitchReport], bool]
+
+
+def ask(parent: QWidget | None) -> Confirm:
+    """A confirmation that shows the report in a message box (Switch / Cancel)."""
+
+    def confirm(report: SwitchReport) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, f"Switch to {report.new_name}?",
+                          f"Switch this scenario from {report.old!r} to {report.new_name}?\n\n"
+                          "These do not carry over (they stay in the file; switching back restores them):",
+                          QMessageBox.StandardButton.Cancel, parent)
+        box.setInformativeText("\n".join(f"• {x}" for x in report.lines()))
+        box.setDetailedText(report.text())
+        switch = box.addButton("Switch ruleset", QMessageBox.ButtonRole.AcceptRole)
+        box.exec()
+        return box.clickedButton() is switch
+
+    return confirm
+
+
+def switch_ruleset(document: Document, new: str, confirm: Confirm) -> tuple[bool, SwitchReport | str]:
+    """Switch ``document``'s scenario to ruleset ``new`` after ``confirm`` accepts the report
+    (not asked when everything carries over). Returns ``(switched, report)``; for a ruleset
+    that is not installed ``(False, message)`` and nothing changes."""
+    if new == document.scenario.info.ruleset:
+        return False, switch_report(document.scenario, new)
+    try:
+        report = switch_report(document.scenario, new)
+    except RuleRefused as exc:
+        return False, str(exc)
+    if not report.lossless and not confirm(report):
+        return False, report
+    document.push(SetInfo({"ruleset": new}, f"Switch ruleset to {report.new_name}"))
+    return True, report
