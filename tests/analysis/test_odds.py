@@ -51,7 +51,7 @@ def test_refusals_name_what_is_missing():
         known_state(), "toe", {}, "french-army", "french-c1").refusal
     assert "no ruleset" not in order_odds(known_state(), "toe", known_game.PARAMS, "nobody", "x").headline
     assert "nobody" in order_odds(known_state(), "toe", known_game.PARAMS, "nobody", "x").refusal
-    assert "known: gda, regimental, toe" in order_odds(known_state(), "belle-alliance", {}, "a", "b").refusal
+    assert "known: belle-alliance, gda, regimental, toe" in order_odds(known_state(), "kriegsspiel", {}, "a", "b").refusal
 
 
 def _gda_state(**status) -> GameState:

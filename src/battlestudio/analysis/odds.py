@@ -178,7 +178,24 @@ def regimental_odds(state: GameState, params: Mapping[str, Any], issuer: str, fo
     return Odds("regimental", issuer, formation, head, rows, (), d, None, what, rule="Regimental 2.2")
 
 
-ODDS = {"toe": toe_odds, "gda": gda_odds, "regimental": regimental_odds}
+def belle_alliance_odds(state: GameState, params: Mapping[str, Any], issuer: str, unit: str) -> Odds:
+    """Belle Alliance: the chance that a written attack order passes its order roll (1.1.3),
+    from the scenario's ``order_roll`` (the excerpt does not give it; refused without it)."""
+    from battlestudio.rules.belle_alliance import parameters
+    from battlestudio.rules.belle_alliance.attacks import order_roll
+    from battlestudio.rules.dice import DiceSpec, distribution
+
+    if unit not in state.units:
+        raise KeyError(unit)
+    n, sides, op, target = order_roll(parameters(params))
+    dist = distribution(DiceSpec(n, sides))
+    chance = sum((q for t, q in dist.items() if (t >= target if op == ">=" else t <= target)), Fraction(0))
+    rows = (OddsRow(f"order roll {n}d{sides} {op} {target}", chance, None, "scenario parameter order_roll", True),)
+    return Odds("belle-alliance", issuer, unit, f"{_name(state, unit)}: {pct(chance)} that the attack order passes",
+                rows, rule="Belle Alliance 1.1.3 (order roll from the scenario)")
+
+
+ODDS = {"toe": toe_odds, "gda": gda_odds, "regimental": regimental_odds, "belle-alliance": belle_alliance_odds}
 """Ruleset id → its odds function ``(state, params, issuer, recipient) -> Odds``."""
 
 

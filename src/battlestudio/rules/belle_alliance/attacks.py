@@ -194,3 +194,25 @@ def check_continued_attack(opponent_state: str, role: str = "attacker", already_
     if role == "support":
         r.append("4.1.7: a support unit may join the continued advance but makes no continued attack")
     return not r, r
+
+
+def order_roll(params: RuleParameters) -> tuple[int, int, str, int]:
+    """The order roll (1.1.3, not in the excerpt) from scenario parameter ``order_roll``, written
+    ``"<n>d<sides> >= <target>"`` (or ``<=``), e.g. ``"2d6 >= 7"``: ``(n, sides, op, target)``.
+
+    Raises
+    ------
+    MissingParameterError
+        when the scenario does not give ``order_roll``.
+    RuleRefused
+        for a value not in that form, quoting it.
+    """
+    import re
+
+    from battlestudio.rules.params import RuleRefused
+
+    _, text = params.require("order_roll", "order_roll")
+    m = re.fullmatch(r"\s*(\d+)\s*d\s*(\d+)\s*(>=|<=)\s*(\d+)\s*", str(text))
+    if not m:
+        raise RuleRefused(f"scenario parameter 'order_roll' = {text!r} is not of the form '2d6 >= 7'")
+    return int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4))
