@@ -200,3 +200,17 @@ def test_full_turn_alternating_activations_end_to_end():
     assert sorted(activated) == ["activated:b1", "activated:b2", "activated:fdiv"]
     assert len(log) == 4 and all("Orders test" in line for line in log[1:])
     assert play(ReplayDice(seeded.drawn))[1] == log
+
+
+def test_roll_under_records_round_trip_and_give_exact_odds():
+    import itertools
+    from fractions import Fraction
+
+    from battlestudio.rules.dice import DiceSpec, RollRecord
+
+    rec = RollRecord("m", "Morale", DiceSpec(2, 6), (6, 3), threshold=8, at_most=True)
+    assert rec.probability() == Fraction(sum(a + b <= 8 for a, b in itertools.product(range(1, 7), repeat=2)), 36)
+    assert "= 9 > 8" in rec.explain()
+    assert RollRecord.from_dict(rec.to_dict()) == rec
+    plain = RollRecord("c", "Command", DiceSpec(1, 6), (3,), threshold=3)
+    assert "at_most" not in plain.to_dict() and RollRecord.from_dict(plain.to_dict()) == plain

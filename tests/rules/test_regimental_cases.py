@@ -33,7 +33,8 @@ def regimental_action(state, params, action, dice, terrain):
     if do == "morale":
         sit = tuple(Modifier(v, s) for v, s in action.get("situational", ()))
         r = morale_test(state, action["unit"], p, dice, sit)
-        return {"passed": r.passed, "target": r.target, "odds": str(r.odds), "roll": r.roll.explain()}, []
+        return {"passed": r.passed, "target": r.target, "odds": str(r.odds), "roll": r.roll.explain(),
+                "roll_odds": str(r.roll.probability())}, []
     if do == "markers":
         r = add_markers(state.units[action["unit"]], action["added"], p)
         return ({"bases_removed": r.bases_removed, "markers": r.markers, "forced_test": r.forced_test,

@@ -83,6 +83,9 @@ class RollRecord:
         what happened, in words: ``"order passes"``.
     success : bool | None
         pass/fail, None for a table roll.
+    at_most : bool
+        the roll succeeds when the modified total is ``<= threshold`` instead (a "roll under"
+        test, e.g. Regimental morale 2D6 ≤ 8).
     """
 
     purpose: str
@@ -94,6 +97,7 @@ class RollRecord:
     threshold_source: str = ""
     outcome: str = ""
     success: bool | None = None
+    at_most: bool = False
 
     @property
     def natural(self) -> int:
@@ -109,7 +113,10 @@ class RollRecord:
         """Exact chance this roll succeeds with its modifiers (None for a table roll)."""
         if self.threshold is None:
             return None
-        return success_probability(self.dice, sum(m.value for m in self.modifiers), self.threshold)
+        mod = sum(m.value for m in self.modifiers)
+        if self.at_most:
+            return 1 - success_probability(self.dice, mod, self.threshold + 1)
+        return success_probability(self.dice, mod, self.threshold)
 
     def explain(self) -> str:
         """One plain sentence, e.g. ``"Command control, Davout → III Corps, zone 2 at 47 cm:
@@ -122,7 +129,10 @@ class RollRecord:
         if self.modifiers or len(self.raw) > 1:
             text += f" = {self.total}"
         if self.threshold is not None:
-            rel = "≥" if self.total >= self.threshold else "<"
+            if self.at_most:
+                rel = "≤" if self.total <= self.threshold else ">"
+            else:
+                rel = "≥" if self.total >= self.threshold else "<"
             text += f" {rel} {self.threshold}"
         if self.threshold_source:
             text += f" ({self.threshold_source})"
@@ -142,6 +152,7 @@ class RollRecord:
             "threshold_source": self.threshold_source,
             "outcome": self.outcome,
             "success": self.success,
+            **({"at_most": True} if self.at_most else {}),
         }
 
     @classmethod
@@ -165,6 +176,7 @@ class RollRecord:
                 threshold_source=str(data.get("threshold_source", "")),
                 outcome=str(data.get("outcome", "")),
                 success=data.get("success"),
+                at_most=bool(data.get("at_most", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"bad roll record {dict(data)!r}: {exc}") from None

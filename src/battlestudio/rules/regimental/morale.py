@@ -77,7 +77,7 @@ def morale_test(state: GameState, unit_id: str, params: RuleParameters, dice: Di
     passed = sum(faces) <= target
     odds = pass_probability(target)
     rec = RollRecord(purpose=purpose, label=f"Morale test, {unit.name or unit_id}" + (f" ({why})" if why else ""),
-                     dice=TWO_D6, raw=faces, modifiers=(),
+                     dice=TWO_D6, raw=faces, modifiers=(), threshold=target, at_most=True,
                      threshold_source=f"passes on 2D6 ≤ {target} = 8 {'+' if target >= 8 else '-'} "
                                       f"{abs(target - 8)} ({', '.join(f'{m.value:+d} {m.source}' for m in mods) or 'no modifiers'}); "
                                       f"chance {odds}",
