@@ -15,7 +15,8 @@ Umpire's table (d10 read 0–9, as the command rolls):
   village, plus the game's ``lean`` for the side (the historical course, e.g. fog and surprise);
   the loser loses 1 + difference // 3 figures, the winner 1; a draw costs each 1;
 * morale (after a lost melee): d10 + 1 for the unit's remaining strength above half ≥ 5 holds
-  in disorder (U) and falls back 12 cm; below it flees in complete disorder (FU), 25 cm;
+  in disorder (U) and falls back 12 cm; below it flees in complete disorder (FU), 25 cm
+  (stopping short of friendly units, as do flights and charges);
 * reorganisation: U 12 cm or more from every enemy rallies to O on 4+; FU rallies to U on 6+;
   FU with two thirds of its figures gone is eliminated (1.6);
 * flight: FU units within 60 cm of an enemy run 20 cm in their side's movement phase, half away
@@ -135,10 +136,10 @@ def _charge(s: GameSession, u: Unit, target: Unit) -> None:
     if n <= 0.5:
         return
     f = (n - 0.5) / n
-    others = [e.footprint() for e in live(s, enemy_of=u.side) if e.id != target.id]
+    others = [e.footprint() for e in live(s) if e.id not in (target.id, u.id)]  # other enemies and friends
     fp = u.footprint()
     while f > 0.05 and any(translate(fp, f * dx, f * dy).distance(o) < 0.5 for o in others):
-        f *= 0.8  # stop short of other enemy units on the way
+        f *= 0.8  # stop short of other units on the way
     x, y = u.position
     s.move(u.id, [(x, y), (round(x + f * dx, 2), round(y + f * dy, 2))])
 
@@ -185,8 +186,18 @@ def _morale(s: GameSession, u: Unit, winner: Unit) -> None:
     s.morale_test(u.id, bool(r.success), r.outcome, "Umpire's morale test.", r)
     new = "U" if r.success else "FU"
     s.set_order_state(u.id, new, f"lost the melee against {winner.name}")
-    dest = _away(u, winner, 12.0 if r.success else 25.0)
-    s.move(u.id, [u.position, dest])
+    dest = _clear(s, u, _away(u, winner, 12.0 if r.success else 25.0))
+    if dest != u.position:
+        s.move(u.id, [u.position, dest])
+
+
+def _clear(s: GameSession, u: Unit, dest: tuple[float, float]) -> tuple[float, float]:
+    """``dest`` shortened so ``u`` stops short of friendly units instead of landing on them."""
+    from battlestudio.session.umpire import free_of_friends
+
+    (x, y) = u.position
+    f = free_of_friends(s.state, u.id, (dest[0] - x, dest[1] - y))
+    return (round(x + f * (dest[0] - x), 2), round(y + f * (dest[1] - y), 2))
 
 
 def flight(s: GameSession, side: str, home: tuple[float, float]) -> None:
@@ -209,7 +220,9 @@ def flight(s: GameSession, side: str, home: tuple[float, float]) -> None:
         if not (2.0 <= dest[0] <= w - 2.0 and 2.0 <= dest[1] <= h - 2.0):
             s.remove(u.id, "fled off the table in complete disorder")
             continue
-        s.move(u.id, [u.position, dest])
+        dest = _clear(s, u, dest)
+        if dest != u.position:
+            s.move(u.id, [u.position, dest])
 
 
 def reorganise(s: GameSession, side: str) -> None:

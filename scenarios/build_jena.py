@@ -132,6 +132,14 @@ def build():
             **sc.info.parameters, **toe_placeholders({guard: 3, hohenlohe: 2}),
             "toe.scenario.initiative": FRENCH,
             "scenario.left_out": {f"{c}{' - ' + s if s else ''}": why for (c, s), why in LEFT_OUT.items()},
+            "toe.retreat_direction": "enemy_front",
+            "toe.note.retreat_direction": "2.9 says a retreat goes 'directly away from the enemy front'. The "
+                                          "engine's default reading (A11) is away from the nearest enemy unit, "
+                                          "which late in the day at Jena is often a French unit that has got round "
+                                          "a Prussian flank, so beaten divisions would retreat along or into the "
+                                          "French line. This scenario uses the digest's alternative (T-9): the "
+                                          "way the enemy front within 75 cm faces, i.e. straight back from the "
+                                          "French line, towards Weimar and Kapellendorf",
             "scenario.note.advance_guard": "the data names Prince Louis Ferdinand, who fell at Saalfeld on "
                                            "10 October; his advance guard is kept as the data gives it",
             "scenario.note.data_per_corps": "every corps from fogofwar (men and guns); republique5 only for "
@@ -153,7 +161,7 @@ def build():
     _deploy(sc)
     _reinforcements(sc, plan)
     place_commanders(sc, [guard, hohenlohe])
-    sc.commanders[guard] = replace(sc.commanders[guard], position=(404.0, 118.0))        # on the Windknolle
+    sc.commanders[guard] = replace(sc.commanders[guard], position=(402.0, 128.0))        # on the Windknolle
     sc.commanders[hohenlohe] = replace(sc.commanders[hohenlohe], position=(38.0, 278.0), facing=SOUTH)  # Kapellendorf
     apply_order_capacity(sc)
     sc.sources = sc.sources + SOURCES
@@ -212,23 +220,33 @@ def _terrain(sc) -> None:
 
 
 def _deploy(sc) -> None:
-    # V Corps on the Landgrafenberg: Suchet towards Closewitz, Gazan towards Cospeda and Lützeroda
+    """The troops on the table at 06:00, every general within command distance of his troops
+    (2.4-2.5; division 15 cm, corps 30 cm): each division a compact block of two rows, the
+    generals placed where they cover it (``place_commanders``). Facing south, a row runs
+    westwards (to the units' right) from its east end."""
+    # V Corps crowded on the Landgrafenberg: Suchet on the right towards Closewitz, Gazan on the
+    # left towards Cospeda and Lützeroda, Trelliard's hussars and the corps guns behind them
     suchet, gazan, trelliard = "french-1eme-division", "french-2eme-division", "french-cav-bde"
     s = units_under(sc, suchet)
-    deploy_row(sc, s[:3], (398.0, 150.0), NORTH, Formation.COLUMN)
-    deploy_row(sc, s[3:], (404.0, 141.0), NORTH, Formation.COLUMN)
-    deploy_row(sc, units_under(sc, gazan), (340.0, 158.0), NORTH, Formation.COLUMN)
-    deploy_row(sc, units_under(sc, trelliard) + units_under(sc, "french-v-corps"), (400.0, 126.0), NORTH)
-    # the advance guard between Lützeroda and Closewitz, facing the plateau
+    deploy_row(sc, s[:3], (400.0, 150.0), NORTH, Formation.COLUMN)
+    deploy_row(sc, s[3:], (406.0, 141.0), NORTH, Formation.COLUMN)
+    g = units_under(sc, gazan)
+    deploy_row(sc, g[:2], (356.0, 158.0), NORTH, Formation.COLUMN)
+    deploy_row(sc, g[2:], (362.0, 149.0), NORTH, Formation.COLUMN)
+    deploy_row(sc, units_under(sc, trelliard) + units_under(sc, "french-v-corps"), (384.0, 134.0), NORTH)
+    # the advance guard between Lützeroda and Closewitz facing the plateau: the infantry in one
+    # line with its guns in the centre, the cavalry behind
     adv = "prussian-adv-guard-div"
-    inf = by_name(sc, adv, "Bde von Pelet", "Bde Belvilaqua")
-    deploy_row(sc, inf + [u for u in units_under(sc, adv) if sc.units[u].arm.value == "artillery"],
-               (430.0, 190.0), SOUTH)
-    deploy_row(sc, [u for u in units_under(sc, adv) if sc.units[u].arm.value == "cavalry"], (400.0, 206.0), SOUTH)
-    # Grawert's division before Vierzehnheiligen, Hohenlohe's artillery beside it
+    pelet, belvilaqua = by_name(sc, adv, "Bde von Pelet", "Bde Belvilaqua")
+    guns = [u for u in units_under(sc, adv) if sc.units[u].arm.value == "artillery"]
+    deploy_row(sc, [pelet] + guns + [belvilaqua], (434.0, 190.0), SOUTH)
+    deploy_row(sc, [u for u in units_under(sc, adv) if sc.units[u].arm.value == "cavalry"], (426.0, 200.0), SOUTH)
+    # Grawert's division before Vierzehnheiligen: Müffling and Schimonsky in line, the Erichsen
+    # fusiliers out in front, Henkel's cavalry behind; Hohenlohe's artillery on its right
     gra = "prussian-1st-div"
-    deploy_row(sc, [u for u in units_under(sc, gra) if sc.units[u].arm.value == "infantry"], (300.0, 224.0), SOUTH)
-    deploy_row(sc, [u for u in units_under(sc, gra) if sc.units[u].arm.value == "cavalry"], (290.0, 236.0), SOUTH)
+    deploy_row(sc, by_name(sc, gra, "von Müffling", "von Schimonsky"), (290.0, 224.0), SOUTH)
+    deploy_row(sc, by_name(sc, gra, "Erichsen Fusilers"), (257.0, 216.0), SOUTH)
+    deploy_row(sc, by_name(sc, gra, "Bde Henkel"), (260.0, 234.0), SOUTH)
     deploy_row(sc, units_under(sc, "prussian-south-hohenlohe"), (212.0, 230.0), SOUTH)
 
 

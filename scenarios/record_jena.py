@@ -90,6 +90,9 @@ HOME = {FR: (450.0, 73.0), PR: (0.0, 300.0)}
 # each chief rides with order capacity (at most 40 cm a turn, 2.12) towards the generals he is
 # ordering, from this turn on (Hohenlohe stays at Kapellendorf until the firing wakes him)
 RIDE_FROM = {NAPOLEON: 1, HOHENLOHE: 5}
+KEEP_APART_CM = 0.5
+"""Troops following their general halt this far from friendly units of other formations
+instead of stacking on them (the umpire's troop-following, ``follow_moves``)."""
 RIDE_KEEP_OFF_CM = 30.0
 """A chief does not ride to within this distance of an enemy unit (the umpire's caution)."""
 
@@ -111,7 +114,7 @@ NARRATIVE: dict[tuple[int, str], tuple[str, str, tuple[float, float] | None]] = 
     (1, PR): ("Hohenlohe at Kapellendorf", "Hohenlohe, at his headquarters in Kapellendorf, takes the firing for an "
               "affair of outposts and sends no orders yet; his divisions are spread from the Dornberg to the "
               "Weimar road.", (30.0, 280.0)),
-    (4, FR): ("Closewitz", "About 07:00 Suchet's brigades fight their way into Closewitz in the fog; the Prussian "
+    (4, FR): ("Closewitz", "About 07:00 Suchet's brigades fight their way towards Closewitz in the fog; the Prussian "
               "and Saxon battalions fire blind and give ground.", (432.0, 207.0)),
     (5, PR): ("Hohenlohe rides forward", "The gunfire grows; Hohenlohe rides towards the plateau and calls up "
               "Grawert's division and the Saxons.", (75.0, 265.0)),
@@ -178,9 +181,10 @@ def with_sources(battle: Battle) -> None:
 
 
 def retreat_objective(s: GameSession, cid: str, dist: float = 60.0) -> tuple[float, float] | None:
+    from battlestudio.rules.toe.common import params_for
     from battlestudio.rules.toe.orders import retreat_direction
 
-    away = retreat_direction(s.state, cid)
+    away = retreat_direction(s.state, cid, params_for(s.params))
     if away is None:
         return None
     x, y = s.state.commanders[cid].position
@@ -243,27 +247,42 @@ def _planned_requests(s: GameSession, turn: int, side: str) -> list[OrderRequest
 
 def _ride(s: GameSession, turn: int, side: str, ordered: list[str]) -> OrderRequest | None:
     """The chief's ride towards the generals he orders this turn or whose orders are pending:
-    to 15 cm short of their centre, at most 40 cm (2.12), keeping clear of the enemy."""
+    to 15 cm short of their centre, at most 40 cm (2.12), keeping clear of the enemy. A chief
+    the enemy has come within ``RIDE_KEEP_OFF_CM`` of rides back instead, towards the centre of
+    his side's generals or, if that is no safer, towards his side's line of retreat (``HOME``)."""
     from shapely.geometry import Point as SPoint
 
     chief = CHIEF[side]
     st = s.state
     if turn < RIDE_FROM[chief]:
         return None
+    enemies = [u.footprint() for u in st.units.values() if u.side != side and u.id not in st.off_table
+               and u.state != "eliminated"]
+
+    def danger(p: tuple[float, float]) -> bool:
+        return any(e.distance(SPoint(p)) < RIDE_KEEP_OFF_CM for e in enemies)
+
+    here = st.commanders[chief].position
+    if danger(here):
+        own = [c.position for cid, c in sorted(st.commanders.items()) if c.side == side and cid != chief
+               and cid not in st.off_table and c.echelon in ("corps", "division") and _has_troops(s, cid)]
+        targets = ([(sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))] if own else []) + [HOME[side]]
+        for target in targets:
+            to = _towards(here, _on_table(s, target), 39.9)
+            if not danger(to):
+                break
+        return OrderRequest(chief, chief, "move", parameters={"to": to})
     pending = [o.recipient for o in st.orders.values() if o.issuer == chief and o.status.value in ("written", "failed")]
     gens = [g for g in dict.fromkeys(ordered + pending) if g in st.commanders and g not in st.off_table]
     if not gens:
         return None
     cx = sum(st.commanders[g].position[0] for g in gens) / len(gens)
     cy = sum(st.commanders[g].position[1] for g in gens) / len(gens)
-    here = st.commanders[chief].position
     d = math.dist(here, (cx, cy))
     if d <= 16.0:
         return None
     to = _towards(here, _towards(here, (cx, cy), d - 15.0), 39.9)
-    enemies = [u.footprint() for u in st.units.values() if u.side != side and u.id not in st.off_table
-               and u.state != "eliminated"]
-    if any(e.distance(SPoint(to)) < RIDE_KEEP_OFF_CM for e in enemies):
+    if danger(to):
         return None
     return OrderRequest(chief, chief, "move", parameters={"to": to})
 
@@ -362,11 +381,15 @@ def _execute(s: GameSession, cid: str) -> None:
     from battlestudio.replay.flow_events import Moved
     from battlestudio.session.umpire import follow_moves
 
+    from battlestudio.rules.toe.common import standing_order
+
     help_ = s.legal_move(cid)
     w, h = s.table
     ex, ey = help_.end
+    own = standing_order(s.state, cid)
+    wheel = own is not None and own.order_type in ("A", "M")  # a retreat falls back facing the enemy
     if 1.0 <= ex <= w - 1.0 and 1.0 <= ey <= h - 1.0:
-        s.execute_order(cid, keep_off_cm=1.0)
+        s.execute_order(cid, keep_off_cm=1.0, keep_apart_cm=KEEP_APART_CM, wheel=wheel)
         return
     (sx, sy) = help_.start
     f = 1.0
@@ -380,7 +403,8 @@ def _execute(s: GameSession, cid: str) -> None:
         return
     end = (round(sx + f * (ex - sx), 2), round(sy + f * (ey - sy), 2))
     s.record_all([s.stamped(Moved, id=cid, path=(help_.start, end))] +
-                 follow_moves(s.state, cid, (end[0] - sx, end[1] - sy), keep_off_cm=1.0, table=s.table, **s._stamp()))
+                 follow_moves(s.state, cid, (end[0] - sx, end[1] - sy), keep_off_cm=1.0, table=s.table,
+                              keep_apart_cm=KEEP_APART_CM, **s._stamp()))
     s.annotate(f"{s.state.commanders[cid].name} reaches the edge of the table on his retreat ({help_.stop_reason}).",
                title="Table edge", at=end, ids=(cid,))
 
@@ -391,11 +415,31 @@ def _has_troops(s: GameSession, cid: str) -> bool:
                for n in st.oob.all_subordinates(cid))
 
 
+def _lone_generals_leave(s: GameSession, side: str) -> None:
+    """A corps or division general whose troops are all eliminated or gone leaves the table
+    (the umpire's ruling: he rides off after the remnants) instead of standing alone among the
+    enemy."""
+    st = s.state
+    for cid, c in sorted(st.commanders.items()):
+        if c.side != side or cid in st.off_table or c.echelon not in ("corps", "division"):
+            continue
+        if any(n in st.units for n in st.oob.all_subordinates(cid)) and not _has_troops(s, cid):
+            from battlestudio.replay.order_events import OrderCancelled
+
+            s.record_all([s.stamped(OrderCancelled, order_id=oid, reason="the general has left the field (umpire)")
+                          for oid, o in sorted(st.orders.items()) if o.recipient == cid
+                          and o.status.value in ("written", "failed", "delivered")])
+            s.remove(cid, "his troops are all eliminated or gone: he leaves the field (umpire)")
+            s.annotate(f"{c.name} has no troops left on the table and rides off the field.", title="General leaves",
+                       at=c.position, ids=(cid,))
+
+
 def movement_phase(s: GameSession, turn: int, side: str) -> None:
     for rid in ARRIVALS.get((turn, side), []):
         s.arrive(rid)
         _arrival_order(s, rid)
     flight(s, side, HOME[side])
+    _lone_generals_leave(s, side)
     for cid, c in sorted(s.state.commanders.items()):
         if c.side != side or cid in s.state.off_table or cid in (NAPOLEON, HOHENLOHE) or not _has_troops(s, cid):
             continue

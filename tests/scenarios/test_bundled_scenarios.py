@@ -207,3 +207,45 @@ def test_elchingen_austrians_hold_the_heights(elchingen):
     loudon = [elchingen.units[u] for u in elchingen.oob.subordinates("austrian-1st-div")]
     on_heights = [u for u in loudon if heights.contains(u.footprint())]
     assert len(on_heights) >= len(loudon) - 1  # all but the bridge guard, which stands down by the river
+
+
+def _out_of_command_at_start(sc) -> list[str]:
+    """Who the Torden over Europa engine finds out of command before the first turn (units
+    waiting off the table as reinforcements are not checked), as 'subject <- superior d cm'."""
+    from battlestudio.replay.state import GameState
+    from battlestudio.rules.toe.command import check_command
+    from battlestudio.rules.toe.common import params_for
+
+    report = check_command(GameState.from_scenario(sc), params_for(dict(sc.info.parameters)))
+    assert report.refusals == ()
+    return [f"{f.subject} <- {f.superior} {f.distance:.2f} cm" for f in report.findings if not f.within]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_bundled_scenarios_start_with_everyone_in_command(path):
+    sc = store.load(path).scenario
+    noted = sc.info.parameters.get("scenario.out_of_command_at_start", [])
+    assert _out_of_command_at_start(sc) == noted == []
+
+
+@pytest.mark.parametrize("name,brigade", [("elchingen-1805.battle.json", "austrian-centre-bde"),
+                                           ("jena-1806.battle.json", "prussian-von-schimonsky")])
+def test_a_brigade_moved_away_from_its_general_is_found(name, brigade):
+    # the check above measures real distances: 5 cm further from the division general puts
+    # a brigade that stands within 15 cm of him now out of command
+    import math
+    from dataclasses import replace
+
+    from shapely.geometry import Point as SPoint
+
+    sc = store.load(SCEN / name).scenario
+    u = sc.units[brigade]
+    general = sc.commanders[sc.oob.superior(brigade)].position
+    d = u.footprint().distance(SPoint(general))
+    assert d <= 15.0
+    c = u.footprint().centroid
+    n = math.dist((c.x, c.y), general)
+    step = 15.0 - d + 5.0
+    moved = (u.position[0] + step * (c.x - general[0]) / n, u.position[1] + step * (c.y - general[1]) / n)
+    sc.units[brigade] = replace(u, position=moved)
+    assert any(line.startswith(f"{brigade} <- ") for line in _out_of_command_at_start(sc))
