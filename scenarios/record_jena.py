@@ -180,7 +180,10 @@ def with_sources(battle: Battle) -> None:
     battle.scenario.sources = list(battle.scenario.sources) + [s for s in SOURCES if s.title not in known]
 
 
-def retreat_objective(s: GameSession, cid: str, dist: float = 60.0) -> tuple[float, float] | None:
+def retreat_objective(s: GameSession, cid: str, dist: float = 95.0) -> tuple[float, float] | None:
+    """The point ``dist`` cm directly away from the enemy front (2.9, the scenario's
+    ``retreat_direction``); it may lie beyond the table edge, as the engine's automatic
+    retreats do (the formation then leaves the table there, ``_execute``)."""
     from battlestudio.rules.toe.common import params_for
     from battlestudio.rules.toe.orders import retreat_direction
 
@@ -188,14 +191,6 @@ def retreat_objective(s: GameSession, cid: str, dist: float = 60.0) -> tuple[flo
     if away is None:
         return None
     x, y = s.state.commanders[cid].position
-    w, h = s.table
-    for axis, pos, size, m in ((away[0], x, w, 20.0), (away[1], y, h, 30.0)):  # on the table, same direction
-        if axis > 1e-9:
-            dist = min(dist, (size - m - pos) / axis)
-        elif axis < -1e-9:
-            dist = min(dist, (m - pos) / axis)
-    if dist < 5.0:
-        return None
     return (round(x + dist * away[0], 2), round(y + dist * away[1], 2))
 
 
@@ -399,14 +394,35 @@ def _execute(s: GameSession, cid: str) -> None:
         elif v < -1e-9:
             f = min(f, (1.0 - p0) / v)
     f = max(f, 0.0)
-    if f * math.dist(help_.start, help_.end) < 0.5:
-        return
-    end = (round(sx + f * (ex - sx), 2), round(sy + f * (ey - sy), 2))
-    s.record_all([s.stamped(Moved, id=cid, path=(help_.start, end))] +
-                 follow_moves(s.state, cid, (end[0] - sx, end[1] - sy), keep_off_cm=1.0, table=s.table,
-                              keep_apart_cm=KEEP_APART_CM, **s._stamp()))
-    s.annotate(f"{s.state.commanders[cid].name} reaches the edge of the table on his retreat ({help_.stop_reason}).",
-               title="Table edge", at=end, ids=(cid,))
+    if f * math.dist(help_.start, help_.end) >= 0.5:
+        end = (round(sx + f * (ex - sx), 2), round(sy + f * (ey - sy), 2))
+        s.record_all([s.stamped(Moved, id=cid, path=(help_.start, end))] +
+                     follow_moves(s.state, cid, (end[0] - sx, end[1] - sy), keep_off_cm=1.0, table=s.table,
+                                  keep_apart_cm=KEEP_APART_CM, **s._stamp()))
+        s.annotate(f"{s.state.commanders[cid].name} reaches the edge of the table on his retreat "
+                   f"({help_.stop_reason}).", title="Table edge", at=end, ids=(cid,))
+    elif own is not None and own.order_type == "T":
+        _leave_table(s, cid)
+
+
+def _leave_table(s: GameSession, cid: str) -> None:
+    """A general whose retreat (2.9) goes on beyond the table edge, where he stands, leaves
+    the battle with every unit and general under him still on the table (the umpire's ruling:
+    the table edge is the limit of the battlefield)."""
+    from battlestudio.replay.order_events import OrderCancelled
+
+    st = s.state
+    c = st.commanders[cid]
+    nodes = [cid] + [n for n in st.oob.all_subordinates(cid) if n not in st.off_table and
+                     (n in st.commanders or (n in st.units and st.units[n].state != "eliminated"))]
+    gone = set(nodes)
+    s.record_all([s.stamped(OrderCancelled, order_id=oid, reason="the formation has left the table (umpire)")
+                  for oid, o in sorted(st.orders.items()) if o.recipient in gone
+                  and o.status.value in ("written", "failed", "delivered")])
+    for n in nodes:
+        s.remove(n, f"retreated off the table with {c.name} (2.9; the table edge ends the battlefield)")
+    s.annotate(f"{c.name} retreats off the table with what is left of his troops and leaves the battle.",
+               title="Retreat off the table", at=c.position, ids=(cid,))
 
 
 def _has_troops(s: GameSession, cid: str) -> bool:
