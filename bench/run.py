@@ -368,6 +368,17 @@ def peak_rss_of_user_path(path: Path) -> float | None:
         return None
 
 
+def cpu_calibration() -> float:
+    """Seconds for ``sum(range(10**7))`` (best of 3): ~0.15 s on an idle core of this machine
+    class; a larger value says how much other processes slowed this run down."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        sum(range(10**7))
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, choices=(1, 10), default=1)
@@ -395,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (5 if args.scale == 1 else 2)
     b = Bench(args.scale, path, repeat, args.samples)
     b.info["load_average_start"] = os.getloadavg()
+    b.info["cpu_calibration_start_s"] = cpu_calibration()
     print(f"BattleStudio benchmarks, scale x{args.scale}, {path.name}")
     log = b.open_model()
     print("  " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in b.info.items()))
@@ -406,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     b.info["peak_rss_whole_run_mib"] = vm_hwm_mib()
     b.info["peak_rss_mib"] = peak_rss_of_user_path(path) or b.info["peak_rss_whole_run_mib"]
     b.info["load_average_end"] = os.getloadavg()
+    b.info["cpu_calibration_end_s"] = cpu_calibration()
     rows = verdicts(b, x1)
     print()
     print(f"{'measure':<24} {'value':<26} {'target':<16} verdict")
@@ -413,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row[0]:<24} {row[1]:<26} {row[2]:<16} {row[3]}")
     print(f"peak RSS: user path {b.info['peak_rss_mib']:.0f} MiB, this whole benchmark run "
           f"{b.info['peak_rss_whole_run_mib']:.0f} MiB; load average {b.info['load_average_start']} -> "
-          f"{b.info['load_average_end']}")
+          f"{b.info['load_average_end']}; CPU calibration {b.info['cpu_calibration_start_s']:.2f} -> "
+          f"{b.info['cpu_calibration_end_s']:.2f} s (idle ~0.15 s)")
     out = {"scale": args.scale, "seed": args.seed, "file": path.name, "info": b.info, "results": b.results,
                "verdicts": rows, "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": sys.version.split()[0],
                                          "platform": platform.platform()}}
