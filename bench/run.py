@@ -369,8 +369,8 @@ def peak_rss_of_user_path(path: Path) -> float | None:
 
 
 def cpu_calibration() -> float:
-    """Seconds for ``sum(range(10**7))`` (best of 3): ~0.15 s on an idle core of this machine
-    class; a larger value says how much other processes slowed this run down."""
+    """Seconds for ``sum(range(10**7))`` (best of 3); compare runs by it: a larger value says
+    other processes were taking the CPU (the machine is shared)."""
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
@@ -427,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"peak RSS: user path {b.info['peak_rss_mib']:.0f} MiB, this whole benchmark run "
           f"{b.info['peak_rss_whole_run_mib']:.0f} MiB; load average {b.info['load_average_start']} -> "
           f"{b.info['load_average_end']}; CPU calibration {b.info['cpu_calibration_start_s']:.2f} -> "
-          f"{b.info['cpu_calibration_end_s']:.2f} s (idle ~0.15 s)")
+          f"{b.info['cpu_calibration_end_s']:.2f} s")
     out = {"scale": args.scale, "seed": args.seed, "file": path.name, "info": b.info, "results": b.results,
                "verdicts": rows, "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": sys.version.split()[0],
                                          "platform": platform.platform()}}
