@@ -8,6 +8,7 @@ names for its Table 1 placeholders laid over the parameters (as scenarios/record
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -68,7 +69,10 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     doc = w.document
     assert isinstance(doc, PlayDocument) and doc.recording
     assert doc.session.key == (1, "french", "orders")
-    assert "Turn 1" in pv.strip.text() and "Order issuing" in pv.strip.text() and "Movement" in pv.strip.text()
+    strip = pv.strip.text()
+    assert "Turn 1/40" in strip and "06:00" in strip and "French Empire" in strip
+    assert "1 Orders" in strip and "2 Movement" in strip and "7 Reorganisation" in strip
+    assert "Order issuing" in pv.strip.toolTip()
     assert pv.actions["next_phase"].shortcut().toString() == "Ctrl+Return"
 
     # the order dialog: Napoleon orders Lannes to attack an objective clicked on the map
@@ -88,7 +92,9 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     text = dlg.preview.toPlainText()
     # zone, distance, the modifier with its source, the threshold and the exact chance:
     # d10 (0-9) + 2 (Napoleon's KE) >= 4 succeeds on 2-9, 8 faces of 10
-    assert "8.4 cm, zone 1" in text and "+2 command ability (KE) of Napoleon" in text and "≥ 4 needed" in text
+    gap = math.dist(doc.scenario.commanders[NAPOLEON].position, doc.scenario.commanders[LANNES].position)
+    assert gap <= 20.0  # zone 1 of a C-in-C: up to 20 cm (the scenario's Table 1 placeholder)
+    assert f"{gap:.1f} cm, zone 1" in text and "+2 command ability (KE) of Napoleon" in text and "≥ 4 needed" in text
     assert "Chance the order goes through: 4/5 (80.0%)" in text
     assert dlg.roll_button.isEnabled()
     before = len(doc.log)
@@ -128,7 +134,7 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     # Next Phase closes the orders phase: its events are appended to the .battle file at once
     pv.actions["next_phase"].trigger()
     assert doc.session.key == (1, "french", "movement")
-    assert "<u>Movement</u>" in pv.strip.text()
+    assert "Movement" in pv.strip.toolTip() and "white'>&nbsp;2 Movement" in pv.strip.text()
     on_disk = store.load(jena_file).events
     assert on_disk == list(doc.log.events[: len(doc.log) - doc.log.undoable])
     assert doc.log.undoable == 1  # the new phase's start can still be taken back
@@ -178,6 +184,6 @@ def test_undo_of_next_phase_reopens_the_phase_before(qtbot, tmp_path, monkeypatc
     assert w.actions["undo"].isEnabled() and "Next phase" in w.actions["undo"].text()
     w.actions["undo"].trigger()  # takes the phase start back: the orders phase is open again
     assert doc.session.key.phase == "orders" and doc.recording
-    assert "<u>Order issuing" in w.play_view.strip.text()
+    assert "Order issuing" in w.play_view.strip.toolTip()
     w.actions["redo"].trigger()
     assert doc.session.key.phase == "movement"

@@ -185,3 +185,13 @@ def test_trails_and_halos_follow_the_cursor(jena):
     assert not marks.trail_ids and not marks._trail_items
     jena.play_view.panel.highlight_box.setChecked(False)
     assert marks.halos.path().isEmpty()
+
+
+def test_clicking_a_turn_in_the_analysis_moves_the_replay_cursor(jena):
+    doc = jena.document
+    analysis = jena.command_view.analysis_panel
+    analysis.turn_requested.emit(12)
+    assert doc.timeline.cursor.turn == 12
+    assert doc.timeline.position == analysis.turn_ends[12]
+    assert_map_shows(jena, doc.log.state_at(doc.timeline.position))
+    assert "Turn 12" in jena.play_view.panel.bar.where.text()

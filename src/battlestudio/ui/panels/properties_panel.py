@@ -159,7 +159,7 @@ class PropertiesPanel(QWidget):
         while self.body_layout.count():
             w = self.body_layout.takeAt(0).widget()
             if w is not None:
-                w.setParent(None)
+                w.hide()  # stays a hidden child until deleted: never a stray top-level window
                 w.deleteLater()
         self.editors = {}
         groups = self.selected_by_kind()

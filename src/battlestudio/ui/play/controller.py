@@ -68,6 +68,9 @@ class PlayView(QObject):
         self.annotation_dialog: AnnotationDialog | None = None
         self.panel = ReplayPanel()
         self.dock = window.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        problems = window.docks.get("problems")
+        if problems is not None:
+            window.tabifyDockWidget(problems, self.dock)
         scene = window.map_view.map_scene
         self.marks = ReplayMarks(scene, lambda side: scene.ctx.side_colours.get(side, "#606060"))
         self.panel.unit_requested.connect(self.show_units)
@@ -228,15 +231,21 @@ class PlayView(QObject):
             return f"{mode} · start of the game"
         info = p.base.scenario.info
         side = p.base.scenario.sides.get(c.side)
-        parts = []
         ruleset = p.session.ruleset if p.session is not None else None
-        phases = [(s.id, s.name.split(" (")[0]) for s in ruleset.turn_sequence(t.state)] if ruleset is not None else \
+        phases = [(s.id, s.name) for s in ruleset.turn_sequence(t.state)] if ruleset is not None else \
             [(k.phase, k.phase) for k in p.log.phases() if k.turn == c.turn and k.side == c.side]
-        for pid, name in phases:
-            parts.append(f"<b><u>{name}</u></b>" if pid == c.phase else f"<span style='color:gray'>{name}</span>")
+        parts, current = [], c.phase
+        for i, (pid, name) in enumerate(phases, 1):
+            short = pid.replace("_", " ").capitalize()
+            if pid == c.phase:
+                current = name
+                parts.append(f"<b style='background:#3d7ad6;color:white'>&nbsp;{i} {short}&nbsp;</b>")
+            else:
+                parts.append(f"<span style='color:gray'>{i} {short}</span>")
+        self.strip.setToolTip(f"Turn {c.turn}, {c.side}: {current}")
         last = f"/{info.turns}" if info.turns else ""
         return (f"{mode} · <b>Turn {c.turn}{last}</b> {game_time(info, c.turn)} · "
-                f"<b>{side.name if side else c.side}</b>: " + " › ".join(parts))
+                f"<b>{side.name.split(':')[0] if side else c.side}</b> · " + " ".join(parts))
 
     def _on_refused(self, text: str) -> None:
         self.window.statusBar().showMessage(text, 10_000)

@@ -25,6 +25,7 @@ from psygnal import Signal
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
+from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
@@ -136,10 +137,10 @@ class PlayDocument(Document):
                     target[i] = rec
             if ids:
                 changes.append(Change(kind, frozenset(ids)))
-        if last is None or state.oob is not last.oob:
+        if last is None or state.oob is not last.oob or state.off_table != last.off_table:
             old = set(self._view.oob.graph.edges)
-            self._view.oob = state.oob
-            nodes = {v for _, v in old ^ set(state.oob.graph.edges)}
+            self._view.oob = _on_table(state)
+            nodes = {v for _, v in old ^ set(self._view.oob.graph.edges)}
             if last is None or nodes:
                 changes.append(Change("oob", frozenset(nodes)))
         self._shown = state
@@ -322,3 +323,13 @@ class PlayDocument(Document):
         self.timeline.position_changed.disconnect(self._on_position)
         self.timeline.bounds_changed.disconnect(self._on_bounds)
         self.timeline.close()
+
+
+def _on_table(state: GameState) -> OrderOfBattle:
+    """The order of battle of what is on the table: formations still to arrive left out (the
+    state's own graph when none is waiting)."""
+    if not state.off_table:
+        return state.oob
+    oob = state.oob.copy()
+    oob.graph.remove_nodes_from(state.off_table)
+    return oob

@@ -93,9 +93,12 @@ class TimelineTrack(QWidget):
         p.fillRect(QRectF(6, mid - 3, self.width() - 12, 6), pal.mid())
         p.fillRect(QRectF(6, mid - 3, self.x_of(self.position) - 6, 6), QColor("#3d7ad6"))
         p.setPen(QPen(pal.text().color(), 1))
-        for pos in self.phases:
+        last_x = -1e9
+        for pos in self.phases:  # phase ticks where they stand apart, else only the turns'
             x = self.x_of(pos - 1)
-            p.drawLine(QPointF(x, mid - 6), QPointF(x, mid + 6))
+            if x - last_x >= 4.0:
+                p.drawLine(QPointF(x, mid - 5), QPointF(x, mid + 5))
+                last_x = x
         font = QFont(self.font())
         font.setPointSizeF(max(6.5, font.pointSizeF() * 0.8))
         p.setFont(font)
@@ -152,7 +155,7 @@ class TimelineBar(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for name, text, tip in (
-            ("start", "⏮", "Start of the game (Home)"),
+            ("start", "|◀", "Start of the game (Home)"),
             ("turn_back", "«T", "Back one turn (Ctrl+Left, PageUp)"),
             ("phase_back", "«P", "Back one phase (Shift+Left)"),
             ("event_back", "‹", "Back one event (Left)"),
@@ -160,7 +163,7 @@ class TimelineBar(QWidget):
             ("event_fwd", "›", "Forward one event (Right)"),
             ("phase_fwd", "P»", "Forward one phase (Shift+Right)"),
             ("turn_fwd", "T»", "Forward one turn (Ctrl+Right, PageDown)"),
-            ("end", "⏭", "End of the game (End)"),
+            ("end", "▶|", "End of the game (End)"),
         ):
             b = QToolButton(self)
             b.setObjectName(f"timeline_{name}")
@@ -266,7 +269,7 @@ class TimelineBar(QWidget):
         self.buttons["start"].setEnabled(not t.at_start)
 
     def _on_playing(self, playing: bool) -> None:
-        self.buttons["play"].setText("⏸" if playing else "▶")
+        self.buttons["play"].setText("❚❚" if playing else "▶")
         if playing:
             self._clock.start()
             self.timer.start(max(TICK_MIN_MS, round(self.timeline.interval * 1000)))
