@@ -193,6 +193,17 @@ def test_sqlite_with_a_bad_value_names_table_row_and_column(tmp_path, jena):
     assert "event seq=0.payload: not valid JSON" in _load_error(p)
 
 
+def test_sqlite_with_an_empty_order_of_battle_id_names_the_row(tmp_path, jena):
+    # found by the byte-flipping fuzz test: a damaged row read back as NULL reached networkx
+    p = tmp_path / "n.battle"
+    store.save(jena, p)
+    _sql(p, "UPDATE oob_node SET id = x'00ff' WHERE seq = 0")
+    assert _load_error(p) == f"{p}: oob_node seq=0.id: expected a non-empty text id, got b'\\x00\\xff'"
+    store.save(jena, p)
+    _sql(p, "UPDATE oob_edge SET subordinate = '' WHERE seq = 1")
+    assert _load_error(p) == f"{p}: oob_edge seq=1.subordinate: expected a non-empty text id, got ''"
+
+
 def test_loading_does_not_modify_the_file(tmp_path, jena):
     p = tmp_path / "r.battle"
     store.save(jena, p)

@@ -90,14 +90,26 @@ def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
     sources = conn.execute(select(SourceRow.__table__).order_by(SourceRow.__table__.c.seq)).mappings()
     doc["sources"] = [record_from_row(SOURCE, r, f"sources[{i}]") for i, r in enumerate(sources)]
     oob = OrderOfBattle()
-    for (node,) in conn.execute(select(OobNodeRow.__table__.c.id).order_by(OobNodeRow.__table__.c.seq)):
-        oob.graph.add_node(node)
+    node_cols = OobNodeRow.__table__.c
+    for seq, node in conn.execute(select(node_cols.seq, node_cols.id).order_by(node_cols.seq)):
+        oob.graph.add_node(_oob_id(node, f"{OobNodeRow.__tablename__} seq={seq}.id"))
     edge_cols = OobEdgeRow.__table__.c
-    oob.graph.add_edges_from(conn.execute(select(edge_cols.superior, edge_cols.subordinate).order_by(edge_cols.seq)))
+    for seq, sup, sub in conn.execute(
+        select(edge_cols.seq, edge_cols.superior, edge_cols.subordinate).order_by(edge_cols.seq)
+    ):
+        where = f"{OobEdgeRow.__tablename__} seq={seq}"
+        oob.graph.add_edge(_oob_id(sup, f"{where}.superior"), _oob_id(sub, f"{where}.subordinate"))
     doc["oob"] = oob_to_doc(oob)
     rows = conn.exec_driver_sql(f"SELECT seq, kind, turn, side, phase, payload FROM {EventRow.__tablename__} ORDER BY seq")
     doc["events"] = [_event_doc(*r) for r in rows]
     return doc
+
+
+def _oob_id(value: Any, where: str) -> str:
+    """An order-of-battle node id read from a row: a non-empty text, else a DocumentError."""
+    if not isinstance(value, str) or not value:
+        raise DocumentError(where, f"expected a non-empty text id, got {value!r}")
+    return value
 
 
 def _event_doc(seq: int, kind: Any, turn: Any, side: Any, phase: Any, payload: Any) -> dict[str, Any]:
