@@ -120,6 +120,7 @@ class PlayDocument(Document):
         state = self.timeline.state
         last = self._shown
         changes: list[Change] = []
+        presence = False  # a record came onto or left the table
         for kind in PLAY_KINDS:
             records = getattr(state, kind)
             target: dict = getattr(self._view, kind)
@@ -132,12 +133,13 @@ class PlayDocument(Document):
             for i in ids:
                 rec = records.get(i)
                 if rec is None or i in state.off_table:
-                    target.pop(i, None)
+                    presence |= target.pop(i, None) is not None
                 else:
+                    presence |= i not in target
                     target[i] = rec
             if ids:
                 changes.append(Change(kind, frozenset(ids)))
-        if last is None or state.oob is not last.oob or state.off_table != last.off_table:
+        if last is None or state.oob is not last.oob or presence:
             old = set(self._view.oob.graph.edges)
             self._view.oob = _on_table(state)
             nodes = {v for _, v in old ^ set(self._view.oob.graph.edges)}
@@ -326,10 +328,11 @@ class PlayDocument(Document):
 
 
 def _on_table(state: GameState) -> OrderOfBattle:
-    """The order of battle of what is on the table: formations still to arrive left out (the
-    state's own graph when none is waiting)."""
-    if not state.off_table:
+    """The order of battle of what is on the table: formations still to arrive and units
+    removed from the game left out (the state's own graph when there are none)."""
+    gone = [n for n in state.oob.graph if n in state.off_table or (n not in state.units and n not in state.commanders)]
+    if not gone:
         return state.oob
     oob = state.oob.copy()
-    oob.graph.remove_nodes_from(state.off_table)
+    oob.graph.remove_nodes_from(gone)
     return oob

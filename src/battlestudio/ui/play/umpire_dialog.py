@@ -86,9 +86,9 @@ class UmpireDialog(QDialog):
         self.mel_att = _unit_list(state, lambda sd: sd == active, sel, "umpire_melee_attackers")
         self.mel_def = _unit_list(state, lambda sd: sd != active, sel, "umpire_melee_defenders")
         self.mel_winner = QComboBox(objectName="umpire_melee_winner")
-        self.mel_winner.addItem("attackers", "attackers")
-        self.mel_winner.addItem("defenders", "defenders")
-        self.mel_winner.addItem("undecided", "")
+        for label, value in (("attackers", "attacker"), ("defenders", "defender"), ("draw", "draw"),
+                             ("undecided", "")):
+            self.mel_winner.addItem(label, value)
         self.mel_text = QLineEdit(objectName="umpire_melee_text", placeholderText="why, in a sentence")
         f.addRow(f"Attackers ({active})", self.mel_att)
         f.addRow("Defenders", self.mel_def)
@@ -135,9 +135,7 @@ class UmpireDialog(QDialog):
             if not att or not dfn:
                 self.document.refused.emit("A melee needs at least one attacker and one defender.")
                 return False
-            side = self.document.session.key.side
-            other = self.document.session.state.units[dfn[0]].side
-            winner = {"attackers": side, "defenders": other, "": ""}[self.mel_winner.currentData()]
+            winner = self.mel_winner.currentData()
             ok = self.document.run("Melee", lambda s: s.melee(att, dfn, winner, self.mel_text.text()))
         else:
             uid = self.mor_unit.currentData()
