@@ -126,3 +126,86 @@ def test_building_then_recording_gives_the_committed_game(battle):
     assert fresh.events == battle.events
     assert fresh.scenario.units == battle.scenario.units and fresh.scenario.info == battle.scenario.info
     assert [s.title for s in fresh.scenario.sources] == [s.title for s in battle.scenario.sources]
+
+
+def _turn_ends(log: GameLog) -> dict[int, object]:
+    """State at the end of every turn (after its TurnEnded), and the final state as turn 40."""
+    out = {}
+    state = log.initial
+    for e in log.events:
+        state = e.apply(state)
+        if e.kind == "turn_ended":
+            out[e.turn] = state
+    out[max(log.turns())] = log.head
+    return out
+
+
+@pytest.fixture(scope="module")
+def ends(log):
+    return _turn_ends(log)
+
+
+def test_formations_do_not_stack_on_each_other(ends):
+    from shapely.strtree import STRtree
+
+    stacked = 0
+    for turn, st in ends.items():
+        units = [u for u in st.units.values() if u.id not in st.off_table and u.state != "eliminated"]
+        shapes = [u.footprint() for u in units]
+        tree = STRtree(shapes)
+        for i, a in enumerate(shapes):
+            for j in tree.query(a):
+                if j > i and units[i].side == units[j].side and a.intersection(shapes[j]).area > 0.5:
+                    stacked += 1
+    # troops following their generals keep apart (follow_moves keep_apart_cm); over 40 turn ends
+    # of about 100 units only the odd umpire's melee move may leave two units touching
+    assert stacked <= 10
+
+
+def test_beaten_prussians_retreat_away_from_the_french(battle, log):
+    assert battle.scenario.info.parameters["toe.retreat_direction"] == "enemy_front"
+    assert "directly away from the enemy front" in battle.scenario.info.parameters["toe.note.retreat_direction"]
+    state = log.initial
+    retreats = 0
+    for e in battle.events:
+        if e.kind == "order_written" and e.order_type == "T" and e.recipient.startswith("prussian"):
+            here = state.commanders[e.recipient].position
+            dx, dy = e.objective[0] - here[0], e.objective[1] - here[1]
+            # never back towards Jena and the Saale, where the French came from
+            assert not (dx > 1.0 and dy < -1.0), (e.turn, e.recipient, here, e.objective)
+            retreats += 1
+        state = e.apply(state)
+    assert retreats >= 6
+    # beaten formations leave the table beyond its edge instead of sitting on it behind the French
+    gone = [e for e in battle.events if e.kind == "annotation" and e.title == "Retreat off the table"]
+    assert len(gone) >= 2
+
+
+def test_the_historical_course_is_recognisable(battle, ends):
+    towns = {t.name: t.polygon.centroid for t in battle.scenario.towns.values()}
+
+    def dist(st, cid, town):
+        return math.dist(st.commanders[cid].position, (towns[town].x, towns[town].y))
+
+    def closest(cid, town, turns):
+        return min(dist(ends[t], cid, town) for t in turns if cid in ends[t].commanders
+                   and cid not in ends[t].off_table)
+
+    assert closest("french-v-corps", "Closewitz", range(4, 14)) <= 15.0        # Lannes at Closewitz in the fog
+    assert closest("french-vi-corps", "Vierzehnheiligen", range(17, 30)) <= 25.0  # Ney's attack
+    assert closest("french-vii-corps", "Isserstedt", range(15, 31)) <= 15.0    # Augereau by Isserstedt
+    assert closest("french-iv-corps", "Krippendorf", range(20, 41)) <= 30.0    # Soult towards Krippendorf
+    ruchel = "prussian-reserve-ruchel"
+    arrived = next(e.turn for e in battle.events if e.kind == "reinforcement_arrived"
+                   and e.reinforcement == f"arrive-{ruchel}")
+    assert arrived >= 30                                                          # Rüchel comes late ...
+    assert any(e.kind == "order_written" and e.order_type == "T" and e.recipient == ruchel and e.turn > arrived
+               for e in battle.events)                                            # ... and is beaten
+    # the afternoon rout: by the end the Prussians have lost or left more than half their units,
+    # and what remains stands in the west, by Kapellendorf and the Weimar road
+    end = ends[max(ends)]
+    start = [u for u in battle.scenario.units.values() if u.side == "prussian"]
+    left = [u for u in end.units.values() if u.side == "prussian" and u.id not in end.off_table
+            and u.state != "eliminated"]
+    assert len(left) * 2 < len(start)
+    assert all(u.position[0] < 200.0 or u.position[1] > 280.0 for u in left)
