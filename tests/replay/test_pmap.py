@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battlestudio.replay.pmap import CHUNK, ChunkedMap
+from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.replay.synthetic import synthetic_game
 
@@ -126,3 +127,23 @@ def test_synthetic_command_orders_go_through_rolls_and_replay_from_keyframes():
         [repr(e) for e in game.events]
     plain = synthetic_game(turns=10, units_per_side=64, seed=3)
     assert "order_written" not in {e.kind for e in plain.events}
+
+
+def test_building_a_log_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    game = synthetic_game(turns=3, units_per_side=8, seed=2)
+    assert gc.isenabled()
+    game.log()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        game.log()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    bad = list(game.events)
+    bad.insert(5, bad[-1])  # an event of the last phase inside the first: refused
+    with pytest.raises(ValueError, match=r"game log event \d+: "):
+        GameLog.from_scenario(game.scenario, bad)
+    assert gc.isenabled()
