@@ -162,11 +162,13 @@ class ReplayMarks:
             if e.at is None:
                 continue
             at = table_to_scene(*e.at)
-            pin = QGraphicsPathItem()
-            path = QPainterPath(at)
-            path.lineTo(at + QPointF(0, -6))
-            path.addEllipse(at + QPointF(0, -8), 2.2, 2.2)
+            pin = QGraphicsPathItem()  # a map pin of constant screen size (pixels) standing on ``at``
+            path = QPainterPath(QPointF(0, 0))
+            path.lineTo(QPointF(0, -12))
+            path.addEllipse(QPointF(0, -16), 4.5, 4.5)
             pin.setPath(path)
+            pin.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+            pin.setPos(at)
             pin.setPen(_pen("#8e44ad", 2.0))
             pin.setBrush(QColor("#d2b4de"))
             pin.setZValue(PIN_Z)
@@ -175,7 +177,8 @@ class ReplayMarks:
             label = QGraphicsSimpleTextItem(e.title or e.text[:40])
             label.setBrush(QColor("#5b2c6f"))
             label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
-            label.setPos(at + QPointF(3, -12))
+            label.setPos(at)
+            label.setTransform(label.transform().translate(7, -24))
             label.setZValue(PIN_Z)
             self.scene.addItem(label)
             self.pins += [pin, label]
