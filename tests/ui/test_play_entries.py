@@ -146,3 +146,22 @@ def test_replay_tree_leaves_out_what_is_not_on_the_table(qtbot, tmp_path, monkey
         doc.timeline.seek(pos)
         problems = w.problems_panel.check()
         assert not [p for p in problems if p.code == "oob:unknown-id"]
+
+
+def test_a_new_game_is_saved_whole_to_battle_json(qtbot, tmp_path, monkeypatch, scenario):
+    from battlestudio import store
+
+    modal = ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path, Document(Battle(scenario)))
+    w.play_view.seed = 2
+    doc = w.play_view.start_game()
+    doc.set_selection({"u-39ligne"})
+    w.properties_panel.apply("units", "facing", 60.0)
+    w.play_view.next_phase()
+    assert doc.is_modified and "*" in w.windowTitle()
+    modal.save_name = str(tmp_path / "elchingen-game.battle.json")
+    assert w.save()
+    assert not doc.is_modified
+    saved = store.load(tmp_path / "elchingen-game.battle.json")
+    assert saved.events == list(doc.log.events) and [e.kind for e in saved.events][-1] == "phase_started"
+    assert saved.scenario.units["u-39ligne"].facing == scenario.units["u-39ligne"].facing  # the scenario as deployed
