@@ -82,3 +82,48 @@ def test_check_passes_and_info_totals_match_the_source(name, forces, sides, caps
         # guns on the table are the one-third-rule gun models (1.3); the rest is recorded, not lost
         assert info["sides"][side]["guns"] + off_table == src[nation]["guns"]
         assert info["sides"][side]["units"] == sum(1 for u in sc.units.values() if u.side == side)
+
+
+def test_import_oob_refuses_binary_and_non_utf8_files_naming_the_byte_offset(tmp_path, capsys):
+    rand = tmp_path / "rand.oob"
+    rand.write_bytes(bytes((i * 73 + 41) % 256 for i in range(2048)))  # 2 KB of byte noise
+    out = tmp_path / "rand.battle.json"
+    assert main(["import-oob", str(rand), "--format", "oob", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{rand}: not a text file (NUL byte at byte offset" in err
+    assert not out.exists()
+    latin = tmp_path / "latin.oob"
+    latin.write_bytes("!French 1806\nVI Corps - Ney\n  Légère - 4 bases\n".encode("latin-1"))
+    assert main(["import-oob", str(latin), "--format", "oob", "--out", str(out)]) == 1
+    assert f"{latin}: not UTF-8 text (byte 0xe9 at byte offset 31)" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_lines_that_are_neither_command_nor_unit_are_warned_and_skipped(tmp_path, capsys):
+    src = tmp_path / "mixed.oob"
+    src.write_text("!French 1806\nVI Corps - Ney\n  1eme Division - Marchand\n    13e Legere 1400 men\n"
+                   "    6eme Legere - 4 bases light\n    ÿþ§§ garbage ¤¤\n  Corps Artillery\n"
+                   "    12pdr Battery - HvF\n", encoding="utf-8")
+    out = tmp_path / "mixed.battle.json"
+    assert main(["import-oob", str(src), "--format", "oob", "--no-convert", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"{src}:4: warning: neither a command line ('Name - Commander') nor a unit line" in err
+    assert "'1400 men' is not a strength this format reads" in err
+    assert f"{src}:6: warning: neither a command line" in err
+    sc = store.load(out).scenario
+    assert sorted(c.attributes["formation"] for c in sc.commanders.values()) == [
+        "1eme Division", "Corps Artillery", "VI Corps"]
+    assert sorted(u.name for u in sc.units.values()) == ["12pdr Battery", "6eme Legere"]
+
+
+def test_an_import_that_yields_nothing_fails_and_writes_nothing(tmp_path, capsys):
+    empty = tmp_path / "empty.oob"
+    empty.write_text("", encoding="utf-8")
+    out = tmp_path / "empty.battle.json"
+    assert main(["import-oob", str(empty), "--format", "oob", "--out", str(out)]) == 1
+    assert f"{empty}: nothing imported (no command or unit line understood" in capsys.readouterr().err
+    only_junk = tmp_path / "junk.oob"
+    only_junk.write_text("!French 1806\n#### ####\n", encoding="utf-8")
+    assert main(["import-oob", str(only_junk), "--format", "oob", "--out", str(out)]) == 1
+    assert f"{only_junk}:2: warning: neither a command line" in capsys.readouterr().err
+    assert not out.exists()

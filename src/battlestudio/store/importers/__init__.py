@@ -55,7 +55,8 @@ def import_oob(
     Raises
     ------
     OobImportError
-        for an unknown format, a missing mapping, or a file that cannot be read.
+        for an unknown format, a missing mapping, a file that cannot be read, or an import that
+        yields neither a commander nor a unit.
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -81,6 +82,11 @@ def import_oob(
         from battlestudio.store.importers.fogofwar import import_fogofwar
 
         res = import_fogofwar(paths[0], scenario_id=scenario_id)
+    if not res.scenario.units and not res.scenario.commanders:
+        names = ", ".join(str(p) for p in paths)
+        raise OobImportError(f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
+                             f"understood; {len(res.problems())} warning(s)): "
+                             + "; ".join(str(w) for w in res.problems()[:3]))
     if convert:
         from battlestudio.store.importers.toe_scale import convert_to_toe
 

@@ -174,12 +174,24 @@ class IdMaker:
 
 
 def read_text(path: Path) -> str:
-    """Read a UTF-8 text file (falling back to Latin-1), raising ``OobImportError`` naming it."""
+    """Read a UTF-8 text file (an optional byte-order mark is dropped).
+
+    Raises
+    ------
+    OobImportError
+        naming the file, when it cannot be read, holds a NUL byte or is not UTF-8 text; the
+        message gives the byte offset (0-based) of the first bad byte.
+    """
     try:
         raw = Path(path).read_bytes()
     except OSError as e:
         raise OobImportError(f"{path}: cannot read file ({e.strerror or e})") from e
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise OobImportError(f"{path}: not a text file (NUL byte at byte offset {nul})")
     try:
         return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+    except UnicodeDecodeError as e:
+        off = e.start + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)
+        raise OobImportError(f"{path}: not UTF-8 text (byte 0x{raw[off]:02x} at byte offset {off}); "
+                             "save it as UTF-8") from e

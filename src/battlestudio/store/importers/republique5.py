@@ -4,14 +4,16 @@ The format (steveoc64/republique5, BSD 2-Clause; see ``shared/data/oob/SOURCES.m
 
 * directive lines: ``!<Nation> <Year>`` (``!French 1806``), a default grade (``!Veteran``),
   ``!Indent N`` (spaces per level), and command-style words (``!Efficient``, ``!Cavalry``…);
-* command lines ``Name - Commander`` (or just ``Name`` when no commander is known);
+* command lines ``Name - Commander`` (or just ``Name`` when no commander is known); a name
+  holds letters, digits, spaces and ``.,'’&()[]/+:-``, and no strength (``1400 men``);
 * unit lines ``Name - N bases [grade] [type] [(details)]``;
 * battery lines ``Name - <code> [grade]`` with codes ``HvF``/``MdF``/``LtF`` (heavy, medium,
   light foot) and ``MdH``/``LtH`` (medium, light horse).
 
 A base is a Republique game element (about a battalion or regiment), not a head count, so units
-carry ``bases`` and no men. Every line that is not understood yields an ``ImportWarning`` naming
-file and line; the rest of the file still imports.
+carry ``bases`` and no men. Every line that is not understood (neither a command nor a unit line)
+yields an ``ImportWarning`` naming file and line and is skipped; the rest of the file still
+imports. A file that is not UTF-8 text (or holds a NUL byte) is refused whole.
 """
 
 from __future__ import annotations
@@ -182,6 +184,13 @@ def import_oob_file(
                 f"unknown battery code {rest.split()[0]!r} (known: {', '.join(BATTERY_CODES)}); line skipped", raw,
             ))
             continue
+        why = _not_a_command(name, rest)
+        if why:
+            warnings.append(ImportWarning(
+                str(path), lineno, f"neither a command line ('Name - Commander') nor a unit line "
+                f"('Name - N bases …'): {why}; line skipped", raw,
+            ))
+            continue
         last_unit_level = None
         cid = ids.make(prefix, name)
         src_echelon = _source_echelon(name, parent, scenario)
@@ -207,6 +216,23 @@ def import_oob_file(
             scenario.oob.add(parent, cid)
         st.stack.append((level, cid))
     return st.roots
+
+
+NAME_RE = re.compile(r"^[^\W\d_][\w .,'’&()\[\]/+:-]*$|^\d+\w*[ .][\w .,'’&()\[\]/+:-]*[^\W\d_][\w .,'’&()\[\]/+:-]*$")
+"""A formation or commander name: letters, digits, spaces and ``.,'’&()[]/+:-``, with a letter."""
+STRENGTH_RE = re.compile(r"\b\d[\d,.]*\s*(men|bases?|guns|sabres|bayonets|horses|sqns?|bns?)\b", re.I)
+
+
+def _not_a_command(name: str, rest: str) -> str:
+    """Why ``name - rest`` cannot be a command line, or ``""`` when it can."""
+    for part in (name, rest.strip("()") if rest.startswith("(") else rest):
+        if not part:
+            continue
+        if STRENGTH_RE.search(part):
+            return f"{STRENGTH_RE.search(part).group(0)!r} is not a strength this format reads"
+        if not NAME_RE.match(part) or not part.isprintable():
+            return f"{part!r} does not read as a name"
+    return ""
 
 
 _GENERAL_FIGURES = {
