@@ -127,3 +127,48 @@ def test_an_import_that_yields_nothing_fails_and_writes_nothing(tmp_path, capsys
     assert main(["import-oob", str(only_junk), "--format", "oob", "--out", str(out)]) == 1
     assert f"{only_junk}:2: warning: neither a command line" in capsys.readouterr().err
     assert not out.exists()
+
+
+WATERLOO_MAP = Path(__file__).resolve().parent / "store" / "importers" / "data" / "waterloo_levels.toml"
+
+
+def test_import_oob_checks_the_files_real_type_against_format(tmp_path, capsys):
+    out = tmp_path / "w.battle.json"
+    csv_file = DATA / "waterloo-1815-from-pages.csv"
+    assert main(["import-oob", str(csv_file), "--format", "xlsx", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 1
+    assert f"{csv_file}: --format xlsx, but the file is not an XLSX workbook (not a zip archive)" in capsys.readouterr().err
+    import openpyxl
+
+    book = tmp_path / "waterloo.csv"  # an XLSX workbook under a .csv name
+    wb = openpyxl.Workbook()
+    for row in csv.reader(open(csv_file, encoding="utf-8")):
+        wb.active.append(row)
+    wb.save(book)
+    assert main(["import-oob", str(book), "--format", "csv", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 1
+    assert f"{book}: --format csv, but the file is a zip archive" in capsys.readouterr().err
+    assert not out.exists()
+    # read by its declared format, not by its name
+    assert main(["import-oob", str(book), "--format", "xlsx", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 0
+    assert out.exists()
+
+
+def test_options_that_the_format_does_not_read_are_usage_errors(tmp_path, capsys):
+    out = tmp_path / "x.battle.json"
+    oob = str(DATA / "leipzig-1813-french.oob")
+    assert main(["import-oob", oob, "--format", "oob", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 2
+    assert "--map is only read with --format csv or xlsx, not oob" in capsys.readouterr().err
+    assert main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--map", str(WATERLOO_MAP),
+                 "--scenario-id", "18", "--out", str(out)]) == 2
+    assert "--map is only read with --format csv or xlsx, not fogofwar" in capsys.readouterr().err
+    assert main(["import-oob", oob, "--format", "oob", "--scenario-id", "1", "--out", str(out)]) == 2
+    assert "--scenario-id is only read with --format fogofwar" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_fogofwar_with_several_scenarios_needs_scenario_id_and_lists_them(tmp_path, capsys):
+    out = tmp_path / "all.battle.json"
+    assert main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "force.csv: the tables hold 3 scenarios; choose one with --scenario-id: " \
+           "1 (Jena Auerstadt), 17 (Eylau), 18 (Battle of Elchingen)" in err
+    assert not out.exists()

@@ -245,6 +245,10 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         store.format_of(args.out)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.map is not None and args.format not in ("csv", "xlsx"):
+        raise UsageError(f"import-oob: --map is only read with --format csv or xlsx, not {args.format}")
+    if args.scenario_id is not None and args.format != "fogofwar":
+        raise UsageError(f"import-oob: --scenario-id is only read with --format fogofwar, not {args.format}")
     if os.path.exists(args.out) and not args.force:
         raise _Problem(f"{args.out}: already exists; use --force to replace it")
     res = import_oob(args.files, args.format, mapping=args.map, scenario_id=args.scenario_id,

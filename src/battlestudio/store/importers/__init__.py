@@ -55,13 +55,18 @@ def import_oob(
     Raises
     ------
     OobImportError
-        for an unknown format, a missing mapping, a file that cannot be read, or an import that
+        for an unknown format, a missing mapping (or one given for a format that reads none),
+        a table whose content is not of ``fmt`` (an XLSX workbook is a zip archive), a file that cannot be read, or an import that
         yields neither a commander nor a unit.
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if not paths:
         raise OobImportError("no input file given")
+    if mapping is not None and fmt not in ("csv", "xlsx"):
+        raise OobImportError(f"a column mapping is only read for --format csv or xlsx, not {fmt}")
+    if scenario_id is not None and fmt != "fogofwar":
+        raise OobImportError(f"--scenario-id is only read for --format fogofwar, not {fmt}")
     if fmt == "oob":
         from battlestudio.store.importers.republique5 import import_republique5
 
@@ -71,9 +76,9 @@ def import_oob(
             raise OobImportError(f"--format {fmt} needs a column mapping (--map mapping.toml)")
         from battlestudio.store.importers.tabular import import_table
 
-        res = import_table(paths[0], mapping)
+        res = import_table(paths[0], mapping, fmt=fmt)
         for p in paths[1:]:
-            more = import_table(p, mapping, scenario=res.scenario)
+            more = import_table(p, mapping, scenario=res.scenario, fmt=fmt)
             res.warnings += more.warnings
             res.roots += more.roots
     else:

@@ -109,7 +109,8 @@ def import_fogofwar(
         folder holding ``force.csv``, ``force_unit.csv`` and the ``lookup_*.csv`` tables (a path
         to one of those files is accepted too).
     scenario_id : int | None
-        import the forces of this fogofwar scenario (1 Jena-Auerstedt, 17 Eylau, 18 Elchingen).
+        import the forces of this fogofwar scenario (1 Jena-Auerstedt, 17 Eylau, 18 Elchingen);
+        may be left out only when the tables hold one scenario.
     force_ids : iterable of int | None
         import exactly these forces (in this order); overrides ``scenario_id``.
     sides : dict[str, str] | None
@@ -125,7 +126,9 @@ def import_fogofwar(
     Raises
     ------
     OobImportError
-        when a table is missing or unreadable, or no force matches.
+        when a table is missing or unreadable, no force matches, or neither ``force_ids`` nor
+        ``scenario_id`` is given while the tables hold several scenarios (the message lists
+        their ids and names).
     """
     d = Path(directory)
     if d.is_file():
@@ -148,6 +151,12 @@ def import_fogofwar(
             raise OobImportError(f"{d / 'force.csv'}: no force belongs to scenario {scenario_id}")
     else:
         forces = list(t.force)
+        in_tables = sorted({f["scenario_id"] for f in forces}, key=lambda x: (len(x), x))
+        if len(in_tables) > 1:
+            names = {r.get("id", ""): (r.get("name") or "").strip() for r in t.scenario}
+            listed = ", ".join(f"{i} ({names[i]})" if names.get(i) else i for i in in_tables)
+            raise OobImportError(f"{d / 'force.csv'}: the tables hold {len(in_tables)} scenarios; choose one "
+                                 f"with --scenario-id: {listed}")
     rows_by_force: dict[str, list[tuple[int, dict[str, str]]]] = {}
     for i, r in enumerate(t.force_unit, start=2):
         rows_by_force.setdefault(r["force_id"], []).append((i, r))

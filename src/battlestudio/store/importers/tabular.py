@@ -37,6 +37,7 @@ cannot be read yields an ``ImportWarning`` naming the file and the row (the head
 from __future__ import annotations
 
 import csv
+import io
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,13 +112,36 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
     return Mapping_(modes[0], h, cols, values, dict(spec.get("defaults", {})), dict(spec.get("source", {})), origin)
 
 
-def _read_rows(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1."""
-    if path.suffix.lower() in (".xlsx", ".xlsm"):
+def _check_kind(path: Path, fmt: str) -> None:
+    """Refuse a file whose content is not ``fmt`` (an XLSX workbook is a zip archive)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError as e:
+        raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
+    is_zip = head.startswith(b"PK\x03\x04")
+    if fmt == "xlsx" and not is_zip:
+        raise OobImportError(f"{path}: --format xlsx, but the file is not an XLSX workbook (not a zip archive); "
+                             "for a CSV file use --format csv")
+    if fmt == "csv" and is_zip:
+        raise OobImportError(f"{path}: --format csv, but the file is a zip archive (an XLSX workbook?); "
+                             "use --format xlsx")
+
+
+def _read_rows(path: Path, sheet: str | None, fmt: str | None = None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1.
+
+    ``fmt`` (``"csv"`` or ``"xlsx"``) is checked against the file's content; without it the
+    suffix decides.
+    """
+    if fmt is not None:
+        _check_kind(path, fmt)
+    if fmt == "xlsx" or (fmt is None and path.suffix.lower() in (".xlsx", ".xlsm")):
         import openpyxl
 
         try:
-            wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+            with open(path, "rb") as fh:  # a file object: openpyxl would refuse a name not ending .xlsx
+                wb = openpyxl.load_workbook(io.BytesIO(fh.read()), read_only=True, data_only=True)
         except Exception as e:  # openpyxl raises many kinds for a bad file
             raise OobImportError(f"{path}: not a readable XLSX workbook ({e})") from e
         try:
@@ -148,7 +172,7 @@ def _read_rows(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int
 
 
 def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scenario: Scenario | None = None,
-                 sheet: str | None = None) -> ImportResult:
+                 sheet: str | None = None, fmt: str | None = None) -> ImportResult:
     """Import a CSV or XLSX order of battle through ``mapping``.
 
     Parameters
@@ -161,6 +185,9 @@ def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scen
         scenario to add to (a new one by default).
     sheet : str | None
         worksheet of an XLSX file (default: ``[hierarchy] sheet`` or the first).
+    fmt : str | None
+        ``"csv"`` or ``"xlsx"``: read the file as that, after checking its content is that
+        (default: by the file's suffix).
 
     Returns
     -------
@@ -169,11 +196,12 @@ def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scen
     Raises
     ------
     OobImportError
-        for an unreadable file or mapping, or a mapped column missing from the header.
+        for an unreadable file or mapping, a file whose content is not ``fmt``, or a mapped
+        column missing from the header.
     """
     m = load_mapping(mapping)
     path = Path(path)
-    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"))
+    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"), fmt)
     needed = [c for v in m.columns.values() for c in (v if isinstance(v, list) else [v])]
     needed += [m.hierarchy[k] for k in ("path", "prefix", "id", "parent") if k in m.hierarchy]
     needed += list(m.hierarchy.get("levels", []))
