@@ -27,8 +27,8 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict
 from battlestudio.store.errors import DocumentError
 from battlestudio.store.fields import (
-    FLOAT, GEOMETRY, INT, JSON, OPT_FLOAT, OPT_INT, OPT_POINT, POINT, POLYGON, STR, STRS,
-    Codec, EnumOf, Optional, _kind, nested, show,
+    COUNT, FLOAT, GEOMETRY, HHMM, INT, ISO_DATE, JSON, OPT_COUNT, OPT_FLOAT, OPT_INT, OPT_POINT, POINT,
+    POLYGON, STR, STRS, Codec, EnumOf, FloatIn, IntIn, Optional, _kind, nested, show,
 )
 
 FORMAT = "battlestudio"
@@ -98,20 +98,27 @@ def _spec(cls: type, **codecs: Codec) -> RecordSpec:
     return RecordSpec(cls, tuple(codecs.items()))
 
 
+MAX_TABLE_CM = 100_000.0
+"""Largest table side (cm) a file may give: 1 km of table; more is a typing error."""
+MAX_TURNS = 10_000
+"""Most turns a scenario may last."""
+
+TABLE_CM = FloatIn(0.0, MAX_TABLE_CM)
 INFO = _spec(
-    ScenarioInfo, title=STR, date=STR, place=STR, ruleset=STR, parameters=JSON, table_width=FLOAT,
-    table_height=FLOAT, ground_scale=FLOAT, turn_minutes=INT, first_turn=STR, turns=INT, description=STR,
+    ScenarioInfo, title=STR, date=ISO_DATE, place=STR, ruleset=STR, parameters=JSON, table_width=TABLE_CM,
+    table_height=TABLE_CM, ground_scale=FloatIn(0.0, 1e6), turn_minutes=IntIn(1, 24 * 60),
+    first_turn=HHMM, turns=IntIn(1, MAX_TURNS), description=STR,
 )
 SIDE = _spec(Side, id=STR, name=STR, nations=STRS, colour=STR)
 UNIT = _spec(
     Unit, id=STR, name=STR, side=STR, nation=STR, arm=EnumOf(Arm), subtype=Optional(EnumOf(Subtype)),
-    quality=STR, figures=INT, bases=OPT_INT, men=INT, horses=INT, guns=INT, position=POINT,
-    facing=FLOAT, formation=EnumOf(Formation), state=STR, ammunition=OPT_INT, figure_width=FLOAT,
+    quality=STR, figures=COUNT, bases=OPT_COUNT, men=COUNT, horses=COUNT, guns=COUNT, position=POINT,
+    facing=FLOAT, formation=EnumOf(Formation), state=STR, ammunition=OPT_COUNT, figure_width=FLOAT,
     figure_depth=FLOAT, column_ranks=INT, attributes=JSON,
 )
 COMMANDER = _spec(
     Commander, id=STR, name=STR, side=STR, nation=STR, echelon=STR, position=POINT, facing=FLOAT,
-    figures=INT, order_capacity=OPT_INT, command_ability=OPT_INT, command_distance=OPT_FLOAT,
+    figures=COUNT, order_capacity=OPT_INT, command_ability=OPT_INT, command_distance=OPT_FLOAT,
     attributes=JSON,
 )
 TERRAIN = _spec(

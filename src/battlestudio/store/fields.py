@@ -26,6 +26,10 @@ from battlestudio.store.errors import DocumentError
 INT_LIMIT = 2**63
 """Integers must lie in (-2**63, 2**63): what SQLite's INTEGER holds."""
 
+COORD_LIMIT_CM = 1_000_000.0
+"""Coordinates (cm) must lie in [-COORD_LIMIT_CM, COORD_LIMIT_CM]: ten times the largest table
+(``info.table_width`` ≤ 100,000 cm); beyond that shapely's predicates overflow."""
+
 
 def show(raw: Any) -> str:
     """A short rendering of a bad value for an error message (JSON spelling where possible)."""
@@ -108,6 +112,87 @@ class Float(Codec):
         return value + 0.0  # -0.0 → 0.0
 
 
+class IntIn(Int):
+    """An integer in ``[lo, hi]`` (``hi=None``: no upper bound) when read; written as any ``Int``.
+
+    Writing does not refuse an out-of-range value (the user's work is saved whatever it
+    holds); reading does, so commands never run on, say, a unit of -3 figures.
+    """
+
+    def __init__(self, lo: int, hi: int | None = None) -> None:
+        self.lo, self.hi = lo, hi
+
+    def dump(self, value: Any) -> Any:
+        return Int.load(self, value)
+
+    def load(self, raw: Any) -> int:
+        value = super().load(raw)
+        if value < self.lo or (self.hi is not None and value > self.hi):
+            bound = f">= {self.lo}" if self.hi is None else f"between {self.lo} and {self.hi}"
+            raise DocumentError("", f"must be {bound}, got {value}")
+        return value
+
+
+class FloatIn(Float):
+    """A finite number above ``lo`` (``lo_open``: strictly) and at most ``hi`` when read.
+
+    Like ``IntIn``, writing checks only that the value is a finite number.
+    """
+
+    def __init__(self, lo: float, hi: float, lo_open: bool = True) -> None:
+        self.lo, self.hi, self.lo_open = lo, hi, lo_open
+
+    def dump(self, value: Any) -> Any:
+        return Float.load(self, value)
+
+    def load(self, raw: Any) -> float:
+        value = super().load(raw)
+        low_ok = value > self.lo if self.lo_open else value >= self.lo
+        if not low_ok or value > self.hi:
+            op = ">" if self.lo_open else ">="
+            raise DocumentError("", f"must be {op} {self.lo:g} and <= {self.hi:g}, got {value:g}")
+        return value
+
+
+class Matching(Str):
+    """A string matching ``pattern`` (a ``re`` pattern, whole string) when read; ``label``
+    says what is expected, e.g. ``"a time HH:MM"``. ``check`` may refuse it further (returns
+    an error text or None)."""
+
+    def __init__(self, pattern: str, label: str, check: Any = None) -> None:
+        import re
+
+        self.pattern = re.compile(pattern)
+        self.label = label
+        self.check = check
+
+    def dump(self, value: Any) -> Any:
+        return Str.load(self, value)
+
+    def load(self, raw: Any) -> str:
+        value = super().load(raw)
+        if not self.pattern.fullmatch(value) or (self.check is not None and self.check(value)):
+            raise DocumentError("", f"expected {self.label}, got {show(value)}")
+        return value
+
+
+def _bad_hhmm(text: str) -> bool:
+    h, m = text.split(":")
+    return not (0 <= int(h) <= 23 and 0 <= int(m) <= 59)
+
+
+def _bad_date(text: str) -> bool:
+    import datetime
+
+    if not text:
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return True
+    return False
+
+
 class Optional(Codec):
     """``None`` or a value of ``inner``."""
 
@@ -153,7 +238,7 @@ class PointOf(Codec):
         out = []
         for i, v in enumerate(raw):
             try:
-                out.append(FLOAT.load(v))
+                out.append(COORD.load(v))
             except DocumentError as err:
                 raise nested(f"[{i}]", err) from None
         return (out[0], out[1])
@@ -235,6 +320,12 @@ class GeometryOf(Codec):
     def load(self, raw: Any) -> BaseGeometry:
         if isinstance(raw, BaseGeometry):
             self._check_type(raw.geom_type)
+            if not raw.is_empty:
+                for v in raw.bounds:
+                    try:
+                        COORD.load(v)
+                    except DocumentError as err:
+                        raise DocumentError("", f"coordinate {err.what}") from None
             return raw
         if not isinstance(raw, dict):
             raise DocumentError("", f"expected a GeoJSON geometry object, got {_kind(raw)}")
@@ -282,7 +373,7 @@ def _check_coords(raw: Any, depth: int, where: str) -> None:
             raise DocumentError(where, f"expected a position [x, y], got {show(raw)}")
         for i, v in enumerate(raw):
             try:
-                FLOAT.load(v)
+                COORD.load(v)
             except DocumentError as err:
                 raise nested(f"{where}[{i}]", err) from None
         return
@@ -293,6 +384,11 @@ def _check_coords(raw: Any, depth: int, where: str) -> None:
 STR = Str()
 INT = Int()
 FLOAT = Float()
+COORD = FloatIn(-COORD_LIMIT_CM, COORD_LIMIT_CM, lo_open=False)
+COUNT = IntIn(0)
+OPT_COUNT = Optional(COUNT)
+HHMM = Matching(r"[0-9]{2}:[0-9]{2}", "a time of day HH:MM, e.g. \"06:00\"", _bad_hhmm)
+ISO_DATE = Matching(r"(|[0-9]{4}-[0-9]{2}-[0-9]{2})", "an ISO date YYYY-MM-DD (or \"\")", _bad_date)
 POINT = PointOf()
 STRS = StrTuple()
 JSON = JsonMapping()
