@@ -172,3 +172,21 @@ def test_fogofwar_with_several_scenarios_needs_scenario_id_and_lists_them(tmp_pa
     assert "force.csv: the tables hold 3 scenarios; choose one with --scenario-id: " \
            "1 (Jena Auerstadt), 17 (Eylau), 18 (Battle of Elchingen)" in err
     assert not out.exists()
+
+
+def test_a_malformed_mapping_is_one_clear_line_not_an_internal_error(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n', encoding="utf-8")
+    out = tmp_path / "w.battle.json"
+    code = main(["import-oob", str(DATA / "waterloo-1815-from-pages.csv"), "--format", "csv", "--map", str(bad),
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and "internal error" not in err
+    assert f"{bad}: [hierarchy] levels = 5: expected a list of column names" in err
+    assert not out.exists()
+
+
+def test_import_oob_help_points_to_the_mapping_docs(capsys):
+    assert main(["import-oob", "--help"]) == 0
+    assert "docs/import-mapping.md" in capsys.readouterr().out
+    assert (Path(__file__).resolve().parents[1] / "docs" / "import-mapping.md").exists()

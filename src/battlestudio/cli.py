@@ -234,6 +234,8 @@ def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
     p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    p.epilog = ("The column mapping (--map) of csv and xlsx is described, every key with an example, "
+                "in docs/import-mapping.md (and in the docstring of battlestudio.store.importers.tabular).")
 
 
 def _cmd_import_oob(args: argparse.Namespace) -> int:

@@ -131,3 +131,48 @@ def test_bad_mappings_and_files_name_the_culprit(tmp_path):
     junk.write_text("not a workbook")
     with pytest.raises(OobImportError, match="junk.xlsx: not a readable XLSX"):
         import_table(junk, ID_MAPPING)
+
+
+MAP_DOC = Path(__file__).resolve().parents[3] / "docs" / "import-mapping.md"
+
+
+@pytest.mark.parametrize("toml,message", [
+    ('[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n',
+     r"bad.toml: \[hierarchy\] levels = 5: expected a list of column names"),
+    ('[hierarchy]\nlevels = ["army"]\n[columns]\nmen = 7\n',
+     r"bad.toml: \[columns\] men = 7: expected a column name or a list of them"),
+    ('[hierarchy]\nlevels = ["army", "army"]\n',
+     r"bad.toml: \[hierarchy\] levels = \['army', 'army'\]: column 'army' is named twice"),
+    ('[hierarchy]\nlevels = ["army"]\n[bogus]\nx = 1\n',
+     r"bad.toml: unknown section \[bogus\]; known sections: \[hierarchy\], \[columns\], \[values\], "
+     r"\[defaults\], \[source\]"),
+    ('[hierarchy]\nlevels = ["army"]\n[columns]\nmenn = "men"\n',
+     r"bad.toml: unknown key 'menn' in \[columns\]; known keys: name, commander, men"),
+    ('[hierarchy]\nlevels = ["army"]\n[values.side]\nFrench = 5\n',
+     r"bad.toml: \[values.side\] 'French' = 5: expected a side name"),
+    ('[hierarchy]\nlevels = ["army"]\n[values.colour]\nred = "x"\n',
+     r"bad.toml: unknown key 'colour' in \[values\]; known keys: arm, quality, echelon, side"),
+    ('[hierarchy]\npath = "path"\nseparator = 1\n[columns]\nname = "name"\n',
+     r"bad.toml: \[hierarchy\] separator = 1: expected a separator"),
+    ('[hierarchy]\nlevels = ["army"]\n[defaults]\nyear = "eighteen-six"\n',
+     r"bad.toml: \[defaults\] year = 'eighteen-six': expected a year"),
+    ('[hierarchy]\nlevels = ["army"]\n[defaults]\nquality = "heroic"\n',
+     r"bad.toml: \[defaults\] quality = 'heroic' is not one of guard, elite"),
+    ('hierarchy = 3\n', r"bad.toml: \[hierarchy\] = 3: expected a table"),
+])
+def test_malformed_mappings_are_refused_naming_file_key_and_value(tmp_path, toml, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(toml, encoding="utf-8")
+    with pytest.raises(OobImportError, match=message):
+        load_mapping(bad)
+
+
+def test_the_documented_example_mapping_is_valid_and_imports_waterloo(tmp_path):
+    text = MAP_DOC.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    f = tmp_path / "example.toml"
+    f.write_text(example, encoding="utf-8")
+    m = load_mapping(f)
+    assert m.mode == "levels" and m.defaults["year"] == 1815
+    res = import_table(DATA / "waterloo-1815-from-pages.csv", f)
+    assert {"french", "allied", "prussian"} <= set(res.scenario.sides)

@@ -1,32 +1,54 @@
 """Importer of orders of battle kept in a table (CSV or XLSX), read through a column mapping.
 
-The mapping is a TOML file (or the same dict) naming which columns hold what::
+The mapping is a TOML file (or the same dict; ``docs/import-mapping.md`` says the same for
+users). Sections and keys (anything else is refused, naming the file, the key and the value;
+``tabular_mapping.load_mapping`` checks them)::
 
-    [hierarchy]                 # one of: path, id + parent, levels
-    path = "path"               # dotted path column, e.g. "3eme_Division.12e_Ligne"
-    separator = "."
-    prefix = "force_id"         # optional column that puts each path under a top command
-    # id = "id"  and  parent = "parent_id"
-    # levels = ["army", "corps", "division", "brigade"]   (one column per echelon)
+    [hierarchy]       # how rows nest: exactly one of path, id (+ parent) or levels
+    path = "path"          # column with a path such as "3eme_Division.12e_Ligne"; each part
+                           # is a command above the row ("_" reads as a space)
+    separator = "."        # (path) what splits the path; default "."
+    prefix = "force_id"    # (path, optional) column whose value puts each path under a top command
+    id = "id"              # column with the row's own id ...
+    parent = "parent_id"   # ... and the column with its superior's id (empty: a top entry)
+    levels = ["army", "corps", "division", "brigade"]
+                           # one column per echelon, top first, each named once; a row sits
+                           # under the names in the columns left of its last filled one
+    sheet = "OOB"          # (XLSX, optional) worksheet; default the first
 
-    [columns]                   # each a column name; men may list several columns to add
-    name = "name"
-    commander = "commander_name"
-    men = ["bayonets", "sabres"]
+    [columns]         # each value a column name of the header (quoted string)
+    name = "name"               # name of the formation or unit (needed unless levels)
+    commander = "commander_name"  # person commanding it
+    men = ["bayonets", "sabres"]  # men, horses and guns may list several columns to add up
     horses = "sabres"
-    guns = "guns"
-    arm = "utype"
-    quality = "rating"
+    guns = "guns"               # real pieces
+    arm = "utype"               # read through [values.arm], else inf/cav/art/hq words
+    quality = "rating"          # read through [values.quality], else a Quality or grade word
     nation = "nation"
-    side = "nation"
-    echelon = "cmd_level"
+    side = "nation"             # read through [values.side], else slugged
+    echelon = "cmd_level"       # read through [values.echelon], else an Echelon value
+    year = "year"               # used to map echelons (e.g. a 1806 French corps)
 
-    [values.arm]                # source value -> infantry|cavalry|artillery|other|command
+    [values.arm]      # source value -> infantry | cavalry | artillery | other | command
     "1" = "command"
-    [values.quality]            # source value -> a Quality value
-    [values.echelon]            # source value -> an Echelon value
-    [defaults]                  # side, nation, quality, arm, year (a "year" column may be mapped too)
-    [source]                    # title, url, licence of the data (goes into Scenario.sources)
+    [values.quality]  # source value -> guard | elite | veteran | crack | regular | conscript |
+    "5" = "regular"   #                 militia | rabble
+    [values.echelon]  # source value -> c_in_c | army | corps | division | brigade
+    "2" = "corps"
+    [values.side]     # source value -> side id (all values are quoted strings)
+    French = "french"
+
+    [defaults]        # when a column is not mapped or a cell is empty
+    side = "french"
+    nation = "France"
+    quality = "regular"
+    arm = "infantry"       # used when no arm column is mapped
+    year = 1806            # a number, or a string of digits
+
+    [source]          # where the data comes from (goes into Scenario.sources)
+    title = "Waterloo order of battle"
+    url = "https://example.org/waterloo"
+    licence = "CC BY-SA 4.0"
 
 A row becomes a commander when its arm maps to ``command`` (or is empty while an arm column is
 mapped) or when other rows sit under it; any other row becomes a unit. Strengths on commander
@@ -38,15 +60,14 @@ from __future__ import annotations
 
 import csv
 import io
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from battlestudio.model.scenario import Scenario, Side, Source
-from battlestudio.model.units import Arm, Commander, Echelon, Quality, Unit
+from battlestudio.model.units import Arm, Commander, Quality, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
 from battlestudio.store.importers.republique5 import _source_echelon
+from battlestudio.store.importers.tabular_mapping import ECHELONS, Mapping_, load_mapping
 from battlestudio.store.importers.republique5_words import GRADES
 from battlestudio.store.importers.toe_scale import map_echelon
 
@@ -56,60 +77,7 @@ ARM_ALIASES = {
     "other": "other", "command": "command", "hq": "command", "": "command",
 }
 """Arm words understood without a ``[values.arm]`` table."""
-ECHELONS = {e.value for e in Echelon}
 _FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
-
-
-@dataclass
-class Mapping_:
-    """A checked column mapping (see the module docstring)."""
-
-    mode: str
-    hierarchy: dict[str, Any]
-    columns: dict[str, Any]
-    values: dict[str, dict[str, str]] = field(default_factory=dict)
-    defaults: dict[str, str] = field(default_factory=dict)
-    source: dict[str, str] = field(default_factory=dict)
-    origin: str = "mapping"
-
-
-def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
-    """Read and check a mapping (TOML file or dict).
-
-    Raises
-    ------
-    OobImportError
-        naming the mapping file and the key at fault.
-    """
-    origin = "mapping"
-    if not isinstance(spec, Mapping):
-        origin = str(spec)
-        try:
-            spec = tomllib.loads(Path(spec).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise OobImportError(f"{origin}: cannot read mapping ({e.strerror or e})") from e
-        except tomllib.TOMLDecodeError as e:
-            raise OobImportError(f"{origin}: not valid TOML ({e})") from e
-    h = dict(spec.get("hierarchy", {}))
-    modes = [m for m in ("path", "id", "levels") if m in h]
-    if len(modes) != 1:
-        raise OobImportError(f"{origin}: [hierarchy] needs exactly one of path, id (+ parent) or levels; got {modes}")
-    if modes[0] == "id" and "parent" not in h:
-        raise OobImportError(f"{origin}: [hierarchy] id needs a parent column")
-    cols = dict(spec.get("columns", {}))
-    if "name" not in cols and modes[0] != "levels":
-        raise OobImportError(f"{origin}: [columns] needs a name column")
-    values = {k: {str(a): str(b) for a, b in v.items()} for k, v in dict(spec.get("values", {})).items()}
-    for src, arm in values.get("arm", {}).items():
-        if arm not in ("infantry", "cavalry", "artillery", "other", "command"):
-            raise OobImportError(f"{origin}: values.arm.{src} = {arm!r} is not infantry/cavalry/artillery/other/command")
-    for src, q in values.get("quality", {}).items():
-        if q not in {x.value for x in Quality}:
-            raise OobImportError(f"{origin}: values.quality.{src} = {q!r} is not one of {[x.value for x in Quality]}")
-    for src, e in values.get("echelon", {}).items():
-        if e not in ECHELONS:
-            raise OobImportError(f"{origin}: values.echelon.{src} = {e!r} is not one of {sorted(ECHELONS)}")
-    return Mapping_(modes[0], h, cols, values, dict(spec.get("defaults", {})), dict(spec.get("source", {})), origin)
 
 
 def _check_kind(path: Path, fmt: str) -> None:
