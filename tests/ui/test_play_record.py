@@ -12,7 +12,6 @@ import math
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import Qt
 
 from battlestudio import store
 from battlestudio.replay.battle import Battle
