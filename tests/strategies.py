@@ -164,7 +164,7 @@ def _build_armies(sc: Scenario, rng: random.Random, n_units: int, sides: list[tu
         for u in range(count):
             subtype = rng.choice([*Subtype, None])
             arm = SUBTYPE_ARM[subtype] if subtype else rng.choice(list(Arm))
-            figures = rng.randint(0, 40)
+            figures = rng.randint(1, 40)  # a unit with no figures is a problem `check` reports
             uid = f"{sid}-u{u + 1:04d}"
             sc.units[uid] = Unit(
                 uid, f"{u + 1}e brigade", sid, nation=rng.choice(nations), arm=arm, subtype=subtype,

@@ -190,3 +190,21 @@ def test_import_oob_help_points_to_the_mapping_docs(capsys):
     assert main(["import-oob", "--help"]) == 0
     assert "docs/import-mapping.md" in capsys.readouterr().out
     assert (Path(__file__).resolve().parents[1] / "docs" / "import-mapping.md").exists()
+
+
+def test_zero_men_units_are_warned_on_import_and_flagged_by_check(tmp_path, capsys):
+    src = DATA / "waterloo-1815-from-pages.csv"
+    out = tmp_path / "waterloo.battle.json"
+    assert main(["import-oob", str(src), "--format", "csv", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    rows = list(csv.DictReader(open(src, encoding="utf-8")))
+    # row 5 (I Corps, 1st Division, Brigade Quiot; the header is row 1) has empty men and guns cells
+    assert (rows[3]["brigade"], rows[3]["men"], rows[3]["guns"]) == ("Brigade Quiot", "", "")
+    assert f"{src}:5: warning: unit 'Brigade Quiot' has no men and no guns" in err
+    assert err.count("has no men and no guns") == 67
+    assert main(["check", str(out)]) == 1
+    flagged = [ln for ln in capsys.readouterr().out.splitlines() if "unit with 0 men and 0 figures" in ln]
+    sc = store.load(out).scenario
+    empty = sorted(u for u, rec in sc.units.items() if rec.men == 0 and rec.figures == 0 and not rec.bases)
+    assert len(flagged) == len(empty) > 0
+    assert all(any(f"units[{u!r}].men" in ln for ln in flagged) for u in empty)

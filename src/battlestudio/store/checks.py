@@ -48,6 +48,7 @@ def check_battle(battle: Battle) -> list[Problem]:
     out += [Problem(p.message, "oob" + (f" ({', '.join(p.ids)})" if p.ids else "")) for p in s.validate_oob()]
     out += _references(s)
     out += _off_table(s)
+    out += _empty_units(s)
     out += _geometries(s)
     out += _town_overlaps(s)
     if s.info.table_width <= 0 or s.info.table_height <= 0:
@@ -109,6 +110,15 @@ def _off_table(s: Scenario) -> Iterable[Problem]:
                 w, h = s.info.table_width, s.info.table_height
                 yield Problem(f"off the table ({rec.position[0]:g}, {rec.position[1]:g} cm; table is {w:g} × {h:g} cm)",
                               f"{key}[{rid!r}].position")
+
+
+def _empty_units(s: Scenario) -> Iterable[Problem]:
+    """Units with no men, no figures, no bases and no guns: nothing to put on the table (an import
+    from a source that gave no strength for them)."""
+    for uid in sorted(s.units):
+        u = s.units[uid]
+        if u.men == 0 and u.figures == 0 and not u.bases and u.guns == 0:
+            yield Problem("unit with 0 men and 0 figures (no strength given)", f"units[{uid!r}].men")
 
 
 def _geometries(s: Scenario) -> Iterable[Problem]:

@@ -40,7 +40,13 @@ def test_fogofwar_force_unit_as_a_table_keeps_every_man_and_gun():
 def test_waterloo_from_level_columns():
     res = import_table(DATA / "waterloo-1815-from-pages.csv", MAPS / "waterloo_levels.toml")
     sc = res.scenario
-    assert res.problems() == []
+    # the only problems: units whose men and guns cells are empty, one warning each, naming the row
+    source = list(csv.DictReader(open(DATA / "waterloo-1815-from-pages.csv", encoding="utf-8")))
+    empty = sorted(u.attributes["source_row"] for u in sc.units.values() if u.men == 0 and u.guns == 0)
+    assert sorted(w.line for w in res.problems()) == empty and len(empty) == 67
+    assert all("has no men and no guns (column(s) 'men' empty or 0)" in w.message for w in res.problems())
+    assert all(not source[n - 2]["men"] and not source[n - 2]["guns"] for n in empty)
+    assert sum(1 for u in sc.units.values() if u.men == 0 and u.side == "french") == 36
     assert sc.validate_oob() == []
     napoleon = next(c for c in sc.commanders.values() if c.name == "Napoleon")
     assert (napoleon.echelon, napoleon.side, napoleon.attributes["stated_men"]) == ("army", "french", 73000)

@@ -53,7 +53,8 @@ users). Sections and keys (anything else is refused, naming the file, the key an
 A row becomes a commander when its arm maps to ``command`` (or is empty while an arm column is
 mapped) or when other rows sit under it; any other row becomes a unit. Strengths on commander
 rows are kept as ``stated_men``/``stated_guns`` attributes, not counted twice. Every value that
-cannot be read yields an ``ImportWarning`` naming the file and the row (the header is row 1).
+cannot be read yields an ``ImportWarning`` naming the file and the row (the header is row 1), and
+so does a unit with neither men nor guns (it is kept, with 0 men).
 """
 
 from __future__ import annotations
@@ -362,10 +363,15 @@ class _Builder:
         if self.col(row, "commander"):
             attrs["commander"] = self.col(row, "commander")
         uid = self.ids.make(side, name)
+        men, guns = self.number(row, "men", rowno), self.number(row, "guns", rowno)
+        if men == 0 and guns == 0:
+            cols = self.m.columns.get("men")
+            where = f"column(s) {cols!r} empty or 0" if cols else "no men column mapped"
+            self.warn(rowno, f"unit {name!r} has no men and no guns ({where}); imported with 0 men: "
+                             "fill in its strength", row)
         self.sc.units[uid] = Unit(
             uid, name, side, nation, arm=Arm(arm), quality=q or self.m.defaults.get("quality", "regular"),
-            men=self.number(row, "men", rowno), horses=self.number(row, "horses", rowno),
-            guns=self.number(row, "guns", rowno), attributes=attrs)
+            men=men, horses=self.number(row, "horses", rowno), guns=guns, attributes=attrs)
         if pid:
             self.sc.oob.add(pid, uid)
         return uid
