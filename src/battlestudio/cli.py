@@ -68,7 +68,7 @@ def _args_check(p: argparse.ArgumentParser) -> None:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from battlestudio import store
-    from battlestudio.store.checks import check_battle
+    from battlestudio.store.checks import check_battle, ruleset_problems
 
     try:
         battle = store.load(args.file)
@@ -76,7 +76,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         where = f": {err.where}" if err.where else ""
         print(f"{args.file}: {err.what}{where}")
         return EXIT_PROBLEMS
-    problems = check_battle(battle)
+    problems = check_battle(battle) + ruleset_problems(battle.scenario)
     for p in problems:
         print(f"{args.file}: {p.what}: {p.where}")
     if problems:

@@ -6,7 +6,9 @@ Checks: empty ids and ids shared by two records; the order of battle
 (orders, reinforcements, deployment zones, objectives, units, commanders); units and
 commanders off the table (except those of a reinforcement, which wait off-table); reinforcement
 windows and probabilities; invalid or empty geometries; overlapping town zones (Torden over
-Europa 4.8: a town zone is a separate area). Each problem says what is wrong and where.
+Europa 4.8: a town zone is a separate area); a ruleset that is not installed, and unit states
+its ruleset has no name for (warnings: the file still opens); the game log, replayed from the
+start, up to its first event that cannot apply. Each problem says what is wrong and where.
 """
 
 from __future__ import annotations
@@ -55,7 +57,53 @@ def check_battle(battle: Battle) -> list[Problem]:
         out.append(Problem(f"table size {s.info.table_width} × {s.info.table_height} cm is not positive", "info"))
     if s.info.turns < 1:
         out.append(Problem(f"the scenario lasts {s.info.turns} turns", "info.turns"))
+    out += _game_log(battle)
     return out
+
+
+def ruleset_problems(s: Scenario) -> list[Problem]:
+    """Terms the scenario's ruleset does not know: a ruleset id that is not installed, unit
+    states its unit state machine has no name for. These are warnings for ``battlestudio
+    check``; the file still opens (a third-party ruleset's files, a state a later version
+    names)."""
+    return list(_ruleset_terms(s))
+
+
+def _ruleset_terms(s: Scenario) -> Iterable[Problem]:
+    from battlestudio.rules import RuleRefused, available_rulesets
+
+    try:
+        installed = available_rulesets()
+    except RuleRefused as exc:
+        yield Problem(f"the installed rulesets cannot be listed: {exc}", "info.ruleset")
+        return
+    rid = s.info.ruleset
+    if rid not in installed:
+        known = ", ".join(sorted(installed)) or "none"
+        yield Problem(f"ruleset {rid!r} is not installed (known: {known})", "info.ruleset")
+        return
+    rs = installed[rid]
+    machine = next((m for m in rs.describe().state_machines if m.id.startswith("unit")), None)
+    if machine is None:
+        return
+    states = {x.lower() for x in machine.states} | {str(k).lower() for k in getattr(rs, "state_aliases", {})}
+    for uid in sorted(s.units):
+        state = s.units[uid].state
+        if state and state.lower() not in states:
+            yield Problem(f"state {state!r} is not a unit state of ruleset {rid!r} "
+                          f"(known: {', '.join(sorted(machine.states))})", f"units[{uid!r}].state")
+
+
+def _game_log(battle: Battle) -> Iterable[Problem]:
+    """The recorded game replayed from the start; its first event that cannot apply."""
+    if not battle.events:
+        return
+    from battlestudio.replay.game import GameLog
+
+    try:
+        GameLog.from_battle(battle)
+    except ValueError as exc:
+        yield Problem(" ".join(str(exc).split()), "events")
 
 
 def _ids(s: Scenario) -> Iterable[Problem]:
