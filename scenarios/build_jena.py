@@ -144,6 +144,16 @@ def build():
                                            "10 October; his advance guard is kept as the data gives it",
             "scenario.note.data_per_corps": "every corps from fogofwar (men and guns); republique5 only for "
                                             "the arrival windows, since its bases are not head counts",
+            "scenario.note.copied_rows": "two fogofwar rows carry the game editor's '_Copy' suffix: "
+                                         "'9e Hussar_Copy' (force_unit 108, Lannes' light cavalry brigade) and "
+                                         "'Corsican Legere_Copy' (force_unit 97, Legrand's division of Soult's "
+                                         "corps). Each is the only row of its unit in its corps, a user's copy "
+                                         "of a sibling row made into another regiment, not a duplicate: "
+                                         "Treilhard's brigade of V Corps held the 9e and 10e Hussards, and "
+                                         "Legrand's division the Tirailleurs corses (the Eylau tables list them "
+                                         "under Legrand too). They keep their rows' strengths and are named "
+                                         "'9e Hussar' and 'Corsican Legere'. Ney's brigade also has a '9e Hussar' "
+                                         "row (force_unit 125), kept as the data gives it",
             "import.notes": notes,
         },
         table_width=480.0, table_height=300.0, ground_scale=30.0, turn_minutes=15,

@@ -249,3 +249,15 @@ def test_a_brigade_moved_away_from_its_general_is_found(name, brigade):
     moved = (u.position[0] + step * (c.x - general[0]) / n, u.position[1] + step * (c.y - general[1]) / n)
     sc.units[brigade] = replace(u, position=moved)
     assert any(line.startswith(f"{brigade} <- ") for line in _out_of_command_at_start(sc))
+
+
+def test_jena_names_the_editors_copied_rows_properly():
+    """force_unit rows 97 and 108 ('…_Copy') are distinct regiments, named without the suffix."""
+    sc = store.load(SCEN / "jena-1806.battle.json").scenario
+    assert not [u.name for u in sc.units.values() if "_Copy" in u.name]
+    assert not [c.name for c in sc.commanders.values() if "_Copy" in c.name]
+    by_source = {u.attributes.get("source_id"): u for u in sc.units.values()}
+    assert by_source["force_unit:108"].name == "9e Hussar"
+    assert by_source["force_unit:97"].name == "Corsican Legere"
+    assert "force_unit 108" in sc.info.parameters["scenario.note.copied_rows"]
+    assert "`9e Hussar_Copy`" in (SCEN / "SOURCES.md").read_text(encoding="utf-8")

@@ -114,3 +114,17 @@ def test_missing_tables_and_unknown_force(tmp_path):
         import_fogofwar(tmp_path)
     with pytest.raises(OobImportError, match="no force with id 999"):
         import_fogofwar(FOW, force_ids=[999])
+
+
+def test_the_editors_copy_suffix_is_dropped_with_a_note_and_the_rows_kept():
+    rows = {r["id"]: r for r in csv.DictReader(open(FOW / "force_unit.csv", encoding="utf-8"))}
+    assert rows["108"]["name"] == "9e Hussar_Copy" and rows["97"]["name"] == "Corsican Legere_Copy"
+    res = import_fogofwar(FOW, force_ids=[4, 5])
+    by_source = {u.attributes["source_id"]: u for u in res.scenario.units.values()}
+    hussars, corsicans = by_source["force_unit:108"], by_source["force_unit:97"]
+    assert (hussars.name, hussars.men, hussars.arm) == ("9e Hussar", int(rows["108"]["sabres"]), Arm.CAVALRY)
+    assert (corsicans.name, corsicans.men) == ("Corsican Legere", int(rows["97"]["bayonets"]))
+    assert not any("_Copy" in u.name for u in res.scenario.units.values())
+    notes = [w for w in res.warnings if "copy suffix" in w.message]
+    assert sorted(w.line for w in notes) == [77, 100]  # the rows' line numbers in force_unit.csv
+    assert all(w.severity == "note" and w.file.endswith("force_unit.csv") for w in notes)

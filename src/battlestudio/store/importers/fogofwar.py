@@ -7,10 +7,12 @@ condition) and their order of battle (``force_unit.csv``: a dotted ``path`` unde
 = real pieces, ``rating``/``cav_type``/``gunnery_type``/``drill`` codes). The ``lookup_*.csv``
 tables decode the codes.
 
-Rows are read as the data gives them, with three transformations, each reported as a note:
+Rows are read as the data gives them, with four transformations, each reported as a note:
 a row with both bayonets and sabres becomes an infantry and a cavalry unit; guns on an infantry
 or cavalry row become an attached battery (6 guns or more) or stay on the unit as battalion
-guns (fewer); a row nested under a unit row goes to that unit's commander. A row that cannot
+guns (fewer); a row nested under a unit row goes to that unit's commander; the ``_Copy`` suffix
+the game's editor gave a copied row (which its user then made into another unit: ``9e
+Hussar_Copy`` beside ``10e Hussar``) is dropped from the name. A row that cannot
 be read (bad number, unknown code) yields a warning naming file and row.
 """
 
@@ -271,14 +273,32 @@ def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> s
     ech, note = map_echelon(src, nation, None, sc.commanders[parent].echelon)
     if note:
         warnings.append(ImportWarning(fu_file, rowno, note, _render(r), "note"))
-    cid = ids.make(side, r["name"] or r["path"])
-    attrs = {"formation": r["name"].strip(), "source_id": f"force_unit:{r['id']}", "source_echelon": src}
+    name = _row_name(r, rowno, warnings, fu_file)
+    cid = ids.make(side, name)
+    attrs = {"formation": name, "source_id": f"force_unit:{r['id']}", "source_echelon": src}
     if r.get("descr"):
         attrs["description"] = r["descr"].strip()
-    sc.commanders[cid] = Commander(cid, r["commander_name"].strip() or r["name"].strip(), side,
+    sc.commanders[cid] = Commander(cid, r["commander_name"].strip() or name, side,
                                    (r["nation"] or nation).strip(), ech, figures=_FIGS[ech], attributes=attrs)
     sc.oob.add(parent, cid)
     return cid
+
+
+COPY_SUFFIX = "_Copy"
+"""What the fogofwar editor appends to the name (and path) of a row its user copied. The user
+renames the copy into another unit and the suffix stays: ``9e Hussar_Copy`` is the 9e Hussars,
+copied from the 10e Hussar row beside it (Treilhard's brigade of V Corps held both regiments)."""
+
+
+def _row_name(r, rowno, warnings, fu_file) -> str:
+    """The row's name without the editor's copy suffix (a note says so)."""
+    name = r["name"].strip() or r["path"]
+    if name.endswith(COPY_SUFFIX) and name[: -len(COPY_SUFFIX)].strip():
+        name = name[: -len(COPY_SUFFIX)].strip()
+        warnings.append(ImportWarning(fu_file, rowno, f"name {r['name'].strip()!r} ends with the fogofwar editor's "
+                                      f"copy suffix (a user's copy of a row, renamed); read as {name!r}",
+                                      _render(r), "note"))
+    return name
 
 
 def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
@@ -295,7 +315,7 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
     bay = _int(r, "bayonets", fu_file, rowno, warnings)
     sab = _int(r, "sabres", fu_file, rowno, warnings)
     guns = _int(r, "guns", fu_file, rowno, warnings)
-    name = r["name"].strip() or r["path"]
+    name = _row_name(r, rowno, warnings, fu_file)
     base_attrs = {"source_id": f"force_unit:{r['id']}"}
     if r.get("descr"):
         base_attrs["description"] = r["descr"].strip()
