@@ -284,3 +284,27 @@ def test_tree_double_click_centres_and_place_on_map_uses_the_view_centre(window)
     assert window.document.undo_text.startswith("Place")
     ux, uy = s.units[uid].position
     assert abs(ux - centre[0]) < 1.0 and abs(uy - centre[1]) < 1.0
+
+
+def test_first_start_takes_most_of_the_screen_and_leaves_the_map_the_room(qtbot, tmp_path, modals):
+    from battlestudio.ui.main_window import BOTTOM_DOCK_HEIGHT
+
+    w = make_window(qtbot, tmp_path)
+    assert w.open_path(ELCHINGEN.with_name("jena-1806.battle.json"))  # a recorded game: Replay dock shown
+    area = w.screen().availableGeometry()
+    assert w.width() >= 0.85 * area.width() and w.height() >= 0.85 * area.height()
+    replay = w.play_view.dock
+    qtbot.waitUntil(lambda: replay.height() <= BOTTOM_DOCK_HEIGHT + 20)
+    assert replay.isVisible() and replay.height() >= 150
+    assert w.map_view.height() > 1.5 * replay.height()
+
+
+def test_saved_window_size_wins_over_the_first_start_size(qtbot, tmp_path, modals):
+    w = make_window(qtbot, tmp_path)
+    first = w.size()
+    w.resize(first.width() - 30, first.height() - 90)
+    qtbot.waitUntil(lambda: w.size() != first)
+    saved = w.size()
+    w.close()
+    w2 = make_window(qtbot, tmp_path)
+    assert w2.size() == saved != first

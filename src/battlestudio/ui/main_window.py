@@ -9,8 +9,8 @@ that cannot be read or written is reported in a dialog and the open document is 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from battlestudio.document import Document
@@ -29,6 +29,10 @@ from battlestudio.ui.settings import Settings
 from battlestudio.ui.tools import delete_selection, make_tool, place_records
 
 APP_NAME = "BattleStudio"
+FIRST_START_SCREEN_SHARE = 0.9
+"""Share of the screen's available width and height the window takes on first start."""
+BOTTOM_DOCK_HEIGHT = 200
+"""Default height (px) of the bottom dock area (Problems, Analysis, Replay) on first start."""
 
 
 def new_battle() -> Battle:
@@ -284,18 +288,41 @@ class MainWindow(FileCommands, QMainWindow):
     # -- window --------------------------------------------------------------------------
     def _restore_layout(self) -> None:
         geometry, state = self.settings.window_state()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 820)
+        if geometry is None or not self.restoreGeometry(geometry):
+            self._first_geometry()
         self._default_layout = state is None or not self.restoreState(state)
+
+    def _first_geometry(self) -> None:
+        """First start (no saved layout): ``FIRST_START_SCREEN_SHARE`` of the screen's available
+        area, centred on it (1280 × 820 px when no screen is known)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            self.resize(1280, 820)
+            return
+        area = screen.availableGeometry()
+        w, h = round(area.width() * FIRST_START_SCREEN_SHARE), round(area.height() * FIRST_START_SCREEN_SHARE)
+        self.resize(w, h)
+        self.move(area.x() + (area.width() - w) // 2, area.y() + (area.height() - h) // 2)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         if self._default_layout:  # first start: docks at a sensible size around the map
             self._default_layout = False
-            self.resizeDocks([self.docks["oob"], self.docks["properties"]], [300, 320], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["problems"]], [120], Qt.Orientation.Vertical)
+            self._size_default_docks()
+            QTimer.singleShot(0, self._size_default_docks)  # again once the layout has its size
+
+    def _size_default_docks(self) -> None:
+        """Side docks about 300 px wide, the bottom (Problems/Analysis/Replay) area
+        ``BOTTOM_DOCK_HEIGHT`` px high; the map gets the rest."""
+        self.resizeDocks([self.docks["oob"], self.docks["properties"]], [300, 320], Qt.Orientation.Horizontal)
+        self.resizeDocks([self._bottom_dock()], [BOTTOM_DOCK_HEIGHT], Qt.Orientation.Vertical)
+
+    def _bottom_dock(self) -> QDockWidget:
+        """The bottom dock shown on top of its tab group (the one the dock area sizes by)."""
+        area = Qt.DockWidgetArea.BottomDockWidgetArea
+        shown = [d for d in self.findChildren(QDockWidget)
+                 if self.dockWidgetArea(d) == area and d.isVisible() and not d.visibleRegion().isEmpty()]
+        return shown[0] if shown else self.docks["problems"]
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if not self.maybe_save():

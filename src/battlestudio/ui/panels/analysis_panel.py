@@ -3,8 +3,10 @@
 Hovering a chart shows the values under the mouse in the status line (and as a tooltip);
 clicking a turn on a chart whose x axis is turns emits ``turn_requested(turn)`` and, when a
 ``Timeline`` is bound, moves the replay cursor to the end of that turn (turn 0: the
-deployment). A dashed line marks the cursor's turn on those charts. Each tab exports its chart
-as PNG or SVG (or PDF).
+deployment). A dashed line marks the cursor's turn on those charts. It is an animated artist:
+it moves only when the turn changes, by restoring the chart's saved background and blitting the
+line over it, so a replay step never re-renders a figure. Each tab exports its chart as PNG or
+SVG (or PDF); the marker is not part of the export.
 """
 
 from __future__ import annotations
@@ -42,10 +44,15 @@ class ChartView(QWidget):
         super().__init__(parent)
         self.chart = chart
         self.canvas = FigureCanvasQTAgg(chart.figure)
-        self.canvas.setMinimumSize(320, 220)
+        self.canvas.setMinimumSize(240, 100)  # small enough for a ~200 px bottom dock area
         self.status = QLabel(" ")
         self.status.setWordWrap(True)
         self._marker = None
+        self._turn: int | None = None
+        self._background = None  # the rendered chart without the marker, for blitting
+        if chart.turns:
+            self._marker = chart.figure.axes[0].axvline(0, color="#c08000", linestyle="--", linewidth=1.2,
+                                                        animated=True, visible=False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         for fmt in ("PNG", "SVG"):
@@ -58,6 +65,24 @@ class ChartView(QWidget):
         lay.addLayout(buttons)
         self.canvas.mpl_connect("motion_notify_event", self._on_motion)
         self.canvas.mpl_connect("button_press_event", self._on_press)
+        self.canvas.mpl_connect("draw_event", self._on_draw)
+
+    @property
+    def current_turn(self) -> int | None:
+        """The turn marked (None: no marker shown)."""
+        return self._turn
+
+    def _on_draw(self, _event) -> None:
+        """After a full render (first show, resize): keep it as the background, draw the marker."""
+        if self._marker is None:
+            return
+        self._background = self.canvas.copy_from_bbox(self.chart.figure.bbox)
+        self._blit_marker()
+
+    def _blit_marker(self) -> None:
+        if self._marker.get_visible():
+            self.chart.figure.axes[0].draw_artist(self._marker)
+        self.canvas.blit(self.chart.figure.bbox)
 
     def _on_motion(self, event) -> None:
         text = self.chart.hover(event.xdata, event.ydata) if event.inaxes is not None else ""
@@ -72,16 +97,20 @@ class ChartView(QWidget):
             self.turn_clicked.emit(turn)
 
     def set_current_turn(self, turn: int | None) -> None:
-        """Mark ``turn`` with a dashed line (charts over turns; None removes it)."""
-        if not self.chart.turns:
+        """Mark ``turn`` with a dashed line (charts over turns; None removes it).
+
+        Does nothing when ``turn`` is already marked; otherwise moves the line and blits it over
+        the saved background (the chart is rendered at most once, when first drawn).
+        """
+        if self._marker is None or turn == self._turn:
             return
-        if self._marker is not None:
-            self._marker.remove()
-            self._marker = None
+        self._turn = turn
         if turn is not None:
-            ax = self.chart.figure.axes[0]
-            self._marker = ax.axvline(turn, color="#c08000", linestyle="--", linewidth=1.2)
-        self.canvas.draw_idle()
+            self._marker.set_xdata([turn, turn])
+        self._marker.set_visible(turn is not None)
+        if self._background is not None:
+            self.canvas.restore_region(self._background)
+            self._blit_marker()
 
     def export(self, path: str | Path) -> Path:
         """Write the chart to ``path`` (PNG, SVG or PDF by suffix); see ``Chart.save``."""
