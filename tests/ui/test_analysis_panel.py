@@ -83,3 +83,32 @@ def test_export_refuses_an_unknown_format(panel, tmp_path):
     p, _ = panel
     with pytest.raises(ValueError, match="charts export as png, svg, pdf"):
         p.views["luck"].export(tmp_path / "luck.gif")
+
+
+def test_marker_follows_replay_steps_and_renders_only_on_a_new_turn(panel, qtbot, monkeypatch):
+    p, log = panel
+    timeline = Timeline(log, 0)
+    p.bind_timeline(timeline)
+    view = p.views["strength"]
+    p.tabs.setCurrentWidget(view)
+    view.canvas.draw()  # first render: the background the marker is blitted on
+    renders: list[int] = []
+    monkeypatch.setattr(view.canvas, "draw", lambda: renders.append(1))
+    blits: list[int] = []
+    original_blit = view.canvas.blit
+    monkeypatch.setattr(view.canvas, "blit", lambda bbox=None: (blits.append(1), original_blit(bbox)))
+    seen_turns = set()
+    while not timeline.at_end:
+        before = view.current_turn
+        n_blits = len(blits)
+        timeline.step_event(1)
+        turn = timeline.cursor.turn
+        assert view.current_turn == turn and view._marker.get_visible()
+        assert list(view._marker.get_xdata()) == [turn, turn]
+        assert len(blits) == n_blits + (turn != before)  # one blit per new turn, none within a turn
+        seen_turns.add(turn)
+    timeline.step_phase(-1)
+    assert view.current_turn == timeline.cursor.turn
+    assert seen_turns == {1, 2, 3} and renders == []  # steps never re-render the figure
+    # charts not over turns carry no marker
+    assert p.views["luck"].current_turn is None
