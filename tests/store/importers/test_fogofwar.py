@@ -128,3 +128,24 @@ def test_the_editors_copy_suffix_is_dropped_with_a_note_and_the_rows_kept():
     notes = [w for w in res.warnings if "copy suffix" in w.message]
     assert sorted(w.line for w in notes) == [77, 100]  # the rows' line numbers in force_unit.csv
     assert all(w.severity == "note" and w.file.endswith("force_unit.csv") for w in notes)
+
+
+def test_a_unit_row_with_no_strength_is_warned_with_its_row(tmp_path):
+    d = tmp_path / "fow"
+    shutil.copytree(FOW, d)
+    rows = list(csv.reader(open(d / "force_unit.csv", encoding="utf-8", newline="")))
+    head = rows[0]
+    n = next(i for i, r in enumerate(rows) if r[0] == "108")  # 9e Hussar_Copy, 600 sabres
+    rows[n][head.index("sabres")] = "0"
+    m = next(i for i, r in enumerate(rows) if r[0] == "107")  # 10e Hussar: no sabres but 3 guns (crashed before)
+    rows[m][head.index("sabres")], rows[m][head.index("guns")] = "0", "3"
+    with open(d / "force_unit.csv", "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    res = import_fogofwar(d, force_ids=[5])
+    probs = [w for w in res.problems() if "no bayonets, sabres or guns" in w.message]
+    assert [(w.line, w.file) for w in probs] == [(n + 1, str(d / "force_unit.csv"))]
+    assert "unit '9e Hussar' has no bayonets, sabres or guns; row skipped" in probs[0].message
+    assert not any(u.attributes["source_id"] == "force_unit:108" for u in res.scenario.units.values())
+    ten = [u for u in res.scenario.units.values() if u.attributes["source_id"] == "force_unit:107"]
+    assert [(u.arm, u.guns) for u in ten] == [(Arm.ARTILLERY, 3)]
+    assert not [w for w in import_fogofwar(FOW, scenario_id=1).problems() if "no bayonets" in w.message]

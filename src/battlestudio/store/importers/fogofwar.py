@@ -13,7 +13,9 @@ or cavalry row become an attached battery (6 guns or more) or stay on the unit a
 guns (fewer); a row nested under a unit row goes to that unit's commander; the ``_Copy`` suffix
 the game's editor gave a copied row (which its user then made into another unit: ``9e
 Hussar_Copy`` beside ``10e Hussar``) is dropped from the name. A row that cannot
-be read (bad number, unknown code) yields a warning naming file and row.
+be read (bad number, unknown code) yields a warning naming file and row, and so does a unit
+row with no bayonets, sabres or guns (kept with 0 men, or skipped when it would be an empty
+cavalry unit).
 """
 
 from __future__ import annotations
@@ -312,9 +314,11 @@ def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
 
 def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
     utype = r["utype"].strip()
+    before = len(warnings)
     bay = _int(r, "bayonets", fu_file, rowno, warnings)
     sab = _int(r, "sabres", fu_file, rowno, warnings)
     guns = _int(r, "guns", fu_file, rowno, warnings)
+    unreadable = len(warnings) > before  # a cell that is not a number is warned already
     name = _row_name(r, rowno, warnings, fu_file)
     base_attrs = {"source_id": f"force_unit:{r['id']}"}
     if r.get("descr"):
@@ -352,7 +356,7 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
             warnings.append(ImportWarning(fu_file, rowno, f"{bay} bayonets and {sab} sabres: split into an infantry "
                                           f"and a cavalry unit", _render(r), "note"))
     if guns > 0:
-        if guns > BATTALION_GUNS_MAX:
+        if guns > BATTALION_GUNS_MAX or not out:
             out.append(_battery(t, r, rowno, f"{name} battery", guns, ids, side, common, base_attrs, warnings, fu_file))
             warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns on a {'cavalry' if utype == '3' else 'infantry'}"
                                           " row: made an attached battery", _render(r), "note"))
@@ -360,6 +364,12 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
             out[0] = replace(out[0], guns=guns, attributes={**out[0].attributes, "battalion_guns": guns})
             warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns kept on the unit as battalion guns",
                                           _render(r), "note"))
+    if not out:
+        warnings.append(ImportWarning(fu_file, rowno, f"unit {name!r} has no bayonets, sabres or guns; row skipped",
+                                      _render(r)))
+    elif not unreadable and all(u.men == 0 and u.guns == 0 for u in out):
+        warnings.append(ImportWarning(fu_file, rowno, f"unit {name!r} has no bayonets, sabres or guns; imported with "
+                                      "0 men: fill in its strength", _render(r)))
     return out
 
 
