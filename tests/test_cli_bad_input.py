@@ -87,3 +87,105 @@ def test_check_reports_the_first_bad_event(tmp_path, capsys):
     # log says the same
     assert main(["log", str(bad)]) == 1
     assert "game log event 7" in capsys.readouterr().err
+
+
+# -- 3. --width limits, before any painting ---------------------------------------------------
+@pytest.mark.parametrize("argv,least", [
+    (["replay", "--at", "1", "--png", "OUT.png"], 200),
+    (["export-map", "--out", "OUT.png"], 400),
+    (["report", "--out", "OUT.html"], 400),
+])
+@pytest.mark.parametrize("width", ["-5", "100000", "99999999999"])
+def test_widths_outside_the_limits_are_usage_errors(jena_file, tmp_path, capsys, argv, least, width):
+    out = tmp_path / argv[-1]
+    full = [argv[0], str(jena_file), *[str(out) if a == argv[-1] else a for a in argv[1:]], "--width", width]
+    assert main(full) == 2
+    assert _one_error_line(capsys) == f"battlestudio: --width must be {least} to 10000 pixels, got {width}"
+    assert not out.exists()
+
+
+# -- 5. output folders: the target is named, checked before the work -------------------------
+@pytest.mark.parametrize("argv", [
+    ["convert", "IN", "OUT.battle"],
+    ["convert", "IN", "OUT.battle.json"],
+    ["export-map", "IN", "--out", "OUT.png"],
+    ["report", "IN", "--out", "OUT.pdf"],
+    ["replay", "IN", "--at", "1", "--png", "OUT.png"],
+])
+def test_missing_output_folder_names_the_target(jena_file, tmp_path, capsys, argv):
+    folder = tmp_path / "nonexistent" / "dir"
+    names = {"IN": str(jena_file)}
+    full = [names.get(a, str(folder / a) if a.startswith("OUT") else a) for a in argv]
+    target = next(a for a in full if a.startswith(str(folder)))
+    assert main(full) == 1
+    assert _one_error_line(capsys) == f"battlestudio: {target}: the folder {folder} does not exist"
+
+
+def test_import_oob_checks_the_output_folder_before_importing(tmp_path, capsys, monkeypatch):
+    import battlestudio.store.importers as importers
+
+    def never(*_a, **_k):  # the import must not even start
+        raise AssertionError("import ran before the output folder was checked")
+
+    monkeypatch.setattr(importers, "import_oob", never)
+    csv = tmp_path / "oob.csv"
+    csv.write_text("id,name\n", encoding="utf-8")
+    out = tmp_path / "gone" / "x.battle"
+    assert main(["import-oob", str(csv), "--format", "csv", "--out", str(out)]) == 1
+    assert _one_error_line(capsys) == f"battlestudio: {out}: the folder {out.parent} does not exist"
+
+
+# -- 6. consistency ---------------------------------------------------------------------------
+def test_orders_turn_beyond_the_log_is_refused_like_log(jena_file, capsys):
+    assert main(["orders", str(jena_file), "--turn", "999"]) == 1
+    assert _one_error_line(capsys) == f"battlestudio: {jena_file}: --turn 999: the game log runs to turn 1"
+    assert main(["log", str(jena_file), "--turn", "999"]) == 1
+    assert "the game log runs to turn 1" in _one_error_line(capsys)
+
+
+def test_report_turns_error_names_the_option(jena_file, tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert main(["report", str(jena_file), "--out", str(out), "--turns", "-1"]) == 2
+    assert "--turns '-1'" in _one_error_line(capsys)
+
+
+@pytest.mark.parametrize("command", [["replay", "--png", "OUT.png"], ["export-map", "--out", "OUT.png"]])
+def test_at_syntax_is_one_parser(jena_file, tmp_path, capsys, command):
+    argv = [command[0], str(jena_file), *[str(tmp_path / a) if a.startswith("OUT") else a for a in command[1:]]]
+    assert main([*argv, "--at", "soon"]) == 2
+    assert _one_error_line(capsys) == ("battlestudio: --at 'soon': the turn 'soon' is not a whole number; "
+                                       "or start, end, 0 (the deployment)")
+    assert main([*argv, "--at", "1:"]) == 2
+    assert "expected TURN[:SIDE[:PHASE]]" in _one_error_line(capsys)
+
+
+def test_unreadable_input_is_1_and_bad_usage_is_2(tmp_path, jena_file, capsys):
+    odd = tmp_path / "notes.txt"
+    odd.write_text("hello", encoding="utf-8")
+    for argv in (["check", str(odd)], ["info", str(odd)], ["convert", str(odd), str(tmp_path / "o.battle")]):
+        assert main(argv) == 1, argv
+        assert "unknown file type" in capsys.readouterr().err
+    assert main(["convert", str(jena_file), str(tmp_path / "o.xlsx")]) == 2
+    assert "o.xlsx: unknown file type" in capsys.readouterr().err
+
+
+def test_convert_says_what_it_wrote(jena_file, tmp_path, capsys):
+    out = tmp_path / "j.battle.json"
+    assert main(["convert", str(jena_file), str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    """``battlestudio log FILE | head -c 1`` (the bundled Jena log is far more than a pipe's
+    64 KiB, so the writer meets the closed pipe): no "Broken pipe" message, exit 0."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    jena = Path(__file__).resolve().parents[1] / "scenarios" / "jena-1806.battle.json"
+    proc = subprocess.run(
+        f"{sys.executable} -m battlestudio log {jena} | head -c 1; exit ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", capture_output=True, text=True,
+    )
+    assert len(proc.stdout) == 1
+    assert proc.stderr == "" and proc.returncode == 0

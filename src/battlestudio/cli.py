@@ -18,8 +18,9 @@ import argparse
 import json
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from battlestudio import __version__
 
@@ -131,12 +132,13 @@ def _args_convert(p: argparse.ArgumentParser) -> None:
 def _cmd_convert(args: argparse.Namespace) -> int:
     from battlestudio import store
 
-    for path in (args.input, args.output):
-        try:
-            store.format_of(path)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    store.save(store.load(args.input), args.output)
+    try:
+        store.format_of(args.output)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _writable(args.output)
+    store.save(store.load(args.input), args.output)  # an unknown input type is a bad input file: 1
+    print(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -158,6 +160,8 @@ def _cmd_orders(args: argparse.Namespace) -> int:
     scenario = battle.scenario
     if scenario.info.ruleset != "toe":
         raise _Problem(f"{args.file}: ruleset {scenario.info.ruleset!r}; the orders report is for Torden over Europa (toe)")
+    if args.turn is not None and args.turn > battle.turns_logged:
+        raise _Problem(f"{args.file}: --turn {args.turn}: the game log runs to turn {battle.turns_logged}")
     try:
         state = state_at_turn(GameState.from_scenario(scenario), battle.events, args.turn)
         text = orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
@@ -194,29 +198,25 @@ def _cmd_log(args: argparse.Namespace) -> int:
 
 def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
-    p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]]",
-                   help="where in the game: the end of that turn, player-turn or phase, e.g. 12 or 12:prussian:fire")
+    p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP)
     p.add_argument("--png", required=True, metavar="OUT.png", help="the picture to write")
-    p.add_argument("--width", type=int, default=1600, metavar="PX", help="picture width in pixels (default 1600)")
+    p.add_argument("--width", type=int, default=1600, metavar="PX", help="picture width in pixels, 200 to 10000 (default 1600)")
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from battlestudio import store
     from battlestudio.replay.game import GameLog
-    from battlestudio.session.text import parse_at, position_for
+    from battlestudio.session.text import position_at
 
-    try:
-        turn, side, phase = parse_at(args.at)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if args.width < 200:
-        raise UsageError(f"--width must be at least 200 pixels, got {args.width}")
+    _at_syntax(args.at)
+    _width(args.width, 200)
     if not args.png.lower().endswith(".png"):
         raise UsageError(f"--png {args.png!r}: the picture's name must end in .png")
+    _writable(args.png)
     battle = store.load(args.file)
     try:
         log = GameLog.from_battle(battle)
-        pos = position_for(log, turn, side, phase)
+        pos = position_at(log, args.at)
     except ValueError as exc:
         raise _Problem(f"{args.file}: {exc}") from None
     from battlestudio.ui.export import render_map_png  # Qt is imported only here
@@ -253,6 +253,7 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         raise UsageError(f"import-oob: --scenario-id is only read with --format fogofwar, not {args.format}")
     if os.path.exists(args.out) and not args.force:
         raise _Problem(f"{args.out}: already exists; use --force to replace it")
+    _writable(args.out)  # before the whole import, not after it
     res = import_oob(args.files, args.format, mapping=args.map, scenario_id=args.scenario_id,
                      convert=not args.no_convert)
     print("\n".join(res.summary.lines()))
@@ -269,7 +270,7 @@ def _args_report(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
     p.add_argument("--out", required=True, help="the report to write: .html (self-contained) or .pdf")
     p.add_argument("--turns", help="map snapshots at these turns, e.g. 0,6,12 (default: start, middle, end)")
-    p.add_argument("--width", type=int, default=1400, help="map snapshot width in pixels (default 1400)")
+    p.add_argument("--width", type=int, default=1400, help="map snapshot width in pixels, 400 to 10000 (default 1400)")
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -281,28 +282,39 @@ def _cmd_report(args: argparse.Namespace) -> int:
             turns = [int(t) for t in args.turns.split(",") if t.strip()]
         except ValueError:
             raise UsageError(f"--turns {args.turns!r}: give turn numbers separated by commas, e.g. 0,6,12") from None
+        if any(t < 0 for t in turns):
+            raise UsageError(f"--turns {args.turns!r}: turn numbers are 0 (deployment) or more")
+    _width(args.width, 400)
+    _writable(args.out)
     battle = store.load(args.file)
     from battlestudio.ui.report import write_report  # Qt is imported only here
 
-    print(f"wrote {write_report(battle, args.out, turns, args.width)}")
+    with _about(args.file):
+        written = write_report(battle, args.out, turns, args.width)
+    print(f"wrote {written}")
     return EXIT_OK
 
 
 def _args_export_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file")
-    p.add_argument("--at", default="end", help="turn number (map at its end; 0 = deployment), start or end")
+    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP + " (default end)")
     p.add_argument("--out", required=True, help="the map to write: .png, .svg or .pdf")
-    p.add_argument("--width", type=int, default=1800, help="page width in pixels (default 1800)")
+    p.add_argument("--width", type=int, default=1800, help="page width in pixels, 400 to 10000 (default 1800)")
     p.add_argument("--no-command", action="store_true", help="leave out the command overlay")
 
 
 def _cmd_export_map(args: argparse.Namespace) -> int:
     from battlestudio import store
 
+    _at_syntax(args.at)
+    _width(args.width, 400)
+    _writable(args.out)
     battle = store.load(args.file)
     from battlestudio.ui.map_export import export_map  # Qt is imported only here
 
-    print(f"wrote {export_map(battle, args.at, args.out, args.width, not args.no_command)}")
+    with _about(args.file):
+        written = export_map(battle, args.at, args.out, args.width, not args.no_command)
+    print(f"wrote {written}")
     return EXIT_OK
 
 
@@ -330,6 +342,49 @@ COMMANDS: list[Command] = [
 # -- dispatch ---------------------------------------------------------------------------------
 class _Problem(Exception):
     """A one-line failure message (exit code 1)."""
+
+
+AT_HELP = ("where in the game: start (or 0, the deployment), end, the end of turn N, of a side's "
+           "player-turn or of a phase, e.g. 12, 12:prussian or 12:prussian:fire")
+
+MAX_WIDTH_PX = 10_000
+"""Largest ``--width`` of a picture or page (100,000 px needed 21 GB of memory)."""
+
+
+def _width(width: int, least: int) -> None:
+    """Refuse a ``--width`` outside ``least``..``MAX_WIDTH_PX`` (usage error, exit 2)."""
+    if not least <= width <= MAX_WIDTH_PX:
+        raise UsageError(f"--width must be {least} to {MAX_WIDTH_PX} pixels, got {width}")
+
+
+@contextmanager
+def _about(path: str) -> Iterator[None]:
+    """Name the input file in an option's error (``--at 7: …`` → ``FILE: --at 7: …``)."""
+    try:
+        yield
+    except ValueError as exc:
+        if str(exc).startswith("--"):
+            raise _Problem(f"{path}: {exc}") from None
+        raise
+
+
+def _at_syntax(text: str) -> None:
+    """Refuse a malformed ``--at`` (usage error, exit 2); whether the log holds it is checked later."""
+    from battlestudio.session.text import parse_at
+
+    if text.strip().lower() in ("start", "end", "0"):
+        return
+    try:
+        parse_at(text)
+    except ValueError as exc:
+        raise UsageError(f"{exc}; or start, end, 0 (the deployment)") from None
+
+
+def _writable(path: str) -> None:
+    """Refuse, before any long work, an output whose folder is missing or not writable (exit 1)."""
+    from battlestudio.store.atomic import check_output_folder
+
+    check_output_folder(path)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -369,13 +424,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help, --version
             return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
         command = next(c for c in COMMANDS if c.name == (args.command or "open"))
-        return command.run(args)
+        code = command.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
+        return code
     except UsageError as exc:
         _fail(str(exc))
         return EXIT_USAGE
     except KeyboardInterrupt:
         _fail("interrupted")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `battlestudio info --json FILE | head`: the reader is gone
+        _silence_stdout()
+        return EXIT_OK
     except (_Problem, ValueError, OSError) as exc:  # BattleFileError is a ValueError
         _fail(_one_line(exc))
         return EXIT_PROBLEMS
@@ -384,6 +444,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _fail(f"internal error: {type(exc).__name__}: {exc} (set BATTLESTUDIO_DEBUG=1 for details)")
         return EXIT_PROBLEMS
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # a captured or closed stdout (tests)
+        pass
 
 
 def _one_line(exc: BaseException) -> str:

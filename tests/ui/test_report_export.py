@@ -43,9 +43,11 @@ def test_resolve_at_turns_start_and_end(battle):
     log = GameLog.from_battle(battle)
     assert resolve_at(log, "start") == 0 and resolve_at(log, "end") == len(log) == resolve_at(log, 3)
     assert log.state_at(resolve_at(log, "2")).commanders["french-d1"].position == (100.0, 80.0)
-    with pytest.raises(ValueError, match="the game has turns 0 \\(deployment\\) to 3"):
+    assert resolve_at(log, 0) == 0  # the deployment, as in replay --at
+    assert resolve_at(log, "2:french") < resolve_at(log, "2")  # TURN:SIDE, as in replay --at
+    with pytest.raises(ValueError, match="--at 9: the game log has no phase at 9; it holds turns 1–3"):
         resolve_at(log, 9)
-    with pytest.raises(ValueError, match="give a turn number, 'start' or 'end'"):
+    with pytest.raises(ValueError, match="is not a whole number; or start, end, 0"):
         resolve_at(log, "dawn")
 
 
@@ -90,8 +92,10 @@ def test_export_map_formats(qapp, battle, tmp_path, suffix, magic):
 def test_export_map_refuses_bad_input(qapp, battle, tmp_path):
     with pytest.raises(ValueError, match="maps export as png, svg, pdf"):
         export_map(battle, 1, tmp_path / "map.gif")
-    with pytest.raises(ValueError, match="at least 400"):
+    with pytest.raises(ValueError, match="--width must be 400 to 10000 pixels, got 100"):
         export_map(battle, 1, tmp_path / "map.png", width=100)
+    with pytest.raises(ValueError, match="--width must be 400 to 10000 pixels, got 100000"):
+        export_map(battle, 1, tmp_path / "map.png", width=100_000)
     with pytest.raises(OSError, match="does not exist"):
         export_map(battle, 1, tmp_path / "nowhere" / "map.pdf", width=400)
 
@@ -119,7 +123,8 @@ def test_cli_report_and_export_map(qapp, battle_file, tmp_path, capsys):
     assert (tmp_path / "m.svg").read_bytes().startswith(b"<?xml")
     capsys.readouterr()
     assert main(["export-map", str(battle_file), "--at", "9", "--out", str(tmp_path / "m.png")]) == 1
-    assert "the game has turns 0 (deployment) to 3" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"battlestudio: {battle_file}: --at 9: the game log has no phase at 9; "
+                                       "it holds turns 1–3, sides french, prussian, phases orders, firing, movement, attack\n")
     assert main(["report", str(battle_file), "--out", str(tmp_path / "r.docx")]) == 1
     assert "reports are written as .html or .pdf" in capsys.readouterr().err
     assert main(["report", str(battle_file), "--out", str(tmp_path / "r.html"), "--turns", "x"]) == 2

@@ -141,6 +141,34 @@ def parse_at(text: str) -> tuple[int, str | None, str | None]:
     return turn, side, phase
 
 
+def position_at(log: GameLog, text: str | int) -> int:
+    """The log position named by ``text``, the one ``--at`` syntax of ``replay`` and
+    ``export-map``: ``start`` (or ``0``: the deployment, nothing applied), ``end`` (the whole
+    log), ``TURN`` (the end of that turn), ``TURN:SIDE`` (the end of that side's player-turn)
+    or ``TURN:SIDE:PHASE`` (the end of that phase).
+
+    Raises
+    ------
+    ValueError
+        naming the text and, for a point the log does not hold, what it holds.
+    """
+    word = str(text).strip().lower()
+    if word == "start":
+        return 0
+    if word == "end":
+        return len(log)
+    if word == "0":
+        return 0
+    try:
+        turn, side, phase = parse_at(str(text))
+    except ValueError as exc:
+        raise ValueError(f"{exc}; or start, end, 0 (the deployment)") from None
+    try:
+        return position_for(log, turn, side, phase)
+    except ValueError as exc:
+        raise ValueError(f"--at {text}: {exc}") from None
+
+
 def position_for(log: GameLog, turn: int, side: str | None = None, phase: str | None = None) -> int:
     """The log position at the end of ``turn`` (or of its ``side``'s player-turn, or of that
     ``phase``): every event of the matching phases applied.

@@ -6,6 +6,7 @@ previous file at ``path`` is left exactly as it was; the temp file is removed on
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from contextlib import suppress
@@ -28,6 +29,7 @@ def atomic_write(path: str | os.PathLike[str], fill: Callable[[str], None]) -> N
         when the directory is not writable, the disk is full, or the replace fails; the old
         file is untouched. Any exception from ``fill`` propagates after the temp file is removed.
     """
+    check_output_folder(path)
     target = os.path.abspath(os.fspath(path))
     directory = os.path.dirname(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
@@ -42,6 +44,29 @@ def atomic_write(path: str | os.PathLike[str], fill: Callable[[str], None]) -> N
             os.unlink(tmp)
         raise
     fsync_dir(directory)
+
+
+def check_output_folder(path: str | os.PathLike[str]) -> None:
+    """Refuse early, naming ``path``, a file that cannot be written where it is asked for.
+
+    Every command that writes a file calls this before its long work (an import, a render),
+    so the user hears at once, and in one wording: ``OUT: the folder DIR does not exist``,
+    ``OUT: the folder DIR is not writable`` or ``OUT: is a folder, not a file``.
+
+    Raises
+    ------
+    OSError
+        with ``filename`` = ``path`` and ``strerror`` the sentence above.
+    """
+    name = os.fspath(path)
+    target = os.path.abspath(name)
+    directory = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", name)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, f"the folder {directory} does not exist", name)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"the folder {directory} is not writable", name)
 
 
 def fsync_file(path: str) -> None:

@@ -16,6 +16,9 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor
 from battlestudio.replay.game import GameLog
 
+MIN_WIDTH_PX, MAX_WIDTH_PX = 200, 10_000
+"""Picture widths ``render_map_png`` accepts (pixels)."""
+
 TITLE_PX = 0.035
 """Height of the title band as a fraction of the picture width (at least 22 px)."""
 
@@ -67,12 +70,15 @@ def render_map_png(battle: Battle, cursor: Cursor | int, path: str | os.PathLike
     Raises
     ------
     ValueError
-        for a cursor outside the log or a width below 200.
+        for a cursor outside the log or a width outside 200–10,000.
     OSError
         when the picture cannot be written, naming the file.
     """
-    if width < 200:
-        raise ValueError(f"--width must be at least 200 pixels, got {width}")
+    if not MIN_WIDTH_PX <= width <= MAX_WIDTH_PX:
+        raise ValueError(f"--width must be {MIN_WIDTH_PX} to {MAX_WIDTH_PX} pixels, got {width}")
+    from battlestudio.store.atomic import atomic_write, check_output_folder
+
+    check_output_folder(path)
     ensure_app()
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QColor, QFont, QImage, QPainter
@@ -118,6 +124,10 @@ def render_map_png(battle: Battle, cursor: Cursor | int, path: str | os.PathLike
     view.close()
     view.deleteLater()
     out = Path(path)
-    if not image.save(str(out), "PNG"):
-        raise OSError(f"{out}: could not write the PNG (is the folder there and writable?)")
+
+    def fill(tmp: str) -> None:
+        if not image.save(tmp, "PNG"):
+            raise OSError(f"{out}: could not write the PNG")
+
+    atomic_write(out, fill)  # a failure leaves an existing picture as it was
     return out

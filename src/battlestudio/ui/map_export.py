@@ -29,6 +29,10 @@ TOP, BOTTOM = 0.075, 0.12
 """Title and legend bands as fractions of the page height."""
 
 
+MIN_WIDTH_PX, MAX_WIDTH_PX = 400, 10_000
+"""Page widths ``export_map`` accepts (pixels); 100,000 px needed 21 GB of memory."""
+
+
 def ensure_app():
     """The running ``QApplication``, or a new offscreen one when there is no display."""
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -39,27 +43,18 @@ def ensure_app():
 
 
 def resolve_at(log: GameLog, at: str | int) -> int:
-    """The log position of ``at``: a turn number (the map at the end of that turn; 0 = the
-    deployment), ``"start"`` or ``"end"``.
+    """The log position of ``at``: ``start``/``0`` (the deployment), ``end``, a turn number
+    (the map at the end of that turn), ``TURN:SIDE`` or ``TURN:SIDE:PHASE`` — the syntax of
+    ``replay --at`` (``session.text.position_at``).
 
     Raises
     ------
     ValueError
-        naming the value and the turns the game has.
+        naming the value and what the game log holds.
     """
-    ends = dict(turn_end_positions(log))
-    text = str(at).strip().lower()
-    if text == "start":
-        return 0
-    if text == "end":
-        return len(log)
-    try:
-        turn = int(text)
-    except ValueError:
-        raise ValueError(f"--at {at!r}: give a turn number, 'start' or 'end'") from None
-    if turn not in ends:
-        raise ValueError(f"--at {turn}: the game has turns 0 (deployment) to {max(ends)}")
-    return ends[turn]
+    from battlestudio.session.text import position_at
+
+    return position_at(log, at)
 
 
 def page_title(battle: Battle, log: GameLog, pos: int) -> tuple[str, str]:
@@ -287,9 +282,14 @@ class MapPage:
         W, H = self.size
         if fmt not in FORMATS:
             raise ValueError(f"{out}: maps export as {', '.join(FORMATS)}, not {out.suffix or 'no suffix'!r}")
+        from battlestudio.store.atomic import atomic_write
+
         if fmt == "png":
-            if not self.image().save(str(out), "PNG"):
-                raise OSError(f"{out}: could not write the PNG (is the folder there and writable?)")
+            def fill_png(tmp: str) -> None:
+                if not self.image().save(tmp, "PNG"):
+                    raise OSError(f"{out}: could not write the PNG")
+
+            atomic_write(out, fill_png)
             return out
         if fmt == "svg":
             data = QByteArray()
@@ -302,26 +302,38 @@ class MapPage:
             gen.setTitle(self.title)
             gen.setDescription(self.subtitle)
             p = QPainter(gen)
+            if not p.isActive():
+                raise OSError(f"{out}: could not paint the SVG")
             try:
                 self.paint(p)
             finally:
                 p.end()
-            out.write_bytes(bytes(data))
+
+            def fill_svg(tmp: str) -> None:
+                with open(tmp, "wb") as f:
+                    f.write(bytes(data))
+
+            atomic_write(out, fill_svg)
             return out
-        if not out.parent.exists():
-            raise OSError(f"{out}: the folder {out.parent} does not exist")
-        writer = QPdfWriter(str(out))
-        writer.setResolution(96)
-        writer.setPageSize(QPageSize(QSizeF(W * 72 / 96, H * 72 / 96), QPageSize.Unit.Point, "map"))
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Point)
-        writer.setTitle(self.title)
-        p = QPainter(writer)
-        if not p.isActive():
-            raise OSError(f"{out}: could not write the PDF")
-        try:
-            self.paint(p)
-        finally:
-            p.end()
+
+        def fill_pdf(tmp: str) -> None:
+            writer = QPdfWriter(tmp)
+            writer.setResolution(96)
+            writer.setPageSize(QPageSize(QSizeF(W * 72 / 96, H * 72 / 96), QPageSize.Unit.Point, "map"))
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Point)
+            writer.setTitle(self.title)
+            p = QPainter(writer)
+            if not p.isActive():
+                raise OSError(f"{out}: could not write the PDF")
+            try:
+                self.paint(p)
+            finally:
+                p.end()
+            del writer  # closes the file before it replaces the old one
+            if os.path.getsize(tmp) == 0:
+                raise OSError(f"{out}: could not write the PDF")
+
+        atomic_write(out, fill_pdf)
         return out
 
 
@@ -335,8 +347,8 @@ def export_map(battle: Battle, at: str | int, path: str | Path, width: int = 180
     ValueError
         for a bad ``at``, width or suffix; OSError when the file cannot be written.
     """
-    if width < 400:
-        raise ValueError(f"--width must be at least 400 pixels, got {width}")
+    if not MIN_WIDTH_PX <= width <= MAX_WIDTH_PX:
+        raise ValueError(f"--width must be {MIN_WIDTH_PX} to {MAX_WIDTH_PX} pixels, got {width}")
     fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise ValueError(f"{path}: maps export as {', '.join(FORMATS)}, not {Path(path).suffix or 'no suffix'!r}")

@@ -10,6 +10,7 @@ page with ``reports.html``.
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 from typing import Sequence
 
@@ -103,29 +104,47 @@ def write_report(battle: Battle, out: str | Path, turns: Sequence[int] | None = 
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise ValueError(f"{path}: reports are written as .html or .pdf, not {path.suffix or 'no suffix'!r}")
-    if not path.parent.exists():
-        raise OSError(f"{path}: the folder {path.parent} does not exist")
+    from battlestudio.store.atomic import atomic_write, check_output_folder
+    from battlestudio.ui.map_export import MAX_WIDTH_PX, MIN_WIDTH_PX
+
+    if not MIN_WIDTH_PX <= width <= MAX_WIDTH_PX:
+        raise ValueError(f"--width must be {MIN_WIDTH_PX} to {MAX_WIDTH_PX} pixels, got {width}")
+    check_output_folder(path)
     ensure_app()
     log = GameLog.from_battle(battle)
     turns = list(turns) if turns else default_turns(log)
+    ends = dict(turn_end_positions(log))
+    for t in turns:
+        if t not in ends:
+            raise ValueError(f"--turns {t}: the game log has turns 0 (deployment) to {max(ends)}")
     resources: dict[str, bytes] = {}
     parts = _parts(battle, log, turns, width, fmt == "pdf", resources)
     if fmt != "pdf":
-        path.write_text(render_html(parts), encoding="utf-8")
+        text = render_html(parts)
+
+        def fill_html(tmp: str) -> None:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+
+        atomic_write(path, fill_html)
         return path
     from PySide6.QtCore import QMarginsF, QSizeF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
 
-    writer = QPdfWriter(str(path))
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
-    writer.setResolution(96)
-    writer.setTitle(parts.title)
-    page = writer.pageLayout().paintRectPixels(96)
-    doc = text_document(parts, resources, QSizeF(page.width(), page.height()))
-    doc.print_(writer)
-    if not path.exists() or path.stat().st_size == 0:
-        raise OSError(f"{path}: could not write the PDF")
+    def fill_pdf(tmp: str) -> None:
+        writer = QPdfWriter(tmp)
+        writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
+        writer.setResolution(96)
+        writer.setTitle(parts.title)
+        page = writer.pageLayout().paintRectPixels(96)
+        doc = text_document(parts, resources, QSizeF(page.width(), page.height()))
+        doc.print_(writer)
+        del writer  # closes the file before it replaces the old one
+        if os.path.getsize(tmp) == 0:
+            raise OSError(f"{path}: could not write the PDF")
+
+    atomic_write(path, fill_pdf)  # a failure leaves an existing report as it was
     return path
 
 
