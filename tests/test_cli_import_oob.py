@@ -121,7 +121,7 @@ def test_an_import_that_yields_nothing_fails_and_writes_nothing(tmp_path, capsys
     empty.write_text("", encoding="utf-8")
     out = tmp_path / "empty.battle.json"
     assert main(["import-oob", str(empty), "--format", "oob", "--out", str(out)]) == 1
-    assert f"{empty}: nothing imported (no command or unit line understood" in capsys.readouterr().err
+    assert f"{empty}: nothing imported (no command or unit line found)" in capsys.readouterr().err
     only_junk = tmp_path / "junk.oob"
     only_junk.write_text("!French 1806\n#### ####\n", encoding="utf-8")
     assert main(["import-oob", str(only_junk), "--format", "oob", "--out", str(out)]) == 1

@@ -89,9 +89,10 @@ def import_oob(
         res = import_fogofwar(paths[0], scenario_id=scenario_id)
     if not res.scenario.units and not res.scenario.commanders:
         names = ", ".join(str(p) for p in paths)
+        probs = res.problems()
         raise OobImportError(f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
-                             f"understood; {len(res.problems())} warning(s)): "
-                             + "; ".join(str(w) for w in res.problems()[:3]))
+                             "found)"
+                             + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else ""))
     if convert:
         from battlestudio.store.importers.toe_scale import convert_to_toe
 
