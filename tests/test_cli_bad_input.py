@@ -70,6 +70,24 @@ def test_check_unknown_unit_state_is_a_warning(tmp_path, capsys):
     assert "units['" in out and "'].state" in out
 
 
+def test_check_unknown_quality_is_a_warning_where_the_ruleset_grades_units(tmp_path, capsys):
+    def edit(d):
+        d["info"]["ruleset"] = "gda"
+        d["events"] = []  # a Torden over Europa log means nothing under General d'Armée
+        for u in d["units"]:
+            u["quality"] = "line"
+            u["state"] = ""
+        d["units"][0]["quality"] = "legendary"
+
+    bad = _doc_file(tmp_path, edit)
+    main(["check", str(bad)])
+    out = capsys.readouterr().out
+    quality = [line for line in out.splitlines() if "quality" in line]
+    assert len(quality) == 1, out
+    assert "quality 'legendary' is not a quality of ruleset 'gda' (known: " in quality[0]
+    assert quality[0].endswith(".quality")
+
+
 # -- 2. check replays the game log ------------------------------------------------------------
 def test_check_reports_the_first_bad_event(tmp_path, capsys):
     ghost = {"kind": "moved", "turn": 1, "side": "french", "phase": "movement",

@@ -83,6 +83,7 @@ def _ruleset_terms(s: Scenario) -> Iterable[Problem]:
         yield Problem(f"ruleset {rid!r} is not installed (known: {known})", "info.ruleset")
         return
     rs = installed[rid]
+    yield from _qualities(s, rid)
     machine = next((m for m in rs.describe().state_machines if m.id.startswith("unit")), None)
     if machine is None:
         return
@@ -92,6 +93,25 @@ def _ruleset_terms(s: Scenario) -> Iterable[Problem]:
         if state and state.lower() not in states:
             yield Problem(f"state {state!r} is not a unit state of ruleset {rid!r} "
                           f"(known: {', '.join(sorted(machine.states))})", f"units[{uid!r}].state")
+
+
+def _qualities(s: Scenario, rid: str) -> Iterable[Problem]:
+    """Unit qualities the ruleset's ``quality_aliases`` (e.g. General d'Armée's grades) do not
+    map; a ruleset without that parameter takes any quality."""
+    from battlestudio.rules import RuleParameters
+
+    try:
+        aliases = RuleParameters.for_ruleset(rid, s.info.parameters).get("quality_aliases")
+    except Exception:  # noqa: BLE001 - no parameter file, no such entry, an unset entry: nothing to check
+        return
+    if not isinstance(aliases, dict) or not aliases:
+        return
+    known = {str(k).lower() for k in aliases}
+    for uid in sorted(s.units):
+        quality = s.units[uid].quality
+        if quality and quality.lower() not in known:
+            yield Problem(f"quality {quality!r} is not a quality of ruleset {rid!r} "
+                          f"(known: {', '.join(sorted(known))}; rules.quality_aliases)", f"units[{uid!r}].quality")
 
 
 def _game_log(battle: Battle) -> Iterable[Problem]:
