@@ -8,7 +8,9 @@ fast and Qt-free.
 
 Exit codes: 0 success, 1 a problem was found (bad file, failed check), 2 bad usage, 130
 interrupted. Bad input never shows a Python traceback: ``main`` turns BattleFileError,
-ValueError and OSError into one line on stderr. Set ``BATTLESTUDIO_DEBUG=1`` to see the
+ValueError and OSError into one line on stderr. A reader that closes the pipe early
+(``battlestudio log FILE | head``) ends the command quietly with 0, as Unix tools do. Every
+command that writes a file checks its folder first (``store.atomic.check_output_folder``). Set ``BATTLESTUDIO_DEBUG=1`` to see the
 traceback of an unexpected error.
 """
 
