@@ -186,6 +186,31 @@ def test_fit_table_shows_the_whole_table(view, mouse):
         assert rect.contains(mouse.px(corner))
 
 
+def _table_in_view(view, mouse) -> tuple[bool, float]:
+    """Whether the whole table is in the viewport, and the share of the viewport it fills along
+    its tighter dimension (1.0 = touching both sides of it)."""
+    rect = view.viewport().rect()
+    inside = all(rect.contains(mouse.px(c)) for c in [(0.0, 0.0), (240.0, 180.0), (0.0, 180.0), (240.0, 0.0)])
+    w, h = mouse.px((240.0, 0.0)).x() - mouse.px((0.0, 0.0)).x(), mouse.px((0.0, 0.0)).y() - mouse.px((0.0, 180.0)).y()
+    return inside, max(w / rect.width(), h / rect.height())
+
+
+def test_fit_is_kept_when_the_view_is_resized_until_the_user_zooms(view, mouse, qtbot):
+    view.resize(500, 300)  # a window shown after the file was opened: the viewport gets its size late
+    qtbot.waitUntil(lambda: view.viewport().width() < 500)
+    inside, share = _table_in_view(view, mouse)
+    assert inside and share > 0.9
+    view.resize(1400, 1000)
+    qtbot.waitUntil(lambda: view.viewport().width() > 1300)
+    inside, share = _table_in_view(view, mouse)
+    assert inside and share > 0.9
+    view.zoom_by(2.0)  # the user's own zoom is kept from now on
+    zoom = view.zoom()
+    view.resize(900, 700)
+    qtbot.waitUntil(lambda: view.viewport().width() < 900)
+    assert view.zoom() == zoom and not _table_in_view(view, mouse)[0]
+
+
 def test_render_shows_nation_colours_on_unit_footprints(view, document):
     view.set_zoom(8.0)
     view.centre_on_table((120.0, 110.0))

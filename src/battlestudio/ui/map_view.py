@@ -77,6 +77,9 @@ class MapView(QGraphicsView):
         self._label_key: tuple | None = None
         self._labels: list[tuple[QRectF, Label]] = []
         self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
+        self.auto_fit = False  # True from fit_table until the user zooms or pans: resizes refit
+        self._fitted_size = None  # (view, viewport) sizes at the last fit: scroll bars coming and going
+        # resize only the viewport; refitting only when it shrank cannot oscillate
         self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
@@ -89,6 +92,8 @@ class MapView(QGraphicsView):
         self.setAcceptDrops(True)
         self.viewport().setAcceptDrops(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.actionTriggered.connect(self._user_moved)  # user scrolling only, not setValue
         self.set_document(document)
         from battlestudio.ui.tools.select import SelectTool
 
@@ -179,6 +184,7 @@ class MapView(QGraphicsView):
     def set_zoom(self, px_per_cm: float, anchor_scene: QPointF | None = None) -> None:
         """Zoom to ``px_per_cm`` (clamped to 0.05–200), keeping ``anchor_scene`` under the cursor
         (or the view centre when None)."""
+        self.auto_fit = False
         z = min(max(px_per_cm, MIN_ZOOM), MAX_ZOOM)
         if abs(z - self.zoom()) < 1e-9:
             return
@@ -197,12 +203,28 @@ class MapView(QGraphicsView):
         self.set_zoom(self.logicalDpiX() / 2.54)
 
     def fit_table(self) -> None:
-        """Zoom and centre so the whole table is in view."""
+        """Zoom and centre so the whole table is in view, and keep it so when the view is
+        resized (the window shown, maximized, docks moved) until the user zooms or pans."""
+        self._fitted_size = (self.size(), self.viewport().size())
         self.fitInView(self.map_scene.table_rect().adjusted(-2, -2, 2, 2), Qt.AspectRatioMode.KeepAspectRatio)
+        self.auto_fit = True
         self._zoom_updated()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        vp = self.viewport().size()
+        if not self.auto_fit or vp.width() < 2 or vp.height() < 2 or self._fitted_size is None:
+            return
+        view, port = self._fitted_size
+        if self.size() != view or vp.width() < port.width() or vp.height() < port.height():
+            self.fit_table()
+
+    def _user_moved(self, _action: int = 0) -> None:
+        self.auto_fit = False
 
     def centre_on_table(self, point: Point) -> None:
         """Centre the view on the table point ``point`` (cm)."""
+        self.auto_fit = False
         self.centerOn(table_to_scene(*point))
 
     def _zoom_updated(self) -> None:
@@ -214,6 +236,7 @@ class MapView(QGraphicsView):
         steps = event.angleDelta().y() / 120.0
         if steps == 0:
             return
+        self.auto_fit = False
         before = self.mapToScene(event.position().toPoint())
         z = min(max(self.zoom() * WHEEL_STEP**steps, MIN_ZOOM), MAX_ZOOM)
         self.setTransform(self.transform().fromScale(z, z))
@@ -225,6 +248,7 @@ class MapView(QGraphicsView):
 
     def translate_view(self, scene_delta: QPointF) -> None:
         """Scroll so that scene content moves by ``scene_delta`` on screen (used by zoom-to-cursor)."""
+        self.auto_fit = False
         z = self.zoom()
         self.horizontalScrollBar().setValue(round(self.horizontalScrollBar().value() - scene_delta.x() * z))
         self.verticalScrollBar().setValue(round(self.verticalScrollBar().value() - scene_delta.y() * z))
@@ -314,6 +338,7 @@ class MapView(QGraphicsView):
         if self._pan_from is not None:
             d = pos - self._pan_from
             self._pan_from = pos
+            self.auto_fit = False
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - d.x())
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
             event.accept()

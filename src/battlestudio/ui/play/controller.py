@@ -193,10 +193,12 @@ class PlayView(QObject):
         """Show ``doc`` in the window, keeping the map's zoom and scroll."""
         v = self.window.map_view
         transform, h, vv = v.transform(), v.horizontalScrollBar().value(), v.verticalScrollBar().value()
+        auto_fit = v.auto_fit
         self.window.set_document(doc)
         v.setTransform(transform)
         v.horizontalScrollBar().setValue(h)
         v.verticalScrollBar().setValue(vv)
+        v.auto_fit = auto_fit
         v._zoom_updated()
 
     # -- state of the actions and the strip -------------------------------------------------------
