@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QToolBar
+from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
 from battlestudio.document import Document
 from battlestudio.rules import UnknownRuleset
@@ -54,6 +54,16 @@ def make_play_document(doc: Document, position: int | None = None, seed: int | s
     return PlayDocument(doc, session, position)
 
 
+def unplayable_text(doc: Document, exc: Exception) -> str:
+    """The warning shown when ``doc``'s recorded game cannot be replayed: the file, the first bad
+    event (``exc``, from ``GameLog``), and what happens to the game."""
+    name = str(doc.path) if doc.path is not None else "This battle"
+    n = len(doc.battle.events)
+    return (f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
+            "The scenario was opened without the game: the map shows it as deployed. Saving keeps "
+            "the recorded events as they are in the file.")
+
+
 class PlayView(QObject):
     """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
 
@@ -63,6 +73,7 @@ class PlayView(QObject):
         self.doc: Document | None = None
         self.seed: int | str | None = None  # dice seed of new sessions (None: random)
         self._editor_docs: weakref.WeakSet[Document] = weakref.WeakSet()
+        self._unplayable_docs: weakref.WeakSet[Document] = weakref.WeakSet()  # warned about already
         self.order_dialog: OrderDialog | None = None
         self.umpire_dialog: UmpireDialog | None = None
         self.annotation_dialog: AnnotationDialog | None = None
@@ -146,14 +157,17 @@ class PlayView(QObject):
     def wrap(self, doc: Document) -> Document:
         """``doc`` as a ``PlayDocument`` ready to replay when its battle holds a game (at the
         start of a finished game, else at its end); ``doc`` itself otherwise, or when it was
-        explicitly taken back to the editor, or when its game cannot be replayed (said in the
-        status bar)."""
+        explicitly taken back to the editor, or when its game cannot be replayed (said once per
+        document in a warning naming the file and the first bad event, and in the status bar)."""
         if isinstance(doc, PlayDocument) or doc in self._editor_docs or not doc.battle.events:
             return doc
         try:
             play = make_play_document(doc, 0, self.seed)
         except ValueError as exc:
             self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
+            if doc not in self._unplayable_docs:
+                self._unplayable_docs.add(doc)
+                QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
             return doc
         info, turns = doc.scenario.info, play.log.turns()
         if not (info.turns and turns and turns[-1] >= info.turns):
