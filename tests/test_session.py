@@ -246,3 +246,22 @@ def test_stamped_builds_events_of_the_open_phase(jena_scenario):
     assert (e.turn, e.side, e.phase) == (1, "prussian", "attack_declaration")
     s.record(e)
     assert s.state.flags[f"engaged:{LANNES}"] is True
+
+
+def test_undoing_the_next_turns_first_phase_does_not_end_the_turn_twice(jena_scenario):
+    s = fresh(jena_scenario, seed=3)
+    s.start()
+    while s.key.turn == 1:
+        s.next_phase()
+    assert tuple(s.key)[0] == 2
+    ended = [e for e in s.battle.events if isinstance(e, TurnEnded)]
+    n = len(s.battle.events)
+    removed = s.undo()
+    assert [type(e) for e in removed] == [PhaseStarted] and s.key.turn == 1
+    assert s.undoable == 0  # the turn's end is sealed with the phase it closed
+    s.next_phase()
+    assert s.key.turn == 2 and len(s.battle.events) == n
+    assert [e for e in s.battle.events if isinstance(e, TurnEnded)] == ended and len(ended) == 1
+    assert s.log.state_at(len(s.log)) == s.state
+    s.next_phase()  # and the game goes on
+    assert s.key.turn == 2

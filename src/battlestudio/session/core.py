@@ -186,7 +186,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
 
     def next_phase(self) -> PhaseStep:
         """Close the open phase and open the next; after a turn's last phase a ``TurnEnded``
-        closes the turn first.
+        closes the turn first (once: after undoing the next turn's first phase, the recorded
+        ``TurnEnded`` and the ruleset's end-of-turn events stand and are not recorded again).
 
         Raises
         ------
@@ -200,10 +201,18 @@ class GameSession(UmpireEntries, InitiativeEntries):
         if nxt.turn != self.key.turn:
             if last and nxt.turn > last:
                 raise SessionError(f"the scenario lasts {last} turns; turn {nxt.turn} cannot start")
-            ending = getattr(self.ruleset, "end_turn", None)
-            closing = self._restamped(ending(self.state, self.params)) if ending is not None else []
-            self._record(closing + [TurnEnded(*self.key)])
+            if not self._turn_ended():
+                ending = getattr(self.ruleset, "end_turn", None)
+                closing = self._restamped(ending(self.state, self.params)) if ending is not None else []
+                self._record(closing + [TurnEnded(*self.key)])
+            # else: "next phase" was undone after the turn ended; its end (sealed in the log
+            # with the phase it closed) stands and is not recorded twice
         return self._open(nxt)
+
+    def _turn_ended(self) -> bool:
+        """Whether the log's last event is the ``TurnEnded`` of the open phase's turn."""
+        events = self.battle.events  # the log's events, kept in step by _record and undo
+        return bool(events) and isinstance(events[-1], TurnEnded) and events[-1].turn == self.key.turn
 
     def advance_to(self, phase: str, side: str | None = None) -> PhaseStep:
         """Go through ``next_phase`` until ``phase`` (of ``side``, default any) is open; stays
