@@ -11,7 +11,7 @@ out once per name, so drawing a thousand labels costs a thousand glyph blits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
@@ -124,12 +124,15 @@ CELL_PX = 64
 
 
 def place_labels(
-    requests: list[LabelRequest], to_device, obstacles: list[QRectF] = (), obstacle_priority: int = 4
+    requests: list[LabelRequest], to_device, obstacles: list[QRectF] = (), obstacle_priority: int = 4,
+    bounds: QRectF | None = None,
 ) -> list[tuple[QRectF, Label]]:
     """Choose labels that do not overlap, by priority then request order.
 
     Labels of ``obstacle_priority`` or lower urgency (terrain names) must also keep off the
-    ``obstacles`` (device rectangles of troops), so they never hide a unit.
+    ``obstacles`` (device rectangles of troops), so they never hide a unit. With ``bounds``
+    (device pixels: the part of the table in view) a label reaching past an edge is slid back
+    inside it (a label wider than ``bounds`` starts at its left edge).
 
     Parameters
     ----------
@@ -152,6 +155,8 @@ def place_labels(
                 _register(grid, rect)
         p = to_device(req.anchor)
         rect = req.label.device_rect(QPointF(p.x(), p.y() + req.offset_px), req.below)
+        if bounds is not None:
+            rect = _inside(rect, bounds)
         cells = [
             (cx, cy)
             for cx in range(int(rect.left() // CELL_PX), int(rect.right() // CELL_PX) + 1)
@@ -162,6 +167,43 @@ def place_labels(
         _register(grid, rect, cells)
         placed.append((rect, req.label))
     return placed
+
+
+def _inside(rect: QRectF, bounds: QRectF) -> QRectF:
+    """``rect`` moved the least to lie within ``bounds`` (left/top edge wins when too big)."""
+    dx = min(0.0, bounds.right() - rect.right())
+    dx = max(dx, bounds.left() - rect.left())
+    dy = min(0.0, bounds.bottom() - rect.bottom())
+    dy = max(dy, bounds.top() - rect.top())
+    return rect.translated(round(dx), round(dy)) if dx or dy else rect
+
+
+def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
+                          objectives: list[tuple[QRectF, LabelRequest]]) -> list[LabelRequest]:
+    """One label where an objective sits on a town of the same name.
+
+    ``towns`` and ``objectives`` pair each request with its item's scene rectangle. An
+    objective whose label reads "<town name> (n VP)" and whose rectangle meets the town's
+    replaces the town's label and takes its rank (priority 0); every other request is kept.
+
+    Returns
+    -------
+    list[LabelRequest]
+        the town and objective requests to place.
+    """
+    out: list[LabelRequest] = []
+    merged: set[int] = set()
+    for t_rect, town in towns:
+        match = next((i for i, (o_rect, obj) in enumerate(objectives)
+                      if i not in merged and obj.label.text.startswith(town.label.text + " (")
+                      and o_rect.intersects(t_rect)), None)
+        if match is None:
+            out.append(town)
+        else:
+            merged.add(match)
+            out.append(replace(objectives[match][1], priority=town.priority))
+    out.extend(obj for i, (_r, obj) in enumerate(objectives) if i not in merged)
+    return out
 
 
 def _register(grid: dict[tuple[int, int], list[QRectF]], rect: QRectF, cells=None) -> None:

@@ -19,7 +19,7 @@ from battlestudio.model.geometry import Point
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.ui.coords import scene_to_table, table_to_scene
 from battlestudio.ui.items import MapItem
-from battlestudio.ui.labels import Label, place_labels
+from battlestudio.ui.labels import Label, merge_town_objectives, place_labels
 from battlestudio.ui.map_scene import ITEM_CLASSES, MapScene
 from battlestudio.ui.overlays import draw_scale_bar
 
@@ -268,16 +268,21 @@ class MapView(QGraphicsView):
             self._labels = []
             if self.map_scene.ctx.labels_visible:
                 lod = self.zoom()
-                requests, troops = [], []
+                requests, troops, towns, objectives = [], [], [], []
                 for item in self.items(vp, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
                     if isinstance(item, MapItem) and item.isVisible():
                         req = item.label_request(lod)
                         if req is not None:
-                            requests.append(req)
+                            if item.kind in ("town", "objective"):
+                                (towns if item.kind == "town" else objectives).append((item.sceneBoundingRect(), req))
+                            else:
+                                requests.append(req)
                         if item.kind in ("unit", "commander"):
                             troops.append(t.mapRect(item.sceneBoundingRect()) if item.kind == "unit"
                                           else QRectF(t.map(item.pos()), t.map(item.pos())).adjusted(-3, -30, 30, 3))
-                self._labels = place_labels(requests, t.map, troops)
+                requests += merge_town_objectives(towns, objectives)
+                bounds = QRectF(vp).intersected(t.mapRect(self.map_scene.table_rect()))
+                self._labels = place_labels(requests, t.map, troops, bounds=bounds if bounds.isValid() else None)
         return self._labels
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
