@@ -23,6 +23,12 @@ def _name(state: GameState, node: str) -> str:
     return rec.name if rec is not None and rec.name else node
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` with its noun in the right number: ``count(1, "figure")`` is "1 figure",
+    ``count(3, "man", "men")`` is "3 men"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def _pt(p: object) -> str:
     x, y = p  # type: ignore[misc]
     return f"({x:.0f}, {y:.0f})"
@@ -52,7 +58,9 @@ def describe(event: BattleEvent, before: GameState) -> str:
         return f"{n(e.unit)} is now {e.state}{why}"  # type: ignore[attr-defined]
     if k == "reinforcement_arrived":
         heads = [a[0] for a in e.arrivals if a[0] in before.commanders] or [a[0] for a in e.arrivals[:1]]  # type: ignore[attr-defined]
-        return f"{', '.join(n(h) for h in heads)} arrive(s): {len(e.arrivals)} units and generals enter"  # type: ignore[attr-defined]
+        verb = "arrives" if len(heads) == 1 else "arrive"
+        k_in = count(len(e.arrivals), "unit or general", "units and generals")  # type: ignore[attr-defined]
+        return f"{', '.join(n(h) for h in heads)} {verb}: {k_in} {'enters' if len(e.arrivals) == 1 else 'enter'}"  # type: ignore[attr-defined]
     if k == "unit_removed":
         return f"{n(e.id)} leaves the game: {e.reason}"  # type: ignore[attr-defined]
     if k == "annotation":
@@ -81,9 +89,10 @@ def describe(event: BattleEvent, before: GameState) -> str:
     if k == "general_move_bought":
         return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"  # type: ignore[attr-defined]
     if k == "casualties":
-        extra = ", ".join(f"{getattr(e, f)} {f}" for f in ("men", "horses", "guns") if getattr(e, f))
+        extra = ", ".join(count(getattr(e, f), one, f) for f, one in (("men", "man"), ("horses", "horse"), ("guns", "gun"))
+                          if getattr(e, f))
         cause = f" ({e.cause})" if e.cause else ""  # type: ignore[attr-defined]
-        return f"{n(e.unit)} loses {e.figures} figures{' (' + extra + ')' if extra else ''}{cause}"  # type: ignore[attr-defined]
+        return f"{n(e.unit)} loses {count(e.figures, 'figure')}{' (' + extra + ')' if extra else ''}{cause}"  # type: ignore[attr-defined]
     if k == "melee":
         side = lambda ids: ", ".join(n(i) for i in ids)  # noqa: E731
         return (f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}"  # type: ignore[attr-defined]
