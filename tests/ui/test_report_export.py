@@ -54,8 +54,8 @@ def test_resolve_at_turns_start_and_end(battle):
 def test_page_title_gives_date_and_game_time(battle):
     log = GameLog.from_battle(battle)
     assert page_title(battle, log, 0) == ("Known game", "1806-10-14 — deployment, 06:00")
-    assert page_title(battle, log, resolve_at(log, 2))[1] == "1806-10-14 — turn 2 (from 06:15), after its last phase"
-    assert page_title(battle, log, 3)[1].startswith("1806-10-14 — turn 1 (06:00), French, orders")
+    assert page_title(battle, log, resolve_at(log, 2))[1] == "1806-10-14 — Turn 2, 06:15–06:30, end of turn"
+    assert page_title(battle, log, 3)[1].startswith("1806-10-14 — Turn 1, 06:00–06:15, French, orders")
 
 
 def test_map_page_shows_the_out_of_command_marks(qapp, battle):
@@ -82,7 +82,7 @@ def test_export_map_formats(qapp, battle, tmp_path, suffix, magic):
     assert data.startswith(magic) and len(data) > 5000
     if suffix == ".svg":
         text = data.decode("utf-8")
-        assert "<title>Known game</title>" in text and "turn 2 (from 06:15)" in text
+        assert "<title>Known game</title>" in text and "Turn 2, 06:15–06:30, end of turn" in text
         assert "N</text>" in text and "cm on the table = " in text  # north arrow and scale bar
     if suffix == ".png":
         img = QImage(str(out))

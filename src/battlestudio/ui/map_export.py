@@ -67,9 +67,10 @@ def page_title(battle: Battle, log: GameLog, pos: int) -> tuple[str, str]:
         when = f"deployment, {info.first_turn}"
     else:
         side = battle.scenario.sides.get(cur.side)
-        when = f"turn {cur.turn} ({game_time(info, cur.turn)}), {side.name if side else cur.side}, {cur.phase}"
+        span = f"Turn {cur.turn}, {game_time(info, cur.turn)}–{game_time(info, cur.turn + 1)}"  # e.g. 10:45–11:00
+        when = f"{span}, {side.name if side else cur.side}, {cur.phase}"
         if pos == len(log) or pos in dict(turn_end_positions(log)).values():
-            when = f"turn {cur.turn} (from {game_time(info, cur.turn)}), after its last phase"
+            when = f"{span}, end of turn"
     place = f", {info.place}" if getattr(info, "place", "") else ""
     return info.title, f"{info.date}{place} — {when}"
 
