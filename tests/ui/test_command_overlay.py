@@ -150,3 +150,39 @@ def test_dragging_a_general_updates_the_overlay_live(qtbot):
     ov.unbind()
     doc.push(MoveRecords("commanders", {"french-d1": (100.0, 80.0)}, None, "Move"))
     assert marked(ov, exempt=False) == set()  # no longer following the document
+
+
+def test_replay_steps_keep_the_overlay_on_the_state_at_the_cursor(qtbot):
+    """Stepping a game event by event and phase by phase, back and forth: what the overlay
+    shows is always the command picture of the state at the cursor (steps that change nothing
+    it reads keep the items, the others redraw them)."""
+    from battlestudio.analysis.command_picture import command_picture
+    from battlestudio.document import Document
+    from battlestudio.replay.battle import Battle
+    from battlestudio.replay.synthetic import synthetic_game
+    from battlestudio.rules import get_ruleset
+    from battlestudio.ui.map_view import MapView
+
+    game = synthetic_game(turns=3, units_per_side=12, seed=7)
+    view = MapView(Document(Battle(game.scenario, game.events)))
+    qtbot.addWidget(view)
+    overlay = CommandOverlay(view.map_scene)
+    overlay.set_rules(game.scenario.info.ruleset, game.scenario.info.parameters)
+    log = game.log()
+    ruleset = get_ruleset(game.scenario.info.ruleset)
+    positions = list(range(0, min(len(log), 120))) + list(range(min(len(log), 120), -1, -7))
+    positions += log.phase_starts()[:10]
+    refreshed = skipped = 0
+    for pos in positions:
+        state = log.state_at(pos)
+        before = overlay.picture
+        overlay.show_state(state)
+        expected = command_picture(state, ruleset, game.scenario.info.parameters)
+        assert overlay.picture.links == expected.links and overlay.picture.findings == expected.findings
+        assert overlay.picture.orders == expected.orders and overlay.picture.budgets == expected.budgets
+        assert set(overlay.marks.items) == set(expected.out_of_command()) | set(expected.exempt())
+        if overlay.picture is before:
+            skipped += 1
+        else:
+            refreshed += 1
+    assert refreshed and skipped  # both kinds of step occurred

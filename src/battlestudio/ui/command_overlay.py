@@ -401,6 +401,7 @@ class CommandOverlay:
         self._ruleset_id = ""
         self._params: Mapping[str, Any] = {}
         self._document: "Document | None" = None
+        self._drawn_key: tuple | None = None  # what the items show (see _picture_key)
         self.reaches = _Pool(scene, lambda: ReachItem("#808080"))
         self.marks = _Pool(scene, MarkItem)
         self.orders = _Pool(scene, OrderItem)
@@ -419,6 +420,7 @@ class CommandOverlay:
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
         """Use ruleset ``ruleset_id`` (e.g. ``"toe"``) with the scenario's ``params``."""
         self._ruleset_id, self._params = ruleset_id, params
+        self._drawn_key = None
 
     def bind(self, document: "Document") -> None:
         """Follow ``document``: its scenario is the state shown, recomputed on every change."""
@@ -436,10 +438,19 @@ class CommandOverlay:
 
     def _on_changed(self, changes: list) -> None:
         self.set_rules(self._document.scenario.info.ruleset, self._document.scenario.info.parameters)
+        self._drawn_key = None  # an edit may change the scenario's maps in place: always redraw
         self.show_state(document_state(self._document))
 
     def show_state(self, state: GameState) -> None:
-        """Draw the command situation of ``state`` (replay: the state at the cursor)."""
+        """Draw the command situation of ``state`` (replay: the state at the cursor).
+
+        A replay step whose events changed nothing the picture reads (same record maps, order
+        of battle, flags, off-table set, turn, side and phase: a roll, a note) keeps what is
+        drawn instead of recomputing it.
+        """
+        if self._state is not None and self.visible and self._drawn_key == _picture_key(state, self):
+            self._state = state
+            return
         self._state = state
         if self.visible:
             self.refresh()
@@ -464,10 +475,12 @@ class CommandOverlay:
         except RuleRefused as exc:
             self.picture, self.message = CommandPicture(), str(exc)
             self._sync(state)
+            self._drawn_key = None
             return
         self.picture = command_picture(state, ruleset, self._params)
         self.message = "; ".join(self.picture.refusals)
         self._sync(state)
+        self._drawn_key = _picture_key(state, self)
 
     def _colour(self, side: str) -> str:
         return self.scene.ctx.side_colours.get(side, "#606060")
@@ -532,6 +545,13 @@ class CommandOverlay:
         for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
             out += list(pool.items.values())
         return out
+
+
+def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:
+    """What the command picture of ``state`` reads, by identity (records are immutable and a
+    step that leaves a map alone keeps the same map object), with the rules it is drawn under."""
+    return (id(state.units), id(state.commanders), id(state.orders), id(state.oob), id(state.flags),
+            state.off_table, state.turn, state.side, state.phase, overlay._ruleset_id, id(overlay._params))
 
 
 def document_state(document: "Document") -> GameState:
