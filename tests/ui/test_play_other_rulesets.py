@@ -51,3 +51,41 @@ def test_gda_adc_task_through_the_order_dialog_then_save_and_replay(qtbot, tmp_p
     log = GameLog.from_battle(again)
     assert [e.to_dict() for e in log.events] == [e.to_dict() for e in doc.log.events]
     assert dict(log.head.units) == dict(doc.log.head.units)
+
+
+def test_regimental_activation_announces_up_to_three_actions_in_the_dialog(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    path = tmp_path / "reg.battle.json"
+    store.save(Battle(scenario_from_case("regimental", "regimental_cases", "orders-test-table"), []), path)
+    w = make_window(qtbot, tmp_path)
+    assert w.open_path(path, ask=False)
+    pv = w.play_view
+    pv.seed = 1812
+    pv.actions["start"].trigger()
+    doc = w.document
+    session = doc.session
+    while session.key.phase != "activation":
+        if session.key.phase == "initiative":
+            session.initiative()
+        pv.actions["next_phase"].trigger()
+        session = doc.session
+    issuer, recipient = ("fhq", "fdiv") if session.key.side == "france" else ("hq", "div")
+
+    dlg = pv.open_order_dialog()
+    dlg.issuer.setCurrentIndex(dlg.issuer.findData(issuer))
+    dlg.recipient.setCurrentIndex(dlg.recipient.findData(recipient))
+    dlg.order_type.setCurrentIndex(dlg.order_type.findData("activate"))
+    boxes = dlg.extra["actions"]
+    assert len(boxes) == 3, "three announced actions, as the Regimental rules allow"
+    boxes[0].setCurrentIndex(boxes[0].findData("move"))
+    boxes[1].setCurrentIndex(boxes[1].findData("fire"))
+    assert boxes[2].currentData() is None  # the third is optional
+    assert dlg.request().parameters["actions"] == ("move", "fire")
+    before = len(doc.log)
+    dlg.roll_button.click()
+    assert dlg.result is not None and "Orders test" in dlg.result.explanation
+    assert dlg.result.explanation in dlg.outcome.toPlainText()
+    recorded = [e.to_dict() for e in doc.log.events[before:]]
+    assert recorded[0]["kind"] == "command_roll" and "announced: move, fire" in recorded[0]["explanation"]
+    activated = next(e for e in recorded if e["kind"] == "command_state_changed")
+    assert activated["value"]["announced"] == ["move", "fire"]

@@ -35,7 +35,8 @@ class EchelonSpec:
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:
     """One parameter of the order form: ``name``, ``kind`` (``point``, ``text``, ``choice``),
-    ``required``, limits such as ``max_distance_cm``, ``choices``."""
+    ``required``, limits such as ``max_distance_cm``, ``choices``; ``multiple`` > 1 lets the
+    writer pick up to that many choices in order (the value is then a tuple of choices)."""
 
     name: str
     kind: str
@@ -43,6 +44,7 @@ class ParameterSpec:
     max_distance_cm: float | None = None
     choices: tuple[str, ...] = ()
     note: str = ""
+    multiple: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ class RegimentalRuleset:
             EchelonSpec("brigade", "Brigade general", "бригадный генерал", False, True, "radius"),
         )
         order = OrderTypeSpec("activate", "Activate (orders test)", "тест на приказы", ("c_in_c",), ("division", "brigade"),
-                              (ParameterSpec("actions", "choice", choices=ACTIONS,
+                              (ParameterSpec("actions", "choice", choices=ACTIONS, multiple=3,
                                              note="up to 3, announced in order before the roll"),),
                               cost=0, cost_unit="actions", dice=True, standing=False, rule="2.2")
         machines = (
@@ -92,7 +92,9 @@ class RegimentalRuleset:
         p = parameters(params)
         if request.order_type != "activate":
             return OrderOutcome("refused", "", f"Regimental rules know only 'activate', not {request.order_type!r}")
-        act = activate(state, request.recipient, tuple(request.parameters.get("actions", ())), p, dice)
+        announced = request.parameters.get("actions", ())
+        announced = (announced,) if isinstance(announced, str) else tuple(announced)
+        act = activate(state, request.recipient, announced, p, dice)
         oid = f"regimental-activate-{request.recipient}-t{state.turn}"
         return OrderOutcome(act.status, oid, act.explanation, act.events, act.rolls,
                             spent={"actions": len(act.granted)}, assumed=tuple(p.assumptions()))

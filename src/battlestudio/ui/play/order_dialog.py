@@ -66,7 +66,7 @@ class OrderDialog(QDialog):
         self.pick_button.setObjectName("order_pick")
         self.pick_button.setToolTip("Click the objective on the map")
         self.pick_button.clicked.connect(self.start_pick)
-        self.extra: dict[str, QComboBox] = {}
+        self.extra: dict[str, list[QComboBox]] = {}
         self._types: dict[str, OrderTypeSpec] = {}
         self.extra_form = QFormLayout()
         self.preview = QTextBrowser(self)
@@ -186,14 +186,20 @@ class OrderDialog(QDialog):
                 wants_point = True
                 continue
             if p.kind == "choice":
-                box = QComboBox(self)
-                box.setObjectName(f"order_param_{p.name}")
-                for c in p.choices:
-                    box.addItem(c, c)
-                box.setToolTip(p.note)
-                box.currentIndexChanged.connect(self.refresh)
-                self.extra_form.addRow(p.name.replace("_", " ").capitalize(), box)
-                self.extra[p.name] = box
+                boxes = []
+                for i in range(max(1, p.multiple)):
+                    box = QComboBox(self)
+                    box.setObjectName(f"order_param_{p.name}" + (f"_{i + 1}" if p.multiple > 1 else ""))
+                    if i > 0:
+                        box.addItem("—", None)  # later picks of a multiple choice are optional
+                    for c in p.choices:
+                        box.addItem(c, c)
+                    box.setToolTip(p.note)
+                    box.currentIndexChanged.connect(self.refresh)
+                    label = p.name.replace("_", " ").capitalize() + (f" {i + 1}" if p.multiple > 1 else "")
+                    self.extra_form.addRow(label, box)
+                    boxes.append(box)
+                self.extra[p.name] = boxes
         self.pick_button.setEnabled(wants_point)
         self.refresh()
 
@@ -223,7 +229,10 @@ class OrderDialog(QDialog):
         if issuer is None or recipient is None or kind is None:
             return None
         spec = self._types.get(kind)
-        params: dict[str, Any] = {n: b.currentData() for n, b in self.extra.items()}
+        params: dict[str, Any] = {}
+        for n, boxes in self.extra.items():
+            picked = tuple(b.currentData() for b in boxes if b.currentData() is not None)
+            params[n] = picked if len(boxes) > 1 else (picked[0] if picked else None)
         if spec is not None and self.objective is not None:
             for p in spec.parameters:
                 if p.kind == "point":
