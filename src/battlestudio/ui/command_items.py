@@ -1,0 +1,330 @@
+"""The graphics items the command overlay draws, and their colours.
+
+Each item holds one piece of the command picture in scene coordinates: a commander's reach
+(radius ring or zone bands), the subordinate→commander lines, an out-of-command mark, a standing
+order's arrow, a chief's order budget badge, a detached formation's outline. ``command_overlay``
+decides what to show and where; these classes only paint it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
+
+from battlestudio.analysis.command_picture import EXEMPT, IN, OUT, UNBOUND
+from battlestudio.rules import CommandReach
+from battlestudio.ui.coords import table_to_scene
+from battlestudio.ui.styles import cosmetic_pen
+
+LAYER = "command"
+"""Name of the overlay's layer in ``MapScene.set_layer_visible`` and the Layers dock."""
+
+Z_REACH, Z_DETACHED, Z_LINKS, Z_MARK, Z_ORDER, Z_BUDGET = 12.0, 13.0, 25.0, 26.0, 27.0, 35.0
+
+LINK_COLOURS = {IN: "#2e8b3a", OUT: "#d0202a", EXEMPT: "#d08a00", UNBOUND: "#8a8a8a"}
+"""Line colour per link status."""
+OUT_COLOUR = QColor("#d0202a")
+DETACHED_COLOUR = QColor("#7a3fb0")
+ORDER_COLOURS = {"A": "#b0201a", "T": "#6a4a20", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0",
+                 "defence": "#2f6f2f"}
+"""Arrow colour per Torden over Europa order type; other types use dark grey."""
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(1, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def _tag(painter: QPainter, top_centre: QPointF, text: str, colour: QColor, px: float) -> None:
+    """A small label ``px`` cm high on a pale box, its top edge centred on ``top_centre``."""
+    painter.setFont(_font(px * 10))
+    painter.save()
+    painter.translate(top_centre)
+    painter.scale(0.1, 0.1)  # fonts are whole pixels: draw at 10x and scale down
+    fm = painter.fontMetrics()
+    w, h = fm.horizontalAdvance(text) + 6, fm.height()
+    box = QRectF(-w / 2, 0, w, h)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(255, 255, 250, 200))
+    painter.drawRoundedRect(box, 3, 3)
+    painter.setPen(colour)
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
+
+
+class ReachItem(QGraphicsItem):
+    """One commander's reach: concentric zone bands or a single radius ring (scene units = cm)."""
+
+    def __init__(self, colour: str) -> None:
+        super().__init__()
+        self.setZValue(Z_REACH)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # big translucent discs
+        self.colour = QColor(colour)
+        self.reach: CommandReach | None = None
+        self._outer = 0.0
+
+    def set_reach(self, reach: CommandReach, centre: tuple[float, float], colour: str) -> None:
+        if reach == self.reach and colour == self.colour.name():
+            self.setPos(table_to_scene(*centre))  # a dragged general: his cached bands just move
+            return
+        self.prepareGeometryChange()
+        self.reach = reach
+        self.colour = QColor(colour)
+        self.setPos(table_to_scene(*centre))
+        if reach.kind == "zones" and reach.zones:
+            last = reach.zones[-1]
+            self._outer = (last.outer if last.outer is not None else last.inner + 12.0) + 1.0
+        else:
+            self._outer = (reach.radius or 0.0) + 1.0
+        self.setToolTip(self._tooltip())
+
+    def _tooltip(self) -> str:
+        r = self.reach
+        if r is None:
+            return ""
+        if r.kind == "zones":
+            bands = "; ".join(f"zone {b.zone}: {b.inner:g}–{b.outer:g} cm" if b.outer is not None
+                              else f"zone {b.zone}: beyond {b.inner:g} cm" for b in r.zones)
+            return f"Command zones ({r.rule}), measured to {r.measured_to}: {bands}"
+        return f"Command distance {r.radius:g} cm ({r.rule}), measured to {r.measured_to}"
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        o = self._outer + 2.0
+        return QRectF(-o, -o, 2 * o, 2 * o)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()  # tooltips only near the rings, not over the whole disc
+        r = self.reach
+        radii = [b.outer for b in r.zones if b.outer is not None] if r and r.kind == "zones" else [r.radius or 0.0] if r else []
+        for rad in radii:
+            path.addEllipse(QPointF(0, 0), rad + 0.6, rad + 0.6)
+            path.addEllipse(QPointF(0, 0), max(rad - 0.6, 0.0), max(rad - 0.6, 0.0))
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = self.reach
+        if r is None:
+            return
+        c = QColor(self.colour)
+        if r.kind == "zones":
+            bands = list(r.zones)
+            for i, b in enumerate(reversed(bands)):
+                outer = b.outer if b.outer is not None else b.inner
+                fill = QColor(c)
+                fill.setAlpha(18 + 14 * i)
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(fill)
+                if b.outer is not None:
+                    painter.drawEllipse(QPointF(0, 0), outer, outer)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for b in bands:
+                style = Qt.PenStyle.DashLine if b.outer is None else Qt.PenStyle.SolidLine
+                rad = b.outer if b.outer is not None else b.inner
+                painter.setPen(cosmetic_pen(c, 1.2, style))
+                painter.drawEllipse(QPointF(0, 0), rad, rad)
+            for b in bands:
+                if b.outer is not None:
+                    text, y = f"zone {b.zone} ≤ {b.outer:g} cm", -b.outer + 0.4
+                else:
+                    text, y = f"zone {b.zone} > {b.inner:g} cm", -b.inner - 2.2
+                _tag(painter, QPointF(0, y), text, QColor(c).darker(150), 1.5)
+        else:
+            rad = r.radius or 0.0
+            fill = QColor(c)
+            fill.setAlpha(22)
+            painter.setBrush(fill)
+            painter.setPen(cosmetic_pen(c, 1.0, Qt.PenStyle.DashLine))
+            painter.drawEllipse(QPointF(0, 0), rad, rad)
+            _tag(painter, QPointF(0, -rad + 0.3), f"{rad:g} cm", QColor(c).darker(150), 1.3)
+
+
+class LinksItem(QGraphicsItem):
+    """Every subordinate → commander line in one item, coloured by status."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_LINKS)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.lines: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
+        self._rect = QRectF()
+
+    def set_lines(self, lines: dict[str, list[QLineF]]) -> None:
+        self.prepareGeometryChange()
+        self.lines = lines
+        rect = QRectF()
+        for ls in lines.values():
+            for ln in ls:
+                rect = rect.united(QRectF(ln.p1(), ln.p2()).normalized())
+        self._rect = rect.adjusted(-1, -1, 1, 1)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        styles = {IN: (1.6, Qt.PenStyle.SolidLine), OUT: (2.4, Qt.PenStyle.SolidLine),
+                  EXEMPT: (1.8, Qt.PenStyle.DashLine), UNBOUND: (0.8, Qt.PenStyle.DotLine)}
+        for status in (UNBOUND, IN, EXEMPT, OUT):
+            width, style = styles[status]
+            painter.setPen(cosmetic_pen(LINK_COLOURS[status], width, style))
+            painter.drawLines(self.lines.get(status, []))
+
+
+class MarkItem(QGraphicsPathItem):
+    """The outline of an out-of-command (solid red, with a "!" badge) or exempt (amber,
+    dashed) unit or general; the tooltip is the ruleset's finding with its consequence."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_MARK)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
+        self.setAcceptHoverEvents(True)
+        self.exempt = False
+
+    def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
+        self.exempt = exempt
+        colour = QColor(LINK_COLOURS[EXEMPT]) if exempt else OUT_COLOUR
+        self.setPen(cosmetic_pen(colour, 2.5, Qt.PenStyle.DashLine if exempt else Qt.PenStyle.SolidLine))
+        self.setBrush(Qt.BrushStyle.NoBrush)
+        self.setPath(outline)
+        self.setToolTip(text)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return super().boundingRect().adjusted(-2.5, -2.5, 2.5, 2.5)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.path().boundingRect())
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        if self.exempt:
+            return
+        r = self.path().boundingRect()
+        badge = QPointF(r.right(), r.top())
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(OUT_COLOUR)
+        painter.drawEllipse(badge, 1.6, 1.6)
+        painter.setPen(QColor("white"))
+        painter.setFont(_font(2.4, True))
+        painter.drawText(QRectF(badge.x() - 1.6, badge.y() - 1.6, 3.2, 3.2), Qt.AlignmentFlag.AlignCenter, "!")
+
+
+class OrderItem(QGraphicsItem):
+    """A standing order: arrow from the recipient to the objective, labelled with its type."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_ORDER)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
+        self.setAcceptHoverEvents(True)
+        self.a = QPointF()
+        self.b = QPointF()
+        self.text = ""
+        self.pending = False
+        self.colour = QColor("#404040")
+
+    def set_order(self, start: tuple[float, float], end: tuple[float, float], text: str, pending: bool,
+                  colour: str, tip: str) -> None:
+        self.prepareGeometryChange()
+        self.a, self.b = table_to_scene(*start), table_to_scene(*end)
+        self.text, self.pending, self.colour = text, pending, QColor(colour)
+        self.setToolTip(tip)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return QRectF(self.a, self.b).normalized().adjusted(-12, -5, 12, 5)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath(self.a)
+        path.lineTo(self.b)
+        from PySide6.QtGui import QPainterPathStroker
+
+        stroker = QPainterPathStroker()
+        stroker.setWidth(2.0)
+        return stroker.createStroke(path)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        line = QLineF(self.a, self.b)
+        if line.length() < 1e-6:
+            return
+        pen = QPen(self.colour, 0.5, Qt.PenStyle.DashLine if self.pending else Qt.PenStyle.SolidLine,
+                   Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        painter.drawLine(line)
+        ang = math.atan2(-line.dy(), line.dx())
+        head = 2.5
+        p1 = self.b - QPointF(math.cos(ang - 0.45) * head, -math.sin(ang - 0.45) * head)
+        p2 = self.b - QPointF(math.cos(ang + 0.45) * head, -math.sin(ang + 0.45) * head)
+        painter.setBrush(self.colour)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawPolygon(QPolygonF([self.b, p1, p2]))
+        mid = line.pointAt(0.5)
+        painter.setFont(_font(2.4, True))
+        fm = painter.fontMetrics()
+        w = fm.horizontalAdvance(self.text) + 1.2
+        box = QRectF(mid.x() - w / 2, mid.y() - 1.7, w, 3.4)
+        painter.setBrush(QColor(255, 255, 250, 225))
+        painter.setPen(cosmetic_pen(self.colour, 1.0))
+        painter.drawRoundedRect(box, 0.8, 0.8)
+        painter.setPen(self.colour)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class BudgetItem(QGraphicsItem):
+    """A chief's order budget ("OAS 2/3") as a badge to the left of him, in screen
+    pixels so it reads at every zoom."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_BUDGET)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.text = ""
+
+    def set_budget(self, at: tuple[float, float], text: str, tip: str) -> None:
+        self.prepareGeometryChange()
+        self.setPos(table_to_scene(*at))
+        self.text = text
+        self.setToolTip(tip)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        w = 10 + 7 * len(self.text)
+        return QRectF(-w - 10, -9, w, 18)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = self.boundingRect().adjusted(0, 0, -1, -1)
+        painter.setBrush(QColor("#fff6d5"))
+        painter.setPen(QPen(QColor("#8a6a00"), 1.0))
+        painter.drawRoundedRect(r, 4, 4)
+        painter.setFont(_font(11, True))
+        painter.setPen(QColor("#4a3a00"))
+        painter.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class DetachedItem(QGraphicsPathItem):
+    """A dashed violet outline around a detached formation, labelled "detached"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_DETACHED)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
+        pen = cosmetic_pen(DETACHED_COLOUR, 2.0, Qt.PenStyle.DashDotLine)
+        self.setPen(pen)
+        fill = QColor(DETACHED_COLOUR)
+        fill.setAlpha(28)
+        self.setBrush(fill)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        super().paint(painter, option, widget)
+        r = self.path().boundingRect()
+        painter.setFont(_font(2.6, True))
+        painter.setPen(DETACHED_COLOUR)
+        painter.drawText(QRectF(r.left(), r.top() - 3.4, max(r.width(), 14.0), 3.2),
+                         Qt.AlignmentFlag.AlignLeft, "detached")
