@@ -82,18 +82,30 @@ class PutRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not (
-            isinstance(other, PutRecords)
-            and self.merge_key is not None
-            and other.merge_key == self.merge_key
-            and other.kind == self.kind
-        ):
+        if not _absorb(self, other):
             return False
-        for i, old in other._old.items():
-            self._old.setdefault(i, old)
         self.records.update(other.records)
-        self.text = other.text
         return True
+
+
+def _absorb(edit: "PutRecords | MoveRecords", other: Edit) -> bool:
+    """Merge bookkeeping shared by the mergeable record edits.
+
+    If ``other`` is the same kind of edit on the same container with the same non-None
+    ``merge_key``, keep the oldest record of every id for undo, take ``other``'s label and
+    return True (the caller then takes ``other``'s new values); otherwise return False.
+    """
+    if not (
+        type(other) is type(edit)
+        and edit.merge_key is not None
+        and other.merge_key == edit.merge_key
+        and other.kind == edit.kind
+    ):
+        return False
+    for i, old in other._old.items():
+        edit._old.setdefault(i, old)
+    edit.text = other.text
+    return True
 
 
 class RemoveRecords(Edit):
@@ -229,16 +241,8 @@ class MoveRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not (
-            isinstance(other, MoveRecords)
-            and self.merge_key is not None
-            and other.merge_key == self.merge_key
-            and other.kind == self.kind
-        ):
+        if not _absorb(self, other):
             return False
-        for i, old in other._old.items():
-            self._old.setdefault(i, old)
         self.positions.update(other.positions)
         self.facings.update(other.facings)
-        self.text = other.text
         return True
