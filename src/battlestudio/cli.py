@@ -22,6 +22,7 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from battlestudio import __version__
@@ -287,6 +288,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         if any(t < 0 for t in turns):
             raise UsageError(f"--turns {args.turns!r}: turn numbers are 0 (deployment) or more")
     _width(args.width, 400)
+    _suffix(args.out, (".html", ".pdf"))
     _writable(args.out)
     battle = store.load(args.file)
     from battlestudio.ui.report import write_report  # Qt is imported only here
@@ -310,6 +312,7 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
 
     _at_syntax(args.at)
     _width(args.width, 400)
+    _suffix(args.out, (".png", ".svg", ".pdf"))
     _writable(args.out)
     battle = store.load(args.file)
     from battlestudio.ui.map_export import export_map  # Qt is imported only here
@@ -380,6 +383,16 @@ def _at_syntax(text: str) -> None:
         parse_at(text)
     except ValueError as exc:
         raise UsageError(f"{exc}; or start, end, 0 (the deployment)") from None
+
+
+def _suffix(path: str, allowed: tuple[str, ...]) -> None:
+    """Refuse, before reading the input, an output whose type is not one of ``allowed``
+    (suffixes with the dot, lower case; usage error, exit 2)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in allowed:
+        names = ", ".join(allowed[:-1]) + " or " + allowed[-1]
+        raise UsageError(f"--out {path}: cannot write {suffix or 'a file without a suffix'}; "
+                         f"name it {names}")
 
 
 def _writable(path: str) -> None:

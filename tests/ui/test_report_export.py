@@ -125,8 +125,10 @@ def test_cli_report_and_export_map(qapp, battle_file, tmp_path, capsys):
     assert main(["export-map", str(battle_file), "--at", "9", "--out", str(tmp_path / "m.png")]) == 1
     assert capsys.readouterr().err == (f"battlestudio: {battle_file}: --at 9: the game log has no phase at 9; "
                                        "it holds turns 1–3, sides french, prussian, phases orders, firing, movement, attack\n")
-    assert main(["report", str(battle_file), "--out", str(tmp_path / "r.docx")]) == 1
-    assert "reports are written as .html or .pdf" in capsys.readouterr().err
+    assert main(["report", str(battle_file), "--out", str(tmp_path / "r.docx")]) == 2  # refused before reading
+    assert f"--out {tmp_path / 'r.docx'}: cannot write .docx; name it .html or .pdf" in capsys.readouterr().err
+    assert main(["export-map", str(tmp_path / "missing.battle"), "--out", str(tmp_path / "m.gif")]) == 2
+    assert "cannot write .gif; name it .png, .svg or .pdf" in capsys.readouterr().err
     assert main(["report", str(battle_file), "--out", str(tmp_path / "r.html"), "--turns", "x"]) == 2
     assert main(["report", str(tmp_path / "missing.battle"), "--out", str(tmp_path / "r.html")]) == 1
     assert not (tmp_path / "m.png").exists()
