@@ -79,6 +79,9 @@ class CommandPicture:
         detached formations and everything under them.
     refusals : tuple[str, ...]
         what could not be computed, naming the missing scenario parameter.
+    findings_refused : str
+        the ruleset's refusal of ``out_of_command`` (then ``findings`` is empty; also in
+        ``refusals``), "" when the findings were computed.
     """
 
     reaches: dict[str, CommandReach] = field(default_factory=dict)
@@ -88,6 +91,7 @@ class CommandPicture:
     budgets: dict[str, Budget] = field(default_factory=dict)
     detached: frozenset[str] = frozenset()
     refusals: tuple[str, ...] = ()
+    findings_refused: str = ""
 
     def out_of_command(self) -> frozenset[str]:
         """Subjects outside their commander's distance with no exemption."""
@@ -147,6 +151,12 @@ BUDGETS: dict[str, Callable[[GameState, str, Mapping[str, Any]], Budget | None]]
 """Ruleset id → the order budget of a commander (None: he has none)."""
 
 
+def unknown_reach(state: GameState, cid: str, reach: CommandReach) -> str:
+    """The refusal for commander ``cid``'s ``reach`` with unknown values, naming the parameters."""
+    return (f"{state.commanders[cid].name}'s reach is unknown: scenario parameter "
+            + ", ".join(sorted(set(reach.unknown.values()))))
+
+
 def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any],
                     with_budgets: bool = True) -> CommandPicture:
     """The command situation of ``state`` under ``ruleset`` with the scenario's ``params``.
@@ -171,8 +181,7 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
             note(exc)
             continue
         if r.unknown:
-            note(RuleRefused(f"{state.commanders[cid].name}'s reach is unknown: scenario parameter "
-                             + ", ".join(sorted(set(r.unknown.values())))))
+            note(RuleRefused(unknown_reach(state, cid, r)))
         elif r.kind != "none":
             reaches[cid] = r
         if budget_of is not None:
@@ -183,32 +192,18 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
                 b = None
             if b is not None:
                 budgets[cid] = b
+    findings_refused = ""
     try:
         found = ruleset.out_of_command(state, params)
     except RuleRefused as exc:
         note(exc)
-        found = ()
+        found, findings_refused = (), str(exc)
     findings = {f.subject: f for f in found}
     links: dict[str, Link] = {}
     for sup, sub in state.oob.edges():
-        if sup not in state.commanders or not _on_table(state, sup) or not _on_table(state, sub):
-            continue
-        if sub not in state.units and sub not in state.commanders:
-            continue
-        f = findings.get(sub)
-        if f is not None and f.superior == sup:
-            status = IN if f.within else (EXEMPT if f.exemption else OUT)
-            links[sub] = Link(sub, sup, status, f.distance, None, f.text)
-            continue
-        reach = reaches.get(sup)
-        if reach is not None and reach.kind == "zones" and reach.zones:
-            d = _distance(state, sup, sub)
-            z = reach.zone_of(d)
-            text = (f"{d:.0f} cm from {state.commanders[sup].name}: zone {z}" if z is not None
-                    else f"{d:.0f} cm from {state.commanders[sup].name}: beyond every zone, no order can reach it")
-            links[sub] = Link(sub, sup, IN if z is not None else OUT, d, z, text)
-        else:
-            links[sub] = Link(sub, sup, UNBOUND)
+        link = link_of(state, sup, sub, findings, reaches)
+        if link is not None:
+            links[sub] = link
     orders = tuple(
         StandingOrder(o.id, o.order_type, o.issuer, o.recipient, o.status.value, o.objective)
         for o in state.orders.values()
@@ -220,4 +215,32 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
             node = key.split(":", 1)[1]
             detached.add(node)
             detached.update(state.oob.all_subordinates(node))
-    return CommandPicture(reaches, findings, links, orders, budgets, frozenset(detached), tuple(refusals))
+    return CommandPicture(reaches, findings, links, orders, budgets, frozenset(detached), tuple(refusals),
+                          findings_refused)
+
+
+def link_of(state: GameState, sup: str, sub: str, findings: Mapping[str, OutOfCommandFinding],
+            reaches: Mapping[str, CommandReach]) -> Link | None:
+    """The link of the order-of-battle edge ``sup`` → ``sub``, or None when it is not drawn
+    (either end off the table or eliminated, ``sup`` not a commander, ``sub`` unknown).
+
+    From ``sub``'s finding when it names ``sup`` as its superior (in, out or exempt); else, under
+    a chief's zones (Torden over Europa 2.2-2.3), the zone ``sub`` stands in, measured to its
+    nearest point (cm); else unbound.
+    """
+    if sup not in state.commanders or not _on_table(state, sup) or not _on_table(state, sub):
+        return None
+    if sub not in state.units and sub not in state.commanders:
+        return None
+    f = findings.get(sub)
+    if f is not None and f.superior == sup:
+        status = IN if f.within else (EXEMPT if f.exemption else OUT)
+        return Link(sub, sup, status, f.distance, None, f.text)
+    reach = reaches.get(sup)
+    if reach is not None and reach.kind == "zones" and reach.zones:
+        d = _distance(state, sup, sub)
+        z = reach.zone_of(d)
+        text = (f"{d:.0f} cm from {state.commanders[sup].name}: zone {z}" if z is not None
+                else f"{d:.0f} cm from {state.commanders[sup].name}: beyond every zone, no order can reach it")
+        return Link(sub, sup, IN if z is not None else OUT, d, z, text)
+    return Link(sub, sup, UNBOUND)
