@@ -111,10 +111,11 @@ def _plain(value: Any) -> Any:
 
 
 def _tupled(value: Any) -> Any:
+    # the scalars of a list or dict are kept without a call each (points are lists of numbers)
     if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
+        return tuple([_tupled(v) if isinstance(v, (list, dict)) else v for v in value])
     if isinstance(value, dict):
-        return {k: _tupled(v) for k, v in value.items()}
+        return {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value
 
 

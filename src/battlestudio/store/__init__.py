@@ -34,8 +34,13 @@ def format_of(path: str | os.PathLike[str]) -> str:
     raise ValueError(f"{os.fspath(path)}: unknown file type; use a name ending in .battle or .battle.json")
 
 
-def load(path: str | os.PathLike[str]) -> Battle:
+def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
     """Read the Battle stored in ``path`` (``.battle`` or ``.battle.json``).
+
+    With ``lazy_events`` a ``.battle`` file's events are checked and built when first read
+    (``replay.recorded.RecordedEvents``; a bad one raises ``BattleFileError`` then, naming the
+    file, ``event seq=N`` and the value), so opening a long game builds none of them; a
+    ``.battle.json`` file is read whole either way.
 
     Raises
     ------
@@ -51,7 +56,7 @@ def load(path: str | os.PathLike[str]) -> Battle:
         return load_json(path)
     from battlestudio.store.database_read import load_database
 
-    return load_database(path)
+    return load_database(path, lazy_events)
 
 
 def save(battle: Battle, path: str | os.PathLike[str]) -> None:

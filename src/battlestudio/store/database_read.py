@@ -3,20 +3,29 @@
 Every way a file can be wrong ends in a ``BattleFileError`` naming the file and the problem:
 missing, empty, not SQLite, damaged, a foreign SQLite database, a newer schema version, or a
 bad value (named by table, row id and column).
+
+Events are read as rows with the raw SQLite cursor: their place (kind, turn, side, phase) is
+checked at once, and their payloads are kept as text in a ``RecordedEvents`` that checks and
+builds each event the first time it is read (``lazy_events``), or all of them before
+``load_database`` returns (the default). Either way a bad payload value raises a
+``BattleFileError`` naming the file, ``event seq=N`` and the value's path in the payload.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import select, text
 
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
+from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.store.codec import (
-    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_from_doc, oob_to_doc,
+    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_from_doc, event_from_doc, oob_to_doc,
 )
 from battlestudio.store.database import (
     check_header, engine_for, parse_json, record_from_row, sql_errors,
@@ -43,14 +52,28 @@ def precheck_file(path: str | os.PathLike[str]) -> bytes:
     return head
 
 
-def load_database(path: str | os.PathLike[str]) -> Battle:
+def load_database(path: str | os.PathLike[str], lazy_events: bool = False) -> Battle:
     """Read the ``.battle`` file ``path``.
+
+    With ``lazy_events`` the battle's ``events`` are a ``RecordedEvents`` whose events are
+    checked and built when first read (a bad one raises ``BattleFileError`` then); otherwise
+    every event is checked and built here.
 
     Raises
     ------
     BattleFileError
         naming the file and what is wrong (see module docstring).
     """
+    paused = gc.isenabled()
+    gc.disable()  # reading makes no cycles; the collector would only rescan what is read
+    try:
+        return _load_database(path, lazy_events)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
     head = precheck_file(path)
     if not head.startswith(SQLITE_MAGIC):
         hint = " (it looks like JSON: name it .battle.json)" if head.lstrip()[:1] in (b"{", b"[") else ""
@@ -63,8 +86,14 @@ def load_database(path: str | os.PathLike[str]) -> Battle:
             conn.exec_driver_sql("BEGIN")
             check_header(os.fspath(path), conn)
             read_document(conn, doc)
+            events = read_events(conn, path)
             conn.exec_driver_sql("COMMIT")
-        return battle_from_doc(doc)
+        battle = battle_from_doc(doc)
+        if not lazy_events:
+            events.build_all()  # a BattleFileError naming the row
+            events = list(events)
+        battle.events = events
+        return battle
     except DocumentError as err:
         raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None
     finally:
@@ -100,9 +129,58 @@ def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
         where = f"{OobEdgeRow.__tablename__} seq={seq}"
         oob.graph.add_edge(_oob_id(sup, f"{where}.superior"), _oob_id(sub, f"{where}.subordinate"))
     doc["oob"] = oob_to_doc(oob)
-    rows = conn.exec_driver_sql(f"SELECT seq, kind, turn, side, phase, payload FROM {EventRow.__tablename__} ORDER BY seq")
-    doc["events"] = [_event_doc(*r) for r in rows]
+    doc["events"] = []  # read_events
     return doc
+
+
+def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
+    """The events of an open, checked .battle file, their places checked, not yet built.
+
+    Raises
+    ------
+    DocumentError
+        for a row whose kind, turn, side or phase is bad (``event seq=N.turn``...).
+    """
+    raw = conn.connection.driver_connection  # the sqlite3 connection: no row objects per row
+    rows = raw.execute(f"SELECT seq, kind, turn, side, phase, payload FROM {EventRow.__tablename__} ORDER BY seq")
+    kinds = event_kinds()
+    heads: list[tuple[int, str, str]] = []
+    rest: list[tuple[Any, ...]] = []
+    for row in rows:
+        seq, kind, turn, side, phase, _payload = row
+        if type(turn) is not int or type(side) is not str or type(phase) is not str or kind not in kinds:
+            event_from_doc(_event_doc(*row), f"events[{seq}]")  # raises its DocumentError
+        heads.append((turn, side, phase))
+        rest.append(row)
+    return RecordedEvents(heads, rest, _event_builder(path))
+
+
+def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleEvent]:
+    """``build(i, row)`` for ``RecordedEvents``: the checked event of one event row, or a
+    ``BattleFileError`` naming ``path``, the row (``event seq=N``) and the bad value."""
+
+    def build(_i: int, row: tuple[Any, ...]) -> BattleEvent:
+        seq, kind, turn, side, phase, payload = row
+        try:
+            data = parse_json(payload, f"event seq={seq}.payload")
+            if not isinstance(data, dict):
+                raise DocumentError(f"event seq={seq}.payload", "expected a JSON object")
+            if not data.keys().isdisjoint(_HEAD_KEYS):  # a payload overriding its columns: check all
+                return event_from_doc({"kind": kind, "turn": turn, "side": side, "phase": phase, **data}, f"events[{seq}]")
+            data.update(kind=kind, turn=turn, side=side, phase=phase)
+            try:
+                return event_from_dict(data)
+            except (ValueError, TypeError) as exc:
+                raise DocumentError(f"events[{seq}]", str(exc)) from None
+            except RecursionError:
+                raise DocumentError(f"events[{seq}]", "nested too deeply") from None
+        except DocumentError as err:
+            raise BattleFileError(path, err.what, _table_where(err.where, {})) from None
+
+    return build
+
+
+_HEAD_KEYS = frozenset(("kind", "turn", "side", "phase"))
 
 
 def _oob_id(value: Any, where: str) -> str:

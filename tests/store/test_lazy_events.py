@@ -1,0 +1,104 @@
+"""Reading a .battle file with ``lazy_events``: no event is built until read, the events equal
+an eager read, appending and taking back work as on a list, and a bad payload value is
+reported with the file, the row and the value when that event is first built."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from battlestudio import store
+from battlestudio.replay.recorded import RecordedEvents
+from battlestudio.store import BattleFileError
+from battlestudio.replay.events import Annotation
+
+
+def _sql(path, *statements):
+    con = sqlite3.connect(path)
+    for s in statements:
+        con.execute(s)
+    con.commit()
+    con.close()
+
+
+def _first_seq(path, kind):
+    con = sqlite3.connect(path)
+    seq, = con.execute("SELECT seq FROM event WHERE kind = ? ORDER BY seq LIMIT 1", (kind,)).fetchone()
+    con.close()
+    return seq
+
+
+def test_lazy_events_equal_the_eager_read_and_are_built_on_demand(tmp_path, jena):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    eager = store.load(p)
+    lazy = store.load(p, lazy_events=True)
+    assert type(eager.events) is list
+    assert isinstance(lazy.events, RecordedEvents)
+    assert len(lazy.events) == len(eager.events) == len(jena.events) > 3
+    assert lazy.events.built_count() == 0
+    assert lazy.events.heads() == [(e.turn, e.side, e.phase) for e in eager.events]
+    assert lazy.events[2] == eager.events[2] and lazy.events.built_count() == 1
+    assert lazy.events[-1] == eager.events[-1]
+    assert lazy.events[1:3] == eager.events[1:3]
+    assert lazy.events == eager.events and eager.events == lazy.events  # builds the rest
+    assert lazy.scenario.units == eager.scenario.units
+
+
+def test_lazy_events_append_take_back_and_copy_like_a_list(tmp_path, jena):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    events = store.load(p, lazy_events=True).events
+    plain = list(store.load(p).events)
+    copy = events.copy()
+    note = Annotation(9, "french", "end", text="a note")
+    events.append(note)
+    plain.append(note)
+    assert events == plain and len(copy) == len(plain) - 1
+    del events[len(events) - 3:]  # taking back into the rows read
+    del plain[len(plain) - 3:]
+    assert events == plain and copy[-1] == jena.events[-1]
+    events[0] = note  # anything else turns it into a plain list of the same events
+    plain[0] = note
+    assert events == plain
+    assert copy.built_count() == len(copy)  # built once, shared by the copies
+
+
+def test_a_bad_payload_value_is_named_when_its_event_is_first_built(tmp_path, jena):
+    p = tmp_path / "v.battle"
+    store.save(jena, p)
+    seq = _first_seq(p, "moved")
+    _sql(p, f"UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}")
+    with pytest.raises(BattleFileError) as eager:  # the default read checks every event
+        store.load(p)
+    battle = store.load(p, lazy_events=True)  # the scenario and the places are read
+    assert battle.events[seq - 1] is not None
+    with pytest.raises(BattleFileError) as lazy:
+        battle.events[seq]
+    for err in (eager.value, lazy.value):
+        msg = str(err)
+        assert msg.startswith(f"{p}: event seq={seq}: "), msg
+        assert "path of" in msg and "is empty" in msg
+    with pytest.raises(BattleFileError):  # asked again, still refused (nothing was kept)
+        list(battle.events)
+
+
+def test_bad_json_in_a_payload_is_named_lazily_too(tmp_path, jena):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    _sql(p, "UPDATE event SET payload = '{\"name\": ' WHERE seq = 0")
+    battle = store.load(p, lazy_events=True)
+    with pytest.raises(BattleFileError, match=r"event seq=0\.payload: not valid JSON"):
+        battle.events[0]
+
+
+def test_a_bad_place_is_refused_at_load_even_when_lazy(tmp_path, jena):
+    p = tmp_path / "t.battle"
+    store.save(jena, p)
+    _sql(p, "UPDATE event SET turn = 'one' WHERE seq = 1", "UPDATE event SET kind = 'teleported' WHERE seq = 2")
+    with pytest.raises(BattleFileError, match=r"event seq=1\.turn: expected an integer"):
+        store.load(p, lazy_events=True)
+    _sql(p, "UPDATE event SET turn = 1 WHERE seq = 1")
+    with pytest.raises(BattleFileError, match=r"event seq=2: unknown event kind 'teleported'"):
+        store.load(p, lazy_events=True)
