@@ -15,17 +15,17 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.command_geometry import command_distances, within_command_many
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Arm, Commander, Echelon
+from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
-    CHIEFS, base_of, commander, corps_command_distance, division_command_distance, is_detached, is_fled,
-    name_of, order_capacity, shape_of,
+    CHIEFS, base_of, commander, corps_command_distance, division_command_distance, name_of, order_capacity,
 )
 
 
@@ -133,6 +133,15 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
 
     ``positions`` optionally moves generals (id → cm) before measuring, e.g. to see who must
     close up after a corps general's move.
+
+    Subjects are the division generals (in the order of ``state.commanders``) then the units
+    (order of ``state.units``); one not on the table, eliminated, of another ``side``, without
+    a superior, or under a general with no command distance (C-in-C, army) gets no finding. A
+    superior whose distance is missing gives a refusal (once per message) instead of findings.
+
+    Cost: one pass over the subjects and one per superior (his reach, base and the parts of
+    the sentences that name him); with ``command_measure`` "nearest" every (subject,
+    superior) pair is measured by one vectorised ``shapely.distance``.
     """
     if positions:
         commanders = dict(state.commanders)
@@ -140,86 +149,167 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
             commanders[cid] = commanders[cid].moved(pos)
         state = state.evolve(commanders=commanders)
     measure = p.get("command_measure")
-    how = "centre" if measure == "centre" else "nearest"
+    commanders, units, off = state.commanders, state.units, state.off_table
+    pred = state.oob.graph._pred  # networkx's predecessor dicts: superior(n) = first key of pred[n]
+    division = Echelon.DIVISION.value
+    eliminated = OrderState.ELIMINATED.value
+    cmd_ids = set(commanders)
     refusals: list[RuleRefused] = []
-    subjects = [c for c in state.commanders.values() if c.echelon == Echelon.DIVISION.value]
-    subjects += list(state.units.values())
-    # Measured superior by superior, every subordinate at once (one vectorised distance per
-    # general): the same numbers as one at a time, ~10x faster on a thousand units.
-    groups: dict[str, list[str]] = {}
-    for rec in subjects:
-        if rec.id in state.off_table or (side is not None and rec.side != side):
+    chiefs: dict[str, _Chief | None] = {}
+    reach_memo: dict[tuple[str, str, float | None], float] = {}
+    # Per included subject: id, record, chief, shape (parallel lists, in the findings' order).
+    ids: list[str] = []
+    recs: list[Any] = []
+    sups: list[_Chief] = []
+    shapes: list[BaseGeometry] = []
+    clash = False  # some unit shares its id with a commander (lookups by id then prefer the commander)
+    for rec in [c for c in commanders.values() if c.echelon == division]:
+        rid = rec.id
+        if rid in off or (side is not None and rec.side != side):
             continue
-        if getattr(rec, "state", "") == "eliminated":
+        ps = pred.get(rid)
+        if not ps:
             continue
-        sup = state.oob.superior(rec.id)
-        if sup is None or sup in state.off_table:
+        sup = next(iter(ps))
+        if sup in off:
             continue
-        groups.setdefault(sup, []).append(rec.id)
-    measured: list[tuple[str, float, Any, list[str], list[Any]]] = []  # superior, reach, base, nodes, shapes
-    for sup, nodes in groups.items():
+        chief = chiefs[sup] if sup in chiefs else _chief(state, p, sup, refusals, reach_memo, chiefs)
+        if chief is None:
+            continue
+        ids.append(rid); recs.append(rec); sups.append(chief); shapes.append(base_of(rec))  # noqa: E702
+    for rec in units.values():
+        rid = rec.id
+        if rid in cmd_ids:
+            clash = True
+        if rid in off or (side is not None and rec.side != side) or rec.state == eliminated:
+            continue
+        ps = pred.get(rid)
+        if not ps:
+            continue
+        sup = next(iter(ps))
+        if sup in off:
+            continue
+        chief = chiefs[sup] if sup in chiefs else _chief(state, p, sup, refusals, reach_memo, chiefs)
+        if chief is None:
+            continue
+        ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
+        shapes.append(base_of(commanders[rid]) if rid in cmd_ids else rec.footprint())
+    n = len(ids)
+    if measure == "nearest":
+        if n:
+            dists = shapely.distance(np.asarray(shapes, dtype=object),
+                                     np.asarray([c.base for c in sups], dtype=object))
+            reaches = np.asarray([c.reach for c in sups], dtype=float)
+            ds, ins = dists.tolist(), (dists <= reaches + TINY).tolist()
+        else:
+            ds, ins = [], []
+    else:  # superior by superior, as command_geometry measures one general's subordinates
+        how = "centre" if measure == "centre" else "nearest"
+        ds, ins = [0.0] * n, [False] * n
+        members: dict[str, list[int]] = {}
+        for k, chief in enumerate(sups):
+            members.setdefault(chief.id, []).append(k)
+        for ks in members.values():
+            chief = sups[ks[0]]
+            group = [shapes[k] for k in ks]
+            for k, d, ok in zip(ks, command_distances(chief.base, group, how),
+                                within_command_many(chief.base, group, chief.reach, measure)):
+                ds[k], ins[k] = float(d), bool(ok)
+    flags = state.flags
+    fled: list[Any] = []  # p.get("fled_state"), read once and only when needed (it may be an assumption)
+    findings = [_finding(state, p, flags, fled, rid, rec, chief, d, ok, clash)
+                for rid, rec, chief, d, ok in zip(ids, recs, sups, ds, ins)]
+    if clash:  # as keyed by id: both records of a shared id get the commander's finding
+        found = dict(zip(ids, findings))
+        subjects = [c for c in commanders.values() if c.echelon == division] + list(units.values())
+        findings = [found[rec.id] for rec in subjects if rec.id in found]
+    return CommandReport(tuple(findings), tuple(refusals))
+
+
+@dataclass(slots=True)
+class _Chief:
+    """A superior measured from, with the parts of his subordinates' sentences that are his."""
+
+    id: str
+    reach: float
+    base: BaseGeometry
+    name: str
+    within: str  # "<who>" + within + "<d>" + within_end
+    within_end: str
+    out: str  # "<who> is <d>" + out: the plain must-return sentence's tail
+
+
+def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRefused],
+           memo: dict[tuple[str, str, float | None], float], chiefs: dict[str, "_Chief | None"]) -> "_Chief | None":
+    """``sup`` as a ``_Chief`` (stored in ``chiefs``), or None when he binds no command distance
+    or his distance is refused (the refusal then noted once per message)."""
+    chiefs[sup] = None
+    c = state.commanders.get(sup)
+    if c is None or c.echelon not in (Echelon.CORPS.value, Echelon.DIVISION.value):
+        return None
+    key = (c.echelon, c.nation, c.command_distance)
+    reach = memo.get(key)
+    if reach is None:
         try:
             reach = required_reach(state, sup, p)
         except RuleRefused as exc:
             if str(exc) not in {str(r) for r in refusals}:
                 refusals.append(exc)
-            continue
-        if reach is not None:
-            measured.append((sup, reach, base_of(state.commanders[sup]), nodes, [shape_of(state, n) for n in nodes]))
-    found: dict[str, OutOfCommandFinding] = {}
-    if measure == "nearest" and measured:  # every pair in one vectorised call
-        shapes = np.asarray([g for m in measured for g in m[4]], dtype=object)
-        bases = np.asarray([m[2] for m in measured for _ in m[3]], dtype=object)
-        reaches = np.asarray([m[1] for m in measured for _ in m[3]], dtype=float)
-        dists = shapely.distance(shapes, bases)
-        inside = dists <= reaches + TINY
-        k = 0
-        for sup, reach, _, nodes, _ in measured:
-            for node in nodes:
-                found[node] = _finding(state, p, node, sup, float(dists[k]), reach, bool(inside[k]))
-                k += 1
+            return None
+        memo[key] = reach  # the same echelon, nation and own distance give the same reach
+    name = c.name or sup
+    chief = _Chief(sup, reach, base_of(c), name, f" is within {name}'s command distance (", f" ≤ {reach:g} cm)",
+                   f" cm from {name}, outside his command distance of {reach:g} cm: it must move back inside in "
+                   f"its movement phase, changing to a faster formation if that gets it there, and if terrain "
+                   f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)")
+    chiefs[sup] = chief
+    return chief
+
+
+def _finding(state: GameState, p: RuleParameters, flags: Any, fled: list[Any], node: str, rec: Any, chief: _Chief,
+             d: float, inside: bool, clash: bool) -> OutOfCommandFinding:
+    """The finding of one subject measured ``d`` cm from ``chief`` (``inside`` his distance)."""
+    if clash:
+        who, unit = name_of(state, node), state.units.get(node)
     else:
-        for sup, reach, base, nodes, shapes in measured:
-            ds = command_distances(base, shapes, how)
-            ins = within_command_many(base, shapes, reach, measure)
-            for node, d, ok in zip(nodes, ds, ins):
-                found[node] = _finding(state, p, node, sup, float(d), reach, bool(ok))
-    findings = [found[rec.id] for rec in subjects if rec.id in found]
-    return CommandReport(tuple(findings), tuple(refusals))
-
-
-def _finding(state: GameState, p: RuleParameters, node: str, sup: str, d: float, reach: float,
-             inside: bool) -> OutOfCommandFinding:
-    who, chief = name_of(state, node), name_of(state, sup)
-    raid = state.flags.get(f"raid:{node}")
-    exemption, consequence, rule = "", "", "2.4, 2.5"
+        who, unit = rec.name or node, rec if type(rec) is Unit else None
+    raid = flags.get("raid:" + node) if flags else None
+    sup, reach = chief.id, chief.reach
     if inside:
-        text = f"{who} is within {chief}'s command distance ({fmt_cm(d)} ≤ {reach:g} cm)"
+        text = f"{who}{chief.within}{fmt_cm(d)}{chief.within_end}"
         if raid:
-            consequence, rule = "back-in-command", "4.9"
             text += "; back in command after its attack outside command distance (4.9)"
-        return OutOfCommandFinding(node, sup, d, reach, True, "", consequence, text, rule)
-    unit = state.units.get(node)
-    if is_detached(state, node):
+            return OutOfCommandFinding(node, sup, d, reach, True, "", "back-in-command", text, "4.9")
+        return OutOfCommandFinding(node, sup, d, reach, True, "", "", text, "2.4, 2.5")
+    chief_name = chief.name
+    exemption, consequence, rule = "", "", "2.4, 2.5"
+    if flags and "detached:" + node in flags:
         exemption = "detached"
-        text = f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) but detached (2.4, 2.11)"
-    elif unit is not None and is_fled(unit, p):
+        text = f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) but detached (2.4, 2.11)"
+    elif unit is not None and unit.state == _fled_state(p, fled):
         exemption = "fled"
-        text = f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) but routed (2.4)"
+        text = f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) but routed (2.4)"
     elif unit is not None and unit.arm == Arm.CAVALRY and raid and not raid.get("returning"):
         exemption, rule = "cavalry-attack", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) on an attack outside command "
-                f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)")
+        text = (f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) on an attack outside "
+                f"command distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each "
+                f"turn (4.9)")
     elif unit is not None and raid:
         consequence, rule = "must-return-facing-chief", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) and no longer attacking: it must "
-                f"move at once towards {chief}'s command distance, facing him (4.9)")
+        text = (f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) and no longer attacking: "
+                f"it must move at once towards {chief_name}'s command distance, facing him (4.9)")
     else:
         consequence = "must-return"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief}, outside his command distance of {reach:g} cm: it must move back "
-                f"inside in its movement phase, changing to a faster formation if that gets it there, and if terrain "
-                f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)")
+        text = f"{who} is {fmt_cm(d)}{chief.out}"
     return OutOfCommandFinding(node, sup, d, reach, False, exemption, consequence, text, rule)
+
+
+def _fled_state(p: RuleParameters, memo: list[Any]) -> Any:
+    """``fled_state`` (2.4, assumed FU), read from ``p`` on first use only: reading an assumed
+    value records it in ``p.assumed_used``, which must not happen when no unit needed it."""
+    if not memo:
+        memo.append(p.get("fled_state"))
+    return memo[0]
 
 
 def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int, int]:
