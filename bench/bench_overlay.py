@@ -7,7 +7,11 @@ name (older files carried them as ``toe.placeholder.*``, see notes/toe-parameter
 corps general (Lannes) and the C-in-C about: each step pushes one ``MoveRecords`` edit, as the
 select tool does per mouse move. Reports, in milliseconds (median and p95):
 
-* ``overlay``  — the overlay alone: command picture from the engine plus syncing its items;
+* ``overlay``  — the overlay's own share of each move (its document-change handler: the moved
+  general's part of the command picture and his items; ``update`` says how many moves were
+  drawn incrementally);
+* ``full``     — a full recompute of the same state (``refresh``: the whole command picture
+  from the engine and every item), what a move cost before the overlay updated incrementally;
 * ``edit``     — the whole edit: document change, map items and overlay (what one mouse move costs
   before painting);
 * ``edit+paint`` — the same plus a full software repaint of the viewport (``grab``);
@@ -35,7 +39,6 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from battlestudio import store  # noqa: E402
 from battlestudio.document import Document  # noqa: E402
 from battlestudio.edits import MoveRecords  # noqa: E402
-from battlestudio.replay.state import GameState  # noqa: E402
 from battlestudio.ui.command_overlay import CommandOverlay  # noqa: E402
 from battlestudio.ui.map_view import MapView  # noqa: E402
 
@@ -84,24 +87,38 @@ def main() -> None:
           f"{len(overlay.picture.findings)} command findings, {len(overlay.picture.out_of_command())} out of command"
           + (f"; refused: {overlay.message}" if overlay.message else ""))
     rng = random.Random(1806)
+    handler = overlay._on_changed
+    t_overlay: list[float] = []
+
+    def timed_handler(changes: list) -> None:
+        t = time.perf_counter()
+        handler(changes)
+        t_overlay.append((time.perf_counter() - t) * 1e3)
+    doc.changed.disconnect(handler)
+    doc.changed.connect(timed_handler)
     for general in ("french-v-corps", "french-imperial-guard"):
         start = s.commanders[general].position
-        t_overlay, t_edit, t_paint = [], [], []
+        t_edit, t_paint, t_full, kinds = [], [], [], []
+        t_overlay.clear()
         for i in range(args.steps):
             pos = (start[0] + rng.uniform(-40, 40), start[1] + rng.uniform(-40, 40))
             t0 = time.perf_counter()
             doc.push(MoveRecords("commanders", {general: pos}, None, "Move", merge_key=("bench", general)))
             t1 = time.perf_counter()
+            kinds.append(overlay.last_update)
             view.viewport().grab()
             t2 = time.perf_counter()
-            overlay.show_state(GameState.from_scenario(doc.scenario))
-            t3 = time.perf_counter()
             t_edit.append((t1 - t0) * 1e3)
             t_paint.append((t2 - t0) * 1e3)
-            t_overlay.append((t3 - t2) * 1e3)
+        for i in range(args.steps // 4):
+            t0 = time.perf_counter()
+            overlay.refresh()
+            t_full.append((time.perf_counter() - t0) * 1e3)
         doc.undo()
-        print(f"\nmoving {s.commanders[general].name} ({args.steps} steps):")
+        print(f"\nmoving {s.commanders[general].name} ({args.steps} steps, "
+              f"{kinds.count('moved')} drawn incrementally):")
         print(f"  overlay     {stats(t_overlay)}")
+        print(f"  full        {stats(t_full)}")
         print(f"  edit        {stats(t_edit)}")
         print(f"  edit+paint  {stats(t_paint)}")
     for visible in (True, False):  # what the overlay adds to a full repaint

@@ -145,23 +145,66 @@ class ReachItem(QGraphicsItem):
 
 
 class LinksItem(QGraphicsItem):
-    """Every subordinate → commander line in one item, coloured by status."""
+    """Every subordinate → commander line in one item, coloured by status.
+
+    Lines are kept by subject id, so a dragged general replaces his few lines
+    (``update_links``) instead of all of them (``set_links``).
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_LINKS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.lines: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
+        self._by_subject: dict[str, tuple[str, QLineF]] = {}
+        self._lines: dict[str, list[QLineF]] | None = None
         self._rect = QRectF()
 
-    def set_lines(self, lines: dict[str, list[QLineF]]) -> None:
+    @property
+    def lines(self) -> dict[str, list[QLineF]]:
+        """Status → the lines drawn in its colour (scene cm)."""
+        if self._lines is None:
+            grouped: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
+            for status, line in self._by_subject.values():
+                grouped[status].append(line)
+            self._lines = grouped
+        return self._lines
+
+    def links(self) -> dict[str, tuple[str, QLineF]]:
+        """Subject id → (status, line) of every line drawn."""
+        return dict(self._by_subject)
+
+    def set_links(self, links: dict[str, tuple[str, QLineF]]) -> None:
+        """Draw exactly ``links`` (subject id → (status, line in scene cm))."""
         self.prepareGeometryChange()
-        self.lines = lines
-        rect = QRectF()
-        for ls in lines.values():
-            for ln in ls:
-                rect = rect.united(QRectF(ln.p1(), ln.p2()).normalized())
-        self._rect = rect.adjusted(-1, -1, 1, 1)
+        self._by_subject = dict(links)
+        self._lines = None
+        xs = [v for _, ln in links.values() for v in (ln.x1(), ln.x2())]
+        ys = [v for _, ln in links.values() for v in (ln.y1(), ln.y2())]
+        self._rect = (QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-1, -1, 1, 1)
+                      if xs else QRectF())
+        self.update()
+
+    def update_links(self, changes: dict[str, tuple[str, QLineF] | None]) -> None:
+        """Replace the lines of the subjects in ``changes`` (None: no line any more); the
+        bounds only grow until the next ``set_links``."""
+        rect = QRectF(self._rect)
+        changed = False
+        for key, entry in changes.items():
+            if entry is None:
+                changed |= self._by_subject.pop(key, None) is not None
+                continue
+            if self._by_subject.get(key) == entry:
+                continue
+            self._by_subject[key] = entry
+            changed = True
+            line = entry[1]
+            rect = rect.united(QRectF(line.p1(), line.p2()).normalized().adjusted(-1, -1, 1, 1))
+        if not changed:
+            return
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+        self._lines = None
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
@@ -170,10 +213,11 @@ class LinksItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         styles = {IN: (1.6, Qt.PenStyle.SolidLine), OUT: (2.4, Qt.PenStyle.SolidLine),
                   EXEMPT: (1.8, Qt.PenStyle.DashLine), UNBOUND: (0.8, Qt.PenStyle.DotLine)}
+        lines = self.lines
         for status in (UNBOUND, IN, EXEMPT, OUT):
             width, style = styles[status]
             painter.setPen(cosmetic_pen(LINK_COLOURS[status], width, style))
-            painter.drawLines(self.lines.get(status, []))
+            painter.drawLines(lines.get(status, []))
 
 
 class MarkItem(QGraphicsPathItem):
@@ -186,6 +230,8 @@ class MarkItem(QGraphicsPathItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         self.setAcceptHoverEvents(True)
         self.exempt = False
+        self.key: tuple = ()
+        """What the mark shows (the overlay's finding and record): unchanged, it is not redone."""
 
     def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
         self.exempt = exempt

@@ -15,25 +15,34 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
 * each chief's order budget (OAS, ADCs) as a badge beside him;
 * detached formations inside a dashed violet outline labelled "detached".
 
-It recomputes on every document change (a commander dragged in the editor pushes one move edit
-per mouse move), so zones, lines and marks follow the drag; ``bench/bench_overlay.py`` measures
-one update on a Jena-sized scenario. The graphics items it places are in ``command_items``.
+It follows every document change. A commander dragged in the editor pushes one move edit per
+mouse move: then only what depends on the moved records is redone — the editor state gets the
+moved records (no new state from the scenario), ``analysis.command_update`` recomputes his link,
+his subordinates' findings and links (and, for Regimental, the brigade and HQ-chain distances),
+and only their items are touched. Any other change (order of battle, ruleset, parameters, other
+fields) recomputes the whole picture; even then a mark whose finding and record did not change
+is kept, and outlines are cached per immutable record. ``bench/bench_overlay.py`` (Jena) and
+``bench/bench_overlay_large.py`` (Leipzig scale) measure a drag. The graphics items it places
+are in ``command_items``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from PySide6.QtCore import QLineF
-from PySide6.QtGui import QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
 
 from battlestudio.analysis.command_picture import CommandPicture, command_picture
+from battlestudio.analysis.command_update import update_picture
+from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, get_ruleset
 from battlestudio.ui.command_items import (
     LAYER, LINK_COLOURS, ORDER_COLOURS, BudgetItem, DetachedItem, LinksItem, MarkItem, OrderItem, ReachItem,
 )
+from battlestudio.ui.command_shapes import Pool, anchor, hull_path, mark_outline, name_of
 from battlestudio.ui.coords import table_to_scene
 
 if TYPE_CHECKING:
@@ -41,30 +50,6 @@ if TYPE_CHECKING:
     from battlestudio.ui.map_scene import MapScene
 
 __all__ = ["LAYER", "LINK_COLOURS", "ORDER_COLOURS", "BudgetItem", "CommandOverlay", "OrderItem", "document_state"]
-
-
-class _Pool:
-    """Items of one kind by key: created on demand, removed when no longer wanted."""
-
-    def __init__(self, scene: "MapScene", make: Callable[[], QGraphicsItem]) -> None:
-        self.scene, self.make = scene, make
-        self.items: dict[str, QGraphicsItem] = {}
-
-    def get(self, key: str, visible: bool) -> QGraphicsItem:
-        item = self.items.get(key)
-        if item is None:
-            item = self.items[key] = self.make()
-            item.setVisible(visible)
-            self.scene.addItem(item)
-        return item
-
-    def keep_only(self, keys: set[str]) -> None:
-        for key in [k for k in self.items if k not in keys]:
-            self.scene.removeItem(self.items.pop(key))
-
-    def set_visible(self, visible: bool) -> None:
-        for item in self.items.values():
-            item.setVisible(visible)
 
 
 class CommandOverlay:
@@ -83,6 +68,10 @@ class CommandOverlay:
         what is drawn now (``out_of_command()`` gives the ids marked out of command).
     message : str
         why nothing or only part is drawn ("" when everything could be computed).
+    last_update : str
+        how the last change was drawn: ``"full"`` (picture recomputed), ``"moved"`` (only what
+        depends on the moved records), ``"kept"`` (nothing the picture reads changed) or
+        ``"hidden"`` (layer off: state kept, drawn when shown).
     """
 
     def __init__(self, scene: "MapScene", visible: bool = True) -> None:
@@ -94,12 +83,15 @@ class CommandOverlay:
         self._ruleset_id = ""
         self._params: Mapping[str, Any] = {}
         self._document: "Document | None" = None
+        self._doc_state: GameState | None = None  # the editor state the overlay built from the document
         self._drawn_key: tuple | None = None  # what the items show (see _picture_key)
-        self.reaches = _Pool(scene, lambda: ReachItem("#808080"))
-        self.marks = _Pool(scene, MarkItem)
-        self.orders = _Pool(scene, OrderItem)
-        self.budgets = _Pool(scene, BudgetItem)
-        self.detached = _Pool(scene, DetachedItem)
+        self._detached_members: dict[str, frozenset[str]] = {}
+        self.last_update = ""
+        self.reaches = Pool(scene, lambda: ReachItem("#808080"))
+        self.marks = Pool(scene, MarkItem)
+        self.orders = Pool(scene, OrderItem)
+        self.budgets = Pool(scene, BudgetItem)
+        self.detached = Pool(scene, DetachedItem)
         self.links = LinksItem()
         self.links.setVisible(visible)
         scene.addItem(self.links)
@@ -128,11 +120,56 @@ class CommandOverlay:
         if self._document is not None:
             self._document.changed.disconnect(self._on_changed)
             self._document = None
+        self._doc_state = None
 
     def _on_changed(self, changes: list) -> None:
-        self.set_rules(self._document.scenario.info.ruleset, self._document.scenario.info.parameters)
+        info = self._document.scenario.info
+        if info.ruleset != self._ruleset_id or info.parameters is not self._params:
+            self.set_rules(info.ruleset, info.parameters)
+        elif self._follow_moves(changes):
+            return
         self._drawn_key = None  # an edit may change the scenario's maps in place: always redraw
-        self.show_state(document_state(self._document))
+        state = document_state(self._document)
+        self._doc_state = state if state is not getattr(self._document, "state", None) else None
+        self.show_state(state)
+
+    def _follow_moves(self, changes: list) -> bool:
+        """Bring the editor state and the items up to ``changes`` when they only move or turn
+        units and commanders the state already has; False when that is not the case (then
+        the caller recomputes everything)."""
+        old = self._state
+        if old is None or old is not self._doc_state or not changes:
+            return False
+        records = _moved_records(old, self._document.scenario, changes)
+        if records is None:
+            return False
+        new = old.with_records(records) if records else old
+        self._state = self._doc_state = new
+        if not self.visible:
+            self._drawn_key, self.last_update = None, "hidden"
+        elif self._drawn_key != _picture_key(old, self):
+            self.refresh()
+        elif records:
+            self._update_moved(new, {r.id for r in records})
+        else:
+            self._drawn_key, self.last_update = _picture_key(new, self), "kept"
+        return True
+
+    def _update_moved(self, state: GameState, moved: set[str]) -> None:
+        try:
+            ruleset = get_ruleset(self._ruleset_id)
+        except RuleRefused:
+            self.refresh()
+            return
+        result = update_picture(self.picture, state, ruleset, self._params, moved)
+        if result is None:
+            self.refresh()
+            return
+        self.picture, touched = result
+        self.message = "; ".join(self.picture.refusals)
+        self._sync(state, touched | moved, moved)
+        self._drawn_key = _picture_key(state, self)
+        self.last_update = "moved"
 
     def show_state(self, state: GameState) -> None:
         """Draw the command situation of ``state`` (replay: the state at the cursor).
@@ -143,10 +180,13 @@ class CommandOverlay:
         """
         if self._state is not None and self.visible and self._drawn_key == _picture_key(state, self):
             self._state = state
+            self.last_update = "kept"
             return
         self._state = state
         if self.visible:
             self.refresh()
+        else:
+            self.last_update = "hidden"
 
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
@@ -174,37 +214,61 @@ class CommandOverlay:
         self.message = "; ".join(self.picture.refusals)
         self._sync(state)
         self._drawn_key = _picture_key(state, self)
+        self.last_update = "full"
 
     def _colour(self, side: str) -> str:
         return self.scene.ctx.side_colours.get(side, "#606060")
 
-    def _sync(self, state: GameState) -> None:
+    def _sync(self, state: GameState, touched: set[str] | None = None, moved: set[str] | None = None) -> None:
+        """Bring the items in line with the picture: all of them (``touched`` None), or only
+        those of the ids in ``touched`` (findings or links recomputed) and ``moved`` (records
+        moved: reaches, budgets, order arrows, detached outlines)."""
         pic, vis = self.picture, self.visible
-        for cid, reach in pic.reaches.items():
+        moved = touched if moved is None else moved
+        for cid in pic.reaches if touched is None else [c for c in moved if c in state.commanders]:
+            reach = pic.reaches.get(cid)
+            if reach is None:
+                self.reaches.remove(cid)
+                continue
             c = state.commanders[cid]
             self.reaches.get(cid, vis).set_reach(reach, c.position, self._colour(c.side))
-        self.reaches.keep_only(set(pic.reaches))
+        if touched is None:
+            self.reaches.keep_only(set(pic.reaches))
 
-        lines: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
-        for sub, link in pic.links.items():
-            a = _anchor(state, sub)
-            b = state.commanders[link.superior].position
-            lines[link.status].append(QLineF(table_to_scene(*a), table_to_scene(*b)))
-        self.links.set_lines(lines)
-
-        marked: set[str] = set()
-        for sub, f in pic.findings.items():
-            if f.within:
+        lines: dict[str, tuple[str, QLineF] | None] = {}
+        for sub in pic.links if touched is None else touched:
+            link = pic.links.get(sub)
+            if link is None:
+                lines[sub] = None
                 continue
-            text = f.text + (f"\nConsequence ({f.rule}): {f.consequence}" if f.consequence else
-                             f"\nExempt: {f.exemption}")
-            self.marks.get(sub, vis).set_mark(_mark_outline(state, sub), bool(f.exemption), text)
-            marked.add(sub)
-        self.marks.keep_only(marked)
+            a = anchor(state, sub)
+            b = state.commanders[link.superior].position
+            lines[sub] = (link.status, QLineF(table_to_scene(*a), table_to_scene(*b)))
+        if touched is None:
+            self.links.set_links({k: v for k, v in lines.items() if v is not None})
+        else:
+            self.links.update_links(lines)
+
+        for sub in pic.findings if touched is None else touched:
+            f = pic.findings.get(sub)
+            if f is None or f.within:
+                self.marks.remove(sub)
+                continue
+            rec = state.units.get(sub) or state.commanders.get(sub)
+            item = self.marks.get(sub, vis)
+            if item.key != (f, rec):
+                text = f.text + (f"\nConsequence ({f.rule}): {f.consequence}" if f.consequence else
+                                 f"\nExempt: {f.exemption}")
+                item.set_mark(mark_outline(rec), bool(f.exemption), text)
+                item.key = (f, rec)
+        if touched is None:
+            self.marks.keep_only({s for s, f in pic.findings.items() if not f.within})
 
         shown: set[str] = set()
         for o in pic.orders:
             if o.objective is None:
+                continue
+            if touched is not None and o.recipient not in moved:
                 continue
             rec = state.commanders.get(o.recipient) or state.units.get(o.recipient)
             if rec is None:
@@ -213,24 +277,31 @@ class CommandOverlay:
             side = rec.side
             colour = ORDER_COLOURS.get(o.order_type, "#404040")
             text = f"{o.order_type}" + (" (pending)" if pending else "")
-            tip = (f"Order {o.order_id}: {o.order_type} from {_name(state, o.issuer)} to {rec.name or rec.id}, "
+            tip = (f"Order {o.order_id}: {o.order_type} from {name_of(state, o.issuer)} to {rec.name or rec.id}, "
                    f"{o.status}; objective at {o.objective[0]:.0f}, {o.objective[1]:.0f} cm")
             self.orders.get(o.order_id, vis).set_order(rec.position, o.objective, text, pending,
                                                        colour if side else "#404040", tip)
             shown.add(o.order_id)
-        self.orders.keep_only(shown)
+        if touched is None:
+            self.orders.keep_only(shown)
 
-        for cid, b in pic.budgets.items():
-            tip = f"{_name(state, cid)}: {b.unit} {b.capacity}, spent {b.spent} this turn, {b.left} left"
+        for cid in pic.budgets if touched is None else [c for c in moved if c in state.commanders]:
+            b = pic.budgets.get(cid)
+            if b is None:
+                self.budgets.remove(cid)
+                continue
+            tip = f"{name_of(state, cid)}: {b.unit} {b.capacity}, spent {b.spent} this turn, {b.left} left"
             self.budgets.get(cid, vis).set_budget(state.commanders[cid].position, f"{b.unit} {b.left}/{b.capacity}", tip)
-        self.budgets.keep_only(set(pic.budgets))
+        if touched is None:
+            self.budgets.keep_only(set(pic.budgets))
 
-        roots = {n for n in pic.detached if f"detached:{n}" in state.flags}
-        for node in roots:
-            members = [node] + [m for m in state.oob.all_subordinates(node)]
-            path = _hull_path(state, members)
-            self.detached.get(node, vis).setPath(path)
-        self.detached.keep_only(roots)
+        if touched is None:
+            roots = {n for n in pic.detached if f"detached:{n}" in state.flags}
+            self._detached_members = {n: frozenset([n, *state.oob.all_subordinates(n)]) for n in roots}
+            self.detached.keep_only(roots)
+        for node, members in self._detached_members.items():
+            if touched is None or not members.isdisjoint(moved):
+                self.detached.get(node, vis).setPath(hull_path(state, members))
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
@@ -254,50 +325,22 @@ def document_state(document: "Document") -> GameState:
     return state if isinstance(state, GameState) else GameState.from_scenario(document.scenario)
 
 
-def _name(state: GameState, rid: str) -> str:
-    rec = state.commanders.get(rid) or state.units.get(rid)
-    return rec.name if rec is not None and rec.name else rid
-
-
-def _anchor(state: GameState, rid: str) -> tuple[float, float]:
-    """Where a link or mark attaches: a unit's footprint centre, a general's position (cm)."""
-    u = state.units.get(rid)
-    if u is not None:
-        c = u.footprint().centroid
-        return (c.x, c.y)
-    return state.commanders[rid].position
-
-
-def _mark_outline(state: GameState, rid: str) -> QPainterPath:
-    """A unit's footprint grown by 1 cm, or a 3.5 cm circle round a general (scene path)."""
-    path = QPainterPath()
-    u = state.units.get(rid)
-    if u is not None:
-        ring = u.footprint().buffer(1.0, join_style=2).exterior.coords
-        path.addPolygon(QPolygonF([table_to_scene(x, y) for x, y in ring]))
-        path.closeSubpath()
-    else:
-        path.addEllipse(table_to_scene(*state.commanders[rid].position), 3.5, 3.5)
-    return path
-
-
-def _hull_path(state: GameState, members: list[str]) -> QPainterPath:
-    from shapely import MultiPoint, unary_union
-    from shapely.geometry import Point as SPoint
-
-    shapes = []
-    for m in members:
-        if m in state.units:
-            shapes.append(state.units[m].footprint())
-        elif m in state.commanders:
-            shapes.append(SPoint(state.commanders[m].position))
-    path = QPainterPath()
-    if not shapes:
-        return path
-    hull = unary_union(shapes).convex_hull.buffer(3.0)
-    if isinstance(hull, MultiPoint) or hull.is_empty:
-        return path
-    pts = [table_to_scene(x, y) for x, y in hull.exterior.coords]
-    path.addPolygon(QPolygonF(pts))
-    path.closeSubpath()
-    return path
+def _moved_records(state: GameState, scenario: Any, changes: Iterable[Any]) -> list[Unit | Commander] | None:
+    """The scenario's new records of ``changes`` when every change only moves or turns units
+    and commanders ``state`` has (position and facing; nothing else differs), else None."""
+    out: list[Unit | Commander] = []
+    for change in changes:
+        if change.kind not in ("units", "commanders"):
+            return None
+        have = state.units if change.kind == "units" else state.commanders
+        now = getattr(scenario, change.kind)
+        for rid in change.ids:
+            old, new = have.get(rid), now.get(rid)
+            if old is None or new is None or type(new) is not type(old):
+                return None
+            if new is old or new == old:
+                continue
+            if replace(new, position=old.position, facing=old.facing) != old:
+                return None
+            out.append(new)
+    return out
