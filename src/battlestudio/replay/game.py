@@ -9,6 +9,13 @@ only a reference to a state computed anyway while appending, never a copy of the
 Every event is applied when it is appended: an event that cannot apply (unknown unit, a phase
 already closed) is refused with ``ValueError`` and the log is left as it was, so a log is always
 replayable from start to end.
+
+A log read from a file can instead be built lazily (``GameLog.lazy``): the phases are indexed
+from the events' (turn, side, phase) without applying anything, ``state_at`` applies (checks)
+and keyframes the events only as far as it is asked, and ``validate(budget)`` checks the rest a
+slice at a time (e.g. in a GUI's idle time), raising the same ``ValueError`` as the eager
+constructor at the first event that cannot apply. Once checked to the end it is the same log
+as an eager one: same states, same keyframes.
 """
 
 from __future__ import annotations
@@ -16,7 +23,6 @@ from __future__ import annotations
 import gc
 from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from psygnal import Signal
@@ -25,18 +31,12 @@ from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.lazy_log import LazyChecking, Segment as _Segment
 from battlestudio.replay.queries import LogQueries
 from battlestudio.replay.state import GameState
 
 
-@dataclass(slots=True)
-class _Segment:
-    key: PhaseKey
-    start: int  # position of its first event
-    end: int  # one past its last event
-
-
-class GameLog(LogQueries):
+class GameLog(LogQueries, LazyChecking):
     """A game: initial state plus the append-only list of events, with random access.
 
     Parameters
@@ -56,7 +56,8 @@ class GameLog(LogQueries):
         if an event in ``events`` is refused (the message gives its position), or
         ``keyframe_every`` < 1.
 
-    Queries for views (what changed, trails, events by kind or unit) come from ``LogQueries``.
+    Queries for views (what changed, trails, events by kind or unit) come from ``LogQueries``;
+    the lazy constructor and ``validate`` from ``LazyChecking``.
 
     Signals
     -------
@@ -92,6 +93,9 @@ class GameLog(LogQueries):
         self._touch: dict[str, list[int]] = {}
         self._head = initial
         self._sealed = 0  # undo never goes below this position
+        self._checked = 0  # events before this position were applied, keyframed and indexed by id
+        self._front = initial  # the state at _checked
+        self._failure: ValueError | None = None  # why the event at _checked cannot apply
         paused = gc.isenabled()
         gc.disable()  # a bulk load makes no cycles; the collector would only rescan the log (~10 %)
         try:
@@ -154,6 +158,8 @@ class GameLog(LogQueries):
                 self.appended.emit(old, len(self._events))
 
     def _append(self, event: BattleEvent) -> None:
+        if self._checked < len(self._events):  # a lazy log: the head is needed
+            self._advance(len(self._events))
         if not isinstance(event, BattleEvent):
             raise ValueError(f"not a battle event: {event!r}")
         key = PhaseKey(event.turn, event.side, event.phase)
@@ -178,7 +184,8 @@ class GameLog(LogQueries):
         else:
             self._segments[-1].end = pos + 1
         self._events.append(event)
-        self._head = head
+        self._head = self._front = head
+        self._checked = pos + 1
         for node_id in dict.fromkeys(event.touched()):
             self._touch.setdefault(node_id, []).append(pos)
         if pos + 1 - self._kf_pos[-1] >= self.keyframe_every:
@@ -206,6 +213,7 @@ class GameLog(LogQueries):
         """
         if count < 1 or count > self.undoable:
             raise ValueError(f"can undo 1 to {self.undoable} event(s) of the open phase, not {count}")
+        self._advance(len(self._events))
         n = len(self._events) - count
         removed = self._events[n:]
         del self._events[n:]
@@ -230,7 +238,8 @@ class GameLog(LogQueries):
                 if not lst:
                     del self._touch[node_id]
         self._sealed = min(self._sealed, n)
-        self._head = self._fold_to(n)
+        self._head = self._front = self._fold_to(n)
+        self._checked = n
         self.truncated.emit(n)
         return removed
 
@@ -250,7 +259,8 @@ class GameLog(LogQueries):
 
     @property
     def head(self) -> GameState:
-        """The state after the last event."""
+        """The state after the last event (a lazy log applies what it has not yet)."""
+        self._advance(len(self._events))
         return self._head
 
     def bounds(self) -> tuple[int, int]:
@@ -306,6 +316,9 @@ class GameLog(LogQueries):
             as ``position``.
         """
         pos = self.position(at)
+        if pos > self._checked:
+            self._advance(pos)
+            return self._front  # the state just computed
         if pos == len(self._events):
             return self._head
         return self._fold_to(pos)

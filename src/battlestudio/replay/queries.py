@@ -62,6 +62,7 @@ class LogQueries:
         """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
         lo = self.position(start)
         hi = len(self._events) if end is None else self.position(end)
+        self._advance(hi)  # a lazy log indexes ids as it applies events
         return [p for p in self._touch.get(node_id, ()) if lo <= p < hi]
 
     def trail(self: GameLog, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:

@@ -1,0 +1,157 @@
+"""Building a game log lazily: index the phases now, apply (check) the events later.
+
+``LazyChecking`` is mixed into ``GameLog``. ``GameLog.lazy(scenario, events)`` indexes the
+phases from each event's (turn, side, phase) — for a ``RecordedEvents`` read from a file,
+without building the events — and applies nothing. ``_advance(p)`` applies the events up to
+position ``p`` exactly as the eager constructor's appends would (same keyframes, same per-id
+index), so ``state_at`` and the queries call it before reading, and ``validate(budget)`` lets a
+GUI check the rest a slice at a time after its first frame. The first event that cannot apply
+raises the eager constructor's ``ValueError`` ("game log event N: ...") and is remembered.
+
+It uses the log's ``_events``, ``_segments``, ``_seg_starts``, ``_seg_by_key``, ``_kf_pos``,
+``_touch``, ``_sealed``, ``_head``, ``keyframe_every`` and ``_add_keyframe``, and keeps
+``_checked`` (events before it applied), ``_front`` (the state there) and ``_failure``.
+"""
+
+from __future__ import annotations
+
+import gc
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from battlestudio.model.scenario import Scenario
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.cursor import PhaseKey
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.recorded import RecordedEvents, heads_of
+from battlestudio.replay.state import GameState
+
+if TYPE_CHECKING:
+    from battlestudio.replay.game import GameLog
+
+
+@dataclass(slots=True)
+class Segment:
+    """One phase in the log: its key and the positions of its events ``[start, end)``."""
+
+    key: PhaseKey
+    start: int  # position of its first event
+    end: int  # one past its last event
+
+
+class LazyChecking:
+    """The lazy constructor and the checking in slices of ``GameLog`` (module docstring)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def lazy(cls: "type[GameLog]", scenario: Scenario, events: Sequence[BattleEvent], *, keyframe_every: int = 64,
+             cache_size: int = 16) -> "GameLog":
+        """A log of ``events`` from ``scenario`` whose events are applied only when needed.
+
+        The phases are indexed now from each event's (turn, side, phase) (without building a
+        ``RecordedEvents``' events); ``state_at``, ``head`` and the queries apply the events as
+        far as they need, and ``validate`` checks the rest in slices. ``events`` is copied
+        (appending to it later does not change the log).
+
+        Raises
+        ------
+        ValueError
+            for an event out of phase order (a closed phase, a turn < 1 or going back), as the
+            eager constructor does; an event that cannot apply raises later, when it is reached.
+        """
+        log = cls(GameState.from_scenario(scenario), (), keyframe_every=keyframe_every, cache_size=cache_size)
+        log._index(events)
+        return log
+
+    @classmethod
+    def lazy_from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
+        """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events."""
+        return cls.lazy(battle.scenario, battle.events, **kw)
+
+    def _index(self: "GameLog", events: Sequence[BattleEvent]) -> None:
+        try:
+            heads = heads_of(events)
+        except ValueError as exc:
+            raise ValueError(f"game log event {len(self._events) + 1}: {exc}") from None
+        seq = events.copy() if isinstance(events, RecordedEvents) else list(events)
+        last: tuple[int, str, str] | None = None
+        for i, head in enumerate(heads):
+            if head == last:
+                continue
+            key = PhaseKey(*head)
+            problem = ""
+            if key in self._seg_by_key:
+                problem = f"{key} is closed; events can only be added to the open phase or a new one"
+            elif key.turn < 1:
+                problem = f"event {seq[i].kind!r}: turn must be >= 1, got {key.turn}"
+            elif last is not None and key.turn < last[0]:
+                problem = f"event {seq[i].kind!r} is in turn {key.turn}, but the log is at turn {last[0]}"
+            if problem:
+                raise ValueError(f"game log event {i + 1}: {problem}")
+            if self._segments:
+                self._segments[-1].end = i
+            self._seg_by_key[key] = len(self._segments)
+            self._segments.append(Segment(key, i, i + 1))
+            self._seg_starts.append(i)
+            last = head
+        if self._segments:
+            self._segments[-1].end = len(seq)
+            self._sealed = self._segments[-1].start
+        self._events = seq  # type: ignore[assignment]
+
+    # -- checking a lazy log ----------------------------------------------------------------
+    @property
+    def validated(self: "GameLog") -> int:
+        """Position up to which the events have been applied and checked (``len`` when all)."""
+        return self._checked
+
+    def validate(self: "GameLog", budget: int | None = None) -> bool:
+        """Check (apply and keyframe) up to ``budget`` more events; True when all are checked.
+
+        Raises
+        ------
+        ValueError
+            naming the first event (1-based) that cannot be replayed, as the eager constructor;
+            raised again on every later call.
+        """
+        n = len(self._events)
+        self._advance(n if budget is None else min(n, self._checked + max(1, budget)))
+        return self._checked == n
+
+    def _advance(self: "GameLog", to: int) -> None:
+        """Apply the events from ``_checked`` to ``to``: keyframes, id index, head at the end."""
+        if to <= self._checked:
+            return
+        if self._failure is not None:
+            raise self._failure
+        pos, state = self._checked, self._front
+        starts, kf_pos, touch, every = self._seg_starts, self._kf_pos, self._touch, self.keyframe_every
+        k = bisect_left(starts, pos)
+        events = self._events
+        paused = gc.isenabled()
+        gc.disable()  # as in __init__
+        try:
+            while pos < to:
+                if k < len(starts) and starts[k] == pos:
+                    if kf_pos[-1] != pos:
+                        self._add_keyframe(pos, state)
+                    k += 1
+                try:
+                    e = events[pos]
+                    state = e.apply(state)
+                except ValueError as exc:
+                    self._failure = ValueError(f"game log event {pos + 1}: {exc}")
+                    raise self._failure from None
+                for node_id in dict.fromkeys(e.touched()):
+                    touch.setdefault(node_id, []).append(pos)
+                pos += 1
+                if pos - kf_pos[-1] >= every:
+                    self._add_keyframe(pos, state)
+        finally:
+            self._checked, self._front = pos, state
+            if pos == len(events):
+                self._head = state
+            if paused:
+                gc.enable()
