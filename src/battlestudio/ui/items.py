@@ -22,7 +22,7 @@ from battlestudio.model.scenario import Objective
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.model.units import Arm, Commander, Unit
 from battlestudio.ui.coords import geometry_path, table_to_scene
-from battlestudio.ui.labels import Label, LabelRequest, MapContext
+from battlestudio.ui.labels import LABEL_MIN_LOD, Label, LabelRequest, MapContext
 from battlestudio.ui.styles import (
     ECHELON_MARKS, HILL_LEVEL_FILLS, TERRAIN_STYLES, TOWN_BLOCK, TOWN_FILL, TOWN_OUTLINE,
     brush, cm_pen, contrast_ink, cosmetic_pen, nation_colour,
@@ -71,12 +71,17 @@ class UnitItem(MapItem):
     """
 
     kind = "unit"
+    LIGHT_INK, DARK_INK = LIGHT_INK_PEN, DARK_INK_PEN
 
     def __init__(self, record_id: str, ctx: MapContext) -> None:
         super().__init__(record_id, ctx)
         self.setZValue(Z_UNIT)
         self.side = ""
         self._poly = QPolygonF()
+        self.scene_poly = QPolygonF()
+        """The footprint in scene coordinates (drawn by ``UnitLayer`` when zoomed out)."""
+        self.scene_glyph: list[QLineF] = []
+        self.scene_front = QLineF()
         self._front = QLineF()
         self._glyph: list[QLineF] = []
         self._dot = False
@@ -85,36 +90,56 @@ class UnitItem(MapItem):
         self._ink = QColor()
         self._label: Label | None = None
         self._label_anchor = QPointF()
-        self._label_lod = 1e9
+        self._label_room = 8.0
+        self._label_lod: float | None = None  # computed when first asked
+        self._form: tuple | None = None  # (width, depth, facing, arm) the drawing was built for
+        self._colour: tuple | None = None  # (nation, side colour) the colours were chosen for
 
     def sync(self, unit: Unit) -> None:
-        """Re-read ``unit``: footprint, colours, glyph and label."""
-        self.prepareGeometryChange()
+        """Re-read ``unit``: footprint, colours, glyph and label.
+
+        The drawing is rebuilt only when what it shows changed (footprint size, facing, arm,
+        colour, name); a unit that only moved is just repositioned, so its cached pixmap is
+        reused.
+        """
         self.side = unit.side
         rect = unit.rect()
         centre = table_to_scene(*rect.centre)
+        form = (rect.width, rect.depth, rect.facing, unit.arm)
+        changed = False
+        if form != self._form:
+            self.prepareGeometryChange()
+            self._form = form
+            fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
+            self._poly = QPolygonF([fl, fr, rr, rl, fl])
+            self._front = QLineF(fl, fr)
+            self._min_side = min(rect.width, rect.depth)
+            arm = unit.arm
+            self._glyph = (
+                [QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
+                else [QLineF(rl, fr)] if arm == Arm.CAVALRY else []
+            )
+            self._dot = arm == Arm.ARTILLERY
+            box = self._poly.boundingRect()
+            self._label_anchor = QPointF(0.0, box.bottom())
+            self._label_room = max(box.width() + 1.0, 8.0)
+            self._label_lod = None
+            self._bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
+            changed = True
         self.setPos(centre)
-        fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
-        self._poly = QPolygonF([fl, fr, rr, rl, fl])
-        self._front = QLineF(fl, fr)
-        self._min_side = min(rect.width, rect.depth)
-        arm = unit.arm
-        self._glyph = (
-            [QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
-            else [QLineF(rl, fr)] if arm == Arm.CAVALRY else []
-        )
-        self._dot = arm == Arm.ARTILLERY
-        self._fill = nation_colour(unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
-        self._ink = contrast_ink(self._fill)
-        self._ink_pen = LIGHT_INK_PEN if self._ink.lightness() > 128 else DARK_INK_PEN
-        box = self._poly.boundingRect()
+        self.scene_poly = self._poly.translated(centre)
+        self.scene_glyph = [g.translated(centre) for g in self._glyph]
+        self.scene_front = self._front.translated(centre)
+        colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
+        if colour != self._colour:
+            self._colour = colour
+            self._fill, self._ink, self._ink_pen = _unit_colours(*colour)
+            changed = True
         if self._label is None or self._label.text != unit.name:
             self._label = Label(unit.name, self.ctx) if unit.name else None
-        self._label_anchor = QPointF(0.0, box.bottom())
-        if self._label is not None:
-            self._label_lod = self._label.min_lod(max(box.width() + 1.0, 8.0))
-        self._bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
-        self.update()
+            self._label_lod = None
+        if changed:
+            self.update()
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -138,9 +163,26 @@ class UnitItem(MapItem):
             painter.drawLine(self._front)
 
     def label_request(self, lod: float) -> LabelRequest | None:
-        if self._label is None or lod < self._label_lod:
+        if self._label is None or lod < LABEL_MIN_LOD:
+            return None
+        if self._label_lod is None:
+            self._label_lod = self._label.min_lod(self._label_room)
+        if lod < self._label_lod:
             return None
         return LabelRequest(self._label, self.pos() + self._label_anchor, True, 2.0, 3)
+
+
+_COLOURS: dict[tuple[str, str], tuple[QColor, QColor, QPen]] = {}
+
+
+def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
+    """(fill, ink, ink pen) of a unit of ``nation`` on a side of ``side_colour``, shared."""
+    got = _COLOURS.get((nation, side_colour))
+    if got is None:
+        fill = nation_colour(nation, side_colour)
+        ink = contrast_ink(fill)
+        got = _COLOURS[(nation, side_colour)] = (fill, ink, LIGHT_INK_PEN if ink.lightness() > 128 else DARK_INK_PEN)
+    return got
 
 
 class CommanderItem(MapItem):
@@ -257,8 +299,15 @@ class TerrainItem(MapItem):
         return self._shape
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self.ctx.static_in_background:
+            self.draw_highlight(painter)
+        else:
+            self.draw(painter, self.isSelected())
+
+    def draw(self, painter: QPainter, selected: bool = False) -> None:
+        """Draw the feature in its style (painter in scene coordinates; the scene's background
+        calls this for every feature when ``MapContext.static_in_background``)."""
         style = TERRAIN_STYLES[self.terrain_kind]
-        selected = self.isSelected()
         if self._linear:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             if style.casing:
@@ -267,8 +316,7 @@ class TerrainItem(MapItem):
             painter.setPen(cm_pen(style.line or "#000000", self._width, style.dash))
             painter.drawPath(self._path)
             if selected:
-                painter.setPen(cosmetic_pen(SELECTED, 2.0, Qt.PenStyle.DashLine))
-                painter.drawPath(self._path)
+                self.draw_highlight(painter)
         else:
             painter.setBrush(self._fill)
             painter.setPen(cosmetic_pen(SELECTED, 2.5) if selected else (
@@ -278,6 +326,12 @@ class TerrainItem(MapItem):
                 painter.setBrush(brush(style.outline, style.hatch))
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.drawPath(self._path)
+
+    def draw_highlight(self, painter: QPainter) -> None:
+        """Draw the selection highlight alone (over the feature drawn in the background)."""
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic_pen(SELECTED, 2.0, Qt.PenStyle.DashLine) if self._linear else cosmetic_pen(SELECTED, 2.5))
+        painter.drawPath(self._path)
 
     def label_request(self, lod: float) -> LabelRequest | None:
         if self._label is None or self._linear or lod < 2.0:
@@ -313,7 +367,15 @@ class TownItem(MapItem):
         return self._path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        selected = self.isSelected()
+        if self.ctx.static_in_background:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic_pen(SELECTED, 2.5))
+            painter.drawPath(self._path)
+        else:
+            self.draw(painter, self.isSelected())
+
+    def draw(self, painter: QPainter, selected: bool = False) -> None:
+        """Draw the zone and its blocks (painter in scene coordinates; see ``TerrainItem.draw``)."""
         painter.setBrush(QColor(TOWN_FILL))
         painter.setPen(cosmetic_pen(SELECTED, 2.5) if selected else cosmetic_pen(TOWN_OUTLINE, 1.5))
         painter.drawPath(self._path)

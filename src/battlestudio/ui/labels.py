@@ -35,6 +35,10 @@ class MapContext:
         side id → ``#rrggbb`` (fallback colour of units whose nation is unknown).
     labels_visible : bool
         the "labels" layer.
+    static_in_background : bool
+        terrain features and town zones are drawn by the scene's background (cached by the
+        view, redrawn only when they change or the view zooms); their items then draw only a
+        selection highlight and serve hit testing.
     font : QFont
         label font, ``LABEL_PX`` pixels high.
     metrics : QFontMetricsF
@@ -44,6 +48,7 @@ class MapContext:
     def __init__(self) -> None:
         self.side_colours: dict[str, str] = {}
         self.labels_visible = True
+        self.static_in_background = True
         self.font = QFont()
         self.font.setPixelSize(LABEL_PX)
         self.metrics = QFontMetricsF(self.font)
@@ -55,6 +60,10 @@ class MapContext:
 class Label:
     """A one-line label of a map item.
 
+    Its width is measured and its ``QStaticText`` laid out only when first needed (a label
+    too large for its item at the current zoom is never measured nor laid out), so creating
+    the items of a large map costs no text layout.
+
     Parameters
     ----------
     text : str
@@ -63,17 +72,35 @@ class Label:
         town names and commanders are bold.
     """
 
-    __slots__ = ("text", "static", "width_px", "height_px", "font")
+    __slots__ = ("text", "_static", "_width", "_metrics", "font")
 
     def __init__(self, text: str, ctx: MapContext, bold: bool = False) -> None:
         self.text = text
         self.font = ctx.bold if bold else ctx.font
-        metrics = ctx.bold_metrics if bold else ctx.metrics
-        self.static = QStaticText(text)
-        self.static.setTextFormat(Qt.TextFormat.PlainText)
-        self.static.prepare(QTransform(), self.font)
-        self.width_px = metrics.horizontalAdvance(text) + 4.0
-        self.height_px = metrics.height() + 2.0
+        self._metrics = ctx.bold_metrics if bold else ctx.metrics
+        self._static: QStaticText | None = None
+        self._width: float | None = None
+
+    @property
+    def width_px(self) -> float:
+        """Width of the label with its halo margin, in screen pixels."""
+        if self._width is None:
+            self._width = self._metrics.horizontalAdvance(self.text) + 4.0
+        return self._width
+
+    @property
+    def height_px(self) -> float:
+        """Height of the label with its halo margin, in screen pixels."""
+        return self._metrics.height() + 2.0
+
+    @property
+    def static(self) -> QStaticText:
+        """The text laid out once for drawing."""
+        if self._static is None:
+            self._static = QStaticText(self.text)
+            self._static.setTextFormat(Qt.TextFormat.PlainText)
+            self._static.prepare(QTransform(), self.font)
+        return self._static
 
     def min_lod(self, room_cm: float) -> float:
         """Smallest zoom (px per cm) at which the label fits in ``room_cm`` table cm of width."""
@@ -84,9 +111,10 @@ class Label:
 
         ``anchor`` is the label's top-centre when ``below``, else its centre.
         """
-        x = round(anchor.x() - self.width_px / 2.0)
-        y = round(anchor.y() if below else anchor.y() - self.height_px / 2.0)
-        return QRectF(x, y, self.width_px, self.height_px)
+        w, h = self.width_px, self.height_px
+        x = round(anchor.x() - w / 2.0)
+        y = round(anchor.y() if below else anchor.y() - h / 2.0)
+        return QRectF(x, y, w, h)
 
     def draw(self, painter: QPainter, rect: QRectF) -> None:
         """Draw on a halo filling ``rect`` (painter in device pixels, no world transform)."""

@@ -4,6 +4,16 @@ The scene keeps a dict per record kind from id to item and reconciles it with an
 records: create the items of new ids, ``sync`` those whose record changed, remove those whose
 record is gone. The editor feeds it the document's scenario; the replay feeds it the state at
 the cursor (``MapView.show_state``). It also owns layer visibility and paints the table.
+
+Terrain features and town zones never change during a replay, so by default
+(``MapContext.static_in_background``) the scene paints them in its background, which the view
+caches as a pixmap: a repaint then blits it instead of drawing 400 features, and only an edit of
+terrain or towns (or a zoom, pan or layer toggle) redraws the part that changed. Their items stay
+in the scene, flagged ``ItemHasNoContents``, for hit testing, selection and tools; a selected one
+paints its highlight over the background.
+
+Zoomed out (below ``unit_layer.BATCH_LOD``) the units are drawn the same way by one
+``UnitLayer`` item instead of one item each (``set_zoom`` switches).
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from battlestudio.ui.coords import table_rect_to_scene
 from battlestudio.ui.items import CommanderItem, MapItem, ObjectiveItem, TerrainItem, TownItem, UnitItem
 from battlestudio.ui.labels import MapContext
 from battlestudio.ui.overlays import draw_table
+from battlestudio.ui.unit_layer import BATCH_LOD, UnitLayer
 
 ITEM_CLASSES: dict[str, type[MapItem]] = {
     "units": UnitItem,
@@ -28,6 +39,9 @@ ITEM_CLASSES: dict[str, type[MapItem]] = {
     "objectives": ObjectiveItem,
 }
 """Scenario container → item class drawing its records."""
+
+STATIC_KINDS = ("terrain", "towns")
+"""Containers drawn in the scene's background when ``MapContext.static_in_background``."""
 
 MARGIN = 20.0
 """Scene margin in cm around the table (room to pan and to park units off the table)."""
@@ -70,6 +84,14 @@ class MapScene(QGraphicsScene):
         self.px_per_cm = 1.0
         self.revision = 0
         """Grows whenever items or layer visibility change (the view re-places labels then)."""
+        self._static_order: list[MapItem] | None = None  # terrain and towns in stacking order
+        self._highlighted: set[MapItem] = set()  # static items painting their selection
+        self.selectionChanged.connect(self._selection_changed)
+        self.units_batched = False
+        """Units are drawn by ``unit_layer`` (zoomed out), their own items paint nothing."""
+        self.unit_layer = UnitLayer(self)
+        self.unit_layer.setVisible(False)
+        self.addItem(self.unit_layer)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.set_table(*self.table_size)
 
@@ -78,7 +100,21 @@ class MapScene(QGraphicsScene):
         """Set the table size in cm; the scene rect is the table plus ``MARGIN`` all round."""
         self.table_size = (width, height)
         self.setSceneRect(table_rect_to_scene(0.0, 0.0, width, height).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+        self.unit_layer.set_bounds(self.sceneRect())
         self.update()
+
+    def set_zoom(self, px_per_cm: float) -> None:
+        """The view's zoom changed to ``px_per_cm``: grid spacing, and units batched below
+        ``BATCH_LOD`` or drawn one by one above it."""
+        self.px_per_cm = px_per_cm
+        batched = px_per_cm < BATCH_LOD
+        if batched == self.units_batched:
+            return
+        self.units_batched = batched
+        for item in self.items_by_kind["units"].values():
+            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, batched)
+        self.unit_layer.setVisible(batched)
+        self.unit_layer.update()
 
     def table_rect(self) -> QRectF:
         """The table in scene coordinates."""
@@ -86,6 +122,48 @@ class MapScene(QGraphicsScene):
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
         draw_table(painter, rect, *self.table_size, self.grid_visible, self.px_per_cm)
+        if self.ctx.static_in_background:
+            self.draw_static(painter, rect)
+
+    def draw_static(self, painter: QPainter, rect: QRectF) -> None:
+        """Draw the shown terrain features and town zones meeting scene rectangle ``rect``, in
+        stacking order (painter in scene coordinates)."""
+        if self._static_order is None:
+            self._static_order = sorted(
+                (i for k in STATIC_KINDS for i in self.items_by_kind[k].values()), key=lambda i: i.zValue())
+        hidden = self.hidden_layers
+        for item in self._static_order:
+            if item.boundingRect().intersects(rect) and layer_of(item) not in hidden:
+                item.draw(painter)
+
+    def set_static_in_background(self, on: bool) -> None:
+        """Draw terrain and towns in the background (True, the default) or as items of their own."""
+        self.ctx.static_in_background = on
+        for k in STATIC_KINDS:
+            for item in self.items_by_kind[k].values():
+                self._set_static_flags(item)
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def _set_static_flags(self, item: MapItem) -> None:
+        background = self.ctx.static_in_background
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, background and not item.isSelected())
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache if background
+                          else QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def _selection_changed(self) -> None:
+        if self.units_batched:
+            self.unit_layer.update()
+        now = {i for i in self.selectedItems() if getattr(i, "kind", "") in ("terrain", "town")}
+        for item in now ^ self._highlighted:
+            self._set_static_flags(item)
+            item.update()
+        self._highlighted = now
+
+    def _static_changed(self, rect: QRectF) -> None:
+        """Terrain or towns changed within scene rectangle ``rect``: redraw that background."""
+        self._static_order = None
+        if rect.isValid():
+            self.invalidate(rect, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- reconciling ---------------------------------------------------------------------
     def reconcile(self, kind: str, records: Mapping[str, object], ids: Iterable[str] | None = None) -> None:
@@ -104,12 +182,17 @@ class MapScene(QGraphicsScene):
         self.revision += 1
         items = self.items_by_kind[kind]
         seen = self._records[kind]
+        static = kind in STATIC_KINDS
+        dirty = QRectF()
         todo = set(records) | set(items) if ids is None else set(ids)
         for rid in todo:
             rec = records.get(rid)
             item = items.get(rid)
             if rec is None:
                 if item is not None:
+                    if static:
+                        dirty = dirty.united(item.sceneBoundingRect())
+                        self._highlighted.discard(item)
                     self.removeItem(item)
                     del items[rid]
                     seen.pop(rid, None)
@@ -119,13 +202,26 @@ class MapScene(QGraphicsScene):
                 item.sync(rec)
                 items[rid] = item
                 item.setVisible(layer_of(item) not in self.hidden_layers)
+                if static:
+                    self._set_static_flags(item)
+                    dirty = dirty.united(item.sceneBoundingRect())
+                elif self.units_batched and kind == "units":
+                    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
                 self.addItem(item)
             elif seen.get(rid) is not rec:
                 before = layer_of(item)
+                if static:
+                    dirty = dirty.united(item.sceneBoundingRect())
                 item.sync(rec)
+                if static:
+                    dirty = dirty.united(item.sceneBoundingRect())
                 if layer_of(item) != before:
                     item.setVisible(layer_of(item) not in self.hidden_layers)
             seen[rid] = rec
+        if static and todo:
+            self._static_changed(dirty)
+        elif kind == "units" and todo and self.units_batched:
+            self.unit_layer.update()
 
     def resync(self, kind: str, records: Mapping[str, object]) -> None:
         """Sync every item of ``kind`` again (after side colours or styles changed)."""
@@ -135,6 +231,9 @@ class MapScene(QGraphicsScene):
     def clear_items(self) -> None:
         """Remove every record item."""
         self.revision += 1
+        self._highlighted.clear()
+        self._static_changed(self.sceneRect())
+        self.unit_layer.update()
         for kind, items in self.items_by_kind.items():
             for item in items.values():
                 self.removeItem(item)
@@ -177,6 +276,10 @@ class MapScene(QGraphicsScene):
             for item in self.all_items():
                 if layer_of(item) == name:
                     item.setVisible(visible)
+            if name == "towns" or name.startswith("terrain:"):
+                self._static_changed(self.sceneRect())
+            elif name.startswith("units:"):
+                self.unit_layer.update()
 
     def is_layer_visible(self, name: str) -> bool:
         """Whether layer ``name`` is shown."""

@@ -228,7 +228,7 @@ class MapView(QGraphicsView):
         self.centerOn(table_to_scene(*point))
 
     def _zoom_updated(self) -> None:
-        self.map_scene.px_per_cm = self.zoom()
+        self.map_scene.set_zoom(self.zoom())
         self.resetCachedContent()
         self.zoom_changed.emit(self.zoom())
 
