@@ -14,7 +14,9 @@ merged, random steps within 40 cm of his start, seed 1813 as in ``run.py``). Rep
   the overlay's update;
 * ``overlay share``     -- the difference of the two medians (and the overlay's own time,
   measured inside its change handler);
-* ``edit + overlay + paint`` -- ``overlay_drag_painted``: the same plus a full repaint.
+* ``edit + overlay + paint`` -- ``overlay_drag_painted``: the same plus a full repaint;
+* ``repaint, overlay shown / hidden`` -- a full repaint with nothing changed: what drawing the
+  overlay's items adds.
 
 Asserts nothing. Run:
 ``QT_QPA_PLATFORM=offscreen /work/venv/bin/python bench/bench_overlay_large.py [--scale 1] [--moves 20]``
@@ -135,6 +137,12 @@ def main() -> None:
             view.viewport().grab()
         rows["edit + overlay + paint"] += run(painted, moves[1 + args.moves:])
         doc.undo()
+    for shown in (True, False):  # what drawing the overlay adds to a full repaint
+        overlay.set_visible(shown)
+        view.viewport().grab()
+        rows[f"repaint, overlay {'shown' if shown else 'hidden'}"] = run(lambda _: view.viewport().grab(),
+                                                                          range(2 * args.moves))
+    overlay.set_visible(True)
     print(f"\n{'measure (ms)':<26} {'':>8}")
     for name, xs in rows.items():
         print(f"  {name:<24} {stats(xs)}")

@@ -12,7 +12,9 @@ import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget,
+)
 
 from battlestudio.analysis.command_picture import EXEMPT, IN, OUT, UNBOUND
 from battlestudio.rules import CommandReach
@@ -220,47 +222,53 @@ class LinksItem(QGraphicsItem):
             painter.drawLines(lines.get(status, []))
 
 
+def _bang() -> QPainterPath:
+    """A "!" 2.2 cm high centred on the origin (scene cm, y down), as a filled path."""
+    path = QPainterPath()
+    path.addRect(QRectF(-0.3, -1.1, 0.6, 1.35))
+    path.addEllipse(QPointF(0.0, 0.75), 0.33, 0.33)
+    return path
+
+
 class MarkItem(QGraphicsPathItem):
     """The outline of an out-of-command (solid red, with a "!" badge) or exempt (amber,
-    dashed) unit or general; the tooltip is the ruleset's finding with its consequence."""
+    dashed) unit or general; the tooltip is the ruleset's finding with its consequence.
+
+    Nothing is painted in Python: the outline and the badge (a red disc with a white "!", a
+    child item) are Qt's own path items, so hundreds of marks repaint in a few ms.
+    """
+
+    BANG = _bang()
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_MARK)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
         self.setAcceptHoverEvents(True)
+        self.setBrush(Qt.BrushStyle.NoBrush)
         self.exempt = False
         self.key: tuple = ()
         """What the mark shows (the overlay's finding and record): unchanged, it is not redone."""
+        self.badge = QGraphicsEllipseItem(-1.6, -1.6, 3.2, 3.2, self)
+        self.badge.setPen(Qt.PenStyle.NoPen)
+        self.badge.setBrush(OUT_COLOUR)
+        self.badge.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        bang = QGraphicsPathItem(self.BANG, self.badge)
+        bang.setPen(Qt.PenStyle.NoPen)
+        bang.setBrush(QColor("white"))
+        bang.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
     def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
+        """Show ``outline`` (scene path), dashed amber if ``exempt`` else red with the badge at
+        its top right, with ``text`` as the tooltip."""
         self.exempt = exempt
         colour = QColor(LINK_COLOURS[EXEMPT]) if exempt else OUT_COLOUR
         self.setPen(cosmetic_pen(colour, 2.5, Qt.PenStyle.DashLine if exempt else Qt.PenStyle.SolidLine))
-        self.setBrush(Qt.BrushStyle.NoBrush)
         self.setPath(outline)
         self.setToolTip(text)
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return super().boundingRect().adjusted(-2.5, -2.5, 2.5, 2.5)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addRect(self.path().boundingRect())
-        return path
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        super().paint(painter, option, widget)
-        if self.exempt:
-            return
-        r = self.path().boundingRect()
-        badge = QPointF(r.right(), r.top())
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(OUT_COLOUR)
-        painter.drawEllipse(badge, 1.6, 1.6)
-        painter.setPen(QColor("white"))
-        painter.setFont(_font(2.4, True))
-        painter.drawText(QRectF(badge.x() - 1.6, badge.y() - 1.6, 3.2, 3.2), Qt.AlignmentFlag.AlignCenter, "!")
+        r = outline.boundingRect()
+        self.badge.setPos(r.right(), r.top())
+        self.badge.setVisible(not exempt)
 
 
 class OrderItem(QGraphicsItem):
