@@ -2,8 +2,9 @@
 
 ``ruleset`` is the object the entry point ``battlestudio.rules.toe:ruleset`` names. Modules:
 ``common`` (ratings, corps membership, standing orders and their propagation), ``command``
-(reach, zones, out of command), ``orders`` (order types and legality), ``control`` (the
-command-control procedure), ``movement`` (a general's legal move under his order), ``checks``
+(reach, zones, out of command), ``findings`` (out-of-command findings in words), ``orders``
+(order types and legality), ``control`` (the command-control procedure), ``movement`` (a
+general's legal move under his order), ``checks``
 (engaged, automatic retreat, march conversion, completion, cavalry outside command distance),
 ``report`` (the orders report the ``battlestudio orders`` command prints).
 

@@ -5,7 +5,7 @@ C-in-C and army generals reach with three zones (Table 1, missing: scenario para
 (scenario ``corps_command_distance_cm``); a division general 10–20 cm. Division generals and
 independent units of a corps must stay within the corps general's distance, units of a division
 within the division general's; only detached or routed ones may be outside, and cavalry on an
-attack outside command distance (4.9).
+attack outside command distance (4.9). The findings are worded in ``findings``.
 """
 
 from __future__ import annotations
@@ -19,19 +19,15 @@ from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.command_geometry import command_distances, within_command_many
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit
+from battlestudio.model.units import Commander, Echelon, OrderState, Unit
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
-    CHIEFS, base_of, commander, corps_command_distance, division_command_distance, name_of, order_capacity,
+    CHIEFS, base_of, commander, corps_command_distance, division_command_distance, order_capacity,
 )
-
-
-def fmt_cm(d: float) -> str:
-    """A distance in cm for text: up to two decimals, no trailing zeros (15, 15.01)."""
-    return f"{d:.2f}".rstrip("0").rstrip(".")
+from battlestudio.rules.toe.findings import Chief, chief_for, fled_state, fmt_cm, plain_finding, word_finding
 
 
 def parse_zones(value: object, key: str) -> tuple[ZoneBand, ...]:
@@ -141,7 +137,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
 
     Cost: one pass over the subjects and one per superior (his reach, base and the parts of
     the sentences that name him); with ``command_measure`` "nearest" every (subject,
-    superior) pair is measured by one vectorised ``shapely.distance``.
+    superior) pair is measured by one vectorised ``shapely.distance``; the findings within
+    command distance or that must simply move back inside are worded when their ``text`` is
+    first read (``findings.LazyFinding``).
     """
     if positions:
         commanders = dict(state.commanders)
@@ -155,12 +153,12 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     eliminated = OrderState.ELIMINATED.value
     cmd_ids = set(commanders)
     refusals: list[RuleRefused] = []
-    chiefs: dict[str, _Chief | None] = {}
+    chiefs: dict[str, Chief | None] = {}
     reach_memo: dict[tuple[str, str, float | None], float] = {}
     # Per included subject: id, record, chief, shape (parallel lists, in the findings' order).
     ids: list[str] = []
     recs: list[Any] = []
-    sups: list[_Chief] = []
+    sups: list[Chief] = []
     shapes: list[BaseGeometry] = []
     clash = False  # some unit shares its id with a commander (lookups by id then prefer the commander)
     for rec in [c for c in commanders.values() if c.echelon == division]:
@@ -216,9 +214,17 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
                                 within_command_many(chief.base, group, chief.reach, measure)):
                 ds[k], ins[k] = float(d), bool(ok)
     flags = state.flags
-    fled: list[Any] = []  # p.get("fled_state"), read once and only when needed (it may be an assumption)
-    findings = [_finding(state, p, flags, fled, rid, rec, chief, d, ok, clash)
-                for rid, rec, chief, d, ok in zip(ids, recs, sups, ds, ins)]
+    fled: list[Any] = []  # fled_state's memo
+    findings: list[OutOfCommandFinding] = []
+    add = findings.append
+    for rid, rec, chief, d, ok in zip(ids, recs, sups, ds, ins):
+        if plain_finding is None or clash or flags and ("raid:" + rid in flags
+                                                         or not ok and "detached:" + rid in flags):
+            add(word_finding(state, p, fled, rid, rec, chief, d, ok, clash))
+        elif not ok and type(rec) is Unit and rec.state == fled_state(p, fled):
+            add(word_finding(state, p, fled, rid, rec, chief, d, ok))
+        else:  # no raid, not detached, not routed: within, or must move back inside, worded when read
+            add(plain_finding(rid, chief, rec.name or rid, d, ok))
     if clash:  # as keyed by id: both records of a shared id get the commander's finding
         found = dict(zip(ids, findings))
         subjects = [c for c in commanders.values() if c.echelon == division] + list(units.values())
@@ -226,90 +232,26 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     return CommandReport(tuple(findings), tuple(refusals))
 
 
-@dataclass(slots=True)
-class _Chief:
-    """A superior measured from, with the parts of his subordinates' sentences that are his."""
-
-    id: str
-    reach: float
-    base: BaseGeometry
-    name: str
-    within: str  # "<who>" + within + "<d>" + within_end
-    within_end: str
-    out: str  # "<who> is <d>" + out: the plain must-return sentence's tail
-
-
 def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRefused],
-           memo: dict[tuple[str, str, float | None], float], chiefs: dict[str, "_Chief | None"]) -> "_Chief | None":
-    """``sup`` as a ``_Chief`` (stored in ``chiefs``), or None when he binds no command distance
-    or his distance is refused (the refusal then noted once per message)."""
+           memo: dict[tuple[str, str, float | None], float], chiefs: dict[str, Chief | None]) -> Chief | None:
+    """``sup`` as a ``Chief`` (also stored in ``chiefs``), or None when he binds no command
+    distance (C-in-C, army, unknown) or his distance is refused (noted once per message)."""
     chiefs[sup] = None
     c = state.commanders.get(sup)
     if c is None or c.echelon not in (Echelon.CORPS.value, Echelon.DIVISION.value):
         return None
-    key = (c.echelon, c.nation, c.command_distance)
+    key = (c.echelon, c.nation, c.command_distance)  # what the reach depends on besides p
     reach = memo.get(key)
     if reach is None:
         try:
             reach = required_reach(state, sup, p)
-        except RuleRefused as exc:
+        except RuleRefused as exc:  # names the general, so never memoised
             if str(exc) not in {str(r) for r in refusals}:
                 refusals.append(exc)
             return None
-        memo[key] = reach  # the same echelon, nation and own distance give the same reach
-    name = c.name or sup
-    chief = _Chief(sup, reach, base_of(c), name, f" is within {name}'s command distance (", f" ≤ {reach:g} cm)",
-                   f" cm from {name}, outside his command distance of {reach:g} cm: it must move back inside in "
-                   f"its movement phase, changing to a faster formation if that gets it there, and if terrain "
-                   f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)")
-    chiefs[sup] = chief
+        memo[key] = reach
+    chief = chiefs[sup] = chief_for(c, reach)
     return chief
-
-
-def _finding(state: GameState, p: RuleParameters, flags: Any, fled: list[Any], node: str, rec: Any, chief: _Chief,
-             d: float, inside: bool, clash: bool) -> OutOfCommandFinding:
-    """The finding of one subject measured ``d`` cm from ``chief`` (``inside`` his distance)."""
-    if clash:
-        who, unit = name_of(state, node), state.units.get(node)
-    else:
-        who, unit = rec.name or node, rec if type(rec) is Unit else None
-    raid = flags.get("raid:" + node) if flags else None
-    sup, reach = chief.id, chief.reach
-    if inside:
-        text = f"{who}{chief.within}{fmt_cm(d)}{chief.within_end}"
-        if raid:
-            text += "; back in command after its attack outside command distance (4.9)"
-            return OutOfCommandFinding(node, sup, d, reach, True, "", "back-in-command", text, "4.9")
-        return OutOfCommandFinding(node, sup, d, reach, True, "", "", text, "2.4, 2.5")
-    chief_name = chief.name
-    exemption, consequence, rule = "", "", "2.4, 2.5"
-    if flags and "detached:" + node in flags:
-        exemption = "detached"
-        text = f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) but detached (2.4, 2.11)"
-    elif unit is not None and unit.state == _fled_state(p, fled):
-        exemption = "fled"
-        text = f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) but routed (2.4)"
-    elif unit is not None and unit.arm == Arm.CAVALRY and raid and not raid.get("returning"):
-        exemption, rule = "cavalry-attack", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) on an attack outside "
-                f"command distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each "
-                f"turn (4.9)")
-    elif unit is not None and raid:
-        consequence, rule = "must-return-facing-chief", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief_name} (command distance {reach:g} cm) and no longer attacking: "
-                f"it must move at once towards {chief_name}'s command distance, facing him (4.9)")
-    else:
-        consequence = "must-return"
-        text = f"{who} is {fmt_cm(d)}{chief.out}"
-    return OutOfCommandFinding(node, sup, d, reach, False, exemption, consequence, text, rule)
-
-
-def _fled_state(p: RuleParameters, memo: list[Any]) -> Any:
-    """``fled_state`` (2.4, assumed FU), read from ``p`` on first use only: reading an assumed
-    value records it in ``p.assumed_used``, which must not happen when no unit needed it."""
-    if not memo:
-        memo.append(p.get("fled_state"))
-    return memo[0]
 
 
 def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int, int]:
@@ -318,3 +260,9 @@ def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int,
     cap = order_capacity(p, c)
     spent = oas_spent(state, cid)
     return cap, spent, cap - spent
+
+
+__all__ = [
+    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "parse_zones", "required_reach",
+    "zones_for",
+]
