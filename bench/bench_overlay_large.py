@@ -14,6 +14,7 @@ merged, random steps within 40 cm of his start, seed 1813 as in ``run.py``). Rep
   the overlay's update;
 * ``overlay share``     -- the difference of the two medians (and the overlay's own time,
   measured inside its change handler);
+* ``edit, map only + paint`` -- the map's pushes plus a full repaint, the overlay unbound and hidden;
 * ``edit + overlay + paint`` -- ``overlay_drag_painted``: the same plus a full repaint;
 * ``repaint, overlay shown / hidden`` -- a full repaint with nothing changed: what drawing the
   overlay's items adds.
@@ -112,7 +113,7 @@ def main() -> None:
         return out
 
     rows: dict[str, list[float]] = {"edit, map only": [], "edit + overlay": [], "overlay handler": [],
-                                    "edit + overlay + paint": []}
+                                    "edit, map only + paint": [], "edit + overlay + paint": []}
     profiler = None
     if args.profile:
         import cProfile
@@ -121,6 +122,13 @@ def main() -> None:
         overlay.unbind()
         push(moves[0])
         rows["edit, map only"] += run(push, moves[1: 1 + args.moves])
+
+        def painted(pos: tuple[float, float]) -> None:
+            push(pos)
+            view.viewport().grab()
+        overlay.set_visible(False)
+        rows["edit, map only + paint"] += run(painted, moves[1 + args.moves:])
+        overlay.set_visible(True)
         doc.undo()
         overlay.bind(doc)
         push(moves[0])
@@ -131,10 +139,6 @@ def main() -> None:
         if profiler is not None:
             profiler.disable()
         rows["overlay handler"] += spent[:]
-
-        def painted(pos: tuple[float, float]) -> None:
-            push(pos)
-            view.viewport().grab()
         rows["edit + overlay + paint"] += run(painted, moves[1 + args.moves:])
         doc.undo()
     for shown in (True, False):  # what drawing the overlay adds to a full repaint

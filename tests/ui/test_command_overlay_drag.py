@@ -162,3 +162,23 @@ def test_a_hidden_overlay_follows_the_drag_and_draws_when_shown(qapp):
     ov.set_visible(True)
     assert ov.last_update == "full"
     assert_as_fresh(ov, doc)
+
+
+def test_views_following_the_drag_share_the_overlays_state(qapp):
+    from battlestudio.ui.command_overlay import document_state
+
+    doc = jena_document("toe", None)
+    ov = CommandOverlay(MapScene())
+    ov.bind(doc)
+    before = document_state(doc)
+    assert before is not ov._state  # a full recompute: no shared state yet
+    doc.push(MoveRecords("commanders", {"french-v-corps": (400.0, 150.0)}, None, "Move"))
+    shared = document_state(doc)
+    assert shared is ov._state and shared.commanders["french-v-corps"].position == (400.0, 150.0)
+    fresh = GameState.from_scenario(doc.scenario)
+    assert dict(shared.units) == dict(fresh.units) and dict(shared.commanders) == dict(fresh.commanders)
+    assert shared.oob == fresh.oob and shared.off_table == fresh.off_table
+    lannes = doc.scenario.commanders["french-v-corps"]
+    doc.push(PutRecords("commanders", {lannes.id: replace(lannes, name="Jean Lannes")}, "Rename"))
+    renamed = document_state(doc)  # not a move: built from the scenario again
+    assert renamed is not ov._state and renamed.commanders["french-v-corps"].name == "Jean Lannes"

@@ -28,6 +28,7 @@ are in ``command_items``.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -145,6 +146,7 @@ class CommandOverlay:
             return False
         new = old.with_records(records) if records else old
         self._state = self._doc_state = new
+        _MOVED_STATES[self._document] = (self._document.revision, new)
         if not self.visible:
             self._drawn_key, self.last_update = None, "hidden"
         elif self._drawn_key != _picture_key(old, self):
@@ -318,11 +320,23 @@ def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:
             state.off_table, state.turn, state.side, state.phase, overlay._ruleset_id, id(overlay._params))
 
 
+_MOVED_STATES: "weakref.WeakKeyDictionary[Any, tuple[int, GameState]]" = weakref.WeakKeyDictionary()
+"""Editor document -> (its revision, the state an overlay brought up to that revision by moving
+records): other views following the same drag (the Odds dock) reuse it instead of building a
+state from the scenario on every mouse move."""
+
+
 def document_state(document: "Document") -> GameState:
     """The game state a document shows: a replaying document's state at its cursor (its
-    ``state``, with orders and flags), else the editor's scenario as deployed."""
+    ``state``, with orders and flags), else the editor's scenario as deployed (the state a
+    bound overlay keeps up with a drag, at the document's current revision, else a new one)."""
     state = getattr(document, "state", None)
-    return state if isinstance(state, GameState) else GameState.from_scenario(document.scenario)
+    if isinstance(state, GameState):
+        return state
+    hit = _MOVED_STATES.get(document)
+    if hit is not None and hit[0] == getattr(document, "revision", None):
+        return hit[1]
+    return GameState.from_scenario(document.scenario)
 
 
 def _moved_records(state: GameState, scenario: Any, changes: Iterable[Any]) -> list[Unit | Commander] | None:
