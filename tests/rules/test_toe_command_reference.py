@@ -289,3 +289,15 @@ def test_findings_compare_hash_copy_and_pickle_like_plain_findings(planted):
         assert replace(f, within=not f.within) != plain
         with pytest.raises(AttributeError):
             f.text = "changed"  # type: ignore[misc]
+
+
+def test_bases_of_makes_the_bases_base_of_makes(planted):
+    from battlestudio.rules.toe import common
+
+    generals = list(planted.commanders.values())
+    common._BASES.clear()
+    batch = common.bases_of(generals)
+    common._BASES.clear()
+    single = [base_of(c) for c in generals]
+    assert [b.wkb for b in batch] == [b.wkb for b in single]
+    assert common.bases_of(generals[:3]) == single[:3] and common.bases_of(generals[:1])[0] is single[0]

