@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from shapely.geometry import Point as ShapelyPoint
+import numpy as np
+import shapely
+
+from battlestudio.model.units import footprints
 
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
@@ -118,15 +121,26 @@ class BelleAllianceRuleset:
 
     def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
         """Units farther from their commander than ``command_distance_cm`` (a scenario
-        parameter: the excerpt has no command distance; refused without it)."""
+        parameter: the excerpt has no command distance; refused without it). Every unit is
+        measured from its commander's position to its footprint's nearest point, all in one
+        vectorised distance."""
         p = parameters(params)
         reach = float(p.require("command_distance_cm", "command_distance_cm")[1])
-        out = []
+        pairs: list[tuple[str, Any, str]] = []
         for uid, u in sorted(state.units.items()):
             sup = state.oob.superior(uid)
             if (side and u.side != side) or not sup or sup not in state.commanders:
                 continue
-            d = float(ShapelyPoint(state.commanders[sup].position).distance(u.footprint()))
+            pairs.append((uid, u, sup))
+        if not pairs:
+            return []
+        sups = list(dict.fromkeys(sup for *_, sup in pairs))
+        points = dict(zip(sups, shapely.points(np.asarray([state.commanders[s].position for s in sups],
+                                                          dtype=float).reshape(-1, 2)).tolist()))
+        ds = shapely.distance(np.asarray([points[sup] for *_, sup in pairs], dtype=object),
+                              np.asarray(footprints([u for _, u, _ in pairs]), dtype=object)).tolist()
+        out = []
+        for (uid, u, sup), d in zip(pairs, ds):
             ok = d <= reach + 1e-6
             out.append(OutOfCommandFinding(uid, sup, d, reach, ok, "", "" if ok else "out-of-command",
                                            f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+import shapely
+from shapely.geometry import Point as ShapelyPoint
+
+from battlestudio.model.geometry import TINY
+from battlestudio.model.units import footprints
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task
 from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, members
 from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
-from battlestudio.rules.gda.geometry import distance_cm, under_command
+from battlestudio.rules.gda.geometry import distance_cm
 from battlestudio.rules.gda.initiative import roll_initiative
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import (
@@ -145,8 +151,15 @@ class GdaRuleset:
         for b, c in sorted(state.commanders.items()):
             if c.echelon != "brigade" or (side and c.side != side):
                 continue
-            for u in members(state, b).present:
-                ok, d, r = under_command(state, b, u, p)
+            present = members(state, b).present
+            if not present:
+                continue
+            # under_command for the whole brigade at once: the brigadier's base centre to each
+            # footprint's nearest point (ОБЪЯВЛЕНИЕ АТАКИ), one vectorised distance
+            r = distance_cm(p, "brigadier_radius")
+            ds = shapely.distance(ShapelyPoint(c.position), np.asarray(footprints(present), dtype=object)).tolist()
+            for u, d in zip(present, ds):
+                ok = d <= r + TINY
                 out.append(OutOfCommandFinding(
                     u.id, b, d, r, ok, "", "" if ok else "cannot-attack-or-support",
                     f"{u.name or u.id} is {d:.1f} cm from {c.name or b}" + ("" if ok else

@@ -121,14 +121,16 @@ class RegimentalRuleset:
         p = parameters(params)
         zone = float(p.get("general_zone_cm"))
         out = []
+        near: dict[str, float] = {}  # general -> distance to his nearest unit, once per general
         for uid, u in sorted(state.units.items()):
             if side and u.side != side:
                 continue
             g = state.oob.superior(uid)
             if not g or g not in state.commanders:
                 continue
-            brigade_units = units_under(state, g)
-            d = distance_to(state.commanders[g].position, brigade_units)
+            d = near.get(g)
+            if d is None:
+                d = near[g] = distance_to(state.commanders[g].position, units_under(state, g))
             exempt = "light or irregular cavalry" if exempt_from_command(u, p) else ""
             within = d <= zone + 1e-6
             cons = "" if within or exempt else "order-test"
@@ -136,10 +138,11 @@ class RegimentalRuleset:
                     ("" if within or exempt else "; an order to this regiment alone takes the order test "
                      "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"))
             out.append(OutOfCommandFinding(uid, g, d, zone, within, exempt, cons, text, "Дистанция командования"))
+        memo: dict[tuple[str, str], Any] = {}  # each side's HQ and adjutants, found once
         for c in sorted(state.commanders.values(), key=lambda c: c.id):
             if c.echelon != "division" or (side and c.side != side):
                 continue
-            link = hq_link(state, c.side, c.position, p)
+            link = hq_link(state, c.side, c.position, p, memo)
             out.append(OutOfCommandFinding(c.id, " → ".join(link.chain), link.distance, float(p.get("hq_zone_cm")),
                                            link.within, "", "" if link.within else "order-test",
                                            f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"

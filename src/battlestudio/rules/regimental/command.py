@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 from shapely.geometry import Point as ShapelyPoint
 
@@ -149,7 +149,8 @@ class Link:
     distance: float
 
 
-def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[Unit], params: RuleParameters) -> Link:
+def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[Unit], params: RuleParameters,
+            memo: dict[tuple[str, str], Any] | None = None) -> Link:
     """Whether ``target`` (a point, or units measured to their nearest point) lies in the HQ's
     20 cm zone directly or at the end of an adjutant chain whose every link is ≤ 20 cm
     (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants.
@@ -160,8 +161,13 @@ def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[
         when the side has no HQ, or more adjutants than ``adjutants.<side>``;
         ``MissingParameterError`` (``adjutants.<side>``) when a chain is needed, the side has
         adjutants and the scenario does not say how many it may have.
+
+    ``memo`` (a dict kept by the caller for one state and ``params``) keeps each side's HQ
+    and usable adjutants between calls, for checking many targets at once.
     """
-    hq = hq_of(state, side)
+    if memo is None:
+        memo = {}
+    hq = memo[("hq", side)] if ("hq", side) in memo else memo.setdefault(("hq", side), hq_of(state, side))
     if hq is None:
         raise RuleRefused(f"side {side!r} has no HQ (a c_in_c commander) for the Regimental command zones")
     zone = float(params.get("hq_zone_cm"))
@@ -176,7 +182,9 @@ def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[
     if best <= zone + TINY:
         return Link(True, (hq.id,), best)
     frontier = [(hq.position, (hq.id,))]
-    left = {a.id: a for a in usable_adjutants(state, side, params)}
+    if ("adjutants", side) not in memo:
+        memo[("adjutants", side)] = usable_adjutants(state, side, params)
+    left = {a.id: a for a in memo[("adjutants", side)]}
     while frontier:
         nxt = []
         for pos, chain in frontier:
