@@ -50,6 +50,9 @@ class MapItem(QGraphicsItem):
         self.id = record_id
         self.ctx = ctx
         self._bounds = QRectF()
+        self.scene_box = (0.0, 0.0, 0.0, 0.0)
+        """(left, top, right, bottom) of the item in scene cm (a commander: his position),
+        kept by ``sync`` for quick tests in plain floats (label placement)."""
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         # Repaints blit a per-view pixmap; it is redrawn only on zoom or when the item changes.
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -60,6 +63,10 @@ class MapItem(QGraphicsItem):
     def label_request(self, lod: float) -> LabelRequest | None:
         """The label to show at zoom ``lod`` (px per cm), or None when it would not fit."""
         return None
+
+    def _keep_scene_box(self) -> None:
+        r = self._bounds.translated(self.pos())
+        self.scene_box = (r.left(), r.top(), r.right(), r.bottom())
 
 
 class UnitItem(MapItem):
@@ -78,10 +85,9 @@ class UnitItem(MapItem):
         self.setZValue(Z_UNIT)
         self.side = ""
         self._poly = QPolygonF()
-        self.scene_poly = QPolygonF()
-        """The footprint in scene coordinates (drawn by ``UnitLayer`` when zoomed out)."""
-        self.scene_glyph: list[QLineF] = []
-        self.scene_front = QLineF()
+        self._centre = QPointF()
+        self._box = (0.0, 0.0, 0.0, 0.0)  # bounds in item coordinates
+        self._scene_geometry: tuple | None = None
         self._front = QLineF()
         self._glyph: list[QLineF] = []
         self._dot = False
@@ -92,6 +98,8 @@ class UnitItem(MapItem):
         self._label_anchor = QPointF()
         self._label_room = 8.0
         self._label_lod: float | None = None  # computed when first asked
+        self.look = 0
+        """Grows whenever the drawing (not the position) changes."""
         self._form: tuple | None = None  # (width, depth, facing, arm) the drawing was built for
         self._colour: tuple | None = None  # (nation, side colour) the colours were chosen for
 
@@ -100,7 +108,7 @@ class UnitItem(MapItem):
 
         The drawing is rebuilt only when what it shows changed (footprint size, facing, arm,
         colour, name); a unit that only moved is just repositioned, so its cached pixmap is
-        reused.
+        reused (and ``look`` stays the same).
         """
         self.side = unit.side
         rect = unit.rect()
@@ -125,11 +133,17 @@ class UnitItem(MapItem):
             self._label_room = max(box.width() + 1.0, 8.0)
             self._label_lod = None
             self._bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
+            b = self._bounds
+            self._box = (b.left(), b.top(), b.right(), b.bottom())
             changed = True
-        self.setPos(centre)
-        self.scene_poly = self._poly.translated(centre)
-        self.scene_glyph = [g.translated(centre) for g in self._glyph]
-        self.scene_front = self._front.translated(centre)
+        moved = centre != self._centre
+        if moved:
+            self._centre = centre
+            self.setPos(centre)
+        if moved or changed:
+            x, y = centre.x(), centre.y()
+            self.scene_box = (x + self._box[0], y + self._box[1], x + self._box[2], y + self._box[3])
+            self._scene_geometry = None
         colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
         if colour != self._colour:
             self._colour = colour
@@ -139,7 +153,17 @@ class UnitItem(MapItem):
             self._label = Label(unit.name, self.ctx) if unit.name else None
             self._label_lod = None
         if changed:
+            self.look += 1
             self.update()
+
+    def scene_geometry(self) -> tuple[QPolygonF, list[QLineF], QLineF]:
+        """(footprint, glyph lines, front edge) in scene coordinates, for ``UnitLayer``
+        (built when first asked after a move)."""
+        if self._scene_geometry is None:
+            c = self._centre
+            self._scene_geometry = (self._poly.translated(c), [g.translated(c) for g in self._glyph],
+                                    self._front.translated(c))
+        return self._scene_geometry
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -185,11 +209,18 @@ def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
     return got
 
 
+COMMANDER_LABEL_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": LABEL_MIN_LOD, "brigade": 2.5}
+"""Zoom (px per cm) from which a commander's name is shown, per echelon: army and corps
+commanders always; division and brigade generals once their commands are a few pixels across
+(zoomed out on a Leipzig-sized table, 316 names would only crowd each other out)."""
+
+
 class CommanderItem(MapItem):
     """A commander as a small flag on a staff, in his side's colour, with his echelon marked.
 
     The staff stands on the commander's position (base centre). The flag keeps its size on
-    screen (it ignores the view's zoom) so generals stay findable on a whole-table view.
+    screen (it ignores the view's zoom) so generals stay findable on a whole-table view; the
+    name of a division or brigade general appears from ``COMMANDER_LABEL_LOD``.
     """
 
     kind = "commander"
@@ -204,19 +235,27 @@ class CommanderItem(MapItem):
         self._ink = QColor()
         self._mark = ""
         self._label: Label | None = None
+        self._label_lod = 0.0
+        self._look: tuple | None = None  # (nation, side colour, echelon) the flag was drawn for
         self._bounds = QRectF(-3.0, -self.STAFF - 2.0, self.FLAG_W + 6.0, self.STAFF + 5.0)
 
     def sync(self, commander: Commander) -> None:
-        """Re-read ``commander``: position, colours, echelon mark and name."""
-        self.prepareGeometryChange()
+        """Re-read ``commander``: position, colours, echelon mark and name (a commander who
+        only moved keeps his cached pixmap)."""
         self.side = commander.side
-        self.setPos(table_to_scene(*commander.position))
-        self._fill = nation_colour(commander.nation, self.ctx.side_colours.get(commander.side, "#808080"))
-        self._ink = contrast_ink(self._fill)
-        self._mark = ECHELON_MARKS.get(commander.echelon, commander.echelon[:3].upper())
+        p = table_to_scene(*commander.position)
+        self.setPos(p)
+        self.scene_box = (p.x(), p.y(), p.x(), p.y())
+        look = (commander.nation, self.ctx.side_colours.get(commander.side, "#808080"), commander.echelon)
+        if look != self._look:
+            self._look = look
+            self._fill = nation_colour(commander.nation, look[1])
+            self._ink = contrast_ink(self._fill)
+            self._mark = ECHELON_MARKS.get(commander.echelon, commander.echelon[:3].upper())
+            self._label_lod = COMMANDER_LABEL_LOD.get(commander.echelon, COMMANDER_LABEL_LOD["brigade"])
+            self.update()
         if self._label is None or self._label.text != commander.name:
             self._label = Label(commander.name, self.ctx, bold=True) if commander.name else None
-        self.update()
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -239,7 +278,7 @@ class CommanderItem(MapItem):
         painter.drawText(flag, Qt.AlignmentFlag.AlignCenter, self._mark)
 
     def label_request(self, lod: float) -> LabelRequest | None:
-        if self._label is None:
+        if self._label is None or lod < self._label_lod:
             return None
         return LabelRequest(self._label, self.pos(), True, 4.0, 1)
 
@@ -293,6 +332,7 @@ class TerrainItem(MapItem):
         c = geom.representative_point()
         self._label_anchor = table_to_scene(c.x, c.y)
         self._bounds = self._shape.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self._keep_scene_box()
         self.update()
 
     def shape(self) -> QPainterPath:
@@ -361,6 +401,7 @@ class TownItem(MapItem):
         c = town.polygon.representative_point()
         self._label_anchor = table_to_scene(c.x, c.y)
         self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self._keep_scene_box()
         self.update()
 
     def shape(self) -> QPainterPath:
@@ -437,6 +478,7 @@ class ObjectiveItem(MapItem):
         self._star = QPolygonF(pts)
         self._label = Label(f"{objective.name} ({objective.value} VP)", self.ctx, bold=True)
         self._bounds = self._path.boundingRect().united(self._star.boundingRect()).adjusted(-0.5, -0.5, 0.5, 0.5)
+        self._keep_scene_box()
         self.update()
 
     def shape(self) -> QPainterPath:

@@ -83,7 +83,12 @@ class MapScene(QGraphicsScene):
         self.table_size = (240.0, 180.0)
         self.px_per_cm = 1.0
         self.revision = 0
-        """Grows whenever items or layer visibility change (the view re-places labels then)."""
+        """Grows whenever items or layer visibility change."""
+        self.kind_revision: dict[str, int] = {k: 0 for k in ITEM_CLASSES}
+        """Per container, grows whenever its items change (the view re-places labels only when a
+        kind whose labels or obstacles it shows at the current zoom changed)."""
+        self.layer_revision = 0
+        """Grows whenever layer visibility changes."""
         self._static_order: list[MapItem] | None = None  # terrain and towns in stacking order
         self._highlighted: set[MapItem] = set()  # static items painting their selection
         self.selectionChanged.connect(self._selection_changed)
@@ -114,7 +119,7 @@ class MapScene(QGraphicsScene):
         for item in self.items_by_kind["units"].values():
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, batched)
         self.unit_layer.setVisible(batched)
-        self.unit_layer.update()
+        self.unit_layer.mark_all()
 
     def table_rect(self) -> QRectF:
         """The table in scene coordinates."""
@@ -152,7 +157,7 @@ class MapScene(QGraphicsScene):
 
     def _selection_changed(self) -> None:
         if self.units_batched:
-            self.unit_layer.update()
+            self.unit_layer.mark_all()
         now = {i for i in self.selectedItems() if getattr(i, "kind", "") in ("terrain", "town")}
         for item in now ^ self._highlighted:
             self._set_static_flags(item)
@@ -179,11 +184,12 @@ class MapScene(QGraphicsScene):
             the ids touched; None reconciles every id (records present and items held).
             A record that is the very object last synced is not synced again.
         """
-        self.revision += 1
         items = self.items_by_kind[kind]
         seen = self._records[kind]
         static = kind in STATIC_KINDS
+        units = kind == "units"
         dirty = QRectF()
+        boxes: list[tuple[float, float, float, float]] = []  # units: where the drawing changed
         todo = set(records) | set(items) if ids is None else set(ids)
         for rid in todo:
             rec = records.get(rid)
@@ -193,6 +199,9 @@ class MapScene(QGraphicsScene):
                     if static:
                         dirty = dirty.united(item.sceneBoundingRect())
                         self._highlighted.discard(item)
+                    elif units:
+                        boxes.append(item.scene_box)
+                        self.unit_layer.place(item, None)
                     self.removeItem(item)
                     del items[rid]
                     seen.pop(rid, None)
@@ -205,23 +214,35 @@ class MapScene(QGraphicsScene):
                 if static:
                     self._set_static_flags(item)
                     dirty = dirty.united(item.sceneBoundingRect())
-                elif self.units_batched and kind == "units":
-                    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+                elif units:
+                    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.units_batched)
+                    boxes.append(item.scene_box)
+                    self.unit_layer.place(item, item.scene_box)
                 self.addItem(item)
             elif seen.get(rid) is not rec:
                 before = layer_of(item)
                 if static:
                     dirty = dirty.united(item.sceneBoundingRect())
+                elif units:
+                    box, look = item.scene_box, item.look
                 item.sync(rec)
                 if static:
                     dirty = dirty.united(item.sceneBoundingRect())
+                elif units and (item.scene_box != box or item.look != look):
+                    boxes += (box, item.scene_box)
+                    self.unit_layer.place(item, item.scene_box)
                 if layer_of(item) != before:
                     item.setVisible(layer_of(item) not in self.hidden_layers)
+                    if units:
+                        boxes.append(item.scene_box)
             seen[rid] = rec
+        if todo:
+            self.revision += 1
+            self.kind_revision[kind] += 1
         if static and todo:
             self._static_changed(dirty)
-        elif kind == "units" and todo and self.units_batched:
-            self.unit_layer.update()
+        elif boxes:
+            self.unit_layer.mark_dirty(boxes)
 
     def resync(self, kind: str, records: Mapping[str, object]) -> None:
         """Sync every item of ``kind`` again (after side colours or styles changed)."""
@@ -231,9 +252,11 @@ class MapScene(QGraphicsScene):
     def clear_items(self) -> None:
         """Remove every record item."""
         self.revision += 1
+        for kind in self.kind_revision:
+            self.kind_revision[kind] += 1
         self._highlighted.clear()
         self._static_changed(self.sceneRect())
-        self.unit_layer.update()
+        self.unit_layer.forget_units()
         for kind, items in self.items_by_kind.items():
             for item in items.values():
                 self.removeItem(item)
@@ -260,6 +283,7 @@ class MapScene(QGraphicsScene):
         ``units:<side id>``, ``commanders``, ``labels`` and ``grid``.
         """
         self.revision += 1
+        self.layer_revision += 1
         if visible:
             self.hidden_layers.discard(name)
         else:
@@ -279,7 +303,7 @@ class MapScene(QGraphicsScene):
             if name == "towns" or name.startswith("terrain:"):
                 self._static_changed(self.sceneRect())
             elif name.startswith("units:"):
-                self.unit_layer.update()
+                self.unit_layer.mark_all()
 
     def is_layer_visible(self, name: str) -> bool:
         """Whether layer ``name`` is shown."""
