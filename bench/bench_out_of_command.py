@@ -5,10 +5,13 @@ x10: ten times it), folds its events to the start of the middle phase (the state
 ``run.py``'s ``out_of_command`` measures) and times ``ruleset.out_of_command(state, params)``:
 
 * ``toe`` on that state with the battle's own parameters (Torden over Europa 2.4–2.5), as
-  ``run.py`` calls it, plus two variants: ``toe cold`` with the per-record caches (footprints,
-  general bases, superiors' sentence parts) emptied before each call — the first check of a
-  state whose records were never measured, e.g. after a far jump — and ``toe + texts``, which
-  also reads every finding's ``text`` (the sentences are written when first read);
+  ``run.py`` calls it (the same state again and again: every finding is reused), plus three
+  variants: ``toe cold`` with the per-record caches (footprints, general bases, superiors'
+  sentence parts, kept findings) emptied before each call — the first check of a state whose
+  records were never measured, e.g. after a far jump; ``toe step``, each call on the state
+  one phase later than the call before (what a replay step forward costs: the records that
+  phase changed are measured again); and ``toe + texts``, which also reads every finding's ``text`` (the
+  sentences are written when first read);
 * ``gda``, ``regimental``, ``belle-alliance`` on the same armies dressed in their terms
   (General d'Armée: the division generals become brigadiers; Regimental: the army generals
   become the HQs; Belle Alliance: a scenario command distance of 15 cm), with their own
@@ -40,14 +43,16 @@ from battlestudio import store  # noqa: E402
 from battlestudio.model import units as model_units  # noqa: E402
 from battlestudio.replay.state import GameState  # noqa: E402
 from battlestudio.rules import get_ruleset  # noqa: E402
+from battlestudio.rules.toe import command as toe_command  # noqa: E402
 from battlestudio.rules.toe import common as toe_common  # noqa: E402
 from battlestudio.rules.toe import findings as toe_findings  # noqa: E402
 
 
-def mid_game(path: Path) -> tuple[GameState, dict[str, Any]]:
-    """The state at the start of the middle phase (as ``GameLog.phase_starts()[len(phases) // 2]``:
-    just after the phase's first event) and the scenario's parameters. Folds the events from
-    the start (no game log: at x10 building one takes minutes)."""
+def mid_game(path: Path, phases: int) -> tuple[list[GameState], dict[str, Any]]:
+    """The states at the start of the middle phase and of the ``phases`` phases after it (as
+    ``GameLog.phase_starts()``: just after each phase's first event), and the scenario's
+    parameters. Folds the events from the start (no game log: at x10 building one takes
+    minutes)."""
     battle = store.load(path)
     starts, last = [], None
     for i, e in enumerate(battle.events):
@@ -55,10 +60,28 @@ def mid_game(path: Path) -> tuple[GameState, dict[str, Any]]:
         if key != last:
             starts.append(i + 1)
             last = key
+    mid = len(starts) // 2
     state = GameState.from_scenario(battle.scenario)
-    for e in battle.events[: starts[len(starts) // 2]]:
+    for e in battle.events[: starts[mid]]:
         state = e.apply(state)
-    return state, dict(battle.scenario.info.parameters)
+    states = [state]
+    for k in range(mid, min(mid + phases, len(starts) - 1)):
+        for e in battle.events[starts[k]: starts[k + 1]]:
+            state = e.apply(state)
+        states.append(state)
+    return states, dict(battle.scenario.info.parameters)
+
+
+class Walk:
+    """Stands for a run of states: each call of the measure gets the next one, as a replay
+    steps forward phase by phase (the records each phase changed are new to the check)."""
+
+    def __init__(self, states: list[GameState]) -> None:
+        self.states, self.k = states, 0
+
+    def next(self) -> GameState:
+        self.k = (self.k + 1) % len(self.states)
+        return self.states[self.k]
 
 
 def dressed(state: GameState, echelons: dict[str, str]) -> GameState:
@@ -71,6 +94,7 @@ def empty_caches() -> None:
     model_units._FOOTPRINTS.clear()
     toe_common._BASES.clear()
     toe_findings._CHIEFS.clear()
+    toe_command._KNOWN.clear()
 
 
 def timed(fn: Callable[[], Any], repeat: int, before: Callable[[], None] | None = None) -> tuple[float, float]:
@@ -94,14 +118,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     repeat = args.repeat or (20 if args.scale == 1 else 5)
     t0 = time.perf_counter()
-    state, params = mid_game(cached_file(args.scale))
+    states, params = mid_game(cached_file(args.scale), repeat + 3)  # a new state for every call
+    state = states[0]
+    changed = statistics.median(sum(1 for u in b.units.values() if a.units.get(u.id) is not u)
+                                for a, b in zip(states, states[1:]))
     print(f"x{args.scale}: {len(state.units)} units, {len(state.commanders)} commanders; mid-game state in "
-          f"{time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.2f}; {repeat} calls per measure")
+          f"{time.perf_counter() - t0:.1f} s (a phase changes {changed:g} units, median); load average "
+          f"{os.getloadavg()[0]:.2f}; {repeat} calls per measure")
     toe = get_ruleset("toe")
     worlds: list[tuple[str, Any, GameState, dict[str, Any], Callable[[], None] | None, bool]] = [
         ("toe", toe, state, params, None, False),
         ("toe cold", toe, state, params, empty_caches, False),
         ("toe + texts", toe, state, params, None, True),
+        ("toe step", toe, Walk(states), params, None, False),
         ("gda", get_ruleset("gda"), dressed(state, {"division": "brigade"}), {}, None, False),
         ("regimental", get_ruleset("regimental"), dressed(state, {"army": "c_in_c"}), {}, None, False),
         ("belle-alliance", get_ruleset("belle-alliance"), state, {"command_distance_cm": 15.0}, None, False),
@@ -109,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'ruleset':<16} {'findings':>8} {'out':>6} {'median ms':>10} {'min ms':>9}")
     for name, ruleset, world, prm, before, texts in worlds:
         def call(ruleset=ruleset, world=world, prm=prm, texts=texts) -> Any:
-            found = ruleset.out_of_command(world, prm)
+            found = ruleset.out_of_command(world.next() if isinstance(world, Walk) else world, prm)
             if texts:
                 for f in found:
                     f.text

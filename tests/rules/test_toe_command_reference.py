@@ -301,3 +301,26 @@ def test_bases_of_makes_the_bases_base_of_makes(planted):
     single = [base_of(c) for c in generals]
     assert [b.wkb for b in batch] == [b.wkb for b in single]
     assert common.bases_of(generals[:3]) == single[:3] and common.bases_of(generals[:1])[0] is single[0]
+
+
+def test_kept_findings_follow_flags_fled_state_measure_and_moves(game):
+    """A plain finding is kept for its unchanged records; a later check of the same records
+    with a raid, a detachment, another fled state, another measure or a moved superior is
+    still exactly the reference's."""
+    s = game.state_at(game.phase_starts()[len(game.phases()) // 3])
+    before = assert_same(s, PARAMS)
+    first = before[0]
+    assert assert_same(s, PARAMS) == before
+    outs = [f[0][1] for f in first if not f[4][1] and f[0][1] in s.units]
+    ins = [f[0][1] for f in first if f[4][1] and f[0][1] in s.units]
+    flags = {f"raid:{outs[0]}": {"left_turn": 1}, f"detached:{outs[1]}": True, f"raid:{ins[0]}": {"left_turn": 1}}
+    findings, _, _ = assert_same(s.evolve(flags=flags), PARAMS)
+    assert {f[6][1] for f in findings if f[0][1] in (outs[0], ins[0])} == {"must-return-facing-chief", "back-in-command"}
+    fled = s.units[outs[2]].state
+    assert any(f[5][1] == "fled" for f in assert_same(s, {**PARAMS, "fled_state": fled})[0])
+    assert_same(s, {**PARAMS, "command_measure": "centre"})
+    assert_same(s, {**PARAMS, "corps_command_distance_cm": 25.0})
+    sup = s.oob.superior(ins[1])
+    moved, _, _ = assert_same(s, PARAMS, positions={sup: (s.commanders[sup].position[0] + 80.0, 5.0)})
+    assert moved != first
+    assert assert_same(s, PARAMS) == before

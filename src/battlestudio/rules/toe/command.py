@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.command_geometry import command_distances, within_command_many
 from battlestudio.model.geometry import TINY
@@ -139,7 +138,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     the sentences that name him); with ``command_measure`` "nearest" every (subject,
     superior) pair is measured by one vectorised ``shapely.distance``; the findings within
     command distance or that must simply move back inside are worded when their ``text`` is
-    first read (``findings.LazyFinding``).
+    first read (``findings.LazyFinding``) and are kept: while neither the subject's record
+    nor his superior's (nor the reach) changes, the next check reuses them without measuring
+    (a replay step or a drag changes few records).
     """
     if positions:
         commanders = dict(state.commanders)
@@ -156,11 +157,10 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     refusals: list[RuleRefused] = []
     chiefs: dict[str, Chief | None] = {}
     reach_memo: dict[tuple[str, str, float | None], float] = {}
-    # Per included subject: id, record, chief, shape (parallel lists, in the findings' order).
+    # Per included subject: id, record, chief (parallel lists, in the findings' order).
     ids: list[str] = []
     recs: list[Any] = []
     sups: list[Chief] = []
-    shapes: list[BaseGeometry] = []
     clash = False  # some unit shares its id with a commander (lookups by id then prefer the commander)
     for rec in [c for c in commanders.values() if c.echelon == division]:
         rid = rec.id
@@ -175,7 +175,8 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         chief = chiefs[sup] if sup in chiefs else _chief(state, p, sup, refusals, reach_memo, chiefs)
         if chief is None:
             continue
-        ids.append(rid); recs.append(rec); sups.append(chief); shapes.append(base_of(rec))  # noqa: E702
+        ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
+    generals = len(ids)  # the division generals come first
     for rec in units.values():
         rid = rec.id
         if rid in cmd_ids:
@@ -192,48 +193,74 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         if chief is None:
             continue
         ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
-    if clash:
-        shapes += [base_of(commanders[r.id]) if r.id in cmd_ids else r.footprint() for r in recs[len(shapes):]]
-    else:
-        shapes += footprints(recs[len(shapes):])  # the ones not cached yet in one vectorised call
     n = len(ids)
-    if measure == "nearest":
-        if n:
-            dists = shapely.distance(np.asarray(shapes, dtype=object),
-                                     np.asarray([c.base for c in sups], dtype=object))
-            reaches = np.asarray([c.reach for c in sups], dtype=float)
-            ds, ins = dists.tolist(), (dists <= reaches + TINY).tolist()
+    # A plain finding (no exemption, no raid) depends only on the subject's and the superior's
+    # records and the reach: measured by nearest points it is reused while both are unchanged.
+    reuse = measure == "nearest" and plain_finding is not None and not clash
+    known: list[OutOfCommandFinding | None] = [None] * n
+    if reuse:
+        get = _KNOWN.get
+        for k, rec in enumerate(recs):
+            hit = get(id(rec))
+            if hit is not None and hit[0] is rec and hit[1] is sups[k]:
+                known[k] = hit[2]
+    todo = [k for k in range(n) if known[k] is None]
+    ds: list[float] = [0.0] * n
+    ins: list[bool] = [False] * n
+    if todo:
+        new_units = [recs[k] for k in todo if k >= generals]
+        if clash:
+            shapes = [base_of(commanders[r.id]) if r.id in cmd_ids else r.footprint() for r in new_units]
         else:
-            ds, ins = [], []
-    else:  # superior by superior, as command_geometry measures one general's subordinates
-        how = "centre" if measure == "centre" else "nearest"
-        ds, ins = [0.0] * n, [False] * n
-        members: dict[str, list[int]] = {}
-        for k, chief in enumerate(sups):
-            members.setdefault(chief.id, []).append(k)
-        for ks in members.values():
-            chief = sups[ks[0]]
-            group = [shapes[k] for k in ks]
-            for k, d, ok in zip(ks, command_distances(chief.base, group, how),
-                                within_command_many(chief.base, group, chief.reach, measure)):
-                ds[k], ins[k] = float(d), bool(ok)
+            shapes = footprints(new_units)  # the ones not cached yet in one vectorised call
+        shapes[:0] = [base_of(recs[k]) for k in todo if k < generals]
+        if measure == "nearest":
+            dists = shapely.distance(np.asarray(shapes, dtype=object),
+                                     np.asarray([sups[k].base for k in todo], dtype=object))
+            inside = (dists <= np.asarray([sups[k].reach for k in todo], dtype=float) + TINY).tolist()
+            for k, d, ok in zip(todo, dists.tolist(), inside):
+                ds[k], ins[k] = d, ok
+        else:  # superior by superior, as command_geometry measures one general's subordinates
+            how = "centre" if measure == "centre" else "nearest"
+            members: dict[str, list[int]] = {}
+            for j, k in enumerate(todo):
+                members.setdefault(sups[k].id, []).append(j)
+            for js in members.values():
+                chief = sups[todo[js[0]]]
+                group = [shapes[j] for j in js]
+                for j, d, ok in zip(js, command_distances(chief.base, group, how),
+                                    within_command_many(chief.base, group, chief.reach, measure)):
+                    ds[todo[j]], ins[todo[j]] = float(d), bool(ok)
     flags = state.flags
     fled: list[Any] = []  # fled_state's memo
     findings: list[OutOfCommandFinding] = []
     add = findings.append
-    for rid, rec, chief, d, ok in zip(ids, recs, sups, ds, ins):
+    if len(_KNOWN) + n > 1 << 16:
+        _KNOWN.clear()
+    for rid, rec, chief, f, d, ok in zip(ids, recs, sups, known, ds, ins):
+        if f is not None:
+            d, ok = f.distance, f.within
         if plain_finding is None or clash or flags and ("raid:" + rid in flags
                                                          or not ok and "detached:" + rid in flags):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok, clash))
         elif not ok and type(rec) is Unit and rec.state == fled_state(p, fled):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok))
+        elif f is not None:
+            add(f)
         else:  # no raid, not detached, not routed: within, or must move back inside, worded when read
-            add(plain_finding(rid, chief, rec.name or rid, d, ok))
+            f = plain_finding(rid, chief, rec.name or rid, d, ok)
+            if reuse:
+                _KNOWN[id(rec)] = (rec, chief, f)
+            add(f)
     if clash:  # as keyed by id: both records of a shared id get the commander's finding
         found = dict(zip(ids, findings))
         subjects = [c for c in commanders.values() if c.echelon == division] + list(units.values())
         findings = [found[rec.id] for rec in subjects if rec.id in found]
     return CommandReport(tuple(findings), tuple(refusals))
+
+
+_KNOWN: dict[int, tuple[Any, Chief, OutOfCommandFinding]] = {}
+"""Plain findings by ``id(subject record)``: (record, chief, finding); the record keeps the id taken."""
 
 
 def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRefused],
