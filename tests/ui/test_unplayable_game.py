@@ -1,9 +1,12 @@
 """A file whose recorded game cannot be replayed: the window warns (file, first bad event),
-opens the scenario without the game, and saving keeps the recorded events untouched."""
+opens the scenario without the game, and saving keeps the recorded events untouched. The game
+is checked in idle time after the first frame, so the warning comes just after opening."""
 
 from __future__ import annotations
 
 import json
+
+import sqlite3
 
 from battlestudio import store
 from battlestudio.ui.play.play_document import PlayDocument
@@ -24,6 +27,9 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
 
     assert w.open_path(bad)
 
+    # the game opens at its start at once; its events are checked in idle time after the map
+    # has painted, and the bad one brings the warning and the scenario without the game
+    qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
     assert not isinstance(w.document, PlayDocument) and w.document.path == bad
     (kind, title, text), = modals.calls
     assert kind == "warning" and title == "Recorded game not replayed"
@@ -40,3 +46,31 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     saved, original = store.load(out), store.load(bad)
     assert saved.events == original.events and len(saved.events) == len(data["events"])
     assert json.loads(out.read_text())["events"] == json.loads(bad.read_text())["events"]
+
+
+def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_never_saved_without(qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    good = tmp_path / "jena.battle"
+    store.save(store.load(JENA), good)
+    con = sqlite3.connect(good)
+    seq, = con.execute("SELECT seq FROM event WHERE kind = 'moved' ORDER BY seq LIMIT 1 OFFSET 40").fetchone()
+    con.execute(f"UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}")
+    con.commit()
+    con.close()
+    before = good.read_bytes()
+    w = make_window(qtbot, tmp_path)
+
+    assert w.open_path(good)
+    assert isinstance(w.document, PlayDocument) and w.document.timeline.position == 0
+
+    qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
+    assert not isinstance(w.document, PlayDocument) and w.document.path == good
+    (kind, title, text), = modals.calls
+    assert kind == "warning" and title == "Recorded game not replayed"
+    assert f"game log event {seq + 1}: {good}: event seq={seq}: " in text and "is empty" in text
+    assert "Saving is refused while the game holds that unreadable event" in text
+
+    assert not w.save()  # refused with an error naming the row; the file is as it was
+    kind, title, text = modals.calls[-1]
+    assert kind == "critical" and f"event seq={seq}" in text
+    assert good.read_bytes() == before

@@ -40,6 +40,16 @@ class Segment:
     end: int  # one past its last event
 
 
+class UnreplayableEvent(ValueError):
+    """Event ``number`` (1-based) of a lazily built log cannot be replayed: ``error`` says why
+    (an ``EventError``, or the store's error for an event that cannot even be read)."""
+
+    def __init__(self, number: int, error: Exception) -> None:
+        super().__init__(f"game log event {number}: {error}")
+        self.number = number
+        self.error = error
+
+
 class LazyChecking:
     """The lazy constructor and the checking in slices of ``GameLog`` (module docstring)."""
 
@@ -112,9 +122,9 @@ class LazyChecking:
 
         Raises
         ------
-        ValueError
-            naming the first event (1-based) that cannot be replayed, as the eager constructor;
-            raised again on every later call.
+        UnreplayableEvent
+            (a ``ValueError``) naming the first event (1-based) that cannot be replayed, as the
+            eager constructor; raised again on every later call.
         """
         n = len(self._events)
         self._advance(n if budget is None else min(n, self._checked + max(1, budget)))
@@ -142,7 +152,7 @@ class LazyChecking:
                     e = events[pos]
                     state = e.apply(state)
                 except ValueError as exc:
-                    self._failure = ValueError(f"game log event {pos + 1}: {exc}")
+                    self._failure = UnreplayableEvent(pos + 1, exc)
                     raise self._failure from None
                 for node_id in dict.fromkeys(e.touched()):
                     touch.setdefault(node_id, []).append(pos)

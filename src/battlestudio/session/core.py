@@ -62,6 +62,9 @@ class GameSession(UmpireEntries, InitiativeEntries):
         seed of the default dice.
     params : Mapping | None
         parameters laid over ``scenario.info.parameters`` (house rules for this game).
+    log : GameLog | None
+        the game log of ``battle``, when the caller built it already (e.g. ``GameLog.lazy``, so
+        opening a long game does not replay it first); default ``GameLog.from_battle(battle)``.
 
     Raises
     ------
@@ -72,12 +75,12 @@ class GameSession(UmpireEntries, InitiativeEntries):
 
     def __init__(self, battle: Battle, ruleset: Ruleset | None = None, *, dice: DiceSource | None = None,
                  seed: int | str | None = None, params: Mapping[str, Any] | None = None,
-                 keyframe_every: int = 64) -> None:
+                 keyframe_every: int = 64, log: GameLog | None = None) -> None:
         self.battle = battle
         self.ruleset = ruleset if ruleset is not None else get_ruleset(battle.scenario.info.ruleset)
         self.dice: DiceSource = dice if dice is not None else SeededDice(seed)
         self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
-        self.log = GameLog.from_battle(battle, keyframe_every=keyframe_every)
+        self.log = log if log is not None else GameLog.from_battle(battle, keyframe_every=keyframe_every)
         self._steps: dict[int, list[PhaseStep]] = {}
 
     # -- where the game stands ------------------------------------------------------------

@@ -58,6 +58,9 @@ class CommandView:
 
     @staticmethod
     def _log(doc: "Document") -> GameLog:
+        log = getattr(doc, "log", None)
+        if isinstance(log, GameLog):  # a replaying document's own log: not replayed a second time
+            return log
         try:
             return GameLog.from_battle(doc.battle)
         except ValueError:  # a log that cannot be replayed: show the scenario, analyse nothing

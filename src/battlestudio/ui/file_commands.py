@@ -47,7 +47,7 @@ class FileCommands:
         """
         path = Path(path)
         try:
-            battle = store.load(path)
+            battle = store.load(path, lazy_events=True)  # built as replayed; PlayView checks them in idle time
         except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
             self.statusBar().showMessage(f"Could not open {path.name}", 10_000)
             if not path.exists():

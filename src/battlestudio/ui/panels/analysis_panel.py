@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTabWidget, QVBoxLayout, QWidget,
 )
@@ -146,6 +146,7 @@ class AnalysisPanel(QWidget):
         self.turn_ends: dict[int, int] = {}
         self._timeline: "Timeline | None" = None
         self._pending: tuple | None = None
+        self._shown_log: "GameLog | None" = None
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -155,29 +156,53 @@ class AnalysisPanel(QWidget):
 
     def set_game(self, log: "GameLog", scenario: "Scenario", params: Mapping[str, object] | None = None) -> None:
         """Show the charts of ``log`` (played from ``scenario``): built now when the panel is
-        visible, else the first time it is shown (a long game takes a second to analyse)."""
+        visible, else the first time it is shown (a long game takes a second to analyse); a
+        log still being checked in idle time (``GameLog.lazy``) is analysed once it is checked."""
         self._pending = (log, scenario, params)
         self.turn_ends = dict(turn_end_positions(log))
+        if log is not self._shown_log:  # no charts of another game meanwhile
+            self._clear()
         if self.isVisible():
-            self._build()
+            self._build_when_checked()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if self._pending is not None:
-            self._build()
-
-    def _build(self) -> None:
-        log, scenario, params = self._pending
-        self._pending = None
+    def _clear(self) -> None:
         self.tabs.clear()
         for view in self.views.values():
             view.deleteLater()
         self.views.clear()
-        for chart in game_charts(log, scenario, params):
+        self._shown_log = None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._pending is not None:
+            self._build_when_checked()
+
+    def _build_when_checked(self) -> None:
+        if self._pending is None:
+            return
+        log = self._pending[0]
+        if getattr(log, "validated", len(log)) < len(log):  # not replayed to the end yet
+            QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
+            return
+        self._build()
+
+    def _build(self) -> None:
+        log, scenario, params = self._pending
+        self._pending = None
+        self._clear()
+        try:
+            charts = game_charts(log, scenario, params)
+        except ValueError as exc:  # e.g. a roll record the analysis cannot read
+            self.placeholder.setText(f"This game cannot be analysed: {exc}")
+            self.placeholder.setVisible(True)
+            return
+        for chart in charts:
             view = ChartView(chart)
             view.turn_clicked.connect(self.turn_requested.emit)
             self.views[chart.key] = view
             self.tabs.addTab(view, chart.title)
+        self._shown_log = log
+        self.placeholder.setText("Open a recorded game to see its analysis.")
         self.placeholder.setVisible(not len(log))
         if self._timeline is not None:
             self._on_position(self._timeline.position)

@@ -9,7 +9,10 @@ Shift/Ctrl+Left/Right, PageUp/PageDown, Home/End, Space released without panning
 
 A document whose battle holds a recorded game opens as a ``PlayDocument`` (``wrap``): at the
 start of a finished game, at the end of one still being played. The window's views then follow
-the state at the cursor because they read the ``PlayDocument``.
+the state at the cursor because they read the ``PlayDocument``. Its game log is built lazily
+(``GameLog.lazy``): only what the opening cursor needs is replayed before the first frame; the
+rest of the game is checked in idle slices once the map has painted, and an event that cannot
+be replayed then brings the same warning as at opening and shows the scenario without the game.
 """
 
 from __future__ import annotations
@@ -17,12 +20,16 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+import time
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
 from battlestudio.document import Document
+from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
+from battlestudio.store import BattleFileError
 from battlestudio.session import GameSession
 from battlestudio.session.turns import game_time
 from battlestudio.ui.play.map_marks import ReplayMarks
@@ -37,21 +44,29 @@ if TYPE_CHECKING:
     from battlestudio.ui.main_window import MainWindow
 
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
+CHECK_SLICE_S = 0.02
+"""Seconds of idle time one slice of checking a lazily opened game may take."""
 
 
-def make_play_document(doc: Document, position: int | None = None, seed: int | str | None = None) -> PlayDocument:
+def make_play_document(doc: Document, position: int | None = None, seed: int | str | None = None,
+                       lazy: bool = False) -> PlayDocument:
     """A ``PlayDocument`` over ``doc``'s battle, recording when its ruleset is installed.
+
+    With ``lazy`` its log is ``GameLog.lazy``: events are replayed (and checked) only as far as
+    the cursor needs; ``PlayView`` checks the rest in idle time.
 
     Raises
     ------
     ValueError
-        when the recorded events cannot be replayed (naming the first bad one).
+        when the recorded events cannot be replayed (naming the first bad one) — with ``lazy``
+        only those out of phase order, or any up to ``position``.
     """
+    log = GameLog.lazy_from_battle(doc.battle) if lazy else None
     try:
-        session = GameSession(doc.battle, seed=seed)
+        session = GameSession(doc.battle, seed=seed, log=log)
     except UnknownRuleset:
         session = None
-    return PlayDocument(doc, session, position)
+    return PlayDocument(doc, session, position, log=log)
 
 
 def unplayable_text(doc: Document, exc: Exception) -> str:
@@ -59,9 +74,11 @@ def unplayable_text(doc: Document, exc: Exception) -> str:
     event (``exc``, from ``GameLog``), and what happens to the game."""
     name = str(doc.path) if doc.path is not None else "This battle"
     n = len(doc.battle.events)
+    saving = ("Saving is refused while the game holds that unreadable event, so the file is never "
+              "written without it." if isinstance(getattr(exc, "error", exc), BattleFileError) else
+              "Saving keeps the recorded events as they are in the file.")
     return (f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
-            "The scenario was opened without the game: the map shows it as deployed. Saving keeps "
-            "the recorded events as they are in the file.")
+            f"The scenario was opened without the game: the map shows it as deployed. {saving}")
 
 
 class PlayView(QObject):
@@ -90,6 +107,10 @@ class PlayView(QObject):
         self._build_actions()
         self._space_down = self._space_used = False
         self._viewport = window.map_view.viewport()
+        self._check_timer = QTimer(self)  # checks a lazily opened game in idle slices
+        self._check_timer.setInterval(0)
+        self._check_timer.timeout.connect(self._check_slice)
+        self._check_after_paint = False
         window.map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         doc = window.document
@@ -161,18 +182,64 @@ class PlayView(QObject):
         document in a warning naming the file and the first bad event, and in the status bar)."""
         if isinstance(doc, PlayDocument) or doc in self._editor_docs or not doc.battle.events:
             return doc
-        try:
-            play = make_play_document(doc, 0, self.seed)
-        except ValueError as exc:
-            self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
-            if doc not in self._unplayable_docs:
-                self._unplayable_docs.add(doc)
-                QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
+        if doc in self._unplayable_docs:  # warned about already (maybe found after opening)
             return doc
-        info, turns = doc.scenario.info, play.log.turns()
-        if not (info.turns and turns and turns[-1] >= info.turns):
-            play.timeline.to_end()
+        play = None
+        try:
+            play = make_play_document(doc, 0, self.seed, lazy=True)
+            info, turns = doc.scenario.info, play.log.turns()
+            if not (info.turns and turns and turns[-1] >= info.turns):
+                play.timeline.to_end()  # replays (checks) the whole game now
+        except ValueError as exc:
+            if play is not None:
+                play.close()
+            self._unplayable(doc, exc)
+            return doc
         return play
+
+    def _unplayable(self, doc: Document, exc: Exception) -> None:
+        """Say (in the status bar, and once per document in a warning) that ``doc``'s game
+        cannot be replayed, naming the first bad event."""
+        self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
+        if doc not in self._unplayable_docs:
+            self._unplayable_docs.add(doc)
+            QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
+
+    # -- checking a lazily opened game in idle time -----------------------------------------------
+    @property
+    def checking(self) -> bool:
+        """True while the shown game's events are still being checked in idle time."""
+        p = self.play
+        return p is not None and p.log.validated < len(p.log)
+
+    def _start_checking(self) -> None:
+        """Check the game after the map's next paint (the first frame comes first)."""
+        self._check_timer.stop()
+        self._check_after_paint = self.checking
+        if self._check_after_paint and not self._viewport.isVisible():  # no paint is coming
+            self._check_after_paint = False
+            self._check_timer.start()
+
+    def _check_slice(self) -> None:
+        """Check events for about ``CHECK_SLICE_S``; on a bad one, warn and leave the game."""
+        p = self.play
+        if p is None or not self.checking:
+            self._check_timer.stop()
+            return
+        end = time.perf_counter() + CHECK_SLICE_S
+        try:
+            while not p.log.validate(256):
+                if time.perf_counter() > end:
+                    return
+        except ValueError as exc:
+            self._check_timer.stop()
+            base = p.base
+            self._unplayable(base, exc)
+            if self.play is p:  # the warning's event loop may have moved on already
+                p.close()
+                self._switch(base)
+            return
+        self._check_timer.stop()
 
     def document_set(self, doc: Document) -> None:
         """The window shows ``doc`` now: bind the dock, the marks and the command view."""
@@ -198,6 +265,7 @@ class PlayView(QObject):
                 cv.bind_timeline(doc.timeline)
             self.dock.show()
             self.dock.raise_()
+            self._start_checking()
         else:
             self.panel.set_timeline(None)
             self.marks.bind(None)
@@ -361,10 +429,13 @@ class PlayView(QObject):
 
     # -- replay keys on the map -------------------------------------------------------------------
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        et = event.type()
+        if self._check_after_paint and obj is self._viewport and et == QEvent.Type.Paint:
+            self._check_after_paint = False
+            self._check_timer.start()  # after this paint: the first frame is on screen
         p = self.play
         if p is None:
             return False
-        et = event.type()
         if obj is self._viewport:
             if et == QEvent.Type.MouseButtonPress and self._space_down:
                 self._space_used = True

@@ -57,6 +57,9 @@ class PlayDocument(Document):
         records the game; None for a replay only (e.g. the ruleset is not installed).
     position : int | None
         where the cursor starts (None = the end of the log).
+    log : GameLog | None
+        the game log to replay when there is no session (default ``GameLog.from_battle``);
+        with a session, the session's log.
 
     Raises
     ------
@@ -74,11 +77,13 @@ class PlayDocument(Document):
     refused = Signal(str)
     recorded = Signal()
 
-    def __init__(self, base: Document, session: GameSession | None = None, position: int | None = None) -> None:
+    def __init__(self, base: Document, session: GameSession | None = None, position: int | None = None,
+                 log: GameLog | None = None) -> None:
         super().__init__(base.battle, base.path)
         self.base = base
         self.session = session
-        self.log: GameLog = session.log if session is not None else GameLog.from_battle(base.battle)
+        self.log: GameLog = session.log if session is not None else log if log is not None else \
+            GameLog.from_battle(base.battle)
         self.timeline = Timeline(self.log, position)
         s = base.scenario
         self._view = Scenario(info=s.info, sides=s.sides, terrain=s.terrain, towns=s.towns, objectives=s.objectives,
