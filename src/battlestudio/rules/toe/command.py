@@ -243,7 +243,7 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         if plain_finding is None or clash or flags and ("raid:" + rid in flags
                                                          or not ok and "detached:" + rid in flags):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok, clash))
-        elif not ok and type(rec) is Unit and rec.state == fled_state(p, fled):
+        elif not ok and type(rec) is Unit and rec.state == (fled[0] if fled else fled_state(p, fled)):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok))
         elif f is not None:
             add(f)
@@ -259,6 +259,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     return CommandReport(tuple(findings), tuple(refusals))
 
 
+_BOUND = (Echelon.CORPS.value, Echelon.DIVISION.value)
+"""Echelons whose subordinates must keep within a command distance (2.4, 2.5)."""
+
 _KNOWN: dict[int, tuple[Any, Chief, OutOfCommandFinding]] = {}
 """Plain findings by ``id(subject record)``: (record, chief, finding); the record keeps the id taken."""
 
@@ -269,7 +272,7 @@ def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRef
     distance (C-in-C, army, unknown) or his distance is refused (noted once per message)."""
     chiefs[sup] = None
     c = state.commanders.get(sup)
-    if c is None or c.echelon not in (Echelon.CORPS.value, Echelon.DIVISION.value):
+    if c is None or c.echelon not in _BOUND:
         return None
     key = (c.echelon, c.nation, c.command_distance)  # what the reach depends on besides p
     reach = memo.get(key)
