@@ -122,6 +122,7 @@ class RegimentalRuleset:
         zone = float(p.get("general_zone_cm"))
         out = []
         near: dict[str, float] = {}  # general -> distance to his nearest unit, once per general
+        exempt_subtypes: set[str] | None = None
         for uid, u in sorted(state.units.items()):
             if side and u.side != side:
                 continue
@@ -131,7 +132,9 @@ class RegimentalRuleset:
             d = near.get(g)
             if d is None:
                 d = near[g] = distance_to(state.commanders[g].position, units_under(state, g))
-            exempt = "light or irregular cavalry" if exempt_from_command(u, p) else ""
+            if exempt_subtypes is None:  # read once, when the first unit needs it (an assumed reading)
+                exempt_subtypes = set(p.get("command_exempt_subtypes"))
+            exempt = "light or irregular cavalry" if exempt_from_command(u, p, exempt_subtypes) else ""
             within = d <= zone + 1e-6
             cons = "" if within or exempt else "order-test"
             text = (f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" +

@@ -133,9 +133,10 @@ def distance_to(point: tuple[float, float], units: Sequence[Unit]) -> float:
     return min(float(p.distance(u.footprint())) for u in units)
 
 
-def exempt_from_command(unit: Unit, params: RuleParameters) -> bool:
-    """Light and irregular cavalry may ignore command distance (Кавалерия)."""
-    subs = set(params.get("command_exempt_subtypes"))
+def exempt_from_command(unit: Unit, params: RuleParameters, subtypes: set[str] | None = None) -> bool:
+    """Light and irregular cavalry may ignore command distance (Кавалерия). ``subtypes`` is
+    ``set(params.get("command_exempt_subtypes"))`` when the caller already read it."""
+    subs = set(params.get("command_exempt_subtypes")) if subtypes is None else subtypes
     return (unit.subtype is not None and unit.subtype.value in subs) or bool(unit.attributes.get("irregular"))
 
 
