@@ -59,11 +59,17 @@ def _tag(painter: QPainter, top_centre: QPointF, text: str, colour: QColor, px: 
     painter.restore()
 
 
-class ReachItem(QGraphicsItem):
-    """One commander's reach: concentric zone bands or a single radius ring (scene units = cm)."""
+class ReachItem(QGraphicsEllipseItem):
+    """One commander's reach: concentric zone bands or a single radius ring (scene units = cm).
+
+    Its bounds are the ellipse item's own (Qt's ``boundingRect``, no Python call per repaint:
+    hundreds of reaches are drawn from their device cache at every frame); only ``paint``, on a
+    cache miss, and ``shape``, for tooltips, run in Python.
+    """
 
     def __init__(self, colour: str) -> None:
         super().__init__()
+        self.setPen(Qt.PenStyle.NoPen)
         self.setZValue(Z_REACH)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # big translucent discs
@@ -75,7 +81,6 @@ class ReachItem(QGraphicsItem):
         if reach == self.reach and colour == self.colour.name():
             self.setPos(table_to_scene(*centre))  # a dragged general: his cached bands just move
             return
-        self.prepareGeometryChange()
         self.reach = reach
         self.colour = QColor(colour)
         self.setPos(table_to_scene(*centre))
@@ -84,6 +89,9 @@ class ReachItem(QGraphicsItem):
             self._outer = (last.outer if last.outer is not None else last.inner + 12.0) + 1.0
         else:
             self._outer = (reach.radius or 0.0) + 1.0
+        o = self._outer + 2.0
+        self.setRect(-o, -o, 2 * o, 2 * o)  # the bounds: labels and rings with their pens
+        self.update()
         self.setToolTip(self._tooltip())
 
     def _tooltip(self) -> str:
@@ -95,10 +103,6 @@ class ReachItem(QGraphicsItem):
                               else f"zone {b.zone}: beyond {b.inner:g} cm" for b in r.zones)
             return f"Command zones ({r.rule}), measured to {r.measured_to}: {bands}"
         return f"Command distance {r.radius:g} cm ({r.rule}), measured to {r.measured_to}"
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        o = self._outer + 2.0
-        return QRectF(-o, -o, 2 * o, 2 * o)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()  # tooltips only near the rings, not over the whole disc
