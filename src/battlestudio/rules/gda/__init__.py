@@ -146,25 +146,36 @@ class GdaRuleset:
                            tuple(p.assumptions()))
 
     def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+        """Every brigade's present units against the brigadier's command range (ОБЪЯВЛЕНИЕ
+        АТАКИ: 30 cm [18"]), as ``geometry.under_command`` measures one: his base centre to
+        the unit's nearest point; the whole army in one vectorised distance."""
         p = parameters(params)
-        out = []
+        rows: list[tuple[str, Any, Any]] = []  # brigade id, brigadier, unit
+        bases: list[Any] = []
+        r = 0.0
         for b, c in sorted(state.commanders.items()):
             if c.echelon != "brigade" or (side and c.side != side):
                 continue
             present = members(state, b).present
             if not present:
                 continue
-            # under_command for the whole brigade at once: the brigadier's base centre to each
-            # footprint's nearest point (ОБЪЯВЛЕНИЕ АТАКИ), one vectorised distance
-            r = distance_cm(p, "brigadier_radius")
-            ds = shapely.distance(ShapelyPoint(c.position), np.asarray(footprints(present), dtype=object)).tolist()
-            for u, d in zip(present, ds):
-                ok = d <= r + TINY
-                out.append(OutOfCommandFinding(
-                    u.id, b, d, r, ok, "", "" if ok else "cannot-attack-or-support",
-                    f"{u.name or u.id} is {d:.1f} cm from {c.name or b}" + ("" if ok else
-                    f", beyond his {r:g} cm: it may not attack or support an attack"),
-                    rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А"))
+            if not rows:
+                r = distance_cm(p, "brigadier_radius")
+            base = ShapelyPoint(c.position)
+            rows += [(b, c, u) for u in present]
+            bases += [base] * len(present)
+        if not rows:
+            return []
+        ds = shapely.distance(np.asarray(bases, dtype=object),
+                              np.asarray(footprints([u for *_, u in rows]), dtype=object)).tolist()
+        out = []
+        for (b, c, u), d in zip(rows, ds):
+            ok = d <= r + TINY
+            out.append(OutOfCommandFinding(
+                u.id, b, d, r, ok, "", "" if ok else "cannot-attack-or-support",
+                f"{u.name or u.id} is {d:.1f} cm from {c.name or b}" + ("" if ok else
+                f", beyond his {r:g} cm: it may not attack or support an attack"),
+                rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А"))
         return out
 
     def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
