@@ -279,8 +279,18 @@ def test_every_rule_case_world_is_as_before(case):
 
 def test_findings_compare_hash_copy_and_pickle_like_plain_findings(planted):
     """However a finding is built, it equals, hashes, copies and pickles as the protocol's
-    dataclass with the same fields does."""
-    for f in check_command(planted, params_for(PARAMS)).findings[:40]:
+    dataclass with the same fields does, also before its sentence is written; an unchanged
+    state gets the same finding objects again."""
+    from battlestudio.rules.toe import command
+
+    command._KNOWN.clear()  # fresh findings, their sentences not written yet
+    found = check_command(planted, params_for(PARAMS)).findings
+    assert sum(type(f) is not OutOfCommandFinding for f in found) > len(found) // 2  # most are worded lazily
+    unread = [pickle.loads(pickle.dumps(f)) for f in found[:40]] + [copy.copy(f) for f in found[40:80]]
+    again = check_command(planted, params_for(PARAMS)).findings
+    assert [f.text for f in unread] == [f.text for f in found[:80]] and again == found
+    assert all(a is b for a, b in zip(again, found) if type(b) is not OutOfCommandFinding)  # kept, not rebuilt
+    for f in found[:40]:
         plain = OutOfCommandFinding(**asdict(f))
         assert f == plain and plain == f and hash(f) == hash(plain) and not (f != plain)
         assert isinstance(f, OutOfCommandFinding)
