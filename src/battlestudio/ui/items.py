@@ -39,6 +39,10 @@ DARK_INK_PEN = cosmetic_pen(contrast_ink(QColor("#ffffff")), 1.0)
 
 Z_TERRAIN, Z_TOWN, Z_OBJECTIVE, Z_UNIT, Z_COMMANDER = 0.0, 10.0, 15.0, 20.0, 30.0
 
+_SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+_DEVICE_CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
+# (PySide6 looks enum members up on every access: the hot paths use these names)
+
 
 class MapItem(QGraphicsItem):
     """Base of the map's items: an ``id``, a ``kind`` and a shared ``MapContext``."""
@@ -53,9 +57,9 @@ class MapItem(QGraphicsItem):
         self.scene_box = (0.0, 0.0, 0.0, 0.0)
         """(left, top, right, bottom) of the item in scene cm (a commander: his position),
         kept by ``sync`` for quick tests in plain floats (label placement)."""
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setFlag(_SELECTABLE, True)
         # Repaints blit a per-view pixmap; it is redrawn only on zoom or when the item changes.
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setCacheMode(_DEVICE_CACHE)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._bounds
@@ -67,6 +71,63 @@ class MapItem(QGraphicsItem):
     def _keep_scene_box(self) -> None:
         r = self._bounds.translated(self.pos())
         self.scene_box = (r.left(), r.top(), r.right(), r.bottom())
+
+
+class UnitShape:
+    """A unit's drawing in item coordinates (origin at the footprint's centre), shared by every
+    unit of the same footprint size, facing and arm.
+
+    Attributes
+    ----------
+    poly : QPolygonF
+        the footprint, closed (FL, FR, RR, RL, FL).
+    front : QLineF
+        the front edge.
+    glyph : list[QLineF]
+        the arm's lines (infantry both diagonals, cavalry one).
+    dot : bool
+        artillery: a dot in the middle.
+    min_side : float
+        the shorter side in cm.
+    bounds : QRectF
+        the item's bounding rectangle; ``box`` the same as (left, top, right, bottom).
+    label_anchor : QPointF
+        top-centre of the name (below the footprint); ``label_room`` the width it may take, cm.
+    """
+
+    __slots__ = ("poly", "front", "glyph", "dot", "min_side", "bounds", "box", "label_anchor", "label_room")
+
+    def __init__(self, rect, arm: Arm) -> None:
+        centre = table_to_scene(*rect.centre)
+        fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
+        self.poly = QPolygonF([fl, fr, rr, rl, fl])
+        self.front = QLineF(fl, fr)
+        self.min_side = min(rect.width, rect.depth)
+        self.glyph = ([QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
+                      else [QLineF(rl, fr)] if arm == Arm.CAVALRY else [])
+        self.dot = arm == Arm.ARTILLERY
+        box = self.poly.boundingRect()
+        self.label_anchor = QPointF(0.0, box.bottom())
+        self.label_room = max(box.width() + 1.0, 8.0)
+        self.bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
+        b = self.bounds
+        self.box = (b.left(), b.top(), b.right(), b.bottom())
+
+
+_SHAPES: dict[tuple, UnitShape] = {}
+SHAPE_CACHE = 20_000
+"""Drawings kept (the cache is emptied when it fills)."""
+
+
+def unit_shape(rect, arm: Arm) -> UnitShape:
+    """The shared drawing of a unit of footprint ``rect`` (a ``UnitRect``) and ``arm``."""
+    key = (rect.width, rect.depth, rect.facing, arm)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) >= SHAPE_CACHE:
+            _SHAPES.clear()
+        shape = _SHAPES[key] = UnitShape(rect, arm)
+    return shape
 
 
 class UnitItem(MapItem):
@@ -84,23 +145,14 @@ class UnitItem(MapItem):
         super().__init__(record_id, ctx)
         self.setZValue(Z_UNIT)
         self.side = ""
-        self._poly = QPolygonF()
+        self._shape: UnitShape | None = None  # the drawing in item coordinates (shared)
         self._centre = QPointF()
-        self._box = (0.0, 0.0, 0.0, 0.0)  # bounds in item coordinates
         self._scene_geometry: tuple | None = None
-        self._front = QLineF()
-        self._glyph: list[QLineF] = []
-        self._dot = False
-        self._min_side = 1.0
-        self._fill = QColor()
-        self._ink = QColor()
+        self._fill = self._ink = self._ink_pen = None
         self._label: Label | None = None
-        self._label_anchor = QPointF()
-        self._label_room = 8.0
         self._label_lod: float | None = None  # computed when first asked
         self.look = 0
         """Grows whenever the drawing (not the position) changes."""
-        self._form: tuple | None = None  # (width, depth, facing, arm) the drawing was built for
         self._colour: tuple | None = None  # (nation, side colour) the colours were chosen for
 
     def sync(self, unit: Unit) -> None:
@@ -108,41 +160,28 @@ class UnitItem(MapItem):
 
         The drawing is rebuilt only when what it shows changed (footprint size, facing, arm,
         colour, name); a unit that only moved is just repositioned, so its cached pixmap is
-        reused (and ``look`` stays the same).
+        reused (and ``look`` stays the same). Drawings are shared by every unit of the same
+        footprint, facing and arm (``unit_shape``).
         """
         self.side = unit.side
         rect = unit.rect()
         centre = table_to_scene(*rect.centre)
-        form = (rect.width, rect.depth, rect.facing, unit.arm)
-        changed = False
-        if form != self._form:
-            self.prepareGeometryChange()
-            self._form = form
-            fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
-            self._poly = QPolygonF([fl, fr, rr, rl, fl])
-            self._front = QLineF(fl, fr)
-            self._min_side = min(rect.width, rect.depth)
-            arm = unit.arm
-            self._glyph = (
-                [QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
-                else [QLineF(rl, fr)] if arm == Arm.CAVALRY else []
-            )
-            self._dot = arm == Arm.ARTILLERY
-            box = self._poly.boundingRect()
-            self._label_anchor = QPointF(0.0, box.bottom())
-            self._label_room = max(box.width() + 1.0, 8.0)
+        shape = unit_shape(rect, unit.arm)
+        changed = shape is not self._shape
+        if changed:
+            if self._shape is None or shape.bounds != self._shape.bounds:
+                self.prepareGeometryChange()
+                self._bounds = shape.bounds
+            self._shape = shape
             self._label_lod = None
-            self._bounds = box.adjusted(-0.3, -0.3, 0.3, 0.3)
-            b = self._bounds
-            self._box = (b.left(), b.top(), b.right(), b.bottom())
-            changed = True
         moved = centre != self._centre
         if moved:
             self._centre = centre
             self.setPos(centre)
         if moved or changed:
             x, y = centre.x(), centre.y()
-            self.scene_box = (x + self._box[0], y + self._box[1], x + self._box[2], y + self._box[3])
+            b = shape.box
+            self.scene_box = (x + b[0], y + b[1], x + b[2], y + b[3])
             self._scene_geometry = None
         colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
         if colour != self._colour:
@@ -161,39 +200,41 @@ class UnitItem(MapItem):
         (built when first asked after a move)."""
         if self._scene_geometry is None:
             c = self._centre
-            self._scene_geometry = (self._poly.translated(c), [g.translated(c) for g in self._glyph],
-                                    self._front.translated(c))
+            shape = self._shape
+            self._scene_geometry = (shape.poly.translated(c), [g.translated(c) for g in shape.glyph],
+                                    shape.front.translated(c))
         return self._scene_geometry
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addPolygon(self._poly)
+        path.addPolygon(self._shape.poly)
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setBrush(self._fill)
         painter.setPen(SELECTED_PEN if self.isSelected() else OUTLINE_PEN)
-        painter.drawPolygon(self._poly)
-        if lod * self._min_side >= 5.0:
+        shape = self._shape
+        painter.drawPolygon(shape.poly)
+        if lod * shape.min_side >= 5.0:
             painter.setPen(self._ink_pen)
-            if self._glyph:
-                painter.drawLines(self._glyph)
-            if self._dot:
+            if shape.glyph:
+                painter.drawLines(shape.glyph)
+            if shape.dot:
                 painter.setBrush(self._ink)
-                r = self._min_side * 0.18
+                r = shape.min_side * 0.18
                 painter.drawEllipse(QPointF(0.0, 0.0), r, r)
             painter.setPen(FRONT_PEN)
-            painter.drawLine(self._front)
+            painter.drawLine(shape.front)
 
     def label_request(self, lod: float) -> LabelRequest | None:
         if self._label is None or lod < LABEL_MIN_LOD:
             return None
         if self._label_lod is None:
-            self._label_lod = self._label.min_lod(self._label_room)
+            self._label_lod = self._label.min_lod(self._shape.label_room)
         if lod < self._label_lod:
             return None
-        return LabelRequest(self._label, self.pos() + self._label_anchor, True, 2.0, 3)
+        return LabelRequest(self._label, self.pos() + self._shape.label_anchor, True, 2.0, 3)
 
 
 _COLOURS: dict[tuple[str, str], tuple[QColor, QColor, QPen]] = {}
@@ -431,21 +472,24 @@ class TownItem(MapItem):
 
 
 def _town_blocks(town: TownZone, cell: float = 3.0, street: float = 0.8) -> list[QRectF]:
-    """Scene rectangles of built-up blocks on a ``cell`` cm grid inside the town outline."""
-    from shapely.geometry import box as sbox
+    """Scene rectangles of built-up blocks on a ``cell`` cm grid inside the town outline
+    (every candidate block tested in one vectorised ``shapely.contains`` call)."""
+    import numpy as np
+    import shapely
 
     minx, miny, maxx, maxy = town.polygon.bounds
+    side = cell - street
+    xs = minx + street / 2.0 + cell * np.arange(max(0, int((maxx + 1e-9 - minx - street / 2.0 - side) // cell) + 1))
+    ys = miny + street / 2.0 + cell * np.arange(max(0, int((maxy + 1e-9 - miny - street / 2.0 - side) // cell) + 1))
+    if not len(xs) or not len(ys):
+        return []
+    gx, gy = np.tile(xs, len(ys)), np.repeat(ys, len(xs))
     inner = town.polygon.buffer(-street / 2.0)
+    shapely.prepare(inner)
+    inside = shapely.contains(inner, shapely.box(gx, gy, gx + side, gy + side))
     blocks: list[QRectF] = []
-    y = miny + street / 2.0
-    while y + cell - street <= maxy + 1e-9:
-        x = minx + street / 2.0
-        while x + cell - street <= maxx + 1e-9:
-            if inner.contains(sbox(x, y, x + cell - street, y + cell - street)):
-                a, b = table_to_scene(x, y + cell - street), table_to_scene(x + cell - street, y)
-                blocks.append(QRectF(a, b))
-            x += cell
-        y += cell
+    for x, y in zip(gx[inside].tolist(), gy[inside].tolist()):
+        blocks.append(QRectF(table_to_scene(x, y + side), table_to_scene(x + side, y)))
     return blocks
 
 

@@ -40,6 +40,8 @@ ITEM_CLASSES: dict[str, type[MapItem]] = {
 }
 """Scenario container → item class drawing its records."""
 
+_NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+
 STATIC_KINDS = ("terrain", "towns")
 """Containers drawn in the scene's background when ``MapContext.static_in_background``."""
 
@@ -117,7 +119,7 @@ class MapScene(QGraphicsScene):
             return
         self.units_batched = batched
         for item in self.items_by_kind["units"].values():
-            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, batched)
+            item.setFlag(_NO_CONTENTS, batched)
         self.unit_layer.setVisible(batched)
         self.unit_layer.mark_all()
 
@@ -151,7 +153,7 @@ class MapScene(QGraphicsScene):
 
     def _set_static_flags(self, item: MapItem) -> None:
         background = self.ctx.static_in_background
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, background and not item.isSelected())
+        item.setFlag(_NO_CONTENTS, background and not item.isSelected())
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache if background
                           else QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
@@ -215,23 +217,25 @@ class MapScene(QGraphicsScene):
                     self._set_static_flags(item)
                     dirty = dirty.united(item.sceneBoundingRect())
                 elif units:
-                    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, self.units_batched)
+                    item.setFlag(_NO_CONTENTS, self.units_batched)
                     boxes.append(item.scene_box)
                     self.unit_layer.place(item, item.scene_box)
                 self.addItem(item)
             elif seen.get(rid) is not rec:
-                before = layer_of(item)
                 if static:
+                    before = layer_of(item)
                     dirty = dirty.united(item.sceneBoundingRect())
                 elif units:
-                    box, look = item.scene_box, item.look
+                    box, look, before = item.scene_box, item.look, item.side
+                else:
+                    before = layer_of(item)
                 item.sync(rec)
                 if static:
                     dirty = dirty.united(item.sceneBoundingRect())
                 elif units and (item.scene_box != box or item.look != look):
                     boxes += (box, item.scene_box)
                     self.unit_layer.place(item, item.scene_box)
-                if layer_of(item) != before:
+                if (item.side if units else layer_of(item)) != before:
                     item.setVisible(layer_of(item) not in self.hidden_layers)
                     if units:
                         boxes.append(item.scene_box)

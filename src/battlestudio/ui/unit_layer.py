@@ -209,10 +209,10 @@ class UnitLayer(QGraphicsItem):
             path.addPolygon(poly)
             if chosen and item in chosen:
                 selected.append(poly)
-            if item._min_side >= min_side:
+            if item._shape.min_side >= min_side:
                 (light if item._ink_pen is UnitItem.LIGHT_INK else dark).extend(glyph)
                 fronts.append(front)
-                if item._dot:
+                if item._shape.dot:
                     dots.append(item)
         rank = self._colour_rank
         for key in paths:
@@ -235,7 +235,7 @@ class UnitLayer(QGraphicsItem):
         for item in dots:
             painter.setPen(item._ink_pen)
             painter.setBrush(item._ink)
-            r = item._min_side * 0.18
+            r = item._shape.min_side * 0.18
             painter.drawEllipse(QPointF(item.pos()), r, r)
         if fronts:
             painter.setPen(FRONT_PEN)
