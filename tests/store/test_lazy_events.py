@@ -102,3 +102,20 @@ def test_a_bad_place_is_refused_at_load_even_when_lazy(tmp_path, jena):
     _sql(p, "UPDATE event SET turn = 1 WHERE seq = 1")
     with pytest.raises(BattleFileError, match=r"event seq=2: unknown event kind 'teleported'"):
         store.load(p, lazy_events=True)
+
+
+def test_reading_needs_no_sqlalchemy_and_knows_the_tables_of_the_schema(tmp_path, jena):
+    import subprocess
+    import sys
+
+    from battlestudio.store import rows, tables
+
+    assert rows.COLLECTION_TABLE_NAMES == {k: t.__tablename__ for k, t in tables.COLLECTION_TABLES.items()}
+    assert rows.REQUIRED_TABLE_NAMES == tables.REQUIRED_TABLES and rows.APPLICATION_ID == tables.APPLICATION_ID
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    code = ("import sys; from battlestudio import store; b = store.load(sys.argv[1], lazy_events=True); "
+            "assert len(b.events) and b.events[-1]; "
+            "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -18,20 +18,19 @@ import os
 import re
 from typing import Any, Callable
 
-from sqlalchemy import select, text
-
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.store.codec import (
-    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_from_doc, event_from_doc, oob_to_doc,
-)
-from battlestudio.store.database import (
-    check_header, engine_for, parse_json, record_from_row, sql_errors,
+    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, RecordSpec, battle_from_doc, event_from_doc, oob_to_doc,
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
-from battlestudio.store.tables import COLLECTION_TABLES, EventRow, InfoRow, OobEdgeRow, OobNodeRow, SourceRow
+from battlestudio.store.fields import OPT_POINT, POINT
+from battlestudio.store.rows import (
+    COLLECTION_TABLE_NAMES, EVENT_TABLE, INFO_TABLE, OOB_EDGE_TABLE, OOB_NODE_TABLE, SOURCE_TABLE, check_header,
+    connect, parse_json, record_from_row, sql_errors,
+)
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -79,15 +78,16 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
         hint = " (it looks like JSON: name it .battle.json)" if head.lstrip()[:1] in (b"{", b"[") else ""
         raise BattleFileError(path, f"not an SQLite database{hint}")
     mode = "rw" if os.access(path, os.W_OK) else "ro"  # rw lets SQLite roll back a crashed append
-    engine = engine_for(os.fspath(path), mode)
     doc: dict[str, Any] = {}
+    conn = None
     try:
-        with sql_errors(path, "damaged or unreadable .battle file"), engine.connect() as conn:
-            conn.exec_driver_sql("BEGIN")
+        with sql_errors(path, "damaged or unreadable .battle file"):
+            conn = connect(os.fspath(path), mode)
+            conn.execute("BEGIN")
             check_header(os.fspath(path), conn)
             read_document(conn, doc)
             events = read_events(conn, path)
-            conn.exec_driver_sql("COMMIT")
+            conn.execute("COMMIT")
         battle = battle_from_doc(doc)
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
@@ -97,36 +97,34 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
     except DocumentError as err:
         raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None
     finally:
-        engine.dispose()
+        if conn is not None:
+            conn.close()
 
 
 def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
-    """Fill ``doc`` with all tables of an open, checked .battle file (values not yet checked).
+    """Fill ``doc`` with all tables of an open, checked .battle file (``sqlite3`` connection
+    with ``sqlite3.Row`` rows; values not yet checked; events: ``read_events``).
 
     Filling a caller's dict lets an error message name the row of a half-read document.
     """
     doc.update({"format": FORMAT, "schema_version": SCHEMA_VERSION})
-    info = conn.execute(select(InfoRow.__table__)).mappings().all()
+    info = conn.execute(f"SELECT {_columns(INFO)} FROM {INFO_TABLE}").fetchall()
     if len(info) != 1:
         raise DocumentError("scenario_info", f"expected exactly one row, found {len(info)}")
     doc["info"] = record_from_row(INFO, info[0], "info")
     for key, spec in COLLECTIONS.items():
-        rows = conn.execute(select(COLLECTION_TABLES[key].__table__).order_by(text("rowid"))).mappings()
+        rows = conn.execute(f"SELECT {_columns(spec)} FROM {COLLECTION_TABLE_NAMES[key]} ORDER BY rowid")
         doc[key] = []
         for i, r in enumerate(rows):
             doc[key].append({"id": r["id"]})  # for the message if the row is bad
             doc[key][i] = record_from_row(spec, r, f"{key}[{i}]")
-    sources = conn.execute(select(SourceRow.__table__).order_by(SourceRow.__table__.c.seq)).mappings()
+    sources = conn.execute(f"SELECT {_columns(SOURCE)} FROM {SOURCE_TABLE} ORDER BY seq")
     doc["sources"] = [record_from_row(SOURCE, r, f"sources[{i}]") for i, r in enumerate(sources)]
     oob = OrderOfBattle()
-    node_cols = OobNodeRow.__table__.c
-    for seq, node in conn.execute(select(node_cols.seq, node_cols.id).order_by(node_cols.seq)):
-        oob.graph.add_node(_oob_id(node, f"{OobNodeRow.__tablename__} seq={seq}.id"))
-    edge_cols = OobEdgeRow.__table__.c
-    for seq, sup, sub in conn.execute(
-        select(edge_cols.seq, edge_cols.superior, edge_cols.subordinate).order_by(edge_cols.seq)
-    ):
-        where = f"{OobEdgeRow.__tablename__} seq={seq}"
+    for seq, node in conn.execute(f"SELECT seq, id FROM {OOB_NODE_TABLE} ORDER BY seq"):
+        oob.graph.add_node(_oob_id(node, f"{OOB_NODE_TABLE} seq={seq}.id"))
+    for seq, sup, sub in conn.execute(f"SELECT seq, superior, subordinate FROM {OOB_EDGE_TABLE} ORDER BY seq"):
+        where = f"{OOB_EDGE_TABLE} seq={seq}"
         oob.graph.add_edge(_oob_id(sup, f"{where}.superior"), _oob_id(sub, f"{where}.subordinate"))
     doc["oob"] = oob_to_doc(oob)
     doc["events"] = []  # read_events
@@ -141,17 +139,19 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
     DocumentError
         for a row whose kind, turn, side or phase is bad (``event seq=N.turn``...).
     """
-    raw = conn.connection.driver_connection  # the sqlite3 connection: no row objects per row
-    rows = raw.execute(f"SELECT seq, kind, turn, side, phase, payload FROM {EventRow.__tablename__} ORDER BY seq")
+    cursor = conn.cursor()
+    cursor.row_factory = None  # plain tuples, made in C
     kinds = event_kinds()
-    heads: list[tuple[int, str, str]] = []
-    rest: list[tuple[Any, ...]] = []
-    for row in rows:
-        seq, kind, turn, side, phase, _payload = row
-        if type(turn) is not int or type(side) is not str or type(phase) is not str or kind not in kinds:
-            event_from_doc(_event_doc(*row), f"events[{seq}]")  # raises its DocumentError
-        heads.append((turn, side, phase))
-        rest.append(row)
+    columns = f"SELECT seq, kind, turn, side, phase, payload FROM {EVENT_TABLE}"
+    bad = cursor.execute(  # the places are checked by SQLite: no Python loop over the rows
+        f"{columns} WHERE typeof(turn) != 'integer' OR typeof(side) != 'text' OR typeof(phase) != 'text' "
+        f"OR kind IS NULL OR kind NOT IN ({', '.join('?' * len(kinds))}) ORDER BY seq LIMIT 1", list(kinds),
+    ).fetchone()
+    if bad is not None:
+        event_from_doc(_event_doc(*bad), f"events[{bad[0]}]")  # raises its DocumentError
+        raise DocumentError(f"events[{bad[0]}]", "bad kind, turn, side or phase")  # (not reached)
+    rest = cursor.execute(f"{columns} ORDER BY seq").fetchall()
+    heads = cursor.execute(f"SELECT turn, side, phase FROM {EVENT_TABLE} ORDER BY seq").fetchall()
     return RecordedEvents(heads, rest, _event_builder(path))
 
 
@@ -183,6 +183,14 @@ def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleE
 _HEAD_KEYS = frozenset(("kind", "turn", "side", "phase"))
 
 
+def _columns(spec: RecordSpec) -> str:
+    """The columns of ``spec``'s table, named (a file missing one is an SQL error, not a gap)."""
+    names = []
+    for name, codec in spec.fields:
+        names.extend((f"{name}_x", f"{name}_y") if codec is POINT or codec is OPT_POINT else (name,))
+    return ", ".join(names)  # unquoted: SQLite reads an unknown quoted name as a string
+
+
 def _oob_id(value: Any, where: str) -> str:
     """An order-of-battle node id read from a row: a non-empty text, else a DocumentError."""
     if not isinstance(value, str) or not value:
@@ -203,11 +211,11 @@ _PATH = re.compile(r"^(\w+)\[(\d+)\](.*)$")
 def _table_where(where: str, doc: dict[str, Any]) -> str:
     """``units[3].facing`` → ``unit id='u-17'.facing``: name the row a user can find."""
     m = _PATH.match(where)
-    if not m or m.group(1) not in COLLECTION_TABLES and m.group(1) != "events":
+    if not m or m.group(1) not in COLLECTION_TABLE_NAMES and m.group(1) != "events":
         return where
     key, index, rest = m.group(1), int(m.group(2)), m.group(3)
     if key == "events":
         return f"event seq={index}{rest}"
     record = doc[key][index] if key in doc and index < len(doc[key]) else {}
-    table = COLLECTION_TABLES[key].__tablename__
+    table = COLLECTION_TABLE_NAMES[key]
     return f"{table} id={record.get('id')!r}{rest}" if "id" in record else where

@@ -1,0 +1,161 @@
+"""Reading a ``.battle`` file's rows with Python's own ``sqlite3``: no SQLAlchemy on the way in.
+
+Opening a file is the first thing a user does; importing sqlmodel, SQLAlchemy and pydantic
+costs about half a second on a 2-core machine, more than reading a Leipzig-sized file. So
+reading connects with ``sqlite3`` directly (``connect``) and this module holds what reading
+needs and writing shares: the table names (kept equal to ``tables`` by a test), the header
+check, row → record conversion and the value parsers. ``database`` re-exports them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import shapely
+from shapely.errors import ShapelyError
+
+from battlestudio.store.codec import SCHEMA_VERSION, RecordSpec
+from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf
+
+APPLICATION_ID = 0x42415453
+"""``PRAGMA application_id`` of a .battle file ("BATS"); ``tables.APPLICATION_ID``."""
+
+COLLECTION_TABLE_NAMES = {
+    "sides": "side", "commanders": "commander", "units": "unit", "terrain": "terrain",
+    "towns": "town_zone", "objectives": "objective", "deployment_zones": "deployment_zone",
+    "reinforcements": "reinforcement", "orders": "standing_order",
+}
+"""Document collection key → table name (``tables.COLLECTION_TABLES``' ``__tablename__``)."""
+
+INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE, OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE = (
+    "scenario_info", "source", "oob_node", "oob_edge", "event", "meta")
+
+REQUIRED_TABLE_NAMES = frozenset({*COLLECTION_TABLE_NAMES.values(), INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE,
+                                  OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE})
+"""Every table of this schema version (``tables.REQUIRED_TABLES``)."""
+
+
+def connect(path: str, mode: str) -> sqlite3.Connection:
+    """A ``sqlite3`` connection to ``path`` opened with SQLite URI ``mode`` (``ro``, ``rw`` or
+    ``rwc``), in autocommit mode (callers issue ``BEGIN``/``COMMIT``), rows as ``sqlite3.Row``."""
+    uri = Path(os.path.abspath(path)).as_uri() + f"?mode={mode}"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@contextmanager
+def sql_errors(path: str | os.PathLike[str], doing: str) -> Iterator[None]:
+    """Turn SQLite driver errors (raw or wrapped by SQLAlchemy) into
+    ``BattleFileError(path, "<doing>: <reason>")``."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise BattleFileError(path, f"{doing}: {exc}") from None
+    except UnicodeDecodeError as exc:  # a damaged TEXT value
+        raise BattleFileError(path, f"{doing}: text that is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except Exception as exc:
+        sa = sys.modules.get("sqlalchemy.exc")  # only loaded when something wrote with it
+        if sa is not None and isinstance(exc, sa.DBAPIError):
+            raise BattleFileError(path, f"{doing}: {exc.orig}") from None
+        raise
+
+
+def _raw(conn: Any) -> Any:
+    """The ``sqlite3`` connection under a SQLAlchemy connection (or ``conn`` itself)."""
+    proxied = getattr(conn, "connection", None)
+    return getattr(proxied, "driver_connection", None) or conn
+
+
+def check_header(path: str, conn: Any) -> int:
+    """Check that ``conn`` (``sqlite3`` or SQLAlchemy) is a BattleStudio file this version can
+    read; return its version.
+
+    Raises
+    ------
+    BattleFileError
+        for a foreign SQLite database (no ``meta`` table or wrong ``format``), a missing table,
+        or a schema version newer than this code reads.
+    """
+    raw = _raw(conn)
+    tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if META_TABLE not in tables:
+        app_id = raw.execute("PRAGMA application_id").fetchone()[0]
+        found = ", ".join(sorted(tables)[:8]) or "none"
+        what = "a BattleStudio file without its meta table" if app_id == APPLICATION_ID else (
+            "not a BattleStudio file: an SQLite database without BattleStudio tables"
+        )
+        raise BattleFileError(path, f"{what} (tables found: {found})")
+    meta = {r[0]: r[1] for r in raw.execute("SELECT key, value FROM meta")}
+    if meta.get("format") != "battlestudio":
+        raise BattleFileError(path, f"not a BattleStudio file: meta table has format {meta.get('format')!r}")
+    text = meta.get("schema_version")
+    try:
+        version = int(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise BattleFileError(path, f"bad schema version {text!r} in the meta table") from None
+    if version > SCHEMA_VERSION:
+        raise BattleFileError(
+            path,
+            f"written by a newer BattleStudio (schema version {version}; this version reads up to "
+            f"{SCHEMA_VERSION}); update BattleStudio to open it",
+        )
+    if version < 1:
+        raise BattleFileError(path, f"bad schema version {version} in the meta table")
+    missing = sorted(REQUIRED_TABLE_NAMES - tables)
+    if missing:
+        raise BattleFileError(path, f"damaged BattleStudio file: table(s) {', '.join(missing)} missing")
+    return version
+
+
+def record_from_row(spec: RecordSpec, row: Any, where: str) -> dict[str, Any]:
+    """The document record for a table row (values still unchecked; ``spec.load`` checks)."""
+    rec: dict[str, Any] = {}
+    for name, codec in spec.fields:
+        if codec is POINT or codec is OPT_POINT:
+            x, y = row[f"{name}_x"], row[f"{name}_y"]
+            rec[name] = None if x is None and y is None else [x, y]
+        elif codec is JSON or codec is STRS:
+            rec[name] = parse_json(row[name], f"{where}.{name}")
+        elif isinstance(codec, GeometryOf):
+            rec[name] = parse_wkb(row[name], f"{where}.{name}")
+        else:
+            rec[name] = row[name]
+    return rec
+
+
+def parse_json(raw: Any, where: str) -> Any:
+    """JSON column text → value, or DocumentError naming ``where``."""
+    if not isinstance(raw, str):
+        raise DocumentError(where, f"expected JSON text, got {type(raw).__name__}")
+    try:
+        return _DECODER.decode(raw)
+    except ValueError as exc:
+        raise DocumentError(where, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise DocumentError(where, "JSON nested too deeply") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+"""One decoder for every JSON column (building one per call costs more than decoding)."""
+
+
+def parse_wkb(raw: Any, where: str) -> Any:
+    """WKB blob → shapely geometry, or DocumentError naming ``where``."""
+    if not isinstance(raw, bytes):
+        raise DocumentError(where, f"expected a WKB geometry blob, got {type(raw).__name__}")
+    try:
+        return shapely.from_wkb(raw)
+    except (ShapelyError, ValueError, TypeError) as exc:
+        raise DocumentError(where, f"not a valid WKB geometry: {exc}") from None
