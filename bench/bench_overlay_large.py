@@ -16,6 +16,9 @@ merged, random steps within 40 cm of his start, seed 1813 as in ``run.py``). Rep
   measured inside its change handler);
 * ``edit, map only + paint`` -- the map's pushes plus a full repaint, the overlay unbound and hidden;
 * ``edit + overlay + paint`` -- ``overlay_drag_painted``: the same plus a full repaint;
+* ``replay +/-1 event / phase (overlay)`` -- the overlay (unbound) shown on the log's state at
+  the cursor, stepped by one event or one phase (state_at outside the timing), and how each step
+  was drawn (kept, moved = updated, full);
 * ``repaint, overlay shown / hidden`` -- a full repaint with nothing changed: what drawing the
   overlay's items adds.
 
@@ -141,6 +144,23 @@ def main() -> None:
         rows["overlay handler"] += spent[:]
         rows["edit + overlay + paint"] += run(painted, moves[1 + args.moves:])
         doc.undo()
+    # replay: the overlay shown on the log's state at the cursor, stepped one event or one phase
+    overlay.unbind()
+    starts = log.phase_starts()
+    mid = len(starts) // 2
+    steps = {"replay +/-1 event": list(range(starts[mid], starts[mid] + 40)) + list(range(starts[mid] + 40, starts[mid], -1)),
+             "replay +/-1 phase": starts[mid: mid + 20] + starts[mid: mid + 20][::-1]}
+    kinds: dict[str, list[str]] = {}
+    for name, cursors in steps.items():
+        overlay.show_state(log.state_at(cursors[0]))
+        states = [log.state_at(c) for c in cursors[1:]]
+        kinds[name] = []
+
+        def show(st) -> None:
+            overlay.show_state(st)
+            kinds[name].append(getattr(overlay, "last_update", "?"))
+        rows[f"{name} (overlay)"] = run(show, states)
+    overlay.bind(doc)
     for shown in (True, False):  # what drawing the overlay adds to a full repaint
         overlay.set_visible(shown)
         view.viewport().grab()
@@ -152,6 +172,8 @@ def main() -> None:
         print(f"  {name:<24} {stats(xs)}")
     share = statistics.median(rows["edit + overlay"]) - statistics.median(rows["edit, map only"])
     print(f"  {'overlay share (medians)':<24} {share:8.2f}")
+    for name, ks in kinds.items():
+        print(f"  {name}: " + ", ".join(f"{k} {ks.count(k)}" for k in sorted(set(ks))))
     print(f"\nload: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     if profiler is not None:
         profiler.dump_stats(str(args.profile))

@@ -144,3 +144,61 @@ def test_unknown_rulesets_and_refused_pictures_are_not_updated(leipzig_state):
     assert refused.findings_refused and not refused.findings
     assert update_picture(refused, leipzig_state, toe, {}, {corps.id}) is None
     assert affected_subjects("no-such-rules", leipzig_state, {corps.id}) is None
+
+
+@pytest.mark.parametrize("ruleset_id, params", [
+    ("toe", None),
+    ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
+    ("belle-alliance", {"command_distance_cm": 20.0}),
+    ("gda", {"adcs": 2}),
+])
+def test_units_changing_formation_state_losses_or_leaving_update_like_a_recompute(ruleset_id, params):
+    from dataclasses import replace
+
+    from battlestudio.analysis.command_update import local_change
+    from battlestudio.model.units import Formation
+
+    state = jena(ruleset_id, params or {})
+    params = params if params is not None else store.load(JENA).scenario.info.parameters
+    ruleset = get_ruleset(ruleset_id)
+    picture = command_picture(state, ruleset, params)
+    units = [n for b in ("french-cav-bde", "french-1eme-division", "prussian-1st-div")
+             for n in state.oob.subordinates(b) if n in state.units]
+    changes = [dict(formation=Formation.COLUMN), dict(state="FU"), dict(state="dispersed"), None,
+               dict(figures=2, men=300), dict(state="eliminated"), dict(formation=Formation.SQUARE, position=(250.0, 150.0))]
+    for i, uid in enumerate(units):
+        old, change = state.units[uid], changes[i % len(changes)]
+        new = None if change is None else replace(old, **change)
+        assert local_change(old, new)
+        state = state.without(uid) if new is None else state.with_unit(new)  # None: routed off the table
+        picture, _ = update_picture(picture, state, ruleset, params, {uid})
+        expected = command_picture(state, ruleset, params)
+        assert (picture.findings, picture.links, picture.reaches, picture.budgets, picture.orders) == \
+            (expected.findings, expected.links, expected.reaches, expected.budgets, expected.orders)
+    u = next(iter(state.units.values()))
+    assert not local_change(u, replace(u, side="prussian"))
+    c = state.commanders["french-v-corps"]
+    assert local_change(c, c.moved((1.0, 2.0))) and not local_change(c, replace(c, echelon="division"))
+    assert not local_change(c, None)
+
+
+def test_an_order_to_a_unit_leaves_the_table_with_it_and_comes_back_with_it():
+    from dataclasses import replace
+
+    from battlestudio.model.orders import Order
+
+    state = jena("belle-alliance", {})
+    params = {"command_distance_cm": 20.0}
+    ruleset = get_ruleset("belle-alliance")
+    uid = next(n for n in state.oob.subordinates("french-cav-bde") if n in state.units)
+    state = state.with_order(Order("o-charge", "french-cav-bde", uid, "attack", objective=(200.0, 120.0)))
+    picture = command_picture(state, ruleset, params)
+    assert [o.order_id for o in picture.orders] == ["o-charge"]
+    unit = state.units[uid]
+    gone = state.with_unit(replace(unit, state="eliminated"))
+    picture, _ = update_picture(picture, gone, ruleset, params, {uid})
+    expected = command_picture(gone, ruleset, params)
+    assert picture.orders == () == expected.orders
+    assert uid not in picture.links and picture.findings == expected.findings
+    picture, _ = update_picture(picture, state, ruleset, params, {uid})  # stepping back
+    assert [o.order_id for o in picture.orders] == ["o-charge"] and uid in picture.links

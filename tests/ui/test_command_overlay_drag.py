@@ -182,3 +182,30 @@ def test_views_following_the_drag_share_the_overlays_state(qapp):
     doc.push(PutRecords("commanders", {lannes.id: replace(lannes, name="Jean Lannes")}, "Rename"))
     renamed = document_state(doc)  # not a move: built from the scenario again
     assert renamed is not ov._state and renamed.commanders["french-v-corps"].name == "Jean Lannes"
+
+
+def test_replay_steps_that_change_some_records_update_only_them(qapp):
+    """Stepping the Leipzig-shaped game event by event, forwards and back: steps that move
+    units or generals, change formations or losses are drawn by updating what depends on them,
+    and what is drawn always equals a fresh overlay on the state at the cursor."""
+    game = synthetic_game(turns=4, units_per_side=48, seed=1813, command_orders=True)
+    log = game.log()
+    params = dict(TOE_LARGE)
+    ov = CommandOverlay(MapScene())
+    ov.set_rules("toe", params)
+    start = log.phase_starts()[len(log.phases()) // 2]
+    cursors = list(range(start, start + 60)) + list(range(start + 60, start - 1, -3)) + log.phase_starts()[:6]
+    kinds = []
+    for pos in cursors:
+        state = log.state_at(pos)
+        ov.show_state(state)
+        kinds.append(ov.last_update)
+        expected = command_picture(state, get_ruleset("toe"), params)
+        for name in ("reaches", "findings", "links", "budgets", "orders", "detached", "refusals"):
+            assert getattr(ov.picture, name) == getattr(expected, name), (pos, name)
+        if pos % 5 == 0:
+            fresh = CommandOverlay(MapScene())
+            fresh.set_rules("toe", params)
+            fresh.show_state(state)
+            assert drawn(ov) == drawn(fresh), pos
+    assert kinds.count("moved") > len(cursors) // 3 and "full" in kinds

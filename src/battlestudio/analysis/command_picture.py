@@ -151,6 +151,16 @@ BUDGETS: dict[str, Callable[[GameState, str, Mapping[str, Any]], Budget | None]]
 """Ruleset id → the order budget of a commander (None: he has none)."""
 
 
+def standing_orders(state: GameState) -> tuple[StandingOrder, ...]:
+    """The orders on the table: written, failed (pending) or delivered (in force), to a
+    recipient on the table, in the state's order."""
+    return tuple(
+        StandingOrder(o.id, o.order_type, o.issuer, o.recipient, o.status.value, o.objective)
+        for o in state.orders.values()
+        if o.status in (OrderStatus.WRITTEN, OrderStatus.FAILED, OrderStatus.DELIVERED) and _on_table(state, o.recipient)
+    )
+
+
 def unknown_reach(state: GameState, cid: str, reach: CommandReach) -> str:
     """The refusal for commander ``cid``'s ``reach`` with unknown values, naming the parameters."""
     return (f"{state.commanders[cid].name}'s reach is unknown: scenario parameter "
@@ -204,11 +214,7 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
         link = link_of(state, sup, sub, findings, reaches)
         if link is not None:
             links[sub] = link
-    orders = tuple(
-        StandingOrder(o.id, o.order_type, o.issuer, o.recipient, o.status.value, o.objective)
-        for o in state.orders.values()
-        if o.status in (OrderStatus.WRITTEN, OrderStatus.FAILED, OrderStatus.DELIVERED) and _on_table(state, o.recipient)
-    )
+    orders = standing_orders(state)
     detached: set[str] = set()
     for key in state.flags:
         if key.startswith("detached:"):

@@ -7,7 +7,8 @@ depends on the ruleset:
 
 * Torden over Europa (2.4-2.5), Belle Alliance (scenario command distance), General d'Armée
   (brigadier's 30 cm): a subject is measured from its direct superior only — a moved general
-  changes his own finding and his direct subordinates'; a moved unit its own.
+  changes his own finding and his direct subordinates'; a changed unit (moved, new formation,
+  routed, …) its own.
 * Regimental (Дистанция командования): a unit's distance is its *brigade's* — from its general
   to the nearest unit anywhere below him — so a moved unit changes the findings of every unit
   directly under any of its superiors; a division general's finding is his link to the HQ
@@ -23,13 +24,31 @@ Leipzig-shaped synthetic game and on Jena for every ruleset).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping
 
-from battlestudio.analysis.command_picture import BUDGETS, CommandPicture, _on_table, link_of, unknown_reach
+from battlestudio.analysis.command_picture import (
+    BUDGETS, CommandPicture, _on_table, link_of, standing_orders, unknown_reach,
+)
+from battlestudio.model.units import Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules import OutOfCommandFinding, Ruleset, RuleRefused
 
-__all__ = ["DEPENDENCIES", "affected_subjects", "findings_for", "update_picture"]
+__all__ = ["DEPENDENCIES", "affected_subjects", "findings_for", "local_change", "update_picture"]
+
+
+def local_change(old: Any, new: Any) -> bool:
+    """Whether replacing record ``old`` by ``new`` changes only what ``update_picture`` follows:
+    a commander moved or turned (position, facing); a unit changed in anything but its side
+    (moved, turned, formation, figures, morale state, eliminated, …). ``new`` None: a unit
+    removed from the game (its node stays in the order of battle)."""
+    if new is None:
+        return isinstance(old, Unit)
+    if type(new) is not type(old) or new.id != old.id:
+        return False
+    if isinstance(new, Unit):
+        return new.side == old.side
+    return replace(new, position=old.position, facing=old.facing) == old
 
 
 def _direct(state: GameState, moved: Iterable[str]) -> set[str]:
@@ -37,8 +56,7 @@ def _direct(state: GameState, moved: Iterable[str]) -> set[str]:
     out: set[str] = set()
     for m in moved:
         out.add(m)
-        if m in state.commanders:
-            out.update(state.oob.subordinates(m))
+        out.update(state.oob.subordinates(m))
     return out
 
 
@@ -61,12 +79,10 @@ def _regimental_subjects(state: GameState, moved: Iterable[str]) -> set[str]:
     out: set[str] = set()
     for m in moved:
         out.add(m)
-        if m in state.units:  # every unit whose brigade distance includes m
+        c = state.commanders.get(m)
+        if c is None:  # a unit (or one removed): every unit whose brigade distance includes it
             for ancestor in state.oob.chain_of_command(m):
                 out.update(n for n in state.oob.subordinates(ancestor) if n in state.units)
-            continue
-        c = state.commanders.get(m)
-        if c is None:
             continue
         out.update(state.oob.subordinates(m))
         if _is_relay(c):
@@ -133,9 +149,9 @@ def findings_for(ruleset: Ruleset, state: GameState, params: Mapping[str, Any],
 
 def update_picture(picture: CommandPicture, state: GameState, ruleset: Ruleset, params: Mapping[str, Any],
                    moved: Iterable[str], with_budgets: bool = True) -> tuple[CommandPicture, set[str]] | None:
-    """``picture`` (of the state before) brought up to ``state``, where only the position or
-    facing of the units and commanders ``moved`` changed (order of battle, flags, orders, other
-    fields and the rules the same).
+    """``picture`` (of the state before) brought up to ``state``, where only the records of the
+    units and commanders ``moved`` changed, each a ``local_change`` (a unit may be gone; order of
+    battle, flags, orders, off-table set, turn and the rules the same).
 
     Returns
     -------
@@ -164,6 +180,8 @@ def update_picture(picture: CommandPicture, state: GameState, ruleset: Ruleset, 
     refused = set(picture.refusals)
     for cid in moved:
         if cid not in state.commanders or not _on_table(state, cid):
+            reaches.pop(cid, None)
+            budgets.pop(cid, None)
             continue
         # A reach or budget does not depend on where the general stands; one refused before
         # stays refused with the same message, which must already be among the refusals.
@@ -201,4 +219,6 @@ def update_picture(picture: CommandPicture, state: GameState, ruleset: Ruleset, 
             links[sub] = link
         else:
             links.pop(sub, None)
-    return CommandPicture(reaches, findings, links, picture.orders, budgets, picture.detached, picture.refusals), touched
+    # a unit eliminated or brought back puts the orders it received off or on the table
+    orders = standing_orders(state) if any(m not in state.commanders for m in moved) else picture.orders
+    return CommandPicture(reaches, findings, links, orders, budgets, picture.detached, picture.refusals), touched

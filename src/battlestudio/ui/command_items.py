@@ -150,6 +150,14 @@ class ReachItem(QGraphicsEllipseItem):
             _tag(painter, QPointF(0, -rad + 0.3), f"{rad:g} cm", QColor(c).darker(150), 1.3)
 
 
+def _same_link(a: tuple[str, QLineF] | None, b: tuple[str, QLineF]) -> bool:
+    """Same status and exactly the same ends (``QLineF ==`` is fuzzy)."""
+    if a is None or a[0] != b[0]:
+        return False
+    la, lb = a[1], b[1]
+    return (la.x1(), la.y1(), la.x2(), la.y2()) == (lb.x1(), lb.y1(), lb.x2(), lb.y2())
+
+
 class LinksItem(QGraphicsItem):
     """Every subordinate → commander line in one item, coloured by status.
 
@@ -199,7 +207,7 @@ class LinksItem(QGraphicsItem):
             if entry is None:
                 changed |= self._by_subject.pop(key, None) is not None
                 continue
-            if self._by_subject.get(key) == entry:
+            if _same_link(self._by_subject.get(key), entry):
                 continue
             self._by_subject[key] = entry
             changed = True

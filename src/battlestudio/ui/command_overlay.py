@@ -29,15 +29,15 @@ are in ``command_items``.
 from __future__ import annotations
 
 import weakref
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from PySide6.QtCore import QLineF
 from PySide6.QtWidgets import QGraphicsItem
 
 from battlestudio.analysis.command_picture import CommandPicture, command_picture
-from battlestudio.analysis.command_update import update_picture
+from battlestudio.analysis.command_update import local_change, update_picture
 from battlestudio.model.units import Commander, Unit
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, get_ruleset
 from battlestudio.ui.command_items import (
@@ -178,17 +178,47 @@ class CommandOverlay:
 
         A replay step whose events changed nothing the picture reads (same record maps, order
         of battle, flags, off-table set, turn, side and phase: a roll, a note) keeps what is
-        drawn instead of recomputing it.
+        drawn instead of recomputing it; one that only changed some units' or generals'
+        records (moves, formations, losses) updates what depends on them, as a drag does.
         """
         if self._state is not None and self.visible and self._drawn_key == _picture_key(state, self):
             self._state = state
             self.last_update = "kept"
+            return
+        moved = self._changed_records(state)
+        if moved is not None:
+            self._state = state
+            self._update_moved(state, moved)
             return
         self._state = state
         if self.visible:
             self.refresh()
         else:
             self.last_update = "hidden"
+
+    def _changed_records(self, state: GameState) -> set[str] | None:
+        """Ids of the units and commanders whose records differ between the state drawn and
+        ``state`` when that is all that differs for the picture (same order of battle, flags,
+        orders, off-table set and turn; records of one log compared chunk by chunk), each a
+        ``local_change`` (units may be eliminated or gone) and not too many to update one by
+        one; else None."""
+        old = self._state
+        if (old is None or not self.visible or self._drawn_key != _picture_key(old, self)
+                or state.oob is not old.oob or state.flags is not old.flags or state.orders is not old.orders
+                or state.off_table != old.off_table or state.turn != old.turn):
+            return None
+        if not isinstance(state.units, ChunkedMap) or not isinstance(state.commanders, ChunkedMap):
+            return None
+        units = state.units.changed_keys(old.units)
+        commanders = state.commanders.changed_keys(old.commanders)
+        if len(units) + len(commanders) > max(64, (len(state.units) + len(state.commanders)) // 2):
+            return None  # a far jump: recomputing everything is as quick
+        for ids, before, after in ((units, old.units, state.units), (commanders, old.commanders, state.commanders)):
+            for rid in ids:
+                a = before.get(rid)
+                if a is None or not local_change(a, after.get(rid)):  # new records: recompute
+                    return None
+        return units | commanders
 
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
@@ -340,8 +370,9 @@ def document_state(document: "Document") -> GameState:
 
 
 def _moved_records(state: GameState, scenario: Any, changes: Iterable[Any]) -> list[Unit | Commander] | None:
-    """The scenario's new records of ``changes`` when every change only moves or turns units
-    and commanders ``state`` has (position and facing; nothing else differs), else None."""
+    """The scenario's new records of ``changes`` when every change replaces units and
+    commanders ``state`` has, each a ``local_change`` (a general moved or turned, a unit
+    changed but for its side or elimination), else None."""
     out: list[Unit | Commander] = []
     for change in changes:
         if change.kind not in ("units", "commanders"):
@@ -354,7 +385,7 @@ def _moved_records(state: GameState, scenario: Any, changes: Iterable[Any]) -> l
                 return None
             if new is old or new == old:
                 continue
-            if replace(new, position=old.position, facing=old.facing) != old:
+            if not local_change(old, new):
                 return None
             out.append(new)
     return out
