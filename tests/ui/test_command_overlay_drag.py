@@ -209,3 +209,20 @@ def test_replay_steps_that_change_some_records_update_only_them(qapp):
             fresh.show_state(state)
             assert drawn(ov) == drawn(fresh), pos
     assert kinds.count("moved") > len(cursors) // 3 and "full" in kinds
+
+
+def test_an_order_arrow_goes_when_its_unit_is_eliminated_in_a_replay_step(qapp):
+    from battlestudio.model.orders import Order
+
+    doc = jena_document("belle-alliance", {"command_distance_cm": 20.0})
+    state = GameState.from_scenario(doc.scenario)
+    uid = next(n for n in state.oob.subordinates("french-cav-bde") if n in state.units)
+    state = state.with_order(Order("o-charge", "french-cav-bde", uid, "attack", objective=(200.0, 120.0)))
+    ov = CommandOverlay(MapScene())
+    ov.set_rules("belle-alliance", {"command_distance_cm": 20.0})
+    ov.show_state(state)
+    assert set(ov.orders.items) == {"o-charge"}
+    ov.show_state(state.with_unit(replace(state.units[uid], state="eliminated")))
+    assert ov.last_update == "moved" and ov.orders.items == {} and uid not in ov.links.links()
+    ov.show_state(state)
+    assert ov.last_update == "moved" and set(ov.orders.items) == {"o-charge"}

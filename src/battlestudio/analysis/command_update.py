@@ -1,4 +1,4 @@
-"""Updating a command picture after a few units or generals moved, instead of recomputing it.
+"""Updating a command picture after a few units or generals changed, instead of recomputing it.
 
 A general dragged in the editor moves once per mouse move. Little of the command picture
 depends on where he stands: his reach (only its centre moves), his own finding and link to his
@@ -18,8 +18,10 @@ depends on the ruleset:
 ``update_picture`` asks the ruleset (through the Protocol's ``out_of_command``) for exactly
 those findings, on a state reduced to the records they read, and patches a copy of the picture.
 It returns None — the caller recomputes the whole picture — for a ruleset not described here or
-when ``out_of_command`` refuses (a missing command distance). The result equals ``command_picture`` of the new state (tested on the
-Leipzig-shaped synthetic game and on Jena for every ruleset).
+when ``out_of_command`` refuses (a missing command distance). The result equals
+``command_picture`` of the new state: tested on the Leipzig-shaped synthetic game and on Jena
+for every ruleset. A ruleset whose findings come to read more than this table says must update
+its entry here (the tests compare with a full recompute).
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def _is_relay(c: Any) -> bool:
 
 
 def _regimental_subjects(state: GameState, moved: Iterable[str]) -> set[str]:
+    """Regimental: units sharing a brigade distance with a changed unit; a moved general's
+    units and own link; every division general of a side whose HQ or adjutant moved."""
     out: set[str] = set()
     for m in moved:
         out.add(m)
@@ -91,6 +95,8 @@ def _regimental_subjects(state: GameState, moved: Iterable[str]) -> set[str]:
 
 
 def _regimental_context(state: GameState, subjects: set[str]) -> set[str]:
+    """Regimental: each subject, its general and every unit below him, and the HQ and
+    adjutants of every side involved."""
     need = set(subjects)
     sides: set[str] = set()
     for s in subjects:
@@ -114,13 +120,14 @@ DEPENDENCIES: dict[str, tuple[Callable[[GameState, Iterable[str]], set[str]],
     "gda": (_direct, _direct_context),
     "regimental": (_regimental_subjects, _regimental_context),
 }
-"""Ruleset id → (subjects whose finding a move of the given nodes may change; records the
-findings of given subjects read)."""
+"""Ruleset id → (subjects whose finding a change of the given nodes' records may change;
+records the findings of given subjects read)."""
 
 
 def affected_subjects(ruleset_id: str, state: GameState, moved: Iterable[str]) -> set[str] | None:
-    """Ids whose out-of-command finding may change when the units or commanders ``moved``
-    change position or facing (nothing else), or None when the ruleset is not described."""
+    """Ids whose out-of-command finding may change when the records of the units or
+    commanders ``moved`` change (each a ``local_change``), or None when the ruleset is not
+    described."""
     deps = DEPENDENCIES.get(ruleset_id)
     return None if deps is None else deps[0](state, moved)
 

@@ -87,6 +87,7 @@ class CommandOverlay:
         self._doc_state: GameState | None = None  # the editor state the overlay built from the document
         self._drawn_key: tuple | None = None  # what the items show (see _picture_key)
         self._detached_members: dict[str, frozenset[str]] = {}
+        self._drawn_orders: tuple = ()  # the picture's orders the order arrows show
         self.last_update = ""
         self.reaches = Pool(scene, lambda: ReachItem("#808080"))
         self.marks = Pool(scene, MarkItem)
@@ -297,10 +298,11 @@ class CommandOverlay:
             self.marks.keep_only({s for s, f in pic.findings.items() if not f.within})
 
         shown: set[str] = set()
+        all_orders = touched is None or pic.orders is not self._drawn_orders  # an order came or went
         for o in pic.orders:
             if o.objective is None:
                 continue
-            if touched is not None and o.recipient not in moved:
+            if not all_orders and o.recipient not in moved:
                 continue
             rec = state.commanders.get(o.recipient) or state.units.get(o.recipient)
             if rec is None:
@@ -314,8 +316,9 @@ class CommandOverlay:
             self.orders.get(o.order_id, vis).set_order(rec.position, o.objective, text, pending,
                                                        colour if side else "#404040", tip)
             shown.add(o.order_id)
-        if touched is None:
+        if all_orders:
             self.orders.keep_only(shown)
+            self._drawn_orders = pic.orders
 
         for cid in pic.budgets if touched is None else [c for c in moved if c in state.commanders]:
             b = pic.budgets.get(cid)
