@@ -15,7 +15,7 @@ the labels above everything (``ui.labels``).
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPaintEngine, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.model.scenario import Objective
@@ -41,6 +41,7 @@ Z_TERRAIN, Z_TOWN, Z_OBJECTIVE, Z_UNIT, Z_COMMANDER = 0.0, 10.0, 15.0, 20.0, 30.
 
 _SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
 _DEVICE_CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
+_RASTER = QPaintEngine.Type.Raster
 # (PySide6 looks enum members up on every access: the hot paths use these names)
 
 
@@ -250,6 +251,9 @@ def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
     return got
 
 
+_FLAGS: dict[tuple, QPixmap] = {}
+"""Commander flags drawn once per (fill, ink, mark, selected, pixel ratio)."""
+
 COMMANDER_LABEL_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": LABEL_MIN_LOD, "brigade": 2.5}
 """Zoom (px per cm) from which a commander's name is shown, per echelon: army and corps
 commanders always; division and brigade generals once their commands are a few pixels across
@@ -304,7 +308,31 @@ class CommanderItem(MapItem):
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        selected = self.isSelected()
+        if painter.paintEngine().type() != _RASTER:  # PDF, SVG, printer: vectors
+            self.draw_flag(painter, self.isSelected())
+            return
+        ratio = painter.device().devicePixelRatioF()
+        key = (self._fill.rgba(), self._ink.rgba(), self._mark, self.isSelected(), ratio)
+        pixmap = _FLAGS.get(key)
+        if pixmap is None:
+            if len(_FLAGS) > 256:
+                _FLAGS.clear()
+            b = self._bounds
+            pixmap = QPixmap(round(b.width() * ratio), round(b.height() * ratio))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pixmap)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.translate(-b.left(), -b.top())
+            self.draw_flag(p, key[3])
+            p.end()
+            _FLAGS[key] = pixmap
+        painter.drawPixmap(self._bounds.topLeft(), pixmap)
+
+    def draw_flag(self, painter: QPainter, selected: bool) -> None:
+        """Draw staff, flag and echelon mark (item coordinates = screen pixels). Raster paints
+        reuse one picture per colour, mark and selection (``_FLAGS``): 316 generals need a
+        handful of text layouts, not 316."""
         painter.setPen(QPen(QColor("#3a2a1a"), 2.0))
         painter.drawLine(QPointF(0.0, 2.0), QPointF(0.0, -self.STAFF))
         flag = QRectF(1.0, -self.STAFF, self.FLAG_W, self.FLAG_H)
