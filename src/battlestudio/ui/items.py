@@ -76,7 +76,7 @@ class MapItem(QGraphicsItem):
 
 class UnitShape:
     """A unit's drawing in item coordinates (origin at the footprint's centre), shared by every
-    unit of the same footprint size, facing and arm.
+    unit of the same facing, formation, figures, figure size and arm.
 
     Attributes
     ----------
@@ -96,10 +96,15 @@ class UnitShape:
         top-centre of the name (below the footprint); ``label_room`` the width it may take, cm.
     """
 
-    __slots__ = ("poly", "front", "glyph", "dot", "min_side", "bounds", "box", "label_anchor", "label_room")
+    __slots__ = ("poly", "front", "glyph", "dot", "min_side", "bounds", "box", "label_anchor", "label_room",
+                 "offset")
 
-    def __init__(self, rect, arm: Arm) -> None:
+    def __init__(self, unit: Unit) -> None:
+        rect = unit.rect()
+        arm = unit.arm
         centre = table_to_scene(*rect.centre)
+        self.offset = centre - table_to_scene(*unit.position)
+        """From the unit's position (front midpoint) to the centre, scene cm."""
         fl, fr, rr, rl = (table_to_scene(*c) - centre for c in rect.corners())
         self.poly = QPolygonF([fl, fr, rr, rl, fl])
         self.front = QLineF(fl, fr)
@@ -120,14 +125,16 @@ SHAPE_CACHE = 20_000
 """Drawings kept (the cache is emptied when it fills)."""
 
 
-def unit_shape(rect, arm: Arm) -> UnitShape:
-    """The shared drawing of a unit of footprint ``rect`` (a ``UnitRect``) and ``arm``."""
-    key = (rect.width, rect.depth, rect.facing, arm)
+def unit_shape(unit: Unit) -> UnitShape:
+    """The shared drawing of ``unit``: keyed by what its footprint rectangle (``Unit.rect``)
+    depends on besides the position, and its arm."""
+    key = (unit.facing, unit.formation, unit.figures, unit.figure_width, unit.figure_depth, unit.column_ranks,
+           unit.arm)
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= SHAPE_CACHE:
             _SHAPES.clear()
-        shape = _SHAPES[key] = UnitShape(rect, arm)
+        shape = _SHAPES[key] = UnitShape(unit)
     return shape
 
 
@@ -148,7 +155,8 @@ class UnitItem(MapItem):
         self.side = ""
         self._shape: UnitShape | None = None  # the drawing in item coordinates (shared)
         self._centre = QPointF()
-        self._scene_geometry: tuple | None = None
+        self._scene_poly: QPolygonF | None = None
+        self._scene_details: tuple | None = None
         self._fill = self._ink = self._ink_pen = None
         self._label: Label | None = None
         self._label_lod: float | None = None  # computed when first asked
@@ -162,12 +170,12 @@ class UnitItem(MapItem):
         The drawing is rebuilt only when what it shows changed (footprint size, facing, arm,
         colour, name); a unit that only moved is just repositioned, so its cached pixmap is
         reused (and ``look`` stays the same). Drawings are shared by every unit of the same
-        footprint, facing and arm (``unit_shape``).
+        facing, formation, figures and arm (``unit_shape``), so a unit's footprint is computed
+        once per distinct look, not once per sync.
         """
         self.side = unit.side
-        rect = unit.rect()
-        centre = table_to_scene(*rect.centre)
-        shape = unit_shape(rect, unit.arm)
+        shape = unit_shape(unit)
+        centre = table_to_scene(*unit.position) + shape.offset
         changed = shape is not self._shape
         if changed:
             if self._shape is None or shape.bounds != self._shape.bounds:
@@ -183,7 +191,7 @@ class UnitItem(MapItem):
             x, y = centre.x(), centre.y()
             b = shape.box
             self.scene_box = (x + b[0], y + b[1], x + b[2], y + b[3])
-            self._scene_geometry = None
+            self._scene_poly = self._scene_details = None
         colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
         if colour != self._colour:
             self._colour = colour
@@ -196,15 +204,20 @@ class UnitItem(MapItem):
             self.look += 1
             self.update()
 
-    def scene_geometry(self) -> tuple[QPolygonF, list[QLineF], QLineF]:
-        """(footprint, glyph lines, front edge) in scene coordinates, for ``UnitLayer``
-        (built when first asked after a move)."""
-        if self._scene_geometry is None:
-            c = self._centre
-            shape = self._shape
-            self._scene_geometry = (shape.poly.translated(c), [g.translated(c) for g in shape.glyph],
-                                    shape.front.translated(c))
-        return self._scene_geometry
+    def scene_polygon(self) -> QPolygonF:
+        """The footprint in scene coordinates, for ``UnitLayer`` (built when first asked
+        after a move)."""
+        if self._scene_poly is None:
+            self._scene_poly = self._shape.poly.translated(self._centre)
+        return self._scene_poly
+
+    def scene_details(self) -> tuple[list[QLineF], QLineF]:
+        """(glyph lines, front edge) in scene coordinates, for ``UnitLayer`` (built only for
+        units large enough on screen to show them)."""
+        if self._scene_details is None:
+            c, shape = self._centre, self._shape
+            self._scene_details = ([g.translated(c) for g in shape.glyph], shape.front.translated(c))
+        return self._scene_details
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()

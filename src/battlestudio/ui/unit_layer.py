@@ -65,7 +65,7 @@ class UnitLayer(QGraphicsItem):
         self._key: tuple | None = None  # (transform, device size, pixel ratio) of the image
         self._dirty: list[Box] | None = None  # scene boxes to redraw; None: everything
         self._grid: dict[tuple[int, int], set[UnitItem]] = {}
-        self._cells: dict[UnitItem, list[tuple[int, int]]] = {}
+        self._cells: dict[UnitItem, tuple[tuple[int, int], ...]] = {}
         self._colour_rank: dict[tuple, int] = {}  # the same colour order in every redraw
         self.setZValue(Z_UNIT)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -86,15 +86,25 @@ class UnitLayer(QGraphicsItem):
     # -- what changed -------------------------------------------------------------------------
     def place(self, item: UnitItem, box: Box | None) -> None:
         """File ``item`` under scene box ``box`` (None: it left the scene) in the look-up grid."""
-        for cell in self._cells.pop(item, ()):
-            members = self._grid.get(cell)
+        cells = _cells_of(box) if box is not None else ()
+        old = self._cells.get(item, ())
+        if cells == old:
+            return
+        grid = self._grid
+        for cell in old:
+            members = grid.get(cell)
             if members is not None:
                 members.discard(item)
-        if box is not None:
-            cells = list(_cells_of(box))
+        if cells:
             self._cells[item] = cells
             for cell in cells:
-                self._grid.setdefault(cell, set()).add(item)
+                members = grid.get(cell)
+                if members is None:
+                    grid[cell] = {item}
+                else:
+                    members.add(item)
+        else:
+            self._cells.pop(item, None)
 
     def mark_dirty(self, boxes: Iterable[Box]) -> None:
         """Redraw the units touching these scene boxes (left, top, right, bottom in cm) at the
@@ -205,11 +215,12 @@ class UnitLayer(QGraphicsItem):
                 path = paths[key] = QPainterPath()
                 path.setFillRule(Qt.FillRule.WindingFill)
                 fills[key] = item._fill
-            poly, glyph, front = item.scene_geometry()
+            poly = item.scene_polygon()
             path.addPolygon(poly)
             if chosen and item in chosen:
                 selected.append(poly)
             if item._shape.min_side >= min_side:
+                glyph, front = item.scene_details()
                 (light if item._ink_pen is UnitItem.LIGHT_INK else dark).extend(glyph)
                 fronts.append(front)
                 if item._shape.dot:
@@ -242,8 +253,10 @@ class UnitLayer(QGraphicsItem):
             painter.drawLines(fronts)
 
 
-def _cells_of(box: Box) -> Iterable[tuple[int, int]]:
-    x0, y0, x1, y1 = box
-    for cx in range(int(x0 // CELL_CM), int(x1 // CELL_CM) + 1):
-        for cy in range(int(y0 // CELL_CM), int(y1 // CELL_CM) + 1):
-            yield cx, cy
+def _cells_of(box: Box) -> tuple[tuple[int, int], ...]:
+    """Grid cells (``CELL_CM``) a scene box touches."""
+    x0, x1 = int(box[0] // CELL_CM), int(box[2] // CELL_CM)
+    y0, y1 = int(box[1] // CELL_CM), int(box[3] // CELL_CM)
+    if x0 == x1 and y0 == y1:
+        return ((x0, y0),)
+    return tuple((cx, cy) for cx in range(x0, x1 + 1) for cy in range(y0, y1 + 1))
