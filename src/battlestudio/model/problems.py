@@ -150,9 +150,14 @@ def in_impassable(s: Scenario, footprints: dict[str, Polygon]) -> list[Problem]:
 def towns_over_capacity(s: Scenario, footprints: dict[str, Polygon]) -> list[Problem]:
     """Town zones holding more units (footprint centre inside) than their capacity
     (Torden over Europa 4.8.2)."""
-    out = []
+    out: list[Problem] = []
+    if not s.towns or not footprints:
+        return out
+    ids = list(footprints)
+    tree = STRtree(shapely.centroid(np.array(list(footprints.values()), dtype=object)))  # one query per town
     for zid, z in s.towns.items():
-        inside = [uid for uid, fp in footprints.items() if z.polygon.contains(fp.centroid)]
+        found = np.sort(tree.query(z.polygon, predicate="contains"))  # footprint order, as before
+        inside = [ids[i] for i in found]
         if len(inside) > z.capacity:
             out.append(Problem("warning", "town-capacity",
                                f"{z.name} holds {len(inside)} units, capacity {z.capacity}", (zid, *inside)))
