@@ -72,7 +72,13 @@ class LazyChecking:
             eager constructor does; an event that cannot apply raises later, when it is reached.
         """
         log = cls(GameState.from_scenario(scenario), (), keyframe_every=keyframe_every, cache_size=cache_size)
-        log._index(events)
+        paused = gc.isenabled()
+        gc.disable()  # indexing makes no cycles; the collector would only rescan the events
+        try:
+            log._index(events)
+        finally:
+            if paused:
+                gc.enable()
         return log
 
     @classmethod
