@@ -175,9 +175,11 @@ def test_belle_alliance_on_a_mid_game_army_is_as_before(mid_game, side):
     assert assert_same("belle-alliance", empty, {"command_distance_cm": 15.0}, side) == []
 
 
-@pytest.mark.parametrize("ruleset,folder", [(r, f) for r, sub in (("gda", "gda_cases"), ("regimental", "regimental_cases"),
-                                                                  ("belle-alliance", "belle_alliance_cases"))
-                                            for f in folders(HERE / sub)], ids=lambda x: getattr(x, "name", x))
+CASE_FOLDERS = [(r, f) for r, sub in (("gda", "gda_cases"), ("regimental", "regimental_cases"),
+                                      ("belle-alliance", "belle_alliance_cases")) for f in folders(HERE / sub)]
+
+
+@pytest.mark.parametrize("ruleset,folder", CASE_FOLDERS, ids=lambda x: getattr(x, "name", x))
 def test_every_rule_case_world_is_as_before(ruleset, folder):
     state, params, *_ = load_case(folder, folder.parent)
     for side in [None, *sorted({u.side for u in state.units.values()})]:
