@@ -5,8 +5,10 @@ on top of every item (the view paints them in its foreground). Each item says, f
 level of detail (screen pixels per table cm), whether its label fits (``label_request``); a
 label too large for its item is hidden instead of shrunk into illegibility. The view then
 places the requested labels greedily by priority (towns, commanders, objectives, units,
-terrain), skipping any that would overlap one already placed. Text is a ``QStaticText`` laid
-out once per name, so drawing a thousand labels costs a thousand glyph blits.
+terrain), skipping any that would overlap one already placed (``labels_in_view`` walks a
+map's items, ``place_labels`` places them in plain floats). Text is a ``QStaticText`` laid
+out once per name, when first drawn, so drawing a thousand labels costs a thousand glyph
+blits and creating a thousand items costs no text layout.
 """
 
 from __future__ import annotations
@@ -257,3 +259,58 @@ def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
             out.append(replace(objectives[match][1], priority=town.priority))
     out.extend(obj for i, (_r, obj) in enumerate(objectives) if i not in merged)
     return out
+
+
+def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
+                   table: QRectF) -> list[tuple[QRectF, Label]]:
+    """The labels of a map's items in view, placed (``place_labels``).
+
+    The items (``by_kind``: container → id → item, as ``MapScene.items_by_kind``) are walked
+    by kind in plain floats (their ``scene_box``), skipping whole kinds whose labels the zoom
+    ``lod`` (px per cm) hides (unit names below ``LABEL_MIN_LOD``); troops are measured as
+    obstacles only when a terrain name asks for room. ``t`` maps scene to device pixels, ``vp``
+    is the viewport (device pixels) and ``table`` the table's scene rectangle.
+    """
+    inverse, ok = t.inverted()
+    if not ok:
+        return []
+    view = inverse.mapRect(vp)
+    vx0, vy0, vx1, vy1 = view.left(), view.top(), view.right(), view.bottom()
+    flag = 35.0 / max(lod, 1e-9)  # a commander's flag reaches ~30 px from his position
+    fx0, fy0, fx1, fy1 = vx0 - flag, vy0 - flag, vx1 + flag, vy1 + flag
+
+    def units_in_view() -> list:
+        return [i for i in by_kind["units"].values()
+                if i.scene_box[0] < vx1 and vx0 < i.scene_box[2] and i.scene_box[1] < vy1
+                and vy0 < i.scene_box[3] and i.isVisible()]
+    commanders = [i for i in by_kind["commanders"].values()
+                  if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()]
+    requests: list[LabelRequest] = []
+    for item in commanders:
+        req = item.label_request(lod)
+        if req is not None:
+            requests.append(req)
+    if lod >= LABEL_MIN_LOD:
+        for item in units_in_view():
+            req = item.label_request(lod)
+            if req is not None:
+                requests.append(req)
+    towns, objectives = [], []
+    for kind, out in (("terrain", requests), ("towns", towns), ("objectives", objectives)):
+        for item in by_kind[kind].values():
+            x0, y0, x1, y1 = item.scene_box
+            if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
+                req = item.label_request(lod)
+                if req is not None:
+                    out.append(req if kind == "terrain" else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
+    requests += merge_town_objectives(towns, objectives)
+
+    def troops() -> list[QRectF]:
+        out = [t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
+               for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())]
+        for item in commanders:
+            p = t.map(item.pos())
+            out.append(QRectF(p, p).adjusted(-3, -30, 30, 3))
+        return out
+    bounds = vp.intersected(t.mapRect(table))
+    return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QTransform, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from battlestudio.model.geometry import Point
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.ui.coords import scene_to_table, table_to_scene
-from battlestudio.ui.labels import LABEL_MIN_LOD, Label, LabelRequest, merge_town_objectives, place_labels
+from battlestudio.ui.labels import LABEL_MIN_LOD, Label, labels_in_view
 from battlestudio.ui.map_scene import ITEM_CLASSES, MapScene
 from battlestudio.ui.overlays import draw_scale_bar
 
@@ -272,57 +272,9 @@ class MapView(QGraphicsView):
                scene.layer_revision, scene.ctx.labels_visible)
         if key != self._label_key:
             self._label_key = key
-            self._labels = self._place_labels(t, QRectF(vp)) if self.map_scene.ctx.labels_visible else []
+            self._labels = (labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect())
+                            if scene.ctx.labels_visible else [])
         return self._labels
-
-    def _place_labels(self, t: QTransform, vp: QRectF) -> list[tuple[QRectF, Label]]:
-        """Place the labels of the items in view: the items are walked by kind, skipping whole
-        kinds whose labels the zoom hides (unit names below ``LABEL_MIN_LOD``), and troops are
-        measured as obstacles only when a terrain name asks for room."""
-        lod = self.zoom()
-        inverse, ok = t.inverted()
-        if not ok:
-            return []
-        view = inverse.mapRect(vp)
-        vx0, vy0, vx1, vy1 = view.left(), view.top(), view.right(), view.bottom()
-        flag = 35.0 / max(lod, 1e-9)  # a commander's flag reaches ~30 px from his position
-        fx0, fy0, fx1, fy1 = vx0 - flag, vy0 - flag, vx1 + flag, vy1 + flag
-        by_kind = self.map_scene.items_by_kind
-
-        def units_in_view() -> list:
-            return [i for i in by_kind["units"].values()
-                    if i.scene_box[0] < vx1 and vx0 < i.scene_box[2] and i.scene_box[1] < vy1
-                    and vy0 < i.scene_box[3] and i.isVisible()]
-        commanders = [i for i in by_kind["commanders"].values()
-                      if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()]
-        requests: list[LabelRequest] = []
-        for item in commanders:
-            req = item.label_request(lod)
-            if req is not None:
-                requests.append(req)
-        if lod >= LABEL_MIN_LOD:
-            for item in units_in_view():
-                req = item.label_request(lod)
-                if req is not None:
-                    requests.append(req)
-        towns, objectives = [], []
-        for kind, out in (("terrain", requests), ("towns", towns), ("objectives", objectives)):
-            for item in by_kind[kind].values():
-                x0, y0, x1, y1 = item.scene_box
-                if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
-                    req = item.label_request(lod)
-                    if req is not None:
-                        out.append(req if kind == "terrain" else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
-        requests += merge_town_objectives(towns, objectives)
-
-        def troops() -> list[QRectF]:
-            out = [t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1))) for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())]
-            for item in commanders:
-                p = t.map(item.pos())
-                out.append(QRectF(p, p).adjusted(-3, -30, 30, 3))
-            return out
-        bounds = vp.intersected(t.mapRect(self.map_scene.table_rect()))
-        return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
         exposed = self.viewportTransform().mapRect(rect)

@@ -26,7 +26,8 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.ui.items import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT, UnitItem
+from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT
+from battlestudio.ui.troop_items import UnitItem
 
 if TYPE_CHECKING:
     from battlestudio.ui.map_scene import MapScene
@@ -171,11 +172,12 @@ class UnitLayer(QGraphicsItem):
         if boxes is None:
             units = self._all_units(None)
         else:
-            region = QRegion()
-            for x0, y0, x1, y1 in boxes:
-                region += world.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0)).toAlignedRect().adjusted(
-                    -PAD_PX, -PAD_PX, PAD_PX, PAD_PX)
-            p.setClipRegion(region)
+            regions = [QRegion(world.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0)).toAlignedRect().adjusted(
+                -PAD_PX, -PAD_PX, PAD_PX, PAD_PX)) for x0, y0, x1, y1 in boxes]
+            while len(regions) > 1:  # pairwise: O(n log n) where adding one by one is O(n²)
+                regions = [regions[i].united(regions[i + 1]) if i + 1 < len(regions) else regions[i]
+                           for i in range(0, len(regions), 2)]
+            p.setClipRegion(regions[0])
             p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
             p.fillRect(image.rect(), Qt.GlobalColor.transparent)
             p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
