@@ -107,9 +107,14 @@ def test_zoomed_out_one_layer_draws_exactly_the_shown_units(view, document, mous
     assert drawn[-1] == {u.id for u in document.scenario.units.values() if u.side == "french"}
     view.set_layer_visible("units:austrian", True)
 
-    # still hit and selected as items
+    # still hit and selected as items; the layer outlines the selection
     mouse.click(mouse.px(document.scenario.units["u-ir42"].rect().centre))
     assert document.selection == {"u-ir42"}
+    image = view.viewport().grab().toImage()
+    fl, fr, rr, rl = document.scenario.units["u-ir42"].rect().corners()
+    mid_rear = view.mapFromScene(table_to_scene((rr[0] + rl[0]) / 2.0, (rr[1] + rl[1]) / 2.0))
+    near = [image.pixelColor(mid_rear.x() + dx, mid_rear.y() + dy) for dx in (-1, 0, 1) for dy in (-2, -1, 0, 1, 2)]
+    assert any(c.red() > 200 and 110 < c.green() < 190 and c.blue() < 80 for c in near)
     # a moved unit leaves its old place (the ground shows again) and shows at the new one
     before = document.scenario.units["u-ir42"].rect().centre
     view.set_layer_visible("units:austrian", False)
