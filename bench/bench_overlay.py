@@ -105,7 +105,7 @@ def main() -> None:
             t0 = time.perf_counter()
             doc.push(MoveRecords("commanders", {general: pos}, None, "Move", merge_key=("bench", general)))
             t1 = time.perf_counter()
-            kinds.append(overlay.last_update)
+            kinds.append(getattr(overlay, "last_update", "?"))
             view.viewport().grab()
             t2 = time.perf_counter()
             t_edit.append((t1 - t0) * 1e3)
