@@ -141,6 +141,8 @@ class UnitLayer(QGraphicsItem):
             self.draw_units(painter, world, self._all_units(option.exposedRect))  # export, print: vectors
             return
         device = painter.device()
+        if device.width() <= 0 or device.height() <= 0:
+            return
         ratio = device.devicePixelRatioF()
         key = (world.m11(), world.m12(), world.m21(), world.m22(), world.dx(), world.dy(),
                device.width(), device.height(), ratio)
