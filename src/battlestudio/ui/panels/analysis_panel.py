@@ -147,6 +147,8 @@ class AnalysisPanel(QWidget):
         self._timeline: "Timeline | None" = None
         self._pending: tuple | None = None
         self._shown_log: "GameLog | None" = None
+        self._shown_len = 0
+        self._held = False
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -158,12 +160,14 @@ class AnalysisPanel(QWidget):
         """Show the charts of ``log`` (played from ``scenario``): built now when the panel is
         visible, else the first time it is shown (a long game takes a second to analyse); a
         log still being checked in idle time (``GameLog.lazy``) is analysed once it is checked."""
-        self._pending = (log, scenario, params)
         self.turn_ends = dict(turn_end_positions(log))
+        if log is self._shown_log and len(log) == self._shown_len and self._pending is None:
+            return  # the same game again (the window binds its timeline after its document)
+        self._pending = (log, scenario, params)
         if log is not self._shown_log:  # no charts of another game meanwhile
             self._clear()
         if self.isVisible():
-            self._build_when_checked()
+            QTimer.singleShot(0, self._build_when_checked)  # after the window's first frame
 
     def _clear(self) -> None:
         self.tabs.clear()
@@ -177,8 +181,18 @@ class AnalysisPanel(QWidget):
         if self._pending is not None:
             self._build_when_checked()
 
+    def hold(self) -> None:
+        """Build no charts until ``release`` (the window holds them until its first frame)."""
+        self._held = True
+
+    def release(self) -> None:
+        """Build the pending charts (if shown) now that ``hold`` is over."""
+        self._held = False
+        if self._pending is not None and self.isVisible():
+            QTimer.singleShot(0, self._build_when_checked)
+
     def _build_when_checked(self) -> None:
-        if self._pending is None:
+        if self._pending is None or self._held:
             return
         log = self._pending[0]
         if getattr(log, "validated", len(log)) < len(log):  # not replayed to the end yet
@@ -201,7 +215,7 @@ class AnalysisPanel(QWidget):
             view.turn_clicked.connect(self.turn_requested.emit)
             self.views[chart.key] = view
             self.tabs.addTab(view, chart.title)
-        self._shown_log = log
+        self._shown_log, self._shown_len = log, len(log)
         self.placeholder.setText("Open a recorded game to see its analysis.")
         self.placeholder.setVisible(not len(log))
         if self._timeline is not None:

@@ -81,6 +81,14 @@ def unplayable_text(doc: Document, exc: Exception) -> str:
             f"The scenario was opened without the game: the map shows it as deployed. {saving}")
 
 
+class _NoPanel:
+    """Stands in for the Analysis dock of a window without one."""
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 class PlayView(QObject):
     """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
 
@@ -110,7 +118,7 @@ class PlayView(QObject):
         self._check_timer = QTimer(self)  # checks a lazily opened game in idle slices
         self._check_timer.setInterval(0)
         self._check_timer.timeout.connect(self._check_slice)
-        self._check_after_paint = False
+        self._first_frame_pending = False  # a document was set; its map has not painted yet
         window.map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         doc = window.document
@@ -212,13 +220,28 @@ class PlayView(QObject):
         p = self.play
         return p is not None and p.log.validated < len(p.log)
 
-    def _start_checking(self) -> None:
-        """Check the game after the map's next paint (the first frame comes first)."""
+    def _after_first_frame(self) -> None:
+        """Hold the game's check and its analysis until the map's next paint (the first frame
+        comes first); at once when no paint is coming, and after a second at the latest."""
         self._check_timer.stop()
-        self._check_after_paint = self.checking
-        if self._check_after_paint and not self._viewport.isVisible():  # no paint is coming
-            self._check_after_paint = False
+        self._analysis().hold()
+        self._first_frame_pending = True
+        if not self._viewport.isVisible():
+            self._first_frame_done()
+        else:
+            QTimer.singleShot(1000, self._first_frame_done)
+
+    def _first_frame_done(self) -> None:
+        if not self._first_frame_pending:
+            return
+        self._first_frame_pending = False
+        if self.checking:
             self._check_timer.start()
+        self._analysis().release()
+
+    def _analysis(self):
+        cv = getattr(self.window, "command_view", None)
+        return cv.analysis_panel if cv is not None else _NoPanel()
 
     def _check_slice(self) -> None:
         """Check events for about ``CHECK_SLICE_S``; on a bad one, warn and leave the game."""
@@ -265,7 +288,7 @@ class PlayView(QObject):
                 cv.bind_timeline(doc.timeline)
             self.dock.show()
             self.dock.raise_()
-            self._start_checking()
+            self._after_first_frame()
         else:
             self.panel.set_timeline(None)
             self.marks.bind(None)
@@ -430,9 +453,8 @@ class PlayView(QObject):
     # -- replay keys on the map -------------------------------------------------------------------
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         et = event.type()
-        if self._check_after_paint and obj is self._viewport and et == QEvent.Type.Paint:
-            self._check_after_paint = False
-            self._check_timer.start()  # after this paint: the first frame is on screen
+        if self._first_frame_pending and obj is self._viewport and et == QEvent.Type.Paint:
+            QTimer.singleShot(0, self._first_frame_done)  # runs after this paint
         p = self.play
         if p is None:
             return False
