@@ -40,11 +40,16 @@ MIN_EVENTS = 50_000
 """Events at scale 1 (at least)."""
 TOE_PARAMETERS = {
     "corps_command_distance_cm": 60.0,
-    "zones_cm": {"army": [40, 80, "120+"], "c_in_c": [40, 80, "120+"]},
+    "zones_cm.army": [40, 80, "120+"],  # flat keys, as the ruleset reads them (a nested dict was ignored)
+    "zones_cm.c_in_c": [40, 80, "120+"],
     "command_thresholds": [3, 5, 7],
     "command_modifiers": {},
 }
 """Torden over Europa values the rules text lost (scenario parameters), so command checks run."""
+
+GENERATOR = 2
+"""Version of what this module generates, part of the cached file's name: raise it whenever the
+generated battle changes, so no benchmark measures a stale file (2: army command zones read)."""
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 
@@ -125,7 +130,7 @@ def large_battle(scale: int = 1, seed: int = 1813) -> Battle:
 def cached_file(scale: int, seed: int = 1813, suffix: str = ".battle", log=print) -> Path:
     """The path of the generated file for ``scale`` and ``seed`` in ``bench/.cache``, writing it
     first if it is not there yet (a generated game is the same on every run)."""
-    path = CACHE / f"leipzig-x{scale}-s{seed}{suffix}"
+    path = CACHE / f"leipzig-x{scale}-s{seed}-g{GENERATOR}{suffix}"
     if not path.exists():
         CACHE.mkdir(exist_ok=True)
         t0 = time.perf_counter()
