@@ -11,8 +11,9 @@ A document whose battle holds a recorded game opens as a ``PlayDocument`` (``wra
 start of a finished game, at the end of one still being played. The window's views then follow
 the state at the cursor because they read the ``PlayDocument``. Its game log is built lazily
 (``GameLog.lazy``): only what the opening cursor needs is replayed before the first frame; the
-rest of the game is checked in idle slices once the map has painted, and an event that cannot
-be replayed then brings the same warning as at opening and shows the scenario without the game.
+rest of the game is checked in idle slices once the map has painted (``idle_check``), and an
+event that cannot be replayed then brings the same warning as at opening and shows the scenario
+without the game.
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-import time
-
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
@@ -32,6 +31,7 @@ from battlestudio.rules import UnknownRuleset
 from battlestudio.store import BattleFileError
 from battlestudio.session import GameSession
 from battlestudio.session.turns import game_time
+from battlestudio.ui.play.idle_check import IdleCheck
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
 from battlestudio.ui.play.pick import pick_point
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
     from battlestudio.ui.main_window import MainWindow
 
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
-CHECK_SLICE_S = 0.02
-"""Seconds of idle time one slice of checking a lazily opened game may take."""
 
 
 def make_play_document(doc: Document, position: int | None = None, seed: int | str | None = None,
@@ -81,14 +79,6 @@ def unplayable_text(doc: Document, exc: Exception) -> str:
             f"The scenario was opened without the game: the map shows it as deployed. {saving}")
 
 
-class _NoPanel:
-    """Stands in for the Analysis dock of a window without one."""
-
-    def hold(self) -> None: ...
-
-    def release(self) -> None: ...
-
-
 class PlayView(QObject):
     """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
 
@@ -115,10 +105,7 @@ class PlayView(QObject):
         self._build_actions()
         self._space_down = self._space_used = False
         self._viewport = window.map_view.viewport()
-        self._check_timer = QTimer(self)  # checks a lazily opened game in idle slices
-        self._check_timer.setInterval(0)
-        self._check_timer.timeout.connect(self._check_slice)
-        self._first_frame_pending = False  # a document was set; its map has not painted yet
+        self.check = IdleCheck(self)  # a lazily opened game: checked after the first frame
         window.map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         doc = window.document
@@ -205,6 +192,20 @@ class PlayView(QObject):
             return doc
         return play
 
+    @property
+    def checking(self) -> bool:
+        """True while the shown game's events are still being checked in idle time."""
+        return self.check.checking
+
+    def game_unplayable(self, play: PlayDocument, exc: Exception) -> None:
+        """The idle check found a bad event in ``play``: warn, and show its scenario without
+        the game (as opening a file with that event does)."""
+        base = play.base
+        self._unplayable(base, exc)
+        if self.play is play:  # the warning's event loop may have moved on already
+            play.close()
+            self._switch(base)
+
     def _unplayable(self, doc: Document, exc: Exception) -> None:
         """Say (in the status bar, and once per document in a warning) that ``doc``'s game
         cannot be replayed, naming the first bad event."""
@@ -212,57 +213,6 @@ class PlayView(QObject):
         if doc not in self._unplayable_docs:
             self._unplayable_docs.add(doc)
             QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
-
-    # -- checking a lazily opened game in idle time -----------------------------------------------
-    @property
-    def checking(self) -> bool:
-        """True while the shown game's events are still being checked in idle time."""
-        p = self.play
-        return p is not None and p.log.validated < len(p.log)
-
-    def _after_first_frame(self) -> None:
-        """Hold the game's check and its analysis until the map's next paint (the first frame
-        comes first); at once when no paint is coming, and after a second at the latest."""
-        self._check_timer.stop()
-        self._analysis().hold()
-        self._first_frame_pending = True
-        if not self._viewport.isVisible():
-            self._first_frame_done()
-        else:
-            QTimer.singleShot(1000, self._first_frame_done)
-
-    def _first_frame_done(self) -> None:
-        if not self._first_frame_pending:
-            return
-        self._first_frame_pending = False
-        if self.checking:
-            self._check_timer.start()
-        self._analysis().release()
-
-    def _analysis(self):
-        cv = getattr(self.window, "command_view", None)
-        return cv.analysis_panel if cv is not None else _NoPanel()
-
-    def _check_slice(self) -> None:
-        """Check events for about ``CHECK_SLICE_S``; on a bad one, warn and leave the game."""
-        p = self.play
-        if p is None or not self.checking:
-            self._check_timer.stop()
-            return
-        end = time.perf_counter() + CHECK_SLICE_S
-        try:
-            while not p.log.validate(256):
-                if time.perf_counter() > end:
-                    return
-        except ValueError as exc:
-            self._check_timer.stop()
-            base = p.base
-            self._unplayable(base, exc)
-            if self.play is p:  # the warning's event loop may have moved on already
-                p.close()
-                self._switch(base)
-            return
-        self._check_timer.stop()
 
     def document_set(self, doc: Document) -> None:
         """The window shows ``doc`` now: bind the dock, the marks and the command view."""
@@ -288,7 +238,7 @@ class PlayView(QObject):
                 cv.bind_timeline(doc.timeline)
             self.dock.show()
             self.dock.raise_()
-            self._after_first_frame()
+            self.check.after_first_frame()
         else:
             self.panel.set_timeline(None)
             self.marks.bind(None)
@@ -453,8 +403,8 @@ class PlayView(QObject):
     # -- replay keys on the map -------------------------------------------------------------------
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         et = event.type()
-        if self._first_frame_pending and obj is self._viewport and et == QEvent.Type.Paint:
-            QTimer.singleShot(0, self._first_frame_done)  # runs after this paint
+        if obj is self._viewport and et == QEvent.Type.Paint:
+            self.check.painted()
         p = self.play
         if p is None:
             return False
