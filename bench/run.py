@@ -4,8 +4,10 @@ Generates (once, cached in ``bench/.cache``) the ``make_large`` battle at ``--sc
 then measures, as median and p95 over repeated runs where that applies:
 
 * open: ``store.load`` of the ``.battle`` plus building the ``GameLog`` (the replay model);
-* open to the first painted frame, offscreen: the above plus a ``MapView`` showing the latest
-  state at whole-table zoom, painted once (``viewport().grab()``);
+* open to the first painted frame, offscreen, through the real window (``MainWindow.open_path``
+  until the map's first Paint event): the finished game (opened at its start, its events read and
+  checked in idle slices after the frame) and an unfinished copy (opened at its end); and, as a
+  reference, the eager path: load, every event replayed, a bare ``MapView`` of the latest state;
 * ``state_at`` at random cursors (recent-state cache off), and the naive reference: folding
   every event from the start to the same cursors (the keyframe speed-up is their ratio);
 * a step of +/- one phase including the scene update and a repaint offscreen, at whole-table
@@ -49,7 +51,7 @@ from battlestudio.replay.state import GameState  # noqa: E402
 from battlestudio.rules import get_ruleset  # noqa: E402
 
 TARGETS_X1 = {  # ms (RSS in MiB)
-    "open_first_frame": 1000.0, "state_at": 5.0, "step_phase_whole": 16.0, "step_phase_close": 16.0,
+    "open_first_frame": 1000.0, "open_first_frame_unfinished": 1000.0, "state_at": 5.0, "step_phase_whole": 16.0, "step_phase_close": 16.0,
     "out_of_command": 5.0, "overlay_drag": 16.0, "append_save": 50.0, "peak_rss_mib": 400.0,
 }
 """Issue 9 targets at scale 1, checked against p95 (median for single-shot measures)."""
@@ -106,7 +108,27 @@ class Bench:
                          towns=len(battle.scenario.towns), phases=len(log.phases()),
                          keyframes=len(log.keyframe_positions()), file_mib=self.path.stat().st_size / 2**20)
         self.battle = battle
+
+        def lazy() -> GameLog:
+            return GameLog.lazy_from_battle(store.load(self.path, lazy_events=True))
+        self.put("open_model_lazy", "store.load(lazy_events=True) + GameLog.lazy_from_battle (what the window does)",
+                 timed(lazy, self.repeat))
         return log
+
+    def open_window(self) -> None:
+        """Open to the first painted frame through the real window (``MainWindow.open_path``,
+        every dock bound; the map's first Paint event), for the finished game (opened at its
+        start) and an unfinished copy (opened at its end: the whole game replayed first)."""
+        from bench_open import unfinished_copy
+
+        first, checked = open_probe(self.path, self.repeat)
+        self.put("open_first_frame", "MainWindow.open_path of the finished game -> the map's first paint "
+                 "(opened at its start, events read and checked after the frame)", first)
+        if checked:
+            self.put("open_checked", "... -> the recorded game fully checked in idle slices", checked)
+        first, _ = open_probe(unfinished_copy(self.path), self.repeat)
+        self.put("open_first_frame_unfinished", "MainWindow.open_path of a game stopped at 3/4 of its turns -> "
+                 "first paint (opened at its end: every event replayed before the frame)", first)
 
     def random_access(self, log: GameLog) -> None:
         n = len(log)
@@ -155,7 +177,8 @@ class Bench:
                 old.deleteLater()
             app.processEvents()
             views[:] = [v]
-        self.put("open_first_frame", "load + log + MapView of the latest state at whole-table zoom, first paint",
+        self.put("first_frame_head", "eager load + eager log + a bare MapView of the latest state at whole-table "
+                 "zoom, first paint (reference: every event read, replayed and checked first)",
                  timed(lambda: keep(first_frame()), self.repeat))
         view = views[-1]
         app.processEvents()
@@ -346,6 +369,21 @@ def rss_probe(path: Path) -> None:
     print(vm_hwm_mib())
 
 
+def open_probe(path: Path, repeat: int) -> tuple[list[float], list[float]]:
+    """``bench_open.open_in_window`` in a fresh process, as a user opens a file in a new window
+    (not in this process, whose heap already holds several copies of the game): seconds to the
+    first paint and to the end of the idle check, per repeat."""
+    import subprocess
+
+    out = subprocess.run([sys.executable, __file__, "--open-probe", str(path), "--repeat", str(repeat)],
+                         capture_output=True, text=True)
+    try:
+        data = json.loads(out.stdout.strip().splitlines()[-1])
+        return data["first"], data["checked"]
+    except (ValueError, IndexError, KeyError):
+        raise SystemExit(f"open probe failed: {out.stderr.strip()[-2000:]}") from None
+
+
 def vm_hwm_mib() -> float:
     """This process's peak RSS in MiB: ``VmHWM`` (reset by exec, unlike ``ru_maxrss``, which
     Linux carries over from the parent that forked us)."""
@@ -391,7 +429,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--x1", type=Path, help="a --scale 1 JSON to compare a --scale 10 run against "
                                             "(default: the last --scale 1 run's bench/.cache/results-x1.json)")
     ap.add_argument("--rss-probe", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--open-probe", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.open_probe is not None:
+        from bench_open import open_in_window
+
+        first, checked = open_in_window(args.open_probe, args.repeat or 5)
+        print(json.dumps({"first": first, "checked": checked}))
+        return 0
     if args.rss_probe is not None:
         rss_probe(args.rss_probe)
         return 0
@@ -413,6 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     log = b.open_model()
     print("  " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in b.info.items()))
     b.random_access(log)
+    b.open_window()
     b.map_measures(log)
     b.out_of_command(log)
     b.overlay(log)
