@@ -74,3 +74,27 @@ def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_never_saved_wi
     kind, title, text = modals.calls[-1]
     assert kind == "critical" and f"event seq={seq}" in text
     assert good.read_bytes() == before
+
+
+def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    data = json.loads(JENA.read_text())
+    fired = [e for e in data["events"] if e["kind"] == "fired"]
+    fired[len(fired) // 2]["unit"] = "ghost"  # a bad event in the middle of the game
+    bad = tmp_path / "jena-ghost-later.battle.json"
+    bad.write_text(json.dumps(data))
+    w = make_window(qtbot, tmp_path)
+    assert w.open_path(bad)
+    play = w.document
+    assert isinstance(play, PlayDocument) and play.timeline.position == 0
+    assert play.log.validated < len(play.log)  # the idle check has not started: no frame yet
+
+    play.timeline.to_end()  # the user drags the timeline to the end at once: no traceback
+
+    assert play.timeline.position == 0 and not play.timeline.playing
+    qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
+    (kind, title, text), = modals.calls
+    assert kind == "warning" and title == "Recorded game not replayed"
+    assert "no unit 'ghost'" in text
+    qtbot.waitUntil(lambda: not isinstance(w.document, PlayDocument))
+    assert w.document.path == bad

@@ -19,6 +19,7 @@ from psygnal import Signal
 
 from battlestudio.replay.cursor import Cursor
 from battlestudio.replay.game import GameLog
+from battlestudio.replay.lazy_log import UnreplayableEvent
 from battlestudio.replay.state import GameState
 
 STEP_UNITS = ("event", "phase", "turn")
@@ -45,6 +46,9 @@ class Timeline:
     playing_changed(bool), speed_changed(float), loop_changed(bool), step_unit_changed(str)
     bounds_changed(int, int)
         new first and last position (events appended or undone).
+    unreplayable(UnreplayableEvent)
+        a seek into a lazily opened log (``GameLog.lazy``) reached an event that cannot be
+        replayed; the position is unchanged and playback paused.
 
     While the position is at the end of the log, appended events move it along (live
     recording); undo pulls a position past the new end back to it.
@@ -56,6 +60,7 @@ class Timeline:
     loop_changed = Signal(bool)
     step_unit_changed = Signal(str)
     bounds_changed = Signal(int, int)
+    unreplayable = Signal(object)
 
     def __init__(self, log: GameLog, position: int | None = None, *, steps_per_second: float = 2.0) -> None:
         if steps_per_second <= 0:
@@ -113,6 +118,9 @@ class Timeline:
     def seek(self, at: Cursor | int) -> None:
         """Go to a cursor or position.
 
+        A place past an event that cannot be replayed (a lazily opened log) is not reached:
+        ``unreplayable`` says why and the position is unchanged.
+
         Raises
         ------
         ValueError
@@ -120,6 +128,13 @@ class Timeline:
         """
         pos = self._log.position(at)
         if pos != self._pos:
+            if pos > getattr(self._log, "validated", pos):  # a lazy log not yet checked that far
+                try:
+                    self._log.state_at(pos)
+                except UnreplayableEvent as exc:
+                    self.pause()
+                    self.unreplayable.emit(exc)
+                    return
             self._pos = pos
             self.position_changed.emit(pos)
 

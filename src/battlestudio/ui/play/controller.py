@@ -21,7 +21,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
@@ -206,6 +206,13 @@ class PlayView(QObject):
             play.close()
             self._switch(base)
 
+    def _on_unreplayable(self, exc: Exception) -> None:
+        """A jump reached a bad event before the idle check did: the same warning, once the
+        control that asked for the jump has returned."""
+        play = self.play
+        if play is not None:
+            QTimer.singleShot(0, lambda: self.game_unplayable(play, exc))
+
     def _unplayable(self, doc: Document, exc: Exception) -> None:
         """Say (in the status bar, and once per document in a warning) that ``doc``'s game
         cannot be replayed, naming the first bad event."""
@@ -221,6 +228,7 @@ class PlayView(QObject):
             old.refused.disconnect(self._on_refused)
             old.recorded.disconnect(self.update)
             old.timeline.position_changed.disconnect(self._on_position)
+            old.timeline.unreplayable.disconnect(self._on_unreplayable)
         for dlg in (self.order_dialog, self.umpire_dialog, self.annotation_dialog):
             if dlg is not None:
                 dlg.close()
@@ -229,6 +237,7 @@ class PlayView(QObject):
             doc.refused.connect(self._on_refused)
             doc.recorded.connect(self.update)
             doc.timeline.position_changed.connect(self._on_position)
+            doc.timeline.unreplayable.connect(self._on_unreplayable)
             info = doc.base.scenario.info
             self.panel.bar.clock_of = lambda turn: game_time(info, turn) if turn else ""
             self.panel.set_timeline(doc.timeline)
