@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battlestudio.replay.pmap import CHUNK, ChunkedMap
+from battlestudio.replay.pmap import CHUNK, FAN, ChunkedMap
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.replay.synthetic import synthetic_game
@@ -51,19 +51,23 @@ def test_every_version_reads_like_the_dict_it_models(start, ops):
 
 
 def test_iteration_follows_insertion_order_and_replacement_keeps_the_place():
-    keys = [f"b{i:04d}" for i in range(3 * CHUNK + 5)][::-1]  # not sorted: order comes from insertion
-    m = ChunkedMap.from_mapping({k: 0 for k in keys})
+    keys = [f"b{i:04d}" for i in range(2 * FAN * CHUNK + 37)][::-1]  # not sorted: order comes from insertion
+    m = ChunkedMap.from_mapping({k: 0 for k in keys})  # three branches, the last one partly filled
     assert list(m) == keys
-    m2 = m.set(keys[70], 1).set("zz-new", 2)
+    m2 = m.set(keys[700], 1).set("zz-new", 2)
     assert list(m2) == keys + ["zz-new"]
-    assert list(m2.values())[70] == 1
+    assert list(m2.values())[700] == 1
+    assert list(m2.items())[-2:] == [(keys[-1], 0), ("zz-new", 2)]
+    m3 = m2.delete(keys[5]).set("zz-other", 3).set(keys[5], 4)  # back to its old place
+    assert list(m3) == keys + ["zz-new", "zz-other"]
+    assert m3[keys[5]] == 4 and len(m3) == len(keys) + 2
 
 
 def test_an_update_copies_one_chunk_and_shares_the_rest():
-    m = ChunkedMap.from_mapping({f"u{i}": i for i in range(10 * CHUNK)})
+    m = ChunkedMap.from_mapping({f"u{i}": i for i in range(10 * FAN * CHUNK)})
     m2 = m.set("u5", -5)
-    shared = sum(a is b for a, b in zip(m._chunks, m2._chunks))
-    assert shared == len(m._chunks) - 1
+    assert m2.shares(m) == (10 * FAN - 1, 10 * FAN)
+    assert m2.set_many([("u6", 0), ("u7", 0), ("u4000", 0)]).shares(m2) == (10 * FAN - 2, 10 * FAN)
     assert m2.changed_keys(m) == {"u5"}
     assert m2.delete("u600").changed_keys(m2) == {"u600"}
     assert m.set("new", 1).changed_keys(m) == {"new"}
@@ -147,3 +151,17 @@ def test_building_a_log_leaves_the_garbage_collector_as_it_found_it():
     with pytest.raises(ValueError, match=r"game log event \d+: "):
         GameLog.from_scenario(game.scenario, bad)
     assert gc.isenabled()
+
+
+def test_sibling_versions_do_not_see_each_others_new_keys():
+    base = ChunkedMap.from_mapping({f"u{i}": i for i in range(FAN * CHUNK - 3)})  # last branch nearly full
+    left = base.set("left", 1).set("left2", 2).set("left3", 3).set("left4", 4)  # the 4th opens a new branch
+    right = base.set("right", 5)
+    assert "left" not in right and "left4" not in right and right.get("left4", "none") == "none"
+    assert list(right)[-2:] == [f"u{FAN * CHUNK - 4}", "right"] and len(right) == len(base) + 1
+    assert list(left)[-4:] == ["left", "left2", "left3", "left4"] and len(left) == len(base) + 4
+    assert right.changed_keys(left) == {"left", "left2", "left3", "left4", "right"}
+    assert left.delete("left4").changed_keys(left) == {"left4"}
+    assert dict(right.items()) == {**{f"u{i}": i for i in range(FAN * CHUNK - 3)}, "right": 5}
+    with pytest.raises(KeyError):
+        right["left"]
