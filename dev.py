@@ -69,16 +69,24 @@ def ensure_qt_libraries() -> None:
 
 
 def ensure_venv(extras: str) -> None:
-    """Create .venv and install the project (editable) with ``extras`` when pyproject changed."""
-    if not PY.exists():
+    """Create .venv and install the project (editable) with ``extras`` when pyproject changed.
+    An install with the test extras also serves the plain one (it holds every dependency)."""
+    fresh = not PY.exists()
+    if fresh:
         say(f"creating {VENV}")
         venv.EnvBuilder(with_pip=True).create(VENV)
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
-    stamp = VENV / f".installed-{extras or 'base'}"
-    if stamp.exists() and stamp.read_text() == digest:
+    pyproject = (ROOT / "pyproject.toml").read_bytes()
+
+    def installed(name: str) -> bool:
+        stamp = VENV / f".installed-{name or 'base'}"
+        return stamp.exists() and stamp.read_text() == hashlib.sha256(pyproject + name.encode()).hexdigest()
+    if installed(extras) or (not extras and installed("test")):
         return
+    digest = hashlib.sha256(pyproject + extras.encode()).hexdigest()
+    stamp = VENV / f".installed-{extras or 'base'}"
     target = f"{ROOT}[{extras}]" if extras else str(ROOT)
-    say(f"installing BattleStudio{f' with [{extras}]' if extras else ''} into {VENV} (first time takes a minute)")
+    why = "first time takes a minute" if fresh else "pyproject.toml changed or extras added"
+    say(f"installing BattleStudio{f' with [{extras}]' if extras else ''} into {VENV} ({why})")
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
     subprocess.run([str(PY), "-m", "pip", "install", "-q", "-e", target], check=True)
     stamp.write_text(digest)
