@@ -8,6 +8,7 @@ it, leaving the open document untouched (a failed save leaves it modified).
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
@@ -56,7 +57,9 @@ class FileCommands:
             return False
         if ask and not self.maybe_save():
             return False
+        gc.unfreeze()  # the last document's objects may be collected again once it is closed
         self.set_document(Document(battle, path))
+        gc.freeze()  # what lives as long as the document is not rescanned by every full collection (issue 9)
         self.settings.add_recent(path)
         self.statusBar().showMessage(f"Opened {path}", 5_000)
         return True
