@@ -47,9 +47,10 @@ TOE_PARAMETERS = {
 }
 """Torden over Europa values the rules text lost (scenario parameters), so command checks run."""
 
-GENERATOR = 2
+GENERATOR = 3
 """Version of what this module generates, part of the cached file's name: raise it whenever the
-generated battle changes, so no benchmark measures a stale file (2: army command zones read)."""
+generated battle changes, so no benchmark measures a stale file (2: army command zones read;
+3: roll records as a recorded session writes them, so the luck analysis reads them)."""
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 

@@ -42,6 +42,8 @@ TOE_PHASES: tuple[tuple[str, str], ...] = (
 """Torden over Europa's phases of a player-turn (1.2): (phase id, Danish name)."""
 
 SIDES = ("french", "prussian")
+D10 = {"count": 1, "sides": 10, "zero_based": False}
+"""The synthetic game's die: a d10 read 1–10 (``rules.dice.DiceSpec(1, 10).to_dict()``)."""
 ROW = 40  # brigades per row of a deployment
 SPACING = 14.0  # cm between brigade front midpoints in a row
 ROW_DEPTH = 25.0  # cm between rows
@@ -227,9 +229,11 @@ class _Player:
             die = self.rng.randint(1, 10)
             zone = 1 + min(2, int(math.dist(chief.position, c.position) // 40))
             need = (3, 5, 7)[zone - 1]
-            self.ev(CommandRolled, order_id=oid, roll={"purpose": "command", "die": "d10", "raw": [die],
-                                                       "threshold": need, "outcome": die >= need},
-                    explanation=f"zone {zone}: d10 {die} against {need}")
+            label = (f"Command control, {chief.name} → {c.name}, zone {zone} at "
+                     f"{math.dist(chief.position, c.position):.0f} cm")
+            roll = roll_record(f"toe-command-control:{oid}:order:t{t}", label, die, need, "synthetic zone thresholds 3/5/7",
+                               "order passes" if die >= need else "order fails")
+            self.ev(CommandRolled, order_id=oid, roll=roll, explanation=explain(roll))
             if die >= need:
                 self.ev(OrderDelivered, order_id=oid, origin=c.position)
             else:
@@ -308,9 +312,11 @@ class _Player:
                 return
             die = self.rng.randint(1, 10)
             hits = 0 if die < 5 else 1 if die < 9 else 2
-            self.ev(Fired, unit=f.id, target=target.id, range_cm=round(math.dist(f.position, target.position), 1),
-                    roll={"purpose": "fire", "die": "d10", "raw": [die], "threshold": 5, "outcome": hits},
-                    result=f"{hits} figure(s)", explanation=f"d10 {die}: {hits} figure(s)")
+            rng_cm = round(math.dist(f.position, target.position), 1)
+            roll = roll_record(f"synthetic-fire:{f.id}:t{t}:{side}", f"Fire, {f.name} → {target.name} at {rng_cm:.0f} cm",
+                               die, 5, "synthetic fire table: 5+ one figure, 9+ two", f"{hits} figure(s) lost")
+            self.ev(Fired, unit=f.id, target=target.id, range_cm=rng_cm, roll=roll,
+                    result=f"{hits} figure(s)", explanation=explain(roll))
             if f.ammunition is not None:
                 self.ev(AmmunitionUsed, unit=f.id, rounds=1)
             self._losses(target, hits, "fire")
@@ -322,9 +328,9 @@ class _Player:
                 continue
             ra, rd = self.rng.randint(1, 10), self.rng.randint(1, 10)
             winner = "attacker" if ra > rd else "defender" if rd > ra else "draw"
-            self.ev(Melee, attackers=(a.id,), defenders=(d.id,), winner=winner,
-                    roll={"purpose": "melee", "die": "d10", "raw": [ra, rd]},
-                    explanation=f"attacker {ra} against defender {rd}")
+            self.ev(Melee, attackers=(a.id,), defenders=(d.id,), winner=winner, roll=None,  # opposed: as the umpire's
+                    explanation=f"Synthetic melee: Melee, {a.name} attacking: d10 = {ra}; "
+                                f"Melee, {d.name} defending: d10 = {rd}: {winner}.")
             self._losses(a, self.rng.randint(0, 2), "melee")
             self._losses(d, self.rng.randint(0, 2), "melee")
             if winner == "draw":
@@ -334,8 +340,10 @@ class _Player:
                 continue
             die = self.rng.randint(1, 10)
             passed = die >= 6
-            self.ev(MoraleTest, unit=loser.id, passed=passed, result="holds" if passed else "falls back",
-                    roll={"purpose": "morale", "die": "d10", "raw": [die], "threshold": 6})
+            result = "holds" if passed else "falls back"
+            roll = roll_record(f"synthetic-morale:{loser.id}:t{t}", f"Morale, {loser.name} after a lost melee", die, 6,
+                               "synthetic morale table", result)
+            self.ev(MoraleTest, unit=loser.id, passed=passed, result=result, roll=roll, explanation=explain(roll))
             if not passed:
                 if loser.state == "FU" or die <= (3 if loser.state == "U" else 1):
                     self.ev(UnitRemoved, id=loser.id, reason="routed off the table")
@@ -377,3 +385,19 @@ def synthetic_game(
         activity *= target_events / max(1, len(trial))
     scenario = synthetic_scenario(units_per_side, seed)
     return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
+
+
+def roll_record(purpose: str, label: str, die: int, threshold: int, source: str, outcome: str) -> dict:
+    """A pass/fail roll of one d10 (read 1–10, no modifiers) as a roll event carries it: the
+    keys, order and meaning of ``rules.dice.RollRecord.to_dict`` (which this layer cannot
+    import), so ``RollRecord.from_dict`` reads it and the luck analysis knows its chance. The
+    roll succeeds when ``die >= threshold``."""
+    return {"purpose": purpose, "label": label, "dice": dict(D10), "raw": [die], "modifiers": [],
+            "threshold": threshold, "threshold_source": source, "outcome": outcome, "success": die >= threshold}
+
+
+def explain(roll: dict) -> str:
+    """The roll in words, as ``RollRecord.explain`` words an unmodified one-die roll."""
+    rel = "≥" if roll["success"] else "<"
+    return (f"{roll['label']}: d10 = {roll['raw'][0]} {rel} {roll['threshold']} ({roll['threshold_source']}): "
+            f"{roll['outcome']}")
