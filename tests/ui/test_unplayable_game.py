@@ -8,7 +8,11 @@ import json
 
 import sqlite3
 
+from PySide6.QtWidgets import QMessageBox
+
 from battlestudio import store
+from battlestudio.edits import MoveRecords
+from battlestudio.ui.recovery import RecoveryStore
 from battlestudio.ui.play.play_document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.window_helpers import ModalRecorder, make_window
@@ -48,16 +52,30 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     assert json.loads(out.read_text())["events"] == json.loads(bad.read_text())["events"]
 
 
-def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_never_saved_without(qtbot, tmp_path, monkeypatch):
-    modals = ModalRecorder(monkeypatch)
+def _damaged_jena(tmp_path, sql: str):
+    """A .battle copy of the bundled Jena game with ``sql`` run on it (``{seq}``: the 41st move)."""
     good = tmp_path / "jena.battle"
     store.save(store.load(JENA), good)
     con = sqlite3.connect(good)
     seq, = con.execute("SELECT seq FROM event WHERE kind = 'moved' ORDER BY seq LIMIT 1 OFFSET 40").fetchone()
-    con.execute(f"UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}")
+    con.execute(sql.format(seq=seq))
     con.commit()
     con.close()
-    before = good.read_bytes()
+    return good, seq
+
+
+def _event_rows(path):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT seq, kind, turn, side, phase, payload FROM event ORDER BY seq").fetchall()
+    finally:
+        con.close()
+
+
+def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_kept_on_save(qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    good, seq = _damaged_jena(tmp_path, "UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}")
+    rows = _event_rows(good)
     w = make_window(qtbot, tmp_path)
 
     assert w.open_path(good)
@@ -68,12 +86,58 @@ def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_never_saved_wi
     (kind, title, text), = modals.calls
     assert kind == "warning" and title == "Recorded game not replayed"
     assert f"game log event {seq + 1}: {good}: event seq={seq}: " in text and "is empty" in text
-    assert "Saving is refused while the game holds that unreadable event" in text
+    assert "Saving to a .battle file keeps the recorded events as they are" in text
 
-    assert not w.save()  # refused with an error naming the row; the file is as it was
-    kind, title, text = modals.calls[-1]
-    assert kind == "critical" and f"event seq={seq}" in text
+    uid = sorted(w.document.scenario.units)[0]
+    w.document.push(MoveRecords("units", {uid: (12.0, 34.0)}, None, "Move"))
+    assert w.save()  # the edit is saved, the recorded events with it, the bad row as it was
+    assert _event_rows(good) == rows
+    assert store.load(good, lazy_events=True).scenario.units[uid].position == (12.0, 34.0)
+
+
+def test_an_unreadable_payload_is_copied_verbatim_and_json_asks_first(qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    good, seq = _damaged_jena(tmp_path, "UPDATE event SET payload = '{{' WHERE seq = {seq}")
+    rows = _event_rows(good)
+    before = good.read_bytes()
+    w = make_window(qtbot, tmp_path)
+    assert w.open_path(good)
+    qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
+    assert "not valid JSON" in modals.calls[0][2]
+    uid = sorted(w.document.scenario.units)[0]
+    w.document.push(MoveRecords("units", {uid: (12.0, 34.0)}, None, "Move"))
+
+    # autosave: the recovery copy is a .battle file holding the bad row as it is
+    assert w.autosaver.save_now()
+    assert not w.recovery.data_path.exists() and _event_rows(w.recovery.raw_data_path) == rows
+    entry = RecoveryStore(w.recovery.folder)  # as the next start would see it, once this one is gone
+    monkeypatch.setattr("battlestudio.ui.recovery._alive", lambda pid: False)
+    (found,) = entry.pending()
+    assert found.data == w.recovery.raw_data_path
+    assert found.source == good and entry.load(found).scenario.units[uid].position == (12.0, 34.0)
+
+    # Save As another .battle: every row copied, the bad payload verbatim; the opened file untouched
+    other = tmp_path / "other.battle"
+    assert w.save_as(other)
+    assert _event_rows(other) == rows and (seq, "moved") == _event_rows(other)[seq][:2]
+    assert _event_rows(other)[seq][5] == "{"
     assert good.read_bytes() == before
+
+    # Save As .battle.json cannot hold the bad event: asked first; Cancel writes nothing
+    out = tmp_path / "out.battle.json"
+    modals.question_answer = QMessageBox.StandardButton.Cancel
+    assert not w.save_as(out) and not out.exists()
+    kind, title, text = modals.calls[-1]
+    assert kind == "question" and title == "Save without the recorded game?"
+    assert f"1 of its {len(rows)} events cannot be read" in text and f"event seq={seq}.payload" in text
+    assert f"It stays, unchanged, in {good}" in text and "save as a .battle file" in text
+    # ... and Save writes the scenario with the edit, without the game, and says so
+    modals.question_answer = QMessageBox.StandardButton.Save
+    assert w.save_as(out)
+    saved = store.load(out)
+    assert saved.events == [] and saved.scenario.units[uid].position == (12.0, 34.0)
+    assert "without its recorded game" in w.statusBar().currentMessage()
+    assert good.read_bytes() == before and w.document.battle.events is not None and len(w.document.battle.events) == len(rows)
 
 
 def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtbot, tmp_path, monkeypatch):

@@ -90,6 +90,24 @@ class RecordedEvents(MutableSequence[BattleEvent]):
         for i in range(self._n):
             get(i)
 
+    def raw_row(self, i: int) -> Any:
+        """What ``build`` is given for recorded event ``i`` (a file's raw row) while it is not
+        built — e.g. because it cannot be: a save copies such a row as it is. None once built,
+        and for appended events."""
+        return self._rows.raw[i] if 0 <= i < self._n and self._rows.built[i] is None else None
+
+    def unreadable(self) -> list[tuple[int, ValueError]]:
+        """``(position, error)`` of every recorded event that cannot be built (building the
+        others; an empty list when all can)."""
+        out = []
+        get = self._rows.get
+        for i in range(self._n):
+            try:
+                get(i)
+            except ValueError as exc:
+                out.append((i, exc))
+        return out
+
     def copy(self) -> "RecordedEvents":
         """A new sequence with the same events, sharing the rows and the events built."""
         out = RecordedEvents.__new__(RecordedEvents)

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
-from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.errors import BattleFileError, DocumentError, UnreadableEvents
 
 SQLITE = "battle"
 JSON = "json"
@@ -59,28 +59,46 @@ def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
     return load_database(path, lazy_events)
 
 
-def save(battle: Battle, path: str | os.PathLike[str]) -> None:
+def save(battle: Battle, path: str | os.PathLike[str], *, without_game: bool = False) -> None:
     """Write ``battle`` to ``path`` atomically, in the format its suffix names.
 
-    A crash or full disk during the save leaves the previous file intact.
+    A crash or full disk during the save leaves the previous file intact. Recorded events read
+    lazily from a ``.battle`` file that cannot be read (``replay.recorded.RecordedEvents``) are
+    kept: a ``.battle`` file gets their rows unchanged; a ``.battle.json`` file cannot hold them,
+    so that save is refused with ``UnreadableEvents`` unless ``without_game`` (write the scenario
+    without its recorded events).
 
     Raises
     ------
     BattleFileError
-        if a value cannot be stored or SQLite fails (nothing replaced).
+        if a value cannot be stored or SQLite fails (nothing replaced); ``UnreadableEvents``
+        (a ``BattleFileError``) as said above.
     OSError
         if the file cannot be written (nothing replaced).
     ValueError
         for an unknown suffix.
     """
+    if without_game:
+        battle = Battle(battle.scenario, [])
     if format_of(path) == JSON:
         from battlestudio.store.json_format import save_json
 
+        bad = unreadable_events(battle)
+        if bad:
+            raise UnreadableEvents(path, bad, len(battle.events))
         save_json(battle, path)
     else:
         from battlestudio.store.database_write import save_database
 
         save_database(battle, path)
+
+
+def unreadable_events(battle: Battle) -> list[tuple[int, ValueError]]:
+    """``(position, error)`` of each recorded event of ``battle`` that cannot be read (only
+    events read lazily from a ``.battle`` file can be so; building the others)."""
+    from battlestudio.replay.recorded import RecordedEvents
+
+    return battle.events.unreadable() if isinstance(battle.events, RecordedEvents) else []
 
 
 def append_events(
@@ -102,4 +120,5 @@ def append_events(
     return _append(path, events, after=after)
 
 
-__all__ = ["BattleFileError", "DocumentError", "append_events", "format_of", "load", "save"]
+__all__ = ["BattleFileError", "DocumentError", "UnreadableEvents", "append_events", "format_of", "load", "save",
+           "unreadable_events"]

@@ -1,21 +1,24 @@
 """Writing ``.battle`` files: a whole Battle atomically, or new events appended in place.
 
 A save builds a complete new SQLite file beside the old one and swaps it in (``atomic``), so a
-crash or a full disk leaves the previous file intact. ``append_events`` adds only the new
-events, in one SQLite transaction, so a crash loses at most the events being appended.
+crash or a full disk leaves the previous file intact; a recorded event read from a file that
+cannot be read is written as the row it was read from, unchanged (``_row_of``).
+``append_events`` adds only the new events, in one SQLite transaction, so a crash loses at most
+the events being appended.
 """
 
 from __future__ import annotations
 
 import os
 from contextlib import suppress
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import sqlalchemy.exc
 
 from battlestudio import __version__
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.store.atomic import atomic_write
 from battlestudio.store.codec import (
     COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_to_doc, event_payload_json, event_to_doc,
@@ -42,12 +45,32 @@ def save_database(battle: Battle, path: str | os.PathLike[str]) -> None:
         when the directory cannot be written (e.g. disk full); the previous file is intact.
     """
     try:
-        doc = battle_to_doc(battle)
-        events = [event_row(i, e, f"events[{i}]") for i, e in enumerate(doc["events"])]
+        doc = battle_to_doc(Battle(battle.scenario, []))
+        events = [_row_of(battle.events, i) for i in range(len(battle.events))]
     except DocumentError as err:
         raise BattleFileError(path, f"{err.what} (not saved)", err.where) from None
     with sql_errors(path, "cannot save"):
         atomic_write(path, lambda tmp: write_document(tmp, doc, events))
+
+
+def _row_of(events: Sequence[BattleEvent], i: int) -> dict[str, Any]:
+    """The ``event`` row of ``events[i]``; for a recorded event that cannot be read, the row it
+    was read from, copied as it is (its kind, turn, side, phase and payload text) at seq ``i``.
+
+    Raises
+    ------
+    DocumentError
+        if the event cannot be stored.
+    """
+    try:
+        event = events[i]
+    except ValueError:
+        raw = events.raw_row(i) if isinstance(events, RecordedEvents) else None
+        if not (isinstance(raw, tuple) and len(raw) == 6):
+            raise
+        _seq, kind, turn, side, phase, payload = raw
+        return {"seq": i, "kind": kind, "turn": turn, "side": side, "phase": phase, "payload": payload}
+    return event_row(i, event_to_doc(event, f"events[{i}]"), f"events[{i}]")
 
 
 def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) -> None:

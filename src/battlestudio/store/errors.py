@@ -54,3 +54,29 @@ class BattleFileError(ValueError):
     def from_document(cls, path: str | os.PathLike[str], err: DocumentError) -> "BattleFileError":
         """Wrap a ``DocumentError`` raised while decoding ``path``."""
         return cls(path, err.what, err.where)
+
+
+class UnreadableEvents(BattleFileError):
+    """A battle holding recorded events that cannot be read was to be saved where they cannot
+    be kept as they are (a ``.battle.json`` file): nothing was written.
+
+    Saving to a ``.battle`` file copies such events' rows unchanged; saving with
+    ``without_game=True`` writes the scenario alone.
+
+    Attributes
+    ----------
+    unreadable : list[tuple[int, ValueError]]
+        ``(position, error)`` of each unreadable event, in log order (at least one).
+    total : int
+        how many events the battle holds.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], unreadable: list[tuple[int, ValueError]], total: int) -> None:
+        self.unreadable, self.total = unreadable, total
+        k, first = len(unreadable), unreadable[0][1]
+        super().__init__(
+            path,
+            f"{k} of the {total} recorded events cannot be read (the first: {first}); a .battle.json file "
+            "cannot hold an event that cannot be read: save as .battle to keep the recorded game as it is, "
+            "or save the scenario without its recorded game (not saved)",
+        )

@@ -3,7 +3,10 @@ image, the unsaved-changes prompt, and restoring recovery copies.
 
 ``FileCommands`` is mixed into ``MainWindow``; it reads and writes files only through
 ``battlestudio.store``, and any failure is shown in a dialog naming the file and the place in
-it, leaving the open document untouched (a failed save leaves it modified).
+it, leaving the open document untouched (a failed save leaves it modified). A game holding
+recorded events that cannot be read is saved with them to a ``.battle`` file (their rows as they
+are); a ``.battle.json`` file cannot hold them, so the user is asked whether to save the scenario
+without its recorded game (``ask_save_without_game``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import gc
 from pathlib import Path
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
+from PySide6.QtWidgets import QMessageBox
 
 from battlestudio import store
 from battlestudio.document import Document
@@ -88,15 +92,39 @@ class FileCommands:
 
     def save_to(self, path: Path) -> bool:
         """Write the document to ``path``; on failure show an error and keep it modified."""
+        without_game = False
         try:
-            store.save(self.document.battle, path)
+            try:
+                store.save(self.document.battle, path)
+            except store.UnreadableEvents as exc:
+                if not self.ask_save_without_game(path, exc):
+                    return False
+                store.save(self.document.battle, path, without_game=True)
+                without_game = True
         except Exception as exc:  # noqa: BLE001
             dialogs.show_error(self, "Could not save file", _describe(exc, path, "write"))
             return False
         self.document.mark_saved(path)
         self.settings.add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 5_000)
+        what = " (the scenario without its recorded game)" if without_game else ""
+        self.statusBar().showMessage(f"Saved {path}{what}", 15_000 if without_game else 5_000)
         return True
+
+    def ask_save_without_game(self, path: Path, exc: "store.UnreadableEvents") -> bool:
+        """``path`` cannot hold the recorded game (events that cannot be read): ask whether to
+        save the scenario without it; True to do so. The question says where the game stays."""
+        source = getattr(exc.unreadable[0][1], "path", None)
+        kept = f"It stays, unchanged, in {source}." if source else "It stays only in this window."
+        text = (f"{exc.path} is a .battle.json file, which cannot hold the recorded game: "
+                f"{len(exc.unreadable)} of its {exc.total} events cannot be read (the first: {exc.unreadable[0][1]}).\n\n"
+                f"Save the scenario without its recorded game? None of the {exc.total} recorded events "
+                f"will be written to {path.name}. {kept}\n\n"
+                "To keep the recorded game with your edits, cancel and save as a .battle file: it keeps "
+                "the events that cannot be read as they are.")
+        answer = QMessageBox.question(self, "Save without the recorded game?", text,
+                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
 
     def fill_recent_menu(self) -> None:
         menu = self.actions.recent_menu

@@ -4,7 +4,9 @@
 (``<session>.battle.json``) and a small ``<session>.json`` describing it (process id, the file
 it came from, when). A copy whose process is gone is left over from a crash or kill; the next
 start offers it (``pending``) and discards it when declined. A clean save or a normal close
-discards the session's own copy.
+discards the session's own copy. A document whose recorded game holds events that cannot be read
+(opened from a damaged ``.battle`` file) is copied as ``<session>.battle`` instead, which keeps
+those events' rows as they are (a JSON copy could not hold them).
 
 ``Autosaver`` decides when to write: every ``interval`` seconds and after ``idle`` seconds
 without edits, but only if the document changed since it was last saved or autosaved.
@@ -27,6 +29,8 @@ from battlestudio.replay.battle import Battle
 
 RECOVERY_SUFFIX = ".battle.json"
 """Recovery copies are readable JSON documents."""
+RAW_RECOVERY_SUFFIX = ".battle"
+"""... or ``.battle`` files when the recorded game holds events that cannot be read."""
 
 
 def default_folder() -> Path:
@@ -97,6 +101,11 @@ class RecoveryStore:
         return self.folder / f"{self.session}{RECOVERY_SUFFIX}"
 
     @property
+    def raw_data_path(self) -> Path:
+        """Where the copy goes when its recorded game holds events that cannot be read."""
+        return self.folder / f"{self.session}{RAW_RECOVERY_SUFFIX}"
+
+    @property
     def meta_path(self) -> Path:
         return self.folder / f"{self.session}.json"
 
@@ -109,7 +118,13 @@ class RecoveryStore:
             if it cannot be written (the caller reports it; the document is untouched).
         """
         self.folder.mkdir(parents=True, exist_ok=True)
-        store.save(document.battle, self.data_path)
+        try:
+            store.save(document.battle, self.data_path)
+            written, stale = self.data_path, self.raw_data_path
+        except store.UnreadableEvents:  # keep those events' rows as they are: a .battle copy
+            store.save(document.battle, self.raw_data_path)
+            written, stale = self.raw_data_path, self.data_path
+        stale.unlink(missing_ok=True)
         meta = {
             "pid": os.getpid(),
             "source": str(document.path) if document.path else None,
@@ -119,11 +134,11 @@ class RecoveryStore:
         tmp = self.meta_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(meta), encoding="utf-8")
         os.replace(tmp, self.meta_path)
-        return self.data_path
+        return written
 
     def discard(self) -> None:
         """Delete this session's copy (after a clean save or a normal close)."""
-        for p in (self.data_path, self.meta_path):
+        for p in (self.data_path, self.raw_data_path, self.meta_path):
             p.unlink(missing_ok=True)
 
     def pending(self) -> list[RecoveryEntry]:
@@ -138,6 +153,8 @@ class RecoveryStore:
             if meta.name.endswith(RECOVERY_SUFFIX) or meta.stem == self.session:
                 continue
             data = meta.with_name(meta.stem + RECOVERY_SUFFIX)
+            if not data.exists():
+                data = meta.with_name(meta.stem + RAW_RECOVERY_SUFFIX)
             try:
                 info = json.loads(meta.read_text(encoding="utf-8"))
                 pid = int(info.get("pid", 0))
@@ -153,7 +170,7 @@ class RecoveryStore:
     @staticmethod
     def load(entry: RecoveryEntry) -> Battle:
         """Read a recovered battle (raises ``BattleFileError`` like ``store.load``)."""
-        return store.load(entry.data)
+        return store.load(entry.data, lazy_events=True)  # events that cannot be read stay rows
 
     @staticmethod
     def remove(entry: RecoveryEntry) -> None:
