@@ -2,9 +2,10 @@
 
 A GameState is immutable by convention: events build a new state with ``evolve`` and replace
 only the containers they touch, so a keyframe is a cheap shallow copy. Units, commanders and
-orders are held in ``ChunkedMap``s (``replay.pmap``), so replacing one record copies one chunk,
-not the whole container: applying an event does not grow with the number of units. The order of battle is
-shared between states until an attach/detach event replaces it with a changed copy.
+orders are held in ``ChunkedMap``s (``replay.pmap``), so replacing one record copies one small
+leaf and its path, not the whole container: applying an event does not grow with the number of
+units. The order of battle is shared between states until an attach/detach event replaces it
+with a changed copy.
 """
 
 from __future__ import annotations
