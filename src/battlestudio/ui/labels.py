@@ -45,10 +45,14 @@ class MapContext:
         label font, ``LABEL_PX`` pixels high.
     metrics : QFontMetricsF
         metrics of ``font``.
+    px_per_cm : float
+        the view's zoom (screen pixels per table cm), for items whose drawing depends on it
+        (commanders: flag, dot or nothing).
     """
 
     def __init__(self) -> None:
         self.side_colours: dict[str, str] = {}
+        self.px_per_cm = 1.0
         self.labels_visible = True
         self.static_in_background = True
         self.font = QFont()
@@ -309,8 +313,10 @@ def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
         out = [t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
                for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())]
         for item in commanders:
-            p = t.map(item.pos())
-            out.append(QRectF(p, p).adjusted(-3, -30, 30, 3))
+            extent = item.device_extent()
+            if extent is not None:
+                p = t.map(item.pos())
+                out.append(QRectF(p, p).adjusted(*extent))
         return out
     bounds = vp.intersected(t.mapRect(table))
     return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None)

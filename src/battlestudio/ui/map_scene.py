@@ -29,7 +29,11 @@ from battlestudio.ui.coords import table_rect_to_scene
 from battlestudio.ui.items import CommanderItem, MapItem, ObjectiveItem, TerrainItem, TownItem, UnitItem
 from battlestudio.ui.labels import MapContext
 from battlestudio.ui.overlays import draw_table
+from battlestudio.ui.troop_items import COMMANDER_DOT_LOD, COMMANDER_FLAG_LOD
 from battlestudio.ui.unit_layer import BATCH_LOD, UnitLayer
+
+COMMANDER_LODS = sorted(set(COMMANDER_FLAG_LOD.values()) | set(COMMANDER_DOT_LOD.values()))
+"""Zooms at which some commander changes between flag, dot and nothing."""
 
 ITEM_CLASSES: dict[str, type[MapItem]] = {
     "units": UnitItem,
@@ -94,6 +98,7 @@ class MapScene(QGraphicsScene):
         self._static_order: list[MapItem] | None = None  # terrain and towns in stacking order
         self._highlighted: set[MapItem] = set()  # static items painting their selection
         self.selectionChanged.connect(self._selection_changed)
+        self._commander_band = -1  # how many of COMMANDER_LODS the zoom reaches
         self.units_batched = False
         """Units are drawn by ``unit_layer`` (zoomed out), their own items paint nothing."""
         self.unit_layer = UnitLayer(self)
@@ -111,9 +116,15 @@ class MapScene(QGraphicsScene):
         self.update()
 
     def set_zoom(self, px_per_cm: float) -> None:
-        """The view's zoom changed to ``px_per_cm``: grid spacing, and units batched below
-        ``BATCH_LOD`` or drawn one by one above it."""
-        self.px_per_cm = px_per_cm
+        """The view's zoom changed to ``px_per_cm``: grid spacing, commanders drawn as flags,
+        dots or not at all (``COMMANDER_FLAG_LOD``), and units batched below ``BATCH_LOD`` or
+        drawn one by one above it."""
+        self.px_per_cm = self.ctx.px_per_cm = px_per_cm
+        band = sum(px_per_cm >= t for t in COMMANDER_LODS)
+        if band != self._commander_band:  # a division's flag shows or hides
+            self._commander_band = band
+            for item in self.items_by_kind["commanders"].values():
+                item.set_lod()
         batched = px_per_cm < BATCH_LOD
         if batched == self.units_batched:
             return

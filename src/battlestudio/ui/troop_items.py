@@ -214,6 +214,8 @@ def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
     return got
 
 
+DOT_PEN = QPen(QColor("#202020"), 1.0)
+
 _FLAGS: dict[tuple, QPixmap] = {}
 """Commander flags drawn once per (fill, ink, mark, selected, pixel ratio)."""
 
@@ -222,17 +224,34 @@ COMMANDER_LABEL_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": LAB
 commanders always; division and brigade generals once their commands are a few pixels across
 (zoomed out on a Leipzig-sized table, 316 names would only crowd each other out)."""
 
+COMMANDER_FLAG_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": LABEL_MIN_LOD, "brigade": 2.5}
+"""Zoom (px per cm) from which a commander is drawn as his flag, per echelon. Below it a
+division's four brigades (~70 cm of front) are narrower than two flags (26 px each), so the
+flags would hide the troops they command: division and brigade generals are drawn smaller
+(``COMMANDER_DOT_LOD``) or not at all. A selected commander always shows his flag."""
+
+COMMANDER_DOT_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": 0.0, "brigade": LABEL_MIN_LOD}
+"""Zoom (px per cm) from which a commander below his ``COMMANDER_FLAG_LOD`` is drawn as a dot
+(``CommanderItem.DOT`` px across) in his colour; below it he is not drawn nor clickable."""
+
+FLAG, DOT, HIDDEN = "flag", "dot", "hidden"
+"""How a commander is drawn (``CommanderItem.mode``)."""
+
 
 class CommanderItem(MapItem):
     """A commander as a small flag on a staff, in his side's colour, with his echelon marked.
 
     The staff stands on the commander's position (base centre). The flag keeps its size on
     screen (it ignores the view's zoom) so generals stay findable on a whole-table view; the
-    name of a division or brigade general appears from ``COMMANDER_LABEL_LOD``.
+    name of a division or brigade general appears from ``COMMANDER_LABEL_LOD``. Level of
+    detail: below ``COMMANDER_FLAG_LOD`` a division or brigade general is a dot, below
+    ``COMMANDER_DOT_LOD`` nothing (his shape is then empty, so he cannot be clicked); the zoom
+    is read from ``MapContext.px_per_cm`` (``set_lod`` after it changes).
     """
 
     kind = "commander"
     FLAG_W, FLAG_H, STAFF = 26.0, 15.0, 30.0
+    DOT = 6.0
 
     def __init__(self, record_id: str, ctx: MapContext) -> None:
         super().__init__(record_id, ctx)
@@ -244,8 +263,14 @@ class CommanderItem(MapItem):
         self._mark = ""
         self._label: Label | None = None
         self._label_lod = 0.0
+        self._flag_lod = self._dot_lod = 0.0
         self._look: tuple | None = None  # (nation, side colour, echelon) the flag was drawn for
-        self._bounds = QRectF(-3.0, -self.STAFF - 2.0, self.FLAG_W + 6.0, self.STAFF + 5.0)
+        self.mode = FLAG
+        """``FLAG``, ``DOT`` or ``HIDDEN`` at the current zoom (``set_lod``)."""
+        self._bounds = self._FLAG_BOUNDS
+
+    _FLAG_BOUNDS = QRectF(-3.0, -STAFF - 2.0, FLAG_W + 6.0, STAFF + 5.0)
+    _DOT_BOUNDS = QRectF(-DOT / 2 - 1.0, -DOT / 2 - 1.0, DOT + 2.0, DOT + 2.0)
 
     def sync(self, commander: Commander) -> None:
         """Re-read ``commander``: position, colours, echelon mark and name (a commander who
@@ -261,16 +286,55 @@ class CommanderItem(MapItem):
             self._ink = contrast_ink(self._fill)
             self._mark = ECHELON_MARKS.get(commander.echelon, commander.echelon[:3].upper())
             self._label_lod = COMMANDER_LABEL_LOD.get(commander.echelon, COMMANDER_LABEL_LOD["brigade"])
+            self._flag_lod = COMMANDER_FLAG_LOD.get(commander.echelon, COMMANDER_FLAG_LOD["brigade"])
+            self._dot_lod = COMMANDER_DOT_LOD.get(commander.echelon, COMMANDER_DOT_LOD["brigade"])
+            self.set_lod()
             self.update()
         if self._label is None or self._label.text != commander.name:
             self._label = Label(commander.name, self.ctx, bold=True) if commander.name else None
 
+    def set_lod(self) -> None:
+        """Choose flag, dot or nothing for the zoom ``ctx.px_per_cm`` and the selection."""
+        lod = self.ctx.px_per_cm
+        mode = (FLAG if lod >= self._flag_lod or self.isSelected()
+                else DOT if lod >= self._dot_lod else HIDDEN)
+        if mode != self.mode:
+            self.prepareGeometryChange()
+            self.mode = mode
+            self._bounds = (self._FLAG_BOUNDS if mode == FLAG else self._DOT_BOUNDS if mode == DOT else QRectF())
+            self.update()
+
+    def itemChange(self, change, value):  # noqa: N802 - Qt API
+        if change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self.set_lod()
+        return super().itemChange(change, value)
+
+    def device_extent(self) -> tuple[float, float, float, float] | None:
+        """(left, top, right, bottom) in screen pixels about his position of what is drawn
+        (label placement keeps names off it), or None when he is not drawn."""
+        if self.mode == FLAG:
+            return (-3.0, -30.0, 30.0, 3.0)
+        if self.mode == DOT:
+            h = self.DOT / 2 + 1.0
+            return (-h, -h, h, h)
+        return None
+
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addRect(QRectF(-3.0, -self.STAFF - 1.0, self.FLAG_W + 4.0, self.STAFF + 4.0))
+        if self.mode == FLAG:
+            path.addRect(QRectF(-3.0, -self.STAFF - 1.0, self.FLAG_W + 4.0, self.STAFF + 4.0))
+        elif self.mode == DOT:
+            path.addRect(self._DOT_BOUNDS)
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self.mode != FLAG:
+            if self.mode == DOT:
+                painter.setBrush(self._fill)
+                painter.setPen(DOT_PEN)
+                r = self.DOT / 2
+                painter.drawEllipse(QPointF(0.0, 0.0), r, r)
+            return
         if painter.paintEngine().type() != _RASTER:  # PDF, SVG, printer: vectors
             self.draw_flag(painter, self.isSelected())
             return
@@ -310,6 +374,6 @@ class CommanderItem(MapItem):
         painter.drawText(flag, Qt.AlignmentFlag.AlignCenter, self._mark)
 
     def label_request(self, lod: float) -> LabelRequest | None:
-        if self._label is None or lod < self._label_lod:
+        if self._label is None or lod < self._label_lod or self.mode == HIDDEN:
             return None
         return LabelRequest(self._label, self.pos(), True, 4.0, 1)
