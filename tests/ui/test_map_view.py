@@ -14,7 +14,7 @@ from battlestudio.edits import MoveRecords, PutRecords, RemoveRecords
 from battlestudio.model import Arm, Formation, Unit
 from battlestudio.ui.coords import geometry_path, scene_to_table, table_to_scene
 from battlestudio.ui.items import CommanderItem, TerrainItem, TownItem, UnitItem
-from battlestudio.ui.map_view import MIME_IDS
+from battlestudio.ui.map_view import FIT_MARGIN_PX, MIME_IDS
 
 
 def test_coords_flip_y_and_round_trip():
@@ -187,12 +187,13 @@ def test_fit_table_shows_the_whole_table(view, mouse):
 
 
 def _table_in_view(view, mouse) -> tuple[bool, float]:
-    """Whether the whole table is in the viewport, and the share of the viewport it fills along
-    its tighter dimension (1.0 = touching both sides of it)."""
+    """Whether the whole table is in the viewport, and the share of the viewport less the fit's
+    margins it fills along its tighter dimension (1.0 = touching both margins)."""
     rect = view.viewport().rect()
     inside = all(rect.contains(mouse.px(c)) for c in [(0.0, 0.0), (240.0, 180.0), (0.0, 180.0), (240.0, 0.0)])
     w, h = mouse.px((240.0, 0.0)).x() - mouse.px((0.0, 0.0)).x(), mouse.px((0.0, 0.0)).y() - mouse.px((0.0, 180.0)).y()
-    return inside, max(w / rect.width(), h / rect.height())
+    m = 2 * min(FIT_MARGIN_PX, rect.width() / 8.0, rect.height() / 8.0)
+    return inside, max(w / (rect.width() - m), h / (rect.height() - m))
 
 
 def test_fit_is_kept_when_the_view_is_resized_until_the_user_zooms(view, mouse, qtbot):

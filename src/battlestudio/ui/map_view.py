@@ -36,6 +36,10 @@ MIN_ZOOM, MAX_ZOOM = 0.05, 200.0
 WHEEL_STEP = 1.2
 """Zoom factor per wheel notch (120 eighths of a degree)."""
 
+FIT_MARGIN_PX = 40
+"""Screen pixels left free on every side of the table by ``fit_table`` (room for the flags,
+badges and labels of troops standing at its edge)."""
+
 PIXMAP_CACHE_KB = 128 * 1024
 """Room for the items' device-coordinate caches (Qt's default of 10 MB thrashes past ~1,000 items)."""
 
@@ -76,7 +80,8 @@ class MapView(QGraphicsView):
         self._label_key: tuple | None = None
         self._labels: list[tuple[QRectF, Label]] = []
         self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
-        self.auto_fit = False  # True from fit_table until the user zooms or pans: resizes refit
+        self._auto_fit = False
+        self._bar_policies: tuple | None = None  # scroll bar policies kept while fitted
         self._fitted_size = None  # (view, viewport) sizes at the last fit: scroll bars coming and going
         # resize only the viewport; refitting only when it shrank cannot oscillate
         self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -201,12 +206,41 @@ class MapView(QGraphicsView):
         """Zoom to 100 %: one table centimetre is one centimetre on the screen."""
         self.set_zoom(self.logicalDpiX() / 2.54)
 
+    @property
+    def auto_fit(self) -> bool:
+        """True from ``fit_table`` until the user zooms or pans: resizes refit. While fitted the
+        scroll bars are hidden (the whole table is in view, there is nothing to scroll to)."""
+        return self._auto_fit
+
+    @auto_fit.setter
+    def auto_fit(self, on: bool) -> None:
+        if on == self._auto_fit:
+            return
+        self._auto_fit = on
+        if on:
+            self._bar_policies = (self.horizontalScrollBarPolicy(), self.verticalScrollBarPolicy())
+            self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        elif self._bar_policies is not None:
+            h, v = self._bar_policies
+            self.setHorizontalScrollBarPolicy(h)
+            self.setVerticalScrollBarPolicy(v)
+
     def fit_table(self) -> None:
-        """Zoom and centre so the whole table is in view, and keep it so when the view is
+        """Zoom and centre so the whole table is in view with ``FIT_MARGIN_PX`` free on every
+        side (less in a very small view) and no scroll bars, and keep it so when the view is
         resized (the window shown, maximized, docks moved) until the user zooms or pans."""
-        self._fitted_size = (self.size(), self.viewport().size())
-        self.fitInView(self.map_scene.table_rect().adjusted(-2, -2, 2, 2), Qt.AspectRatioMode.KeepAspectRatio)
-        self.auto_fit = True
+        self.auto_fit = True  # hides the scroll bars first, so the viewport has its final size
+        port = self.viewport().size()
+        self._fitted_size = (self.size(), port)
+        table = self.map_scene.table_rect()
+        if table.width() <= 0 or table.height() <= 0 or port.width() < 2 or port.height() < 2:
+            return
+        margin = min(FIT_MARGIN_PX, port.width() / 8.0, port.height() / 8.0)
+        z = min((port.width() - 2 * margin) / table.width(), (port.height() - 2 * margin) / table.height())
+        z = min(max(z, MIN_ZOOM), MAX_ZOOM)
+        self.setTransform(self.transform().fromScale(z, z))
+        self.centerOn(table.center())
         self._zoom_updated()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
