@@ -207,3 +207,19 @@ def test_output_into_a_closed_pipe_is_quiet():
     )
     assert len(proc.stdout) == 1
     assert proc.stderr == "" and proc.returncode == 0
+
+
+def test_check_refuses_a_battle_file_with_deleted_events(tmp_path, capsys):
+    import sqlite3
+
+    p = tmp_path / "gap.battle"
+    store.save(jena_battle(), p)
+    con = sqlite3.connect(p)
+    con.execute("DELETE FROM event WHERE seq BETWEEN 1 AND 2")
+    con.commit()
+    con.close()
+    assert main(["check", str(p)]) != 0
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    assert out.startswith(f"{p}: missing: the events must be numbered 0 to n - 1 without gaps")
+    assert out.rstrip().endswith("event seq=1 to 2")

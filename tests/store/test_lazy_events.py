@@ -119,3 +119,25 @@ def test_reading_needs_no_sqlalchemy_and_knows_the_tables_of_the_schema(tmp_path
             "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+@pytest.mark.parametrize("delete, where", [
+    ("seq BETWEEN 2 AND 3", "event seq=2 to 3: missing:"),
+    ("seq = 0", "event seq=0: missing:"),
+    ("seq IN (1, 4)", "event seq=1: missing (2 rows missing in 2 gaps):"),
+])
+def test_deleted_event_rows_are_refused_naming_the_missing_seqs(tmp_path, jena, lazy, delete, where):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    _sql(p, f"DELETE FROM event WHERE {delete}")
+    with pytest.raises(BattleFileError) as info:
+        store.load(p, lazy_events=lazy)
+    assert str(info.value).startswith(f"{p}: {where}") and "without gaps" in str(info.value)
+
+
+def test_the_last_rows_deleted_are_no_gap(tmp_path, jena):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    _sql(p, "DELETE FROM event WHERE seq >= 4")  # as if the game had stopped there: still readable
+    assert store.load(p, lazy_events=True).events == jena.events[:4]

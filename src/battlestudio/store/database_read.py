@@ -137,7 +137,9 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
     Raises
     ------
     DocumentError
-        for a row whose kind, turn, side or phase is bad (``event seq=N.turn``...).
+        for a row whose kind, turn, side or phase is bad (``event seq=N.turn``...), or when
+        rows are missing: a save numbers the events 0 to n - 1 and appending goes on from the
+        last, so a gap in ``seq`` is a deleted row (``event seq=100 to 200: missing``).
     """
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples, made in C
@@ -151,8 +153,26 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
         event_from_doc(_event_doc(*bad), f"events[{bad[0]}]")  # raises its DocumentError
         raise DocumentError(f"events[{bad[0]}]", "bad kind, turn, side or phase")  # (not reached)
     rest = cursor.execute(f"{columns} ORDER BY seq").fetchall()
+    if rest and (rest[0][0] != 0 or rest[-1][0] != len(rest) - 1):  # seq is the rowid: unique integers
+        raise DocumentError(*_missing_seqs([r[0] for r in rest]))
     heads = [r[2:5] for r in rest]  # (turn, side, phase): 4x faster than a second query
     return RecordedEvents(heads, rest, _event_builder(path))
+
+
+def _missing_seqs(seqs: list[int]) -> tuple[str, str]:
+    """``(where, what)`` of the first gap in the sorted event numbers ``seqs`` (which do not run
+    0 to ``len(seqs) - 1``), counting every missing one."""
+    gaps, expected = [], 0
+    for s in seqs:
+        if s != expected:
+            gaps.append((expected, s - 1) if s > expected else (s, s))
+        expected = s + 1
+    lo, hi = gaps[0]
+    missing = sum(b - a + 1 for a, b in gaps if b >= a)
+    where = f"event seq={lo}" if lo == hi else f"event seq={lo} to {hi}"
+    more = f" ({missing} rows missing in {len(gaps)} gaps)" if len(gaps) > 1 else ""
+    return where, (f"missing{more}: the events must be numbered 0 to n - 1 without gaps, and a game with "
+                   "deleted events cannot be replayed")
 
 
 def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleEvent]:
