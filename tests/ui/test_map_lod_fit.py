@@ -86,3 +86,25 @@ def test_fit_leaves_a_margin_on_every_side_and_no_scroll_bars(qtbot, scenario, s
     assert min(gaps) <= FIT_MARGIN_PX + 2, gaps  # and no more than needed along the tighter side
     view.zoom_by(2.0)  # the user zooms: the bars come back
     qtbot.waitUntil(lambda: view.verticalScrollBar().isVisible() or view.horizontalScrollBar().isVisible())
+
+
+def test_map_labels_keep_off_the_order_budget_badges_on_jena(qtbot, tmp_path):
+    from pathlib import Path
+
+    from battlestudio import store
+    from tests.ui.window_helpers import make_window
+
+    battle = store.load(Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json")
+    w = make_window(qtbot, tmp_path, Document(battle))
+    w.resize(1440, 900)
+    view = w.map_view
+    view.fit_table()
+    badges = w.command_view.overlay.budgets.items
+    qtbot.waitUntil(lambda: len(badges) >= 2)
+    t = view.viewportTransform()
+    boxes = [b.deviceTransform(t).mapRect(b.boundingRect()) for b in badges.values() if b.isVisible()]
+    assert boxes
+    placed = view.placed_labels()
+    names = {label.text for _r, label in placed}
+    assert {"Kapellendorf", "Hohenlohe", "Napoleon"} <= names  # moved, not dropped
+    assert not [(label.text, r) for r, label in placed for box in boxes if r.intersects(box)]

@@ -100,6 +100,9 @@ class CommandOverlay:
         hooks = getattr(scene, "layer_hooks", None)
         if hooks is not None:
             hooks[LAYER] = self.set_visible
+        obstacles = getattr(scene, "label_obstacles", None)
+        if obstacles is not None:  # map labels keep off the budget badges
+            obstacles.append(lambda: self.budgets.items.values())
         if not visible:
             scene.hidden_layers.add(LAYER)
 

@@ -14,6 +14,7 @@ blits and creating a thousand items costs no text layout.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
@@ -158,7 +159,7 @@ CELL_PX = 64
 
 def place_labels(
     requests: list[LabelRequest], to_device, obstacles: list[QRectF] = (), obstacle_priority: int = 4,
-    bounds: QRectF | None = None,
+    bounds: QRectF | None = None, fixed: Iterable[QRectF] = (),
 ) -> list[tuple[QRectF, Label]]:
     """Choose labels that do not overlap, by priority then request order.
 
@@ -175,6 +176,11 @@ def place_labels(
         maps a scene point to device pixels (the view's transform).
     obstacles : list[QRectF] | Callable[[], list[QRectF]]
         or a function giving them, called only when a label of ``obstacle_priority`` is asked.
+    fixed : Iterable[QRectF]
+        device rectangles no label may cover (overlay badges such as a chief's order budget).
+        A town name (priority 0) that meets one, or another town's name, is tried one line
+        higher, then one line lower, and a commander's name (priority 1) one line lower, before
+        it is dropped.
 
     Returns
     -------
@@ -197,6 +203,8 @@ def place_labels(
     placed: list[tuple[QRectF, Label]] = []
     grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     blocked = False
+    for rect in fixed:
+        _register(grid, (rect.left(), rect.top(), rect.right(), rect.bottom()))
     for req in sorted(requests, key=_priority):
         if not blocked and req.priority >= obstacle_priority:
             blocked = True
@@ -206,18 +214,22 @@ def place_labels(
         w, h = label.width_px, label.height_px
         ax, ay = device(req.anchor)
         ay += req.offset_px
-        x0 = round(ax - w / 2.0)
-        y0 = round(ay if req.below else ay - h / 2.0)
-        x1, y1 = x0 + w, y0 + h
-        if bounds is not None:
-            dx = max(min(0.0, br - x1), bl - x0)
-            dy = max(min(0.0, bb - y1), bt - y0)
-            if dx or dy:
-                dx, dy = round(dx), round(dy)
-                x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
-        cells = [(cx, cy) for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
-                 for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)]
-        if any(a < x1 and x0 < c and b < y1 and y0 < d for cell in cells for a, b, c, d in grid.get(cell, ())):
+        for shift in (0.0, -h, h) if req.priority == 0 else (0.0, h) if req.priority == 1 else (0.0,):
+            x0 = round(ax - w / 2.0)
+            y0 = round((ay if req.below else ay - h / 2.0) + shift)
+            x1, y1 = x0 + w, y0 + h
+            if bounds is not None:
+                dx = max(min(0.0, br - x1), bl - x0)
+                dy = max(min(0.0, bb - y1), bt - y0)
+                if dx or dy:
+                    dx, dy = round(dx), round(dy)
+                    x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
+            cells = [(cx, cy) for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
+                     for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)]
+            if not any(a < x1 and x0 < c and b < y1 and y0 < d
+                       for cell in cells for a, b, c, d in grid.get(cell, ())):
+                break
+        else:
             continue
         r = (x0, y0, x1, y1)
         for cell in cells:
@@ -266,14 +278,15 @@ def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
 
 
 def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
-                   table: QRectF) -> list[tuple[QRectF, Label]]:
+                   table: QRectF, fixed: Iterable[QRectF] = ()) -> list[tuple[QRectF, Label]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
     The items (``by_kind``: container → id → item, as ``MapScene.items_by_kind``) are walked
     by kind in plain floats (their ``scene_box``), skipping whole kinds whose labels the zoom
     ``lod`` (px per cm) hides (unit names below ``LABEL_MIN_LOD``); troops are measured as
     obstacles only when a terrain name asks for room. ``t`` maps scene to device pixels, ``vp``
-    is the viewport (device pixels) and ``table`` the table's scene rectangle.
+    is the viewport (device pixels), ``table`` the table's scene rectangle and ``fixed`` device
+    rectangles no label may cover (``place_labels``).
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -319,4 +332,4 @@ def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
                 out.append(QRectF(p, p).adjusted(*extent))
         return out
     bounds = vp.intersected(t.mapRect(table))
-    return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None)
+    return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None, fixed=fixed)

@@ -85,6 +85,9 @@ class MapScene(QGraphicsScene):
         self.hidden_layers: set[str] = set()
         self.layer_hooks: dict[str, Callable[[bool], None]] = {}
         """Extra layers drawn by overlays (e.g. ``"command"``): name → what toggling it does."""
+        self.label_obstacles: list[Callable[[], Iterable[QGraphicsItem]]] = []
+        """Functions giving overlay items (screen-sized, ``ItemIgnoresTransformations``) that map
+        labels must keep off, e.g. the command overlay's order-budget badges."""
         self.grid_visible = True
         self.table_size = (240.0, 180.0)
         self.px_per_cm = 1.0

@@ -290,7 +290,8 @@ class MapView(QGraphicsView):
         """Labels shown in the viewport now: (device rectangle, label), non-overlapping.
 
         Recomputed only when the view transform, the scroll position, the viewport size, the
-        layers or items whose labels (or room) count at this zoom changed since the last call:
+        layers or items whose labels (or room) count at this zoom changed since the last call
+        or the overlay badges labels keep off (``MapScene.label_obstacles``):
         zoomed out below ``LABEL_MIN_LOD``, where unit names are hidden, units moving alone
         leave the labels as they are.
         """
@@ -301,13 +302,15 @@ class MapView(QGraphicsView):
         # unit names show from LABEL_MIN_LOD, and units keep terrain names off from 2 px/cm
         # (TerrainItem.label_request): below that a step that only moves units keeps the labels
         units = revs["units"] if self.zoom() >= LABEL_MIN_LOD else -1
+        fixed = [item.deviceTransform(t).mapRect(item.boundingRect())  # a handful of badges
+                 for items in scene.label_obstacles for item in items() if item.isVisible()]
         key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy(), vp.width(), vp.height(),
-               revs["commanders"], revs["terrain"], revs["towns"], revs["objectives"], units,
+               tuple(r.getCoords() for r in fixed), revs["commanders"], revs["terrain"], revs["towns"], revs["objectives"], units,
                scene.layer_revision, scene.ctx.labels_visible)
         if key != self._label_key:
             self._label_key = key
-            self._labels = (labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect())
-                            if scene.ctx.labels_visible else [])
+            self._labels = (labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(),
+                                           fixed) if scene.ctx.labels_visible else [])
         return self._labels
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
