@@ -219,12 +219,11 @@ DOT_PEN = QPen(QColor("#202020"), 1.0)
 _FLAGS: dict[tuple, QPixmap] = {}
 """Commander flags drawn once per (fill, ink, mark, selected, pixel ratio)."""
 
-COMMANDER_LABEL_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.8, "division": LABEL_MIN_LOD, "brigade": 2.5}
+COMMANDER_LABEL_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 1.0, "division": LABEL_MIN_LOD, "brigade": 2.5}
 """Zoom (px per cm) from which a commander's name is shown, per echelon: army commanders
-always; corps commanders once a corps (~250 cm of front) is wider than its name; division and
-brigade generals once their commands are a few pixels across (zoomed out on a Leipzig-sized
-table, 64 corps names in rows a few pixels apart covered every brigade, and 316 names would
-only crowd each other out)."""
+always; corps commanders from 1 px/cm; division and brigade generals once their commands are
+a few pixels across (zoomed out on a Leipzig-sized table, 64 corps names in rows a few pixels
+apart covered every brigade, and 316 names would only crowd each other out)."""
 
 COMMANDER_FLAG_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": LABEL_MIN_LOD, "brigade": 2.5}
 """Zoom (px per cm) from which a commander is drawn as his flag, per echelon. Below it a
