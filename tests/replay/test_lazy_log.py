@@ -104,14 +104,44 @@ def test_a_lazy_log_names_the_first_bad_event_when_it_reaches_it(jena_game):
     assert lazy.state_at(bad - 3) == GameLog.from_scenario(jena_game.scenario, events[:bad]).state_at(bad - 3)
 
 
-def test_a_lazy_log_refuses_events_out_of_phase_order_at_once(jena):
+@pytest.mark.parametrize("lazy", [True, False])
+def test_events_out_of_phase_order_name_the_event_before_too(jena, lazy):
+    make = GameLog.lazy if lazy else GameLog.from_scenario  # the same message either way
     events = [PhaseStarted(2, "french", "movement"), PhaseStarted(1, "french", "orders")]
-    with pytest.raises(ValueError, match="game log event 2: event 'phase_started' is in turn 1, but the log is at turn 2"):
-        GameLog.lazy(jena, events)
+    with pytest.raises(ValueError, match=r"^game log event 2: event 'phase_started' is in turn 1, but event 1 before "
+                                         r"it is in turn 2; turns cannot go back$"):
+        make(jena, events)
     events = [PhaseStarted(1, "french", "movement"), PhaseStarted(1, "french", "fire"),
               PhaseStarted(1, "french", "movement")]
-    with pytest.raises(ValueError, match="game log event 3: turn 1, french, movement is closed"):
-        GameLog.lazy(jena, events)
+    with pytest.raises(ValueError, match=r"^game log event 3: turn 1, french, movement is closed \(event 2 before it "
+                                         r"is in turn 1, french, fire\); events can only be added"):
+        make(jena, events)
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+@pytest.mark.parametrize("column, value, message", [
+    ("turn", 999, "game log event {n2}: event {kind!r} is in turn {turn}, but event {n1} before it is in turn 999; "
+                  "turns cannot go back"),
+    ("phase", "tea", "game log event {n2}: turn {turn}, {side}, {phase} is closed (event {n1} before it is in turn "
+                     "{turn}, {side}, tea)"),
+])
+def test_a_damaged_row_in_a_file_is_named_not_only_the_next_event(tmp_path, jena_game, lazy, column, value, message):
+    import sqlite3
+
+    p = tmp_path / "g.battle"
+    store.save(jena_game, p)
+    ev = jena_game.events
+    s = next(s for s in range(100, len(ev) - 1) if len({(e.turn, e.side, e.phase) for e in ev[s - 1 : s + 2]}) == 1)
+    con = sqlite3.connect(p)
+    con.execute(f"UPDATE event SET {column} = ? WHERE seq = ?", (value, s))  # row s: game log event s + 1
+    con.commit()
+    con.close()
+    nxt = ev[s + 1]
+    expected = message.format(n1=s + 1, n2=s + 2, kind=nxt.kind, turn=nxt.turn, side=nxt.side, phase=nxt.phase)
+    battle = store.load(p, lazy_events=lazy)
+    with pytest.raises(ValueError) as info:
+        (GameLog.lazy_from_battle if lazy else GameLog.from_battle)(battle)
+    assert str(info.value).startswith(expected)
 
 
 def test_a_lazy_log_of_a_lazily_read_file_builds_events_only_as_replayed(tmp_path, forty_turns):

@@ -141,3 +141,25 @@ def test_the_last_rows_deleted_are_no_gap(tmp_path, jena):
     store.save(jena, p)
     _sql(p, "DELETE FROM event WHERE seq >= 4")  # as if the game had stopped there: still readable
     assert store.load(p, lazy_events=True).events == jena.events[:4]
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_an_event_of_an_unknown_side_is_refused_at_load_naming_its_row(tmp_path, jena, lazy):
+    p = tmp_path / "j.battle"
+    store.save(jena, p)
+    _sql(p, "UPDATE event SET side = 'martians' WHERE seq = 3")
+    with pytest.raises(BattleFileError) as info:
+        store.load(p, lazy_events=lazy)
+    assert str(info.value) == f"{p}: event seq=3.side: unknown side 'martians' (the scenario's sides: french, prussian)"
+
+
+def test_an_event_of_an_unknown_side_in_a_json_file_is_refused_too(tmp_path, jena):
+    import json
+
+    p = tmp_path / "j.battle.json"
+    store.save(jena, p)
+    data = json.loads(p.read_text())
+    data["events"][3]["side"] = "martians"
+    p.write_text(json.dumps(data))
+    with pytest.raises(BattleFileError, match=r"events\[3\]\.side: unknown side 'martians' \(the scenario's sides: "):
+        store.load(p)

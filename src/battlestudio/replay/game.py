@@ -31,7 +31,7 @@ from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.lazy_log import LazyChecking, Segment as _Segment
+from battlestudio.replay.lazy_log import LazyChecking, Segment as _Segment, phase_order_problem
 from battlestudio.replay.queries import LogQueries
 from battlestudio.replay.state import GameState
 
@@ -167,12 +167,10 @@ class GameLog(LogQueries, LazyChecking):
         last = self._segments[-1] if self._segments else None
         new_segment = last is None or key != last.key
         if new_segment:
-            if key in self._seg_by_key:
-                raise ValueError(f"{key} is closed; events can only be added to the open phase or a new one")
-            if event.turn < 1:
-                raise ValueError(f"event {event.kind!r}: turn must be >= 1, got {event.turn}")
-            if last is not None and event.turn < last.key.turn:
-                raise ValueError(f"event {event.kind!r} is in turn {event.turn}, but the log is at turn {last.key.turn}")
+            problem = phase_order_problem(key, lambda: event.kind, pos, last.key if last is not None else None,
+                                          key in self._seg_by_key)
+            if problem:
+                raise ValueError(problem)
         head = event.apply(self._head)  # raises before anything changes
         if new_segment:
             if self._kf_pos[-1] != pos:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
@@ -48,6 +48,33 @@ class UnreplayableEvent(ValueError):
         super().__init__(f"game log event {number}: {error}")
         self.number = number
         self.error = error
+
+
+def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: PhaseKey | None,
+                        closed: bool) -> str:
+    """Why an event may not start phase ``key`` at position ``pos`` (0-based) of a log whose
+    last phase is ``last`` ("" when it may), for ``GameLog.append`` and the lazy index alike.
+
+    Where the event before it is the likelier culprit (a damaged turn, side or phase that
+    closed this one or went ahead in turns) the message names both: that event is number
+    ``pos`` (1-based). ``closed``: ``key`` is a phase already in the log. ``kind`` gives the
+    event's kind (called only for the message; "?" when it cannot be read).
+    """
+    def kind_text() -> str:
+        try:
+            return repr(kind())
+        except ValueError:
+            return "?"
+
+    if key.turn < 1:
+        return f"event {kind_text()}: turn must be >= 1, got {key.turn}"
+    if last is not None and key.turn < last.turn:
+        return (f"event {kind_text()} is in turn {key.turn}, but event {pos} before it is in turn {last.turn}; "
+                "turns cannot go back")
+    if closed:
+        return (f"{key} is closed (event {pos} before it is in {last}); events can only be added to the open phase "
+                "or a new one")
+    return ""
 
 
 class LazyChecking:
@@ -97,13 +124,8 @@ class LazyChecking:
             if head == last:
                 continue
             key = PhaseKey(*head)
-            problem = ""
-            if key in self._seg_by_key:
-                problem = f"{key} is closed; events can only be added to the open phase or a new one"
-            elif key.turn < 1:
-                problem = f"event {seq[i].kind!r}: turn must be >= 1, got {key.turn}"
-            elif last is not None and key.turn < last[0]:
-                problem = f"event {seq[i].kind!r} is in turn {key.turn}, but the log is at turn {last[0]}"
+            problem = phase_order_problem(key, lambda i=i: seq[i].kind, i, self._segments[-1].key if self._segments
+                                          else None, key in self._seg_by_key)
             if problem:
                 raise ValueError(f"game log event {i + 1}: {problem}")
             if self._segments:

@@ -26,6 +26,7 @@ from battlestudio.store.codec import (
     COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, RecordSpec, battle_from_doc, event_from_doc, oob_to_doc,
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.event_places import raise_for_places
 from battlestudio.store.fields import OPT_POINT, POINT
 from battlestudio.store.rows import (
     COLLECTION_TABLE_NAMES, EVENT_TABLE, INFO_TABLE, OOB_EDGE_TABLE, OOB_NODE_TABLE, SOURCE_TABLE, check_header,
@@ -89,6 +90,7 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             events = read_events(conn, path)
             conn.execute("COMMIT")
         battle = battle_from_doc(doc)
+        raise_for_places(events.heads(), battle.scenario, "events[{i}]")  # seq = index: no gaps
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
             events = list(events)

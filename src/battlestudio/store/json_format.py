@@ -19,6 +19,8 @@ from shapely.geometry.base import BaseGeometry
 from battlestudio.replay.battle import Battle
 from battlestudio.store.atomic import atomic_write
 from battlestudio.store.codec import EVENT_HEAD, battle_from_doc, battle_to_doc, event_payload_json
+from battlestudio.replay.recorded import heads_of
+from battlestudio.store.event_places import raise_for_places
 from battlestudio.store.errors import BattleFileError, DocumentError
 
 def dumps(battle: Battle) -> str:
@@ -183,6 +185,8 @@ def load_json(path: str | os.PathLike[str]) -> Battle:
     except UnicodeDecodeError as exc:
         raise BattleFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        return loads(text)
+        battle = loads(text)
+        raise_for_places(heads_of(battle.events), battle.scenario, "events[{i}]")
+        return battle
     except DocumentError as err:
         raise BattleFileError.from_document(path, err) from None
