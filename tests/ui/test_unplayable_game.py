@@ -42,8 +42,21 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     assert "game log event " in text and "opened without the game" in text
     assert "Saving keeps the recorded events as they are" in text
 
+    # the Replay dock and the Problems dock say it too, naming the first bad event
+    n = len(data["events"])
+    panel = w.play_view.panel
+    assert panel.heading.text().startswith(f"The recorded game ({n} events) cannot be replayed: game log event ")
+    assert "no unit 'ghost'" in panel.heading.text()
+    assert panel.bar.where.text() == f"Recorded game of {n} events not replayable"
+    first, = [p for p in w.problems_panel.problems if p.code == "game:not-replayable"]
+    assert first is w.problems_panel.problems[0] and first.severity == "error"
+    assert first.message == panel.heading.text()
+    assert w.problems_panel.list.topLevelItem(0).text(0) == first.message
+
     w.set_document(w.document)  # shown again (e.g. after a view switch): warned once only
     assert len(modals.calls) == 1
+    assert panel.heading.text().startswith(f"The recorded game ({n} events) cannot be replayed")
+    assert w.problems_panel.problems[0] == first
 
     out = tmp_path / "saved.battle.json"
     assert w.save_as(out)
@@ -162,3 +175,22 @@ def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtb
     assert "no unit 'ghost'" in text
     qtbot.waitUntil(lambda: not isinstance(w.document, PlayDocument))
     assert w.document.path == bad
+
+
+def test_a_turn_damaged_at_one_row_is_named_at_opening_in_the_warning_the_replay_and_problems_docks(
+        qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    good, seq = _damaged_jena(tmp_path, "UPDATE event SET turn = 999 WHERE seq = {seq}")
+    n = len(_event_rows(good))
+    w = make_window(qtbot, tmp_path)
+
+    assert w.open_path(good)  # the phases are indexed at opening: refused at once, scenario shown
+
+    assert not isinstance(w.document, PlayDocument) and w.document.path == good
+    (kind, title, text), = modals.calls
+    culprit = f"but event {seq + 1} before it is in turn 999; turns cannot go back"
+    assert kind == "warning" and f"game log event {seq + 2}: event " in text and culprit in text
+    heading = w.play_view.panel.heading.text()
+    assert heading.startswith(f"The recorded game ({n} events) cannot be replayed: game log event {seq + 2}: ")
+    assert culprit in heading
+    assert w.problems_panel.problems[0].message == heading

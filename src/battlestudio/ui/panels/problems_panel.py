@@ -2,10 +2,13 @@
 
 It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
 not validate on every mouse move) and lists errors and warnings; clicking a problem selects
-the records at fault, so the map and the order-of-battle tree show them.
+the records at fault, so the map and the order-of-battle tree show them. Problems found elsewhere
+(``extra_problems``: a recorded game that cannot be replayed) are listed first.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
@@ -57,6 +60,9 @@ class ProblemsPanel(QWidget):
         self.list.itemClicked.connect(self._on_clicked)
         self.list.itemActivated.connect(self._on_activated)
         self.document: Document | None = None
+        self.extra_problems: Callable[[Document], list[Problem]] | None = None
+        """Problems of a document found elsewhere, listed first (e.g. its recorded game cannot
+        be replayed: ``PlayView``)."""
         self.set_document(document)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
@@ -76,7 +82,8 @@ class ProblemsPanel(QWidget):
     def check(self) -> list[Problem]:
         """Validate now and show the result."""
         self._timer.stop()
-        self.problems = find_problems(self.document.scenario, self._footprints)
+        extra = self.extra_problems(self.document) if self.extra_problems is not None else []
+        self.problems = extra + find_problems(self.document.scenario, self._footprints)
         style = self.style()
         icons = {
             "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),

@@ -13,7 +13,8 @@ the state at the cursor because they read the ``PlayDocument``. Its game log is 
 (``GameLog.lazy``): only what the opening cursor needs is replayed before the first frame; the
 rest of the game is checked in idle slices once the map has painted (``idle_check``), and an
 event that cannot be replayed then brings the same warning as at opening and shows the scenario
-without the game.
+without the game; the Replay dock then says the game (its size) cannot be replayed and why, and
+the Problems dock lists it as an error (``game_problems``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
 from battlestudio.document import Document
+from battlestudio.model.problems import Problem
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
 from battlestudio.store import BattleFileError
@@ -89,7 +91,8 @@ class PlayView(QObject):
         self.doc: Document | None = None
         self.seed: int | str | None = None  # dice seed of new sessions (None: random)
         self._editor_docs: weakref.WeakSet[Document] = weakref.WeakSet()
-        self._unplayable_docs: weakref.WeakSet[Document] = weakref.WeakSet()  # warned about already
+        # warned about already: why each document's game cannot be replayed
+        self._unplayable_docs: weakref.WeakKeyDictionary[Document, Exception] = weakref.WeakKeyDictionary()
         self.order_dialog: OrderDialog | None = None
         self.umpire_dialog: UmpireDialog | None = None
         self.annotation_dialog: AnnotationDialog | None = None
@@ -107,6 +110,9 @@ class PlayView(QObject):
         self._space_down = self._space_used = False
         self._viewport = window.map_view.viewport()
         self.check = IdleCheck(self)  # a lazily opened game: checked after the first frame
+        problems = getattr(window, "problems_panel", None)
+        if problems is not None:
+            problems.extra_problems = self.game_problems
         window.map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         doc = window.document
@@ -219,8 +225,28 @@ class PlayView(QObject):
         cannot be replayed, naming the first bad event."""
         self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
         if doc not in self._unplayable_docs:
-            self._unplayable_docs.add(doc)
+            self._unplayable_docs[doc] = exc
+            problems = getattr(self.window, "problems_panel", None)
+            if problems is not None and problems.document is doc:
+                problems.check()
+            if self.doc is doc:
+                self._show_unplayable(doc)
             QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
+
+    def game_problems(self, doc: Document) -> list[Problem]:
+        """For the Problems dock: one error when ``doc``'s recorded game cannot be replayed,
+        naming the first bad event."""
+        exc = self._unplayable_docs.get(doc)
+        if exc is None:
+            return []
+        n = len(doc.battle.events)
+        return [Problem("error", "game:not-replayable",
+                        f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}", ())]
+
+    def _show_unplayable(self, doc: Document) -> None:
+        exc = self._unplayable_docs.get(doc)
+        if exc is not None:
+            self.panel.show_unreplayable(len(doc.battle.events), str(exc))
 
     def document_set(self, doc: Document) -> None:
         """The window shows ``doc`` now: bind the dock, the marks and the command view."""
@@ -251,6 +277,7 @@ class PlayView(QObject):
             self.check.after_first_frame()
         else:
             self.panel.set_timeline(None)
+            self._show_unplayable(doc)
             self.marks.bind(None)
         self.update()
 

@@ -4,7 +4,8 @@ The event list shows every event of the phase at the cursor, one readable line e
 (``session.text.describe``: names, distances, each roll with its explanation); the event at the
 cursor is current, the ones after it greyed. Clicking an event moves the cursor to it and asks
 for its unit to be selected and centred (``unit_requested``). Under the list, how many turns of
-trails to draw and whether to highlight what the last step changed.
+trails to draw and whether to highlight what the last step changed. A recorded game that cannot be
+replayed is said in the heading (``show_unreplayable``), with its size and the first bad event.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class ReplayPanel(QWidget):
         self.events.itemClicked.connect(self._on_clicked)
         self.heading = QLabel(self)
         self.heading.setObjectName("replay_heading")
+        self.heading.setWordWrap(True)
         self.trail_box = QSpinBox(self)
         self.trail_box.setObjectName("replay_trail_turns")
         self.trail_box.setRange(0, 20)
@@ -94,6 +96,14 @@ class ReplayPanel(QWidget):
             timeline.bounds_changed.connect(self._on_bounds)
         self._on_position(timeline.position if timeline is not None else 0)
 
+    def show_unreplayable(self, count: int, reason: str) -> None:
+        """No timeline: the battle holds a recorded game of ``count`` events that cannot be
+        replayed, for ``reason`` (naming the first bad event); say so instead of "no game"."""
+        self.set_timeline(None)
+        self.bar.where.setText(f"Recorded game of {count} events not replayable")
+        self.heading.setText(f"The recorded game ({count} event{'' if count == 1 else 's'}) cannot be replayed: {reason}")
+        self.heading.setToolTip(self.heading.text())
+
     def _on_bounds(self, _lo: int, _hi: int) -> None:
         self._phase = None  # events of the open phase may have been added or taken back
         if self.timeline.position <= _hi:  # else the timeline seeks back to the end next
@@ -105,6 +115,7 @@ class ReplayPanel(QWidget):
             self.events.clear()
             self._items, self._phase = [], None
             self.heading.setText("Start of the game: nothing has happened yet." if t is not None else "")
+            self.heading.setToolTip("")
             return
         c = t.cursor
         start, end = t.log.phase_range(c.key)
