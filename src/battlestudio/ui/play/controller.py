@@ -14,7 +14,7 @@ the state at the cursor because they read the ``PlayDocument``. Its game log is 
 rest of the game is checked in idle slices once the map has painted (``idle_check``), and an
 event that cannot be replayed then brings the same warning as at opening and shows the scenario
 without the game; the Replay dock then says the game (its size) cannot be replayed and why, and
-the Problems dock lists it as an error (``game_problems``).
+the Problems dock lists it as an error (``idle_check.game_problems``).
 """
 
 from __future__ import annotations
@@ -27,13 +27,11 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
 from battlestudio.document import Document
-from battlestudio.model.problems import Problem
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
-from battlestudio.store import BattleFileError
 from battlestudio.session import GameSession
 from battlestudio.session.turns import game_time
-from battlestudio.ui.play.idle_check import IdleCheck
+from battlestudio.ui.play.idle_check import IdleCheck, game_problems, unplayable_text  # noqa: F401 - re-exported
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
 from battlestudio.ui.play.pick import pick_point
@@ -69,19 +67,6 @@ def make_play_document(doc: Document, position: int | None = None, seed: int | s
     return PlayDocument(doc, session, position, log=log)
 
 
-def unplayable_text(doc: Document, exc: Exception) -> str:
-    """The warning shown when ``doc``'s recorded game cannot be replayed: the file, the first bad
-    event (``exc``, from ``GameLog``), and what happens to the game."""
-    name = str(doc.path) if doc.path is not None else "This battle"
-    n = len(doc.battle.events)
-    saving = ("Saving to a .battle file keeps the recorded events as they are, that one included; a "
-              ".battle.json file cannot hold it, so saving there asks first whether to save the scenario "
-              "without its recorded game." if isinstance(getattr(exc, "error", exc), BattleFileError) else
-              "Saving keeps the recorded events as they are in the file.")
-    return (f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
-            f"The scenario was opened without the game: the map shows it as deployed. {saving}")
-
-
 class PlayView(QObject):
     """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
 
@@ -112,7 +97,7 @@ class PlayView(QObject):
         self.check = IdleCheck(self)  # a lazily opened game: checked after the first frame
         problems = getattr(window, "problems_panel", None)
         if problems is not None:
-            problems.extra_problems = self.game_problems
+            problems.extra_problems = lambda doc: game_problems(doc, self._unplayable_docs.get(doc))
         window.map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         doc = window.document
@@ -232,16 +217,6 @@ class PlayView(QObject):
             if self.doc is doc:
                 self._show_unplayable(doc)
             QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
-
-    def game_problems(self, doc: Document) -> list[Problem]:
-        """For the Problems dock: one error when ``doc``'s recorded game cannot be replayed,
-        naming the first bad event."""
-        exc = self._unplayable_docs.get(doc)
-        if exc is None:
-            return []
-        n = len(doc.battle.events)
-        return [Problem("error", "game:not-replayable",
-                        f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}", ())]
 
     def _show_unplayable(self, doc: Document) -> None:
         exc = self._unplayable_docs.get(doc)
