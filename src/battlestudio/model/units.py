@@ -224,6 +224,23 @@ FOOTPRINT_CACHE_SIZE = 1 << 16
 _FOOTPRINTS: dict[int, tuple[Unit, Polygon]] = {}  # id(record) -> (record, polygon); the record keeps the id taken
 
 
+def cached_split(items: Sequence[Any], cache: dict[int, tuple[Any, Any]]) -> tuple[list[Any], list[int]]:
+    """Look ``items`` up in an identity cache (``id(item) -> (item, value)``, the item kept so a
+    reused id is never mistaken for it): the cached value or None per item, and the indices of
+    the items not cached, for a caller that builds those in one vectorised call."""
+    out: list[Any] = []
+    missing: list[int] = []
+    get = cache.get
+    for k, item in enumerate(items):
+        hit = get(id(item))
+        if hit is not None and hit[0] is item:
+            out.append(hit[1])
+        else:
+            out.append(None)
+            missing.append(k)
+    return out, missing
+
+
 def footprints(units: Sequence[Unit]) -> list[Polygon]:
     """``[u.footprint() for u in units]`` (table cm), the polygons not cached yet built in one
     vectorised call and cached: ~3 µs a unit instead of ~13 µs, for checks of a whole army
@@ -233,16 +250,7 @@ def footprints(units: Sequence[Unit]) -> list[Polygon]:
     ring FL, RL, RR, FR). Raises what ``Unit.rect`` raises for the first unit that cannot
     be drawn.
     """
-    out: list[Polygon | None] = []
-    missing: list[int] = []
-    get = _FOOTPRINTS.get
-    for k, u in enumerate(units):
-        hit = get(id(u))
-        if hit is not None and hit[0] is u:
-            out.append(hit[1])
-        else:
-            out.append(None)
-            missing.append(k)
+    out, missing = cached_split(units, _FOOTPRINTS)
     if missing:
         rings = []
         for k in missing:

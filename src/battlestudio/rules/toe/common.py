@@ -18,7 +18,7 @@ from shapely.geometry.base import BaseGeometry
 from battlestudio.model.command_geometry import general_base
 from battlestudio.model.geometry import Point
 from battlestudio.model.orders import Order, OrderStatus
-from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit
+from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit, cached_split
 from battlestudio.replay.order_events import DEFENCE
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -78,16 +78,7 @@ def bases_of(cs: Iterable[Commander]) -> list[BaseGeometry]:
     """``[base_of(c) for c in cs]``, the bases not cached yet made in one vectorised call
     (~1 µs a general instead of ~5) and cached: the same points ``base_of`` makes."""
     cs = list(cs)
-    out: list[BaseGeometry | None] = []
-    missing: list[int] = []
-    get = _BASES.get
-    for k, c in enumerate(cs):
-        hit = get(id(c))
-        if hit is not None and hit[0] is c:
-            out.append(hit[1])
-        else:
-            out.append(None)
-            missing.append(k)
+    out, missing = cached_split(cs, _BASES)
     if missing:
         points = shapely.points(np.asarray([cs[k].position for k in missing], dtype=float).reshape(-1, 2))
         if len(_BASES) + len(missing) > 1 << 14:
