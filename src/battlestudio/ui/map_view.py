@@ -147,10 +147,17 @@ class MapView(QGraphicsView):
             self.tool.document_changed()
 
     def _on_selection_changed(self, ids: frozenset[str]) -> None:
-        for item in self.map_scene.all_items():
-            want = item.id in ids
-            if item.isSelected() != want:
-                item.setSelected(want)
+        """Select the items of ``ids`` and deselect the other record items: visits the
+        selection only, not every item (an edit at 10,000 units walked 13,000 items)."""
+        scene = self.map_scene
+        want = [item for item in map(scene.item_for, ids) if item is not None]
+        keep = set(want)
+        for item in scene.selectedItems():
+            if item not in keep and scene.item_for(getattr(item, "id", None) or "") is item:
+                item.setSelected(False)
+        for item in want:
+            if not item.isSelected():
+                item.setSelected(True)
 
     def show_state(self, units: Mapping[str, object], commanders: Mapping[str, object]) -> None:
         """Show these units and commanders (id → record), e.g. a replay's state at the cursor.
