@@ -1,18 +1,31 @@
 """Document: the battle being edited, its undo history, its selection, and the signals views use.
 
-The editor's only way to change scenario data is ``Document.push(edit)``. Every change is
+The editor changes scenario data only through ``Document.push(edit)``. Every change is
 announced on ``changed`` as a list of ``Change``s (the Tiled model); the history (undo/redo,
 merging of drags, clean flag) is pure Python so it is tested without Qt.
+
+The gestures of the map tools and the Properties dock are verbs: ``move`` (a drag or a nudge),
+``rotate``, ``set_fields`` (a field typed in the dock: a formation, an order state, a name …)
+and ``place`` (a drop from the order of battle). The editor answers each with an edit pushed
+here; a recording (``battlestudio.play.PlayDocument``) answers the same verbs with battle events.
+A gesture is the calls made with one merge ``key``: the document snapshots the records it
+works on at the first call with a new key, every later call gives the displacement or turn
+from there, and the whole gesture is one undo step.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterable
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from psygnal import Signal
 
-from battlestudio.edits import RECORD_KINDS, Change, Edit
+from battlestudio.edits import RECORD_KINDS, Change, Edit, PutRecords, container
+from battlestudio.edits.moves import MOVABLE, Snapshot, move_edit, rotate_edit, snapshot
+from battlestudio.edits.place import place_edit
+from battlestudio.model.geometry import Point
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 
@@ -53,6 +66,8 @@ class Document:
         self._selection: frozenset[str] = frozenset()
         self.revision = 0
         """Counts every change (push, undo, redo); autosave compares it to decide to write."""
+        self._gesture_key: object = None
+        self._gesture_records: Snapshot = {}
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -154,6 +169,65 @@ class Document:
         """Treat the current state as differing from the file (e.g. a recovered copy)."""
         self._clean = None
         self.history_changed.emit()
+
+    # -- gestures ------------------------------------------------------------------------
+    def gesture_start(self, ids: Iterable[str], key: object = None, kinds: Sequence[str] = MOVABLE) -> Snapshot:
+        """id → (container, record) of ``ids`` (in ``kinds``; unknown ids left out) as they stood
+        at the first call with merge ``key``: a new key (or None) snapshots them now."""
+        if key is None or key != self._gesture_key:
+            self._gesture_key, self._gesture_records = key, {}
+        ids = list(ids)
+        held = self._gesture_records
+        missing = [i for i in ids if i not in held]
+        if missing:
+            held.update(snapshot(self.scenario, missing, kinds))
+        return {i: held[i] for i in ids if i in held and held[i][0] in kinds}
+
+    def move(self, ids: Iterable[str], dx: float, dy: float, key: object = None, verb: str = "Move") -> list[Change]:
+        """Move the records ``ids`` (units, commanders, terrain, towns, objectives) by (dx, dy) cm
+        from where they stood at the gesture's start (``gesture_start``); one undo step per
+        ``key`` ("Move Bde Roguet", "Nudge 3 units"). Returns the changes ([] when none moves)."""
+        edit = move_edit(self.gesture_start(ids, key), dx, dy, verb, key)
+        return self.push(edit) if edit is not None else []
+
+    def rotate(self, ids: Iterable[str], delta: float, key: object = None) -> list[Change]:
+        """Turn the units among ``ids`` by ``delta`` degrees CCW from their facing at the gesture's
+        start, each about the centre of its footprint; one undo step per ``key``."""
+        units = {i: rec for i, (_, rec) in self.gesture_start(ids, key, ("units",)).items()}
+        return self.push(rotate_edit(units, delta, key)) if units else []
+
+    def set_fields(self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str,
+                   key: object = None) -> list[Change]:
+        """Set fields of records of container ``kind``: ``fields`` is id → {field: new value}
+        (dataclass field names, e.g. ``{"formation": Formation.COLUMN}``), as one undo step
+        labelled ``text``; calls with the same ``key`` merge. Records left unchanged are
+        skipped ([] when none changes).
+
+        Raises
+        ------
+        KeyError
+            for an id not in the container; ValueError for an unknown container.
+        """
+        new = self.fields_set(kind, fields)
+        return self.push(PutRecords(kind, new, text, merge_key=key)) if new else []
+
+    def fields_set(self, kind: str, fields: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+        """id → the record of container ``kind`` with ``fields[id]`` set, for the records it
+        changes (``set_fields``)."""
+        d = container(self.scenario, kind)
+        new = {i: replace(d[i], **f) for i, f in fields.items()}
+        return {i: r for i, r in new.items() if r != d[i]}
+
+    def place(self, ids: Iterable[str], point: Point) -> list[str]:
+        """Place the units and commanders ``ids`` dropped at ``point`` (cm) in a line about it
+        (``edits.place``) as one undo step; unknown ids are ignored. Returns the ids placed."""
+        ids = list(ids)
+        edit = place_edit(self.scenario, ids, point)
+        if edit is None:
+            return []
+        self.push(edit)
+        s = self.scenario
+        return [i for i in dict.fromkeys(ids) if i in s.units or i in s.commanders]
 
     # -- selection -----------------------------------------------------------------------
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from battlestudio import store
 from battlestudio.replay.recorded import RecordedEvents
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.window_helpers import ModalRecorder, make_window
 

@@ -12,7 +12,7 @@ import pytest
 from battlestudio.document import Document
 from battlestudio.model.units import Formation
 from battlestudio.replay.battle import Battle
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.window_helpers import ModalRecorder, make_window, mouse, px
 

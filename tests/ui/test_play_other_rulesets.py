@@ -8,7 +8,7 @@ from __future__ import annotations
 from battlestudio import store
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.game import GameLog
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from tests.test_session_rulesets import scenario_from_case
 from tests.ui.window_helpers import ModalRecorder, make_window
 

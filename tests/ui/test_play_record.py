@@ -16,7 +16,7 @@ import pytest
 from battlestudio import store
 from battlestudio.replay.battle import Battle
 from battlestudio.ui.resources import bundled_scenarios
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from tests.ui.window_helpers import ModalRecorder, drag, make_window, mouse, px
 
 JENA = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")

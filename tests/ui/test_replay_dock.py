@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from battlestudio.replay.game import GameLog
 from battlestudio.ui.coords import scene_to_table
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.window_helpers import ModalRecorder, make_window
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from battlestudio import store
 from battlestudio.edits import MoveRecords
 from battlestudio.ui.recovery import RecoveryStore
-from battlestudio.ui.play.play_document import PlayDocument
+from battlestudio.play.document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.window_helpers import ModalRecorder, make_window
 

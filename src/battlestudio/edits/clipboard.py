@@ -9,7 +9,8 @@ else under the original superior if he still exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from shapely.affinity import translate
 

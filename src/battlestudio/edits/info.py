@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.edits.base import Change, Edit
 from battlestudio.model.scenario import ScenarioInfo, Scenario

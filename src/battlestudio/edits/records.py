@@ -8,7 +8,8 @@ restores the nodes, their edges and each commander's order of subordinates.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from battlestudio.edits.base import Change, Edit, container
 from battlestudio.model.geometry import Point, normalize_angle
@@ -82,13 +83,13 @@ class PutRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not _absorb(self, other):
+        if not (isinstance(other, PutRecords) and _absorb(self, other)):
             return False
         self.records.update(other.records)
         return True
 
 
-def _absorb(edit: "PutRecords | MoveRecords", other: Edit) -> bool:
+def _absorb(edit: PutRecords | MoveRecords, other: Edit) -> bool:
     """Merge bookkeeping shared by the mergeable record edits.
 
     If ``other`` is the same kind of edit on the same container with the same non-None
@@ -126,8 +127,8 @@ class RemoveRecords(Edit):
         self.ids: tuple[str, ...] = tuple(dict.fromkeys(ids))
         self.text = text
         self._removed: list[tuple[int, str, Any]] = []
-        self._nodes: dict[str, dict] = {}
-        self._children: dict[str, list[tuple[str, dict]]] = {}
+        self._nodes: dict[str, dict[str, Any]] = {}
+        self._children: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 
     def do(self, scenario: Scenario) -> list[Change]:
         d = container(scenario, self.kind)
@@ -241,7 +242,7 @@ class MoveRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not _absorb(self, other):
+        if not (isinstance(other, MoveRecords) and _absorb(self, other)):
             return False
         self.positions.update(other.positions)
         self.facings.update(other.facings)

@@ -8,13 +8,12 @@ size in cm, ground scale). It re-reads the records whenever the Document reports
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from battlestudio.document import Document
-from battlestudio.edits import Change, PutRecords, SetInfo
+from battlestudio.edits import Change, SetInfo
 from battlestudio.ui.ruleset_switch import Confirm, ask, switch_ruleset
 from battlestudio.model.geometry import normalize_angle
 from battlestudio.model.terrain import TerrainKind
@@ -238,9 +237,8 @@ class PropertiesPanel(QWidget):
             return
         d = getattr(self.document.scenario, kind)
         ids = self.selected_by_kind().get(kind, [])
-        new = {i: replace(d[i], **with_value(d[i], attr, value)) for i in ids}
-        new = {i: r for i, r in new.items() if r != d[i]}
-        if not new:
+        if not ids:
             return
         what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
-        self.document.push(PutRecords(kind, new, f"Set {label} of {what}", merge_key=("properties", kind, attr, tuple(ids))))
+        self.document.set_fields(kind, {i: with_value(d[i], attr, value) for i in ids}, f"Set {label} of {what}",
+                                 key=("properties", kind, attr, tuple(ids)))

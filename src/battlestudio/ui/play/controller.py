@@ -27,15 +27,16 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
 
 from battlestudio.document import Document
+from battlestudio.play.document import PlayDocument
+from battlestudio.play.problems import game_problems, unplayable_text
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
 from battlestudio.session import GameSession
 from battlestudio.session.turns import game_time
-from battlestudio.ui.play.idle_check import IdleCheck, game_problems, unplayable_text  # noqa: F401 - re-exported
+from battlestudio.ui.play.idle_check import IdleCheck
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
 from battlestudio.ui.play.pick import pick_point
-from battlestudio.ui.play.play_document import PlayDocument
 from battlestudio.ui.play.replay_panel import ReplayPanel
 from battlestudio.ui.play.timeline_bar import handle_key
 from battlestudio.ui.play.umpire_dialog import AnnotationDialog, UmpireDialog

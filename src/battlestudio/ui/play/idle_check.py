@@ -6,7 +6,8 @@ event (``GameLog.validate`` in slices of about ``CHECK_SLICE_S``) and the Analys
 (which replay the whole game) — until the map's viewport has painted once (or a second has
 passed, or at once when the map is not shown), and runs the check on a zero-interval timer so
 the window stays responsive. A bad event is handed to ``PlayView.game_unplayable``, which says
-so with ``unplayable_text`` (the warning) and ``game_problems`` (the Problems dock's error).
+so with ``play.problems.unplayable_text`` (the warning) and ``game_problems`` (the Problems
+dock's error).
 """
 
 from __future__ import annotations
@@ -16,38 +17,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
-from battlestudio.document import Document
-from battlestudio.model.problems import Problem
-from battlestudio.store import BattleFileError
-
 if TYPE_CHECKING:
     from battlestudio.ui.play.controller import PlayView
 
 CHECK_SLICE_S = 0.02
 """Seconds of idle time one slice of checking a lazily opened game may take."""
-
-
-def unplayable_text(doc: Document, exc: Exception) -> str:
-    """The warning shown when ``doc``'s recorded game cannot be replayed: the file, the first bad
-    event (``exc``, from ``GameLog``), and what happens to the game."""
-    name = str(doc.path) if doc.path is not None else "This battle"
-    n = len(doc.battle.events)
-    saving = ("Saving to a .battle file keeps the recorded events as they are, that one included; a "
-              ".battle.json file cannot hold it, so saving there asks first whether to save the scenario "
-              "without its recorded game." if isinstance(getattr(exc, "error", exc), BattleFileError) else
-              "Saving keeps the recorded events as they are in the file.")
-    return (f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
-            f"The scenario was opened without the game: the map shows it as deployed. {saving}")
-
-
-def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
-    """For the Problems dock: one error when ``doc``'s recorded game cannot be replayed
-    (``exc``, naming the first bad event; None when it can)."""
-    if exc is None:
-        return []
-    n = len(doc.battle.events)
-    return [Problem("error", "game:not-replayable",
-                    f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}", ())]
 
 
 class _NoPanel:
@@ -61,7 +35,7 @@ class _NoPanel:
 class IdleCheck(QObject):
     """Checks the game of ``view``'s document in idle slices after the first frame."""
 
-    def __init__(self, view: "PlayView") -> None:
+    def __init__(self, view: PlayView) -> None:
         super().__init__(view)
         self.view = view
         self.timer = QTimer(self)

@@ -28,7 +28,7 @@ from battlestudio.ui.play.pick import pick_point
 
 if TYPE_CHECKING:
     from battlestudio.ui.map_view import MapView
-    from battlestudio.ui.play.play_document import PlayDocument
+    from battlestudio.play.document import PlayDocument
 
 
 def _esc(text: str) -> str:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from battlestudio.ui.play.play_document import PlayDocument
+    from battlestudio.play.document import PlayDocument
 
 
 def _unit_combo(state, selection, name: str) -> QComboBox:

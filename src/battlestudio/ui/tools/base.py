@@ -2,21 +2,22 @@
 
 A tool receives the mouse and key events the view does not use for navigation, keeps its own
 explicit gesture state, shows temporary preview items in the scene, and turns each finished
-gesture (or each step of a drag, merged into one undo step) into an edit pushed through the
-document. A tool never changes records itself, and its previews are never the truth.
+gesture (or each step of a drag, one undo step per merge key) into a verb of the document
+(``move``, ``rotate``, ``place``) or an edit pushed through it. A tool never changes records
+itself, and its previews are never the truth.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem
 
-from battlestudio.edits import Edit, Macro
 from battlestudio.model.geometry import Point
 from battlestudio.ui.items import MapItem
 
@@ -28,67 +29,8 @@ _gesture_ids = itertools.count(1)
 
 
 def new_merge_key(name: str) -> tuple[str, int]:
-    """A fresh merge key: edits pushed with it during one gesture merge into one undo step."""
+    """A fresh merge key: the calls made with it during one gesture are one undo step."""
     return (name, next(_gesture_ids))
-
-
-class MergingMacro(Macro):
-    """A macro of mergeable edits (one per record kind) that merges component-wise.
-
-    Used when one drag moves records of several kinds (units and commanders, or terrain): each
-    mouse move pushes one of these with the same ``merge_key`` and the same component kinds,
-    and the document folds them into the first, so the whole drag is one undo step.
-    """
-
-    def __init__(self, edits: list[Edit], text: str, merge_key: object) -> None:
-        super().__init__(edits, text)
-        self.merge_key = merge_key
-
-    def merge(self, other: Edit) -> bool:
-        if not (
-            isinstance(other, MergingMacro)
-            and other.merge_key == self.merge_key
-            and len(other.edits) == len(self.edits)
-            and all(type(a) is type(b) and getattr(a, "kind", None) == getattr(b, "kind", None)
-                    for a, b in zip(self.edits, other.edits))
-        ):
-            return False
-        for a, b in zip(self.edits, other.edits):
-            if not a.merge(b):  # pragma: no cover - components share the key, so they merge
-                return False
-        self.text = other.text
-        return True
-
-
-def combine(edits: list[Edit], text: str, merge_key: object = None) -> Edit:
-    """One edit doing ``edits``: the edit itself when there is one, else a (merging) macro."""
-    if len(edits) == 1:
-        edits[0].text = text
-        return edits[0]
-    return MergingMacro(edits, text, merge_key) if merge_key is not None else Macro(edits, text)
-
-
-NOUNS: dict[str, tuple[str, str]] = {
-    "units": ("unit", "units"),
-    "commanders": ("commander", "commanders"),
-    "terrain": ("terrain feature", "terrain features"),
-    "towns": ("town zone", "town zones"),
-    "objectives": ("objective", "objectives"),
-}
-"""Singular and plural noun of each record container, for undo labels."""
-
-
-def count_text(verb: str, ids: Iterable[str], kinds: dict[str, str], names: dict[str, str]) -> str:
-    """An undo label: "Move Bde Roguet" for one named record, else "Move 3 units" / "Move 4 items".
-
-    ``kinds`` maps id → container name, ``names`` id → display name.
-    """
-    ids = list(ids)
-    if len(ids) == 1 and names.get(ids[0]):
-        return f"{verb} {names[ids[0]]}"
-    kset = {kinds[i] for i in ids}
-    one, many = NOUNS[next(iter(kset))] if len(kset) == 1 else ("item", "items")
-    return f"{verb} {len(ids)} {one if len(ids) == 1 else many}"
 
 
 class Tool:
@@ -110,11 +52,11 @@ class Tool:
     cursor = Qt.CursorShape.ArrowCursor
 
     def __init__(self) -> None:
-        self.view: "MapView | None" = None
+        self.view: MapView | None = None
         self._previews: list[QGraphicsItem] = []
 
     # -- lifecycle -------------------------------------------------------------------------
-    def activate(self, view: "MapView") -> None:
+    def activate(self, view: MapView) -> None:
         """Start serving ``view``."""
         self.view = view
 
@@ -149,7 +91,7 @@ class Tool:
 
     # -- helpers ---------------------------------------------------------------------------
     @property
-    def document(self) -> "Document":
+    def document(self) -> Document:
         """The document of the view the tool serves."""
         return self.view.document
 
@@ -196,7 +138,7 @@ def distance(a: Point, b: Point) -> float:
     return math.hypot(b[0] - a[0], b[1] - a[1])
 
 
-def kind_of(document: "Document", rid: str) -> str | None:
+def kind_of(document: Document, rid: str) -> str | None:
     """Container name (``units``, ``commanders``, ``terrain``, ``towns``, ``objectives``) of ``rid``."""
     s = document.scenario
     for kind in ("units", "commanders", "terrain", "towns", "objectives"):

@@ -6,19 +6,20 @@ undo puts everything back, edges included.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QMouseEvent
 
-from battlestudio.edits import Edit, RemoveRecords
-from battlestudio.ui.tools.base import Tool, combine, count_text, kind_of
+from battlestudio.edits import Edit, RemoveRecords, combine, count_text
+from battlestudio.ui.tools.base import Tool, kind_of
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
 
 
-def delete_edit(document: "Document", ids: Iterable[str]) -> Edit | None:
+def delete_edit(document: Document, ids: Iterable[str]) -> Edit | None:
     """One edit removing the records ``ids`` (any kinds); None when none exists."""
     s = document.scenario
     kinds = {i: k for i in ids if (k := kind_of(document, i)) is not None}
@@ -32,7 +33,7 @@ def delete_edit(document: "Document", ids: Iterable[str]) -> Edit | None:
     return combine(edits, text)
 
 
-def delete_selection(document: "Document") -> bool:
+def delete_selection(document: Document) -> bool:
     """Delete every selected record as one undo step; True if anything was deleted."""
     edit = delete_edit(document, sorted(document.selection))
     if edit is None:

@@ -75,7 +75,8 @@ class DrawTerrainTool(Tool):
         self._preview: QGraphicsPathItem | None = None
 
     def _idle_hint(self) -> str:
-        return f"Click to start a {NOUN[self.kind]}; Enter or double-click finishes, Backspace undoes a point, Esc cancels"
+        return (f"Click to start a {NOUN[self.kind]}; Enter or double-click finishes, Backspace undoes a point, "
+                "Esc cancels")
 
     def reset(self) -> None:
         super().reset()

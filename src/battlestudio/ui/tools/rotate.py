@@ -2,8 +2,8 @@
 
 Each selected unit wheels about the centre of its footprint (the editor places troops; it does
 not perform the rules' wheels). The handle stands ahead of the first selected unit; dragging
-it, or dragging a selected unit, turns every selected unit by the same angle. Like moves, the
-whole drag is one undo step.
+it, or dragging a selected unit, turns every selected unit by the same angle
+(``Document.rotate``). Like moves, the whole drag is one undo step.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsEllipseItem, QGraphicsItem, QGraphicsLineItem
 
-from battlestudio.edits import MoveRecords
-from battlestudio.model.geometry import forward, front_from_centre, normalize_angle
+from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Unit
 from battlestudio.ui.coords import table_to_scene
-from battlestudio.ui.tools.base import Tool, count_text, new_merge_key
+from battlestudio.ui.tools.base import Tool, new_merge_key
 
 HANDLE_PX = 34.0
 """Distance of the handle ahead of the front edge, screen pixels."""
@@ -30,21 +29,6 @@ STEP_DEG = 15.0
 def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Direction from ``a`` to ``b`` in degrees counter-clockwise from +x (table frame)."""
     return normalize_angle(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])))
-
-
-def turned(unit: Unit, facing: float) -> tuple[tuple[float, float], float]:
-    """(front-edge midpoint, facing) of ``unit`` turned to ``facing`` about its footprint centre."""
-    rect = unit.rect()
-    return front_from_centre(rect.centre, facing, rect.depth), normalize_angle(facing)
-
-
-def rotate_edit(units: dict[str, Unit], delta: float, merge_key: object = None) -> MoveRecords:
-    """Turn every unit in ``units`` (id → record at gesture start) by ``delta`` degrees CCW."""
-    positions, facings = {}, {}
-    for uid, u in units.items():
-        positions[uid], facings[uid] = turned(u, u.facing + delta)
-    text = count_text("Rotate", units, {i: "units" for i in units}, {i: u.name for i, u in units.items()})
-    return MoveRecords("units", positions, facings, text=text, merge_key=merge_key)
 
 
 class RotateTool(Tool):
@@ -144,7 +128,7 @@ class RotateTool(Tool):
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             facing = round(facing / STEP_DEG) * STEP_DEG
         delta = facing - self._grab_facing
-        self.document.push(rotate_edit(self._start, delta, self._key))
+        self.document.rotate(self._start, delta, self._key)
         self.set_hint(f"Facing {normalize_angle(facing):.0f}°")
 
     def release(self, event: QMouseEvent) -> None:
@@ -155,6 +139,6 @@ class RotateTool(Tool):
     def key_press(self, event: QKeyEvent) -> bool:
         if event.key() in (Qt.Key.Key_BracketLeft, Qt.Key.Key_BracketRight) and self._selected_units():
             delta = STEP_DEG if event.key() == Qt.Key.Key_BracketLeft else -STEP_DEG
-            self.document.push(rotate_edit(self._selected_units(), delta))
+            self.document.rotate(self._selected_units(), delta)
             return True
         return False

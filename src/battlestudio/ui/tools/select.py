@@ -1,7 +1,8 @@
 """The select/move tool: click, Shift-click, rubber band, drag to move, arrow keys to nudge.
 
-A drag pushes one move edit per mouse move, all with the gesture's merge key, so the document
-folds the whole drag into one undo step and the map always shows the document's truth.
+A drag calls ``Document.move`` on every mouse move with the displacement since the press and
+the gesture's merge key, so the whole drag is one undo step (an edit in the editor, one
+``Moved`` per record while recording) and the map always shows the document's truth.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
+from battlestudio.edits.moves import snapshot
 from battlestudio.ui.items import MapItem
 from battlestudio.ui.tools.base import Tool, new_merge_key, scene_rect
-from battlestudio.ui.tools.moves import move_edit, snapshot
 
 DRAG_START_PX = 3
 """Pixels the mouse must travel before a press becomes a drag."""
@@ -49,6 +50,7 @@ class SelectTool(Tool):
         self._band: QGraphicsRectItem | None = None
         self._band_from = QPointF()
         self._nudge_key = None
+        self._nudged = (0.0, 0.0)  # the nudge gesture's displacement so far, cm
 
     def reset(self) -> None:
         super().reset()
@@ -92,9 +94,7 @@ class SelectTool(Tool):
             dx, dy = here[0] - self._press_table[0], here[1] - self._press_table[1]
             if self.view.snap_to_grid:
                 dx, dy = self._snapped_delta(dx, dy)
-            edit = move_edit(self.document.scenario, self._originals, dx, dy, merge_key=self._key)
-            if edit is not None:
-                self.document.push(edit)
+            self.document.move(self._originals, dx, dy, self._key)
             self.set_hint(f"Moving by {dx:+.1f}, {dy:+.1f} cm")
         elif self._state == "band":
             rect = scene_rect(self._band_from, self.view.mapToScene(event.position().toPoint()))
@@ -140,13 +140,10 @@ class SelectTool(Tool):
         if key in ARROWS and self.document.selection:
             step = NUDGE_BIG_CM if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else NUDGE_CM
             ux, uy = ARROWS[key]
-            originals = snapshot(self.document.scenario, self.document.selection)
             if not event.isAutoRepeat() or self._nudge_key is None:
-                self._nudge_key = new_merge_key("nudge")
-            edit = move_edit(self.document.scenario, originals, ux * step, uy * step, verb="Nudge",
-                             merge_key=self._nudge_key)
-            if edit is not None:
-                self.document.push(edit)
+                self._nudge_key, self._nudged = new_merge_key("nudge"), (0.0, 0.0)
+            self._nudged = (self._nudged[0] + ux * step, self._nudged[1] + uy * step)
+            self.document.move(self.document.selection, *self._nudged, self._nudge_key, verb="Nudge")
             return True
         if key == Qt.Key.Key_Escape:
             self.reset()

@@ -24,7 +24,8 @@ class TownTool(VertexTool):
     kinds = ("town",)
 
     def press(self, event: QMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton and self.target is not None and self.vertex_at(event) is not None:
+        if (event.button() == Qt.MouseButton.LeftButton and self.target is not None
+                and self.vertex_at(event) is not None):
             super().press(event)
             return
         if event.button() == Qt.MouseButton.LeftButton and self.item_at(event, ("town",)) is None:

@@ -64,7 +64,8 @@ class VertexTool(Tool):
     """Edit the vertices of a terrain feature or town zone."""
 
     name = "vertices"
-    hint = "Click a terrain feature or town; drag vertices, double-click an edge to add one, right-click a vertex to delete it"
+    hint = ("Click a terrain feature or town; drag vertices, double-click an edge to add one, "
+            "right-click a vertex to delete it")
     kinds = ("terrain", "town")
 
     def __init__(self) -> None:
@@ -138,7 +139,7 @@ class VertexTool(Tool):
             return None
         verts, closed = vertices_of(rec)
         p = self.view.table_pos(event.position())
-        pairs = list(zip(verts, verts[1:] + verts[:1] if closed else verts[1:]))
+        pairs = list(zip(verts, verts[1:] + verts[:1] if closed else verts[1:], strict=False))
         best = None
         for i, (a, b) in enumerate(pairs):
             q, d = nearest_on_segment(p, a, b)

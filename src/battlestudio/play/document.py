@@ -6,33 +6,47 @@ Every view of the main window (map, order of battle, properties, problems) reads
 from the scenario), kept in step with the cursor by announcing only the records that changed.
 So the views show the state at the cursor, never the base scenario, with no code of their own.
 
-While recording (a ``GameSession`` exists and the cursor is at the end of the log), an edit the
-map tools or the Properties dock push becomes battle events (``translate.events_for``): a drag
-is a ``Moved``, a drag continued with the same merge key replaces the events of the drag so
-far. Undo and redo work on the events of the open phase (``GameLog.undo``), one user action at a
-time. ``battle`` is the real battle (base scenario plus every event), so saving it saves the
-game; events of closed phases are appended to a ``.battle`` file as soon as the phase closes.
+While recording (a ``GameSession`` exists and the cursor is at the end of the log), the
+gestures of the map tools and the Properties dock (``Document``'s verbs ``move``, ``rotate``,
+``set_fields``, ``place``) become battle events (``play.events``): a drag is one ``Moved`` per
+record from where the drag began, and a call continuing a gesture (the same merge key) replaces
+the gesture's events so far. Any edit ``push``-ed is the scenario's business and refused, as is
+every gesture while replaying; ``refused`` says why. Undo and redo work on the events of the
+open phase (``GameLog.undo``), one user action at a time. ``battle`` is the real battle (base
+scenario plus every event), so saving it saves the game; events of closed phases are appended
+to a ``.battle`` file as soon as the phase closes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from psygnal import Signal
 
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
+from battlestudio.edits.moves import move_text, rotate_text, turned
+from battlestudio.edits.place import place_text, placed_records
+from battlestudio.model.geometry import Point
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Scenario
+from battlestudio.play.events import PLAY_KINDS, Piece, events_for, move_events
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.replay.timeline import Timeline
 from battlestudio.session import GameSession, SessionError
-from battlestudio.ui.play.translate import PLAY_KINDS, NotAnEvent, events_for, playable
+
+Build = Callable[[GameState], list[BattleEvent]]
+"""Makes a gesture's events from the state they start from (the end of the log)."""
+
+SCENARIO_ONLY = ("changes the scenario, not the game; it cannot be recorded. "
+                 "Use Game ▸ Back to Scenario Editor to change the scenario.")
+"""Why an edit or a gesture on terrain, towns or objectives is refused while recording."""
 
 
 @dataclass
@@ -90,6 +104,7 @@ class PlayDocument(Document):
                               deployment_zones=s.deployment_zones, reinforcements=s.reinforcements,
                               orders=s.orders, sources=s.sources, oob=s.oob)
         self._shown: GameState | None = None
+        self._held = 0  # > 0: a gesture is replacing events; the view syncs once at its end
         self._actions: list[Action] = []
         self._redo: list[Action] = []
         self._dirty = False
@@ -115,20 +130,22 @@ class PlayDocument(Document):
         return self.session is not None and self.session.started and self.timeline.at_end
 
     def _on_position(self, _pos: int) -> None:
-        self._sync()
+        if not self._held:
+            self._sync()
 
     def _on_bounds(self, _lo: int, _hi: int) -> None:
         self.history_changed.emit()
 
-    def _sync(self) -> None:
-        """Bring the view scenario to the state at the cursor; announce what changed."""
+    def _sync(self) -> list[Change]:
+        """Bring the view scenario to the state at the cursor; announce what changed (and
+        return it)."""
         state = self.timeline.state
         last = self._shown
         changes: list[Change] = []
         presence = False  # a record came onto or left the table
         for kind in PLAY_KINDS:
             records = getattr(state, kind)
-            target: dict = getattr(self._view, kind)
+            target: dict[str, Any] = getattr(self._view, kind)
             if last is None:
                 ids = set(records) | set(target)
             else:
@@ -154,6 +171,7 @@ class PlayDocument(Document):
         if changes and last is not None:
             self.changed.emit(changes)
             self._prune_selection()
+        return changes
 
     # -- recording --------------------------------------------------------------------------
     def _refuse(self, text: str) -> None:
@@ -179,12 +197,13 @@ class PlayDocument(Document):
         ``starting`` it may run before the game has started (``GameSession.start``).
         """
         why = self.why_not_recording(starting)
-        if why:
+        session = self.session
+        if why or session is None:
             self._refuse(why)
             return None
         before = len(self.log)
         try:
-            result = do(self.session)
+            result = do(session)
         except (SessionError, ValueError) as exc:
             self._refuse(str(exc))
             return None
@@ -207,55 +226,135 @@ class PlayDocument(Document):
 
     def _write_closed(self) -> None:
         """Append the events no undo can take back any more to the ``.battle`` file."""
-        if self._written < 0 or self.base.is_modified or not self._is_database():
+        path = self.path
+        if self._written < 0 or self.base.is_modified or path is None or not self._is_database():
             return
         sealed = len(self.log) - self.log.undoable
         if sealed <= self._written:
             return
         try:
-            self._written = store.append_events(self.path, self.log.events[self._written:sealed], after=self._written)
+            self._written = store.append_events(path, self.log.events[self._written:sealed], after=self._written)
         except Exception as exc:  # noqa: BLE001 - the events stay in memory and go out with Save
             self._written = -1
             self._refuse(f"{exc} — the game will be written on Save")
 
     def push(self, edit: Edit) -> list[Change]:
-        """Record ``edit`` (a move, turn, formation, order-state change or loss made on the map
-        or in the Properties dock) as battle events; refuse anything else.
+        """Refuse ``edit``: while playing, the map and the docks change the game through the
+        gestures (``move``, ``rotate``, ``set_fields``, ``place``); an edit is the scenario's."""
+        self._refuse(self.why_not_recording() or f"{edit.text or 'This edit'} {SCENARIO_ONLY}")
+        return []
 
-        A push with the merge key of the last action replaces that action's events (a drag is
-        one ``Moved`` from where it started). Returns the changes shown (empty when refused).
-        """
+    # -- gestures as battle events ------------------------------------------------------------
+    def move(self, ids: Iterable[str], dx: float, dy: float, key: object = None, verb: str = "Move") -> list[Change]:
+        """Record the units and commanders ``ids`` moved by (dx, dy) cm from where they stood at
+        the gesture's start: one ``Moved`` each, replacing the events of the gesture so far.
+        Refused (``refused``) when not recording or when terrain, a town or an objective is among
+        them. Returns the changes shown."""
+        start = self.gesture_start(ids, key)
+        if not start:
+            return []
+        text = move_text(start, verb)
+        if any(kind not in PLAY_KINDS for kind, _ in start.values()):
+            self._refuse(self.why_not_recording() or f"{text} {SCENARIO_ONLY}")
+            return []
+
+        def build(state: GameState) -> list[BattleEvent]:
+            out: list[BattleEvent] = []
+            for rid, (kind, rec) in start.items():
+                to = (rec.position[0] + dx, rec.position[1] + dy)
+                out += move_events(rid, getattr(state, kind)[rid], to, None, self._stamped)
+            return out
+
+        return self._record_gesture(text, key, build)
+
+    def rotate(self, ids: Iterable[str], delta: float, key: object = None) -> list[Change]:
+        """Record the units among ``ids`` turned by ``delta`` degrees CCW about their footprint's
+        centre from their facing at the gesture's start: a ``Moved`` with the new facing each."""
+        units: dict[str, Any] = {i: rec for i, (_, rec) in self.gesture_start(ids, key, ("units",)).items()}
+        if not units:
+            return []
+
+        def build(state: GameState) -> list[BattleEvent]:
+            out: list[BattleEvent] = []
+            for uid, u in units.items():
+                position, facing = turned(u, u.facing + delta)
+                out += move_events(uid, state.units[uid], position, facing, self._stamped)
+            return out
+
+        return self._record_gesture(rotate_text(units), key, build)
+
+    def set_fields(self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str,
+                   key: object = None) -> list[Change]:
+        """Record fields set in the Properties dock (id → {field: value}) as the events that do
+        the same (``events_for``: facing, position, formation, order state, losses); a field of
+        the scenario (a name, a side, a gain) is refused naming it."""
+        if not self.fields_set(kind, fields):
+            return []
+        if kind not in PLAY_KINDS:
+            self._refuse(self.why_not_recording() or f"{text} {SCENARIO_ONLY}")
+            return []
+
+        def build(state: GameState) -> list[BattleEvent]:
+            records: Mapping[str, Piece] = getattr(state, kind)
+            before = {i: records[i] for i in fields}
+            return events_for(before, {i: replace(r, **fields[i]) for i, r in before.items()}, self._stamped)
+
+        return self._record_gesture(text, key, build)
+
+    def place(self, ids: Iterable[str], point: Point) -> list[str]:
+        """Record the units and commanders ``ids`` dropped at ``point`` (cm) as the events that
+        put them in the drop's line (moves, facing, default formation). Returns the ids placed."""
+        placed = placed_records(self.scenario, ids, point)
+
+        def build(state: GameState) -> list[BattleEvent]:
+            before = {i: getattr(state, kind)[i] for kind, recs in placed.items() for i in recs}
+            return events_for(before, {i: r for recs in placed.values() for i, r in recs.items()},
+                              self._stamped)
+
+        if not placed or not self._record_gesture(place_text(placed), None, build):
+            return []
+        return [i for recs in placed.values() for i in recs]
+
+    def _stamped(self, cls: type, **fields: Any) -> BattleEvent:
+        if self.session is None:
+            raise SessionError(self.why_not_recording())
+        return self.session.stamped(cls, **fields)
+
+    def _record_gesture(self, text: str, key: object, build: Build) -> list[Change]:
+        """Record one gesture's events (``build`` from the state at the end of the log) as one undo
+        step; a gesture continued with the ``key`` of the last step replaces that step's events.
+        Refusals (not recording, ``NotAnEvent``, ``SessionError``) go to ``refused`` and leave the
+        game as it was. Returns the changes shown."""
         why = self.why_not_recording()
-        if why:
+        session = self.session
+        if why or session is None:
             self._refuse(why)
             return []
-        if not playable(edit):
-            self._refuse(f"{edit.text or 'This edit'} changes the scenario, not the game; it cannot be recorded. "
-                         "Use Game ▸ Back to Scenario Editor to change the scenario.")
-            return []
-        key = getattr(edit, "merge_key", None)
         top = self._actions[-1] if self._actions else None
-        replaced: Action | None = None
-        if key is not None and top is not None and top.merge_key == key and top.count <= self.log.undoable:
-            replaced = Action(top.text, top.count, key, self.session.undo(top.count))
-            self._actions.pop()
-        changes = edit.do(self._view)
-        touched = {(c.kind, i) for c in changes for i in c.ids}
-        after = {i: getattr(self._view, k)[i] for k, i in touched if k in PLAY_KINDS and i in getattr(self._view, k)}
-        edit.undo(self._view)
-        before = {i: self._view.record(i) for i in after}
+        again = key is not None and top is not None and top.merge_key == key and top.count <= self.log.undoable
+        self._held += 1  # the view follows once, after the events are replaced
         try:
-            events = events_for(before, after, self.session.stamped)
-        except NotAnEvent as exc:
-            events = []
-            self._refuse(str(exc))
-        done = bool(events) and self.run(edit.text or "Move", lambda s: s.record_all(events), key) is not None
-        if not done and replaced is not None:  # put the drag so far back
-            self.session.record_all(replaced.events)
-            self._actions.append(Action(replaced.text, replaced.count, key))
-        if replaced is not None and not done:
+            replaced = session.undo(top.count) if again and top is not None else []
+            if replaced:
+                self._actions.pop()
+            try:
+                events = build(self.timeline.state)
+                session.record_all(events)
+            except (SessionError, ValueError) as exc:  # NotAnEvent is a ValueError
+                if replaced and top is not None:  # put the gesture so far back
+                    session.record_all(replaced)
+                    self._actions.append(top)
+                self._refuse(str(exc))
+                events = []
+        finally:
+            self._held -= 1
+            changes = self._sync()
+        if events:
+            self._actions.append(Action(text, len(events), key))
+            self._redo.clear()
+        if events or replaced:
             self._after_record()
-        return changes if done else []
+        return changes if events else []
 
     # -- undo / redo of the open phase -------------------------------------------------------
     @property
@@ -282,21 +381,23 @@ class PlayDocument(Document):
 
     def undo(self) -> list[Change]:
         """Take back the last recording action (its events), within the open phase."""
-        if not self.can_undo:
+        session = self.session
+        if session is None or not self.can_undo:
             return []
         top = self._actions.pop() if self._actions else Action(f"event {len(self.log)}", 1)
-        removed = self.session.undo(min(top.count, self.log.undoable))
+        removed = session.undo(min(top.count, self.log.undoable))
         self._redo.append(Action(top.text, len(removed), top.merge_key, list(removed)))
         self._after_record()
         return []
 
     def redo(self) -> list[Change]:
         """Record again the events of the last action taken back."""
-        if not self.can_redo:
+        session = self.session
+        if session is None or not self.can_redo:
             return []
         act = self._redo.pop()
         try:
-            self.session.record_all(act.events)
+            session.record_all(act.events)
         except SessionError as exc:
             self._redo.clear()
             self._refuse(f"Cannot redo {act.text}: {exc}")

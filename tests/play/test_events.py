@@ -1,18 +1,20 @@
-"""Edits made during play as battle events (``ui.play.translate``), on Elchingen units: each
-field an umpire may change maps to its event, applying the events gives the edited records, and
+"""Gestures made during play as battle events (``play.events``), on Elchingen units: each field
+an umpire may change maps to its event, applying the events gives the changed records, and
 scenario-only changes are refused naming the field."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
 
-from battlestudio.edits import MoveRecords, PutRecords, RemoveRecords, SetInfo
+from battlestudio.edits.moves import rotate_edit
 from battlestudio.model.units import Formation
+from battlestudio.play.events import NotAnEvent, events_for, move_events
 from battlestudio.replay.state import GameState
-from battlestudio.ui.play.translate import NotAnEvent, events_for, playable
-from battlestudio.ui.tools.rotate import rotate_edit
 
 
 def stamp(cls, **fields):
@@ -25,10 +27,10 @@ def apply_all(state: GameState, events) -> GameState:
     return state
 
 
-def test_each_change_becomes_its_event_and_replays_to_the_edit(scenario):
+def test_each_change_becomes_its_event_and_replays_to_the_change(scenario):
     state = GameState.from_scenario(scenario)
-    u = scenario.units["u-69ligne"]
-    new = replace(u, position=(95.0, 44.0), facing=80.0, formation=Formation.LINE, state="U", figures=u.figures - 3,
+    u = scenario.units["u-villatte"]
+    new = replace(u, position=(95.0, 44.0), facing=80.0, formation=Formation.COLUMN, state="U", figures=u.figures - 3,
                   men=u.men - 300)
     events = events_for({u.id: u}, {u.id: new}, stamp)
     assert [e.kind for e in events] == ["moved", "formation_changed", "order_state_changed", "casualties"]
@@ -41,32 +43,34 @@ def test_each_change_becomes_its_event_and_replays_to_the_edit(scenario):
 
 def test_a_turn_about_the_centre_is_a_move_with_facing_and_a_commander_turn_is_a_rotation(scenario):
     state = GameState.from_scenario(scenario)
-    u = scenario.units["u-39ligne"]
-    edit = rotate_edit({u.id: u}, 30.0)
-    assert playable(edit)
+    u = scenario.units["u-roguet"]
     work = scenario.copy()
-    edit.do(work)
+    rotate_edit({u.id: u}, 30.0).do(work)
     turned = work.units[u.id]
     events = events_for({u.id: u}, {u.id: turned}, stamp)
     assert [e.kind for e in events] == ["moved"] and events[0].facing == pytest.approx(turned.facing)
     assert apply_all(state, events).units[u.id].rect().centre == pytest.approx(u.rect().centre)
+    assert move_events(u.id, u, turned.position, turned.facing, stamp) == events
     ney = scenario.commanders["c-ney"]
     events = events_for({ney.id: ney}, {ney.id: replace(ney, facing=120.0)}, stamp)
     assert [e.kind for e in events] == ["rotated"] and events[0].facing == 120.0
+    assert move_events(ney.id, ney, ney.position, ney.facing, stamp) == []  # standing still is no event
 
 
 def test_scenario_changes_are_refused_naming_the_field(scenario):
-    u = scenario.units["u-6leger"]
-    with pytest.raises(NotAnEvent, match="name of 6e Léger belongs to the scenario"):
-        events_for({u.id: u}, {u.id: replace(u, name="6e Léger (Rgt)")}, stamp)
+    u = scenario.units["u-delabassee"]
+    with pytest.raises(NotAnEvent, match="name of Bde Delabassee belongs to the scenario"):
+        events_for({u.id: u}, {u.id: replace(u, name="Bde Delabassée")}, stamp)
     with pytest.raises(NotAnEvent, match="cannot gain figures"):
         events_for({u.id: u}, {u.id: replace(u, figures=u.figures + 1)}, stamp)
     assert events_for({u.id: u}, {u.id: u}, stamp) == []
 
 
-def test_only_unit_and_commander_edits_are_playable(scenario):
-    assert playable(MoveRecords("units", {"u-6leger": (1.0, 2.0)}, None, text="Move"))
-    assert playable(PutRecords("commanders", {"c-ney": scenario.commanders["c-ney"]}, "Set"))
-    assert not playable(PutRecords("terrain", {"t-mill": scenario.terrain["t-mill"]}, "Set"))
-    assert not playable(RemoveRecords("units", ["u-6leger"], "Delete"))
-    assert not playable(SetInfo({"title": "x"}, "Set title"))
+def test_the_play_layer_imports_no_qt():
+    """In a fresh interpreter (pytest-qt has PySide6 loaded here): the play package, the gesture
+    builders and the document load without PySide6."""
+    code = ("import sys, battlestudio.play.document, battlestudio.play.problems, battlestudio.edits.place; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'PySide6'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.stdout.strip() == "[]"

@@ -1,24 +1,30 @@
-"""Turning an editor edit made on the map during play into battle events.
+"""The battle events of a gesture made on the map or in the Properties dock during play.
 
 While a game is recorded the map, the tools and the Properties dock work as in the editor, but
-what they push is not a scenario edit: ``events_for`` compares the records before and after the
-edit and names the battle events that do the same thing (a drag is a ``Moved``, a turn a
-``Rotated`` or a ``Moved`` with a facing, a new formation a ``FormationChanged``, a new order
-state an ``OrderStateChanged``, fewer figures or men ``Casualties``). Anything else (renaming,
-adding units, drawing terrain) is part of the scenario, not of the game, and is refused with the
-reason. Pure Python: no Qt.
+their gestures become battle events: a drag is a ``Moved``, a turn a ``Rotated`` or a
+``Moved`` with a facing (``move_events``); a field typed in the Properties dock is compared with
+the record it changes (``events_for``): a new formation is a ``FormationChanged``, a new order
+state an ``OrderStateChanged``, fewer figures or men ``Casualties``. Anything else (renaming,
+a new side) is part of the scenario, not of the game, and is refused with the reason.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
-from battlestudio.edits import Macro, MoveRecords, PutRecords
+from battlestudio.model.geometry import Point
 from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.combat_events import Casualties
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
+
+Piece = Unit | Commander
+"""A record a game moves: a unit or a commander."""
+
+Stamp = Callable[..., BattleEvent]
+"""``stamp(EventClass, **fields)`` → the event stamped with the open phase (``GameSession.stamped``)."""
 
 PLAY_KINDS = ("units", "commanders")
 """Record containers whose changes can become battle events."""
@@ -31,26 +37,29 @@ class NotAnEvent(ValueError):
     """An edit that has no battle event: it changes the scenario, not the game."""
 
 
-def playable(edit: Any) -> bool:
-    """Whether ``edit`` only replaces or moves units and commanders (so trying it on a copy of
-    the state is safe: it never touches the order of battle, terrain or the scenario info)."""
-    if isinstance(edit, Macro):
-        return all(playable(e) for e in edit.edits)
-    return isinstance(edit, (PutRecords, MoveRecords)) and getattr(edit, "kind", None) in PLAY_KINDS
-
-
 def _same(a: float, b: float, tol: float = 1e-6) -> bool:
     return abs(a - b) <= tol
 
 
-def events_for(before: Mapping[str, Unit | Commander], after: Mapping[str, Unit | Commander],
-               stamp: Callable[..., BattleEvent]) -> list[BattleEvent]:
+def move_events(rid: str, old: Piece, position: Point, facing: float | None, stamp: Stamp) -> list[BattleEvent]:
+    """The event taking ``old`` (record ``rid``) to ``position`` (cm) and ``facing`` (degrees; None
+    = unchanged): a ``Moved`` (with the new facing when it turned), a ``Rotated`` when it only
+    turned, nothing when it stays."""
+    turned = facing is not None and not _same(old.facing, facing)
+    if not (_same(old.position[0], position[0]) and _same(old.position[1], position[1])):
+        return [stamp(Moved, id=rid, path=(tuple(old.position), tuple(position)), facing=facing if turned else None)]
+    if turned:
+        return [stamp(Rotated, id=rid, facing=facing)]
+    return []
+
+
+def events_for(before: Mapping[str, Piece], after: Mapping[str, Piece], stamp: Stamp) -> list[BattleEvent]:
     """The battle events that take each record of ``before`` to its version in ``after``.
 
     Parameters
     ----------
     before, after : Mapping[str, Unit | Commander]
-        id → record before and after the edit (same ids; records that did not change may be
+        id → record before and after the change (same ids; records that did not change may be
         left out of both).
     stamp : callable
         ``stamp(EventClass, **fields)`` → the event stamped with the open phase
@@ -83,14 +92,8 @@ def events_for(before: Mapping[str, Unit | Commander], after: Mapping[str, Unit 
             fields = [f for f in old.__dataclass_fields__ if getattr(rest, f) != getattr(old, f)]
             raise NotAnEvent(f"{', '.join(f.replace('_', ' ') for f in fields)} of {name} belongs to the scenario, "
                              "not to the game; change it in the scenario editor (Game ▸ Back to Scenario Editor)")
-        moved = not (_same(old.position[0], new.position[0]) and _same(old.position[1], new.position[1]))
-        turned = not _same(old.facing, new.facing)
-        if moved:
-            out.append(stamp(Moved, id=rid, path=(tuple(old.position), tuple(new.position)),
-                             facing=new.facing if turned else None))
-        elif turned:
-            out.append(stamp(Rotated, id=rid, facing=new.facing))
-        if not isinstance(old, Unit):
+        out += move_events(rid, old, new.position, new.facing, stamp)
+        if not (isinstance(old, Unit) and isinstance(new, Unit)):
             continue
         if new.formation != old.formation or new.column_ranks != old.column_ranks:
             out.append(stamp(FormationChanged, unit=rid, formation=new.formation.value,
