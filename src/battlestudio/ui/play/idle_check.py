@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 
 from battlestudio.document import Document
-from battlestudio.model.problems import Problem
+from battlestudio.validate import Problem
 from battlestudio.store import BattleFileError
 
 if TYPE_CHECKING:
