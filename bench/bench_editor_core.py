@@ -73,7 +73,7 @@ def main(scale: int = 1) -> None:
     from battlestudio.rules import available_rulesets
 
     timed("ruleset registry load (the first check's ruleset terms)", available_rulesets)
-    timed("find_problems", lambda: find_problems(doc.battle, game=False), 3)
+    timed("find_problems", lambda: find_problems(s), 3)
 
     from PySide6.QtWidgets import QApplication
 

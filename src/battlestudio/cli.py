@@ -75,7 +75,7 @@ def _args_check(p: argparse.ArgumentParser) -> None:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from battlestudio import store
-    from battlestudio.validate import ERROR, find_problems
+    from battlestudio.validate import ERROR, check_battle
 
     try:
         battle = store.load(args.file)
@@ -83,7 +83,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         where = f": {err.where}" if err.where else ""
         print(f"{args.file}: {err.what}{where}")
         return EXIT_PROBLEMS
-    problems = find_problems(battle)
+    problems = check_battle(battle)
     for p in problems:
         print(f"{args.file}: {p}")
     errors = sum(p.severity == ERROR for p in problems)

@@ -26,7 +26,7 @@ from battlestudio.edits import MoveRecords
 from battlestudio.model import Order, Reinforcement, Scenario, TerrainFeature, TerrainKind, TownZone
 from battlestudio.replay.battle import Battle
 from battlestudio.ui.panels.problems_panel import IDS_ROLE, ProblemsPanel
-from battlestudio.validate import find_problems
+from battlestudio.validate import check_battle
 from tests.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +62,7 @@ def assert_agree(path: Path, panel: ProblemsPanel, capsys) -> list[tuple[str, st
     dock = dock_problems(panel)
     assert cli == dock
     assert code == (1 if any(sev == "error" for sev, _, _ in cli) else 0)
-    expected = find_problems(store.load(path))
+    expected = check_battle(store.load(path))
     assert [panel.list.topLevelItem(k).data(0, IDS_ROLE) for k in range(len(dock))] == [
         list(p.subjects) for p in expected]
     summary = panel.summary.text()

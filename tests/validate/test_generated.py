@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from shapely.geometry import Point
 
 from battlestudio.replay.battle import Battle
-from battlestudio.validate import find_problems
+from battlestudio.validate import check_battle
 from battlestudio.validate.placement import FootprintCache
 from tests.strategies import scenarios
 
@@ -20,7 +20,7 @@ RULESET_TERMS = {"unit.unknown_state", "unit.unknown_quality"}
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(scenarios(min_units=0, max_units=300))
 def test_generated_scenarios_have_only_the_problems_of_random_placement(scenario):
-    found = find_problems(Battle(scenario=scenario))
+    found = check_battle(Battle(scenario=scenario))
     assert [p for p in found if p.check not in PLACEMENT | RULESET_TERMS] == []
     table = scenario.table()
     footprints = FootprintCache().footprints(scenario)

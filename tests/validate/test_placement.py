@@ -8,14 +8,13 @@ from dataclasses import replace
 from shapely.geometry import Polygon
 
 from battlestudio.model import Formation, TerrainFeature, TerrainKind
-from battlestudio.replay.battle import Battle
-from battlestudio.validate import FootprintCache, Problem, find_problems
+from battlestudio.validate import FootprintCache, Problem, check_battle, find_problems
 from tests.elchingen import elchingen_scenario
 from tests.store.conftest import jena_battle
 
 
 def found(s, cache=None):
-    return find_problems(Battle(s), cache)
+    return find_problems(s, cache)
 
 
 def codes(s):
@@ -24,7 +23,7 @@ def codes(s):
 
 def test_valid_scenarios_have_no_problems():
     assert found(elchingen_scenario()) == []
-    assert find_problems(jena_battle()) == []
+    assert check_battle(jena_battle()) == []
 
 
 def test_unit_partly_off_the_table_is_an_error_naming_its_position():
@@ -49,11 +48,11 @@ def test_units_of_a_reinforcement_may_wait_off_the_table():
     s = b.scenario
     s.units["st-hilaire"] = replace(s.units["st-hilaire"], position=(260.0, 40.0))  # Soult's, arrives later
     s.commanders["soult"] = replace(s.commanders["soult"], position=(265.0, 40.0))
-    assert find_problems(b) == []
+    assert check_battle(b) == []
     del s.reinforcements["r-soult"]
-    assert [(p.check, p.subjects) for p in find_problems(b)] == [
+    assert [(p.check, p.subjects) for p in check_battle(b)] == [
         ("unit.off_table", ("st-hilaire",)), ("commander.off_table", ("soult",))]
-    assert find_problems(b)[1].message == ("commanders['soult'].position: (265, 40) cm is off the 240 × 180 cm "
+    assert check_battle(b)[1].message == ("commanders['soult'].position: (265, 40) cm is off the 240 × 180 cm "
                                            "table (Soult)")
 
 

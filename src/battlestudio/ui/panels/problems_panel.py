@@ -1,5 +1,5 @@
-"""The Problems dock: the live result of validating the battle (``battlestudio.validate``, the
-checks ``battlestudio check`` runs).
+"""The Problems dock: the live result of validating the scenario as it stands at the cursor
+(``battlestudio.validate``, the checks ``battlestudio check`` runs).
 
 It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
 not validate on every mouse move) and lists errors and warnings; clicking a problem selects
@@ -85,7 +85,7 @@ class ProblemsPanel(QWidget):
         """Validate now and show the result."""
         self._timer.stop()
         extra = self.extra_problems(self.document) if self.extra_problems is not None else []
-        self.problems = extra + find_problems(self.document.battle, self._footprints, game=False)
+        self.problems = extra + find_problems(self.document.scenario, self._footprints)
         style = self.style()
         icons = {
             "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
