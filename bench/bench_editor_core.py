@@ -3,7 +3,8 @@
 Builds a synthetic scenario of ~1,000 units under ~300 commanders (2 sides × 5 corps ×
 4 divisions × ~6 brigades … in the shape of Leipzig 1813 at brigade level), then times:
 pushing a drag of 100 merged moves, undo/redo of a reattachment, the OOB tree model's rebuild,
-the problem checks, and one autosave. Run: ``QT_QPA_PLATFORM=offscreen python bench/bench_editor_core.py [scale]``.
+the problem checks (the Problems dock's, without the game log), and one autosave.
+Run: ``QT_QPA_PLATFORM=offscreen python bench/bench_editor_core.py [scale]``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from battlestudio.document import Document
 from battlestudio.edits import MoveRecords, Reattach
 from battlestudio.model import Commander, Scenario, ScenarioInfo, Side, Unit
-from battlestudio.model.problems import find_problems
+from battlestudio.validate import find_problems
 from battlestudio.replay.battle import Battle
 
 
@@ -69,6 +70,9 @@ def main(scale: int = 1) -> None:
     doc.set_selection({uid})
     timed("one move push with a selection (prune)", lambda: doc.push(MoveRecords("units", {uid: (5.0, 5.0)})), 200)
     timed("reattach push + undo", lambda: (doc.push(Reattach(uid, "allied-c0-d0", "x")), doc.undo()), 50)
+    from battlestudio.rules import available_rulesets
+
+    timed("ruleset registry load (the first check's ruleset terms)", available_rulesets)
     timed("find_problems", lambda: find_problems(s), 3)
 
     from PySide6.QtWidgets import QApplication

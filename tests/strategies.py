@@ -215,7 +215,7 @@ def _build_extras(sc: Scenario, rng: random.Random, sides: list[tuple]) -> None:
         band = box(0, 0, w, h / 5) if s_i % 2 == 0 else box(0, h * 4 / 5, w, h)
         sc.deployment_zones[f"dz-{sid}"] = DeploymentZone(f"dz-{sid}", sid, f"{sid} deployment", band)
     for n, c in enumerate(rng.sample(corps, k=min(len(corps), rng.randint(0, 3)))):
-        early = rng.randint(2, 20)
+        early = rng.randint(2, min(20, sc.info.turns))  # arrives within the game
         edge = rng.choice([(0.0, rng.uniform(0, h)), (w, rng.uniform(0, h)), (rng.uniform(0, w), 0.0), (rng.uniform(0, w), h)])
         sc.reinforcements[f"rf-{n + 1}"] = Reinforcement(f"rf-{n + 1}", c.side, c.id, early, early + rng.randint(0, 6), edge,
                                                          probability=rng.choice([1.0, 0.5, rng.random()]), note="arrives by the road")

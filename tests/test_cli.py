@@ -84,23 +84,46 @@ def test_check_reports_every_problem_with_file_what_where(tmp_path, capsys):
     path = tmp_path / "broken.battle.json"
     store.save(b, path)
     assert main(["check", str(path)]) == 1
-    lines = capsys.readouterr().out.splitlines()
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
     f = str(path)
     expected = [
-        f"{f}: empty id: units['']",
-        f"{f}: id 'lannes' is used by both units and commanders: commanders['lannes']",
-        f"{f}: unknown side 'bavarian': commanders['murat'].side",
-        f"{f}: formation 'bernadotte' is not a commander or unit: reinforcements['r-ghost'].formation",
-        f"{f}: arrival window turns 10–6 is empty or before turn 1: reinforcements['r-ghost'].earliest_turn",
-        f"{f}: entry point (120.0, 500.0) is off the table: reinforcements['r-ghost'].entry_point",
-        f"{f}: formation 'bernadotte' is not a commander: deployment_zones['dz-ghost'].formation",
-        f"{f}: off the table (250, 60 cm; table is 240 × 180 cm): units['vedel'].position",
-        f"{f}: town zones 'closewitz' and 'lutzeroda' overlap by 156.2 cm²: towns['closewitz'].polygon",
+        f"{f}: error id.empty: units['']: the id is empty",
+        f"{f}: error id.duplicate: commanders['lannes']: id 'lannes' is also used in units",
+        f"{f}: error commander.unknown_side: commanders['murat'].side: side 'bavarian' does not exist",
+        f"{f}: error reinforcement.unknown_formation: reinforcements['r-ghost'].formation: no commander or unit "
+        "'bernadotte' exists",
+        f"{f}: error reinforcement.window: reinforcements['r-ghost'].earliest_turn: turns 10–6 is empty or starts "
+        "before turn 1",
+        f"{f}: error reinforcement.entry_off_table: reinforcements['r-ghost'].entry_point: (120, 500) cm is off the "
+        "240 × 180 cm table",
+        f"{f}: error deployment_zone.unknown_formation: deployment_zones['dz-ghost'].formation: commander "
+        "'bernadotte' does not exist",
+        f"{f}: error unit.off_table: units['vedel'].position: (250, 60) cm puts Vedel's brigade's footprint "
+        "(x 242.0–258.0, y 55.5–60.0 cm) off the 240 × 180 cm table",
+        f"{f}: error town.overlap: towns['closewitz'].polygon: overlaps town zone 'lutzeroda' by 156.2 cm²",
+        f"{f}: warning commander.idle: oob['murat']: Murat commands nobody",
     ]
     for line in expected:
         assert line in lines, (line, lines)
-    assert any(line.startswith(f"{f}: unit '' has no commander: oob") for line in lines)
-    assert all(line.startswith(f"{f}: ") and line.count(": ") >= 2 for line in lines)
+    assert f"{f}: error oob.unit_no_commander: oob: unit '' has no commander" in lines
+    assert all(line.startswith(f"{f}: error ") or line.startswith(f"{f}: warning ") for line in lines)
+    kinds = [line.split()[1] for line in lines]
+    assert kinds == sorted(kinds)  # errors first
+    assert err == f"{f}: {kinds.count('error')} error(s), {kinds.count('warning')} warning(s)\n"
+
+
+def test_check_warnings_alone_exit_0_and_are_printed(tmp_path, capsys):
+    b = jena_battle()
+    r = b.scenario.reinforcements["r-soult"]
+    b.scenario.reinforcements["r-soult"] = replace(r, earliest_turn=41, latest_turn=45)  # after the last turn
+    path = tmp_path / "late.battle.json"
+    store.save(b, path)
+    assert main(["check", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out == (f"{path}: warning reinforcement.after_last_turn: reinforcements['r-soult'].earliest_turn: 41, "
+                   "after the last turn (40); it never arrives\n")
+    assert err == f"{path}: 0 error(s), 1 warning(s)\n"
 
 
 def test_check_broken_file_is_one_line(tmp_path, capsys):

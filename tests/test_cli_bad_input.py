@@ -56,18 +56,18 @@ def test_negative_figures_are_named_by_every_command(tmp_path, capsys, command):
 def test_check_unknown_ruleset_is_a_problem_not_a_load_failure(tmp_path, capsys):
     bad = _doc_file(tmp_path, lambda d: d["info"].__setitem__("ruleset", "kriegsspiel-1824"))
     assert store.load(bad).scenario.info.ruleset == "kriegsspiel-1824"  # third-party files still open
-    assert main(["check", str(bad)]) == 1
+    assert main(["check", str(bad)]) == 0  # a warning: the file still opens and plays with the ruleset installed
     out = capsys.readouterr().out
-    assert f"{bad}: ruleset 'kriegsspiel-1824' is not installed (known: " in out
-    assert ": info.ruleset" in out
+    assert out.startswith(f"{bad}: warning ruleset.unknown: info.ruleset: 'kriegsspiel-1824' is not installed (known: ")
+    assert len(out.splitlines()) == 1
 
 
 def test_check_unknown_unit_state_is_a_warning(tmp_path, capsys):
     bad = _doc_file(tmp_path, lambda d: d["units"][0].__setitem__("state", "napping"))
-    assert main(["check", str(bad)]) == 1
+    assert main(["check", str(bad)]) == 0
     out = capsys.readouterr().out
-    assert "state 'napping' is not a unit state of ruleset 'toe'" in out
-    assert "units['" in out and "'].state" in out
+    assert "warning unit.unknown_state: units['" in out
+    assert "'].state: 'napping' is not a unit state of ruleset 'toe'" in out
 
 
 def test_check_unknown_quality_is_a_warning_where_the_ruleset_grades_units(tmp_path, capsys):
@@ -84,8 +84,8 @@ def test_check_unknown_quality_is_a_warning_where_the_ruleset_grades_units(tmp_p
     out = capsys.readouterr().out
     quality = [line for line in out.splitlines() if "quality" in line]
     assert len(quality) == 1, out
-    assert "quality 'legendary' is not a quality of ruleset 'gda' (known: " in quality[0]
-    assert quality[0].endswith(".quality")
+    assert " warning unit.unknown_quality: units['" in quality[0]
+    assert ".quality: 'legendary' is not a quality of ruleset 'gda' (known: " in quality[0]
 
 
 # -- 2. check replays the game log ------------------------------------------------------------
@@ -101,7 +101,7 @@ def test_check_reports_the_first_bad_event(tmp_path, capsys):
     assert main(["check", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "game log event 7" in out and "ghost" in out, out
-    assert out.strip().endswith(": events")
+    assert out.startswith(f"{bad}: error game.replay: events: ") and len(out.splitlines()) == 1
     # log says the same
     assert main(["log", str(bad)]) == 1
     assert "game log event 7" in capsys.readouterr().err

@@ -203,7 +203,7 @@ def test_zero_men_units_are_warned_on_import_and_flagged_by_check(tmp_path, caps
     assert f"{src}:5: warning: unit 'Brigade Quiot' has no men and no guns" in err
     assert err.count("has no men and no guns") == 67
     assert main(["check", str(out)]) == 1
-    flagged = [ln for ln in capsys.readouterr().out.splitlines() if "unit with 0 men and 0 figures" in ln]
+    flagged = [ln for ln in capsys.readouterr().out.splitlines() if " error unit.no_strength: " in ln]
     sc = store.load(out).scenario
     empty = sorted(u for u, rec in sc.units.items() if rec.men == 0 and rec.figures == 0 and not rec.bases)
     assert len(flagged) == len(empty) > 0

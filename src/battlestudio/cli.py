@@ -6,7 +6,7 @@ Each subcommand is one ``_args_<name>(parser)`` that declares its arguments and 
 ``COMMANDS``; import heavy modules (Qt, rulesets) inside ``_cmd_<name>`` so the others stay
 fast and Qt-free.
 
-Exit codes: 0 success, 1 a problem was found (bad file, failed check), 2 bad usage, 130
+Exit codes: 0 success, 1 a problem was found (bad file, an error in ``check``), 2 bad usage, 130
 interrupted. Bad input never shows a Python traceback: ``main`` turns BattleFileError,
 ValueError and OSError into one line on stderr. A reader that closes the pipe early
 (``battlestudio log FILE | head``) ends the command quietly with 0, as Unix tools do. Every
@@ -67,12 +67,15 @@ def _cmd_open(args: argparse.Namespace) -> int:
 
 # -- check ------------------------------------------------------------------------------------
 def _args_check(p: argparse.ArgumentParser) -> None:
+    p.description = ("Validate a battle file with the checks of the editor's Problems dock and replay its "
+                     "recorded game. Prints one line per problem, errors first: 'FILE: error|warning CHECK: "
+                     "FIELD: what is wrong'. Exit 1 if there is an error; warnings alone exit 0.")
     p.add_argument("file", help="a .battle or .battle.json file")
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from battlestudio import store
-    from battlestudio.store.checks import check_battle, ruleset_problems
+    from battlestudio.validate import ERROR, check_battle
 
     try:
         battle = store.load(args.file)
@@ -80,13 +83,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
         where = f": {err.where}" if err.where else ""
         print(f"{args.file}: {err.what}{where}")
         return EXIT_PROBLEMS
-    problems = check_battle(battle) + ruleset_problems(battle.scenario)
+    problems = check_battle(battle)
     for p in problems:
-        print(f"{args.file}: {p.what}: {p.where}")
+        print(f"{args.file}: {p}")
+    errors = sum(p.severity == ERROR for p in problems)
     if problems:
-        print(f"{args.file}: {len(problems)} problem(s)", file=sys.stderr)
-        return EXIT_PROBLEMS
-    return EXIT_OK
+        print(f"{args.file}: {errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
+    return EXIT_PROBLEMS if errors else EXIT_OK
 
 
 # -- info -------------------------------------------------------------------------------------
@@ -325,7 +328,8 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
 
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
-    Command("check", "report every problem in a battle file; exit 1 if there is any", _args_check, _cmd_check),
+    Command("check", "report every problem in a battle file (errors and warnings); exit 1 if there is an error",
+            _args_check, _cmd_check),
     Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
     Command("orders", "Torden over Europa: standing orders, OAS budgets and who is out of command",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from battlestudio.document import Document
-from battlestudio.model.problems import Problem
+from battlestudio.validate import Problem
 from battlestudio.play.problems import game_problems, unplayable_text
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.flow_events import Moved
@@ -25,7 +25,7 @@ def test_a_broken_game_is_one_error_naming_the_bad_event(jena_battle):
         GameLog.from_battle(doc.battle)
     exc = caught.value
     (problem,) = game_problems(doc, exc)
-    assert isinstance(problem, Problem) and (problem.severity, problem.code) == ("error", "game:not-replayable")
+    assert isinstance(problem, Problem) and (problem.severity, problem.check) == ("error", "game.not_replayable")
     assert f"The recorded game ({len(events)} events) cannot be replayed" in problem.message
     assert "game log event 7" in problem.message and "no unit or commander 'nobody'" in problem.message
     text = unplayable_text(doc, exc)

@@ -15,7 +15,7 @@ import pytest
 from shapely.geometry import Point
 
 from battlestudio import store
-from battlestudio.model.problems import find_problems
+from battlestudio.validate import check_battle
 from battlestudio.model.units import Arm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def test_elchingen_is_neys_vi_corps_against_riesch(elchingen):
 def test_every_bundled_file_loads_and_is_valid(path):
     sc = store.load(path).scenario
     _table_checks(sc)
-    assert find_problems(sc) == []  # no OOB error, off-table unit, overlap, impassable or crowded town
+    assert check_battle(store.load(path)) == []  # what `battlestudio check` and the Problems dock find
     assert sc.info.ruleset == "toe"
     assert sc.sources and all(s.title for s in sc.sources)
     assert any("placeholder" in k for k in sc.info.parameters)

@@ -233,7 +233,7 @@ def test_problem_double_click_selects_and_centres(window, qtbot):
     panel = window.problems_panel
     panel.check()
     item = next(panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())
-                if panel.list.topLevelItem(i).text(1) == "off-table")
+                if panel.list.topLevelItem(i).text(1) == "unit.off_table")
     window.zoom_100()
     panel.list.itemActivated.emit(item, 0)
     assert window.document.selection == {uid}

@@ -145,7 +145,7 @@ def test_replay_tree_leaves_out_what_is_not_on_the_table(qtbot, tmp_path, monkey
     for pos in (0, removed + 1, len(log)):
         doc.timeline.seek(pos)
         problems = w.problems_panel.check()
-        assert not [p for p in problems if p.code == "oob:unknown-id"]
+        assert not [p for p in problems if p.check == "oob.unknown_id"]
 
 
 def test_a_new_game_is_saved_whole_to_battle_json(qtbot, tmp_path, monkeypatch, scenario):

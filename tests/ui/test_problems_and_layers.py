@@ -13,15 +13,18 @@ from battlestudio.ui.panels.problems_panel import ProblemsPanel
 def test_problems_follow_edits_and_select_culprits(qtbot, document):
     panel = ProblemsPanel(document)
     qtbot.addWidget(panel)
-    assert [p.code for p in panel.problems] == []
+    assert [p.check for p in panel.problems] == []
     document.push(MoveRecords("units", {"u-ir8": (250.0, 112.0)}, None, "Move off"))
     document.push(RemoveRecords("units", ["u-pos-bty"], "Delete"))
     with qtbot.waitSignal(panel.count_changed, timeout=2000) as blocker:
         pass
     assert blocker.args == [1, 1]
-    codes = [(p.severity, p.code, p.ids) for p in panel.problems]
-    assert codes == [("error", "off-table", ("u-ir8",)), ("warning", "no-subordinates", ("c-ulm-art",))]
-    assert panel.list.topLevelItem(0).text(0) == "IR 8 Erzherzog Ludwig is off the table"
+    codes = [(p.severity, p.check, p.subjects) for p in panel.problems]
+    assert codes == [("error", "unit.off_table", ("u-ir8",)), ("warning", "commander.idle", ("c-ulm-art",))]
+    assert panel.list.topLevelItem(0).text(0) == ("units['u-ir8'].position: (250, 112) cm puts IR 8 Erzherzog "
+                                                  "Ludwig's footprint (x 238.0–262.0, y 112.0–115.0 cm) off the "
+                                                  "240 × 180 cm table")
+    assert panel.list.topLevelItem(0).text(1) == "unit.off_table"
     panel.list.show()
     qtbot.waitExposed(panel.list)
     rect = panel.list.visualItemRect(panel.list.topLevelItem(1))
@@ -63,7 +66,7 @@ def test_a_flood_of_problems_is_listed_in_part_but_counted_in_full(qtbot, docume
     document.push(MoveRecords("units", {i: (120.0, 60.0) for i in ids}, None, "Stack"))
     panel = ProblemsPanel(document)
     qtbot.addWidget(panel)
-    overlaps = [p for p in panel.problems if p.code == "overlap"]
+    overlaps = [p for p in panel.problems if p.check == "unit.overlap"]
     assert len(overlaps) == 8 * 7 // 2
     assert panel.list.topLevelItemCount() == 3
     assert panel.summary.text().endswith("(the first 3 are listed)")

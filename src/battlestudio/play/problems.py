@@ -7,7 +7,7 @@ the game); ``game_problems`` is the Problems dock's error for the same game.
 from __future__ import annotations
 
 from battlestudio.document import Document
-from battlestudio.model.problems import Problem
+from battlestudio.validate import Problem
 from battlestudio.store import BattleFileError
 
 
@@ -30,5 +30,5 @@ def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
     if exc is None:
         return []
     n = len(doc.battle.events)
-    return [Problem("error", "game:not-replayable",
+    return [Problem("error", "game.not_replayable",
                     f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}", ())]

@@ -1,21 +1,23 @@
-"""The Problems dock: the live result of validating the scenario (``model.problems``).
+"""The Problems dock: the live result of validating the scenario as it stands at the cursor
+(``battlestudio.validate``, the checks ``battlestudio check`` runs).
 
 It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
 not validate on every mouse move) and lists errors and warnings; clicking a problem selects
-the records at fault, so the map and the order-of-battle tree show them. Problems found elsewhere
-(``extra_problems``: a recorded game that cannot be replayed) are listed first.
+the records at fault, so the map and the order-of-battle tree show them. The recorded game is not
+replayed here: problems found elsewhere (``extra_problems``: a recorded game that cannot be
+replayed) are listed first.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from battlestudio.document import Document
 from battlestudio.edits import Change
-from battlestudio.model.problems import FootprintCache, Problem, find_problems
+from battlestudio.validate import ERROR, FootprintCache, Problem, find_problems
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
 RECHECK_MS = 250
@@ -91,11 +93,11 @@ class ProblemsPanel(QWidget):
         }
         self.list.clear()
         for p in self.problems[:MAX_LISTED]:
-            item = QTreeWidgetItem(self.list, [p.message, p.code])
+            item = QTreeWidgetItem(self.list, [p.message, p.check])
             item.setIcon(0, icons.get(p.severity, icons["warning"]))
-            item.setData(0, IDS_ROLE, list(p.ids))
+            item.setData(0, IDS_ROLE, list(p.subjects))
             item.setToolTip(0, f"{p.severity}: {p.message}")
-        errors = sum(p.severity == "error" for p in self.problems)
+        errors = sum(p.severity == ERROR for p in self.problems)
         warnings = len(self.problems) - errors
         text = "No problems found." if not self.problems else f"{errors} errors, {warnings} warnings"
         if len(self.problems) > MAX_LISTED:

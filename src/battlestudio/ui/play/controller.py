@@ -14,7 +14,7 @@ the state at the cursor because they read the ``PlayDocument``. Its game log is 
 rest of the game is checked in idle slices once the map has painted (``idle_check``), and an
 event that cannot be replayed then brings the same warning as at opening and shows the scenario
 without the game; the Replay dock then says the game (its size) cannot be replayed and why, and
-the Problems dock lists it as an error (``idle_check.game_problems``).
+the Problems dock lists it as an error (``play.problems.game_problems``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,109 @@
+"""Where the troops stand (Elchingen 1805, Jena 1806): off the table, overlapping, in impassable
+terrain, crowding a town; idle commanders; the order of battle's errors first."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shapely.geometry import Polygon
+
+from battlestudio.model import Formation, TerrainFeature, TerrainKind
+from battlestudio.validate import FootprintCache, Problem, check_battle, find_problems
+from tests.elchingen import elchingen_scenario
+from tests.store.conftest import jena_battle
+
+
+def found(s, cache=None):
+    return find_problems(s, cache)
+
+
+def codes(s):
+    return [(p.severity, p.check, p.subjects) for p in found(s)]
+
+
+def test_valid_scenarios_have_no_problems():
+    assert found(elchingen_scenario()) == []
+    assert check_battle(jena_battle()) == []
+
+
+def test_unit_partly_off_the_table_is_an_error_naming_its_position():
+    s = elchingen_scenario()
+    # Villatte's line: 34 figures in two ranks, 17 × 2 cm = 34 cm wide, 2 × 1.5 cm deep;
+    # centred at x = 10 it sticks out 7 cm
+    s.units["u-villatte"] = s.units["u-villatte"].moved((10.0, 55.0))
+    assert found(s) == [Problem("error", "unit.off_table", "units['u-villatte'].position: (10, 55) cm puts Bde "
+                                "Villatte's footprint (x -7.0–27.0, y 52.0–55.0 cm) off the 240 × 180 cm table",
+                                ("u-villatte",))]
+
+
+def test_commander_off_the_table():
+    s = elchingen_scenario()
+    s.commanders["c-riesch"] = s.commanders["c-riesch"].moved((120.0, 181.0))
+    assert found(s) == [Problem("error", "commander.off_table", "commanders['c-riesch'].position: (120, 181) cm is "
+                                "off the 240 × 180 cm table (FML Riesch)", ("c-riesch",))]
+
+
+def test_units_of_a_reinforcement_may_wait_off_the_table():
+    b = jena_battle()
+    s = b.scenario
+    s.units["st-hilaire"] = replace(s.units["st-hilaire"], position=(260.0, 40.0))  # Soult's, arrives later
+    s.commanders["soult"] = replace(s.commanders["soult"], position=(265.0, 40.0))
+    assert check_battle(b) == []
+    del s.reinforcements["r-soult"]
+    assert [(p.check, p.subjects) for p in check_battle(b)] == [
+        ("unit.off_table", ("st-hilaire",)), ("commander.off_table", ("soult",))]
+    assert check_battle(b)[1].message == ("commanders['soult'].position: (265, 40) cm is off the 240 × 180 cm "
+                                           "table (Soult)")
+
+
+def test_overlapping_units_but_not_touching_ones():
+    s = elchingen_scenario()
+    # Roguet's line (34 cm) front at x = 130 spans 113–147; put Delabassee's (32 cm) right next to it
+    s.units["u-delabassee"] = s.units["u-delabassee"].moved((163.0, 55.0))  # 147–179: touching
+    assert codes(s) == []
+    s.units["u-delabassee"] = s.units["u-delabassee"].moved((160.0, 55.0))  # 144–176: 3 cm × 3 cm deep overlap
+    assert found(s) == [Problem("warning", "unit.overlap", "units['u-roguet'].position: Bde Roguet overlaps Bde "
+                                "Delabassee ('u-delabassee') by 9.0 cm²", ("u-roguet", "u-delabassee"))]
+
+
+def test_unit_in_impassable_terrain():
+    s = elchingen_scenario()
+    s.terrain["t-quarry"] = TerrainFeature("t-quarry", TerrainKind.IMPASSABLE,
+                                           Polygon([(185, 45), (200, 45), (200, 60), (185, 60)]), name="Quarry")
+    assert ("error", "unit.impassable", ("u-marcognet", "t-quarry")) in codes(s)
+
+
+def test_town_over_capacity_and_idle_commander():
+    s = elchingen_scenario()
+    # two brigades in Unter-Elchingen (15 × 15 cm, capacity 1), one in column
+    s.units["u-villatte"] = replace(s.units["u-villatte"].moved((120.0, 84.0)), formation=Formation.COLUMN)
+    s.units["u-roguet"] = replace(s.units["u-roguet"].moved((120.0, 76.0)), formation=Formation.COLUMN, facing=270.0)
+    s.oob.add("c-malher", "u-villatte")
+    s.oob.add("c-malher", "u-roguet")
+    s.oob.add("c-malher", "u-loison-bty")
+    got = codes(s)
+    assert ("warning", "town.over_capacity", ("z-unter", "u-villatte", "u-roguet")) in got
+    assert ("warning", "commander.idle", ("c-loison",)) in got
+    assert Problem("warning", "town.over_capacity", "towns['z-unter'].capacity: 1, but Unter-Elchingen holds 2 units",
+                   ("z-unter", "u-villatte", "u-roguet")) in found(s)
+
+
+def test_oob_problems_come_first_as_errors():
+    s = elchingen_scenario()
+    s.oob.remove("c-colbert")
+    got = codes(s)
+    assert got[0][0] == "error" and all(c[1].startswith("oob.") for c in got[:3])
+    assert ("error", "oob.unit_no_commander", ("u-10chass",)) in got
+    assert ("error", "oob.roots", ("c-ney", "c-colbert")) in got
+    assert [p.severity for p in found(s)] == sorted((p.severity for p in found(s)), key=lambda v: v != "error")
+
+
+def test_the_footprint_cache_recomputes_only_changed_units_and_gives_the_same_verdict():
+    s = elchingen_scenario()
+    cache = FootprintCache()
+    first = cache.footprints(s)
+    s.units["u-villatte"] = s.units["u-villatte"].moved((10.0, 55.0))
+    second = cache.footprints(s)
+    assert second["u-roguet"] is first["u-roguet"]
+    assert second["u-villatte"] is not first["u-villatte"] and second["u-villatte"].bounds[0] == -7.0
+    assert found(s, cache) == found(s)
