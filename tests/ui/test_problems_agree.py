@@ -27,6 +27,7 @@ from battlestudio.model import Order, Reinforcement, Scenario, TerrainFeature, T
 from battlestudio.replay.battle import Battle
 from battlestudio.ui.panels.problems_panel import IDS_ROLE, ProblemsPanel
 from battlestudio.validate import check_battle
+from battlestudio.validate.placement import waiting
 from tests.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,22 +101,24 @@ def break_scenario(s: Scenario, rng: random.Random) -> int:
     """Break ``s`` in a few of the ways a hand-edited or imported file goes wrong; how many."""
     w, h = s.info.table_width, s.info.table_height
     units, commanders = sorted(s.units), sorted(s.commanders)
+    on_table = sorted(set(units) - waiting(s))  # a reinforcement's troops may wait off the table
+    generals_on_table = sorted(set(commanders) - waiting(s))
     faults = 0
 
-    def maybe() -> bool:
+    def maybe(error: bool = True) -> bool:
         nonlocal faults
         hit = rng.random() < 0.35
-        faults += hit
+        faults += hit and error
         return hit
 
-    if units and maybe():  # a unit pushed over a table edge
-        uid = rng.choice(units)
+    if on_table and maybe():  # a unit pushed over a table edge
+        uid = rng.choice(on_table)
         s.units[uid] = s.units[uid].moved(rng.choice([(-3.0, h / 2), (w + 1.0, h / 3), (w / 2, h + 4.0)]))
-    if len(units) > 1 and maybe():  # two units stacked
+    if len(units) > 1 and maybe(error=False):  # two units stacked: a warning only
         a, b = rng.sample(units, 2)
         s.units[a] = s.units[a].moved(s.units[b].position, s.units[b].facing)
-    if commanders and maybe():  # a general off the table
-        cid = rng.choice(commanders)
+    if generals_on_table and maybe():  # a general off the table
+        cid = rng.choice(generals_on_table)
         s.commanders[cid] = s.commanders[cid].moved((w / 2, -10.0))
     if commanders and maybe():  # an order from nobody, to nobody
         s.orders["o-broken"] = Order("o-broken", "c-nobody", rng.choice(["u-nobody", commanders[0]]), "A")
