@@ -154,7 +154,7 @@ def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple
         w.map_view.viewport().installEventFilter(spy)
         gc.collect()
         t0 = time.perf_counter()
-        w.open_path(path, ask=False)
+        w.files.open_path(path, ask=False)
         spy.done_at = 0.0
         while not spy.done_at:
             app.processEvents()

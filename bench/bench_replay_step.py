@@ -65,7 +65,7 @@ def main() -> None:
     w = MainWindow(Settings.at(tmp / "settings.ini"), RecoveryStore(tmp / "recovery"))
     w.resize(1500, 950)
     w.show()
-    if not w.open_path(jena, ask=False):
+    if not w.files.open_path(jena, ask=False):
         raise SystemExit(f"could not open {jena}")
     view = w.command_view
     view.docks["analysis"].show()

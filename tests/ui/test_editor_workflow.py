@@ -33,7 +33,7 @@ def test_draw_place_move_rotate_reassign_undo_redo_save_reopen(qtbot, tmp_path, 
     store.save(store.load(ELCHINGEN), work)
     w = make_window(qtbot, tmp_path)
     w.resize(1400, 1000)
-    assert w.open_path(work)
+    assert w.files.open_path(work)
     view, doc = w.map_view, w.document
     s = doc.scenario
     view.fit_table()
@@ -107,6 +107,6 @@ def test_draw_place_move_rotate_reassign_undo_redo_save_reopen(qtbot, tmp_path, 
 
     # save, reopen, compare
     out = tmp_path / "after.battle"
-    assert w.save_as(out)
-    assert w.open_path(out)
+    assert w.files.save_as(out)
+    assert w.files.open_path(out)
     assert w.document is not doc and w.document.scenario == final[0]

@@ -23,7 +23,7 @@ def modals(monkeypatch) -> ModalRecorder:
 @pytest.fixture
 def window(qtbot, tmp_path, modals):
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(ELCHINGEN)
+    assert w.files.open_path(ELCHINGEN)
     return w
 
 
@@ -65,7 +65,7 @@ def test_corrupt_json_file_shows_error_and_keeps_document(window, modals, tmp_pa
     before = copy.deepcopy(before_doc.scenario)
     bad = tmp_path / "broken.battle.json"
     bad.write_bytes(content)
-    assert not window.open_path(bad)
+    assert not window.files.open_path(bad)
     errors = modals.of("critical")
     assert len(errors) == 1 and "broken.battle.json" in errors[0][2]
     assert modals.of("question") == []  # nothing asked: the file was never going to open
@@ -79,13 +79,13 @@ def test_corrupt_sqlite_file_shows_error(window, modals, tmp_path):
     bad = tmp_path / "broken.battle"
     bad.write_bytes(b"SQLite format 3\x00" + b"\x07" * 500)
     before = copy.deepcopy(window.document.scenario)
-    assert not window.open_path(bad)
+    assert not window.files.open_path(bad)
     assert "broken.battle" in modals.of("critical")[0][2]
     assert window.document.scenario == before
 
 
 def test_missing_file_shows_error(window, modals, tmp_path):
-    assert not window.open_path(tmp_path / "nowhere.battle.json")
+    assert not window.files.open_path(tmp_path / "nowhere.battle.json")
     assert "nowhere.battle.json" in modals.of("critical")[0][2]
 
 
@@ -93,12 +93,12 @@ def test_save_as_then_reopen_gives_equal_scenario(window, modals, tmp_path):
     uid = next(iter(window.document.scenario.units))
     window.document.push(MoveRecords("units", {uid: (70.0, 65.0)}, {uid: 45.0}, "Move"))
     modals.save_name = str(tmp_path / "mine")
-    assert window.save_as()
+    assert window.files.save_as()
     saved = tmp_path / "mine.battle"
     assert window.document.path == saved and not window.isWindowModified()
     assert window.windowTitle().startswith("mine.battle[*]")
     edited = copy.deepcopy(window.document.scenario)
-    assert window.open_path(saved)
+    assert window.files.open_path(saved)
     assert window.document.scenario == edited
     assert window.document.scenario.units[uid].facing == 45.0
 
@@ -106,7 +106,7 @@ def test_save_as_then_reopen_gives_equal_scenario(window, modals, tmp_path):
 def test_save_failure_shows_error_and_keeps_modified(window, modals, tmp_path):
     uid = next(iter(window.document.scenario.units))
     window.document.push(MoveRecords("units", {uid: (70.0, 65.0)}, None, "Move"))
-    assert not window.save_as(tmp_path / "no-such-dir" / "x.battle")
+    assert not window.files.save_as(tmp_path / "no-such-dir" / "x.battle")
     assert "x.battle" in modals.of("critical")[0][2]
     assert window.isWindowModified() and window.document.path == ELCHINGEN
 
@@ -131,10 +131,10 @@ def test_open_asks_before_dropping_changes(window, modals, tmp_path):
     store.save(store.load(ELCHINGEN), path)
     window.document.push(MoveRecords("units", {next(iter(window.document.scenario.units)): (1.0, 1.0)}, None, "Move"))
     modals.question_answer = QMessageBox.StandardButton.Cancel
-    assert not window.open_path(path)
+    assert not window.files.open_path(path)
     assert window.document.path == ELCHINGEN
     modals.question_answer = QMessageBox.StandardButton.Discard
-    assert window.open_path(path) and window.document.path == path
+    assert window.files.open_path(path) and window.document.path == path
 
 
 def test_dropping_a_battle_file_opens_it(window, tmp_path):
@@ -156,8 +156,8 @@ def test_dropping_a_battle_file_opens_it(window, tmp_path):
 def test_recent_files_menu(window, tmp_path):
     path = tmp_path / "second.battle.json"
     store.save(store.load(ELCHINGEN), path)
-    window.open_path(path)
-    window.fill_recent_menu()
+    window.files.open_path(path)
+    window.actions.recent_menu.aboutToShow.emit()  # File ▸ Open Recent about to show
     names = [a.text() for a in window.actions.recent_menu.actions()]
     assert names[:2] == ["second.battle.json", "elchingen-1805.battle.json"]
     window.actions.recent_menu.actions()[1].trigger()
@@ -212,7 +212,7 @@ def test_copy_paste_duplicate_and_cut(window):
 
 def test_export_image(window, tmp_path):
     out = tmp_path / "map.png"
-    assert window.export_image(out)
+    assert window.files.export_image(out)
     from PySide6.QtGui import QImage
 
     img = QImage(str(out))
@@ -244,9 +244,9 @@ def test_problem_double_click_selects_and_centres(window, qtbot):
 def test_failed_recent_file_that_vanished_is_forgotten(window, tmp_path):
     gone = tmp_path / "gone.battle.json"
     store.save(store.load(ELCHINGEN), gone)
-    window.open_path(gone)
+    window.files.open_path(gone)
     gone.unlink()
-    assert not window.open_path(gone)
+    assert not window.files.open_path(gone)
     assert gone.resolve() not in window.settings.recent_files()
 
 
@@ -264,10 +264,10 @@ def test_save_never_overwrites_a_bundled_scenario(window, modals, tmp_path):
     original = ELCHINGEN.read_bytes()
     window.document.push(MoveRecords("units", {next(iter(window.document.scenario.units)): (9.0, 9.0)}, None, "Move"))
     modals.save_name = ""  # the user cancels the Save As that Save turns into
-    assert not window.save()
+    assert not window.files.save()
     assert ELCHINGEN.read_bytes() == original and window.isWindowModified()
     modals.save_name = str(tmp_path / "my-elchingen.battle.json")
-    assert window.save()
+    assert window.files.save()
     assert window.document.path == tmp_path / "my-elchingen.battle.json" and ELCHINGEN.read_bytes() == original
 
 
@@ -290,7 +290,7 @@ def test_first_start_takes_most_of_the_screen_and_leaves_the_map_the_room(qtbot,
     from battlestudio.ui.main_window import BOTTOM_DOCK_HEIGHT
 
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(ELCHINGEN.with_name("jena-1806.battle.json"))  # a recorded game: Replay dock shown
+    assert w.files.open_path(ELCHINGEN.with_name("jena-1806.battle.json"))  # a recorded game: Replay dock shown
     area = w.screen().availableGeometry()
     assert w.width() >= 0.85 * area.width() and w.height() >= 0.85 * area.height()
     replay = w.play_view.dock

@@ -22,7 +22,7 @@ def test_a_finished_game_opens_at_its_start_and_is_checked_after_the_first_frame
     cv.docks["analysis"].show()
     cv.docks["analysis"].raise_()
 
-    assert w.open_path(path)
+    assert w.files.open_path(path)
 
     doc = w.document
     assert isinstance(doc, PlayDocument) and doc.timeline.position == 0
@@ -47,7 +47,7 @@ def test_an_unfinished_game_opens_at_its_end_replayed(qtbot, tmp_path, monkeypat
     store.save(battle, path)
     w = make_window(qtbot, tmp_path)
 
-    assert w.open_path(path)
+    assert w.files.open_path(path)
 
     doc = w.document
     assert isinstance(doc, PlayDocument) and doc.timeline.at_end

@@ -129,7 +129,7 @@ def test_replay_tree_leaves_out_what_is_not_on_the_table(qtbot, tmp_path, monkey
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     jena = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
-    assert w.open_path(jena, ask=False)
+    assert w.files.open_path(jena, ask=False)
     doc = w.document
     log = doc.log
     waiting = sorted(log.initial.off_table)
@@ -160,7 +160,7 @@ def test_a_new_game_is_saved_whole_to_battle_json(qtbot, tmp_path, monkeypatch, 
     w.play_view.next_phase()
     assert doc.is_modified and "*" in w.windowTitle()
     modal.save_name = str(tmp_path / "elchingen-game.battle.json")
-    assert w.save()
+    assert w.files.save()
     assert not doc.is_modified
     saved = store.load(tmp_path / "elchingen-game.battle.json")
     assert saved.events == list(doc.log.events) and [e.kind for e in saved.events][-1] == "phase_started"

@@ -18,7 +18,7 @@ def test_gda_adc_task_through_the_order_dialog_then_save_and_replay(qtbot, tmp_p
     path = tmp_path / "gda.battle.json"
     store.save(Battle(scenario_from_case("gda", "gda_cases", "command-roll-3-obeys-2-hesitant"), []), path)
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(path, ask=False)
+    assert w.files.open_path(path, ask=False)
     pv = w.play_view
     pv.seed = 1809
     pv.actions["start"].trigger()
@@ -58,7 +58,7 @@ def test_regimental_activation_announces_up_to_three_actions_in_the_dialog(qtbot
     path = tmp_path / "reg.battle.json"
     store.save(Battle(scenario_from_case("regimental", "regimental_cases", "orders-test-table"), []), path)
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(path, ask=False)
+    assert w.files.open_path(path, ask=False)
     pv = w.play_view
     pv.seed = 1812
     pv.actions["start"].trigger()

@@ -57,7 +57,7 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     modal = ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     w.resize(1500, 950)
-    assert w.open_path(jena_file, ask=False)
+    assert w.files.open_path(jena_file, ask=False)
     pv = w.play_view
     pv.seed = 1806
     assert not isinstance(w.document, PlayDocument)  # nothing recorded yet: the editor
@@ -145,13 +145,13 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     um.cas_figures.setValue(2)
     assert um.record()
     assert doc.log.events[-1].kind == "casualties" and doc.log.events[-1].figures == 2
-    assert w.save()
+    assert w.files.save()
     assert not doc.is_modified and not modal.calls
     recorded = list(doc.log.events)
     states = [doc.log.state_at(p) for p in range(len(recorded) + 1)]
 
     # reopen: the game opens ready to replay (at its end, being unfinished) and replays the same states
-    assert w.open_path(jena_file, ask=False)
+    assert w.files.open_path(jena_file, ask=False)
     again = w.document
     assert isinstance(again, PlayDocument) and again is not doc
     assert list(again.log.events) == recorded
@@ -174,7 +174,7 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
 def test_undo_of_next_phase_reopens_the_phase_before(qtbot, tmp_path, monkeypatch, jena_file):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(jena_file, ask=False)
+    assert w.files.open_path(jena_file, ask=False)
     w.play_view.seed = 3
     w.play_view.start_game()
     doc = w.document

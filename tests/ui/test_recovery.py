@@ -87,10 +87,8 @@ def test_killed_editor_offers_recovered_document_with_the_edit(qtbot, tmp_path, 
 
     modals = ModalRecorder(monkeypatch)
     modals.question_answer = QMessageBox.StandardButton.Yes
-    w = make_window(qtbot, tmp_path / "next-start")
-    w.recovery = RecoveryStore(folder)
-    w.autosaver.recovery = w.recovery
-    assert w.offer_recovery()
+    w = make_window(qtbot, tmp_path / "next-start", recovery=RecoveryStore(folder))
+    assert w.files.offer_recovery()
     (ask,) = modals.of("question")
     assert "elchingen.battle.json" in ask[2] and "Elchingen" in ask[2]
     unit = w.document.scenario.units[uid]
@@ -98,7 +96,7 @@ def test_killed_editor_offers_recovered_document_with_the_edit(qtbot, tmp_path, 
     assert w.document.path == work and w.document.is_modified and w.isWindowModified()
     assert not autosaved.exists()  # the old copy now belongs to this session ...
     assert w.recovery.data_path.exists()  # ... which wrote its own right away
-    assert w.save()
+    assert w.files.save()
     assert not w.recovery.data_path.exists()  # a clean save discards it
     assert store.load(work).scenario.units[uid].position == (77.5, 66.25)
 
@@ -117,9 +115,8 @@ def test_declining_discards_the_copy(qtbot, tmp_path, monkeypatch, document):
     data = _leftover(folder, document)
     modals = ModalRecorder(monkeypatch)
     modals.question_answer = QMessageBox.StandardButton.No
-    w = make_window(qtbot, tmp_path)
-    w.recovery = RecoveryStore(folder)
-    assert not w.offer_recovery()
+    w = make_window(qtbot, tmp_path, recovery=RecoveryStore(folder))
+    assert not w.files.offer_recovery()
     assert not data.exists() and list(folder.iterdir()) == []
 
 
@@ -138,9 +135,8 @@ def test_unreadable_copy_is_kept_aside_and_reported(qtbot, tmp_path, monkeypatch
     data.write_text("{ truncated")
     modals = ModalRecorder(monkeypatch)
     modals.question_answer = QMessageBox.StandardButton.Yes
-    w = make_window(qtbot, tmp_path)
-    w.recovery = RecoveryStore(folder)
-    assert not w.offer_recovery()
+    w = make_window(qtbot, tmp_path, recovery=RecoveryStore(folder))
+    assert not w.files.offer_recovery()
     assert "kept as" in modals.of("critical")[0][2]
     assert (folder / (data.name + ".unreadable")).exists() and RecoveryStore(folder).pending() == []
 
@@ -148,7 +144,7 @@ def test_unreadable_copy_is_kept_aside_and_reported(qtbot, tmp_path, monkeypatch
 def test_autosaver_writes_only_unsaved_changes(qtbot, tmp_path, monkeypatch):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(ELCHINGEN)
+    assert w.files.open_path(ELCHINGEN)
     saver, rec = w.autosaver, w.recovery
     saver.set_timing(60, 0.2)
     assert not saver.save_now() and not rec.data_path.exists()  # nothing to save

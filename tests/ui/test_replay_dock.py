@@ -22,7 +22,7 @@ def jena(qtbot, tmp_path, monkeypatch):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     w.resize(1500, 950)
-    assert w.open_path(JENA, ask=False)
+    assert w.files.open_path(JENA, ask=False)
     return w
 
 

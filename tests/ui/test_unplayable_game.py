@@ -29,7 +29,7 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     bad.write_text(json.dumps(data))
     w = make_window(qtbot, tmp_path)
 
-    assert w.open_path(bad)
+    assert w.files.open_path(bad)
 
     # the game opens at its start at once; its events are checked in idle time after the map
     # has painted, and the bad one brings the warning and the scenario without the game
@@ -59,7 +59,7 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     assert w.problems_panel.problems[0] == first
 
     out = tmp_path / "saved.battle.json"
-    assert w.save_as(out)
+    assert w.files.save_as(out)
     saved, original = store.load(out), store.load(bad)
     assert saved.events == original.events and len(saved.events) == len(data["events"])
     assert json.loads(out.read_text())["events"] == json.loads(bad.read_text())["events"]
@@ -91,7 +91,7 @@ def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_kept_on_save(q
     rows = _event_rows(good)
     w = make_window(qtbot, tmp_path)
 
-    assert w.open_path(good)
+    assert w.files.open_path(good)
     assert isinstance(w.document, PlayDocument) and w.document.timeline.position == 0
 
     qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
@@ -103,7 +103,7 @@ def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_kept_on_save(q
 
     uid = sorted(w.document.scenario.units)[0]
     w.document.push(MoveRecords("units", {uid: (12.0, 34.0)}, None, "Move"))
-    assert w.save()  # the edit is saved, the recorded events with it, the bad row as it was
+    assert w.files.save()  # the edit is saved, the recorded events with it, the bad row as it was
     assert _event_rows(good) == rows
     assert store.load(good, lazy_events=True).scenario.units[uid].position == (12.0, 34.0)
 
@@ -114,7 +114,7 @@ def test_an_unreadable_payload_is_copied_verbatim_and_json_asks_first(qtbot, tmp
     rows = _event_rows(good)
     before = good.read_bytes()
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(good)
+    assert w.files.open_path(good)
     qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
     assert "not valid JSON" in modals.calls[0][2]
     uid = sorted(w.document.scenario.units)[0]
@@ -131,7 +131,7 @@ def test_an_unreadable_payload_is_copied_verbatim_and_json_asks_first(qtbot, tmp
 
     # Save As another .battle: every row copied, the bad payload verbatim; the opened file untouched
     other = tmp_path / "other.battle"
-    assert w.save_as(other)
+    assert w.files.save_as(other)
     assert _event_rows(other) == rows and (seq, "moved") == _event_rows(other)[seq][:2]
     assert _event_rows(other)[seq][5] == "{"
     assert good.read_bytes() == before
@@ -139,14 +139,14 @@ def test_an_unreadable_payload_is_copied_verbatim_and_json_asks_first(qtbot, tmp
     # Save As .battle.json cannot hold the bad event: asked first; Cancel writes nothing
     out = tmp_path / "out.battle.json"
     modals.question_answer = QMessageBox.StandardButton.Cancel
-    assert not w.save_as(out) and not out.exists()
+    assert not w.files.save_as(out) and not out.exists()
     kind, title, text = modals.calls[-1]
     assert kind == "question" and title == "Save without the recorded game?"
     assert f"1 of its {len(rows)} events cannot be read" in text and f"event seq={seq}.payload" in text
     assert f"It stays, unchanged, in {good}" in text and "save as a .battle file" in text
     # ... and Save writes the scenario with the edit, without the game, and says so
     modals.question_answer = QMessageBox.StandardButton.Save
-    assert w.save_as(out)
+    assert w.files.save_as(out)
     saved = store.load(out)
     assert saved.events == [] and saved.scenario.units[uid].position == (12.0, 34.0)
     assert "without its recorded game" in w.statusBar().currentMessage()
@@ -161,7 +161,7 @@ def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtb
     bad = tmp_path / "jena-ghost-later.battle.json"
     bad.write_text(json.dumps(data))
     w = make_window(qtbot, tmp_path)
-    assert w.open_path(bad)
+    assert w.files.open_path(bad)
     play = w.document
     assert isinstance(play, PlayDocument) and play.timeline.position == 0
     assert play.log.validated < len(play.log)  # the idle check has not started: no frame yet
@@ -184,7 +184,7 @@ def test_a_turn_damaged_at_one_row_is_named_at_opening_in_the_warning_the_replay
     n = len(_event_rows(good))
     w = make_window(qtbot, tmp_path)
 
-    assert w.open_path(good)  # the phases are indexed at opening: refused at once, scenario shown
+    assert w.files.open_path(good)  # the phases are indexed at opening: refused at once, scenario shown
 
     assert not isinstance(w.document, PlayDocument) and w.document.path == good
     (kind, title, text), = modals.calls

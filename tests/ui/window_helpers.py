@@ -45,9 +45,10 @@ class ModalRecorder:
         return [c for c in self.calls if c[0] == kind]
 
 
-def make_window(qtbot, tmp_path: Path, document: Document | None = None, show: bool = True) -> MainWindow:
-    """A MainWindow with settings and recovery folder under ``tmp_path``."""
-    w = MainWindow(Settings.at(tmp_path / "settings.ini"), RecoveryStore(tmp_path / "recovery"), document)
+def make_window(qtbot, tmp_path: Path, document: Document | None = None, show: bool = True,
+                recovery: RecoveryStore | None = None) -> MainWindow:
+    """A MainWindow with settings and recovery folder under ``tmp_path`` (or ``recovery``)."""
+    w = MainWindow(Settings.at(tmp_path / "settings.ini"), recovery or RecoveryStore(tmp_path / "recovery"), document)
     qtbot.addWidget(w)
     if show:
         w.show()

@@ -1,14 +1,16 @@
 """The main window's actions, menus and toolbars, declared in one place.
 
 ``build_actions`` creates every ``QAction`` (with standard shortcuts from ``QKeySequence``),
-connects it to a method of the window, and lays out the menu bar and toolbars. The window
-keeps the returned ``Actions`` to enable, disable and relabel them.
+connects it to a command of the window or of its ``FileCommands``, and lays out the menu bar and
+toolbars. The window keeps the returned ``Actions`` to enable, disable and relabel them; View ▸
+Docks (``Actions.docks_menu``) is where its ``DockHost`` lists the docks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
@@ -18,6 +20,7 @@ from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
 
 if TYPE_CHECKING:
+    from battlestudio.ui.file_commands import FileCommands
     from battlestudio.ui.main_window import MainWindow
 
 SK = QKeySequence.StandardKey
@@ -48,13 +51,15 @@ class Actions:
     tools: dict[str, QAction] = field(default_factory=dict)
     tool_group: QActionGroup | None = None
     recent_menu: QMenu | None = None
+    docks_menu: QMenu | None = None
 
     def __getitem__(self, name: str) -> QAction:
         return self.by_name[name]
 
 
-def build_actions(w: "MainWindow") -> Actions:
-    """Create the actions of ``w``, its menus and its toolbars."""
+def build_actions(w: MainWindow, files: FileCommands) -> Actions:
+    """Create the actions of ``w`` (edit, view, tool commands) and of ``files`` (file commands),
+    ``w``'s menus and its toolbars."""
     acts = Actions()
     style = w.style()
 
@@ -63,7 +68,8 @@ def build_actions(w: "MainWindow") -> Actions:
         a = QAction(text, w)
         a.setObjectName(f"action_{name}")
         if keys is not None:
-            a.setShortcuts(QKeySequence.keyBindings(keys) if isinstance(keys, QKeySequence.StandardKey) else [QKeySequence(keys)])
+            standard = isinstance(keys, QKeySequence.StandardKey)
+            a.setShortcuts(QKeySequence.keyBindings(keys) if standard else [QKeySequence(keys)])
         if icon is not None:
             a.setIcon(style.standardIcon(icon))
         a.setStatusTip(tip or text.replace("&", "").rstrip("…"))
@@ -76,11 +82,11 @@ def build_actions(w: "MainWindow") -> Actions:
         return a
 
     P = QStyle.StandardPixmap
-    make("new", "&New", w.new_document, SK.New, P.SP_FileIcon, "Start a new, empty scenario")
-    make("open", "&Open…", w.open_dialog, SK.Open, P.SP_DialogOpenButton, "Open a .battle or .battle.json file")
-    make("save", "&Save", w.save, SK.Save, P.SP_DialogSaveButton)
-    make("save_as", "Save &As…", w.save_as, SK.SaveAs)
-    make("export_image", "&Export Map Image…", w.export_image, None, None, "Save the map as a PNG or JPEG image")
+    make("new", "&New", files.new_document, SK.New, P.SP_FileIcon, "Start a new, empty scenario")
+    make("open", "&Open…", files.open_dialog, SK.Open, P.SP_DialogOpenButton, "Open a .battle or .battle.json file")
+    make("save", "&Save", files.save, SK.Save, P.SP_DialogSaveButton)
+    make("save_as", "Save &As…", files.save_as, SK.SaveAs)
+    make("export_image", "&Export Map Image…", files.export_image, None, None, "Save the map as a PNG or JPEG image")
     make("quit", "&Quit", w.close, SK.Quit)
     make("undo", "&Undo", w.undo, SK.Undo, P.SP_ArrowBack)
     make("redo", "&Redo", w.redo, SK.Redo, P.SP_ArrowForward)
@@ -101,7 +107,8 @@ def build_actions(w: "MainWindow") -> Actions:
     file_menu.addActions([acts["new"], acts["open"]])
     acts.recent_menu = file_menu.addMenu("Open &Recent")
     acts.recent_menu.setObjectName("menu_recent")
-    acts.recent_menu.aboutToShow.connect(w.fill_recent_menu)
+    recent = acts.recent_menu
+    recent.aboutToShow.connect(lambda: files.fill_recent_menu(recent))
     file_menu.addSeparator()
     file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
     file_menu.addSeparator()
@@ -117,7 +124,7 @@ def build_actions(w: "MainWindow") -> Actions:
     view_menu.addSeparator()
     view_menu.addAction(acts["snap"])
     view_menu.addSeparator()
-    w.docks_menu = view_menu.addMenu("&Docks")
+    acts.docks_menu = view_menu.addMenu("&Docks")
 
     tools_menu = m.addMenu("&Tools")
     draw_menu = QMenu("&Draw Terrain", w)

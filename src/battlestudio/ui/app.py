@@ -45,11 +45,11 @@ def create(
     given = {"settings": settings, "recovery": recovery}
     window = MainWindow(**{k: v for k, v in given.items() if v is not None})
     window.show()
-    restored = window.offer_recovery()
+    restored = window.files.offer_recovery()
     if not restored:
         target = Path(path) if path else default_scenario()
         if target is not None:
-            window.open_path(target, ask=False)
+            window.files.open_path(target, ask=False)
     window.map_view.fit_table()
     return app, window
 

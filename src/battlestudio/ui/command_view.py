@@ -1,12 +1,13 @@
 """The command view in the main window: the command overlay on the map, the Odds dock and the
 Analysis dock, kept on the window's document.
 
-``CommandView(window)`` installs all three (the window calls it once and hands it each new
-document with ``set_document``). The overlay follows the document live — dragging a general in
-the editor moves his zones, lines and marks, and the odds, on every mouse move. A document
-that replays a game (one with ``state`` and ``timeline``) is shown at its cursor. The Analysis
-dock shows the charts of the game recorded in the file, if any; clicking a turn moves the
-document's timeline, or one bound with ``bind_timeline``, whose cursor the overlay then shows.
+``CommandView(map_view, docks, document)`` puts the overlay on ``map_view``'s scene and its two
+docks in ``docks`` (a ``DockHost``); the window connects its ``document_changed`` to
+``set_document``. The overlay follows the document live — dragging a general in the editor moves
+his zones, lines and marks, and the odds, on every mouse move. A document that replays a game
+(one with ``state`` and ``timeline``) is shown at its cursor. The Analysis dock shows the charts
+of the game recorded in the file, if any; clicking a turn moves the document's timeline, whose
+cursor the overlay then shows.
 """
 
 from __future__ import annotations
@@ -23,41 +24,45 @@ from battlestudio.ui.panels.odds_panel import OddsPanel
 if TYPE_CHECKING:
     from battlestudio.document import Document
     from battlestudio.replay.timeline import Timeline
-    from battlestudio.ui.main_window import MainWindow
+    from battlestudio.ui.dock_host import DockHost
+    from battlestudio.ui.map_view import MapView
 
 
 class CommandView:
-    """Command overlay, Odds dock and Analysis dock of one ``MainWindow``."""
+    """Command overlay on ``map_view``, Odds and Analysis docks (added to ``docks``), showing
+    ``document`` until ``set_document``."""
 
-    def __init__(self, window: "MainWindow") -> None:
-        self.window = window
-        self.overlay = CommandOverlay(window.map_view.map_scene)
+    def __init__(self, map_view: MapView, docks: DockHost, document: Document) -> None:
+        self.overlay = CommandOverlay(map_view.map_scene)
         self.odds_panel = OddsPanel()
         self.analysis_panel = AnalysisPanel()
-        self.timeline: "Timeline | None" = None
+        self.document = document
+        self.timeline: Timeline | None = None
         self.docks = {
-            "odds": window.add_dock("dock_odds", "Odds", self.odds_panel, Qt.DockWidgetArea.RightDockWidgetArea),
-            "analysis": window.add_dock("dock_analysis", "Analysis", self.analysis_panel,
-                                        Qt.DockWidgetArea.BottomDockWidgetArea),
+            "odds": docks.add_dock("dock_odds", "Odds", self.odds_panel, Qt.DockWidgetArea.RightDockWidgetArea),
+            "analysis": docks.add_dock("dock_analysis", "Analysis", self.analysis_panel,
+                                       Qt.DockWidgetArea.BottomDockWidgetArea),
         }
-        window.tabifyDockWidget(window.docks["properties"], self.docks["odds"])
-        window.docks["properties"].raise_()
-        window.tabifyDockWidget(window.docks["problems"], self.docks["analysis"])
-        window.docks["problems"].raise_()
-        self.set_document(window.document)
+        docks.tabify("dock_properties", self.docks["odds"])
+        docks.tabify("dock_problems", self.docks["analysis"])
+        self.set_document(document)
 
-    def set_document(self, doc: "Document") -> None:
-        """Follow ``doc`` (the editor's document): overlay and odds live, analysis of its game."""
+    def set_document(self, doc: Document) -> None:
+        """Follow ``doc``: overlay and odds live, analysis of its game; a replaying document (one
+        with a ``timeline``) at its cursor (``bind_timeline``)."""
+        self.document = doc
         self.bind_timeline(None)
         self.overlay.bind(doc)
         self.odds_panel.bind(doc)
         self.analysis_panel.set_game(self._log(doc), doc.scenario)
         # a replaying document moves its own cursor: charts follow it and move it
-        self.analysis_panel.bind_timeline(getattr(doc, "timeline", None))
-        self.window._update_layers()  # the "command" layer joins the Layers dock
+        timeline = getattr(doc, "timeline", None)
+        self.analysis_panel.bind_timeline(timeline)
+        if timeline is not None:
+            self.bind_timeline(timeline)
 
     @staticmethod
-    def _log(doc: "Document") -> GameLog:
+    def _log(doc: Document) -> GameLog:
         log = getattr(doc, "log", None)
         if isinstance(log, GameLog):  # a replaying document's own log: not replayed a second time
             return log
@@ -66,7 +71,7 @@ class CommandView:
         except ValueError:  # a log that cannot be replayed: show the scenario, analyse nothing
             return GameLog.from_scenario(doc.scenario)
 
-    def bind_timeline(self, timeline: "Timeline | None") -> None:
+    def bind_timeline(self, timeline: Timeline | None) -> None:
         """Replay: show the state at ``timeline``'s cursor in the overlay and the odds, and
         move the cursor from the charts (None goes back to following the document)."""
         if self.timeline is not None:
@@ -76,13 +81,13 @@ class CommandView:
             self.analysis_panel.bind_timeline(None)
             return
         self.overlay.unbind()
-        self.analysis_panel.set_game(timeline.log, self.window.document.scenario)
+        self.analysis_panel.set_game(timeline.log, self.document.scenario)
         self.analysis_panel.bind_timeline(timeline)
         timeline.position_changed.connect(self._on_position)
         self._on_position(timeline.position)
 
     def _on_position(self, _pos: int) -> None:
-        s = self.window.document.scenario
+        s = self.document.scenario
         state = self.timeline.state
         self.overlay.show_state(state)
         self.odds_panel.set_state(state, s.info.ruleset, s.info.parameters)

@@ -1,47 +1,107 @@
 """File commands of the main window: new, open, save, recent files, drop to open, export
 image, the unsaved-changes prompt, and restoring recovery copies.
 
-``FileCommands`` is mixed into ``MainWindow``; it reads and writes files only through
-``battlestudio.store``, and any failure is shown in a dialog naming the file and the place in
-it, leaving the open document untouched (a failed save leaves it modified). A game holding
-recorded events that cannot be read is saved with them to a ``.battle`` file (their rows as they
-are); a ``.battle.json`` file cannot hold them, so the user is asked whether to save the scenario
-without its recorded game (``ask_save_without_game``).
+``FileCommands`` is the window's collaborator for files: it is given the map view (the image to
+export, the parent of its dialogs), the settings (recent files), the recovery store and a status
+callback, follows the shown document (``set_document``, connected to the window's
+``document_changed``) and asks the window to show the documents it opens (``document_opened``).
+It reads and writes files only through ``battlestudio.store``, and any failure is shown in a
+dialog naming the file and the place in it, leaving the open document untouched (a failed save
+leaves it modified). A game holding recorded events that cannot be read is saved with them to a
+``.battle`` file (their rows as they are); a ``.battle.json`` file cannot hold them, so the user
+is asked whether to save the scenario without its recorded game (``ask_save_without_game``).
 """
 
 from __future__ import annotations
 
 import gc
 from pathlib import Path
-from PySide6.QtCore import QRectF
+from typing import TYPE_CHECKING
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QRectF, Signal
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from battlestudio import store
 from battlestudio.document import Document
+from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
+from battlestudio.replay.battle import Battle
 from battlestudio.ui import dialogs
 from battlestudio.ui.resources import is_battle_file, is_bundled
 
+if TYPE_CHECKING:
+    from battlestudio.ui.map_view import MapView
+    from battlestudio.ui.recovery import RecoveryStore
+    from battlestudio.ui.settings import Settings
 
-class FileCommands:
-    """File handling of ``MainWindow`` (needs its document, settings, recovery, map and docks)."""
+
+def new_battle() -> Battle:
+    """An empty scenario on the default 240 × 180 cm table with two sides to start from (New)."""
+    s = Scenario(info=ScenarioInfo(title="Untitled"))
+    s.sides = {"blue": Side("blue", "Blue", (), "#2a4fb0"), "red": Side("red", "Red", (), "#c03030")}
+    return Battle(s)
+
+
+def document_name(doc: Document) -> str:
+    """File name of ``doc``, or "Untitled"."""
+    return doc.path.name if doc.path else "Untitled"
+
+
+class FileCommands(QObject):
+    """New, open, save, export and recovery for the window showing ``document``.
+
+    Parameters
+    ----------
+    document : Document
+        the shown document until ``set_document``.
+    map_view : MapView
+        the map: exported as an image, and the parent of the dialogs.
+    settings : Settings
+        recent files.
+    recovery : RecoveryStore
+        the recovery copies ``offer_recovery`` offers.
+    show_status : callable
+        ``(text, ms)``: a message in the status bar for ``ms`` milliseconds.
+
+    Signals
+    -------
+    document_opened(object, bool)
+        show this ``Document`` (new, opened or restored; True when restored from a recovery copy).
+        The window answers with ``document_changed``, which comes back as ``set_document``.
+    """
+
+    document_opened = Signal(object, bool)
+
+    def __init__(self, document: Document, map_view: MapView, settings: Settings, recovery: RecoveryStore,
+                 show_status: Callable[[str, int], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.map_view = map_view
+        self.settings = settings
+        self.recovery = recovery
+        self.show_status = show_status
+
+    def set_document(self, doc: Document) -> None:
+        """The window shows ``doc`` now: save and export that one."""
+        self.document = doc
 
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False if the user cancelled (or saving failed)."""
         if not self.document.is_modified:
             return True
-        answer = dialogs.ask_save_changes(self, self.document_name())
+        answer = dialogs.ask_save_changes(self.map_view, document_name(self.document))
         if answer == "save":
             return self.save()
         return answer == "discard"
 
     def new_document(self) -> None:
         if self.maybe_save():
-            self.set_document(Document(self.new_battle()))
+            self.document_opened.emit(Document(new_battle()), False)
 
     def open_dialog(self) -> None:
         start = self.document.path.parent if self.document.path else None
-        path = dialogs.open_file(self, start)
+        path = dialogs.open_file(self.map_view, start)
         if path is not None:
             self.open_path(path)
 
@@ -54,18 +114,18 @@ class FileCommands:
         try:
             battle = store.load(path, lazy_events=True)  # built as replayed; PlayView checks them in idle time
         except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
-            self.statusBar().showMessage(f"Could not open {path.name}", 10_000)
+            self.show_status(f"Could not open {path.name}", 10_000)
             if not path.exists():
                 self.settings.remove_recent(path)
-            dialogs.show_error(self, "Could not open file", _describe(exc, path, "read"))
+            dialogs.show_error(self.map_view, "Could not open file", _describe(exc, path, "read"))
             return False
         if ask and not self.maybe_save():
             return False
         gc.unfreeze()  # the last document's objects may be collected again once it is closed
-        self.set_document(Document(battle, path))
+        self.document_opened.emit(Document(battle, path), False)
         gc.freeze()  # what lives as long as the document is not rescanned by every full collection (issue 9)
         self.settings.add_recent(path)
-        self.statusBar().showMessage(f"Opened {path}", 5_000)
+        self.show_status(f"Opened {path}", 5_000)
         return True
 
     def save(self) -> bool:
@@ -85,7 +145,7 @@ class FileCommands:
         """Save under a new name: ``path``, or one the user picks (starting from ``suggested``)."""
         if path is None:
             start = suggested or self.document.path or Path(f"{self.document.scenario.info.title}.battle")
-            path = dialogs.save_file(self, start)
+            path = dialogs.save_file(self.map_view, start)
             if path is None:
                 return False
         return self.save_to(Path(path))
@@ -102,32 +162,33 @@ class FileCommands:
                 store.save(self.document.battle, path, without_game=True)
                 without_game = True
         except Exception as exc:  # noqa: BLE001
-            dialogs.show_error(self, "Could not save file", _describe(exc, path, "write"))
+            dialogs.show_error(self.map_view, "Could not save file", _describe(exc, path, "write"))
             return False
         self.document.mark_saved(path)
         self.settings.add_recent(path)
         what = " (the scenario without its recorded game)" if without_game else ""
-        self.statusBar().showMessage(f"Saved {path}{what}", 15_000 if without_game else 5_000)
+        self.show_status(f"Saved {path}{what}", 15_000 if without_game else 5_000)
         return True
 
-    def ask_save_without_game(self, path: Path, exc: "store.UnreadableEvents") -> bool:
+    def ask_save_without_game(self, path: Path, exc: store.UnreadableEvents) -> bool:
         """``path`` cannot hold the recorded game (events that cannot be read): ask whether to
         save the scenario without it; True to do so. The question says where the game stays."""
         source = getattr(exc.unreadable[0][1], "path", None)
         kept = f"It stays, unchanged, in {source}." if source else "It stays only in this window."
         text = (f"{exc.path} is a .battle.json file, which cannot hold the recorded game: "
-                f"{len(exc.unreadable)} of its {exc.total} events cannot be read (the first: {exc.unreadable[0][1]}).\n\n"
+                f"{len(exc.unreadable)} of its {exc.total} events cannot be read "
+                f"(the first: {exc.unreadable[0][1]}).\n\n"
                 f"Save the scenario without its recorded game? None of the {exc.total} recorded events "
                 f"will be written to {path.name}. {kept}\n\n"
                 "To keep the recorded game with your edits, cancel and save as a .battle file: it keeps "
                 "the events that cannot be read as they are.")
-        answer = QMessageBox.question(self, "Save without the recorded game?", text,
+        answer = QMessageBox.question(self.map_view, "Save without the recorded game?", text,
                                       QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Save
 
-    def fill_recent_menu(self) -> None:
-        menu = self.actions.recent_menu
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        """List the recent files in ``menu`` (File ▸ Open Recent, as it is about to show)."""
         menu.clear()
         files = self.settings.recent_files()
         for p in files:
@@ -143,7 +204,7 @@ class FileCommands:
     def export_image(self, path: Path | None = None) -> bool:
         """Render the whole table to an image file (about 4000 px on the long side at most)."""
         if path is None:
-            path = dialogs.export_image_file(self, self.document.path.with_suffix("").with_suffix(".png")
+            path = dialogs.export_image_file(self.map_view, self.document.path.with_suffix("").with_suffix(".png")
                                              if self.document.path else None)
             if path is None:
                 return False
@@ -157,16 +218,16 @@ class FileCommands:
         scene.render(painter, QRectF(0, 0, img.width(), img.height()), src)
         painter.end()
         if not img.save(str(path)):
-            dialogs.show_error(self, "Could not export image", f"{path}: the image could not be written")
+            dialogs.show_error(self.map_view, "Could not export image", f"{path}: the image could not be written")
             return False
-        self.statusBar().showMessage(f"Exported {path}", 5_000)
+        self.show_status(f"Exported {path}", 5_000)
         return True
 
     # -- recovery ------------------------------------------------------------------------
     def offer_recovery(self) -> bool:
         """Offer recovery copies left by editors that did not close; True if one was restored."""
         for entry in self.recovery.pending():
-            if not dialogs.ask_restore(self, entry.describe()):
+            if not dialogs.ask_restore(self.map_view, entry.describe()):
                 self.recovery.remove(entry)
                 continue
             try:
@@ -175,32 +236,18 @@ class FileCommands:
                 kept = entry.data.with_name(entry.data.name + ".unreadable")
                 entry.data.replace(kept)
                 entry.meta.unlink(missing_ok=True)
-                dialogs.show_error(self, "Could not restore", f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.")
+                dialogs.show_error(self.map_view, "Could not restore",
+                                   f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.")
                 continue
             doc = Document(battle, entry.source)
             doc.mark_unsaved()
-            self.set_document(doc, recovered=True)
+            self.document_opened.emit(doc, True)
             self.recovery.remove(entry)
             return True
         return False
 
-    # -- dropping files on the window ----------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
-        if _dropped_file(event) is not None:
-            event.acceptProposedAction()
-        else:
-            event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        path = _dropped_file(event)
-        if path is None:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        self.open_path(path)
-
-
-def _dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
+def dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:
     """The first local ``.battle``/``.battle.json`` file among dropped URLs."""
     mime = event.mimeData()
     if not mime.hasUrls():

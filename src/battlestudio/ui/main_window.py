@@ -1,29 +1,34 @@
 """MainWindow: the scenario editor's window around one Document.
 
 It owns the map (``MapView``) as the central widget, the Order of battle, Properties, Layers and
-Problems docks, the status bar (cursor in table cm and ground metres, zoom, tool hint), the
-file commands (new, open, save, recent files, drag-and-drop of documents, export image), the
-unsaved-changes prompt and autosave/recovery. Files go through ``battlestudio.store``; a file
-that cannot be read or written is reported in a dialog and the open document is untouched.
+Problems docks, the status bar (cursor in table cm and ground metres, zoom, tool hint), the edit
+and view commands, the unsaved-changes prompt on close and autosave/recovery, and composes the
+rest: ``FileCommands`` (new, open, save, recent files, export image, recovery copies; files go
+through ``battlestudio.store``), ``CommandView`` (command overlay, Odds and Analysis docks) and
+``PlayView`` (Game menu, Replay dock). Each gets what it uses — the map view, a ``DockHost``, a
+status callback — never the window. The window shows a document with ``set_document`` and
+announces it (``document_changed``); every view and controller follows that signal, and asks for
+a document to be shown through its own signals (``document_opened``, ``document_requested``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 
 from battlestudio.document import Document
 from battlestudio.edits import copy_records, paste_edit
-from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
-from battlestudio.replay.battle import Battle
 from battlestudio.ui.actions import Actions, app_icon, build_actions
-from battlestudio.ui.file_commands import FileCommands
+from battlestudio.ui.command_view import CommandView
+from battlestudio.ui.dock_host import DockHost
+from battlestudio.ui.file_commands import FileCommands, document_name, dropped_file, new_battle
 from battlestudio.ui.map_view import MapView
 from battlestudio.ui.panels.layers_panel import LayersPanel
 from battlestudio.ui.panels.oob_panel import OobPanel
 from battlestudio.ui.panels.problems_panel import ProblemsPanel
 from battlestudio.ui.panels.properties_panel import PropertiesPanel
+from battlestudio.ui.play.controller import PlayView
 from battlestudio.ui.recovery import Autosaver, RecoveryStore
 from battlestudio.ui.settings import Settings
 from battlestudio.ui.tools import delete_selection, make_tool, place_records
@@ -35,14 +40,7 @@ BOTTOM_DOCK_HEIGHT = 200
 """Default height (px) of the bottom dock area (Problems, Analysis, Replay) on first start."""
 
 
-def new_battle() -> Battle:
-    """An empty scenario on the default 240 × 180 cm table with two sides to start from."""
-    s = Scenario(info=ScenarioInfo(title="Untitled"))
-    s.sides = {"blue": Side("blue", "Blue", (), "#2a4fb0"), "red": Side("red", "Red", (), "#c03030")}
-    return Battle(s)
-
-
-class MainWindow(FileCommands, QMainWindow):
+class MainWindow(QMainWindow):
     """The editor window.
 
     Parameters
@@ -52,8 +50,17 @@ class MainWindow(FileCommands, QMainWindow):
     recovery : RecoveryStore | None
         where autosaves go (default: the user's recovery folder).
     document : Document | None
-        what to show first (default: a new empty scenario).
+        what to show first (default: a new empty scenario); one holding a recorded game opens
+        ready to replay.
+
+    Signals
+    -------
+    document_changed(object)
+        the window shows this ``Document`` now (once per ``set_document``, after which every
+        view shows it).
     """
+
+    document_changed = Signal(object)
 
     def __init__(self, settings: Settings | None = None, recovery: RecoveryStore | None = None,
                  document: Document | None = None) -> None:
@@ -64,8 +71,9 @@ class MainWindow(FileCommands, QMainWindow):
         self.clip = None
         self.setObjectName("main_window")
         self.setWindowIcon(app_icon())
-        self.setAcceptDrops(True)  # documents dropped on the window open (FileCommands)
+        self.setAcceptDrops(True)  # documents dropped on the window open (dropEvent)
         self.setDockNestingEnabled(True)
+        show_status = self.statusBar().showMessage
 
         self.map_view = MapView(self.document)
         self.setCentralWidget(self.map_view)
@@ -73,17 +81,19 @@ class MainWindow(FileCommands, QMainWindow):
         self.properties_panel = PropertiesPanel(self.document)
         self.layers_panel = LayersPanel(self.map_view.set_layer_visible)
         self.problems_panel = ProblemsPanel(self.document)
-        self.actions: Actions = build_actions(self)
+        self.files = FileCommands(self.document, self.map_view, self.settings, self.recovery, show_status, self)
+        self.actions: Actions = build_actions(self, self.files)
+        assert self.actions.docks_menu is not None
+        self.dock_host = DockHost(self, self.actions.docks_menu)
+        add = self.dock_host.add_dock
+        area = Qt.DockWidgetArea
         self.docks = {
-            "oob": self.add_dock("dock_oob", "Order of battle", self.oob_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
-            "layers": self.add_dock("dock_layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
-            "properties": self.add_dock("dock_properties", "Properties", self.properties_panel,
-                                     Qt.DockWidgetArea.RightDockWidgetArea),
-            "problems": self.add_dock("dock_problems", "Problems", self.problems_panel,
-                                   Qt.DockWidgetArea.BottomDockWidgetArea),
+            "oob": add("dock_oob", "Order of battle", self.oob_panel, area.LeftDockWidgetArea),
+            "layers": add("dock_layers", "Layers", self.layers_panel, area.LeftDockWidgetArea),
+            "properties": add("dock_properties", "Properties", self.properties_panel, area.RightDockWidgetArea),
+            "problems": add("dock_problems", "Problems", self.problems_panel, area.BottomDockWidgetArea),
         }
-        self.tabifyDockWidget(self.docks["oob"], self.docks["layers"])
-        self.docks["oob"].raise_()
+        self.dock_host.tabify("dock_oob", self.docks["layers"])
 
         self.cursor_label, self.zoom_label, self.hint_label = QLabel(), QLabel(), QLabel()
         self.problems_label = QLabel()
@@ -105,31 +115,30 @@ class MainWindow(FileCommands, QMainWindow):
 
         self.autosaver = Autosaver(self.recovery, self.settings.autosave_interval_s(),
                                    self.settings.autosave_idle_s(), self)
-        self.autosaver.failed.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
-        self._bind(self.document)
+        self.autosaver.failed.connect(lambda msg: show_status(msg, 10_000))
         self.set_tool("select")
-        from battlestudio.ui.command_view import CommandView
+        self.command_view = CommandView(self.map_view, self.dock_host, self.document)
+        self.play_view = PlayView(self.map_view, self.dock_host, show_status, self.document, self)
 
-        self.command_view = CommandView(self)  # command overlay, Odds and Analysis docks
-        from battlestudio.ui.play.controller import PlayView
+        # attributes down: every view follows the shown document, in this order
+        for follow in (self.map_view.set_document, self.oob_panel.set_document, self.properties_panel.set_document,
+                       self.problems_panel.set_document, self.files.set_document, self.command_view.set_document,
+                       self.play_view.document_set):
+            self.document_changed.connect(follow)
+        # messages up: what the controllers ask of the window
+        self.files.document_opened.connect(self.set_document)
+        self.play_view.document_requested.connect(self.set_document)
+        self.play_view.centre_requested.connect(self.centre_on)
+        self.play_view.problems_found.connect(self.problems_panel.set_extra_problems)
+        analysis = self.command_view.analysis_panel
+        self.play_view.frame_pending.connect(analysis.hold)
+        self.play_view.frame_done.connect(analysis.release)
 
-        self.play_view = PlayView(self)  # Game menu and toolbar, Replay dock, recorded games
+        self._bind(self.document)
+        wrapped = self.play_view.wrap(self.document)
+        if wrapped is not self.document:
+            self.set_document(wrapped)
         self._restore_layout()
-
-    @staticmethod
-    def new_battle() -> Battle:
-        """What New starts from."""
-        return new_battle()
-
-    def add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        """Put ``widget`` in a dock named ``name`` (its layout is kept with the window's) and list
-        it in View ▸ Docks."""
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        self.docks_menu.addAction(dock.toggleViewAction())
-        return dock
 
     # -- document binding ----------------------------------------------------------------
     def _bind(self, doc: Document, recovered: bool = False) -> None:
@@ -143,24 +152,16 @@ class MainWindow(FileCommands, QMainWindow):
         self._update_history()
 
     def set_document(self, doc: Document, recovered: bool = False) -> None:
-        """Show ``doc`` in every view (the previous document is dropped); a battle holding a
-        recorded game opens ready to replay (``PlayView.wrap``)."""
-        play = getattr(self, "play_view", None)  # None while the window is being built
-        if play is not None:
-            doc = play.wrap(doc)
+        """Show ``doc`` (the previous document is dropped) and announce it (``document_changed``);
+        a battle holding a recorded game opens ready to replay (``PlayView.wrap``)."""
+        doc = self.play_view.wrap(doc)
         old = self.document
         old.history_changed.disconnect(self._update_history)
         old.path_changed.disconnect(self._update_title)
         old.changed.disconnect(self._on_doc_changed)
         self.document = doc
-        self.map_view.set_document(doc)
-        self.oob_panel.set_document(doc)
-        self.properties_panel.set_document(doc)
-        self.problems_panel.set_document(doc)
+        self.document_changed.emit(doc)
         self._bind(doc, recovered)
-        self.command_view.set_document(doc)
-        if play is not None:
-            play.document_set(doc)  # Replay dock, map marks, Game actions
         self.map_view.fit_table()
         self._on_zoom_changed(self.map_view.zoom())
 
@@ -183,7 +184,7 @@ class MainWindow(FileCommands, QMainWindow):
 
     def document_name(self) -> str:
         """File name of the document, or "Untitled"."""
-        return self.document.path.name if self.document.path else "Untitled"
+        return document_name(self.document)
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.document_name()}[*] — {APP_NAME}")
@@ -325,9 +326,24 @@ class MainWindow(FileCommands, QMainWindow):
         return shown[0] if shown else self.docks["problems"]
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
         self.settings.set_window_state(self.saveGeometry(), self.saveState())
         self.recovery.discard()
         event.accept()
+
+    # -- dropping files on the window ----------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        if dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        path = dropped_file(event)
+        if path is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.files.open_path(path)

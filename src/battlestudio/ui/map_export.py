@@ -130,7 +130,7 @@ class MapPage:
         view.setTransform(view.transform().fromScale(z, z))
         shift = (H / 2 - H * (TOP + (1 - TOP - BOTTOM) / 2)) / z
         view.centerOn(QPointF(w / 2, -h / 2 + shift))
-        view._zoom_updated()
+        view.refresh_zoom()
         QApplication.processEvents()
         self.title, self.subtitle = page_title(battle, self.log, pos)
 

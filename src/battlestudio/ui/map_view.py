@@ -203,7 +203,7 @@ class MapView(QGraphicsView):
             self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setTransform(self.transform().fromScale(z, z))
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self._zoom_updated()
+        self.refresh_zoom()
 
     def zoom_by(self, factor: float) -> None:
         """Multiply the zoom by ``factor`` about the view centre."""
@@ -248,7 +248,7 @@ class MapView(QGraphicsView):
         z = min(max(z, MIN_ZOOM), MAX_ZOOM)
         self.setTransform(self.transform().fromScale(z, z))
         self.centerOn(table.center())
-        self._zoom_updated()
+        self.refresh_zoom()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -267,7 +267,9 @@ class MapView(QGraphicsView):
         self.auto_fit = False
         self.centerOn(table_to_scene(*point))
 
-    def _zoom_updated(self) -> None:
+    def refresh_zoom(self) -> None:
+        """Take the zoom of the current transform: the scene's level of detail follows it and
+        ``zoom_changed`` announces it. Call it after setting the transform directly."""
         self.map_scene.set_zoom(self.zoom())
         self.resetCachedContent()
         self.zoom_changed.emit(self.zoom())
@@ -283,7 +285,7 @@ class MapView(QGraphicsView):
         after = self.mapToScene(event.position().toPoint())
         delta = after - before
         self.translate_view(delta)
-        self._zoom_updated()
+        self.refresh_zoom()
         event.accept()
 
     def translate_view(self, scene_delta: QPointF) -> None:

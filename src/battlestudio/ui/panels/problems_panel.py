@@ -3,14 +3,13 @@
 
 It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
 not validate on every mouse move) and lists errors and warnings; clicking a problem selects
-the records at fault, so the map and the order-of-battle tree show them. The recorded game is not
-replayed here: problems found elsewhere (``extra_problems``: a recorded game that cannot be
-replayed) are listed first.
+the records at fault, so the map and the order-of-battle tree show them. Problems of a document
+found elsewhere (``set_extra_problems``: its recorded game cannot be replayed) are listed first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
@@ -62,10 +61,15 @@ class ProblemsPanel(QWidget):
         self.list.itemClicked.connect(self._on_clicked)
         self.list.itemActivated.connect(self._on_activated)
         self.document: Document | None = None
-        self.extra_problems: Callable[[Document], list[Problem]] | None = None
-        """Problems of a document found elsewhere, listed first (e.g. its recorded game cannot
-        be replayed: ``PlayView``)."""
+        self._extra: WeakKeyDictionary[Document, list[Problem]] = WeakKeyDictionary()
         self.set_document(document)
+
+    def set_extra_problems(self, document: Document, problems: list[Problem]) -> None:
+        """Problems of ``document`` found elsewhere (its recorded game cannot be replayed:
+        ``PlayView.problems_found``), listed first whenever it is shown; re-checks now if it is."""
+        self._extra[document] = list(problems)
+        if document is self.document:
+            self.check()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         """A short strip under the map by default; the user can drag it taller."""
@@ -84,7 +88,7 @@ class ProblemsPanel(QWidget):
     def check(self) -> list[Problem]:
         """Validate now and show the result."""
         self._timer.stop()
-        extra = self.extra_problems(self.document) if self.extra_problems is not None else []
+        extra = self._extra.get(self.document, [])
         self.problems = extra + find_problems(self.document.scenario, self._footprints)
         style = self.style()
         icons = {

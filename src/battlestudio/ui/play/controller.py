@@ -1,6 +1,7 @@
 """PlayView: play and replay in the main window — Game menu and toolbar, Replay dock, map marks.
 
-``PlayView(window)`` is installed once by the ``MainWindow``. It adds the Game menu and toolbar
+``PlayView(map_view, docks, show_status, document)`` is made once by the ``MainWindow``, which
+wires its signals (messages up) and hands it each new document. It adds the Game menu and toolbar
 (Start Game, Next Phase Ctrl+Return, Issue Order, Umpire Entry, Annotate, Record from the End,
 Back to Scenario Editor) with a phase strip naming the turn, game time, side and the ruleset's
 phases with the current one marked; the Replay dock (``ReplayPanel``); the trails, change halos
@@ -21,10 +22,11 @@ from __future__ import annotations
 
 import weakref
 from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMessageBox, QToolBar
+from PySide6.QtWidgets import QLabel, QMessageBox
 
 from battlestudio.document import Document
 from battlestudio.play.document import PlayDocument
@@ -42,7 +44,8 @@ from battlestudio.ui.play.timeline_bar import handle_key
 from battlestudio.ui.play.umpire_dialog import AnnotationDialog, UmpireDialog
 
 if TYPE_CHECKING:
-    from battlestudio.ui.main_window import MainWindow
+    from battlestudio.ui.dock_host import DockHost
+    from battlestudio.ui.map_view import MapView
 
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
@@ -69,11 +72,38 @@ def make_play_document(doc: Document, position: int | None = None, seed: int | s
 
 
 class PlayView(QObject):
-    """Game recording and replay of one ``MainWindow`` (see the module docstring)."""
+    """Game recording and replay on ``map_view`` (see the module docstring).
 
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
-        self.window = window
+    It adds the Replay dock, the Game menu and toolbar to ``docks`` (a ``DockHost``), says what
+    happens through ``show_status(text, ms)``, and shows ``document`` until ``document_set``
+    (the window connects its ``document_changed`` there). It never shows a document itself: it
+    asks (``document_requested``) and the window answers with ``document_changed``.
+
+    Signals
+    -------
+    document_requested(object)
+        show this ``Document`` in the window (a game started, back to the editor, a game found
+        unplayable): the map keeps its zoom and scroll.
+    centre_requested(str)
+        centre the map on this record (a unit picked in the Replay dock).
+    problems_found(object, list)
+        a ``Document`` and the problems of its recorded game (``game_problems``), for the Problems dock.
+    frame_pending(), frame_done()
+        a game is shown and the map has not painted yet / has: views that replay the whole game
+        (the Analysis charts) wait in between (``IdleCheck``).
+    """
+
+    document_requested = Signal(object)
+    centre_requested = Signal(str)
+    problems_found = Signal(object, list)
+    frame_pending = Signal()
+    frame_done = Signal()
+
+    def __init__(self, map_view: MapView, docks: DockHost, show_status: Callable[[str, int], None],
+                 document: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.map_view = map_view
+        self.show_status = show_status
         self.doc: Document | None = None
         self.seed: int | str | None = None  # dice seed of new sessions (None: random)
         self._editor_docs: weakref.WeakSet[Document] = weakref.WeakSet()
@@ -83,37 +113,34 @@ class PlayView(QObject):
         self.umpire_dialog: UmpireDialog | None = None
         self.annotation_dialog: AnnotationDialog | None = None
         self.panel = ReplayPanel()
-        self.dock = window.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
-        problems = window.docks.get("problems")
-        if problems is not None:
-            window.tabifyDockWidget(problems, self.dock)
-        scene = window.map_view.map_scene
-        self.marks = ReplayMarks(scene, lambda side: scene.ctx.side_colours.get(side, "#606060"))
+        self.dock = docks.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        docks.tabify("dock_problems", self.dock, raise_anchor=False)
+        self.marks = ReplayMarks(map_view.map_scene, self.side_colour)
         self.panel.unit_requested.connect(self.show_units)
         self.panel.trail_turns_changed.connect(self.marks.set_trail_turns)
         self.panel.highlight_changed.connect(self.marks.set_highlight)
-        self._build_actions()
+        self._build_actions(docks)
         self._space_down = self._space_used = False
-        self._viewport = window.map_view.viewport()
-        self.check = IdleCheck(self)  # a lazily opened game: checked after the first frame
-        problems = getattr(window, "problems_panel", None)
-        if problems is not None:
-            problems.extra_problems = lambda doc: game_problems(doc, self._unplayable_docs.get(doc))
-        window.map_view.installEventFilter(self)
+        self._viewport = map_view.viewport()
+        self.check = IdleCheck(self._viewport, self)  # a lazily opened game: checked after the first frame
+        self.check.frame_pending.connect(self.frame_pending)
+        self.check.frame_done.connect(self.frame_done)
+        self.check.unplayable.connect(self.game_unplayable)
+        map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
-        doc = window.document
-        wrapped = self.wrap(doc)
-        if wrapped is not doc:
-            window.set_document(wrapped)  # the window has no play_view yet: bind here
-        self.document_set(wrapped)
+        self.document_set(document)
+
+    def side_colour(self, side: str) -> str:
+        """Colour of ``side`` in the shown scenario (grey when it has none)."""
+        sides = self.doc.scenario.sides if self.doc is not None else {}
+        return sides[side].colour if side in sides else "#606060"
 
     # -- actions ------------------------------------------------------------------------------
-    def _build_actions(self) -> None:
-        w = self.window
+    def _build_actions(self, docks: DockHost) -> None:
         self.actions: dict[str, QAction] = {}
 
         def make(name: str, text: str, slot, keys: str | None = None, tip: str = "") -> QAction:
-            a = QAction(text, w)
+            a = QAction(text, self)
             a.setObjectName(f"action_game_{name}")
             if keys:
                 a.setShortcut(QKeySequence(keys))
@@ -133,23 +160,14 @@ class PlayView(QObject):
         make("resume", "&Record from the End", self.resume, None, "Go to the end of the game to go on recording")
         make("editor", "&Back to Scenario Editor", self.back_to_editor, None,
              "Edit the scenario itself (the recorded game is kept)")
-        menu = w.menuBar()
-        help_action = next((a for a in menu.actions() if a.text().replace("&", "") == "Help"), None)
-        self.menu = menu.addMenu("&Game") if help_action is None else None
-        if self.menu is None:
-            from PySide6.QtWidgets import QMenu
-
-            self.menu = QMenu("&Game", w)
-            menu.insertMenu(help_action, self.menu)
-        self.menu.setObjectName("menu_game")
+        self.menu = docks.add_menu("&Game", "menu_game")
         a = self.actions
         self.menu.addActions([a["start"], a["next_phase"]])
         self.menu.addSeparator()
         self.menu.addActions([a["order"], a["umpire"], a["annotate"]])
         self.menu.addSeparator()
         self.menu.addActions([a["resume"], a["editor"]])
-        bar = QToolBar("Game", w)
-        bar.setObjectName("toolbar_game")
+        bar = docks.add_toolbar("Game", "toolbar_game", new_row=True)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         bar.addActions([a["start"], a["next_phase"], a["order"], a["umpire"], a["annotate"]])
         self.strip = QLabel()
@@ -158,8 +176,6 @@ class PlayView(QObject):
         self.strip.setContentsMargins(8, 0, 8, 0)
         bar.addSeparator()
         bar.addWidget(self.strip)
-        w.addToolBarBreak()
-        w.addToolBar(bar)
         self.toolbar = bar
 
     # -- documents ------------------------------------------------------------------------------
@@ -209,15 +225,13 @@ class PlayView(QObject):
     def _unplayable(self, doc: Document, exc: Exception) -> None:
         """Say (in the status bar, and once per document in a warning) that ``doc``'s game
         cannot be replayed, naming the first bad event."""
-        self.window.statusBar().showMessage(f"The recorded game cannot be replayed: {exc}", 15_000)
+        self.show_status(f"The recorded game cannot be replayed: {exc}", 15_000)
         if doc not in self._unplayable_docs:
             self._unplayable_docs[doc] = exc
-            problems = getattr(self.window, "problems_panel", None)
-            if problems is not None and problems.document is doc:
-                problems.check()
+            self.problems_found.emit(doc, game_problems(doc, exc))
             if self.doc is doc:
                 self._show_unplayable(doc)
-            QMessageBox.warning(self.window, "Recorded game not replayed", unplayable_text(doc, exc))
+            QMessageBox.warning(self.map_view, "Recorded game not replayed", unplayable_text(doc, exc))
 
     def _show_unplayable(self, doc: Document) -> None:
         exc = self._unplayable_docs.get(doc)
@@ -225,7 +239,7 @@ class PlayView(QObject):
             self.panel.show_unreplayable(len(doc.battle.events), str(exc))
 
     def document_set(self, doc: Document) -> None:
-        """The window shows ``doc`` now: bind the dock, the marks and the command view."""
+        """The window shows ``doc`` now: bind the Replay dock, the marks, the Game actions."""
         old = self.doc
         if isinstance(old, PlayDocument) and old is not doc:
             old.refused.disconnect(self._on_refused)
@@ -245,29 +259,27 @@ class PlayView(QObject):
             self.panel.bar.clock_of = lambda turn: game_time(info, turn) if turn else ""
             self.panel.set_timeline(doc.timeline)
             self.marks.bind(doc.timeline)
-            cv = getattr(self.window, "command_view", None)
-            if cv is not None:
-                cv.bind_timeline(doc.timeline)
             self.dock.show()
             self.dock.raise_()
-            self.check.after_first_frame()
+            self.check.show(doc)
         else:
+            self.check.show(None)
             self.panel.set_timeline(None)
             self._show_unplayable(doc)
             self.marks.bind(None)
         self.update()
 
     def _switch(self, doc: Document) -> None:
-        """Show ``doc`` in the window, keeping the map's zoom and scroll."""
-        v = self.window.map_view
+        """Ask the window to show ``doc`` (``document_requested``), keeping the map's zoom and scroll."""
+        v = self.map_view
         transform, h, vv = v.transform(), v.horizontalScrollBar().value(), v.verticalScrollBar().value()
         auto_fit = v.auto_fit
-        self.window.set_document(doc)
+        self.document_requested.emit(doc)
         v.setTransform(transform)
         v.horizontalScrollBar().setValue(h)
         v.verticalScrollBar().setValue(vv)
         v.auto_fit = auto_fit
-        v._zoom_updated()
+        v.refresh_zoom()
 
     # -- state of the actions and the strip -------------------------------------------------------
     @property
@@ -318,7 +330,7 @@ class PlayView(QObject):
                 f"<b>{side.name.split(':')[0] if side else c.side}</b> · " + " ".join(parts))
 
     def _on_refused(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, 10_000)
+        self.show_status(text, 10_000)
 
     # -- commands ---------------------------------------------------------------------------------
     def start_game(self) -> PlayDocument | None:
@@ -349,7 +361,7 @@ class PlayView(QObject):
         p = self.play
         if p is not None and p.run("Next phase", lambda s: s.next_phase()) is not None:
             k = p.session.key
-            self.window.statusBar().showMessage(f"Now {k} ({p.session.clock()})", 5_000)
+            self.show_status(f"Now {k} ({p.session.clock()})", 5_000)
 
     def open_order_dialog(self) -> OrderDialog | None:
         p = self.play
@@ -358,7 +370,7 @@ class PlayView(QObject):
             return None
         if self.order_dialog is not None:
             self.order_dialog.close()
-        self.order_dialog = OrderDialog(p, self.window.map_view, self.window)
+        self.order_dialog = OrderDialog(p, self.map_view, self.map_view)
         self.order_dialog.show()
         return self.order_dialog
 
@@ -367,7 +379,7 @@ class PlayView(QObject):
         if p is None or not p.recording:
             self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
             return None
-        self.umpire_dialog = UmpireDialog(p, tab, self.window)
+        self.umpire_dialog = UmpireDialog(p, tab, self.map_view)
         self.umpire_dialog.show()
         return self.umpire_dialog
 
@@ -377,13 +389,13 @@ class PlayView(QObject):
         if p is None or not p.recording:
             self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
             return
-        pick_point(self.window.map_view, "Click where the note belongs; Esc pins it to no place", self.open_annotation)
+        pick_point(self.map_view, "Click where the note belongs; Esc pins it to no place", self.open_annotation)
 
     def open_annotation(self, at) -> AnnotationDialog | None:
         p = self.play
         if p is None or not p.recording:
             return None
-        self.annotation_dialog = AnnotationDialog(p, at, self.window)
+        self.annotation_dialog = AnnotationDialog(p, at, self.map_view)
         self.annotation_dialog.show()
         return self.annotation_dialog
 
@@ -411,7 +423,7 @@ class PlayView(QObject):
         here = [i for i in ids if doc.scenario.record(i) is not None]
         if here:
             doc.set_selection(here)
-            self.window.centre_on(here[0])
+            self.centre_requested.emit(here[0])
 
     # -- replay keys on the map -------------------------------------------------------------------
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API

@@ -1,13 +1,13 @@
 """IdleCheck: a lazily opened game is checked in idle time, after the window's first frame.
 
 ``PlayView.wrap`` opens a recorded game with a ``GameLog.lazy``: only what the opening cursor
-needs is replayed before the map paints. ``IdleCheck`` then holds the rest — the check of every
-event (``GameLog.validate`` in slices of about ``CHECK_SLICE_S``) and the Analysis dock's charts
-(which replay the whole game) — until the map's viewport has painted once (or a second has
-passed, or at once when the map is not shown), and runs the check on a zero-interval timer so
-the window stays responsive. A bad event is handed to ``PlayView.game_unplayable``, which says
-so with ``play.problems.unplayable_text`` (the warning) and ``game_problems`` (the Problems
-dock's error).
+needs is replayed before the map paints. ``IdleCheck`` then holds the check of every event
+(``GameLog.validate`` in slices of about ``CHECK_SLICE_S``) until the map's viewport has painted
+once (or a second has passed, or at once when the map is not shown) and announces the wait
+(``frame_pending`` / ``frame_done``) so the Analysis dock's charts, which replay the whole game,
+wait too; the check runs on a zero-interval timer so the window stays responsive. A bad event is
+announced (``unplayable``); ``PlayView`` says so with ``play.problems.unplayable_text`` (the warning) and
+``game_problems`` (the Problems dock's error).
 """
 
 from __future__ import annotations
@@ -15,29 +15,40 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
-    from battlestudio.ui.play.controller import PlayView
+    from battlestudio.play.document import PlayDocument
 
 CHECK_SLICE_S = 0.02
 """Seconds of idle time one slice of checking a lazily opened game may take."""
 
 
-class _NoPanel:
-    """Stands in for the Analysis dock of a window without one."""
-
-    def hold(self) -> None: ...
-
-    def release(self) -> None: ...
 
 
 class IdleCheck(QObject):
-    """Checks the game of ``view``'s document in idle slices after the first frame."""
+    """Checks the game of the shown ``PlayDocument`` in idle slices after the map's first frame.
 
-    def __init__(self, view: PlayView) -> None:
-        super().__init__(view)
-        self.view = view
+    Signals
+    -------
+    frame_pending()
+        a game is shown and the map has not painted yet: views that replay the whole game (the
+        Analysis charts) wait until ``frame_done``.
+    frame_done()
+        the map has painted (or a second passed, or it is not shown): the check starts.
+    unplayable(object, object)
+        the ``PlayDocument`` checked and the ``ValueError`` naming its first bad event.
+    """
+
+    frame_pending = Signal()
+    frame_done = Signal()
+    unplayable = Signal(object, object)
+
+    def __init__(self, viewport: QWidget, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.viewport = viewport
+        self.play: PlayDocument | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(0)
         self.timer.timeout.connect(self._slice)
@@ -46,16 +57,19 @@ class IdleCheck(QObject):
     @property
     def checking(self) -> bool:
         """True while the shown game's events are still being checked."""
-        p = self.view.play
+        p = self.play
         return p is not None and p.log.validated < len(p.log)
 
-    def after_first_frame(self) -> None:
-        """Hold the check and the analysis until the map's next paint (``painted``); at once
-        when no paint is coming, and after a second at the latest."""
+    def show(self, play: PlayDocument | None) -> None:
+        """``play`` is shown now (None: no game). A game is held, with the analysis, until the
+        map's next paint (``painted``); at once when no paint is coming, a second at the latest."""
+        self.play = play
+        if play is None:
+            return
         self.timer.stop()
-        self._analysis().hold()
+        self.frame_pending.emit()
         self._first_frame_pending = True
-        if not self.view.window.map_view.viewport().isVisible():
+        if not self.viewport.isVisible():
             self._first_frame_done()
         else:
             QTimer.singleShot(1000, self._first_frame_done)
@@ -71,15 +85,11 @@ class IdleCheck(QObject):
         self._first_frame_pending = False
         if self.checking:
             self.timer.start()
-        self._analysis().release()
-
-    def _analysis(self):
-        cv = getattr(self.view.window, "command_view", None)
-        return cv.analysis_panel if cv is not None else _NoPanel()
+        self.frame_done.emit()
 
     def _slice(self) -> None:
         """Check events for about ``CHECK_SLICE_S``; on a bad one, stop and report it."""
-        p = self.view.play
+        p = self.play
         if p is None or not self.checking:
             self.timer.stop()
             return
@@ -90,6 +100,6 @@ class IdleCheck(QObject):
                     return
         except ValueError as exc:
             self.timer.stop()
-            self.view.game_unplayable(p, exc)
+            self.unplayable.emit(p, exc)
             return
         self.timer.stop()
