@@ -8,7 +8,7 @@ so views can re-read only what moved. Records are frozen, so undo keeps the old 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from battlestudio.model.scenario import Scenario
 
@@ -57,7 +57,7 @@ def merge_changes(changes: Iterable[Change]) -> list[Change]:
     return [Change(k, frozenset(ids)) for k, ids in by_kind.items()]
 
 
-def container(scenario: Scenario, kind: str) -> dict:
+def container(scenario: Scenario, kind: str) -> dict[str, Any]:
     """The Scenario's dict for record ``kind``.
 
     Raises
@@ -67,7 +67,8 @@ def container(scenario: Scenario, kind: str) -> dict:
     """
     if kind not in RECORD_KINDS:
         raise ValueError(f"{kind!r} is not a record container; expected one of {list(RECORD_KINDS)}")
-    return getattr(scenario, kind)
+    records: dict[str, Any] = getattr(scenario, kind)
+    return records
 
 
 class Edit:

@@ -6,6 +6,8 @@ can refuse with a message where the echelons forbid it (Torden over Europa 1.4, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import networkx as nx
 
 from battlestudio.edits.base import Change, Edit
@@ -71,7 +73,7 @@ class Reattach(Edit):
         self.text = text
         self.index = index
         self._existed: dict[str, bool] = {}
-        self._children: dict[str, list[tuple[str, dict]]] = {}
+        self._children: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 
     def do(self, scenario: Scenario) -> list[Change]:
         g = scenario.oob.graph

@@ -82,7 +82,7 @@ class PutRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not _absorb(self, other):
+        if not isinstance(other, PutRecords) or not _absorb(self, other):
             return False
         self.records.update(other.records)
         return True
@@ -126,8 +126,8 @@ class RemoveRecords(Edit):
         self.ids: tuple[str, ...] = tuple(dict.fromkeys(ids))
         self.text = text
         self._removed: list[tuple[int, str, Any]] = []
-        self._nodes: dict[str, dict] = {}
-        self._children: dict[str, list[tuple[str, dict]]] = {}
+        self._nodes: dict[str, dict[str, Any]] = {}
+        self._children: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 
     def do(self, scenario: Scenario) -> list[Change]:
         d = container(scenario, self.kind)
@@ -241,7 +241,7 @@ class MoveRecords(Edit):
         return [Change(self.kind, frozenset(self._old))]
 
     def merge(self, other: Edit) -> bool:
-        if not _absorb(self, other):
+        if not isinstance(other, MoveRecords) or not _absorb(self, other):
             return False
         self.positions.update(other.positions)
         self.facings.update(other.facings)

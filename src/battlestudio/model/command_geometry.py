@@ -66,10 +66,13 @@ def command_distances(base: BaseGeometry, units: Sequence[Shape], measure: Measu
     gs = np.asarray([geom(u) for u in units], dtype=object)
     if gs.size == 0:
         return np.zeros(0)
+    out: np.ndarray  # shapely is untyped
     if measure == "centre":
-        return shapely.distance(shapely.centroid(gs), base.centroid)
+        out = shapely.distance(shapely.centroid(gs), base.centroid)
+        return out
     if measure in ("nearest", "all"):
-        return shapely.distance(gs, base)
+        out = shapely.distance(gs, base)
+        return out
     raise ValueError(f"measure must be 'nearest', 'all' or 'centre', got {measure!r}")
 
 

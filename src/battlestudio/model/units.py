@@ -263,7 +263,7 @@ def footprints(units: Sequence[Unit]) -> list[Polygon]:
             u = units[k]
             _FOOTPRINTS[id(u)] = (u, poly)
             out[k] = poly
-    return out  # type: ignore[return-value]
+    return out
 
 
 @dataclass(frozen=True, slots=True)

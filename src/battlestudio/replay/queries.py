@@ -35,7 +35,8 @@ class _Log(Protocol):
 
     def _advance(self, to: int) -> None: ...
 
-    def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]: ...
+    def events_touching(self, node_id: str, start: Cursor | int = 0,
+                        end: Cursor | int | None = None) -> list[int]: ...
 
 
 class LogQueries:
