@@ -24,7 +24,7 @@ from battlestudio.rules.dice import DiceSource, SeededDice
 from battlestudio.rules.protocol import CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
-from battlestudio.session.entries import UmpireEntries
+from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
 from battlestudio.session.umpire import SessionError, follow_moves
 
@@ -117,7 +117,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         info = self.battle.scenario.info
         return (info.table_width, info.table_height)
 
-    def stamped(self, cls: type, **fields: Any) -> BattleEvent:
+    def stamped(self, cls: type[EventT], **fields: Any) -> EventT:
         """An event of kind ``cls`` in the open phase (turn, side, phase filled in), not yet
         recorded: for events the umpire builds himself (e.g. a scenario-given order)."""
         return cls(**self._stamp(), **fields)
@@ -239,7 +239,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         return step
 
     # -- recording ------------------------------------------------------------------------
-    def record(self, event: BattleEvent) -> BattleEvent:
+    def record(self, event: EventT) -> EventT:
         """Record one event in the open phase (it must carry the open phase's turn, side, phase).
 
         Raises
