@@ -1,5 +1,6 @@
 """The game's charts (the Analysis dock's and the report's) build on a generated game (the
-Leipzig benchmark battles come from ``replay.synthetic``): its luck chart reads the synthetic command rolls instead of refusing the game."""
+Leipzig benchmark battles come from ``replay.synthetic``): its luck chart reads the synthetic
+command rolls instead of refusing the game."""
 
 from __future__ import annotations
 
