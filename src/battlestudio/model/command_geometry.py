@@ -137,7 +137,7 @@ def zone_of(d: float, bounds: Sequence[float], open_ended: bool = False) -> int 
     if not math.isfinite(d) or d < 0:
         raise ValueError(f"distance must be a finite number of cm >= 0, got {d!r}")
     b = [float(x) for x in bounds]
-    if not b or b[0] < 0 or any(y <= x for x, y in zip(b, b[1:])):
+    if not b or b[0] < 0 or any(y <= x for x, y in zip(b, b[1:], strict=False)):
         raise ValueError(f"zone bounds must be non-negative and strictly increasing cm, got {tuple(bounds)!r}")
     for i, limit in enumerate(b, start=1):
         if d <= limit + TINY:

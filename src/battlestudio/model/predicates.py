@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Sequence, Union
+from typing import Literal, Sequence, TypeAlias
 
 import numpy as np
 import shapely
@@ -28,7 +28,7 @@ from battlestudio.model.sweeps import (  # G-7, re-exported (see __all__)
     Pivot, Sweep, Translate, swept_path, swept_pivot, swept_translation,
 )
 
-Shape = Union[UnitRect, BaseGeometry]
+Shape: TypeAlias = UnitRect | BaseGeometry
 """A footprint: a unit rectangle or any shapely geometry, in table cm."""
 
 PARALLEL_TOL = 10.0

@@ -338,4 +338,4 @@ class _Items(ItemsView[str, V]):
     def __iter__(self) -> Iterator[tuple[str, V]]:
         m = self._mapping
         leaves = m._leaves()
-        return compress(zip(m._keys, chain.from_iterable(leaves)), m._flags(leaves))
+        return compress(zip(m._keys, chain.from_iterable(leaves), strict=False), m._flags(leaves))

@@ -79,7 +79,8 @@ class LogQueries:
         hi = len(self._events) if end is None else self.position(end)
         return [(p, e) for p, e in enumerate(self._events[lo:hi], lo) if kind is None or e.kind == kind]
 
-    def events_touching(self: _Log, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]:
+    def events_touching(self: _Log, node_id: str, start: Cursor | int = 0,
+                        end: Cursor | int | None = None) -> list[int]:
         """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
         lo = self.position(start)
         hi = len(self._events) if end is None else self.position(end)
@@ -98,7 +99,7 @@ class LogQueries:
         if turn == 0 or turns < 1:
             return []
         first = max(1, turn - turns + 1)
-        start = next(p - 1 for t, p in zip(self.turns(), self.turn_starts()) if t >= first)
+        start = next(p - 1 for t, p in zip(self.turns(), self.turn_starts(), strict=False) if t >= first)
         st = self.state_at(start)
         rec = st.record(node_id)
         points: list[Point] = []

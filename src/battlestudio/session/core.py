@@ -21,7 +21,9 @@ from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
-from battlestudio.rules.protocol import CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
+from battlestudio.rules.protocol import (
+    CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset,
+)
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
 from battlestudio.session.entries import EventT, UmpireEntries
@@ -140,7 +142,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
                 # command rolls, Regimental 2.1): play the turn in the last holder's order and
                 # let ``initiative`` record the roll in that phase
                 holder = str(self.state.flags.get("initiative:holder") or (self.sides[0] if self.sides else ""))
-                init = InitiativeResult(holder, f"{holder} holds the initiative until the {self._initiative_phase()} phase")
+                until = self._initiative_phase()
+                init = InitiativeResult(holder, f"{holder} holds the initiative until the {until} phase")
                 steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
                 self._steps[turn] = steps
                 return steps

@@ -52,7 +52,7 @@ def describe(event: BattleEvent, before: GameState) -> str:
         rec = before.record(e.id)
         start = rec.position if rec is not None else path[0]
         pts = (start,) + tuple(path)
-        dist = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+        dist = sum(math.dist(a, b) for a, b in zip(pts, pts[1:], strict=False))
         face = "" if e.facing is None else f", facing {e.facing:.0f}°"
         return f"{n(e.id)} moves {dist:.1f} cm to {_pt(path[-1])}{face}"
     if k == "rotated":
@@ -95,7 +95,8 @@ def describe(event: BattleEvent, before: GameState) -> str:
     if k == "general_move_bought":
         return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"
     if k == "casualties":
-        extra = ", ".join(count(getattr(e, f), one, f) for f, one in (("men", "man"), ("horses", "horse"), ("guns", "gun"))
+        nouns = (("men", "man"), ("horses", "horse"), ("guns", "gun"))
+        extra = ", ".join(count(getattr(e, f), one, f) for f, one in nouns
                           if getattr(e, f))
         cause = f" ({e.cause})" if e.cause else ""
         return f"{n(e.unit)} loses {count(e.figures, 'figure')}{' (' + extra + ')' if extra else ''}{cause}"
@@ -132,7 +133,8 @@ def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:
     state = log.initial
     for e in log.events:
         if turn is None or e.turn == turn:
-            yield f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18} | {describe(e, state)}"
+            where = f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18}"
+            yield f"{where} | {describe(e, state)}"
         state = e.apply(state)
 
 

@@ -191,7 +191,8 @@ def _wheeled_point(p: Point, pivot: Point, angle: float) -> Point:
     """``p`` turned by ``angle`` degrees about ``pivot`` (cm, rounded to 0.01)."""
     a = math.radians(angle)
     x, y = p[0] - pivot[0], p[1] - pivot[1]
-    return (round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2), round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2))
+    return (round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2),
+            round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2))
 
 
 def _wheeled(u: Unit, pivot: Point, angle: float) -> Unit:

@@ -57,7 +57,8 @@ class ChartView(QWidget):
         buttons.addWidget(self.status, 1)
         for fmt in ("PNG", "SVG"):
             b = QPushButton(f"Export {fmt}…")
-            b.clicked.connect(lambda _c=False, f=fmt.lower(): self.export_dialog(f))
+            suffix = fmt.lower()
+            b.clicked.connect(lambda _c=False, f=suffix: self.export_dialog(f))
             buttons.addWidget(b)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
