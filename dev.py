@@ -190,7 +190,7 @@ def cmd_lint(args: list[str]) -> int:
     ensure_venv("test")
     failed = []
     for name, cmd in (
-        ("ruff check", [str(BIN / "ruff"), "check", *(args or ["."])]),
+        ("ruff check", [str(BIN / "ruff"), "check", "--output-format", "concise", *(args or ["."])]),
         ("ruff format --check", [str(BIN / "ruff"), "format", "--check", *(args or ["."])]),
         ("mypy", [str(BIN / "mypy")]),
     ):
