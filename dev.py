@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 """Set up BattleStudio in ./.venv and run it or its tests: needs nothing but Python 3.11+.
 
-    python3 dev.py run [FILE]   install (if needed) and open FILE, default the bundled Jena 1806
-    python3 dev.py test [ARGS]  install with the test extras (if needed) and run pytest ARGS
+    python3 dev.py run [FILE]        install (if needed) and open FILE, default the bundled Jena 1806
+    python3 dev.py test [ARGS]       install with the test extras (if needed) and run pytest ARGS
+    python3 dev.py test-pure [ARGS]  run the Qt-free tests in ./.venv-noqt, a venv without PySide6
+    python3 dev.py lint              ruff check, ruff format --check and mypy, from ./.venv
 
-The virtual environment is refreshed whenever pyproject.toml changes. On Linux the Debian
+The virtual environments are refreshed whenever pyproject.toml changes. On Linux the Debian
 libraries Qt needs are checked; when missing they are installed with apt-get if we are root,
 otherwise the exact command to install them is printed.
+
+``test-pure`` proves the layers below ``ui`` need no Qt: ``.venv-noqt`` holds the project's
+dependencies and test extras as pyproject.toml lists them, less PySide6 and pytest-qt (and the
+linters), and runs every test but ``QT_TESTS``; a test there that imports Qt fails to import.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +31,15 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 SCENARIOS = ("jena-1806.battle.json", "elchingen-1805.battle.json")
+
+NOQT_VENV = ROOT / ".venv-noqt"
+NOQT_PY = NOQT_VENV / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+QT_TESTS = ("tests/ui", "tests/test_packaging.py")
+"""The tests that need Qt (the window, the packaged app); every other test runs in test-pure."""
+QT_REQUIREMENTS = ("pyside6", "pytest-qt")
+"""Requirements (by name prefix) left out of .venv-noqt."""
+LINTERS = ("ruff", "mypy")
+"""Test extras test-pure does not need (``lint`` runs them from .venv)."""
 
 # Debian packages whose shared libraries Qt's offscreen and xcb platform plugins load.
 QT_DEBIAN_LIBS = {
@@ -92,6 +108,46 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+def requirement_name(req: str) -> str:
+    """The normalised project name of a requirement string: ``"PySide6-Essentials>=6.6"`` ->
+    ``"pyside6-essentials"``."""
+    m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+    if m is None:
+        raise ValueError(f"pyproject.toml: cannot read the requirement {req!r}")
+    return re.sub(r"[-_.]+", "-", m.group(1)).lower()
+
+
+def noqt_requirements() -> list[str]:
+    """The dependencies and test extras of pyproject.toml, less Qt and the linters."""
+    import tomllib  # Python 3.11+, checked in main
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    reqs = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    return [r for r in reqs if not requirement_name(r).startswith(QT_REQUIREMENTS)
+            and requirement_name(r) not in LINTERS]
+
+
+def ensure_noqt_venv() -> None:
+    """Create .venv-noqt and install ``noqt_requirements()`` and the project (editable, without
+    its dependencies) when pyproject.toml changed."""
+    if not NOQT_PY.exists():
+        say(f"creating {NOQT_VENV}")
+        venv.EnvBuilder(with_pip=True).create(NOQT_VENV)
+    stamp = NOQT_VENV / ".installed-noqt"
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + b"noqt").hexdigest()
+    if not (stamp.exists() and stamp.read_text() == digest):
+        reqs = noqt_requirements()
+        say(f"installing BattleStudio without Qt into {NOQT_VENV}: {', '.join(map(requirement_name, reqs))}")
+        subprocess.run([str(NOQT_PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+        subprocess.run([str(NOQT_PY), "-m", "pip", "install", "-q", *reqs], check=True)
+        subprocess.run([str(NOQT_PY), "-m", "pip", "install", "-q", "--no-deps", "-e", str(ROOT)], check=True)
+        stamp.write_text(digest)
+    # a dependency pulling Qt in would make the run prove nothing
+    probe = "import importlib.util as u, sys; sys.exit(u.find_spec('PySide6') is not None)"
+    if subprocess.run([str(NOQT_PY), "-c", probe], check=False).returncode != 0:
+        raise SystemExit(f"[dev.py] PySide6 is installed in {NOQT_VENV}: some dependency pulls it in")
+
+
 def default_scenario() -> str | None:
     for name in SCENARIOS:
         path = ROOT / "scenarios" / name
@@ -120,14 +176,45 @@ def cmd_test(args: list[str]) -> int:
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env, cwd=ROOT)
 
 
+def cmd_test_pure(args: list[str]) -> int:
+    ensure_noqt_venv()
+    env = dict(os.environ)
+    env.pop("QT_QPA_PLATFORM", None)
+    ignore = [f"--ignore={path}" for path in QT_TESTS]
+    return subprocess.call([str(NOQT_PY), "-m", "pytest", *ignore, *args], env=env, cwd=ROOT)
+
+
+def cmd_lint(args: list[str]) -> int:
+    """ruff check, ruff format --check and mypy (pyproject.toml configures all three); each runs
+    even when one before it failed, and the exit status is 1 if any did."""
+    ensure_venv("test")
+    failed = []
+    for name, cmd in (
+        ("ruff check", [str(BIN / "ruff"), "check", "--output-format", "concise", *(args or ["."])]),
+        ("ruff format --check", [str(BIN / "ruff"), "format", "--check", *(args or ["."])]),
+        ("mypy", [str(BIN / "mypy")]),
+    ):
+        say(f"{name}")
+        if subprocess.call(cmd, cwd=ROOT) != 0:
+            failed.append(name)
+    if failed:
+        say(f"lint failed: {', '.join(failed)}")
+        return 1
+    say("lint passed")
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "test": cmd_test, "test-pure": cmd_test_pure, "lint": cmd_lint}
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("run", "test"):
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__.strip())
         return 2
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs under any python3, before a venv exists
         say(f"BattleStudio needs Python 3.11 or newer; this is {sys.version.split()[0]}")
         return 2
-    return cmd_run(argv[1:]) if argv[0] == "run" else cmd_test(argv[1:])
+    return COMMANDS[argv[0]](argv[1:])
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Callable
 
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.order_events import CommandRolled, OrderWritten
@@ -91,8 +92,8 @@ def command_rolls(log: GameLog) -> list[RollSeen]:
     return out
 
 
-def _rows(rolls: list[RollSeen], key) -> list[LuckRow]:
-    acc: dict[str, list] = {}
+def _rows(rolls: list[RollSeen], key: Callable[[RollSeen], str]) -> list[LuckRow]:
+    acc: dict[str, list[Any]] = {}  # side, rolls, successes, expected, variance
     for r in rolls:
         g = key(r)
         a = acc.setdefault(g, [r.side, 0, 0, Fraction(0), Fraction(0)])

@@ -6,9 +6,11 @@ of the army's strength), excluding eliminated units and units removed from the g
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from battlestudio.analysis.common import corps_of, turn_end_positions
+from battlestudio.model.units import Unit
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 
@@ -28,7 +30,7 @@ class StrengthPoint:
     figures: int
 
 
-def _alive(state: GameState):
+def _alive(state: GameState) -> Iterator[Unit]:
     for u in state.units.values():
         if u.state != "eliminated":
             yield u

@@ -66,10 +66,13 @@ def command_distances(base: BaseGeometry, units: Sequence[Shape], measure: Measu
     gs = np.asarray([geom(u) for u in units], dtype=object)
     if gs.size == 0:
         return np.zeros(0)
+    out: np.ndarray  # shapely is untyped
     if measure == "centre":
-        return shapely.distance(shapely.centroid(gs), base.centroid)
+        out = shapely.distance(shapely.centroid(gs), base.centroid)
+        return out
     if measure in ("nearest", "all"):
-        return shapely.distance(gs, base)
+        out = shapely.distance(gs, base)
+        return out
     raise ValueError(f"measure must be 'nearest', 'all' or 'centre', got {measure!r}")
 
 
@@ -134,7 +137,7 @@ def zone_of(d: float, bounds: Sequence[float], open_ended: bool = False) -> int 
     if not math.isfinite(d) or d < 0:
         raise ValueError(f"distance must be a finite number of cm >= 0, got {d!r}")
     b = [float(x) for x in bounds]
-    if not b or b[0] < 0 or any(y <= x for x, y in zip(b, b[1:])):
+    if not b or b[0] < 0 or any(y <= x for x, y in zip(b, b[1:], strict=False)):
         raise ValueError(f"zone bounds must be non-negative and strictly increasing cm, got {tuple(bounds)!r}")
     for i, limit in enumerate(b, start=1):
         if d <= limit + TINY:

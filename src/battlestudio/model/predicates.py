@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Sequence, Union
+from typing import Literal, Sequence, TypeAlias
 
 import numpy as np
 import shapely
@@ -28,7 +28,7 @@ from battlestudio.model.sweeps import (  # G-7, re-exported (see __all__)
     Pivot, Sweep, Translate, swept_path, swept_pivot, swept_translation,
 )
 
-Shape = Union[UnitRect, BaseGeometry]
+Shape: TypeAlias = UnitRect | BaseGeometry
 """A footprint: a unit rectangle or any shapely geometry, in table cm."""
 
 PARALLEL_TOL = 10.0
@@ -44,7 +44,8 @@ def _vertices(x: Shape) -> np.ndarray:
     """All vertices of a footprint as an (n, 2) array."""
     if isinstance(x, UnitRect):
         return np.asarray(x.corners(), dtype=float)
-    return shapely.get_coordinates(x)
+    coords: np.ndarray = shapely.get_coordinates(x)  # shapely is untyped
+    return coords
 
 
 # -- G-1 distance ------------------------------------------------------------------------
@@ -59,7 +60,8 @@ def distances(a: Sequence[Shape], b: Sequence[Shape]) -> np.ndarray:
     gb = np.asarray([geom(x) for x in b], dtype=object)
     if ga.size == 0 or gb.size == 0:
         return np.zeros((ga.size, gb.size))
-    return shapely.distance(ga[:, None], gb[None, :])
+    out: np.ndarray = shapely.distance(ga[:, None], gb[None, :])  # shapely is untyped
+    return out
 
 
 def within_distance(a: Shape, others: Sequence[Shape], limit: float) -> np.ndarray:
@@ -99,7 +101,7 @@ def pairs_within(a: Sequence[Shape], b: Sequence[Shape], limit: float) -> np.nda
     gb = [geom(x) for x in b]
     if ga.size == 0 or not gb:
         return np.zeros((0, 2), dtype=int)
-    ij = shapely.STRtree(gb).query(ga, predicate="dwithin", distance=limit + TINY).T.astype(int)
+    ij: np.ndarray = shapely.STRtree(gb).query(ga, predicate="dwithin", distance=limit + TINY).T.astype(int)
     return ij[np.lexsort((ij[:, 1], ij[:, 0]))]
 
 

@@ -259,11 +259,11 @@ def footprints(units: Sequence[Unit]) -> list[Polygon]:
         polys = shapely.polygons(np.asarray(rings, dtype=float))
         if len(_FOOTPRINTS) + len(missing) > FOOTPRINT_CACHE_SIZE:
             _FOOTPRINTS.clear()
-        for k, poly in zip(missing, polys.tolist()):
+        for k, poly in zip(missing, polys.tolist(), strict=True):
             u = units[k]
             _FOOTPRINTS[id(u)] = (u, poly)
             out[k] = poly
-    return out  # type: ignore[return-value]
+    return out
 
 
 @dataclass(frozen=True, slots=True)

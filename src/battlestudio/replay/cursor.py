@@ -41,7 +41,7 @@ class Cursor(NamedTuple):
     turn: int
     side: str
     phase: str
-    index: int
+    index: int  # type: ignore[assignment]  # typeshed: a NamedTuple field may shadow tuple.index
 
     @property
     def key(self) -> PhaseKey:

@@ -8,7 +8,9 @@ new state. Points are ``(x, y)`` tuples in table cm, facings degrees counter-clo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from battlestudio.model.geometry import Point, normalize_angle
 from battlestudio.model.units import Commander, Formation, Unit
@@ -21,7 +23,7 @@ def _set(event: BattleEvent, name: str, value: object) -> None:
 
 
 def _point(value: object) -> Point:
-    x, y = value  # type: ignore[misc]
+    x, y = cast("Iterable[Any]", value)  # a pair from the event (a list once read from a file)
     return (float(x), float(y))
 
 

@@ -33,6 +33,7 @@ from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.lazy_log import LazyChecking, Segment as _Segment, phase_order_problem
 from battlestudio.replay.queries import LogQueries
+from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.replay.state import GameState
 
 
@@ -82,7 +83,7 @@ class GameLog(LogQueries, LazyChecking):
             raise ValueError(f"keyframe_every must be >= 1, got {keyframe_every}")
         self.keyframe_every = keyframe_every
         self._initial = initial
-        self._events: list[BattleEvent] = []
+        self._events: list[BattleEvent] | RecordedEvents = []  # RecordedEvents: a lazy log of a file
         self._segments: list[_Segment] = []
         self._seg_starts: list[int] = []
         self._seg_by_key: dict[PhaseKey, int] = {}
@@ -123,6 +124,11 @@ class GameLog(LogQueries, LazyChecking):
             naming the first event (1-based) that cannot be replayed.
         """
         return cls.from_scenario(battle.scenario, battle.events, **kw)
+
+    @classmethod
+    def lazy_from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
+        """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events."""
+        return cls.lazy(battle.scenario, battle.events, **kw)
 
     # -- recording ------------------------------------------------------------------------
     def append(self, event: BattleEvent) -> Cursor:

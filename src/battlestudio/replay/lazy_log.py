@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from functools import partial
+from typing import Callable, Protocol, Sequence, TypeVar
 
 from battlestudio.model.scenario import Scenario
-from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.recorded import RecordedEvents, heads_of
 from battlestudio.replay.state import GameState
-
-if TYPE_CHECKING:
-    from battlestudio.replay.game import GameLog
 
 
 @dataclass(slots=True)
@@ -77,14 +75,48 @@ def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: 
     return ""
 
 
+class _LogParts(Protocol):
+    """The parts of ``GameLog`` that ``LazyChecking`` reads and writes (module docstring)."""
+
+    keyframe_every: int
+    _events: list[BattleEvent] | RecordedEvents
+    _segments: list[Segment]
+    _seg_starts: list[int]
+    _seg_by_key: dict[PhaseKey, int]
+    _kf_pos: list[int]
+    _touch: dict[str, list[int]]
+    _sealed: int
+    _head: GameState
+    _checked: int
+    _front: GameState
+    _failure: ValueError | None
+
+    def __init__(self, initial: GameState, events: Iterable[BattleEvent] = (), *, keyframe_every: int = 64,
+                 cache_size: int = 16) -> None: ...
+
+    def _add_keyframe(self, pos: int, state: GameState) -> None: ...
+
+    def _index(self, events: Sequence[BattleEvent]) -> None: ...
+
+    def _advance(self, to: int) -> None: ...
+
+
+L = TypeVar("L", bound=_LogParts)
+
+
+def _kind_at(events: Sequence[BattleEvent], i: int) -> str:
+    return events[i].kind
+
+
 class LazyChecking:
     """The lazy constructor and the checking in slices of ``GameLog`` (module docstring)."""
 
     __slots__ = ()
+    _failure: ValueError | None  # GameLog's: why the event at _checked cannot apply
 
     @classmethod
-    def lazy(cls: "type[GameLog]", scenario: Scenario, events: Sequence[BattleEvent], *, keyframe_every: int = 64,
-             cache_size: int = 16) -> "GameLog":
+    def lazy(cls: type[L], scenario: Scenario, events: Sequence[BattleEvent], *, keyframe_every: int = 64,
+             cache_size: int = 16) -> L:
         """A log of ``events`` from ``scenario`` whose events are applied only when needed.
 
         The phases are indexed now from each event's (turn, side, phase) (without building a
@@ -108,12 +140,7 @@ class LazyChecking:
                 gc.enable()
         return log
 
-    @classmethod
-    def lazy_from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
-        """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events."""
-        return cls.lazy(battle.scenario, battle.events, **kw)
-
-    def _index(self: "GameLog", events: Sequence[BattleEvent]) -> None:
+    def _index(self: _LogParts, events: Sequence[BattleEvent]) -> None:
         try:
             heads = heads_of(events)
         except ValueError as exc:
@@ -124,7 +151,7 @@ class LazyChecking:
             if head == last:
                 continue
             key = PhaseKey(*head)
-            problem = phase_order_problem(key, lambda i=i: seq[i].kind, i, self._segments[-1].key if self._segments
+            problem = phase_order_problem(key, partial(_kind_at, seq, i), i, self._segments[-1].key if self._segments
                                           else None, key in self._seg_by_key)
             if problem:
                 raise ValueError(f"game log event {i + 1}: {problem}")
@@ -137,15 +164,15 @@ class LazyChecking:
         if self._segments:
             self._segments[-1].end = len(seq)
             self._sealed = self._segments[-1].start
-        self._events = seq  # type: ignore[assignment]
+        self._events = seq
 
     # -- checking a lazy log ----------------------------------------------------------------
     @property
-    def validated(self: "GameLog") -> int:
+    def validated(self: _LogParts) -> int:
         """Position up to which the events have been applied and checked (``len`` when all)."""
         return self._checked
 
-    def validate(self: "GameLog", budget: int | None = None) -> bool:
+    def validate(self: _LogParts, budget: int | None = None) -> bool:
         """Check (apply and keyframe) up to ``budget`` more events; True when all are checked.
 
         Raises
@@ -158,7 +185,7 @@ class LazyChecking:
         self._advance(n if budget is None else min(n, self._checked + max(1, budget)))
         return self._checked == n
 
-    def _advance(self: "GameLog", to: int) -> None:
+    def _advance(self: _LogParts, to: int) -> None:
         """Apply the events from ``_checked`` to ``to``: keyframes, id index, head at the end."""
         if to <= self._checked:
             return

@@ -30,11 +30,12 @@ changed costs O(units / (FAN * CHUNK)) plus the leaves that differ.
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, KeysView, Mapping, ValuesView
+import builtins
+from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_not
-from typing import Any, Iterable, Iterator, TypeVar
+from typing import Any, Iterable, Iterator, TypeAlias, TypeVar
 
 V = TypeVar("V")
 
@@ -55,8 +56,8 @@ _present = partial(is_not, _ABSENT)
 _NO_LEAF = (_ABSENT,) * CHUNK
 _NO_BRANCH = (_NO_LEAF,) * FAN
 
-Leaf = list  # CHUNK values (or _ABSENT)
-Branch = list  # FAN leaves (or None)
+Leaf: TypeAlias = list[Any]  # CHUNK values (or _ABSENT)
+Branch: TypeAlias = list[Leaf | None]  # FAN leaves (or None)
 
 
 class ChunkedMap(Mapping[str, V]):
@@ -137,7 +138,7 @@ class ChunkedMap(Mapping[str, V]):
                 if branch is not None:
                     leaf = branch[(slot >> SHIFT) & FAN_MASK]
                     if leaf is not None:
-                        value = leaf[slot & MASK]
+                        value: V = leaf[slot & MASK]
                         if value is not _ABSENT:
                             return value
         raise KeyError(key)
@@ -163,13 +164,13 @@ class ChunkedMap(Mapping[str, V]):
     def __len__(self) -> int:
         return self._len
 
-    def _leaves(self) -> list[Leaf]:
+    def _leaves(self) -> list[Sequence[Any]]:
         """Every leaf of this version in slot order, a missing one as ``_NO_LEAF``, so the
         values of the leaves chained line up with the shared key list."""
         return [leaf if leaf is not None else _NO_LEAF
                 for branch in self._root for leaf in (branch if branch is not None else _NO_BRANCH)]
 
-    def _flags(self, leaves: list[Leaf]) -> Iterator[bool]:
+    def _flags(self, leaves: list[Sequence[Any]]) -> Iterator[bool]:
         return chain.from_iterable(map(map, repeat(_present), leaves))
 
     def __iter__(self) -> Iterator[str]:
@@ -255,12 +256,14 @@ class ChunkedMap(Mapping[str, V]):
                 root[b] = [None] * FAN if old_branch is None else old_branch.copy()
                 copied.add(b)
             branch = root[b]
+            assert branch is not None  # copied (or made) above
             j = (slot >> SHIFT) & FAN_MASK
             if ~(slot >> SHIFT) not in copied:
-                old_leaf = branch[j]  # type: ignore[index]
-                branch[j] = [_ABSENT] * CHUNK if old_leaf is None else old_leaf.copy()  # type: ignore[index]
+                old_leaf = branch[j]
+                branch[j] = [_ABSENT] * CHUNK if old_leaf is None else old_leaf.copy()
                 copied.add(~(slot >> SHIFT))
-            leaf = branch[j]  # type: ignore[index]
+            leaf = branch[j]
+            assert leaf is not None
             if leaf[slot & MASK] is _ABSENT:
                 length += 1
             leaf[slot & MASK] = value
@@ -279,7 +282,7 @@ class ChunkedMap(Mapping[str, V]):
         return self._put(self._index[key], _ABSENT)
 
     # -- comparing versions ---------------------------------------------------------------
-    def changed_keys(self, other: Mapping[str, V]) -> set[str]:
+    def changed_keys(self, other: Mapping[str, V]) -> builtins.set[str]:
         """Keys whose value is not the very same object in ``other`` (added, removed or replaced).
 
         Costs O(n / (FAN * CHUNK)) plus the changed leaves when ``other`` is of the same lineage
@@ -288,8 +291,8 @@ class ChunkedMap(Mapping[str, V]):
         if not isinstance(other, ChunkedMap) or other._index is not self._index:
             keys = set(self) | set(other)
             return {k for k in keys if self.get(k, _MISSING) is not other.get(k, _MISSING)}
-        out: set[str] = set()
-        keys = self._keys
+        out: builtins.set[str] = set()
+        names = self._keys
         mine, theirs = self._root, other._root
         for b in range(max(len(mine), len(theirs))):
             ba = mine[b] if b < len(mine) else None
@@ -306,7 +309,7 @@ class ChunkedMap(Mapping[str, V]):
                     va = la[i] if la is not None else _ABSENT
                     vb = lb[i] if lb is not None else _ABSENT
                     if va is not vb:
-                        out.add(keys[base + i])
+                        out.add(names[base + i])
         return out
 
     def shares(self, other: "ChunkedMap[Any]") -> tuple[int, int]:
@@ -320,17 +323,19 @@ class ChunkedMap(Mapping[str, V]):
 _MISSING = object()
 
 
-class _Values(ValuesView):
+class _Values(ValuesView[V]):
     __slots__ = ()
+    _mapping: ChunkedMap[V]
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[V]:
         return chain.from_iterable(map(filter, repeat(_present), self._mapping._leaves()))
 
 
-class _Items(ItemsView):
+class _Items(ItemsView[str, V]):
     __slots__ = ()
+    _mapping: ChunkedMap[V]
 
-    def __iter__(self) -> Iterator[tuple[str, Any]]:
+    def __iter__(self) -> Iterator[tuple[str, V]]:
         m = self._mapping
         leaves = m._leaves()
-        return compress(zip(m._keys, chain.from_iterable(leaves)), m._flags(leaves))
+        return compress(zip(m._keys, chain.from_iterable(leaves), strict=False), m._flags(leaves))

@@ -8,14 +8,35 @@ of the events naming it) and event list ``_events``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from battlestudio.model.geometry import Point
 from battlestudio.replay.cursor import Cursor
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.recorded import RecordedEvents
+from battlestudio.replay.state import GameState
 
-if TYPE_CHECKING:
-    from battlestudio.replay.game import GameLog
+
+class _Log(Protocol):
+    """The parts of ``GameLog`` that ``LogQueries`` uses (module docstring)."""
+
+    _events: list[BattleEvent] | RecordedEvents
+    _touch: dict[str, list[int]]
+
+    def position(self, at: Cursor | int) -> int: ...
+
+    def cursor_at(self, pos: int) -> Cursor: ...
+
+    def state_at(self, at: Cursor | int) -> GameState: ...
+
+    def turns(self) -> list[int]: ...
+
+    def turn_starts(self) -> list[int]: ...
+
+    def _advance(self, to: int) -> None: ...
+
+    def events_touching(self, node_id: str, start: Cursor | int = 0,
+                        end: Cursor | int | None = None) -> list[int]: ...
 
 
 class LogQueries:
@@ -23,7 +44,7 @@ class LogQueries:
 
     __slots__ = ()
 
-    def changed_between(self: GameLog, a: Cursor | int, b: Cursor | int) -> frozenset[str]:
+    def changed_between(self: _Log, a: Cursor | int, b: Cursor | int) -> frozenset[str]:
         """Ids of the units and commanders touched between two places (either order).
 
         The union of the ids named by the events in between (a unit that fired, a target)
@@ -48,7 +69,7 @@ class LogQueries:
         return frozenset(ids)
 
     def events_between(
-        self: GameLog, start: Cursor | int = 0, end: Cursor | int | None = None, kind: str | None = None
+        self: _Log, start: Cursor | int = 0, end: Cursor | int | None = None, kind: str | None = None
     ) -> list[tuple[int, BattleEvent]]:
         """``(p, events[p])`` for the events in [start, end), only of ``kind`` if given.
 
@@ -58,14 +79,15 @@ class LogQueries:
         hi = len(self._events) if end is None else self.position(end)
         return [(p, e) for p, e in enumerate(self._events[lo:hi], lo) if kind is None or e.kind == kind]
 
-    def events_touching(self: GameLog, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]:
+    def events_touching(self: _Log, node_id: str, start: Cursor | int = 0,
+                        end: Cursor | int | None = None) -> list[int]:
         """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
         lo = self.position(start)
         hi = len(self._events) if end is None else self.position(end)
         self._advance(hi)  # a lazy log indexes ids as it applies events
         return [p for p in self._touch.get(node_id, ()) if lo <= p < hi]
 
-    def trail(self: GameLog, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:
+    def trail(self: _Log, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:
         """Where ``node_id`` has been over the last ``turns`` turns up to ``at``, oldest first.
 
         Starts at its position when the first of those turns began (if it was on the table)
@@ -77,7 +99,7 @@ class LogQueries:
         if turn == 0 or turns < 1:
             return []
         first = max(1, turn - turns + 1)
-        start = next(p - 1 for t, p in zip(self.turns(), self.turn_starts()) if t >= first)
+        start = next(p - 1 for t, p in zip(self.turns(), self.turn_starts(), strict=False) if t >= first)
         st = self.state_at(start)
         rec = st.record(node_id)
         points: list[Point] = []

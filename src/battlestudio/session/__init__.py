@@ -8,9 +8,10 @@ open phase. ``turns`` owns the turn and phase sequence, ``umpire`` the events th
 by hand, ``odds`` the exact chance of an order before it is rolled.
 """
 
-from battlestudio.session.core import GameSession, IssueResult, SessionError
+from battlestudio.session.core import GameSession, IssueResult
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, phase_sequence
+from battlestudio.session.umpire import SessionError
 
 __all__ = [
     "GameSession", "IssueResult", "SessionError", "OrderPreview", "preview_order", "PhaseStep",

@@ -21,10 +21,12 @@ from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
-from battlestudio.rules.protocol import CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset
+from battlestudio.rules.protocol import (
+    CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset,
+)
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
-from battlestudio.session.entries import UmpireEntries
+from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
 from battlestudio.session.umpire import SessionError, follow_moves
 
@@ -117,7 +119,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         info = self.battle.scenario.info
         return (info.table_width, info.table_height)
 
-    def stamped(self, cls: type, **fields: Any) -> BattleEvent:
+    def stamped(self, cls: type[EventT], **fields: Any) -> EventT:
         """An event of kind ``cls`` in the open phase (turn, side, phase filled in), not yet
         recorded: for events the umpire builds himself (e.g. a scenario-given order)."""
         return cls(**self._stamp(), **fields)
@@ -140,7 +142,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
                 # command rolls, Regimental 2.1): play the turn in the last holder's order and
                 # let ``initiative`` record the roll in that phase
                 holder = str(self.state.flags.get("initiative:holder") or (self.sides[0] if self.sides else ""))
-                init = InitiativeResult(holder, f"{holder} holds the initiative until the {self._initiative_phase()} phase")
+                until = self._initiative_phase()
+                init = InitiativeResult(holder, f"{holder} holds the initiative until the {until} phase")
                 steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
                 self._steps[turn] = steps
                 return steps
@@ -239,7 +242,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         return step
 
     # -- recording ------------------------------------------------------------------------
-    def record(self, event: BattleEvent) -> BattleEvent:
+    def record(self, event: EventT) -> EventT:
         """Record one event in the open phase (it must carry the open phase's turn, side, phase).
 
         Raises

@@ -8,9 +8,10 @@ umpire's rulings where the ruleset's tables are missing (Torden over Europa Tabl
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar
 
 from battlestudio.model.geometry import Point
+from battlestudio.replay.battle import Battle
 from battlestudio.replay.combat_events import Casualties, Melee, MoraleTest
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import (
@@ -20,16 +21,23 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import RollRecord
 from battlestudio.session.umpire import SessionError, arrival_event, follow_moves
 
+EventT = TypeVar("EventT", bound=BattleEvent)
+
 
 class UmpireEntries:
     """Methods recording the umpire's entries; the host provides ``state``, ``battle``,
     ``record``, ``_record`` and ``_stamp`` (``GameSession``)."""
 
-    state: GameState
-    battle: Any
-    table: tuple[float, float]
+    battle: Battle
 
-    def record(self, event: BattleEvent) -> BattleEvent:  # provided by GameSession
+    if TYPE_CHECKING:  # provided by GameSession (read-only properties there)
+        @property
+        def state(self) -> GameState: ...
+
+        @property
+        def table(self) -> tuple[float, float]: ...
+
+    def record(self, event: EventT) -> EventT:  # provided by GameSession
         raise NotImplementedError
 
     def _record(self, events: list[BattleEvent]) -> None:  # provided by GameSession

@@ -9,7 +9,7 @@ A mixin: ``GameSession`` provides ``ruleset``, ``state``, ``params``, ``dice``, 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
@@ -26,8 +26,12 @@ class InitiativeEntries:
     params: Mapping[str, Any]
     dice: DiceSource
 
-    state: GameState
-    key: PhaseKey
+    if TYPE_CHECKING:  # provided by GameSession (read-only properties there)
+        @property
+        def state(self) -> GameState: ...
+
+        @property
+        def key(self) -> PhaseKey: ...
 
     def _record(self, events: list[BattleEvent]) -> None:  # provided by GameSession
         raise NotImplementedError

@@ -9,7 +9,8 @@ at the end of that turn, player-turn or phase.
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from collections.abc import Iterable
+from typing import Any, Iterator, cast
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
@@ -30,82 +31,90 @@ def count(n: int, one: str, many: str | None = None) -> str:
 
 
 def _pt(p: object) -> str:
-    x, y = p  # type: ignore[misc]
+    x, y = cast("Iterable[float]", p)  # a pair, or a list read from a file
     return f"({x:.0f}, {y:.0f})"
 
 
 def describe(event: BattleEvent, before: GameState) -> str:
     """One readable sentence for ``event``, names read from the state ``before`` it."""
-    e, n = event, (lambda node: _name(before, node))
+    e: Any = event  # its fields depend on its kind, read below
+
+    def n(node: str) -> str:
+        return _name(before, node)
+
     k = e.kind
     if k == "phase_started":
         return f"phase begins: {getattr(e, 'name', '') or e.phase}"
     if k == "turn_ended":
         return f"turn {e.turn} ends"
     if k == "moved":
-        path = e.path  # type: ignore[attr-defined]
-        start = before.record(e.id).position if before.record(e.id) is not None else path[0]  # type: ignore[attr-defined]
+        path = e.path
+        rec = before.record(e.id)
+        start = rec.position if rec is not None else path[0]
         pts = (start,) + tuple(path)
-        dist = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
-        face = "" if e.facing is None else f", facing {e.facing:.0f}°"  # type: ignore[attr-defined]
-        return f"{n(e.id)} moves {dist:.1f} cm to {_pt(path[-1])}{face}"  # type: ignore[attr-defined]
+        dist = sum(math.dist(a, b) for a, b in zip(pts, pts[1:], strict=False))
+        face = "" if e.facing is None else f", facing {e.facing:.0f}°"
+        return f"{n(e.id)} moves {dist:.1f} cm to {_pt(path[-1])}{face}"
     if k == "rotated":
-        return f"{n(e.id)} turns to face {e.facing:.0f}°"  # type: ignore[attr-defined]
+        return f"{n(e.id)} turns to face {e.facing:.0f}°"
     if k == "formation_changed":
-        return f"{n(e.unit)} forms {e.formation}"  # type: ignore[attr-defined]
+        return f"{n(e.unit)} forms {e.formation}"
     if k == "order_state_changed":
-        why = f" ({e.reason})" if e.reason else ""  # type: ignore[attr-defined]
-        return f"{n(e.unit)} is now {e.state}{why}"  # type: ignore[attr-defined]
+        why = f" ({e.reason})" if e.reason else ""
+        return f"{n(e.unit)} is now {e.state}{why}"
     if k == "reinforcement_arrived":
-        heads = [a[0] for a in e.arrivals if a[0] in before.commanders] or [a[0] for a in e.arrivals[:1]]  # type: ignore[attr-defined]
+        heads = [a[0] for a in e.arrivals if a[0] in before.commanders] or [a[0] for a in e.arrivals[:1]]
         verb = "arrives" if len(heads) == 1 else "arrive"
-        k_in = count(len(e.arrivals), "unit or general", "units and generals")  # type: ignore[attr-defined]
-        return f"{', '.join(n(h) for h in heads)} {verb}: {k_in} {'enters' if len(e.arrivals) == 1 else 'enter'}"  # type: ignore[attr-defined]
+        k_in = count(len(e.arrivals), "unit or general", "units and generals")
+        return f"{', '.join(n(h) for h in heads)} {verb}: {k_in} {'enters' if len(e.arrivals) == 1 else 'enter'}"
     if k == "unit_removed":
-        return f"{n(e.id)} leaves the game: {e.reason}"  # type: ignore[attr-defined]
+        return f"{n(e.id)} leaves the game: {e.reason}"
     if k == "annotation":
-        head = f"[{e.title}] " if e.title else ""  # type: ignore[attr-defined]
-        return f"note: {head}{e.text}"  # type: ignore[attr-defined]
+        head = f"[{e.title}] " if e.title else ""
+        return f"note: {head}{e.text}"
     if k == "order_written":
-        obj = "" if e.objective is None else f", objective {_pt(e.objective)}"  # type: ignore[attr-defined]
-        cost = f", {e.cost} OAS" if e.cost else ""  # type: ignore[attr-defined]
-        return f"order {e.order_id} written: {n(e.issuer)} → {n(e.recipient)}: {e.order_type}{obj}{cost}"  # type: ignore[attr-defined]
+        obj = "" if e.objective is None else f", objective {_pt(e.objective)}"
+        cost = f", {e.cost} OAS" if e.cost else ""
+        return f"order {e.order_id} written: {n(e.issuer)} → {n(e.recipient)}: {e.order_type}{obj}{cost}"
     if k == "command_roll":
-        return f"roll for {e.order_id}: {e.explanation}"  # type: ignore[attr-defined]
+        return f"roll for {e.order_id}: {e.explanation}"
     if k in ("order_delivered", "order_failed", "order_cancelled", "order_completed"):
-        o = before.orders.get(e.order_id)  # type: ignore[attr-defined]
+        o = before.orders.get(e.order_id)
         who = f" ({n(o.recipient)}, {o.order_type})" if o is not None else ""
         why = getattr(e, "reason", "")
-        return f"order {e.order_id}{who} {k.split('_')[1]}{': ' + why if why else ''}"  # type: ignore[attr-defined]
+        return f"order {e.order_id}{who} {k.split('_')[1]}{': ' + why if why else ''}"
     if k == "cancellation_written":
-        return f"{n(e.issuer)} writes the cancellation of {e.order_id}"  # type: ignore[attr-defined]
+        return f"{n(e.issuer)} writes the cancellation of {e.order_id}"
     if k == "command_state_changed":
-        val = "cleared" if e.value is None else e.value  # type: ignore[attr-defined]
-        return f"{n(e.subject)}: {e.state} {val}{' (' + e.reason + ')' if e.reason else ''}"  # type: ignore[attr-defined]
+        val = "cleared" if e.value is None else e.value
+        return f"{n(e.subject)}: {e.state} {val}{' (' + e.reason + ')' if e.reason else ''}"
     if k == "detached":
-        return f"{n(e.node)} detached from {n(e.superior_before)} by {e.order_id}"  # type: ignore[attr-defined]
+        return f"{n(e.node)} detached from {n(e.superior_before)} by {e.order_id}"
     if k == "attached":
-        return f"{n(e.node)} placed under {n(e.superior)}"  # type: ignore[attr-defined]
+        return f"{n(e.node)} placed under {n(e.superior)}"
     if k == "general_move_bought":
-        return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"  # type: ignore[attr-defined]
+        return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"
     if k == "casualties":
-        extra = ", ".join(count(getattr(e, f), one, f) for f, one in (("men", "man"), ("horses", "horse"), ("guns", "gun"))
+        nouns = (("men", "man"), ("horses", "horse"), ("guns", "gun"))
+        extra = ", ".join(count(getattr(e, f), one, f) for f, one in nouns
                           if getattr(e, f))
-        cause = f" ({e.cause})" if e.cause else ""  # type: ignore[attr-defined]
-        return f"{n(e.unit)} loses {count(e.figures, 'figure')}{' (' + extra + ')' if extra else ''}{cause}"  # type: ignore[attr-defined]
+        cause = f" ({e.cause})" if e.cause else ""
+        return f"{n(e.unit)} loses {count(e.figures, 'figure')}{' (' + extra + ')' if extra else ''}{cause}"
     if k == "melee":
-        side = lambda ids: ", ".join(n(i) for i in ids)  # noqa: E731
-        return (f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}"  # type: ignore[attr-defined]
-                + (f": {e.explanation}" if e.explanation else ""))  # type: ignore[attr-defined]
+        def side(ids: Iterable[str]) -> str:
+            return ", ".join(n(i) for i in ids)
+
+        return (f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}"
+                + (f": {e.explanation}" if e.explanation else ""))
     if k == "morale_test":
-        res = "passes" if e.passed else "fails"  # type: ignore[attr-defined]
-        return f"morale test of {n(e.unit)} {res}: {e.result}" + (f". {e.explanation}" if e.explanation else "")  # type: ignore[attr-defined]
+        res = "passes" if e.passed else "fails"
+        return f"morale test of {n(e.unit)} {res}: {e.result}" + (f". {e.explanation}" if e.explanation else "")
     if k == "fired":
-        return f"{n(e.unit)} fires at {n(e.target)}: {e.result}" + (f". {e.explanation}" if e.explanation else "")  # type: ignore[attr-defined]
+        return f"{n(e.unit)} fires at {n(e.target)}: {e.result}" + (f". {e.explanation}" if e.explanation else "")
     if k == "ammunition_used":
-        return f"{n(e.unit)} spends {e.rounds} rounds"  # type: ignore[attr-defined]
+        return f"{n(e.unit)} spends {e.rounds} rounds"
     if k == "ammunition_resupplied":
-        return f"{n(e.unit)} resupplied to {e.ammunition} rounds"  # type: ignore[attr-defined]
+        return f"{n(e.unit)} resupplied to {e.ammunition} rounds"
     fields = {f: v for f, v in e.to_dict().items() if f not in ("kind", "turn", "side", "phase")}
     return f"{k} {fields}"
 
@@ -124,7 +133,8 @@ def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:
     state = log.initial
     for e in log.events:
         if turn is None or e.turn == turn:
-            yield f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18} | {describe(e, state)}"
+            where = f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18}"
+            yield f"{where} | {describe(e, state)}"
         state = e.apply(state)
 
 

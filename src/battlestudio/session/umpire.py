@@ -19,7 +19,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from battlestudio.model.geometry import Point
-from battlestudio.model.units import Unit
+from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved, ReinforcementArrived
 from battlestudio.replay.state import GameState
@@ -80,11 +80,12 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
     for n in list(detached):
         detached.update(state.oob.all_subordinates(n))
     board = box(0.0, 0.0, table[0], table[1]) if table is not None else None
-    movers = []
+    movers: list[Unit | Commander] = []
     for node in formation_members(state, commander_id):
         if node in skip or node in detached:
             continue
         rec = state.record(node)
+        assert rec is not None  # formation_members names records of the state
         if isinstance(rec, Unit) and rec.state in ("FU", "eliminated"):
             continue
         movers.append(rec)
@@ -105,11 +106,11 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
                                         for b in shapes[i + 1:]):
             turn_by = 0.0
     # front units first (furthest along delta), so those behind halt on them, not they on those behind
-    n = math.hypot(dx, dy)
+    length = math.hypot(dx, dy)
 
-    def ahead(rec: object) -> tuple[float, str]:
-        x, y = rec.position  # type: ignore[attr-defined]
-        return (-(x * dx + y * dy) / n, rec.id)  # type: ignore[attr-defined]
+    def ahead(rec: Unit | Commander) -> tuple[float, str]:
+        x, y = rec.position
+        return (-(x * dx + y * dy) / length, rec.id)
 
     placed: list[BaseGeometry] = []
     out: list[BattleEvent] = []
@@ -122,7 +123,7 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
         t = 1.0
         if isinstance(rec, Unit):
             fp = rec.footprint()
-            if enemies is not None:
+            if enemies is not None and keep_off_cm is not None:  # enemies only with keep_off_cm
                 t = _free_fraction(fp, enemies, dx, dy, float(keep_off_cm))
             if keep_apart_cm is not None and t > 0:
                 blocks = [g for g in ([friends] if friends is not None else []) + placed]
@@ -190,7 +191,8 @@ def _wheeled_point(p: Point, pivot: Point, angle: float) -> Point:
     """``p`` turned by ``angle`` degrees about ``pivot`` (cm, rounded to 0.01)."""
     a = math.radians(angle)
     x, y = p[0] - pivot[0], p[1] - pivot[1]
-    return (round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2), round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2))
+    return (round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2),
+            round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2))
 
 
 def _wheeled(u: Unit, pivot: Point, angle: float) -> Unit:
@@ -210,7 +212,7 @@ def _apart_fraction(poly: BaseGeometry, others: BaseGeometry, dx: float, dy: flo
 def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``shape`` inside ``board`` (0 if it is not now)."""
     def inside(t: float) -> bool:
-        return board.covers(translate(shape, t * dx, t * dy))
+        return bool(board.covers(translate(shape, t * dx, t * dy)))
 
     if inside(1.0):
         return 1.0
@@ -226,7 +228,7 @@ def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: 
 def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: float, keep_off: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``poly`` ``keep_off`` cm from ``enemies``."""
     def clear(t: float) -> bool:
-        return translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9
+        return bool(translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9)
 
     if clear(1.0):
         return 1.0

@@ -1,7 +1,7 @@
 """Write a game report: HTML (self-contained: charts as inline SVG, map snapshots as embedded
 PNG) or PDF (the same page printed through ``QTextDocument`` on a ``QPdfWriter``).
 
-Gathers the numbers from ``battlestudio.analysis``, the charts from ``ui.charts``, map
+Gathers the numbers from ``battlestudio.analysis``, the charts from ``reports.charts``, map
 snapshots with the command overlay from ``ui.map_export`` at the chosen turns (default: the
 deployment, the middle turn and the last), and the highlights of the log, then renders the
 page with ``reports.html``.
@@ -33,7 +33,7 @@ def default_turns(log: GameLog) -> list[int]:
 def _parts(battle: Battle, log: GameLog, turns: Sequence[int], width: int, for_pdf: bool,
            resources: dict[str, bytes]) -> ReportParts:
     from battlestudio.session.turns import game_time
-    from battlestudio.ui.charts import game_charts
+    from battlestudio.reports.charts import game_charts
     from battlestudio.ui.map_export import BOTTOM, TOP, MapPage, page_title, resolve_at
 
     s = battle.scenario

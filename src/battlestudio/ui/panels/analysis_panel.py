@@ -1,4 +1,4 @@
-"""The Analysis dock of a recorded game: one tab per chart (``ui.charts``), interactive.
+"""The Analysis dock of a recorded game: one tab per chart (``reports.charts``), interactive.
 
 Hovering a chart shows the values under the mouse in the status line (and as a tooltip);
 clicking a turn on a chart whose x axis is turns emits ``turn_requested(turn)`` and, when a
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlestudio.analysis.common import turn_end_positions
-from battlestudio.ui.charts import Chart, game_charts
+from battlestudio.reports.charts import Chart, game_charts
 
 if TYPE_CHECKING:
     from battlestudio.model.scenario import Scenario
@@ -57,7 +57,8 @@ class ChartView(QWidget):
         buttons.addWidget(self.status, 1)
         for fmt in ("PNG", "SVG"):
             b = QPushButton(f"Export {fmt}…")
-            b.clicked.connect(lambda _c=False, f=fmt.lower(): self.export_dialog(f))
+            suffix = fmt.lower()
+            b.clicked.connect(lambda _c=False, f=suffix: self.export_dialog(f))
             buttons.addWidget(b)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)

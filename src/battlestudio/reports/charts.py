@@ -3,9 +3,9 @@
 Each ``*_chart`` function builds a ``Chart``: a matplotlib ``Figure`` (no pyplot, so it works
 headless for reports) plus what makes it interactive — ``hover(x, y)`` gives the values under
 the mouse in words, ``turn_at(x)`` the turn a click at data ``x`` means (None for charts whose
-x axis is not turns). ``ChartView`` shows a chart in Qt (matplotlib's QtAgg canvas), shows hover
-values in its status line and emits ``turn_clicked`` so the replay cursor can follow.
-``Chart.save`` writes PNG, SVG or PDF by the file's suffix.
+x axis is not turns). ``Chart.save`` writes PNG, SVG or PDF by the file's suffix. No Qt here:
+the Analysis dock's ``ui.panels.analysis_panel.ChartView`` shows a chart in Qt (matplotlib's
+QtAgg canvas) and the report (``ui.report``) embeds its SVG or PNG.
 
 PySide6-Essentials has no QtCharts module (it ships in PySide6-Addons), and matplotlib exports
 SVG and PDF natively, so it was preferred to drawing charts by hand.
@@ -16,8 +16,9 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -28,6 +29,8 @@ from battlestudio.analysis.losses import LossRow, losses_per_phase, losses_per_t
 from battlestudio.analysis.luck import LuckRow
 from battlestudio.analysis.order_history import OrderSpan, spans_by_corps
 from battlestudio.analysis.strength import StrengthPoint
+from battlestudio.model.scenario import Scenario
+from battlestudio.replay.game import GameLog
 
 FORMATS = ("png", "svg", "pdf")
 """File types ``Chart.save`` writes."""
@@ -77,7 +80,7 @@ class Chart:
         return buf.getvalue()
 
 
-def _figure(title: str, size: tuple[float, float] = (7.5, 3.6)) -> tuple[Figure, object]:
+def _figure(title: str, size: tuple[float, float] = (7.5, 3.6)) -> tuple[Figure, Axes]:
     fig = Figure(figsize=size, layout="constrained")
     ax = fig.add_subplot()
     ax.set_title(title, fontsize=11, loc="left", fontweight="bold")
@@ -176,7 +179,7 @@ def losses_phase_chart(rows: Sequence[LossRow], colours: Mapping[str, str], name
     for side in sides:
         vals = [per[p].get(side, 0) for p in phases]
         ax.barh(phases, vals, left=left, color=colours.get(side, "#777777"), label=names.get(side, side))
-        left = [a + b for a, b in zip(left, vals)]
+        left = [a + b for a, b in zip(left, vals, strict=True)]
     ax.invert_yaxis()
     ax.set_xlabel("men lost")
     if sides:
@@ -276,7 +279,9 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
     """One strip per corps (more lanes only where its orders overlap): grey while an order is
     written and pending, a red × for each failed command roll, coloured by type while in force,
     up to completion, cancellation or supersession."""
-    end_of = lambda s: float(s.ended if s.ended is not None else last_turn + 1)  # noqa: E731
+    def end_of(s: OrderSpan) -> float:
+        return float(s.ended if s.ended is not None else last_turn + 1)
+
     rows: list[tuple[str, list[OrderSpan]]] = []
     for corps, ss in spans_by_corps(list(spans)).items():
         for k, lane in enumerate(_lanes(ss, end_of)):
@@ -315,7 +320,8 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
         if not here:
             return ""
         s = here[0]
-        parts = [f"{s.order_type} order {s.order_id} to {names.get(s.recipient, s.recipient)}, written turn {s.written}"]
+        to = names.get(s.recipient, s.recipient)
+        parts = [f"{s.order_type} order {s.order_id} to {to}, written turn {s.written}"]
         if s.failed:
             parts.append(f"failed in turn(s) {', '.join(map(str, s.failed))}")
         parts.append(f"delivered turn {s.delivered}" if s.delivered is not None else "never delivered")
@@ -325,7 +331,7 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
     return Chart("orders", "Order history per corps", fig, hover, lambda x: max(0, min(last_turn, int(x))), turns)
 
 
-def game_charts(log, scenario, params: Mapping[str, object] | None = None) -> list[Chart]:
+def game_charts(log: GameLog, scenario: Scenario, params: Mapping[str, Any] | None = None) -> list[Chart]:
     """Every chart of a recorded game: strength per side and per corps, losses per turn and per
     phase, luck per side and per chief, time out of command, order history.
 
@@ -357,7 +363,8 @@ def game_charts(log, scenario, params: Mapping[str, object] | None = None) -> li
         losses_turn_chart(losses, colours, names, turns),
         losses_phase_chart(losses, colours, names),
         luck_chart(command_luck(log), colours, names),
-        _keyed(luck_chart(command_luck(log, by="chief"), colours, names, title="Command rolls per chief"), "luck-chief"),
+        _keyed(luck_chart(command_luck(log, by="chief"), colours, names, title="Command rolls per chief"),
+               "luck-chief"),
         out_of_command_chart(oc, colours, names),
         order_gantt_chart(order_history(log), names, max(turns, default=0)),
     ]

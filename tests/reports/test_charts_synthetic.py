@@ -1,5 +1,6 @@
-"""The Analysis dock's charts build on a generated game (the Leipzig benchmark battles come from
-``replay.synthetic``): its luck chart reads the synthetic command rolls instead of refusing the game."""
+"""The game's charts (the Analysis dock's and the report's) build on a generated game (the
+Leipzig benchmark battles come from ``replay.synthetic``): its luck chart reads the synthetic
+command rolls instead of refusing the game."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import replace
 
 from battlestudio.analysis import command_luck
 from battlestudio.replay.synthetic import synthetic_game
-from battlestudio.ui.charts import game_charts
+from battlestudio.reports.charts import game_charts
 
 
 def test_every_chart_of_a_small_generated_game_builds_and_its_luck_chart_names_both_sides():
