@@ -17,17 +17,22 @@ from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.geometry import TINY
 from battlestudio.model.units import footprints
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task
+from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task, order_budget
 from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, members
 from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
+from battlestudio.rules.gda.events import DamageTaken, LowAmmunition, TaskInForce
 from battlestudio.rules.gda.geometry import distance_cm
+from battlestudio.rules.gda.odds import gda_odds
 from battlestudio.rules.gda.initiative import roll_initiative
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.dependencies import DIRECT_SUPERIOR
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
+    Budget, FindingDependencies, RulesetDefaults, CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
     OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
 )
 
@@ -39,12 +44,28 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
     return RuleParameters.for_ruleset("gda", params or {})
 
 
-class GdaRuleset:
+class GdaRuleset(RulesetDefaults):
     """General d'Armée: ADCs as order tokens, a command roll per brigade per turn, initiative."""
 
     id = "gda"
     state_aliases = dict(_STATE_ALIASES)
     """Unit states of other rulesets General d'Armée reads as its own (O → formed, U → unformed, FU → routing)."""
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """An ADC task in force, damage points, Low Ammunition (``events``)."""
+        return (TaskInForce, DamageTaken, LowAmmunition)
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """The brigade's chance to obey this turn, with and without an ADC attached (§2.1, §3)."""
+        return gda_odds(state, parameters(params), self.id, issuer, recipient)
+
+    def order_budget(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> Budget | None:
+        """A commander's ADCs this turn; None for a brigadier."""
+        return order_budget(state, commander_id, parameters(params))
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """A unit is measured from its brigadier only."""
+        return DIRECT_SUPERIOR
 
     def describe(self) -> RulesetDescription:
         echelons = (

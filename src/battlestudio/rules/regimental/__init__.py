@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
+    FindingDependencies, RulesetDefaults, CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
     OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
 )
 from battlestudio.rules.regimental.activation import activate, regiment_order
@@ -24,7 +26,9 @@ from battlestudio.rules.regimental.command import (
     ACTIONS, adjutant_move, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
     roll_initiative, units_under, usable_adjutants,
 )
-from battlestudio.rules.regimental.morale import commander_casualty_test
+from battlestudio.rules.regimental.dependencies import REGIMENTAL
+from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test
+from battlestudio.rules.regimental.odds import regimental_odds
 
 RULE = "Regimental rules"
 
@@ -34,10 +38,22 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
     return RuleParameters.for_ruleset("regimental", params or {})
 
 
-class RegimentalRuleset:
+class RegimentalRuleset(RulesetDefaults):
     """Alternating activations of brigades or divisions, each with a D6 orders test."""
 
     id = "regimental"
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """Casualty markers placed on a regiment (``morale``)."""
+        return (MarkersPlaced,)
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """Expected actions of a formation from the orders test, in and out of the HQ's zone (2.2)."""
+        return regimental_odds(state, parameters(params), self.id, issuer, recipient)
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """Brigade distances and the HQ's adjutant chain (``dependencies``)."""
+        return REGIMENTAL
 
     def describe(self) -> RulesetDescription:
         echelons = (

@@ -22,7 +22,7 @@ from battlestudio.model.units import Commander, Echelon, OrderState, Unit, footp
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
-from battlestudio.rules.protocol import CommandReach, OutOfCommandFinding, ZoneBand
+from battlestudio.rules.protocol import Budget, CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
     CHIEFS, base_of, bases_of, commander, corps_command_distance, division_command_distance, order_capacity,
 )
@@ -296,7 +296,17 @@ def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int,
     return cap, spent, cap - spent
 
 
+def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None:
+    """A chief's OAS this turn as a ``Budget`` (2.12); None for a corps or division general."""
+    c = state.commanders[cid]
+    if c.echelon not in CHIEFS:
+        return None
+    cap = order_capacity(p, c)
+    spent = oas_spent(state, cid)
+    return Budget("OAS", cap, spent, cap - spent)
+
+
 __all__ = [
-    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "parse_zones", "required_reach",
-    "zones_for",
+    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "order_budget", "parse_zones",
+    "required_reach", "zones_for",
 ]

@@ -9,7 +9,7 @@ commander or unit record first, then from named scenario parameters; absent both
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import shapely
@@ -29,7 +29,7 @@ CHIEFS = (Echelon.C_IN_C.value, Echelon.ARMY.value)
 PENDING = (OrderStatus.WRITTEN, OrderStatus.FAILED)
 
 
-def params_for(params: RuleParameters | dict | None) -> RuleParameters:
+def params_for(params: RuleParameters | Mapping[str, Any] | None) -> RuleParameters:
     """A ``RuleParameters`` for Torden over Europa from a scenario mapping (or pass-through)."""
     if isinstance(params, RuleParameters):
         return params
