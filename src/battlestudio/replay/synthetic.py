@@ -66,7 +66,9 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
 
     Divisions have four brigades (one a battery, some a cavalry brigade), corps four divisions.
     The Prussian side's last corps (or last division when there is only one corps) waits off
-    the table as a reinforcement due from turn 10. Table size grows with the armies (cm).
+    the table as a reinforcement due from turn 10. Table size grows with the armies (cm). It
+    names no ruleset (``ScenarioInfo.ruleset`` ""): the registry's default, Torden over Europa,
+    whose turn sequence ``synthetic_game`` plays.
 
     Raises
     ------
@@ -80,7 +82,7 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
     width = max(240.0, min(units_per_side, ROW) * SPACING + 40.0)
     height = max(180.0, 2 * (40.0 + rows * ROW_DEPTH) + 60.0)
     s = Scenario(info=ScenarioInfo(title=f"Synthetic battle ({units_per_side} brigades a side)",
-                                   date="1806-10-14", ruleset="toe", table_width=width,
+                                   date="1806-10-14", table_width=width,
                                    table_height=height, turns=40))
     s.sides = {"french": Side("french", "French", ("France",), "#2040c0"),
                "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030")}

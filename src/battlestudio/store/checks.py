@@ -70,14 +70,14 @@ def ruleset_problems(s: Scenario) -> list[Problem]:
 
 
 def _ruleset_terms(s: Scenario) -> Iterable[Problem]:
-    from battlestudio.rules import RuleRefused, available_rulesets
+    from battlestudio.rules import RuleRefused, available_rulesets, resolve_ruleset_id
 
     try:
         installed = available_rulesets()
     except RuleRefused as exc:
         yield Problem(f"the installed rulesets cannot be listed: {exc}", "info.ruleset")
         return
-    rid = s.info.ruleset
+    rid = resolve_ruleset_id(s.info.ruleset)
     if rid not in installed:
         known = ", ".join(sorted(installed)) or "none"
         yield Problem(f"ruleset {rid!r} is not installed (known: {known})", "info.ruleset")

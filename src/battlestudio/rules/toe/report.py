@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from battlestudio.model.units import Echelon
-from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe.command import check_command, oas_budget
@@ -18,18 +17,6 @@ from battlestudio.rules.toe.common import (
 )
 
 _ORDERED = (Echelon.C_IN_C.value, Echelon.ARMY.value, Echelon.CORPS.value, Echelon.DIVISION.value)
-
-
-def state_at_turn(initial: GameState, events: Iterable[BattleEvent], turn: int | None) -> GameState:
-    """The state after every event of turns up to ``turn`` (all events when None)."""
-    state = initial
-    last = 0
-    for e in events:
-        if turn is not None and e.turn > turn:
-            break
-        state = e.apply(state)
-        last = max(last, e.turn)
-    return state.evolve(turn=turn if turn is not None else max(last, state.turn))
 
 
 def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:
