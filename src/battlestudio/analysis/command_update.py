@@ -41,8 +41,8 @@ def local_change(old: Any, new: Any) -> bool:
     if type(new) is not type(old) or new.id != old.id:
         return False
     if isinstance(new, Unit):
-        return new.side == old.side
-    return replace(new, position=old.position, facing=old.facing) == old
+        return bool(new.side == old.side)
+    return bool(replace(new, position=old.position, facing=old.facing) == old)
 
 
 def affected_subjects(ruleset: Ruleset, state: GameState, moved: Iterable[str]) -> set[str] | None:

@@ -3,7 +3,7 @@ and which corps a unit or commander belongs to (the level the charts group by)."
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.model.units import ECHELON_RANK, Echelon
 from battlestudio.replay.events import BattleEvent

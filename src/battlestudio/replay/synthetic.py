@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.oob import OrderOfBattle
@@ -158,10 +159,13 @@ class _Player:
         self.state = GameState.from_scenario(scenario)
         self.events: list[BattleEvent] = []
         self.key = (0, "", "")
-        per_side = max(1, len(scenario.units) // 2)
-        self.n = lambda share: max(1, round(share * per_side * activity))
+        self.per_side = max(1, len(scenario.units) // 2)
         self._pools: dict[str, tuple[list[str], set[str]]] = {}  # side -> targets of this phase
         self._pools_key = self.key
+
+    def n(self, share: float) -> int:
+        """How many of a side's units or generals act, for a ``share`` of them (at least 1)."""
+        return max(1, round(share * self.per_side * self.activity))
 
     def emit(self, e: BattleEvent) -> None:
         self.state = e.apply(self.state)
@@ -389,7 +393,7 @@ def synthetic_game(
     return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
 
 
-def roll_record(purpose: str, label: str, die: int, threshold: int, source: str, outcome: str) -> dict:
+def roll_record(purpose: str, label: str, die: int, threshold: int, source: str, outcome: str) -> dict[str, Any]:
     """A pass/fail roll of one d10 (read 1–10, no modifiers) as a roll event carries it: the
     keys, order and meaning of ``rules.dice.RollRecord.to_dict`` (which this layer cannot
     import), so ``RollRecord.from_dict`` reads it and the luck analysis knows its chance. The
@@ -398,7 +402,7 @@ def roll_record(purpose: str, label: str, die: int, threshold: int, source: str,
             "threshold": threshold, "threshold_source": source, "outcome": outcome, "success": die >= threshold}
 
 
-def explain(roll: dict) -> str:
+def explain(roll: dict[str, Any]) -> str:
     """The roll in words, as ``RollRecord.explain`` words an unmodified one-die roll."""
     rel = "≥" if roll["success"] else "<"
     return (f"{roll['label']}: d10 = {roll['raw'][0]} {rel} {roll['threshold']} ({roll['threshold_source']}): "

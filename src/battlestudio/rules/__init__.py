@@ -126,7 +126,8 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 __all__ = [
-    "DEFAULT_RULESET", "ENTRY_POINT_GROUP", "available_rulesets", "get_ruleset", "load_event_types", "resolve_ruleset_id",
+    "DEFAULT_RULESET", "ENTRY_POINT_GROUP", "available_rulesets", "get_ruleset", "load_event_types",
+    "resolve_ruleset_id",
     "UnknownRuleset", "Budget", "FindingDependencies", "Odds", "OddsRow", "RulesetDefaults", "pct",
     "DiceReplayError", "DiceSource", "DiceSpec", "Modifier", "ReplayDice", "RollRecord", "SeededDice",
     "success_probability", "MissingParameterError", "RuleParameters", "RuleRefused",

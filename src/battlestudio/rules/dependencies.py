@@ -6,7 +6,7 @@ finding reads the subject and its superior.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.replay.state import GameState
 from battlestudio.rules.protocol import FindingDependencies

@@ -26,8 +26,9 @@ from battlestudio.rules.odds import Odds
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.protocol import (
-    FindingDependencies, RulesetDefaults, CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+    CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
+    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults, RulesetDescription,
+    StateMachineSpec,
 )
 
 RULE = "Belle Alliance"
@@ -169,7 +170,7 @@ class BelleAllianceRuleset(RulesetDefaults):
     def next_activation(self, state: GameState) -> str:
         return "whole side"
 
-    def check_announcement(self, state: GameState, ann: Announcement):
+    def check_announcement(self, state: GameState, ann: Announcement) -> tuple[bool, list[str]]:
         """Whether an announcement matches the order sheet (4.1.1)."""
         return check_announcement(state, ann)
 

@@ -32,8 +32,9 @@ from battlestudio.rules.params import MissingParameterError, RuleParameters, Rul
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    Budget, FindingDependencies, RulesetDefaults, CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome,
+    OrderRequest, OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults,
+    RulesetDescription, StateMachineSpec,
 )
 
 RULE = "General d'Armée"
@@ -156,8 +157,8 @@ class GdaRuleset(RulesetDefaults):
     def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
         p = parameters(params)
         res = command_roll(state, formation, p, dice)
-        flags = {"state": res.status.state.value, "obeys": res.obeys, "demoralised": res.status.demoralised,
-                 "odds": str(res.odds)}
+        flags: dict[str, Any] = {"state": res.status.state.value, "obeys": res.obeys,
+                                 "demoralised": res.status.demoralised, "odds": str(res.odds)}
         if res.result is not None:
             flags["faltering_result"] = res.result.value
             flags["quality"] = res.grade.value if res.grade else ""
@@ -206,13 +207,13 @@ class GdaRuleset(RulesetDefaults):
         sides = tuple(sorted({c.side for c in state.commanders.values()}))
         if len(sides) != 2:
             raise RuleRefused(f"General d'Armée initiative needs two sides, this game has {len(sides)}")
-        res = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
+        res = roll_initiative(state, (sides[0], sides[1]), parameters(params), dice)
         return InitiativeResult(res.side, res.explanation, res.rolls, res.events)
 
     def next_activation(self, state: GameState) -> str:
         return "whole side"
 
-    def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple:
+    def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple[BattleEvent, ...]:
         """Events of the end of the turn: Hesitant brigades return to Steady (digest §2.2)."""
         return tuple(end_of_turn(state, side))
 

@@ -9,7 +9,7 @@ or adjutant changes every division general's of his side.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.model.units import Commander
 from battlestudio.replay.state import GameState

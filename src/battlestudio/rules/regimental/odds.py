@@ -42,5 +42,6 @@ def regimental_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer
     now = full if inside else out
     head = f"{name}: {float(now):.2f} actions expected with {k} announced"
     what = ("Already in the command zone." if inside else
-            f"Bringing {name} into the HQ's zone (or an adjutant chain) raises it from {float(out):.2f} to {float(full):.2f}.")
+            f"Bringing {name} into the HQ's zone (or an adjutant chain) raises it from {float(out):.2f} "
+            f"to {float(full):.2f}.")
     return Odds(ruleset_id, issuer, formation, head, rows, (), d, None, what, rule="Regimental 2.2")

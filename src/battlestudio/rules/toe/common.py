@@ -86,7 +86,7 @@ def bases_of(cs: Iterable[Commander]) -> list[BaseGeometry]:
         for k, base in zip(missing, points.tolist()):
             _BASES[id(cs[k])] = (cs[k], base)
             out[k] = base
-    return out  # type: ignore[return-value]
+    return out
 
 
 def footprint(u: Unit) -> BaseGeometry:
@@ -131,7 +131,7 @@ def is_detached(state: GameState, node: str) -> bool:
 
 def is_fled(u: Unit, p: RuleParameters) -> bool:
     """A routed (flygtet) unit may be outside command distance (2.4); assumed: state FU."""
-    return u.state == p.get("fled_state")
+    return bool(u.state == p.get("fled_state"))
 
 
 def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str) -> int:

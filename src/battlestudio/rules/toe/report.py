@@ -48,8 +48,8 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
         for f in sorted(out, key=lambda f: (f.superior, f.subject)):
             tag = f"exempt, {f.exemption}" if f.exemption else f.consequence
             lines.append(f"  - [{tag}] {f.text}")
-        for exc in report.refusals:
-            lines.append(f"  ! not checked: {exc}")
+        for refused in report.refusals:
+            lines.append(f"  ! not checked: {refused}")
     used = p.assumptions()
     if used:
         lines.append("")
@@ -60,7 +60,7 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
 
 def _superior_echelon(state: GameState, node: str) -> str:
     sup = state.oob.superior(node)
-    return state.commanders[sup].echelon if sup in state.commanders else ""
+    return state.commanders[sup].echelon if sup is not None and sup in state.commanders else ""
 
 
 def _walk(state: GameState, side: str) -> Iterable[tuple[str, int]]:
