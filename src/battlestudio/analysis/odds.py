@@ -5,7 +5,8 @@ scenario's ruleset (``Ruleset.odds``; each ruleset computes its own, e.g.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, UnknownRuleset, get_ruleset

@@ -19,7 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-_REGISTRY: dict[str, type["BattleEvent"]] = {}
+_REGISTRY: dict[str, type[BattleEvent]] = {}
 
 E = TypeVar("E", bound="BattleEvent")
 
@@ -39,7 +39,7 @@ def register(cls: type[E]) -> type[E]:
     return cls
 
 
-def event_kinds() -> dict[str, type["BattleEvent"]]:
+def event_kinds() -> dict[str, type[BattleEvent]]:
     """Every registered event kind → class."""
     return dict(_REGISTRY)
 
