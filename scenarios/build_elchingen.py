@@ -26,7 +26,7 @@ from battlestudio.model.scenario import DeploymentZone, Objective, ScenarioInfo,
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone  # noqa: E402
 from battlestudio.model.units import Formation  # noqa: E402
 from battlestudio.store.importers.fogofwar import import_fogofwar  # noqa: E402
-from battlestudio.store.importers.toe_scale import convert_to_toe  # noqa: E402
+from battlestudio.rules.toe.scale import convert_to_toe  # noqa: E402
 
 FILE = "elchingen-1805.battle.json"
 FRENCH, AUSTRIAN = "french", "austrian"

@@ -33,7 +33,7 @@ from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone, de
 from battlestudio.model.units import Echelon, Formation  # noqa: E402
 from battlestudio.store.importers.fogofwar import import_fogofwar  # noqa: E402
 from battlestudio.store.importers.republique5_scenario import read_scenario, turns_for_hours  # noqa: E402
-from battlestudio.store.importers.toe_scale import convert_to_toe  # noqa: E402
+from battlestudio.rules.toe.scale import convert_to_toe  # noqa: E402
 
 FILE = "jena-1806.battle.json"
 FRENCH, PRUSSIAN = "french", "prussian"

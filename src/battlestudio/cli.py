@@ -148,31 +148,35 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# -- orders (Torden over Europa) -------------------------------------------------------------
+# -- orders (the rulesets that report them) --------------------------------------------------
 def _args_orders(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", help="a .battle or .battle.json file played with Torden over Europa")
+    p.add_argument("file", help="a .battle or .battle.json file played with a ruleset that has an orders report")
     p.add_argument("--turn", type=int, metavar="N", help="the state after turn N (default: after the whole game log)")
 
 
 def _cmd_orders(args: argparse.Namespace) -> int:
     from battlestudio import store
+    from battlestudio.analysis.common import state_at_turn
     from battlestudio.replay.state import GameState
-    from battlestudio.rules import RuleRefused
-    from battlestudio.rules.toe.report import orders_report, state_at_turn
+    from battlestudio.rules import RuleRefused, get_ruleset
 
     if args.turn is not None and args.turn < 0:
         raise UsageError(f"--turn must be 0 or more, got {args.turn}")
     battle = store.load(args.file)
     scenario = battle.scenario
-    if scenario.info.ruleset != "toe":
-        raise _Problem(f"{args.file}: ruleset {scenario.info.ruleset!r}; the orders report is for Torden over Europa (toe)")
+    try:
+        ruleset = get_ruleset(scenario.info.ruleset)
+    except RuleRefused as exc:
+        raise _Problem(f"{args.file}: {exc}") from None
     if args.turn is not None and args.turn > battle.turns_logged:
         raise _Problem(f"{args.file}: --turn {args.turn}: the game log runs to turn {battle.turns_logged}")
     try:
         state = state_at_turn(GameState.from_scenario(scenario), battle.events, args.turn)
-        text = orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
+        text = ruleset.orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
     except RuleRefused as exc:
         raise _Problem(f"{args.file}: {exc}") from None
+    if text is None:
+        raise _Problem(f"{args.file}: ruleset {ruleset.id!r} ({ruleset.describe().name}) has no orders report")
     print(text, end="")
     return EXIT_OK
 
@@ -332,7 +336,7 @@ COMMANDS: list[Command] = [
             _args_check, _cmd_check),
     Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
-    Command("orders", "Torden over Europa: standing orders, OAS budgets and who is out of command",
+    Command("orders", "standing orders, order budgets and who is out of command (rulesets with an orders report)",
             _args_orders, _cmd_orders),
     Command("log", "print the recorded game, one line per event, every roll with its explanation",
             _args_log, _cmd_log),

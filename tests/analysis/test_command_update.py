@@ -15,7 +15,8 @@ from battlestudio.analysis.command_update import affected_subjects, update_pictu
 from battlestudio.model.units import Commander
 from battlestudio.replay.state import GameState
 from battlestudio.replay.synthetic import synthetic_game
-from battlestudio.rules import get_ruleset
+from battlestudio.rules import RulesetDefaults, get_ruleset
+from battlestudio.rules.toe import TordenOverEuropa
 
 JENA = Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json"
 TOE_LARGE = {  # bench/make_large.py's values for the rules text's missing numbers (zones nested: not read,
@@ -87,7 +88,7 @@ def test_a_corps_generals_move_touches_only_him_and_his_direct_subordinates(leip
     state = leipzig_state
     corps = next(c for c in state.commanders.values() if c.echelon == "corps" and c.id not in state.off_table)
     subs = set(state.oob.subordinates(corps.id))
-    assert affected_subjects("toe", state, {corps.id}) == subs | {corps.id}
+    assert affected_subjects(get_ruleset("toe"), state, {corps.id}) == subs | {corps.id}
     assert len(subs) < 10 < len(state.units)
 
 
@@ -127,13 +128,13 @@ def test_drags_on_jena_equal_a_full_recompute(ruleset_id, params):
 
 def test_a_moved_regimental_hq_or_unit_reaches_further_than_its_direct_subordinates():
     state = jena("regimental", {})
-    hq = affected_subjects("regimental", state, {"french-imperial-guard"})
+    hq = affected_subjects(get_ruleset("regimental"), state, {"french-imperial-guard"})
     divisions = {c.id for c in state.commanders.values() if c.echelon == "division" and c.side == "french"}
     assert divisions <= hq  # every division general's link to the HQ may change
     unit = next(n for n in state.oob.subordinates("french-cav-bde") if n in state.units)
     siblings = {n for n in state.oob.subordinates("french-cav-bde") if n in state.units}
     corps_units = {n for n in state.oob.subordinates("french-v-corps") if n in state.units}
-    assert siblings | corps_units <= affected_subjects("regimental", state, {unit})
+    assert siblings | corps_units <= affected_subjects(get_ruleset("regimental"), state, {unit})
 
 
 def test_unknown_rulesets_and_refused_pictures_are_not_updated(leipzig_state):
@@ -143,7 +144,20 @@ def test_unknown_rulesets_and_refused_pictures_are_not_updated(leipzig_state):
     corps = next(c for c in leipzig_state.commanders.values() if c.echelon == "corps")
     assert refused.findings_refused and not refused.findings
     assert update_picture(refused, leipzig_state, toe, {}, {corps.id}) is None
-    assert affected_subjects("no-such-rules", leipzig_state, {corps.id}) is None
+    undescribed = Undescribed()  # Torden over Europa's findings, without saying what they read
+    assert affected_subjects(undescribed, leipzig_state, {corps.id}) is None
+    params = dict(TOE_ZONES)
+    picture = command_picture(leipzig_state, undescribed, params)
+    assert picture.findings and update_picture(picture, leipzig_state, undescribed, params, {corps.id}) is None
+
+
+class Undescribed(TordenOverEuropa):
+    """A ruleset whose ``finding_dependencies`` is the ``RulesetDefaults`` answer: none."""
+
+    id = "undescribed"
+
+    def finding_dependencies(self):
+        return RulesetDefaults.finding_dependencies(self)
 
 
 @pytest.mark.parametrize("ruleset_id, params", [

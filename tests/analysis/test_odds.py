@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from battlestudio.analysis.odds import order_odds, pct
+from battlestudio.analysis.odds import order_odds
+from battlestudio.rules.odds import pct
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.state import GameState

@@ -76,3 +76,80 @@ def test_a_broken_ruleset_file_is_named(tmp_path):
     bad.write_text("[rules.x\n")
     with pytest.raises(RuleRefused, match="bad.toml"):
         load_ruleset_file("bad2", str(bad))
+
+
+def test_each_ruleset_declares_its_own_event_types():
+    from battlestudio.replay.events import event_kinds
+
+    own = {rid: {cls.kind for cls in rs.event_types()} for rid, rs in available_rulesets().items()}
+    assert own == {"toe": set(), "belle-alliance": set(), "regimental": {"regimental_markers"},
+                   "gda": {"gda_task_in_force", "gda_damage", "gda_low_ammunition"}}
+    kinds = event_kinds()
+    assert all(kinds[k] is cls for rs in available_rulesets().values() for cls in rs.event_types() for k in [cls.kind])
+
+
+def test_load_event_types_registers_them_in_a_fresh_interpreter():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from battlestudio.replay.events import event_kinds\n"
+            "import battlestudio.rules as r\n"
+            "before = 'gda_task_in_force' in event_kinds() or 'regimental_markers' in event_kinds()\n"
+            "problems = r.load_event_types()\n"
+            "print(before, problems, 'gda_task_in_force' in event_kinds(), 'regimental_markers' in event_kinds())\n")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert run.stdout.split() == ["False", "()", "True", "True"], run.stderr
+
+
+def test_a_broken_plug_in_is_skipped_by_load_event_types_and_named(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import battlestudio.rules as registry
+    from battlestudio.replay import events
+    from battlestudio.replay.events import event_from_dict, event_kinds
+
+    monkeypatch.setattr(events, "_REGISTRY", dict(events._REGISTRY))  # the plug-ins' kinds go with the test
+    real = list(registry.entry_points(group=ENTRY_POINT_GROUP))
+    fake = [EntryPoint("broken", "tests.rules.plugins:not_a_ruleset", ENTRY_POINT_GROUP),
+            EntryPoint("clashing", "tests.rules.plugins:clashing", ENTRY_POINT_GROUP),
+            EntryPoint("house", "tests.rules.plugins:house", ENTRY_POINT_GROUP)]
+    monkeypatch.setattr(registry, "entry_points", lambda group: real + fake)
+    monkeypatch.setattr(registry, "_event_problems", None)
+    monkeypatch.setattr(registry, "_loaded", None)
+    problems = registry.load_event_types()
+    assert len(problems) == 2
+    assert problems[0].startswith("broken: entry point broken = tests.rules.plugins:not_a_ruleset") \
+        and "lacks command_check, command_reach, describe" in problems[0] and "RulesetDefaults" in problems[0]
+    assert problems[1].startswith("clashing: ") and "event kind 'gda_task_in_force' registered twice" in problems[1]
+    assert event_kinds()["gda_task_in_force"].__module__ == "battlestudio.rules.gda.events"  # the clash took nothing
+    flag = event_from_dict({"kind": "house_flag_raised", "turn": 1, "side": "", "phase": "", "town": "Jena"})
+    assert flag.town == "Jena"
+    assert registry.load_event_types() is problems  # once
+    with pytest.raises(RuleRefused, match="not a Ruleset"):
+        registry.available_rulesets(reload=True)
+
+
+def test_rulesets_without_an_optional_method_answer_none():
+    from battlestudio.replay.state import GameState
+
+    from tests.elchingen import elchingen_scenario
+
+    state = GameState.from_scenario(elchingen_scenario())
+    ba, reg, gda = get_ruleset("belle-alliance"), get_ruleset("regimental"), get_ruleset("gda")
+    assert ba.order_budget(state, "c-ney", {}) is None and reg.order_budget(state, "c-ney", {}) is None
+    assert ba.orders_report(state, {}, {}) is None and gda.orders_report(state, {}, {}) is None
+    assert get_ruleset("toe").orders_report(state, {}, {}) is not None
+    assert ba.parameters({"order_roll": "2d6 >= 7"}).get("order_roll") == "2d6 >= 7"
+
+
+def test_a_scenario_that_chose_no_ruleset_plays_the_default():
+    from battlestudio.model.scenario import ScenarioInfo
+    from battlestudio.rules import DEFAULT_RULESET, resolve_ruleset_id
+
+    assert ScenarioInfo().ruleset == "" and DEFAULT_RULESET in available_rulesets()
+    assert get_ruleset(ScenarioInfo().ruleset) is get_ruleset(DEFAULT_RULESET)
+    assert resolve_ruleset_id("") == DEFAULT_RULESET and resolve_ruleset_id("gda") == "gda"

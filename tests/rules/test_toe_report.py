@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from battlestudio.replay.order_events import OrderDelivered, OrderWritten
-from battlestudio.rules.toe.report import orders_report, state_at_turn
+from battlestudio.analysis.common import state_at_turn
+from battlestudio.rules.toe.report import orders_report
 from tests.rules.toe_runner import CASES, load_case
 
 
@@ -85,5 +86,5 @@ def test_cli_orders_refuses_bad_input_in_one_line(tmp_path, capsys):
     other = _saved(tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path, ruleset="gda")
     assert main(["orders", other]) == 1
     err = capsys.readouterr().err
-    assert "ruleset 'gda'; the orders report is for Torden over Europa (toe)" in err and "Traceback" not in err
+    assert "ruleset 'gda' (General d'Armée) has no orders report" in err and "Traceback" not in err
     assert main(["orders", str(tmp_path / "missing.battle.json")]) == 1

@@ -37,7 +37,7 @@ HORSE = dict(arm=Arm.ARTILLERY, subtype=Subtype.HORSE_ARTILLERY, formation=Forma
 def elchingen() -> Scenario:
     """The Elchingen table: 24 French and 21 Austrian units, 12 commanders, 19 terrain features."""
     s = Scenario(info=ScenarioInfo(
-        title="Elchingen 1805", date="1805-10-14", place="Oberelchingen, Bavaria",
+        title="Elchingen 1805", date="1805-10-14", place="Oberelchingen, Bavaria", ruleset="toe",
         table_width=240.0, table_height=180.0, ground_scale=30.0, turns=16, first_turn="08:00",
     ))
     s.sides = {

@@ -76,3 +76,29 @@ def test_lossless_switch_asks_nothing_and_unknown_ruleset_is_refused(document):
     assert not ok and rep.lossless and not asked
     ok, msg = switch_ruleset(document, "no-such-rules", lambda r: True)
     assert not ok and "no ruleset 'no-such-rules' is installed" in msg and document.scenario.info.ruleset == "gda"
+
+
+def test_combo_lists_every_installed_ruleset_by_its_name(panel, document):
+    from battlestudio.rules import available_rulesets
+
+    combo: QComboBox = panel.editors["info"]["ruleset"].widget
+    listed = {combo.itemData(i): combo.itemText(i) for i in range(combo.count())}
+    assert listed == {rid: rs.describe().name for rid, rs in available_rulesets().items()}
+    assert listed["gda"] == "General d'Armée" and combo.currentData() == "toe"
+
+
+def test_a_scenario_without_a_ruleset_shows_the_default_it_plays(qtbot):
+    from battlestudio.document import Document
+    from battlestudio.model.scenario import Scenario, ScenarioInfo
+    from battlestudio.replay.battle import Battle
+    from battlestudio.rules import DEFAULT_RULESET, get_ruleset
+
+    doc = Document(Battle(Scenario(info=ScenarioInfo(title="New"))))
+    p = PropertiesPanel(doc)
+    qtbot.addWidget(p)
+    combo: QComboBox = p.editors["info"]["ruleset"].widget
+    assert combo.itemData(0) == "" and combo.currentIndex() == 0
+    assert combo.itemText(0) == f"not chosen ({get_ruleset(DEFAULT_RULESET).describe().name})"
+    p.confirm_switch = lambda report: True
+    choose(combo, "regimental")
+    assert doc.scenario.info.ruleset == "regimental"

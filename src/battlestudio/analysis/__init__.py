@@ -7,7 +7,7 @@ Modules: ``common`` (sampling the log per turn, the corps a node belongs to), ``
 written → delivered/failed → completed/cancelled spans), ``highlights`` (annotated moments of
 the log for reports) and ``command_picture`` (who is in or out of command now, reaches, standing
 orders and order budgets: what the command overlay draws), ``odds`` (exact odds of command
-per ruleset for an issuer and a recipient).
+for an issuer and a recipient, as the ruleset gives them).
 
 Every figure is a plain frozen dataclass so charts, reports and tests read the same numbers.
 """
@@ -17,7 +17,7 @@ from battlestudio.analysis.command_time import OutOfCommandTime, out_of_command_
 from battlestudio.analysis.common import corps_of, turn_end_positions
 from battlestudio.analysis.highlights import Highlight, highlights
 from battlestudio.analysis.losses import LossRow, losses_by_turn_and_phase
-from battlestudio.analysis.odds import Odds, order_odds
+from battlestudio.analysis.odds import order_odds
 from battlestudio.analysis.luck import LuckRow, command_luck
 from battlestudio.analysis.order_history import OrderSpan, order_history
 from battlestudio.analysis.strength import StrengthPoint, strength_over_turns
@@ -25,5 +25,5 @@ from battlestudio.analysis.strength import StrengthPoint, strength_over_turns
 __all__ = [
     "CommandPicture", "command_picture", "OutOfCommandTime", "out_of_command_time", "corps_of",
     "turn_end_positions", "Highlight", "highlights", "LossRow", "losses_by_turn_and_phase", "LuckRow",
-    "command_luck", "Odds", "order_odds", "OrderSpan", "order_history", "StrengthPoint", "strength_over_turns",
+    "command_luck", "order_odds", "OrderSpan", "order_history", "StrengthPoint", "strength_over_turns",
 ]

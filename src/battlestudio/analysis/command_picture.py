@@ -3,7 +3,7 @@
 ``command_picture`` asks the ruleset (through the Protocol) for every commander's reach and
 every out-of-command finding, and adds what the Protocol does not carry: a link from every
 subordinate to its commander with its status, the standing orders with their objectives, each
-chief's order budget (Torden over Europa's OAS, General d'Armée's ADCs) and the detached
+chief's order budget (``Ruleset.order_budget``, e.g. Torden over Europa's OAS) and the detached
 formations. Values the scenario lacks are reported in ``refusals`` instead of raising.
 """
 
@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from battlestudio.model.orders import OrderStatus
-from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
-from battlestudio.rules import CommandReach, OutOfCommandFinding, Ruleset, RuleRefused
+from battlestudio.rules import Budget, CommandReach, OutOfCommandFinding, Ruleset, RuleRefused
 
 IN, OUT, EXEMPT, UNBOUND = "in", "out", "exempt", "unbound"
 """Link statuses: within command distance or a zone; outside it; outside but exempt
@@ -48,17 +47,6 @@ class StandingOrder:
     recipient: str
     status: str
     objective: tuple[float, float] | None
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """A chief's order budget this turn: ``unit`` (``OAS`` or ``ADCs``), ``capacity``, ``spent``,
-    ``left`` (``left`` < 0 never happens in a legal game)."""
-
-    unit: str
-    capacity: int
-    spent: int
-    left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,37 +108,6 @@ def _distance(state: GameState, a: str, b: str) -> float:
     return math.hypot(pb[0] - ca[0], pb[1] - ca[1])
 
 
-def _budget_toe(state: GameState, cid: str, params: Mapping[str, Any]) -> Budget | None:
-    from battlestudio.rules.toe.common import CHIEFS, order_capacity, params_for
-
-    c = state.commanders[cid]
-    if c.echelon not in CHIEFS:
-        return None
-    cap = order_capacity(params_for(params), c)  # type: ignore[arg-type]
-    spent = oas_spent(state, cid)
-    return Budget("OAS", cap, spent, cap - spent)
-
-
-def _budget_gda(state: GameState, cid: str, params: Mapping[str, Any]) -> Budget | None:
-    from battlestudio.rules.gda import parameters
-    from battlestudio.rules.gda.adc import adcs_available
-
-    c = state.commanders[cid]
-    if c.echelon == "brigade":
-        return None
-    p = parameters(params)
-    cap = adcs_available(state, cid, p)
-    lost = int(c.attributes.get("adcs_lost", 0))
-    spent = oas_spent(state, cid) + lost
-    return Budget("ADCs", cap, spent, cap - spent)
-
-
-BUDGETS: dict[str, Callable[[GameState, str, Mapping[str, Any]], Budget | None]] = {
-    "toe": _budget_toe, "gda": _budget_gda,
-}
-"""Ruleset id → the order budget of a commander (None: he has none)."""
-
-
 def standing_orders(state: GameState) -> tuple[StandingOrder, ...]:
     """The orders on the table: written, failed (pending) or delivered (in force), to a
     recipient on the table, in the state's order."""
@@ -181,7 +138,6 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
 
     reaches: dict[str, CommandReach] = {}
     budgets: dict[str, Budget] = {}
-    budget_of = BUDGETS.get(ruleset.id) if with_budgets else None
     for cid in state.commanders:
         if not _on_table(state, cid):
             continue
@@ -194,9 +150,9 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
             note(RuleRefused(unknown_reach(state, cid, r)))
         elif r.kind != "none":
             reaches[cid] = r
-        if budget_of is not None:
+        if with_budgets:
             try:
-                b = budget_of(state, cid, params)
+                b = ruleset.order_budget(state, cid, params)
             except RuleRefused as exc:
                 note(exc)
                 b = None

@@ -1,9 +1,12 @@
-"""Shared look-ups of the analysis: where each turn ends in the log, and which corps a unit or
-commander belongs to (the level the charts group by)."""
+"""Shared look-ups of the analysis: where each turn ends in the log, the state after a turn,
+and which corps a unit or commander belongs to (the level the charts group by)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from battlestudio.model.units import ECHELON_RANK, Echelon
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 
@@ -25,6 +28,19 @@ def turn_end_positions(log: GameLog) -> list[tuple[int, int]]:
         out.append((turn, ends[turn]))
     # a TurnEnded event sits in the last phase of its turn, so phase ends already include it
     return out
+
+
+def state_at_turn(initial: GameState, events: Iterable[BattleEvent], turn: int | None) -> GameState:
+    """The state after every event of turns up to ``turn`` (all events when None), its
+    ``turn`` set to ``turn`` (or the last turn logged)."""
+    state = initial
+    last = 0
+    for e in events:
+        if turn is not None and e.turn > turn:
+            break
+        state = e.apply(state)
+        last = max(last, e.turn)
+    return state.evolve(turn=turn if turn is not None else max(last, state.turn))
 
 
 def corps_of(state: GameState, node: str) -> str:

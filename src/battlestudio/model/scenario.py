@@ -92,7 +92,8 @@ class ScenarioInfo:
     date : str
         ISO date of the battle, e.g. ``"1806-10-14"``.
     ruleset : str
-        ruleset id (``toe``, ``belle-alliance``, ``gda``, ``regimental``).
+        id of the ruleset played (an entry point of ``battlestudio.rulesets``); ``""`` when not
+        chosen: the registry's default (``rules.DEFAULT_RULESET``).
     parameters : Mapping[str, Any]
         ruleset parameters and house rules, e.g. values the seed leaves unknown.
     table_width, table_height : float
@@ -111,7 +112,7 @@ class ScenarioInfo:
     title: str = "Untitled"
     date: str = ""
     place: str = ""
-    ruleset: str = "toe"
+    ruleset: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
     table_width: float = 240.0
     table_height: float = 180.0

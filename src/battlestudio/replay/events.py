@@ -7,7 +7,10 @@ points are ``(x, y)`` tuples in table cm.
 
 Concrete event types live in ``flow_events`` (phases, movement, arrivals, annotations),
 ``combat_events`` (fire, melee, morale, casualties, ammunition) and ``order_events`` (orders and
-the chain of command); ``import battlestudio.replay`` registers them all.
+the chain of command); ``import battlestudio.replay`` registers them all. A ruleset's own event
+types (``Ruleset.event_types``) are registered by the ruleset registry when it loads the
+ruleset; the store has it load every installed one (``rules.load_event_types``) before it
+decodes a file.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-_REGISTRY: dict[str, type["BattleEvent"]] = {}
+_REGISTRY: dict[str, type[BattleEvent]] = {}
 
 E = TypeVar("E", bound="BattleEvent")
 
@@ -36,7 +39,7 @@ def register(cls: type[E]) -> type[E]:
     return cls
 
 
-def event_kinds() -> dict[str, type["BattleEvent"]]:
+def event_kinds() -> dict[str, type[BattleEvent]]:
     """Every registered event kind → class."""
     return dict(_REGISTRY)
 

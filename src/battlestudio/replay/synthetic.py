@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.oob import OrderOfBattle
@@ -66,7 +67,9 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
 
     Divisions have four brigades (one a battery, some a cavalry brigade), corps four divisions.
     The Prussian side's last corps (or last division when there is only one corps) waits off
-    the table as a reinforcement due from turn 10. Table size grows with the armies (cm).
+    the table as a reinforcement due from turn 10. Table size grows with the armies (cm). It
+    names no ruleset (``ScenarioInfo.ruleset`` ""): the registry's default, Torden over Europa,
+    whose turn sequence ``synthetic_game`` plays.
 
     Raises
     ------
@@ -80,7 +83,7 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
     width = max(240.0, min(units_per_side, ROW) * SPACING + 40.0)
     height = max(180.0, 2 * (40.0 + rows * ROW_DEPTH) + 60.0)
     s = Scenario(info=ScenarioInfo(title=f"Synthetic battle ({units_per_side} brigades a side)",
-                                   date="1806-10-14", ruleset="toe", table_width=width,
+                                   date="1806-10-14", table_width=width,
                                    table_height=height, turns=40))
     s.sides = {"french": Side("french", "French", ("France",), "#2040c0"),
                "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030")}
@@ -156,10 +159,13 @@ class _Player:
         self.state = GameState.from_scenario(scenario)
         self.events: list[BattleEvent] = []
         self.key = (0, "", "")
-        per_side = max(1, len(scenario.units) // 2)
-        self.n = lambda share: max(1, round(share * per_side * activity))
+        self.per_side = max(1, len(scenario.units) // 2)
         self._pools: dict[str, tuple[list[str], set[str]]] = {}  # side -> targets of this phase
         self._pools_key = self.key
+
+    def n(self, share: float) -> int:
+        """How many of a side's units or generals act, for a ``share`` of them (at least 1)."""
+        return max(1, round(share * self.per_side * self.activity))
 
     def emit(self, e: BattleEvent) -> None:
         self.state = e.apply(self.state)
@@ -387,7 +393,7 @@ def synthetic_game(
     return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
 
 
-def roll_record(purpose: str, label: str, die: int, threshold: int, source: str, outcome: str) -> dict:
+def roll_record(purpose: str, label: str, die: int, threshold: int, source: str, outcome: str) -> dict[str, Any]:
     """A pass/fail roll of one d10 (read 1–10, no modifiers) as a roll event carries it: the
     keys, order and meaning of ``rules.dice.RollRecord.to_dict`` (which this layer cannot
     import), so ``RollRecord.from_dict`` reads it and the luck analysis knows its chance. The
@@ -396,7 +402,7 @@ def roll_record(purpose: str, label: str, die: int, threshold: int, source: str,
             "threshold": threshold, "threshold_source": source, "outcome": outcome, "success": die >= threshold}
 
 
-def explain(roll: dict) -> str:
+def explain(roll: dict[str, Any]) -> str:
     """The roll in words, as ``RollRecord.explain`` words an unmodified one-die roll."""
     rel = "≥" if roll["success"] else "<"
     return (f"{roll['label']}: d10 = {roll['raw'][0]} {rel} {roll['threshold']} ({roll['threshold_source']}): "

@@ -10,12 +10,14 @@ unknown with the scenario parameter that supplies them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from battlestudio.model.geometry import Point
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, RollRecord
+from battlestudio.rules.odds import Odds
+from battlestudio.rules.params import RuleParameters
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,12 +220,44 @@ class InitiativeResult:
     events: tuple[BattleEvent, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A chief's order budget this turn (optional method ``order_budget``): ``unit`` in the
+    ruleset's own currency (e.g. ``OAS``, ``ADCs``), ``capacity``, ``spent``, ``left``
+    (``left`` < 0 never happens in a legal game)."""
+
+    unit: str
+    capacity: int
+    spent: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class FindingDependencies:
+    """What an out-of-command finding reads (optional method ``finding_dependencies``), so a
+    moved general or unit updates a command picture without recomputing it whole.
+
+    ``subjects(state, changed)`` gives the ids whose finding may change when the records of
+    ``changed`` change (moved, turned, routed, removed); ``context(state, subjects)`` the ids of
+    the records those subjects' findings read (``out_of_command`` run on a state holding only
+    them must give the same findings for ``subjects``).
+    """
+
+    subjects: Callable[[GameState, Iterable[str]], set[str]]
+    context: Callable[[GameState, set[str]], set[str]]
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     """What every ruleset implements (command-systems-compared §3.1).
 
     ``params`` is the scenario's parameter mapping (``ScenarioInfo.parameters``); methods raise
     ``rules.params.MissingParameterError`` when a rule needs a value the scenario lacks.
+
+    The methods from ``event_types`` on are optional: a ruleset inherits ``RulesetDefaults``,
+    which answers each with "this ruleset has none", and overrides the ones it has. (The
+    registry refuses an entry point lacking any method, so a ruleset that does not inherit
+    ``RulesetDefaults`` must write them all.)
     """
 
     id: str
@@ -253,3 +287,57 @@ class Ruleset(Protocol):
     def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult: ...
 
     def next_activation(self, state: GameState) -> str: ...
+
+    # -- optional (``RulesetDefaults`` gives the "none" answers) ------------------------------
+
+    def event_types(self) -> Sequence[type[BattleEvent]]: ...
+
+    def parameters(self, params: Mapping[str, Any] | None) -> RuleParameters: ...
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds | None: ...
+
+    def order_budget(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> Budget | None: ...
+
+    def finding_dependencies(self) -> FindingDependencies | None: ...
+
+    def orders_report(self, state: GameState, params: Mapping[str, Any], sides: Mapping[str, str]) -> str | None: ...
+
+
+class RulesetDefaults:
+    """The optional methods of ``Ruleset`` with the answers of a ruleset that has none of them;
+    every ruleset inherits it and overrides what it has.
+
+    * ``event_types``: the ruleset's own ``BattleEvent`` classes (``replay.events.register``-ed);
+      the registry registers them before any file is decoded. None here.
+    * ``parameters``: the numbers of ``resources/rulesets/<id>.toml`` with the scenario's
+      parameters on top (``RuleParameters.for_ruleset``).
+    * ``odds``: the exact odds of command for ``issuer`` → ``recipient`` (the odds panel); None
+      when the ruleset has no odds to give. Raises ``RuleRefused`` for a missing value,
+      ``KeyError`` for an unknown id.
+    * ``order_budget``: the orders a commander may still give this turn; None when he has no
+      budget (or the ruleset none at all).
+    * ``finding_dependencies``: what its findings read, for updating a command picture after a
+      drag; None: recompute the picture whole.
+    * ``orders_report``: a plain-text report of standing orders and command (``battlestudio
+      orders``); None when the ruleset has none.
+    """
+
+    id: str
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        return ()
+
+    def parameters(self, params: Mapping[str, Any] | None) -> RuleParameters:
+        return RuleParameters.for_ruleset(self.id, params or {})
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds | None:
+        return None
+
+    def order_budget(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> Budget | None:
+        return None
+
+    def finding_dependencies(self) -> FindingDependencies | None:
+        return None
+
+    def orders_report(self, state: GameState, params: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
+        return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from battlestudio.model.scenario import Scenario
-from battlestudio.rules import available_rulesets, get_ruleset
+from battlestudio.rules import available_rulesets, get_ruleset, resolve_ruleset_id
 from battlestudio.rules.params import RuleParameters
 
 
@@ -81,7 +81,8 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
     """
     rs = get_ruleset(new)
     d = rs.describe()
-    if new == scenario.info.ruleset:
+    old = resolve_ruleset_id(scenario.info.ruleset)
+    if new == old:
         return SwitchReport(new, new, d.name)
     types = {t.id for t in d.order_types}
     echelons = {e.id for e in d.echelons}
@@ -93,7 +94,6 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
                           if states and u.state and u.state.lower() not in states])
     ech = _group([(c.echelon, cid) for cid, c in scenario.commanders.items() if c.echelon not in echelons])
     entries = RuleParameters.for_ruleset(new, {}).entries
-    old = scenario.info.ruleset
     installed = available_rulesets()
     old_entries = RuleParameters.for_ruleset(old, {}).entries if old in installed and old != new else {}
     others = {rid for rid in installed if rid != new}

@@ -25,6 +25,7 @@ from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.model.units import Arm, Commander, Formation, Subtype, Unit
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict
+from battlestudio.rules import load_event_types
 from battlestudio.store.errors import DocumentError
 from battlestudio.store.fields import (
     COUNT, FLOAT, GEOMETRY, HHMM, INT, ISO_DATE, JSON, OPT_COUNT, OPT_FLOAT, OPT_INT, OPT_POINT, POINT,
@@ -235,7 +236,9 @@ def battle_from_doc(doc: Any) -> Battle:
     DocumentError
         naming the path and value of the first problem: wrong type, missing or unknown key,
         duplicate id, unknown event kind, or a schema version newer than ``SCHEMA_VERSION``.
+        Every installed ruleset's event types are known (``rules.load_event_types``).
     """
+    load_event_types()
     if not isinstance(doc, dict):
         raise DocumentError("", f"expected a JSON object at the top, got {_kind(doc)}")
     if doc.get("format") != FORMAT:

@@ -22,6 +22,7 @@ from battlestudio.model.oob import OrderOfBattle
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
 from battlestudio.replay.recorded import RecordedEvents
+from battlestudio.rules import load_event_types
 from battlestudio.store.codec import (
     COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, RecordSpec, battle_from_doc, event_from_doc, oob_to_doc,
 )
@@ -143,6 +144,7 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
         rows are missing: a save numbers the events 0 to n - 1 and appending goes on from the
         last, so a gap in ``seq`` is a deleted row (``event seq=100 to 200: missing``).
     """
+    load_event_types()  # every installed ruleset's kinds, before the kind check below
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples, made in C
     kinds = event_kinds()

@@ -108,7 +108,7 @@ class CommandOverlay:
 
     # -- inputs --------------------------------------------------------------------------
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
-        """Use ruleset ``ruleset_id`` (e.g. ``"toe"``) with the scenario's ``params``."""
+        """Use the ruleset registered as ``ruleset_id`` with the scenario's ``params``."""
         self._ruleset_id, self._params = ruleset_id, params
         self._drawn_key = None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from battlestudio.model.scenario import Scenario
-from battlestudio.rules import RuleParameters, RuleRefused, available_rulesets
+from battlestudio.rules import RuleParameters, RuleRefused, available_rulesets, resolve_ruleset_id
 from battlestudio.validate.problem import Problem, warning
 
 
@@ -19,7 +19,7 @@ def ruleset_terms(s: Scenario) -> Iterable[Problem]:
     except RuleRefused as exc:
         yield warning("ruleset.unavailable", f"info.ruleset: the installed rulesets cannot be listed: {exc}")
         return
-    rid = s.info.ruleset
+    rid = resolve_ruleset_id(s.info.ruleset)
     if rid not in installed:
         known = ", ".join(sorted(installed)) or "none"
         yield warning("ruleset.unknown", f"info.ruleset: {rid!r} is not installed (known: {known})")

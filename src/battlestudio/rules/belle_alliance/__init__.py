@@ -20,11 +20,15 @@ from battlestudio.model.units import footprints
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
+from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
+from battlestudio.rules.dependencies import DIRECT_SUPERIOR
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+    CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
+    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults, RulesetDescription,
+    StateMachineSpec,
 )
 
 RULE = "Belle Alliance"
@@ -43,10 +47,19 @@ ATTACK = OrderTypeSpec(
     cost=0, cost_unit="", dice=True, standing=True, rule="4.1.1, 4.1.2 (order sheet 1.1.2, order roll 1.1.3)")
 
 
-class BelleAllianceRuleset:
-    """Belle Alliance: attack orders, break-in distance, neighbours, supports, continued advance."""
+class BelleAllianceRuleset(RulesetDefaults):
+    """Belle Alliance: attack orders, break-in distance, neighbours, supports, continued advance.
+    Its events are all in ``replay``; it has no order budget and no orders report."""
 
     id = "belle-alliance"
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """The chance that an attack order passes the scenario's order roll (1.1.3)."""
+        return belle_alliance_odds(state, parameters(params), self.id, issuer, recipient)
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """A unit is measured from its commander only (the scenario's command distance)."""
+        return DIRECT_SUPERIOR
 
     def describe(self) -> RulesetDescription:
         echelons = (EchelonSpec("brigade", "Commander (not in the excerpt)", "chef", True, False, "radius"),)
@@ -157,7 +170,7 @@ class BelleAllianceRuleset:
     def next_activation(self, state: GameState) -> str:
         return "whole side"
 
-    def check_announcement(self, state: GameState, ann: Announcement):
+    def check_announcement(self, state: GameState, ann: Announcement) -> tuple[bool, list[str]]:
         """Whether an announcement matches the order sheet (4.1.1)."""
         return check_announcement(state, ann)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from shapely.geometry import Polygon
+
 from battlestudio.model.geometry import grid_shape
 from battlestudio.model.orders import Order, OrderStatus
 from battlestudio.model.units import Arm, Unit
@@ -42,7 +44,7 @@ def attack_order(state: GameState, unit_id: str) -> Order | None:
     return None
 
 
-def figures_in_grid(u: Unit) -> list:
+def figures_in_grid(u: Unit) -> list[Polygon]:
     """The unit's figure rectangles (glossary §1.4)."""
     files, ranks = grid_shape(u.formation.value, u.figures, u.column_ranks)
     return figure_grid(u.rect(), files, ranks)

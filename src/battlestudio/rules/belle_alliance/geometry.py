@@ -33,7 +33,7 @@ def at_break_in(a: UnitRect, b: UnitRect, depth: float, eps: float) -> bool:
 def stands_in_zone(a: UnitRect, b: UnitRect, depth: float) -> bool:
     """B-2, symmetric case: ``a`` stands inside ``b``'s break-in zone (if ``b`` announces an
     attack the pair counts as at break-in distance)."""
-    return a.polygon().intersection(break_in_zone(b, depth)).area > TINY
+    return bool(a.polygon().intersection(break_in_zone(b, depth)).area > TINY)
 
 
 def target_still_ahead(a: UnitRect, t: UnitRect) -> bool:

@@ -18,6 +18,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points
 
 from battlestudio.model.geometry import TINY, UnitRect, forward, grid_shape, rotate_point
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.geometry import at_break_in, break_in_zone, figure_grid
@@ -60,7 +61,8 @@ def first_break_in(state: GameState, mover: str, path: Sequence[tuple[float, flo
     """
     u = state.units[mover]
     depth, eps = float(params.get("break_in_depth_cm")), float(params.get("touch_eps_cm"))
-    pts = [tuple(u.position)] + [tuple(map(float, p)) for p in path]
+    pts: list[tuple[float, float]] = [(float(u.position[0]), float(u.position[1]))]
+    pts += [(float(p[0]), float(p[1])) for p in path]
     if len(pts) < 2:
         raise RuleRefused("a movement path needs at least one point")
     done = 0.0
@@ -132,7 +134,8 @@ def figures_of(u: Unit) -> list[Polygon]:
     return figure_grid(u.rect(), files, ranks)
 
 
-def in_cover(defender: Unit, attacker: Unit, terrain: Sequence[object], params: RuleParameters) -> tuple[bool, str]:
+def in_cover(defender: Unit, attacker: Unit, terrain: Sequence[TerrainFeature],
+             params: RuleParameters) -> tuple[bool, str]:
     """B-8 (4.1.3): whether the defender's figures at break-in distance of the attacker are in
     cover. Linear cover (kinds ``cover_linear_kinds``): each such figure touches the feature
     and the feature lies between it and the nearest point of the attacker's front edge. Area

@@ -17,18 +17,24 @@ from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.geometry import TINY
 from battlestudio.model.units import footprints
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task
+from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task, order_budget
 from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, members
 from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
+from battlestudio.rules.gda.events import DamageTaken, LowAmmunition, TaskInForce
 from battlestudio.rules.gda.geometry import distance_cm
+from battlestudio.rules.gda.odds import gda_odds
 from battlestudio.rules.gda.initiative import roll_initiative
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.dependencies import DIRECT_SUPERIOR
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome,
+    OrderRequest, OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults,
+    RulesetDescription, StateMachineSpec,
 )
 
 RULE = "General d'Armée"
@@ -39,12 +45,28 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
     return RuleParameters.for_ruleset("gda", params or {})
 
 
-class GdaRuleset:
+class GdaRuleset(RulesetDefaults):
     """General d'Armée: ADCs as order tokens, a command roll per brigade per turn, initiative."""
 
     id = "gda"
     state_aliases = dict(_STATE_ALIASES)
     """Unit states of other rulesets General d'Armée reads as its own (O → formed, U → unformed, FU → routing)."""
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """An ADC task in force, damage points, Low Ammunition (``events``)."""
+        return (TaskInForce, DamageTaken, LowAmmunition)
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """The brigade's chance to obey this turn, with and without an ADC attached (§2.1, §3)."""
+        return gda_odds(state, parameters(params), self.id, issuer, recipient)
+
+    def order_budget(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> Budget | None:
+        """A commander's ADCs this turn; None for a brigadier."""
+        return order_budget(state, commander_id, parameters(params))
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """A unit is measured from its brigadier only."""
+        return DIRECT_SUPERIOR
 
     def describe(self) -> RulesetDescription:
         echelons = (
@@ -135,8 +157,8 @@ class GdaRuleset:
     def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
         p = parameters(params)
         res = command_roll(state, formation, p, dice)
-        flags = {"state": res.status.state.value, "obeys": res.obeys, "demoralised": res.status.demoralised,
-                 "odds": str(res.odds)}
+        flags: dict[str, Any] = {"state": res.status.state.value, "obeys": res.obeys,
+                                 "demoralised": res.status.demoralised, "odds": str(res.odds)}
         if res.result is not None:
             flags["faltering_result"] = res.result.value
             flags["quality"] = res.grade.value if res.grade else ""
@@ -185,13 +207,13 @@ class GdaRuleset:
         sides = tuple(sorted({c.side for c in state.commanders.values()}))
         if len(sides) != 2:
             raise RuleRefused(f"General d'Armée initiative needs two sides, this game has {len(sides)}")
-        res = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
+        res = roll_initiative(state, (sides[0], sides[1]), parameters(params), dice)
         return InitiativeResult(res.side, res.explanation, res.rolls, res.events)
 
     def next_activation(self, state: GameState) -> str:
         return "whole side"
 
-    def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple:
+    def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple[BattleEvent, ...]:
         """Events of the end of the turn: Hesitant brigades return to Steady (digest §2.2)."""
         return tuple(end_of_turn(state, side))
 

@@ -14,6 +14,7 @@ from battlestudio.model.orders import OrderStatus
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.protocol import Budget
 
 TASKS: dict[str, tuple[str, str, str]] = {
     "forward": ("Forward!", "Вперед!", "+2D6 cm [+1D6\"] to the attack move; extra wheel (ПРОЦЕДУРА АТАКИ 2-3)"),
@@ -68,6 +69,17 @@ def adcs_available(state: GameState, commander: str, params: RuleParameters) -> 
     if "adcs" in c.attributes:
         return int(c.attributes["adcs"])
     return int(params.require("adcs_available", f"adcs.{commander}", "adcs")[1])
+
+
+def order_budget(state: GameState, commander: str, params: RuleParameters) -> Budget | None:
+    """ADCs of a C-in-C or corps commander this turn (sent and lost count as spent); None for
+    a brigadier, who sends none."""
+    c = state.commanders[commander]
+    if c.echelon == "brigade":
+        return None
+    cap = adcs_available(state, commander, params)
+    spent = oas_spent(state, commander) + int(c.attributes.get("adcs_lost", 0))
+    return Budget("ADCs", cap, spent, cap - spent)
 
 
 def adcs_left(state: GameState, commander: str, params: RuleParameters) -> int:

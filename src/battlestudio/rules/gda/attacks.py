@@ -13,6 +13,7 @@ from typing import Sequence
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.geometry import TINY
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.gda.brigades import CommandState, brigade_status, grade_of, is_cossack, is_skirmisher, unit_state
@@ -97,7 +98,7 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     return move + bonus + extra
 
 
-def check_attack(state: GameState, decl: Declaration, params: RuleParameters, terrain: Sequence[object] = (),
+def check_attack(state: GameState, decl: Declaration, params: RuleParameters, terrain: Sequence[TerrainFeature] = (),
                  declared: Sequence[Declaration] = ()) -> AttackCheck:
     """Whether ``decl`` may be declared, with the reason for every refusal.
 
@@ -167,12 +168,13 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
                and f.geometry.intersects(t.footprint())]
         if bad:
             reasons.append(f"restriction 10: cavalry may not attack into {bad[0]}")
-    for d in declared:
-        if d.target == t.id and d.attacker in state.units and {state.units[d.attacker].arm, a.arm} == {Arm.INFANTRY, Arm.CAVALRY}:
+    for other in declared:
+        if other.target == t.id and other.attacker in state.units and \
+                {state.units[other.attacker].arm, a.arm} == {Arm.INFANTRY, Arm.CAVALRY}:
             reasons.append("restriction 11: infantry and cavalry may not both attack the same target")
             break
-        if (d.target == t.id and a.attributes.get("combined_column") and brigade_of(state, d.attacker) == b
-                and d.attacker != a.id):
+        if (other.target == t.id and a.attributes.get("combined_column") and brigade_of(state, other.attacker) == b
+                and other.attacker != a.id):
             reasons.append("restriction 5: no several separate attacks from a Combined Column on one enemy unit")
             break
     if a.attributes.get("company_column") and not a.attributes.get("terrain_forces_column"):
@@ -237,7 +239,7 @@ def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
 
 
 def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: RuleParameters,
-                  defending: bool = False, terrain: Sequence[object] = ()) -> str:
+                  defending: bool = False, terrain: Sequence[TerrainFeature] = ()) -> str:
     """``left`` / ``right`` / ``rear`` when ``sid`` may support ``lead``, else ``"refused: <why>"``
     citing prohibitions А–К (Запрет на оказание поддержки): Ж when ``lead`` has an enemy within
     5 cm [3"] of its flank or rear (``geometry.flanked_by`` at ``support_flank``), К when

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 from battlestudio.model.orders import OrderStatus
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
@@ -154,7 +155,7 @@ def _attached_adc(state: GameState, brigade: str) -> bool:
 
 
 def command_roll(state: GameState, brigade: str, params: RuleParameters, dice: DiceSource,
-                 terrain: Sequence[object] = ()) -> CommandRollResult:
+                 terrain: Sequence[TerrainFeature] = ()) -> CommandRollResult:
     """Roll the brigade's command die for this turn and return the new status with its events.
 
     General d'Armée, Командная Ситуация / ДРОГНУВШИЕ / ТАБЛИЦА ДРОГНУВШЕЙ БРИГАДЫ (digest §2–§3).
@@ -255,7 +256,7 @@ def _active_assault_orders(state: GameState, brigade: str) -> list[str]:
 
 
 def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, result: FalteringResult,
-                      params: RuleParameters, terrain: Sequence[object] = ()
+                      params: RuleParameters, terrain: Sequence[TerrainFeature] = ()
                       ) -> tuple[list[BattleEvent], BrigadeStatus, list[str], tuple[str, ...]]:
     """Events and new status for a Faltering-table ``result`` (digest §3, full effect of each).
 

@@ -12,9 +12,11 @@ import math
 from typing import Sequence
 
 from shapely.geometry import LineString, Point as ShapelyPoint, Polygon
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, unary_union
 
 from battlestudio.model.geometry import TINY, forward
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.gda.brigades import is_skirmisher, members
@@ -65,7 +67,8 @@ def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
             and u.state.lower() != "dispersed"]
 
 
-def _blockers(state: GameState, unit: Unit, enemy: Unit, terrain: Sequence[object], params: RuleParameters) -> list:
+def _blockers(state: GameState, unit: Unit, enemy: Unit, terrain: Sequence[TerrainFeature],
+              params: RuleParameters) -> list[BaseGeometry]:
     kinds = set(params.get("blocking_terrain"))
     out = [t.geometry for t in terrain if str(getattr(t, "kind", "")) in kinds]
     out += [u.footprint() for u in state.units.values()
@@ -86,7 +89,7 @@ def flank_rear_zone(unit: Unit, reach: float) -> Polygon:
     return body.intersection(half).difference(rect.polygon())
 
 
-def flanked_by(state: GameState, unit: Unit, params: RuleParameters, terrain: Sequence[object] = (),
+def flanked_by(state: GameState, unit: Unit, params: RuleParameters, terrain: Sequence[TerrainFeature] = (),
                reach_key: str = "flanked") -> list[str]:
     """Ids of enemy units that flank ``unit`` (ОБЪЯВЛЕНИЕ АТАКИ): at least half of the enemy
     footprint within 15 cm [9"] of its flank or rear, with no blocking terrain or friendly unit
@@ -158,7 +161,7 @@ def battery_exempt(state: GameState, brigade: str, battery: Unit, params: RulePa
     return ok, f"{behind:.1f} cm behind the brigade's front line ({word} {limit:g} cm required)"
 
 
-def footprints_union(units: Sequence[Unit]):
+def footprints_union(units: Sequence[Unit]) -> BaseGeometry:
     """Union of the units' footprints (shapely geometry)."""
     return unary_union([u.footprint() for u in units])
 
@@ -181,7 +184,7 @@ def attack_aspect(attacker: Unit, target: Unit) -> str:
     return "flank"
 
 
-def impassable_between(a: Unit, b: Unit, terrain: Sequence[object], params: RuleParameters) -> str:
+def impassable_between(a: Unit, b: Unit, terrain: Sequence[TerrainFeature], params: RuleParameters) -> str:
     """The kind of the first impassable terrain feature on the line between the nearest points
     of ``a`` and ``b`` ("" when none): support prohibition К. Kinds: ``blocking_terrain``."""
     kinds = set(params.get("blocking_terrain"))

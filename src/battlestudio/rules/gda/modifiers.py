@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from battlestudio.model.geometry import TINY
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
@@ -36,7 +37,7 @@ class AttackSituation:
 
 
 def situation_from_positions(state: GameState, unit: Unit, enemy: Unit, attacking: bool, params: RuleParameters,
-                             terrain: Sequence[object] = (), damage_in_attack: int = 0) -> AttackSituation:
+                             terrain: Sequence[TerrainFeature] = (), damage_in_attack: int = 0) -> AttackSituation:
     """The ``AttackSituation`` of ``unit`` against ``enemy`` worked out from the table: for a
     defender, ``flanked`` by ``geometry.flanked_by`` (15 cm [9"]) and
     ``attacked_in_flank_or_rear`` when ``geometry.attack_aspect(enemy, unit)`` is not the front;

@@ -10,21 +10,27 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from battlestudio.model.units import Commander
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDescription, StateMachineSpec,
+    CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
+    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults, RulesetDescription,
+    StateMachineSpec,
 )
-from battlestudio.rules.regimental.activation import activate, regiment_order
+from battlestudio.rules.regimental.activation import RegimentOrder, activate, regiment_order
 from battlestudio.rules.regimental.command import (
     ACTIONS, adjutant_move, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
     roll_initiative, units_under, usable_adjutants,
 )
-from battlestudio.rules.regimental.morale import commander_casualty_test
+from battlestudio.rules.regimental.dependencies import REGIMENTAL
+from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test
+from battlestudio.rules.regimental.odds import regimental_odds
 
 RULE = "Regimental rules"
 
@@ -34,10 +40,22 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
     return RuleParameters.for_ruleset("regimental", params or {})
 
 
-class RegimentalRuleset:
+class RegimentalRuleset(RulesetDefaults):
     """Alternating activations of brigades or divisions, each with a D6 orders test."""
 
     id = "regimental"
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """Casualty markers placed on a regiment (``morale``)."""
+        return (MarkersPlaced,)
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """Expected actions of a formation from the orders test, in and out of the HQ's zone (2.2)."""
+        return regimental_odds(state, parameters(params), self.id, issuer, recipient)
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """Brigade distances and the HQ's adjutant chain (``dependencies``)."""
+        return REGIMENTAL
 
     def describe(self) -> RulesetDescription:
         echelons = (
@@ -160,9 +178,10 @@ class RegimentalRuleset:
         sides = tuple(sorted({c.side for c in state.commanders.values()}))
         if len(sides) != 2:
             raise RuleRefused(f"Regimental initiative needs two sides, this game has {len(sides)}")
-        side, rolls, text = roll_initiative(state, sides, parameters(params), dice)  # type: ignore[arg-type]
+        side, rolls, text = roll_initiative(state, (sides[0], sides[1]), parameters(params), dice)
         phase = state.phase or "initiative"
-        events = [CommandRolled(state.turn, state.side, phase, roll=r.to_dict(), explanation=r.explain()) for r in rolls]
+        events: list[BattleEvent] = [CommandRolled(state.turn, state.side, phase, roll=r.to_dict(),
+                                                   explanation=r.explain()) for r in rolls]
         events.append(CommandStateChanged(state.turn, state.side, phase, subject="holder", state="initiative",
                                           value=side, reason="initiative test (2.1)"))
         return InitiativeResult(side, text, tuple(rolls), tuple(events))
@@ -174,7 +193,7 @@ class RegimentalRuleset:
         left = {s: eligible(state, s) for s in sides}
         if not any(left.values()):
             return "turn over"
-        holder = state.flags.get("initiative:holder", sides[0])
+        holder = str(state.flags.get("initiative:holder", sides[0]))
         done = {s: sum(1 for k, v in state.flags.items() if k.startswith("activated:") and isinstance(v, dict)
                        and v.get("turn") == state.turn and state.commanders.get(k.split(":", 1)[1]) is not None
                        and state.commanders[k.split(":", 1)[1]].side == s) for s in sides}
@@ -185,7 +204,7 @@ class RegimentalRuleset:
         return nxt
 
     def regiment_order(self, state: GameState, regiment: str, division_actions: int, params: Mapping[str, Any],
-                       dice: DiceSource):
+                       dice: DiceSource) -> RegimentOrder:
         """An order to a single regiment (see ``activation.regiment_order``)."""
         return regiment_order(state, regiment, division_actions, parameters(params), dice)
 
@@ -216,7 +235,7 @@ class RegimentalRuleset:
                    path=(tuple(c.position), (float(to[0]), float(to[1]))))  # type: ignore[union-attr]
         return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
 
-    def hq(self, state: GameState, side: str):
+    def hq(self, state: GameState, side: str) -> Commander | None:
         """The side's HQ commander."""
         return hq_of(state, side)
 

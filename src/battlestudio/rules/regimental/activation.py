@@ -136,7 +136,7 @@ def regiment_order(state: GameState, regiment: str, division_actions: int, param
     d = distance_to(g.position, brigade_units) if g else float("inf")
     zone = float(params.get("general_zone_cm"))
     params.get("zone_measure")
-    if g is not None and general_condition(state, general) == "alive" and d <= zone + 1e-6:
+    if g is not None and general_condition(state, g.id) == "alive" and d <= zone + 1e-6:
         return RegimentOrder(regiment, division_actions, d, True, False, None,
                              f"{u.name or regiment}: its brigade is {d:.1f} cm from {g.name or general} "
                              f"(zone {zone:g} cm): {division_actions} action(s).")

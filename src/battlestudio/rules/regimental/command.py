@@ -182,12 +182,12 @@ def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[
     best = reach(hq.position)
     if best <= zone + TINY:
         return Link(True, (hq.id,), best)
-    frontier = [(hq.position, (hq.id,))]
+    frontier: list[tuple[tuple[float, float], tuple[str, ...]]] = [(hq.position, (hq.id,))]
     if ("adjutants", side) not in memo:
         memo[("adjutants", side)] = usable_adjutants(state, side, params)
     left = {a.id: a for a in memo[("adjutants", side)]}
     while frontier:
-        nxt = []
+        nxt: list[tuple[tuple[float, float], tuple[str, ...]]] = []
         for pos, chain in frontier:
             for aid, a in list(left.items()):
                 if math.dist(pos, a.position) <= link + TINY:
@@ -249,7 +249,7 @@ def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParame
         attempt += 1
 
 
-def activation_of(state: GameState, formation: str) -> dict | None:
+def activation_of(state: GameState, formation: str) -> dict[str, Any] | None:
     """This turn's activation record of ``formation`` (or of the division above it)."""
     for f in (formation, state.oob.superior(formation)):
         rec = state.flags.get(f"activated:{f}") if f else None

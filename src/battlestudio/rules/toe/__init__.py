@@ -34,12 +34,16 @@ from typing import Any, Mapping, Sequence
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
+from battlestudio.rules.dependencies import DIRECT_SUPERIOR
+from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec,
-    OutOfCommandFinding, PhaseSpec, RulesetDescription, StateMachineSpec,
+    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
+    OrderTypeSpec, OutOfCommandFinding, PhaseSpec, RulesetDescription, RulesetDefaults, StateMachineSpec,
 )
 from battlestudio.rules.toe import checks, command, control, movement, orders
 from battlestudio.rules.toe.common import params_for
+from battlestudio.rules.toe.odds import toe_odds
+from battlestudio.rules.toe.report import orders_report
 
 ECHELONS = (
     EchelonSpec("c_in_c", "C-in-C", "hærchef", True, False, "zones"),
@@ -84,14 +88,31 @@ STATE_MACHINES = (
 )
 
 
-class TordenOverEuropa:
-    """The Torden over Europa ruleset (Protocol ``rules.Ruleset``); stateless."""
+class TordenOverEuropa(RulesetDefaults):
+    """The Torden over Europa ruleset (Protocol ``rules.Ruleset``); stateless. Its events are
+    all in ``replay`` (orders, command states, rolls): no ``event_types`` of its own."""
 
     id = "toe"
 
-    def parameters(self, params: Mapping[str, Any] | RuleParameters | None) -> RuleParameters:
+    def parameters(self, params: Mapping[str, Any] | None) -> RuleParameters:
         """The ruleset's numbers with the scenario's parameters on top."""
-        return params_for(params)  # type: ignore[arg-type]
+        return params_for(params)
+
+    def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
+        """Command control of an order to ``recipient``, zone by zone (3.2, Table 1)."""
+        return toe_odds(state, params_for(params), self.id, issuer, recipient)
+
+    def order_budget(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> Budget | None:
+        """A chief's OAS this turn (2.12); None for corps and division generals."""
+        return command.order_budget(state, params_for(params), commander_id)
+
+    def finding_dependencies(self) -> FindingDependencies:
+        """Every subject is measured from its direct superior (2.4-2.5)."""
+        return DIRECT_SUPERIOR
+
+    def orders_report(self, state: GameState, params: Mapping[str, Any], sides: Mapping[str, str]) -> str:
+        """Standing orders, OAS budgets and who is out of command (``battlestudio orders``)."""
+        return orders_report(state, params, sides)
 
     def describe(self) -> RulesetDescription:
         header, entries = load_ruleset_file("toe")
@@ -105,16 +126,16 @@ class TordenOverEuropa:
         )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
-        return command.command_reach(state, commander_id, params_for(params))  # type: ignore[arg-type]
+        return command.command_reach(state, commander_id, params_for(params))
 
     def order_types(self, state: GameState, issuer: str, recipient: str,
                     params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
-        return orders.order_types(state, params_for(params), issuer, recipient)  # type: ignore[arg-type]
+        return orders.order_types(state, params_for(params), issuer, recipient)
 
     def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any],
                     dice: DiceSource) -> OrderOutcome:
         """One declaration through command control on its own (no pending re-rolls)."""
-        out = control.order_phase(state, params_for(params), [request], dice, reroll_pending=False)  # type: ignore[arg-type]
+        out = control.order_phase(state, params_for(params), [request], dice, reroll_pending=False)
         first = out.outcomes[0]
         if first.status == "refused":
             return first
@@ -124,16 +145,16 @@ class TordenOverEuropa:
     def order_phase(self, state: GameState, requests: Sequence[OrderRequest], params: Mapping[str, Any],
                     dice: DiceSource) -> control.PhaseOutcome:
         """A whole order phase: every declaration first, then the rolls, then bought moves (3.3)."""
-        return control.order_phase(state, params_for(params), requests, dice)  # type: ignore[arg-type]
+        return control.order_phase(state, params_for(params), requests, dice)
 
     def command_check(self, state: GameState, formation: str, params: Mapping[str, Any],
                       dice: DiceSource) -> CheckResult:
-        return checks.command_check(state, params_for(params), formation)  # type: ignore[arg-type]
+        return checks.command_check(state, params_for(params), formation)
 
     def out_of_command(self, state: GameState, params: Mapping[str, Any],
                        side: str | None = None) -> Sequence[OutOfCommandFinding]:
         """Findings for every subject; raises ``MissingParameterError`` if a distance is missing."""
-        p = params_for(params)  # type: ignore[arg-type]
+        p = params_for(params)
         report = command.check_command(state, p, side)
         if report.refusals:
             raise report.refusals[0]
@@ -141,7 +162,7 @@ class TordenOverEuropa:
 
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:
         """This turn's legal move of a general under his standing order (2.7–2.11)."""
-        return movement.legal_move(state, params_for(params), commander_id)  # type: ignore[arg-type]
+        return movement.legal_move(state, params_for(params), commander_id)
 
     def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
         return PHASES

@@ -11,6 +11,7 @@ complete and turns into defence. Cavalry outside command distance (4.9) has its 
 from __future__ import annotations
 
 import math
+from typing import Any, TypeVar
 
 from shapely.geometry import Point as SPoint
 
@@ -29,7 +30,10 @@ from battlestudio.rules.toe.control import new_order_id
 from battlestudio.rules.toe.orders import retreat_direction
 
 
-def _ev(gs: GameState, cls: type, phase: str = "orders", **kw: object) -> BattleEvent:
+E = TypeVar("E", bound=BattleEvent)
+
+
+def _ev(gs: GameState, cls: type[E], phase: str = "orders", **kw: Any) -> E:
     return cls(turn=gs.turn, side=gs.side, phase=phase, **kw)
 
 
@@ -92,17 +96,19 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
         close = [e for e in enemies if e.footprint().distance(SPoint(c.position)) <= lim + TINY]
         if close:
             flags["march_converted"] = True
-            events.append(_ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
-                              reason=f"{close[0].name} within {lim:g} cm of the general: the march turns into "
-                                     "defence at his position (2.10)"))
-            notes.append(events[-1].reason)
+            done = _ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
+                       reason=f"{close[0].name} within {lim:g} cm of the general: the march turns into "
+                              "defence at his position (2.10)")
+            events.append(done)
+            notes.append(done.reason)
     if order is not None and order.objective is not None and order.order_type in ("A", "T", "M") and \
             not any(isinstance(e, OrderCompleted) for e in events) and not why:
         if math.hypot(order.objective[0] - c.position[0], order.objective[1] - c.position[1]) <= EPS:
             flags["completed"] = True
-            events.append(_ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
-                              reason="objective reached: the corps now has a defence order (2.7, 2.9, 2.10)"))
-            notes.append(events[-1].reason)
+            done = _ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
+                       reason="objective reached: the corps now has a defence order (2.7, 2.9, 2.10)")
+            events.append(done)
+            notes.append(done.reason)
     if order is not None and order.order_type == "D" and detached_at_point(state, cid):
         flags["at_point"] = True
         restrictions.append(f"{c.name} has reached his detachment point and may not move; his units act within his "
@@ -149,7 +155,7 @@ def cavalry_leaves_command(state: GameState, p: RuleParameters, unit_id: str, ta
         why = f"{u.name} must declare an attack on an enemy unit in the same turn (4.9)"
     elif u.footprint().distance(tgt.footprint()) > EPS + TINY:
         why = f"{u.name} is not in base contact with {tgt.name}, so it cannot declare the attack (5.1, A50)"
-    if why:
+    if why or tgt is None:
         return CheckResult(unit_id, {"legal": False}, (why,), f"Illegal: {why}.")
     raid = {"left_turn": state.turn, "last_attack_turn": state.turn, "returning": False}
     ev = _ev(state, CommandStateChanged, phase="attack_declaration", subject=unit_id, state="raid", value=raid,

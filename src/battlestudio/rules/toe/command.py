@@ -11,7 +11,7 @@ attack outside command distance (4.9). The findings are worded in ``findings``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import shapely
@@ -22,7 +22,7 @@ from battlestudio.model.units import Commander, Echelon, OrderState, Unit, footp
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
-from battlestudio.rules.protocol import CommandReach, OutOfCommandFinding, ZoneBand
+from battlestudio.rules.protocol import Budget, CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
     CHIEFS, base_of, bases_of, commander, corps_command_distance, division_command_distance, order_capacity,
 )
@@ -143,10 +143,10 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     (a replay step or a drag changes few records).
     """
     if positions:
-        commanders = dict(state.commanders)
+        moved = dict(state.commanders)
         for cid, pos in positions.items():
-            commanders[cid] = commanders[cid].moved(pos)
-        state = state.evolve(commanders=commanders)
+            moved[cid] = moved[cid].moved(pos)
+        state = state.evolve(commanders=moved)
     measure = p.get("command_measure")
     commanders, units, off = state.commanders, state.units, state.off_table
     pred = state.oob.graph._pred  # networkx's predecessor dicts: superior(n) = first key of pred[n]
@@ -162,6 +162,7 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     recs: list[Any] = []
     sups: list[Chief] = []
     clash = False  # some unit shares its id with a commander (lookups by id then prefer the commander)
+    rec: Any
     for rec in [c for c in commanders.values() if c.echelon == division]:
         rid = rec.id
         if rid in off or (side is not None and rec.side != side):
@@ -221,7 +222,7 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
             for k, d, ok in zip(todo, dists.tolist(), inside):
                 ds[k], ins[k] = d, ok
         else:  # superior by superior, as command_geometry measures one general's subordinates
-            how = "centre" if measure == "centre" else "nearest"
+            how: Literal["centre", "nearest"] = "centre" if measure == "centre" else "nearest"
             members: dict[str, list[int]] = {}
             for j, k in enumerate(todo):
                 members.setdefault(sups[k].id, []).append(j)
@@ -278,12 +279,14 @@ def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRef
     reach = memo.get(key)
     if reach is None:
         try:
-            reach = required_reach(state, sup, p)
+            found = required_reach(state, sup, p)
         except RuleRefused as exc:  # names the general, so never memoised
             if str(exc) not in {str(r) for r in refusals}:
                 refusals.append(exc)
             return None
-        memo[key] = reach
+        if found is None:  # an echelon the rules bind to no distance
+            return None
+        memo[key] = reach = found
     chief = chiefs[sup] = chief_for(c, reach)
     return chief
 
@@ -296,7 +299,17 @@ def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int,
     return cap, spent, cap - spent
 
 
+def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None:
+    """A chief's OAS this turn as a ``Budget`` (2.12); None for a corps or division general."""
+    c = state.commanders[cid]
+    if c.echelon not in CHIEFS:
+        return None
+    cap = order_capacity(p, c)
+    spent = oas_spent(state, cid)
+    return Budget("OAS", cap, spent, cap - spent)
+
+
 __all__ = [
-    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "parse_zones", "required_reach",
-    "zones_for",
+    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "order_budget", "parse_zones",
+    "required_reach", "zones_for",
 ]

@@ -9,7 +9,7 @@ commander or unit record first, then from named scenario parameters; absent both
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import shapely
@@ -29,7 +29,7 @@ CHIEFS = (Echelon.C_IN_C.value, Echelon.ARMY.value)
 PENDING = (OrderStatus.WRITTEN, OrderStatus.FAILED)
 
 
-def params_for(params: RuleParameters | dict | None) -> RuleParameters:
+def params_for(params: RuleParameters | Mapping[str, Any] | None) -> RuleParameters:
     """A ``RuleParameters`` for Torden over Europa from a scenario mapping (or pass-through)."""
     if isinstance(params, RuleParameters):
         return params
@@ -86,7 +86,7 @@ def bases_of(cs: Iterable[Commander]) -> list[BaseGeometry]:
         for k, base in zip(missing, points.tolist()):
             _BASES[id(cs[k])] = (cs[k], base)
             out[k] = base
-    return out  # type: ignore[return-value]
+    return out
 
 
 def footprint(u: Unit) -> BaseGeometry:
@@ -131,7 +131,7 @@ def is_detached(state: GameState, node: str) -> bool:
 
 def is_fled(u: Unit, p: RuleParameters) -> bool:
     """A routed (flygtet) unit may be outside command distance (2.4); assumed: state FU."""
-    return u.state == p.get("fled_state")
+    return bool(u.state == p.get("fled_state"))
 
 
 def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str) -> int:

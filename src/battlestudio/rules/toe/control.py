@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 from battlestudio.model.command_geometry import command_distances
 from battlestudio.model.orders import Order
@@ -121,7 +121,10 @@ def _roll(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, w
     )
 
 
-def _ev(state: GameState, cls: type, **kw: Any) -> BattleEvent:
+E = TypeVar("E", bound=BattleEvent)
+
+
+def _ev(state: GameState, cls: type[E], **kw: Any) -> E:
     return cls(turn=state.turn, side=state.side, phase=PHASE, **kw)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from shapely.geometry.base import BaseGeometry
 
@@ -86,11 +86,13 @@ class LazyFinding(OutOfCommandFinding):
     """
 
     __slots__ = ("_who", "_chief")
+    _who: str
+    _chief: Chief
 
-    @property  # type: ignore[override]
+    @property
     def text(self) -> str:
         try:
-            return _TEXT.__get__(self, LazyFinding)
+            return cast(str, _TEXT.__get__(self, LazyFinding))
         except AttributeError:  # not written yet
             pass
         chief, d = self._chief, self.distance

@@ -25,6 +25,7 @@ from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import EPS, TINY, Point
+from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import DEFENCE, CommandStateChanged, OrderCompleted
@@ -47,7 +48,7 @@ def first_within(p0: Point, u: Point, length: float, poly: BaseGeometry, limit: 
     holds for ``t`` below ``max_v (v − p0)·u``. ``u`` is a unit vector; ``poly`` convex.
     """
     def d(t: float) -> float:
-        return poly.distance(SPoint(p0[0] + t * u[0], p0[1] + t * u[1]))
+        return float(poly.distance(SPoint(p0[0] + t * u[0], p0[1] + t * u[1])))
 
     end = length
     if ahead:
@@ -120,6 +121,7 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     MissingParameterError
         when march lengths (M, T) or command distances are not supplied.
     """
+    c: Unit | Commander
     if cid in state.units:  # a detached independent brigade moving to its point (2.11)
         c = state.units[cid]
         if not is_detached(state, cid):
@@ -130,7 +132,7 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     here = c.position
     kind = order.order_type if order is not None else "H"
     detachment = kind == "D"
-    if detachment:  # goes to its point under M (march rules) or H/T (slowest unit's pace), then stays (2.11)
+    if detachment and order is not None:  # to its point: M (march), H/T (slowest pace); stays (2.11)
         kind = str(order.parameters.get("mode", "H"))
         kind = "T" if kind == "H" else kind
     if order is None or kind in ("H", DEFENCE) or order.objective is None:

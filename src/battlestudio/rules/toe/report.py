@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from battlestudio.model.units import Echelon
-from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe.command import check_command, oas_budget
@@ -18,18 +17,6 @@ from battlestudio.rules.toe.common import (
 )
 
 _ORDERED = (Echelon.C_IN_C.value, Echelon.ARMY.value, Echelon.CORPS.value, Echelon.DIVISION.value)
-
-
-def state_at_turn(initial: GameState, events: Iterable[BattleEvent], turn: int | None) -> GameState:
-    """The state after every event of turns up to ``turn`` (all events when None)."""
-    state = initial
-    last = 0
-    for e in events:
-        if turn is not None and e.turn > turn:
-            break
-        state = e.apply(state)
-        last = max(last, e.turn)
-    return state.evolve(turn=turn if turn is not None else max(last, state.turn))
 
 
 def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mapping[str, str] | None = None) -> str:
@@ -61,8 +48,8 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
         for f in sorted(out, key=lambda f: (f.superior, f.subject)):
             tag = f"exempt, {f.exemption}" if f.exemption else f.consequence
             lines.append(f"  - [{tag}] {f.text}")
-        for exc in report.refusals:
-            lines.append(f"  ! not checked: {exc}")
+        for refused in report.refusals:
+            lines.append(f"  ! not checked: {refused}")
     used = p.assumptions()
     if used:
         lines.append("")
@@ -73,7 +60,7 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
 
 def _superior_echelon(state: GameState, node: str) -> str:
     sup = state.oob.superior(node)
-    return state.commanders[sup].echelon if sup in state.commanders else ""
+    return state.commanders[sup].echelon if sup is not None and sup in state.commanders else ""
 
 
 def _walk(state: GameState, side: str) -> Iterable[tuple[str, int]]:

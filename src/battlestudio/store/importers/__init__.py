@@ -3,11 +3,11 @@
 * ``republique5``: indented-text ``.oob`` files (``republique5_scenario`` reads ``.scenario``);
 * ``tabular``: CSV and XLSX through a TOML column mapping;
 * ``fogofwar``: the fogofwar force / force_unit / lookup tables;
-* ``common``: ``ImportResult``, ``ImportWarning``, ``ImportSummary``;
-* ``toe_scale``: historical strengths to Torden over Europa's scale.
+* ``common``: ``ImportResult``, ``ImportWarning``, ``ImportSummary``.
 
 ``import_oob`` picks the importer for a format and, by default, converts the result to
-Torden over Europa's scale; ``battlestudio import-oob`` calls it.
+Torden over Europa's scale (``rules.toe.scale``: historical strengths to figures and gun
+models); ``battlestudio import-oob`` calls it.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def import_oob(
                              "found)"
                              + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else ""))
     if convert:
-        from battlestudio.store.importers.toe_scale import convert_to_toe
+        from battlestudio.rules.toe.scale import convert_to_toe
 
         sc, notes = convert_to_toe(res.scenario)
         res = replace(res, scenario=sc, warnings=res.warnings + [

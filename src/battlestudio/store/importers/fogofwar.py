@@ -29,7 +29,7 @@ from typing import Iterable
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
-from battlestudio.store.importers.toe_scale import BATTERY_CATEGORY, map_echelon
+from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
 LICENCE = "MIT (Copyright (c) 2016 SteveOC)"
 REPO = "https://github.com/steveoc64/fogofwar"

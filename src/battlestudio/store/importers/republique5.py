@@ -28,7 +28,7 @@ from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWar
 from battlestudio.store.importers.republique5_words import (
     BATTERY_CODES, CAVALRY_NAME, COMMAND_STYLES, GRADES, NATIONS, TYPE_PHRASES, TYPE_WORDS,
 )
-from battlestudio.store.importers.toe_scale import BATTERY_CATEGORY, map_echelon
+from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
 UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*)\)?)?\s*$", re.I)
 BATTERY_RE = re.compile(r"^(?P<code>[A-Za-z]{2}[FH])\b(?P<words>.*)$")

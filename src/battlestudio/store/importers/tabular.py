@@ -70,7 +70,7 @@ from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWar
 from battlestudio.store.importers.republique5 import _source_echelon
 from battlestudio.store.importers.tabular_mapping import ECHELONS, Mapping_, load_mapping
 from battlestudio.store.importers.republique5_words import GRADES
-from battlestudio.store.importers.toe_scale import map_echelon
+from battlestudio.rules.toe.scale import map_echelon
 
 ARM_ALIASES = {
     "inf": "infantry", "infantry": "infantry", "i": "infantry", "cav": "cavalry", "cavalry": "cavalry",

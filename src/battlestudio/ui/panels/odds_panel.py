@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from battlestudio.analysis.odds import Odds, order_odds, pct
+from battlestudio.analysis.odds import order_odds
+from battlestudio.rules.odds import Odds, pct
 from battlestudio.model.units import ECHELON_RANK
 from battlestudio.replay.state import GameState
 

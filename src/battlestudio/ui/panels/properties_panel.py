@@ -18,6 +18,7 @@ from battlestudio.ui.ruleset_switch import Confirm, ask, switch_ruleset
 from battlestudio.model.geometry import normalize_angle
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
+from battlestudio.rules import DEFAULT_RULESET, available_rulesets
 from battlestudio.ui.panels.fields import FieldEditor, FieldSpec, get_value, with_value
 
 
@@ -28,6 +29,17 @@ def _enum(enum, optional: bool = False) -> list[tuple[str, Any]]:
 
 def _sides(scenario) -> list[tuple[str, Any]]:
     return [(f"{s.name} ({sid})", sid) for sid, s in scenario.sides.items()]
+
+
+def _rulesets(scenario) -> list[tuple[str, Any]]:
+    """Every installed ruleset as (its ``describe().name``, id), by name; a scenario that has
+    not chosen one gets a first entry saying which it plays."""
+    installed = available_rulesets()
+    out = sorted(((rs.describe().name, rid) for rid, rs in installed.items()), key=lambda x: x[0].lower())
+    if not scenario.info.ruleset:
+        default = installed.get(DEFAULT_RULESET)
+        out.insert(0, (f"not chosen ({default.describe().name if default else DEFAULT_RULESET})", ""))
+    return out
 
 
 _ECHELONS = [(e.value.replace("_", " "), e.value) for e in Echelon]
@@ -92,9 +104,7 @@ INFO_SPECS = [
     FieldSpec("title", "Title", required=True),
     FieldSpec("date", "Date", pattern=r"^$|^\d{4}-\d{2}-\d{2}$"),
     FieldSpec("place", "Place"),
-    FieldSpec("ruleset", "Ruleset", "combo",
-              choices=[("Torden over Europa", "toe"), ("General d'Armée", "gda"),
-                       ("Regimental", "regimental"), ("Belle Alliance", "belle-alliance")]),
+    FieldSpec("ruleset", "Ruleset", "combo", choices=lambda s: _rulesets(s)),
     FieldSpec("table_width", "Table width", "float", 10, 5000, 1, " cm"),
     FieldSpec("table_height", "Table height", "float", 10, 5000, 1, " cm"),
     FieldSpec("ground_scale", "Ground scale", "float", 0.1, 1000, 1, " m per cm"),

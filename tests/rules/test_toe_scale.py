@@ -8,7 +8,7 @@ import pytest
 
 from battlestudio.model.units import Arm, Echelon
 from battlestudio.store.importers.fogofwar import import_fogofwar
-from battlestudio.store.importers.toe_scale import (
+from battlestudio.rules.toe.scale import (
     ScaleParameters, convert_to_toe, figures_from_men, gun_models, map_echelon, round_half_up,
 )
 

@@ -280,8 +280,9 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
             if attach:
                 sc.oob.add(attach, mid)
     for cid in emptied:
-        c = sc.commanders.get(cid)
-        if c and not sc.oob.subordinates(cid) and _is_artillery_command(c.attributes.get("formation", c.name)):
+        emptied_command = sc.commanders.get(cid)
+        if emptied_command and not sc.oob.subordinates(cid) and \
+                _is_artillery_command(emptied_command.attributes.get("formation", emptied_command.name)):
             sc.oob.remove(cid)
             del sc.commanders[cid]
             notes.append(f"{cid}: artillery command left without batteries; removed")
