@@ -96,6 +96,7 @@ def ensure_venv(extras: str) -> None:
     def installed(name: str) -> bool:
         stamp = VENV / f".installed-{name or 'base'}"
         return stamp.exists() and stamp.read_text() == hashlib.sha256(pyproject + name.encode()).hexdigest()
+
     if installed(extras) or (not extras and installed("test")):
         return
     digest = hashlib.sha256(pyproject + extras.encode()).hexdigest()
@@ -123,8 +124,9 @@ def noqt_requirements() -> list[str]:
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     reqs = [*project["dependencies"], *project["optional-dependencies"]["test"]]
-    return [r for r in reqs if not requirement_name(r).startswith(QT_REQUIREMENTS)
-            and requirement_name(r) not in LINTERS]
+    return [
+        r for r in reqs if not requirement_name(r).startswith(QT_REQUIREMENTS) and requirement_name(r) not in LINTERS
+    ]
 
 
 def ensure_noqt_venv() -> None:
@@ -162,8 +164,10 @@ def cmd_run(args: list[str]) -> int:
     env = dict(os.environ)
     if sys.platform.startswith("linux") and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         if not env.get("QT_QPA_PLATFORM"):
-            say("no display found (DISPLAY/WAYLAND_DISPLAY unset): starting offscreen, so no window "
-                "will be visible. Run under a desktop session or xvfb-run to see it.")
+            say(
+                "no display found (DISPLAY/WAYLAND_DISPLAY unset): starting offscreen, so no window "
+                "will be visible. Run under a desktop session or xvfb-run to see it."
+            )
             env["QT_QPA_PLATFORM"] = "offscreen"
     files = args or ([default_scenario()] if default_scenario() else [])
     return subprocess.call([str(PY), "-m", "battlestudio", *files], env=env)

@@ -24,7 +24,16 @@ from shapely.geometry import LineString, Polygon  # noqa: E402
 
 from battlestudio.document import Document  # noqa: E402
 from battlestudio.model import (  # noqa: E402
-    Arm, Commander, Formation, Scenario, ScenarioInfo, Side, TerrainFeature, TerrainKind, TownZone, Unit,
+    Arm,
+    Commander,
+    Formation,
+    Scenario,
+    ScenarioInfo,
+    Side,
+    TerrainFeature,
+    TerrainKind,
+    TownZone,
+    Unit,
     default_town_polygon,
 )
 from battlestudio.replay.battle import Battle  # noqa: E402
@@ -37,12 +46,17 @@ def synthetic(n_units: int, seed: int = 1813) -> Scenario:
     rows = -(-n_units // per_row)
     width, height = per_row * 24.0 + 40.0, rows * 18.0 + 60.0
     s = Scenario(info=ScenarioInfo(title=f"Synthetic {n_units}", table_width=width, table_height=height))
-    s.sides = {"french": Side("french", "French", ("France",), "#2a4fb0"),
-               "allied": Side("allied", "Allies", ("Russia", "Prussia", "Austria"), "#c03030")}
+    s.sides = {
+        "french": Side("french", "French", ("France",), "#2a4fb0"),
+        "allied": Side("allied", "Allies", ("Russia", "Prussia", "Austria"), "#c03030"),
+    }
     nations = {"french": ["France", "Saxony", "Poland", "Italy"], "allied": ["Russia", "Prussia", "Austria"]}
     arms = [Arm.INFANTRY] * 6 + [Arm.CAVALRY] * 2 + [Arm.ARTILLERY]
-    forms = {Arm.INFANTRY: [Formation.LINE, Formation.COLUMN], Arm.CAVALRY: [Formation.LINE, Formation.COLUMN],
-             Arm.ARTILLERY: [Formation.UNLIMBERED]}
+    forms = {
+        Arm.INFANTRY: [Formation.LINE, Formation.COLUMN],
+        Arm.CAVALRY: [Formation.LINE, Formation.COLUMN],
+        Arm.ARTILLERY: [Formation.UNLIMBERED],
+    }
     k = 0
     for r in range(rows):
         side = "french" if r < rows / 2 else "allied"
@@ -53,28 +67,53 @@ def synthetic(n_units: int, seed: int = 1813) -> Scenario:
             arm = rng.choice(arms)
             nation = rng.choice(nations[side])
             fw, fd = {Arm.INFANTRY: (2.0, 1.5), Arm.CAVALRY: (2.5, 3.0), Arm.ARTILLERY: (3.0, 4.0)}[arm]
-            figures = {Arm.INFANTRY: rng.randint(12, 30), Arm.CAVALRY: rng.randint(3, 8), Arm.ARTILLERY: rng.randint(2, 4)}[arm]
+            figures = {
+                Arm.INFANTRY: rng.randint(12, 30),
+                Arm.CAVALRY: rng.randint(3, 8),
+                Arm.ARTILLERY: rng.randint(2, 4),
+            }[arm]
             uid = f"u{k}"
             s.units[uid] = Unit(
-                uid, f"{rng.randint(1, 120)}e {'Ligne' if arm == Arm.INFANTRY else 'Cuirassiers' if arm == Arm.CAVALRY else 'Batterie'} {k}",
-                side, nation, arm=arm, figures=figures, formation=rng.choice(forms[arm]),
+                uid,
+                f"{rng.randint(1, 120)}e {'Ligne' if arm == Arm.INFANTRY else 'Cuirassiers' if arm == Arm.CAVALRY else 'Batterie'} {k}",
+                side,
+                nation,
+                arm=arm,
+                figures=figures,
+                formation=rng.choice(forms[arm]),
                 position=(30.0 + c * 24.0 + rng.uniform(-2, 2), 40.0 + r * 18.0 + rng.uniform(-2, 2)),
-                facing=facing + rng.uniform(-10, 10), figure_width=fw, figure_depth=fd,
+                facing=facing + rng.uniform(-10, 10),
+                figure_width=fw,
+                figure_depth=fd,
             )
             if k % 8 == 0:
                 cid = f"c{k}"
-                s.commanders[cid] = Commander(cid, f"General {k}", side, nation, "brigade",
-                                              (30.0 + c * 24.0, 40.0 + r * 18.0 - 8.0 if side == "french" else 40.0 + r * 18.0 + 8.0))
+                s.commanders[cid] = Commander(
+                    cid,
+                    f"General {k}",
+                    side,
+                    nation,
+                    "brigade",
+                    (30.0 + c * 24.0, 40.0 + r * 18.0 - 8.0 if side == "french" else 40.0 + r * 18.0 + 8.0),
+                )
             k += 1
     for i in range(max(4, n_units // 100)):
         x, y = rng.uniform(0, width - 60), rng.uniform(0, height - 40)
         kind = rng.choice([TerrainKind.WOODS, TerrainKind.HILL, TerrainKind.MARSH])
-        s.terrain[f"t{i}"] = TerrainFeature(f"t{i}", kind, Polygon([(x, y), (x + 50, y + 5), (x + 55, y + 35), (x + 5, y + 30)]),
-                                            name=f"{kind.value} {i}", level=1 if kind == TerrainKind.HILL else None)
+        s.terrain[f"t{i}"] = TerrainFeature(
+            f"t{i}",
+            kind,
+            Polygon([(x, y), (x + 50, y + 5), (x + 55, y + 35), (x + 5, y + 30)]),
+            name=f"{kind.value} {i}",
+            level=1 if kind == TerrainKind.HILL else None,
+        )
     for i in range(max(2, n_units // 250)):
         y = rng.uniform(0, height)
-        s.terrain[f"r{i}"] = TerrainFeature(f"r{i}", rng.choice([TerrainKind.RIVER, TerrainKind.ROAD]),
-                                            LineString([(0, y), (width / 3, y + 20), (2 * width / 3, y - 10), (width, y + 5)]))
+        s.terrain[f"r{i}"] = TerrainFeature(
+            f"r{i}",
+            rng.choice([TerrainKind.RIVER, TerrainKind.ROAD]),
+            LineString([(0, y), (width / 3, y + 20), (2 * width / 3, y - 10), (width, y + 5)]),
+        )
         s.towns[f"town{i}"] = TownZone(f"town{i}", f"Town {i}", default_town_polygon((rng.uniform(20, width - 20), y)))
     return s
 

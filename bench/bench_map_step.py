@@ -41,8 +41,10 @@ from battlestudio.replay.game import GameLog  # noqa: E402
 def _row(name: str, xs: list[float]) -> None:
     ms = sorted(x * 1e3 for x in xs)
     p95 = ms[min(len(ms) - 1, max(0, round(0.95 * len(ms)) - 1))]
-    print(f"  {name:<18} median {statistics.median(ms):8.2f}  p95 {p95:8.2f}  min {ms[0]:8.2f} ms  (n={len(ms)})",
-          flush=True)
+    print(
+        f"  {name:<18} median {statistics.median(ms):8.2f}  p95 {p95:8.2f}  min {ms[0]:8.2f} ms  (n={len(ms)})",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -51,9 +53,12 @@ def main() -> None:
     ap.add_argument("--jumps", type=int, default=30)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--profile", default="", help="one of: create, jump, step_whole, step_close, repaint_whole")
-    ap.add_argument("--cpu", action="store_true",
-                    help="time the main thread's CPU (time.thread_time) instead of the wall clock: "
-                         "comparable across loads on a shared machine, blind to waiting")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time the main thread's CPU (time.thread_time) instead of the wall clock: "
+        "comparable across loads on a shared machine, blind to waiting",
+    )
     args = ap.parse_args()
     clock = time.thread_time if args.cpu else time.perf_counter
     from PySide6.QtWidgets import QApplication
@@ -66,8 +71,10 @@ def main() -> None:
     battle = store.load(path)
     log = GameLog.from_battle(battle)
     s = battle.scenario
-    print(f"{'CPU time of the main thread' if args.cpu else 'wall clock'}; {path.name}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain, "
-          f"{len(s.towns)} towns, {len(log)} events; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{'CPU time of the main thread' if args.cpu else 'wall clock'}; {path.name}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain, "
+        f"{len(s.towns)} towns, {len(log)} events; load average {os.getloadavg()[0]:.2f}"
+    )
     prof = cProfile.Profile() if args.profile else None
 
     def run(name: str, fn, *a):
@@ -95,6 +102,7 @@ def main() -> None:
             v.show()
             v.fit_table()
             return v
+
         dt, view = run("create", make)
         create.append(dt)
         dt, _ = run("create", view.show_state, log.head.units, log.head.commanders)
@@ -116,6 +124,7 @@ def main() -> None:
     def jump(pos: int) -> None:
         show(pos)
         view.viewport().grab()
+
     _row("jump_scene", [run("jump_scene", show, p)[0] for p in jumps])
     _row("jump_painted", [run("jump", jump, p)[0] for p in jumps])
     starts = log.phase_starts()
@@ -128,7 +137,7 @@ def main() -> None:
             view.centre_on_table((s.info.table_width / 2, s.info.table_height / 2))
         view.viewport().grab()
         _row(f"repaint_{label}", [run(f"repaint_{label}", view.viewport().grab)[0] for _ in range(20)])
-        seq = starts[mid: mid + args.steps] + starts[mid: mid + args.steps][::-1]
+        seq = starts[mid : mid + args.steps] + starts[mid : mid + args.steps][::-1]
         jump(seq[0])
         _row(f"step_phase_{label}", [run(f"step_{label}", jump, p)[0] for p in seq[1:]])
     print(f"load average {os.getloadavg()[0]:.2f}")

@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -67,8 +68,10 @@ def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
 
 def row(name: str, samples: list[float], note: str = "") -> None:
     ms = [s * 1000 for s in samples]
-    print(f"  {name:<34} median {statistics.median(ms):9.1f} ms   min {min(ms):9.1f} ms   (n={len(ms)}) {note}",
-          flush=True)
+    print(
+        f"  {name:<34} median {statistics.median(ms):9.1f} ms   min {min(ms):9.1f} ms   (n={len(ms)}) {note}",
+        flush=True,
+    )
 
 
 def model_measures(path: Path, repeat: int) -> None:
@@ -93,13 +96,17 @@ def model_measures(path: Path, repeat: int) -> None:
         while not log.validate(5000):
             pass
         return log
+
     row("  lazy + validate() to the end", timed(validate_all, repeat))
 
 
 def window_measures(path: Path, repeat: int, with_analysis: bool) -> None:
     first, checked = open_in_window(path, repeat, with_analysis)
-    row("open_path -> first map paint", first,
-        "(MainWindow, real path" + (")" if with_analysis else ", Analysis dock closed)"))
+    row(
+        "open_path -> first map paint",
+        first,
+        "(MainWindow, real path" + (")" if with_analysis else ", Analysis dock closed)"),
+    )
     if checked:
         row("  ... -> recorded game fully checked", checked, "(idle slices after the first frame)")
 
@@ -179,10 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=int, default=1, help="1 = Leipzig (1,000 units, 51,203 events), 10 = ten times")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", choices=("model", "window"), default=None)
-    ap.add_argument("--unfinished", action="store_true",
-                    help="open a copy whose game stops at 3/4 of its turns (opened at its end)")
-    ap.add_argument("--no-analysis", action="store_true",
-                    help="close the Analysis dock before opening (its charts are built when it is shown)")
+    ap.add_argument(
+        "--unfinished", action="store_true", help="open a copy whose game stops at 3/4 of its turns (opened at its end)"
+    )
+    ap.add_argument(
+        "--no-analysis",
+        action="store_true",
+        help="close the Analysis dock before opening (its charts are built when it is shown)",
+    )
     args = ap.parse_args(argv)
     path = battle_path(args.scale)
     if args.unfinished:

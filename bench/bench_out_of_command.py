@@ -33,7 +33,8 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -66,7 +67,7 @@ def mid_game(path: Path, phases: int) -> tuple[list[GameState], dict[str, Any]]:
         state = e.apply(state)
     states = [state]
     for k in range(mid, min(mid + phases, len(starts) - 1)):
-        for e in battle.events[starts[k]: starts[k + 1]]:
+        for e in battle.events[starts[k] : starts[k + 1]]:
             state = e.apply(state)
         states.append(state)
     return states, dict(battle.scenario.info.parameters)
@@ -86,8 +87,9 @@ class Walk:
 
 def dressed(state: GameState, echelons: dict[str, str]) -> GameState:
     """The same armies with commanders' echelons renamed (``{old: new}``)."""
-    return state.evolve(commanders={cid: replace(c, echelon=echelons.get(c.echelon, c.echelon))
-                                    for cid, c in state.commanders.items()})
+    return state.evolve(
+        commanders={cid: replace(c, echelon=echelons.get(c.echelon, c.echelon)) for cid, c in state.commanders.items()}
+    )
 
 
 def empty_caches() -> None:
@@ -120,11 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     states, params = mid_game(cached_file(args.scale), repeat + 3)  # a new state for every call
     state = states[0]
-    changed = statistics.median(sum(1 for u in b.units.values() if a.units.get(u.id) is not u)
-                                for a, b in zip(states, states[1:]))
-    print(f"x{args.scale}: {len(state.units)} units, {len(state.commanders)} commanders; mid-game state in "
-          f"{time.perf_counter() - t0:.1f} s (a phase changes {changed:g} units, median); load average "
-          f"{os.getloadavg()[0]:.2f}; {repeat} calls per measure")
+    changed = statistics.median(
+        sum(1 for u in b.units.values() if a.units.get(u.id) is not u) for a, b in zip(states, states[1:])
+    )
+    print(
+        f"x{args.scale}: {len(state.units)} units, {len(state.commanders)} commanders; mid-game state in "
+        f"{time.perf_counter() - t0:.1f} s (a phase changes {changed:g} units, median); load average "
+        f"{os.getloadavg()[0]:.2f}; {repeat} calls per measure"
+    )
     toe = get_ruleset("toe")
     worlds: list[tuple[str, Any, GameState, dict[str, Any], Callable[[], None] | None, bool]] = [
         ("toe", toe, state, params, None, False),
@@ -137,12 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(f"{'ruleset':<16} {'findings':>8} {'out':>6} {'median ms':>10} {'min ms':>9}")
     for name, ruleset, world, prm, before, texts in worlds:
+
         def call(ruleset=ruleset, world=world, prm=prm, texts=texts) -> Any:
             found = ruleset.out_of_command(world.next() if isinstance(world, Walk) else world, prm)
             if texts:
                 for f in found:
                     f.text
             return found
+
         try:
             found = call()
         except Exception as exc:  # noqa: BLE001 - a ruleset that refuses this world is reported, not fatal

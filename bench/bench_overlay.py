@@ -66,7 +66,9 @@ def jena_document() -> Document:
 
 def stats(ms: list[float]) -> str:
     ms = sorted(ms)
-    return f"median {statistics.median(ms):6.2f} ms   p95 {ms[int(0.95 * (len(ms) - 1))]:6.2f} ms   max {ms[-1]:6.2f} ms"
+    return (
+        f"median {statistics.median(ms):6.2f} ms   p95 {ms[int(0.95 * (len(ms) - 1))]:6.2f} ms   max {ms[-1]:6.2f} ms"
+    )
 
 
 def main() -> None:
@@ -83,9 +85,11 @@ def main() -> None:
     view.fit_table()
     app.processEvents()
     s = doc.scenario
-    print(f"Jena: {len(s.units)} units, {len(s.commanders)} commanders; overlay: {len(overlay.items())} items, "
-          f"{len(overlay.picture.findings)} command findings, {len(overlay.picture.out_of_command())} out of command"
-          + (f"; refused: {overlay.message}" if overlay.message else ""))
+    print(
+        f"Jena: {len(s.units)} units, {len(s.commanders)} commanders; overlay: {len(overlay.items())} items, "
+        f"{len(overlay.picture.findings)} command findings, {len(overlay.picture.out_of_command())} out of command"
+        + (f"; refused: {overlay.message}" if overlay.message else "")
+    )
     rng = random.Random(1806)
     handler = overlay._on_changed
     t_overlay: list[float] = []
@@ -94,6 +98,7 @@ def main() -> None:
         t = time.perf_counter()
         handler(changes)
         t_overlay.append((time.perf_counter() - t) * 1e3)
+
     doc.changed.disconnect(handler)
     doc.changed.connect(timed_handler)
     for general in ("french-v-corps", "french-imperial-guard"):
@@ -115,8 +120,9 @@ def main() -> None:
             overlay.refresh()
             t_full.append((time.perf_counter() - t0) * 1e3)
         doc.undo()
-        print(f"\nmoving {s.commanders[general].name} ({args.steps} steps, "
-              f"{kinds.count('moved')} drawn incrementally):")
+        print(
+            f"\nmoving {s.commanders[general].name} ({args.steps} steps, {kinds.count('moved')} drawn incrementally):"
+        )
         print(f"  overlay     {stats(t_overlay)}")
         print(f"  full        {stats(t_full)}")
         print(f"  edit        {stats(t_edit)}")

@@ -88,6 +88,7 @@ def main() -> None:
         t0 = time.perf_counter()
         handler(changes)
         spent.append((time.perf_counter() - t0) * 1e3)
+
     overlay._on_changed = timed_handler  # type: ignore[method-assign]
     t0 = time.perf_counter()
     overlay.bind(doc)
@@ -96,9 +97,11 @@ def main() -> None:
     corps = [c for c in s.commanders.values() if c.echelon == "corps"]
     general = corps[len(corps) // 2]
     pic = overlay.picture
-    print(f"x{args.scale}: {len(s.units)} units, {len(s.commanders)} commanders; dragging {general.name} ({general.id}, "
-          f"{len(list(doc.scenario.oob.subordinates(general.id)))} direct subordinates); overlay: {len(overlay.items())} "
-          f"items, {len(pic.findings)} findings, {len(pic.out_of_command())} out of command; bind {bind_ms:.0f} ms")
+    print(
+        f"x{args.scale}: {len(s.units)} units, {len(s.commanders)} commanders; dragging {general.name} ({general.id}, "
+        f"{len(list(doc.scenario.oob.subordinates(general.id)))} direct subordinates); overlay: {len(overlay.items())} "
+        f"items, {len(pic.findings)} findings, {len(pic.out_of_command())} out of command; bind {bind_ms:.0f} ms"
+    )
     rng = random.Random(1813)
     start = general.position
     moves = [(start[0] + rng.uniform(-40, 40), start[1] + rng.uniform(-40, 40)) for _ in range(1 + 2 * args.moves)]
@@ -115,22 +118,29 @@ def main() -> None:
             out.append((time.perf_counter() - t) * 1e3)
         return out
 
-    rows: dict[str, list[float]] = {"edit, map only": [], "edit + overlay": [], "overlay handler": [],
-                                    "edit, map only + paint": [], "edit + overlay + paint": []}
+    rows: dict[str, list[float]] = {
+        "edit, map only": [],
+        "edit + overlay": [],
+        "overlay handler": [],
+        "edit, map only + paint": [],
+        "edit + overlay + paint": [],
+    }
     profiler = None
     if args.profile:
         import cProfile
+
         profiler = cProfile.Profile()
     for _ in range(args.rounds):
         overlay.unbind()
         push(moves[0])
-        rows["edit, map only"] += run(push, moves[1: 1 + args.moves])
+        rows["edit, map only"] += run(push, moves[1 : 1 + args.moves])
 
         def painted(pos: tuple[float, float]) -> None:
             push(pos)
             view.viewport().grab()
+
         overlay.set_visible(False)
-        rows["edit, map only + paint"] += run(painted, moves[1 + args.moves:])
+        rows["edit, map only + paint"] += run(painted, moves[1 + args.moves :])
         overlay.set_visible(True)
         doc.undo()
         overlay.bind(doc)
@@ -138,18 +148,21 @@ def main() -> None:
         spent.clear()
         if profiler is not None:
             profiler.enable()
-        rows["edit + overlay"] += run(push, moves[1: 1 + args.moves])
+        rows["edit + overlay"] += run(push, moves[1 : 1 + args.moves])
         if profiler is not None:
             profiler.disable()
         rows["overlay handler"] += spent[:]
-        rows["edit + overlay + paint"] += run(painted, moves[1 + args.moves:])
+        rows["edit + overlay + paint"] += run(painted, moves[1 + args.moves :])
         doc.undo()
     # replay: the overlay shown on the log's state at the cursor, stepped one event or one phase
     overlay.unbind()
     starts = log.phase_starts()
     mid = len(starts) // 2
-    steps = {"replay +/-1 event": list(range(starts[mid], starts[mid] + 40)) + list(range(starts[mid] + 40, starts[mid], -1)),
-             "replay +/-1 phase": starts[mid: mid + 20] + starts[mid: mid + 20][::-1]}
+    steps = {
+        "replay +/-1 event": list(range(starts[mid], starts[mid] + 40))
+        + list(range(starts[mid] + 40, starts[mid], -1)),
+        "replay +/-1 phase": starts[mid : mid + 20] + starts[mid : mid + 20][::-1],
+    }
     kinds: dict[str, list[str]] = {}
     for name, cursors in steps.items():
         overlay.show_state(log.state_at(cursors[0]))
@@ -159,13 +172,15 @@ def main() -> None:
         def show(st) -> None:
             overlay.show_state(st)
             kinds[name].append(getattr(overlay, "last_update", "?"))
+
         rows[f"{name} (overlay)"] = run(show, states)
     overlay.bind(doc)
     for shown in (True, False):  # what drawing the overlay adds to a full repaint
         overlay.set_visible(shown)
         view.viewport().grab()
-        rows[f"repaint, overlay {'shown' if shown else 'hidden'}"] = run(lambda _: view.viewport().grab(),
-                                                                          range(2 * args.moves))
+        rows[f"repaint, overlay {'shown' if shown else 'hidden'}"] = run(
+            lambda _: view.viewport().grab(), range(2 * args.moves)
+        )
     overlay.set_visible(True)
     print(f"\n{'measure (ms)':<26} {'':>8}")
     for name, xs in rows.items():

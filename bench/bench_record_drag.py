@@ -80,8 +80,7 @@ def main(steps: int = 200, repeat: int = 5) -> None:
     for label, ids in (("1 unit", french[:1]), ("10 units + 1 general", french[:10] + [general])):
         runs = [one_drag(ids, steps) for _ in range(repeat)]
         times = [r[0] for r in runs]
-        print(f"  {label:<22s} {min(times):7.3f} / {statistics.median(times):7.3f} ms"
-              f"   changed per move: {runs[0][1]}")
+        print(f"  {label:<22s} {min(times):7.3f} / {statistics.median(times):7.3f} ms   changed per move: {runs[0][1]}")
 
 
 if __name__ == "__main__":

@@ -47,12 +47,15 @@ def main() -> None:
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    game = synthetic_game(turns=args.turns, units_per_side=args.units_per_side, seed=args.seed,
-                          target_events=args.events)
+    game = synthetic_game(
+        turns=args.turns, units_per_side=args.units_per_side, seed=args.seed, target_events=args.events
+    )
     t_gen = time.perf_counter() - t0
     n = len(game.events)
-    print(f"game: {n} events, {len(game.scenario.units)} units, {len(game.scenario.commanders)} commanders, "
-          f"{args.turns} turns  (generated in {t_gen:.2f} s)")
+    print(
+        f"game: {n} events, {len(game.scenario.units)} units, {len(game.scenario.commanders)} commanders, "
+        f"{args.turns} turns  (generated in {t_gen:.2f} s)"
+    )
 
     t0 = time.perf_counter()
     log = GameLog.from_scenario(game.scenario, game.events, keyframe_every=args.keyframe_every, cache_size=0)
@@ -64,9 +67,11 @@ def main() -> None:
     tracemalloc.stop()
     kf = log.keyframe_positions()
     gaps = [b - a for a, b in zip(kf, kf[1:])] + [n - kf[-1]]
-    print(f"log built in {t_build:.2f} s; {len(log.phases())} phases, {len(kf)} keyframes "
-          f"(every phase start, or {args.keyframe_every} events), largest gap {max(gaps)} events, "
-          f"memory allocated while building (log, keyframes, states) ≈ {mem / 2**20:.1f} MiB")
+    print(
+        f"log built in {t_build:.2f} s; {len(log.phases())} phases, {len(kf)} keyframes "
+        f"(every phase start, or {args.keyframe_every} events), largest gap {max(gaps)} events, "
+        f"memory allocated while building (log, keyframes, states) ≈ {mem / 2**20:.1f} MiB"
+    )
 
     rng = random.Random(args.seed)
     cursors = [rng.randrange(n + 1) for _ in range(args.samples)]
@@ -76,8 +81,10 @@ def main() -> None:
         log.state_at(p)
         times.append(time.perf_counter() - t0)
         applied.append(p - kf[bisect_right(kf, p) - 1] if p < n else 0)
-    print(f"state_at, random cursor, no cache ({args.samples}x): {_ms(times)}   "
-          f"events applied: median {statistics.median(applied):.0f}, max {max(applied)}")
+    print(
+        f"state_at, random cursor, no cache ({args.samples}x): {_ms(times)}   "
+        f"events applied: median {statistics.median(applied):.0f}, max {max(applied)}"
+    )
     best = []
     for p in cursors:
         runs = []

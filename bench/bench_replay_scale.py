@@ -77,7 +77,8 @@ def child(scale: int, freeze: str, template: str | None = None) -> dict:
         gc.enable()
     rss = _rss_mib()
     log, r["validate_cpu"], r["validate_wall"] = _timed(
-        lambda: _validated(GameLog.lazy_from_battle(battle, cache_size=0)))
+        lambda: _validated(GameLog.lazy_from_battle(battle, cache_size=0))
+    )
     r["log_mib"] = _rss_mib() - rss
     r["keyframes"] = len(log.keyframe_positions())
     rng = random.Random(9)
@@ -116,8 +117,13 @@ def _in_slices(log: GameLog, freeze: bool) -> None:
 
 
 def _run(scale: int, freeze: str, template: str | None) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", str(scale), "--freeze", freeze]
-                         + (["--files", template] if template else []), capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(scale), "--freeze", freeze]
+        + (["--files", template] if template else []),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -125,16 +131,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scales", type=int, nargs="+", default=[1, 10])
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--files", help="battle files to measure instead of the generated ones, e.g. "
-                    "'bench/.cache/leipzig-x{scale}-s1813-g2.battle' (to compare code on the same data)")
+    ap.add_argument(
+        "--files",
+        help="battle files to measure instead of the generated ones, e.g. "
+        "'bench/.cache/leipzig-x{scale}-s1813-g2.battle' (to compare code on the same data)",
+    )
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--freeze", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.freeze, args.files)))
         return
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; CPU µs per event, min of {args.repeat} "
-          f"(wall in brackets)")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; CPU µs per event, min of {args.repeat} "
+        f"(wall in brackets)"
+    )
     rows = []
     for scale in args.scales:
         runs = [_run(scale, "", args.files) for _ in range(args.repeat)]
@@ -149,21 +160,47 @@ def main() -> None:
         def us(key: str, rs: list[dict] = runs) -> str:
             return f"{best(key + '_cpu', rs) / n * 1e6:6.1f} ({best(key + '_wall', rs) / n * 1e6:6.1f})"
 
-        rows.append((scale, runs[0]["units"], n, us("build"), us("validate"), us("eager"), us("gui"),
-                     us("gui", frozen), us("gui", sliced),
-                     f"{best('log_mib') * 1024 / n:5.2f}", f"{best('state_at_p95_ms'):5.2f}",
-                     f"{best('gc_wall') * 1e3:7.0f}", f"{best('gc_wall', frozen) * 1e3:7.0f}",
-                     f"{best('rss_mib'):6.0f}"))
-    head = ("scale", "units", "events", "build", "validate", "eager", "gui path", "gui, frozen", "gui, freeze/slice",
-            "KiB/event held", "state_at p95 ms", "gc pause ms", "frozen gc ms", "RSS MiB")
+        rows.append(
+            (
+                scale,
+                runs[0]["units"],
+                n,
+                us("build"),
+                us("validate"),
+                us("eager"),
+                us("gui"),
+                us("gui", frozen),
+                us("gui", sliced),
+                f"{best('log_mib') * 1024 / n:5.2f}",
+                f"{best('state_at_p95_ms'):5.2f}",
+                f"{best('gc_wall') * 1e3:7.0f}",
+                f"{best('gc_wall', frozen) * 1e3:7.0f}",
+                f"{best('rss_mib'):6.0f}",
+            )
+        )
+    head = (
+        "scale",
+        "units",
+        "events",
+        "build",
+        "validate",
+        "eager",
+        "gui path",
+        "gui, frozen",
+        "gui, freeze/slice",
+        "KiB/event held",
+        "state_at p95 ms",
+        "gc pause ms",
+        "frozen gc ms",
+        "RSS MiB",
+    )
     widths = [max(len(h), max(len(str(r[i])) for r in rows)) for i, h in enumerate(head)]
     print("  ".join(h.rjust(w) for h, w in zip(head, widths)))
     for r in rows:
         print("  ".join(str(v).rjust(w) for v, w in zip(r, widths)))
     if len(rows) > 1:
         print("growth per event from the first scale to the last: ", end="")
-        print(", ".join(f"{h} x{_num(rows[-1][i]) / _num(rows[0][i]):.2f}" for i, h in enumerate(head)
-                        if 3 <= i <= 8))
+        print(", ".join(f"{h} x{_num(rows[-1][i]) / _num(rows[0][i]):.2f}" for i, h in enumerate(head) if 3 <= i <= 8))
 
 
 def _num(cell: str) -> float:

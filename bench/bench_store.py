@@ -39,14 +39,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     battle = large_battle(args.scale)
     s = battle.scenario
-    print(f"scale {args.scale}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain, "
-          f"{len(s.towns)} towns, {len(battle.events)} events")
+    print(
+        f"scale {args.scale}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain, "
+        f"{len(s.towns)} towns, {len(battle.events)} events"
+    )
     with tempfile.TemporaryDirectory() as d:
         for name in ("x.battle", "x.battle.json"):
             path = os.path.join(d, name)
             save = _median(lambda: store.save(battle, path), args.repeat)
             load = _median(lambda: store.load(path), args.repeat)
-            print(f"{name:14s} save {save * 1000:8.0f} ms   load {load * 1000:8.0f} ms   {os.path.getsize(path) / 1e6:6.1f} MB")
+            print(
+                f"{name:14s} save {save * 1000:8.0f} ms   load {load * 1000:8.0f} ms   {os.path.getsize(path) / 1e6:6.1f} MB"
+            )
         path = os.path.join(d, "x.battle")
         n = len(battle.events)
         times = []
@@ -55,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
             n = store.append_events(path, [Annotation(99, "", "end", text=f"note {i}")], after=n)
             times.append(time.perf_counter() - t)
         times.sort()
-        print(f"append one event: median {statistics.median(times) * 1000:.1f} ms, p95 {times[int(0.95 * len(times)) - 1] * 1000:.1f} ms")
+        print(
+            f"append one event: median {statistics.median(times) * 1000:.1f} ms, p95 {times[int(0.95 * len(times)) - 1] * 1000:.1f} ms"
+        )
     return 0
 
 

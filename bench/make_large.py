@@ -65,19 +65,30 @@ def add_terrain(s: Scenario, features: int, towns: int, seed: int) -> None:
     rng = random.Random(seed)
     w, h = s.info.table_width, s.info.table_height
     areas = [TerrainKind.WOODS] * 5 + [TerrainKind.HILL] * 4 + [TerrainKind.MARSH, TerrainKind.BUILT_UP]
-    lines = [TerrainKind.RIVER, TerrainKind.STREAM, TerrainKind.STREAM, TerrainKind.ROAD, TerrainKind.ROAD,
-             TerrainKind.ROAD, TerrainKind.HEDGE]
+    lines = [
+        TerrainKind.RIVER,
+        TerrainKind.STREAM,
+        TerrainKind.STREAM,
+        TerrainKind.ROAD,
+        TerrainKind.ROAD,
+        TerrainKind.ROAD,
+        TerrainKind.HEDGE,
+    ]
     for i in range(features):
         fid = f"t{i + 1}"
         roll = rng.random()
         if roll < 0.8:
             kind = rng.choice(areas)
             cx, cy, r = rng.uniform(10, w - 10), rng.uniform(10, h - 10), rng.uniform(10, 30)
-            pts = [(cx + r * rng.uniform(0.6, 1.0) * math.cos(a), cy + r * rng.uniform(0.6, 1.0) * math.sin(a))
-                   for a in (2 * math.pi * k / 9 for k in range(9))]
+            pts = [
+                (cx + r * rng.uniform(0.6, 1.0) * math.cos(a), cy + r * rng.uniform(0.6, 1.0) * math.sin(a))
+                for a in (2 * math.pi * k / 9 for k in range(9))
+            ]
             geom = Polygon(pts)
             level = rng.randint(1, 3) if kind is TerrainKind.HILL else None
-            s.terrain[fid] = TerrainFeature(fid, kind, geom, name=f"{kind.value.replace('_', ' ')} {i + 1}", level=level)
+            s.terrain[fid] = TerrainFeature(
+                fid, kind, geom, name=f"{kind.value.replace('_', ' ')} {i + 1}", level=level
+            )
         elif roll < 0.95:
             kind = rng.choice(lines)
             x, y = rng.uniform(0, w), rng.uniform(0, h)
@@ -96,11 +107,17 @@ def add_terrain(s: Scenario, features: int, towns: int, seed: int) -> None:
         else:
             kind = rng.choice((TerrainKind.FORD, TerrainKind.BRIDGE))
             cx, cy = rng.uniform(5, w - 5), rng.uniform(5, h - 5)
-            s.terrain[fid] = TerrainFeature(fid, kind, Polygon([(cx - 2, cy - 2), (cx + 2, cy - 2), (cx + 2, cy + 2),
-                                                                (cx - 2, cy + 2)]), name=f"{kind.value} {i + 1}")
+            s.terrain[fid] = TerrainFeature(
+                fid,
+                kind,
+                Polygon([(cx - 2, cy - 2), (cx + 2, cy - 2), (cx + 2, cy + 2), (cx - 2, cy + 2)]),
+                name=f"{kind.value} {i + 1}",
+            )
     for i in range(towns):
         tid = f"town{i + 1}"
-        s.towns[tid] = TownZone(tid, f"Town {i + 1}", default_town_polygon((rng.uniform(10, w - 10), rng.uniform(10, h - 10))))
+        s.towns[tid] = TownZone(
+            tid, f"Town {i + 1}", default_town_polygon((rng.uniform(10, w - 10), rng.uniform(10, h - 10)))
+        )
 
 
 def large_battle(scale: int = 1, seed: int = 1813) -> Battle:
@@ -114,16 +131,25 @@ def large_battle(scale: int = 1, seed: int = 1813) -> Battle:
     if scale < 1:
         raise ValueError(f"scale must be >= 1, got {scale}")
     target = int(MIN_EVENTS * scale * 1.06)  # the calibration lands a few per cent short
-    game = synthetic_game(turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target,
-                          command_orders=True)
+    game = synthetic_game(
+        turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target, command_orders=True
+    )
     while len(game.events) < MIN_EVENTS * scale:
         target = int(target * 1.05)
-        game = synthetic_game(turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target,
-                              command_orders=True)
+        game = synthetic_game(
+            turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target, command_orders=True
+        )
     s = game.scenario
-    s.info = ScenarioInfo(title=f"Leipzig-scale synthetic battle (x{scale})", date="1813-10-16", place="Leipzig",
-                          ruleset="toe", parameters=dict(TOE_PARAMETERS), table_width=s.info.table_width,
-                          table_height=s.info.table_height, turns=TURNS)
+    s.info = ScenarioInfo(
+        title=f"Leipzig-scale synthetic battle (x{scale})",
+        date="1813-10-16",
+        place="Leipzig",
+        ruleset="toe",
+        parameters=dict(TOE_PARAMETERS),
+        table_width=s.info.table_width,
+        table_height=s.info.table_height,
+        turns=TURNS,
+    )
     add_terrain(s, TERRAIN * scale, TOWNS * scale, seed)
     return Battle(s, game.events)
 
@@ -136,8 +162,10 @@ def cached_file(scale: int, seed: int = 1813, suffix: str = ".battle", log=print
         CACHE.mkdir(exist_ok=True)
         t0 = time.perf_counter()
         battle = large_battle(scale, seed)
-        log(f"generated the x{scale} battle ({len(battle.events)} events) in {time.perf_counter() - t0:.1f} s; "
-            f"writing {path}")
+        log(
+            f"generated the x{scale} battle ({len(battle.events)} events) in {time.perf_counter() - t0:.1f} s; "
+            f"writing {path}"
+        )
         store.save(battle, path)
     return path
 
@@ -157,9 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     battle = large_battle(args.scale, args.seed)
     s = battle.scenario
-    print(f"x{args.scale}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain features, "
-          f"{len(s.towns)} town zones, {battle.turns_logged} turns, {len(battle.events)} events "
-          f"(generated in {time.perf_counter() - t0:.1f} s)")
+    print(
+        f"x{args.scale}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain features, "
+        f"{len(s.towns)} town zones, {battle.turns_logged} turns, {len(battle.events)} events "
+        f"(generated in {time.perf_counter() - t0:.1f} s)"
+    )
     try:
         store.save(battle, args.out)
     except (OSError, store.BattleFileError) as exc:

@@ -37,7 +37,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -51,8 +52,15 @@ from battlestudio.replay.state import GameState  # noqa: E402
 from battlestudio.rules import get_ruleset  # noqa: E402
 
 TARGETS_X1 = {  # ms (RSS in MiB)
-    "open_first_frame": 1000.0, "open_first_frame_unfinished": 1000.0, "state_at": 5.0, "step_phase_whole": 16.0, "step_phase_close": 16.0,
-    "out_of_command": 5.0, "overlay_drag": 16.0, "append_save": 50.0, "peak_rss_mib": 400.0,
+    "open_first_frame": 1000.0,
+    "open_first_frame_unfinished": 1000.0,
+    "state_at": 5.0,
+    "step_phase_whole": 16.0,
+    "step_phase_close": 16.0,
+    "out_of_command": 5.0,
+    "overlay_drag": 16.0,
+    "append_save": 50.0,
+    "peak_rss_mib": 400.0,
 }
 """Issue 9 targets at scale 1, checked against p95 (median for single-shot measures)."""
 
@@ -90,29 +98,45 @@ class Bench:
     def put(self, name: str, what: str, samples_s: list[float], **extra: Any) -> None:
         self.results[name] = {"what": what, **stats(samples_s), **extra}
         r = self.results[name]
-        print(f"  {name:<22} median {r['median_ms']:10.2f} ms  p95 {r['p95_ms']:10.2f} ms  "
-              f"min {r['min_ms']:10.2f} ms  (n={r['n']})", flush=True)
+        print(
+            f"  {name:<22} median {r['median_ms']:10.2f} ms  p95 {r['p95_ms']:10.2f} ms  "
+            f"min {r['min_ms']:10.2f} ms  (n={r['n']})",
+            flush=True,
+        )
 
     # -- the replay model -----------------------------------------------------------------
     def open_model(self) -> GameLog:
         def run() -> GameLog:
             return GameLog.from_battle(store.load(self.path))
+
         self.put("open_model", "store.load(.battle) + GameLog.from_battle", timed(run, self.repeat))
         t0 = time.perf_counter()
         battle = store.load(self.path)
         t1 = time.perf_counter()
         log = GameLog.from_battle(battle)
         t2 = time.perf_counter()
-        self.info.update(load_s=t1 - t0, build_log_s=t2 - t1, events=len(log), units=len(battle.scenario.units),
-                         commanders=len(battle.scenario.commanders), terrain=len(battle.scenario.terrain),
-                         towns=len(battle.scenario.towns), phases=len(log.phases()),
-                         keyframes=len(log.keyframe_positions()), file_mib=self.path.stat().st_size / 2**20)
+        self.info.update(
+            load_s=t1 - t0,
+            build_log_s=t2 - t1,
+            events=len(log),
+            units=len(battle.scenario.units),
+            commanders=len(battle.scenario.commanders),
+            terrain=len(battle.scenario.terrain),
+            towns=len(battle.scenario.towns),
+            phases=len(log.phases()),
+            keyframes=len(log.keyframe_positions()),
+            file_mib=self.path.stat().st_size / 2**20,
+        )
         self.battle = battle
 
         def lazy() -> GameLog:
             return GameLog.lazy_from_battle(store.load(self.path, lazy_events=True))
-        self.put("open_model_lazy", "store.load(lazy_events=True) + GameLog.lazy_from_battle (what the window does)",
-                 timed(lazy, self.repeat))
+
+        self.put(
+            "open_model_lazy",
+            "store.load(lazy_events=True) + GameLog.lazy_from_battle (what the window does)",
+            timed(lazy, self.repeat),
+        )
         return log
 
     def open_window(self) -> None:
@@ -122,13 +146,21 @@ class Bench:
         from bench_open import unfinished_copy
 
         first, checked = open_probe(self.path, self.repeat)
-        self.put("open_first_frame", "MainWindow.open_path of the finished game -> the map's first paint "
-                 "(opened at its start, events read and checked after the frame)", first)
+        self.put(
+            "open_first_frame",
+            "MainWindow.open_path of the finished game -> the map's first paint "
+            "(opened at its start, events read and checked after the frame)",
+            first,
+        )
         if checked:
             self.put("open_checked", "... -> the recorded game fully checked in idle slices", checked)
         first, _ = open_probe(unfinished_copy(self.path), self.repeat)
-        self.put("open_first_frame_unfinished", "MainWindow.open_path of a game stopped at 3/4 of its turns -> "
-                 "first paint (opened at its end: every event replayed before the frame)", first)
+        self.put(
+            "open_first_frame_unfinished",
+            "MainWindow.open_path of a game stopped at 3/4 of its turns -> "
+            "first paint (opened at its end: every event replayed before the frame)",
+            first,
+        )
 
     def random_access(self, log: GameLog) -> None:
         n = len(log)
@@ -143,11 +175,14 @@ class Bench:
             s = initial
             for e in events[:p]:
                 s = e.apply(s)
+
         few = cursors[: max(3, 20 // self.scale)]
-        self.put("naive_fold", "fold every event from the start to a random cursor (no keyframes)",
-                 timed_each(fold, few))
+        self.put(
+            "naive_fold", "fold every event from the start to a random cursor (no keyframes)", timed_each(fold, few)
+        )
         self.results["state_at"]["speedup_vs_naive_median"] = (
-            self.results["naive_fold"]["median_ms"] / self.results["state_at"]["median_ms"])
+            self.results["naive_fold"]["median_ms"] / self.results["state_at"]["median_ms"]
+        )
 
     # -- the map ----------------------------------------------------------------------------
     def map_measures(self, log: GameLog) -> None:
@@ -169,6 +204,7 @@ class Bench:
             view.show_state(head.units, head.commanders)
             view.viewport().grab()
             return view
+
         views: list[Any] = []
 
         def keep(v: Any) -> None:
@@ -177,9 +213,13 @@ class Bench:
                 old.deleteLater()
             app.processEvents()
             views[:] = [v]
-        self.put("first_frame_head", "eager load + eager log + a bare MapView of the latest state at whole-table "
-                 "zoom, first paint (reference: every event read, replayed and checked first)",
-                 timed(lambda: keep(first_frame()), self.repeat))
+
+        self.put(
+            "first_frame_head",
+            "eager load + eager log + a bare MapView of the latest state at whole-table "
+            "zoom, first paint (reference: every event read, replayed and checked first)",
+            timed(lambda: keep(first_frame()), self.repeat),
+        )
         view = views[-1]
         app.processEvents()
         gc.collect()
@@ -193,14 +233,22 @@ class Bench:
         def show(pos: int) -> None:
             st = log.state_at(pos)
             view.show_state(st.units, st.commanders)
-        self.put("jump_scene", "jump to a random cursor: state_at + MapView.show_state (scene updated, not painted)",
-                 timed_each(show, jumps))
+
+        self.put(
+            "jump_scene",
+            "jump to a random cursor: state_at + MapView.show_state (scene updated, not painted)",
+            timed_each(show, jumps),
+        )
 
         def jump(pos: int) -> None:
             show(pos)
             view.viewport().grab()
-        self.put("jump_painted", "jump to a random cursor: state_at + show_state + repaint (whole table)",
-                 timed_each(jump, jumps))
+
+        self.put(
+            "jump_painted",
+            "jump to a random cursor: state_at + show_state + repaint (whole table)",
+            timed_each(jump, jumps),
+        )
         for label, zoom in (("whole", None), ("close", 10.0)):
             if zoom is None:
                 view.fit_table()
@@ -209,18 +257,25 @@ class Bench:
                 s = self.battle.scenario
                 view.centre_on_table((s.info.table_width / 2, s.info.table_height / 2))
             view.viewport().grab()
-            self.put(f"repaint_{label}", f"repaint, nothing changed ({label})",
-                     timed_each(lambda _: view.viewport().grab(), range(20)))
+            self.put(
+                f"repaint_{label}",
+                f"repaint, nothing changed ({label})",
+                timed_each(lambda _: view.viewport().grab(), range(20)),
+            )
             k = 40 if self.scale == 1 else 10
-            seq = starts[mid: mid + k] + starts[mid: mid + k][::-1]
+            seq = starts[mid : mid + k] + starts[mid : mid + k][::-1]
 
             def step(pos: int) -> None:
                 st = log.state_at(pos)
                 view.show_state(st.units, st.commanders)
                 view.viewport().grab()
+
             step(seq[0])
-            self.put(f"step_phase_{label}", f"step +/-1 phase: state_at + MapView.show_state + repaint ({label})",
-                     timed_each(step, seq[1:]))
+            self.put(
+                f"step_phase_{label}",
+                f"step +/-1 phase: state_at + MapView.show_state + repaint ({label})",
+                timed_each(step, seq[1:]),
+            )
         view.fit_table()
 
     # -- rules ------------------------------------------------------------------------------
@@ -231,8 +286,11 @@ class Bench:
         findings = toe.out_of_command(state, params)
         self.info["out_of_command_findings"] = len(findings)
         self.info["out_of_command_out"] = sum(1 for f in findings if not f.within)
-        self.put("out_of_command", "toe out_of_command for every unit and division general (2.4-2.5)",
-                 timed(lambda: toe.out_of_command(state, params), 10))
+        self.put(
+            "out_of_command",
+            "toe out_of_command for every unit and division general (2.4-2.5)",
+            timed(lambda: toe.out_of_command(state, params), 10),
+        )
 
     def overlay(self, log: GameLog) -> None:
         """As ``bench_overlay.py`` measures on Jena, at this scale: the overlay bound to the
@@ -259,13 +317,18 @@ class Bench:
 
         def push(pos: tuple[float, float]) -> None:
             doc.push(MoveRecords("commanders", {general.id: pos}, None, "Move", merge_key=("bench", general.id)))
+
         push(moves[0])
-        self.put("overlay_drag", "editor drag of a corps general: MoveRecords edit, map items and command overlay",
-                 timed_each(push, moves[1:21]))
+        self.put(
+            "overlay_drag",
+            "editor drag of a corps general: MoveRecords edit, map items and command overlay",
+            timed_each(push, moves[1:21]),
+        )
 
         def painted(pos: tuple[float, float]) -> None:
             push(pos)
             view.viewport().grab()
+
         self.put("overlay_drag_painted", "the same plus a full repaint (whole table)", timed_each(painted, moves[21:]))
         self.info["overlay_items"] = len(overlay.items()) if hasattr(overlay, "items") else None
         doc.undo()
@@ -283,6 +346,7 @@ class Bench:
             e = Annotation(key.turn, key.side, key.phase, title="note", text=f"umpire's note {count}")
             log.append(e)
             count = store.append_events(tmp, [e], after=count)
+
         self.put("append_save", "GameLog.append + store.append_events of one event", timed(one, 20))
         shutil.rmtree(tmp.parent, ignore_errors=True)
 
@@ -318,13 +382,21 @@ def verdicts(b: Bench, x1: dict[str, Any] | None) -> list[tuple[str, str, str, s
             if "median_ms" in res and "median_ms" in base:
                 ratio = res["median_ms"] / base["median_ms"]
                 limit = 2.0 if name == "state_at" else b.scale
-                rows.append((name, f"x{ratio:.1f} of x1 median", f"<= x{limit:g}", "ok" if ratio <= limit else "MISSED"))
+                rows.append(
+                    (name, f"x{ratio:.1f} of x1 median", f"<= x{limit:g}", "ok" if ratio <= limit else "MISSED")
+                )
     med, p95 = PEER.get(b.scale, (None, None))
     for name in ("state_at", "jump_scene", "jump_painted"):
         if med is not None and name in r:
             ours = r[name]["median_ms"]
-            rows.append((f"ORBAT jump / {name}", f"{med / ours:.0f}x faster (median)", ">= 100x",
-                         "ok" if med / ours >= 100 else "MISSED"))
+            rows.append(
+                (
+                    f"ORBAT jump / {name}",
+                    f"{med / ours:.0f}x faster (median)",
+                    ">= 100x",
+                    "ok" if med / ours >= 100 else "MISSED",
+                )
+            )
     return rows
 
 
@@ -377,8 +449,9 @@ def open_probe(path: Path, repeat: int) -> tuple[list[float], list[float]]:
     first paint and to the end of the idle check, per repeat."""
     import subprocess
 
-    out = subprocess.run([sys.executable, __file__, "--open-probe", str(path), "--repeat", str(repeat)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--open-probe", str(path), "--repeat", str(repeat)], capture_output=True, text=True
+    )
     try:
         data = json.loads(out.stdout.strip().splitlines()[-1])
         return data["first"], data["checked"]
@@ -428,8 +501,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1813)
     ap.add_argument("--repeat", type=int, default=None, help="runs of the slow measures (default 5 at x1, 2 at x10)")
     ap.add_argument("--samples", type=int, default=1000, help="random cursors for state_at")
-    ap.add_argument("--x1", type=Path, help="a --scale 1 JSON to compare a --scale 10 run against "
-                                            "(default: the last --scale 1 run's bench/.cache/results-x1.json)")
+    ap.add_argument(
+        "--x1",
+        type=Path,
+        help="a --scale 1 JSON to compare a --scale 10 run against "
+        "(default: the last --scale 1 run's bench/.cache/results-x1.json)",
+    )
     ap.add_argument("--rss-probe", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--open-probe", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -474,13 +551,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'measure':<24} {'value':<26} {'target':<16} verdict")
     for row in rows:
         print(f"{row[0]:<24} {row[1]:<26} {row[2]:<16} {row[3]}")
-    print(f"peak RSS: user path {b.info['peak_rss_mib']:.0f} MiB, this whole benchmark run "
-          f"{b.info['peak_rss_whole_run_mib']:.0f} MiB; load average {b.info['load_average_start']} -> "
-          f"{b.info['load_average_end']}; CPU calibration {b.info['cpu_calibration_start_s']:.2f} -> "
-          f"{b.info['cpu_calibration_end_s']:.2f} s")
-    out = {"scale": args.scale, "seed": args.seed, "file": path.name, "info": b.info, "results": b.results,
-               "verdicts": rows, "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": sys.version.split()[0],
-                                         "platform": platform.platform()}}
+    print(
+        f"peak RSS: user path {b.info['peak_rss_mib']:.0f} MiB, this whole benchmark run "
+        f"{b.info['peak_rss_whole_run_mib']:.0f} MiB; load average {b.info['load_average_start']} -> "
+        f"{b.info['load_average_end']}; CPU calibration {b.info['cpu_calibration_start_s']:.2f} -> "
+        f"{b.info['cpu_calibration_end_s']:.2f} s"
+    )
+    out = {
+        "scale": args.scale,
+        "seed": args.seed,
+        "file": path.name,
+        "info": b.info,
+        "results": b.results,
+        "verdicts": rows,
+        "machine": {
+            "cpu": _cpu(),
+            "cores": os.cpu_count(),
+            "python": sys.version.split()[0],
+            "platform": platform.platform(),
+        },
+    }
     text = json.dumps(out, indent=2)
     (CACHE / f"results-x{args.scale}.json").write_text(text, encoding="utf-8")
     if args.json is not None:

@@ -93,15 +93,28 @@ class Checker:
         home = scratch / "home"
         home.mkdir()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "QT_"))}
-        self.env.update(QT_QPA_PLATFORM="offscreen", HOME=str(home), USERPROFILE=str(home),
-                        XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
-                        XDG_CACHE_HOME=str(home / ".cache"), XDG_RUNTIME_DIR=str(home / "run"))
+        self.env.update(
+            QT_QPA_PLATFORM="offscreen",
+            HOME=str(home),
+            USERPROFILE=str(home),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_DATA_HOME=str(home / ".local/share"),
+            XDG_CACHE_HOME=str(home / ".cache"),
+            XDG_RUNTIME_DIR=str(home / "run"),
+        )
         (home / "run").mkdir(mode=0o700)
         self.results: list[tuple[str, bool, str]] = []
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(self.exe), *args], cwd=self.scratch, env=self.env, capture_output=True,
-                              text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [str(self.exe), *args],
+            cwd=self.scratch,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
 
     def record(self, name: str, ok: bool, detail: str) -> None:
         self.results.append((name, ok, detail))
@@ -163,14 +176,18 @@ def main(argv: list[str]) -> int:
         out = scratch / "jena-turn1.png"
         p = c.run("replay", str(scenario), "--at", "1", "--png", str(out))
         if p.returncode != 0 or not out.exists():
-            return False, f"exit {p.returncode}, {out.name} {'written' if out.exists() else 'not written'}: {_output(p)}"
+            return (
+                False,
+                f"exit {p.returncode}, {out.name} {'written' if out.exists() else 'not written'}: {_output(p)}",
+            )
         w, h = png_size(out)
         return w > 0 and h > 0, f"{out.name} {w}x{h} px, {out.stat().st_size} bytes"
 
     def check_gui():
         log = (scratch / "gui.log").open("w+")
-        proc = subprocess.Popen([str(exe), str(scenario)], cwd=scratch, env=c.env, stdout=log, stderr=log,
-                                stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [str(exe), str(scenario)], cwd=scratch, env=c.env, stdout=log, stderr=log, stdin=subprocess.DEVNULL
+        )
         try:
             code = proc.wait(timeout=GUI_ALIVE)
         except subprocess.TimeoutExpired:
@@ -187,8 +204,14 @@ def main(argv: list[str]) -> int:
             log.close()
         return False, f"editor exited with {code} within {GUI_ALIVE} s: {text[:1500]}"
 
-    for name, fn in (("version", check_version), ("check", check_check), ("info", check_info),
-                     ("badfile", check_badfile), ("replay", check_replay), ("gui", check_gui)):
+    for name, fn in (
+        ("version", check_version),
+        ("check", check_check),
+        ("info", check_info),
+        ("badfile", check_badfile),
+        ("replay", check_replay),
+        ("gui", check_gui),
+    ):
         c.check(name, fn)
 
     shutil.rmtree(scratch, ignore_errors=True)

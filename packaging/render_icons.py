@@ -31,8 +31,7 @@ PNG_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
 ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 """Sizes inside the Windows .ico (256 is the largest an .ico entry can declare)."""
 
-ICNS_TYPES = (("icp4", 16), ("icp5", 32), ("icp6", 64), ("ic07", 128), ("ic08", 256), ("ic09", 512),
-              ("ic10", 1024))
+ICNS_TYPES = (("icp4", 16), ("icp5", 32), ("icp6", 64), ("ic07", 128), ("ic08", 256), ("ic09", 512), ("ic10", 1024))
 """(OSType, pixel size) of each PNG entry of the macOS .icns (ic10 is 512 pt @2x)."""
 
 

@@ -13,7 +13,8 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from battlestudio.model.geometry import forward, right_of
 from battlestudio.model.scenario import Scenario
@@ -61,17 +62,18 @@ def toe_placeholders(order_capacity: dict[str, int]) -> dict[str, Any]:
     p: dict[str, Any] = {
         "toe.unknown": TOE_UNKNOWN,
         **values,
-        "toe.placeholders": sorted(values) + [f"toe.placeholder.order_capacity.{cid}" for cid in sorted(order_capacity)],
+        "toe.placeholders": sorted(values)
+        + [f"toe.placeholder.order_capacity.{cid}" for cid in sorted(order_capacity)],
         "toe.note.zones_cm": "Table 1 is missing: zones of 20/40 cm with an open-ended third zone, "
-                             "following the text's own example entry '60+' (2.2)",
+        "following the text's own example entry '60+' (2.2)",
         "toe.note.command_thresholds": "Table 1 is missing: a modified d10 (read 0-9) of 4/6/8 passes in "
-                                       "zone 1/2/3, so a KE 0 order passes 60/40/20 % of the time",
+        "zone 1/2/3, so a KE 0 order passes 60/40/20 % of the time",
         "toe.note.command_modifiers": "Table 1's situational modifiers are missing: none are applied",
         "toe.note.corps_command_distance": "the national supplement's value is missing: 30 cm (900 m) "
-                                           "keeps a corps' divisions within about a kilometre",
+        "keeps a corps' divisions within about a kilometre",
         "toe.note.division_command_distance": "rule 2.5 gives the range 10-20 cm; its middle, 15 cm, is used",
         "toe.note.march_length": "the national supplements are missing: about 1 km per 15 minutes for foot "
-                                 "and guns (30 cm), half as much again for horse (45 cm)",
+        "and guns (30 cm), half as much again for horse (45 cm)",
     }
     for cid, n in order_capacity.items():
         p[f"toe.placeholder.order_capacity.{cid}"] = n
@@ -83,7 +85,7 @@ def apply_order_capacity(sc: Scenario) -> None:
     prefix = "toe.placeholder.order_capacity."
     for key, value in sc.info.parameters.items():
         if key.startswith(prefix):
-            cid = key[len(prefix):]
+            cid = key[len(prefix) :]
             sc.commanders[cid] = replace(sc.commanders[cid], order_capacity=int(value))
 
 

@@ -14,6 +14,7 @@ KEEP_APART_CM = 0.5
 """Troops following their general halt this far from friendly units of other formations
 instead of stacking on them (the umpire's troop-following, ``follow_moves``)."""
 
+
 def _execute(s: GameSession, cid: str) -> None:
     """The engine's legal move of ``cid`` under his order, his troops following; a move that
     would take the general off the table (an automatic retreat's objective may lie beyond the
@@ -41,11 +42,24 @@ def _execute(s: GameSession, cid: str) -> None:
     f = max(f, 0.0)
     if f * math.dist(help_.start, help_.end) >= 0.5:
         end = (round(sx + f * (ex - sx), 2), round(sy + f * (ey - sy), 2))
-        s.record_all([s.stamped(Moved, id=cid, path=(help_.start, end))] +
-                     follow_moves(s.state, cid, (end[0] - sx, end[1] - sy), keep_off_cm=1.0, table=s.table,
-                                  keep_apart_cm=KEEP_APART_CM, **s._stamp()))
-        s.annotate(f"{s.state.commanders[cid].name} reaches the edge of the table on his retreat "
-                   f"({help_.stop_reason}).", title="Table edge", at=end, ids=(cid,))
+        s.record_all(
+            [s.stamped(Moved, id=cid, path=(help_.start, end))]
+            + follow_moves(
+                s.state,
+                cid,
+                (end[0] - sx, end[1] - sy),
+                keep_off_cm=1.0,
+                table=s.table,
+                keep_apart_cm=KEEP_APART_CM,
+                **s._stamp(),
+            )
+        )
+        s.annotate(
+            f"{s.state.commanders[cid].name} reaches the edge of the table on his retreat ({help_.stop_reason}).",
+            title="Table edge",
+            at=end,
+            ids=(cid,),
+        )
     elif own is not None and own.order_type == "T":
         _leave_table(s, cid)
 
@@ -58,22 +72,35 @@ def _leave_table(s: GameSession, cid: str) -> None:
 
     st = s.state
     c = st.commanders[cid]
-    nodes = [cid] + [n for n in st.oob.all_subordinates(cid) if n not in st.off_table and
-                     (n in st.commanders or (n in st.units and st.units[n].state != "eliminated"))]
+    nodes = [cid] + [
+        n
+        for n in st.oob.all_subordinates(cid)
+        if n not in st.off_table and (n in st.commanders or (n in st.units and st.units[n].state != "eliminated"))
+    ]
     gone = set(nodes)
-    s.record_all([s.stamped(OrderCancelled, order_id=oid, reason="the formation has left the table (umpire)")
-                  for oid, o in sorted(st.orders.items()) if o.recipient in gone
-                  and o.status.value in ("written", "failed", "delivered")])
+    s.record_all(
+        [
+            s.stamped(OrderCancelled, order_id=oid, reason="the formation has left the table (umpire)")
+            for oid, o in sorted(st.orders.items())
+            if o.recipient in gone and o.status.value in ("written", "failed", "delivered")
+        ]
+    )
     for n in nodes:
         s.remove(n, f"retreated off the table with {c.name} (2.9; the table edge ends the battlefield)")
-    s.annotate(f"{c.name} retreats off the table with what is left of his troops and leaves the battle.",
-               title="Retreat off the table", at=c.position, ids=(cid,))
+    s.annotate(
+        f"{c.name} retreats off the table with what is left of his troops and leaves the battle.",
+        title="Retreat off the table",
+        at=c.position,
+        ids=(cid,),
+    )
 
 
 def _has_troops(s: GameSession, cid: str) -> bool:
     st = s.state
-    return any(n in st.units and n not in st.off_table and st.units[n].state != "eliminated"
-               for n in st.oob.all_subordinates(cid))
+    return any(
+        n in st.units and n not in st.off_table and st.units[n].state != "eliminated"
+        for n in st.oob.all_subordinates(cid)
+    )
 
 
 def _lone_generals_leave(s: GameSession, side: str) -> None:
@@ -87,9 +114,17 @@ def _lone_generals_leave(s: GameSession, side: str) -> None:
         if any(n in st.units for n in st.oob.all_subordinates(cid)) and not _has_troops(s, cid):
             from battlestudio.replay.order_events import OrderCancelled
 
-            s.record_all([s.stamped(OrderCancelled, order_id=oid, reason="the general has left the field (umpire)")
-                          for oid, o in sorted(st.orders.items()) if o.recipient == cid
-                          and o.status.value in ("written", "failed", "delivered")])
+            s.record_all(
+                [
+                    s.stamped(OrderCancelled, order_id=oid, reason="the general has left the field (umpire)")
+                    for oid, o in sorted(st.orders.items())
+                    if o.recipient == cid and o.status.value in ("written", "failed", "delivered")
+                ]
+            )
             s.remove(cid, "his troops are all eliminated or gone: he leaves the field (umpire)")
-            s.annotate(f"{c.name} has no troops left on the table and rides off the field.", title="General leaves",
-                       at=c.position, ids=(cid,))
+            s.annotate(
+                f"{c.name} has no troops left on the table and rides off the field.",
+                title="General leaves",
+                at=c.position,
+                ids=(cid,),
+            )

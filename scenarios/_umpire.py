@@ -27,7 +27,7 @@ Umpire's table (d10 read 0–9, as the command rolls):
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from shapely.geometry import Point as SPoint
 
@@ -46,8 +46,14 @@ TABLE = "umpire's table (Torden over Europa Tables 2–12 missing from the seed)
 def live(s: GameSession, side: str | None = None, enemy_of: str | None = None) -> list[Unit]:
     """Units on the table and not eliminated, by id (so the game never depends on dict order)."""
     st = s.state
-    return [u for _, u in sorted(st.units.items()) if u.id not in st.off_table and u.state != "eliminated"
-            and (side is None or u.side == side) and (enemy_of is None or u.side != enemy_of)]
+    return [
+        u
+        for _, u in sorted(st.units.items())
+        if u.id not in st.off_table
+        and u.state != "eliminated"
+        and (side is None or u.side == side)
+        and (enemy_of is None or u.side != enemy_of)
+    ]
 
 
 def nearest_enemy(s: GameSession, u: Unit) -> tuple[Unit, float] | None:
@@ -92,9 +98,16 @@ def fire_phase(s: GameSession, shooters: str) -> None:
             continue
         target, d = found
         need = 6 if u.arm is Arm.ARTILLERY else 7
-        r = umpire_roll(s.dice, f"umpire-fire:{u.id}:t{s.key.turn}:{s.key.side}", f"Fire, {u.name} → {target.name} "
-                        f"at {d:.0f} cm", D10, threshold=need, threshold_source=TABLE, passes="1 figure lost",
-                        fails="no effect")
+        r = umpire_roll(
+            s.dice,
+            f"umpire-fire:{u.id}:t{s.key.turn}:{s.key.side}",
+            f"Fire, {u.name} → {target.name} at {d:.0f} cm",
+            D10,
+            threshold=need,
+            threshold_source=TABLE,
+            passes="1 figure lost",
+            fails="no effect",
+        )
         s.record(_fired(s, u, target, d, r))
         if r.success and s.state.units[target.id].figures > 0:
             s.casualties(target.id, 1, men=100 if target.arm is not Arm.CAVALRY else 80, cause=f"fire of {u.name}")
@@ -103,8 +116,15 @@ def fire_phase(s: GameSession, shooters: str) -> None:
 def _fired(s, u, target, d, r):
     from battlestudio.replay.combat_events import Fired
 
-    return Fired(**s._stamp(), unit=u.id, target=target.id, range_cm=round(d, 1), roll=r.to_dict(),
-                 result=r.outcome, explanation=r.explain())
+    return Fired(
+        **s._stamp(),
+        unit=u.id,
+        target=target.id,
+        range_cm=round(d, 1),
+        roll=r.to_dict(),
+        result=r.outcome,
+        explanation=r.explain(),
+    )
 
 
 def melee_phase(s: GameSession, side: str, lean: Callable[[str, int], int]) -> None:
@@ -159,10 +179,10 @@ def _melee(s: GameSession, a: Unit, d: Unit, lean: Callable[[str, int], int]) ->
             out.append((lean(me.side, t), "historical course (umpire's lean)"))
         return out
 
-    ra = umpire_roll(s.dice, f"umpire-melee:{a.id}:t{t}", f"Melee, {a.name} attacking", D10,
-                     modifiers=mods(a, d, False))
-    rd = umpire_roll(s.dice, f"umpire-melee:{d.id}:t{t}", f"Melee, {d.name} defending", D10,
-                     modifiers=mods(d, a, True))
+    ra = umpire_roll(
+        s.dice, f"umpire-melee:{a.id}:t{t}", f"Melee, {a.name} attacking", D10, modifiers=mods(a, d, False)
+    )
+    rd = umpire_roll(s.dice, f"umpire-melee:{d.id}:t{t}", f"Melee, {d.name} defending", D10, modifiers=mods(d, a, True))
     diff = ra.total - rd.total
     winner = "attacker" if diff > 0 else "defender" if diff < 0 else "draw"
     text = f"Umpire's melee ({TABLE}): {ra.explain()}; {rd.explain()}: {winner}."
@@ -180,9 +200,17 @@ def _melee(s: GameSession, a: Unit, d: Unit, lean: Callable[[str, int], int]) ->
 def _morale(s: GameSession, u: Unit, winner: Unit) -> None:
     start = s.battle.scenario.units[u.id].figures or 1
     mods = [(1, "more than half its figures left")] if u.figures * 2 > start else []
-    r = umpire_roll(s.dice, f"umpire-morale:{u.id}:t{s.key.turn}", f"Morale, {u.name} after a lost melee", D10,
-                    threshold=5, modifiers=mods, threshold_source=TABLE, passes="falls back in disorder",
-                    fails="flees in complete disorder")
+    r = umpire_roll(
+        s.dice,
+        f"umpire-morale:{u.id}:t{s.key.turn}",
+        f"Morale, {u.name} after a lost melee",
+        D10,
+        threshold=5,
+        modifiers=mods,
+        threshold_source=TABLE,
+        passes="falls back in disorder",
+        fails="flees in complete disorder",
+    )
     s.morale_test(u.id, bool(r.success), r.outcome, "Umpire's morale test.", r)
     new = "U" if r.success else "FU"
     s.set_order_state(u.id, new, f"lost the melee against {winner.name}")
@@ -238,8 +266,16 @@ def reorganise(s: GameSession, side: str) -> None:
         if found is not None and found[1] < 12.0:
             continue
         need = 4 if u.state == "U" else 6
-        r = umpire_roll(s.dice, f"umpire-rally:{u.id}:t{s.key.turn}", f"Rally, {u.name} ({u.state})", D10,
-                        threshold=need, threshold_source=TABLE, passes="rallies", fails="does not rally")
+        r = umpire_roll(
+            s.dice,
+            f"umpire-rally:{u.id}:t{s.key.turn}",
+            f"Rally, {u.name} ({u.state})",
+            D10,
+            threshold=need,
+            threshold_source=TABLE,
+            passes="rallies",
+            fails="does not rally",
+        )
         s.morale_test(u.id, bool(r.success), r.outcome, "Umpire's rally test.", r)
         if r.success:
             s.set_order_state(u.id, "O" if u.state == "U" else "U", "rallied")

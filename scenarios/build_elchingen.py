@@ -19,8 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shapely.geometry import LineString, Point, Polygon, box  # noqa: E402
 
 from _build import (  # noqa: E402
-    OOB_DATA, apply_order_capacity, by_name, deploy_row, main_for, place_commanders,
-    toe_placeholders, units_under,
+    OOB_DATA,
+    apply_order_capacity,
+    by_name,
+    deploy_row,
+    main_for,
+    place_commanders,
+    toe_placeholders,
+    units_under,
 )
 from battlestudio.model.scenario import DeploymentZone, Objective, ScenarioInfo, Side, Source  # noqa: E402
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone  # noqa: E402
@@ -34,18 +40,33 @@ NORTH, SOUTH = 90.0, 270.0
 DANUBE = [(0.0, 48.0), (60.0, 45.0), (110.0, 40.0), (170.0, 38.0), (240.0, 33.0)]
 
 GEOGRAPHY_SOURCES = [
-    Source("Battle of Elchingen (Wikipedia, as quoted in the fogofwar scenario notes and briefs)",
-           "https://en.wikipedia.org/wiki/Battle_of_Elchingen", "CC BY-SA 4.0 (facts only used)",
-           "partly dismantled bridge directly south of Riesch's position; Ober-Elchingen and the abbey on "
-           "the heights; the Grosser Forst the Austrians fell back into; Malher crossing further east"),
-    Source("Schlacht bei Elchingen (German Wikipedia, mirror de.zxc.wiki)", "https://de.zxc.wiki/wiki/Schlacht_bei_Elchingen",
-           "CC BY-SA 3.0 (facts only used)", "Elchingen lies about 7 km east of Ulm (direction of the road to Ulm)"),
-    Source("Ian Castle, Austerlitz: Napoleon and the Eagles of Europe (excerpt read online)", "",
-           "", "Riesch aligned along the high ground of the abbey and Ober-Elchingen, extending towards "
-           "Unter-Elchingen; two battalions and two guns at the broken bridge; Ney's battery by the bridge on "
-           "the south bank"),
-    Source("Napoleon & Empire: Battle of Elchingen", "https://www.napoleon-empire.net/en/battles/elchingen.php", "",
-           "the Elchingen bridge over the Danube; Loison's and Malher's divisions on the south bank"),
+    Source(
+        "Battle of Elchingen (Wikipedia, as quoted in the fogofwar scenario notes and briefs)",
+        "https://en.wikipedia.org/wiki/Battle_of_Elchingen",
+        "CC BY-SA 4.0 (facts only used)",
+        "partly dismantled bridge directly south of Riesch's position; Ober-Elchingen and the abbey on "
+        "the heights; the Grosser Forst the Austrians fell back into; Malher crossing further east",
+    ),
+    Source(
+        "Schlacht bei Elchingen (German Wikipedia, mirror de.zxc.wiki)",
+        "https://de.zxc.wiki/wiki/Schlacht_bei_Elchingen",
+        "CC BY-SA 3.0 (facts only used)",
+        "Elchingen lies about 7 km east of Ulm (direction of the road to Ulm)",
+    ),
+    Source(
+        "Ian Castle, Austerlitz: Napoleon and the Eagles of Europe (excerpt read online)",
+        "",
+        "",
+        "Riesch aligned along the high ground of the abbey and Ober-Elchingen, extending towards "
+        "Unter-Elchingen; two battalions and two guns at the broken bridge; Ney's battery by the bridge on "
+        "the south bank",
+    ),
+    Source(
+        "Napoleon & Empire: Battle of Elchingen",
+        "https://www.napoleon-empire.net/en/battles/elchingen.php",
+        "",
+        "the Elchingen bridge over the Danube; Loison's and Malher's divisions on the south bank",
+    ),
 ]
 
 
@@ -63,23 +84,31 @@ def build():
         **toe_placeholders({ney: 2, riesch: 2}),
         "toe.scenario.acting_army_chief": {FRENCH: ney, AUSTRIAN: riesch},
         "toe.note.acting_army_chief": "one corps a side: each corps general also acts as his side's army "
-                                      "chief for issuing orders (scenario choice)",
+        "chief for issuing orders (scenario choice)",
         "toe.scenario.initiative": FRENCH,
         "toe.note.unrepresented_guns": "one-third rule (1.3): the French 12-pdr battery (4 guns) and the "
-                                       "Austrian horse battery (8 guns) round to no gun model; see the corps "
-                                       "commanders' unrepresented_guns",
+        "Austrian horse battery (8 guns) round to no gun model; see the corps "
+        "commanders' unrepresented_guns",
         "scenario.note.deployment": "Every general starts within command distance of his troops (division "
-                                    "15 cm, corps 30 cm, the placeholders): each division stands as a compact "
-                                    "block. Historically Riesch's line ran from the abbey towards Unter-Elchingen "
-                                    "and Malher crossed further downstream; here Loudon's line covers about 2 km "
-                                    "before the abbey and Ober-Elchingen and Malher stands about 1 km downstream "
-                                    "of Loison, closer than history, so that no one starts out of command",
+        "15 cm, corps 30 cm, the placeholders): each division stands as a compact "
+        "block. Historically Riesch's line ran from the abbey towards Unter-Elchingen "
+        "and Malher crossed further downstream; here Loudon's line covers about 2 km "
+        "before the abbey and Ober-Elchingen and Malher stands about 1 km downstream "
+        "of Loison, closer than history, so that no one starts out of command",
         "import.notes": notes,
     }
     sc.info = ScenarioInfo(
-        title="Elchingen 1805", date="1805-10-14", place="Elchingen on the Danube, Bavaria", ruleset="toe",
-        parameters=params, table_width=240.0, table_height=180.0, ground_scale=30.0, turn_minutes=15,
-        first_turn="08:00", turns=28,
+        title="Elchingen 1805",
+        date="1805-10-14",
+        place="Elchingen on the Danube, Bavaria",
+        ruleset="toe",
+        parameters=params,
+        table_width=240.0,
+        table_height=180.0,
+        ground_scale=30.0,
+        turn_minutes=15,
+        first_turn="08:00",
+        turns=28,
         description=(
             "Tutorial scenario. At 08:00 Ney's VI Corps stands on the south bank of the Danube; the bridge at "
             "Elchingen has been partly dismantled and is held by Riesch's bridge guard. Riesch's corps holds the "
@@ -98,30 +127,59 @@ def _terrain(sc) -> None:
     t = sc.terrain
     t["danube"] = TerrainFeature("danube", TerrainKind.RIVER, LineString(DANUBE), "Danube", width=5.0)
     t["elchingen-bridge"] = TerrainFeature(
-        "elchingen-bridge", TerrainKind.BRIDGE, box(108.5, 35.0, 111.5, 45.0), "Elchingen bridge (partly dismantled)",
-        properties={"note": "planks removed on 13 Oct; repaired by French engineers during the attack"})
+        "elchingen-bridge",
+        TerrainKind.BRIDGE,
+        box(108.5, 35.0, 111.5, 45.0),
+        "Elchingen bridge (partly dismantled)",
+        properties={"note": "planks removed on 13 Oct; repaired by French engineers during the attack"},
+    )
     t["elchingen-heights"] = TerrainFeature(
-        "elchingen-heights", TerrainKind.HILL,
+        "elchingen-heights",
+        TerrainKind.HILL,
         Polygon([(30, 66), (90, 62), (150, 64), (205, 70), (215, 110), (170, 128), (90, 130), (35, 115)]),
-        "Heights of Elchingen", level=1)
+        "Heights of Elchingen",
+        level=1,
+    )
     t["abbey-crest"] = TerrainFeature(
-        "abbey-crest", TerrainKind.HILL, Polygon([(85, 76), (145, 74), (152, 98), (120, 106), (88, 98)]),
-        "Crest of the abbey and Ober-Elchingen", level=2)
+        "abbey-crest",
+        TerrainKind.HILL,
+        Polygon([(85, 76), (145, 74), (152, 98), (120, 106), (88, 98)]),
+        "Crest of the abbey and Ober-Elchingen",
+        level=2,
+    )
     t["grosser-forst"] = TerrainFeature(
-        "grosser-forst", TerrainKind.WOODS,
-        Polygon([(5, 140), (60, 135), (95, 145), (100, 178), (5, 178)]), "Grosser Forst")
+        "grosser-forst",
+        TerrainKind.WOODS,
+        Polygon([(5, 140), (60, 135), (95, 145), (100, 178), (5, 178)]),
+        "Grosser Forst",
+    )
     t["wood-east"] = TerrainFeature(
-        "wood-east", TerrainKind.WOODS, Polygon([(200, 140), (238, 138), (238, 176), (205, 172)]), "Wood towards Göttingen")
+        "wood-east",
+        TerrainKind.WOODS,
+        Polygon([(200, 140), (238, 138), (238, 176), (205, 172)]),
+        "Wood towards Göttingen",
+    )
     t["road-albeck"] = TerrainFeature(
-        "road-albeck", TerrainKind.ROAD,
+        "road-albeck",
+        TerrainKind.ROAD,
         LineString([(110, 0), (110, 35), (110, 45), (122, 56), (122, 84), (112, 120), (110, 180)]),
-        "Road from the bridge through Unter- and Ober-Elchingen to Albeck", width=1.0)
+        "Road from the bridge through Unter- and Ober-Elchingen to Albeck",
+        width=1.0,
+    )
     t["road-ulm"] = TerrainFeature(
-        "road-ulm", TerrainKind.ROAD, LineString([(122, 56), (70, 60), (18, 64), (0, 66)]),
-        "Road along the north bank to Thalfingen and Ulm", width=1.0)
+        "road-ulm",
+        TerrainKind.ROAD,
+        LineString([(122, 56), (70, 60), (18, 64), (0, 66)]),
+        "Road along the north bank to Thalfingen and Ulm",
+        width=1.0,
+    )
     t["road-south-bank"] = TerrainFeature(
-        "road-south-bank", TerrainKind.ROAD, LineString([(0, 24), (110, 22), (240, 18)]),
-        "Road along the south bank (Leipheim–Ulm)", width=1.0)
+        "road-south-bank",
+        TerrainKind.ROAD,
+        LineString([(0, 24), (110, 22), (240, 18)]),
+        "Road along the south bank (Leipheim–Ulm)",
+        width=1.0,
+    )
     sc.towns = {
         "ober-elchingen": TownZone("ober-elchingen", "Ober-Elchingen", box(115, 77, 130, 92)),
         "elchingen-abbey": TownZone("elchingen-abbey", "Elchingen Abbey", box(100, 82, 112, 94)),
@@ -134,10 +192,15 @@ def _terrain(sc) -> None:
         "obj-bridge": Objective("obj-bridge", "Elchingen bridge (north end)", Point(110.0, 45.0).buffer(4.0), "", 1),
     }
     sc.deployment_zones = {
-        "dz-french": DeploymentZone("dz-french", FRENCH, "South bank of the Danube",
-                                    Polygon([(0, 0), (240, 0), (240, 28), (110, 33), (0, 40)])),
-        "dz-austrian": DeploymentZone("dz-austrian", AUSTRIAN, "North bank and the heights",
-                                      Polygon([(0, 58), (110, 50), (240, 44), (240, 150), (0, 150)])),
+        "dz-french": DeploymentZone(
+            "dz-french", FRENCH, "South bank of the Danube", Polygon([(0, 0), (240, 0), (240, 28), (110, 33), (0, 40)])
+        ),
+        "dz-austrian": DeploymentZone(
+            "dz-austrian",
+            AUSTRIAN,
+            "North bank and the heights",
+            Polygon([(0, 58), (110, 50), (240, 44), (240, 150), (0, 150)]),
+        ),
     }
 
 
@@ -145,8 +208,12 @@ def _deploy(sc, ney: str, riesch: str) -> None:
     """Both corps at 08:00, every general within command distance of his troops (2.4-2.5):
     division generals reach 15 cm, corps generals 30 cm (the scenario's placeholders), so each
     division stands as a compact block and the generals stand where they cover it best."""
-    loison, malher, dragoons, colbert = "french-2eme-division", "french-3eme-division", \
-        "french-4eme-dragoon-division", "french-cav-bde"
+    loison, malher, dragoons, colbert = (
+        "french-2eme-division",
+        "french-3eme-division",
+        "french-4eme-dragoon-division",
+        "french-cav-bde",
+    )
     # Loison at the south end of the bridge, Villatte's brigade leading in column, Roguet behind
     deploy_row(sc, by_name(sc, loison, "Bde Villatte"), (98.0, 32.0), NORTH, Formation.COLUMN)
     deploy_row(sc, by_name(sc, loison, "Bde Roguet"), (98.0, 25.0), NORTH, Formation.COLUMN)

@@ -25,8 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from shapely.geometry import LineString, Point, Polygon, box  # noqa: E402
 
 from _build import (  # noqa: E402
-    OOB_DATA, apply_order_capacity, by_name, deploy_row, main_for, place_commanders, stage,
-    toe_placeholders, units_under,
+    OOB_DATA,
+    apply_order_capacity,
+    by_name,
+    deploy_row,
+    main_for,
+    place_commanders,
+    stage,
+    toe_placeholders,
+    units_under,
 )
 from battlestudio.model.scenario import DeploymentZone, Objective, Reinforcement, ScenarioInfo, Side, Source  # noqa: E402
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone, default_town_polygon  # noqa: E402
@@ -42,13 +49,25 @@ SCENARIO_FILE = OOB_DATA / "republique5" / "scenarios" / "jena-auerstadt-1806" /
 FORCES = [1, 5, 4, 6, 7, 8, 10, 11, 92]
 
 VILLAGES = {  # table cm; from approximate village coordinates relative to Jena, 1 cm = 30 m
-    "jena": (450.0, 73.0), "closewitz": (432.0, 207.0), "cospeda": (347.0, 140.0),
-    "lutzeroda": (307.0, 170.0), "vierzehnheiligen": (223.0, 210.0), "isserstedt": (137.0, 170.0),
-    "krippendorf": (253.0, 260.0), "kapellendorf": (22.0, 288.0),
+    "jena": (450.0, 73.0),
+    "closewitz": (432.0, 207.0),
+    "cospeda": (347.0, 140.0),
+    "lutzeroda": (307.0, 170.0),
+    "vierzehnheiligen": (223.0, 210.0),
+    "isserstedt": (137.0, 170.0),
+    "krippendorf": (253.0, 260.0),
+    "kapellendorf": (22.0, 288.0),
 }
-NAMES = {"jena": "Jena", "closewitz": "Closewitz", "cospeda": "Cospeda", "lutzeroda": "Lützeroda",
-         "vierzehnheiligen": "Vierzehnheiligen", "isserstedt": "Isserstedt", "krippendorf": "Krippendorf",
-         "kapellendorf": "Kapellendorf"}
+NAMES = {
+    "jena": "Jena",
+    "closewitz": "Closewitz",
+    "cospeda": "Cospeda",
+    "lutzeroda": "Lützeroda",
+    "vierzehnheiligen": "Vierzehnheiligen",
+    "isserstedt": "Isserstedt",
+    "krippendorf": "Krippendorf",
+    "kapellendorf": "Kapellendorf",
+}
 
 # republique5 arrival (command, sub-command) -> commander ids of this scenario
 ARRIVAL_COMMANDERS = {
@@ -65,8 +84,10 @@ ARRIVAL_COMMANDERS = {
     ("Imperial-Guard-Corps", ""): ["french-infantry-division", "french-cavalry-division"],
     ("Murat", ""): ["french-cavalry-reserve"],
 }
-LEFT_OUT = {("Kalkreuth", ""): "Kalkreuth's reserve fought at Auerstedt",
-            ("I-Corps", ""): "Bernadotte's I Corps reached neither battlefield in time"}
+LEFT_OUT = {
+    ("Kalkreuth", ""): "Kalkreuth's reserve fought at Auerstedt",
+    ("I-Corps", ""): "Bernadotte's I Corps reached neither battlefield in time",
+}
 
 # where each arriving formation waits: (start of its block, facing, block length cm, entry point)
 STAGING = {
@@ -83,24 +104,41 @@ STAGING = {
 }
 
 SOURCES = [
-    Source("republique5 Jena.scenario (steveoc64/republique5)",
-           "https://github.com/steveoc64/republique5", "BSD 2-Clause (Copyright (c) 2019, SteveOC)",
-           "arrival windows and probabilities of every formation; start 14 Oct 1806 06:00"),
-    Source("napoleoningermany.blogspot.com, 'Jena - Landgrafenberg' (September 2010)",
-           "http://napoleoningermany.blogspot.com/2010/09", "",
-           "the plateau on the Landgrafenberg above Jena (Windknolle), Lannes' corps holding it at dawn, "
-           "Cospeda occupied by the French early, Closewitz the left and Lützeroda the right of the Prussian line"),
-    Source("Patrick E. Wilson, 'Battle of Jena: an opinion', First Empire no. 81 (MagWeb)",
-           "https://stefanov.no-ip.org/MagWeb/1stempir/81/fe81jena.htm", "",
-           "Tauentzien between Lützeroda and Closewitz facing Lannes on the Landgrafenberg; Zeschwitz's "
-           "Saxons, Grawert and Prittwitz's grenadiers to his right"),
-    Source("napoleon.org, 'The Battle of Jena' battlefield itinerary", "http://www.napoleon.org/en/magazine/itineraries/"
-           "course/jena_auerstedt_parcours1.asp?id=464879", "", "Napoleonstein on the Windknollen, the highest point "
-           "of the Landgrafenberg, overlooking Jena and the Saale valley; Cospeda"),
-    Source("Village and road positions: OpenStreetMap (ODbL) and Wikipedia village articles, read as approximate "
-           "coordinates relative to Jena", "https://www.openstreetmap.org", "ODbL / CC BY-SA (facts only)",
-           "Closewitz, Cospeda, Lützeroda, Vierzehnheiligen, Isserstedt, Krippendorf, Kapellendorf, the Saale "
-           "and the Mühltal; the Dornberg is placed north-west of Closewitz and its position is uncertain"),
+    Source(
+        "republique5 Jena.scenario (steveoc64/republique5)",
+        "https://github.com/steveoc64/republique5",
+        "BSD 2-Clause (Copyright (c) 2019, SteveOC)",
+        "arrival windows and probabilities of every formation; start 14 Oct 1806 06:00",
+    ),
+    Source(
+        "napoleoningermany.blogspot.com, 'Jena - Landgrafenberg' (September 2010)",
+        "http://napoleoningermany.blogspot.com/2010/09",
+        "",
+        "the plateau on the Landgrafenberg above Jena (Windknolle), Lannes' corps holding it at dawn, "
+        "Cospeda occupied by the French early, Closewitz the left and Lützeroda the right of the Prussian line",
+    ),
+    Source(
+        "Patrick E. Wilson, 'Battle of Jena: an opinion', First Empire no. 81 (MagWeb)",
+        "https://stefanov.no-ip.org/MagWeb/1stempir/81/fe81jena.htm",
+        "",
+        "Tauentzien between Lützeroda and Closewitz facing Lannes on the Landgrafenberg; Zeschwitz's "
+        "Saxons, Grawert and Prittwitz's grenadiers to his right",
+    ),
+    Source(
+        "napoleon.org, 'The Battle of Jena' battlefield itinerary",
+        "http://www.napoleon.org/en/magazine/itineraries/course/jena_auerstedt_parcours1.asp?id=464879",
+        "",
+        "Napoleonstein on the Windknollen, the highest point "
+        "of the Landgrafenberg, overlooking Jena and the Saale valley; Cospeda",
+    ),
+    Source(
+        "Village and road positions: OpenStreetMap (ODbL) and Wikipedia village articles, read as approximate "
+        "coordinates relative to Jena",
+        "https://www.openstreetmap.org",
+        "ODbL / CC BY-SA (facts only)",
+        "Closewitz, Cospeda, Lützeroda, Vierzehnheiligen, Isserstedt, Krippendorf, Kapellendorf, the Saale "
+        "and the Mühltal; the Dornberg is placed north-west of Closewitz and its position is uncertain",
+    ),
 ]
 
 
@@ -110,8 +148,12 @@ def build():
     sc, notes = convert_to_toe(res.scenario)
     guard, lannes, soult, ney, augereau, murat, hohenlohe, advguard, ruchel = res.roots
     # Napoleon commands the army in person: the Guard force's commander becomes the C-in-C
-    sc.commanders[guard] = replace(sc.commanders[guard], echelon=Echelon.C_IN_C.value, figures=6, attributes={
-        **sc.commanders[guard].attributes, "formation": "Grande Armée (Imperial headquarters and Guard)"})
+    sc.commanders[guard] = replace(
+        sc.commanders[guard],
+        echelon=Echelon.C_IN_C.value,
+        figures=6,
+        attributes={**sc.commanders[guard].attributes, "formation": "Grande Armée (Imperial headquarters and Guard)"},
+    )
     for corps in (lannes, soult, ney, augereau, murat):
         sc.oob.add(guard, corps)
     # Hohenlohe commands the Prussian-Saxon army; the advance guard division and Rüchel come under him
@@ -127,37 +169,45 @@ def build():
     }
     plan = read_scenario(SCENARIO_FILE)
     sc.info = ScenarioInfo(
-        title="Jena 1806", date="1806-10-14", place="Jena, Thuringia", ruleset="toe",
+        title="Jena 1806",
+        date="1806-10-14",
+        place="Jena, Thuringia",
+        ruleset="toe",
         parameters={
-            **sc.info.parameters, **toe_placeholders({guard: 3, hohenlohe: 2}),
+            **sc.info.parameters,
+            **toe_placeholders({guard: 3, hohenlohe: 2}),
             "toe.scenario.initiative": FRENCH,
             "scenario.left_out": {f"{c}{' - ' + s if s else ''}": why for (c, s), why in LEFT_OUT.items()},
             "toe.retreat_direction": "enemy_front",
             "toe.note.retreat_direction": "2.9 says a retreat goes 'directly away from the enemy front'. The "
-                                          "engine's default reading (A11) is away from the nearest enemy unit, "
-                                          "which late in the day at Jena is often a French unit that has got round "
-                                          "a Prussian flank, so beaten divisions would retreat along or into the "
-                                          "French line. This scenario uses the digest's alternative (T-9): the "
-                                          "way the enemy front within 75 cm faces, i.e. straight back from the "
-                                          "French line, towards Weimar and Kapellendorf",
+            "engine's default reading (A11) is away from the nearest enemy unit, "
+            "which late in the day at Jena is often a French unit that has got round "
+            "a Prussian flank, so beaten divisions would retreat along or into the "
+            "French line. This scenario uses the digest's alternative (T-9): the "
+            "way the enemy front within 75 cm faces, i.e. straight back from the "
+            "French line, towards Weimar and Kapellendorf",
             "scenario.note.advance_guard": "the data names Prince Louis Ferdinand, who fell at Saalfeld on "
-                                           "10 October; his advance guard is kept as the data gives it",
+            "10 October; his advance guard is kept as the data gives it",
             "scenario.note.data_per_corps": "every corps from fogofwar (men and guns); republique5 only for "
-                                            "the arrival windows, since its bases are not head counts",
+            "the arrival windows, since its bases are not head counts",
             "scenario.note.copied_rows": "two fogofwar rows carry the game editor's '_Copy' suffix: "
-                                         "'9e Hussar_Copy' (force_unit 108, Lannes' light cavalry brigade) and "
-                                         "'Corsican Legere_Copy' (force_unit 97, Legrand's division of Soult's "
-                                         "corps). Each is the only row of its unit in its corps, a user's copy "
-                                         "of a sibling row made into another regiment, not a duplicate: "
-                                         "Treilhard's brigade of V Corps held the 9e and 10e Hussards, and "
-                                         "Legrand's division the Tirailleurs corses (the Eylau tables list them "
-                                         "under Legrand too). They keep their rows' strengths and are named "
-                                         "'9e Hussar' and 'Corsican Legere'. Ney's brigade also has a '9e Hussar' "
-                                         "row (force_unit 125), kept as the data gives it",
+            "'9e Hussar_Copy' (force_unit 108, Lannes' light cavalry brigade) and "
+            "'Corsican Legere_Copy' (force_unit 97, Legrand's division of Soult's "
+            "corps). Each is the only row of its unit in its corps, a user's copy "
+            "of a sibling row made into another regiment, not a duplicate: "
+            "Treilhard's brigade of V Corps held the 9e and 10e Hussards, and "
+            "Legrand's division the Tirailleurs corses (the Eylau tables list them "
+            "under Legrand too). They keep their rows' strengths and are named "
+            "'9e Hussar' and 'Corsican Legere'. Ney's brigade also has a '9e Hussar' "
+            "row (force_unit 125), kept as the data gives it",
             "import.notes": notes,
         },
-        table_width=480.0, table_height=300.0, ground_scale=30.0, turn_minutes=15,
-        first_turn=plan.start.strftime("%H:%M") if plan.start else "06:00", turns=40,
+        table_width=480.0,
+        table_height=300.0,
+        ground_scale=30.0,
+        turn_minutes=15,
+        first_turn=plan.start.strftime("%H:%M") if plan.start else "06:00",
+        turns=40,
         description=(
             "06:00, fog. Lannes' V Corps holds the Landgrafenberg plateau above Jena, with Napoleon; the Prussian "
             "advance guard stands between Lützeroda and Closewitz and Grawert's division by Vierzehnheiligen. "
@@ -171,7 +221,7 @@ def build():
     _deploy(sc)
     _reinforcements(sc, plan)
     place_commanders(sc, [guard, hohenlohe])
-    sc.commanders[guard] = replace(sc.commanders[guard], position=(402.0, 128.0))        # on the Windknolle
+    sc.commanders[guard] = replace(sc.commanders[guard], position=(402.0, 128.0))  # on the Windknolle
     sc.commanders[hohenlohe] = replace(sc.commanders[hohenlohe], position=(38.0, 278.0), facing=SOUTH)  # Kapellendorf
     apply_order_capacity(sc)
     sc.sources = sc.sources + SOURCES
@@ -180,30 +230,58 @@ def build():
 
 def _terrain(sc) -> None:
     t = sc.terrain
-    t["saale"] = TerrainFeature("saale", TerrainKind.RIVER,
-                                LineString([(470, 0), (468, 60), (472, 120), (467, 200), (471, 300)]), "Saale", width=2.0)
+    t["saale"] = TerrainFeature(
+        "saale",
+        TerrainKind.RIVER,
+        LineString([(470, 0), (468, 60), (472, 120), (467, 200), (471, 300)]),
+        "Saale",
+        width=2.0,
+    )
     t["jena-bridge"] = TerrainFeature("jena-bridge", TerrainKind.BRIDGE, box(465, 71, 475, 77), "Saale bridge at Jena")
     t["landgrafenberg"] = TerrainFeature(
-        "landgrafenberg", TerrainKind.HILL,
+        "landgrafenberg",
+        TerrainKind.HILL,
         Polygon([(332, 130), (365, 100), (430, 92), (458, 112), (455, 165), (415, 182), (372, 172), (332, 168)]),
-        "Landgrafenberg plateau", level=1)
-    t["windknolle"] = TerrainFeature("windknolle", TerrainKind.HILL, Point(404, 121).buffer(12.0), "Windknolle", level=2)
-    t["dornberg"] = TerrainFeature("dornberg", TerrainKind.HILL, Point(385, 232).buffer(16.0), "Dornberg", level=1,
-                                   properties={"note": "position approximate"})
+        "Landgrafenberg plateau",
+        level=1,
+    )
+    t["windknolle"] = TerrainFeature(
+        "windknolle", TerrainKind.HILL, Point(404, 121).buffer(12.0), "Windknolle", level=2
+    )
+    t["dornberg"] = TerrainFeature(
+        "dornberg",
+        TerrainKind.HILL,
+        Point(385, 232).buffer(16.0),
+        "Dornberg",
+        level=1,
+        properties={"note": "position approximate"},
+    )
     t["muehlbach"] = TerrainFeature(
-        "muehlbach", TerrainKind.STREAM,
+        "muehlbach",
+        TerrainKind.STREAM,
         LineString([(452, 68), (420, 82), (380, 92), (330, 102), (270, 122), (200, 146), (160, 158)]),
-        "Mühlbach in the Mühltal", width=1.0)
-    t["closewitz-wood"] = TerrainFeature("closewitz-wood", TerrainKind.WOODS,
-                                         Polygon([(442, 218), (462, 214), (463, 252), (446, 256)]), "Closewitz wood")
-    t["isserstedt-forest"] = TerrainFeature("isserstedt-forest", TerrainKind.WOODS,
-                                            Polygon([(108, 118), (175, 114), (186, 146), (118, 152)]), "Isserstedt forest")
+        "Mühlbach in the Mühltal",
+        width=1.0,
+    )
+    t["closewitz-wood"] = TerrainFeature(
+        "closewitz-wood", TerrainKind.WOODS, Polygon([(442, 218), (462, 214), (463, 252), (446, 256)]), "Closewitz wood"
+    )
+    t["isserstedt-forest"] = TerrainFeature(
+        "isserstedt-forest",
+        TerrainKind.WOODS,
+        Polygon([(108, 118), (175, 114), (186, 146), (118, 152)]),
+        "Isserstedt forest",
+    )
     roads = {
-        "road-weimar": ("Jena–Weimar road through the Mühltal and Isserstedt",
-                        [(450, 73), (420, 84), (380, 94), (330, 104), (270, 124), (200, 148), (137, 170), (60, 180), (0, 184)]),
+        "road-weimar": (
+            "Jena–Weimar road through the Mühltal and Isserstedt",
+            [(450, 73), (420, 84), (380, 94), (330, 104), (270, 124), (200, 148), (137, 170), (60, 180), (0, 184)],
+        ),
         "road-steiger": ("Steiger path from Jena up the Landgrafenberg", [(446, 80), (425, 100), (404, 121)]),
-        "road-lutzeroda": ("Road Cospeda–Lützeroda–Vierzehnheiligen–Kapellendorf",
-                           [(347, 140), (307, 170), (223, 210), (130, 250), (22, 288)]),
+        "road-lutzeroda": (
+            "Road Cospeda–Lützeroda–Vierzehnheiligen–Kapellendorf",
+            [(347, 140), (307, 170), (223, 210), (130, 250), (22, 288)],
+        ),
         "road-closewitz": ("Road Closewitz–Krippendorf", [(432, 207), (340, 235), (253, 260), (200, 300)]),
         "road-saale": ("Saale valley road (west bank)", [(462, 0), (460, 60), (461, 200), (463, 300)]),
     }
@@ -212,20 +290,33 @@ def _terrain(sc) -> None:
     sc.towns = {vid: TownZone(vid, NAMES[vid], default_town_polygon(pos)) for vid, pos in VILLAGES.items()}
     sc.towns["jena"] = TownZone("jena", "Jena", box(438, 60, 462, 86), capacity=2)
     sc.objectives = {
-        "obj-landgrafenberg": Objective("obj-landgrafenberg", "Landgrafenberg (Windknolle)", Point(404, 121).buffer(12.0), FRENCH, 2),
-        "obj-vierzehnheiligen": Objective("obj-vierzehnheiligen", "Vierzehnheiligen", sc.towns["vierzehnheiligen"].polygon, "", 3),
+        "obj-landgrafenberg": Objective(
+            "obj-landgrafenberg", "Landgrafenberg (Windknolle)", Point(404, 121).buffer(12.0), FRENCH, 2
+        ),
+        "obj-vierzehnheiligen": Objective(
+            "obj-vierzehnheiligen", "Vierzehnheiligen", sc.towns["vierzehnheiligen"].polygon, "", 3
+        ),
         "obj-closewitz": Objective("obj-closewitz", "Closewitz", sc.towns["closewitz"].polygon, "", 1),
         "obj-lutzeroda": Objective("obj-lutzeroda", "Lützeroda", sc.towns["lutzeroda"].polygon, "", 1),
         "obj-isserstedt": Objective("obj-isserstedt", "Isserstedt", sc.towns["isserstedt"].polygon, "", 1),
         "obj-jena": Objective("obj-jena", "Jena", sc.towns["jena"].polygon, PRUSSIAN, 2),
-        "obj-kapellendorf": Objective("obj-kapellendorf", "Kapellendorf (Hohenlohe's headquarters)",
-                                      sc.towns["kapellendorf"].polygon, FRENCH, 1),
+        "obj-kapellendorf": Objective(
+            "obj-kapellendorf", "Kapellendorf (Hohenlohe's headquarters)", sc.towns["kapellendorf"].polygon, FRENCH, 1
+        ),
     }
     sc.deployment_zones = {
-        "dz-french": DeploymentZone("dz-french", FRENCH, "Landgrafenberg, Jena and the Saale valley",
-                                    Polygon([(200, 0), (466, 0), (462, 182), (415, 186), (365, 165), (200, 60)])),
-        "dz-prussian": DeploymentZone("dz-prussian", PRUSSIAN, "Plateau from Closewitz to Kapellendorf",
-                                      Polygon([(0, 100), (120, 100), (300, 160), (440, 196), (466, 260), (466, 300), (0, 300)])),
+        "dz-french": DeploymentZone(
+            "dz-french",
+            FRENCH,
+            "Landgrafenberg, Jena and the Saale valley",
+            Polygon([(200, 0), (466, 0), (462, 182), (415, 186), (365, 165), (200, 60)]),
+        ),
+        "dz-prussian": DeploymentZone(
+            "dz-prussian",
+            PRUSSIAN,
+            "Plateau from Closewitz to Kapellendorf",
+            Polygon([(0, 100), (120, 100), (300, 160), (440, 196), (466, 260), (466, 300), (0, 300)]),
+        ),
     }
 
 
@@ -275,8 +366,14 @@ def _reinforcements(sc, plan) -> None:
             rid = f"arrive-{cid}"
             side = sc.commanders[cid].side
             sc.reinforcements[rid] = Reinforcement(
-                rid, side, cid, turns_for_hours(a.earliest_hours), turns_for_hours(a.latest_hours), entry,
-                a.probability, f"republique5 Jena.scenario line {a.line}: {a.command}"
+                rid,
+                side,
+                cid,
+                turns_for_hours(a.earliest_hours),
+                turns_for_hours(a.latest_hours),
+                entry,
+                a.probability,
+                f"republique5 Jena.scenario line {a.line}: {a.command}"
                 f"{' - ' + a.subcommand if a.subcommand else ''} ({a.earliest_hours}-{a.latest_hours} hrs) "
                 f"{round(a.probability * 100)}%, {a.zone}; units wait at the entry point until they arrive",
             )

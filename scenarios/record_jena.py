@@ -39,12 +39,22 @@ SEED = 14101806
 TURNS = 40
 FR, PR = "french", "prussian"
 NAPOLEON, HOHENLOHE = "french-imperial-guard", "prussian-south-hohenlohe"
-LANNES, SOULT, NEY, AUGEREAU, MURAT = "french-v-corps", "french-iv-corps", "french-vi-corps", "french-vii-corps", \
-    "french-cavalry-reserve"
+LANNES, SOULT, NEY, AUGEREAU, MURAT = (
+    "french-v-corps",
+    "french-iv-corps",
+    "french-vi-corps",
+    "french-vii-corps",
+    "french-cavalry-reserve",
+)
 GUARD_INF, GUARD_CAV = "french-infantry-division", "french-cavalry-division"
-ADV, GRAWERT, ZECHWITZ, TAUENTZIEN, PRITTWITZ, RUCHEL = ("prussian-adv-guard-div", "prussian-1st-div",
-                                                         "prussian-2nd-div", "prussian-3rd-div",
-                                                         "prussian-reserve-div", "prussian-reserve-ruchel")
+ADV, GRAWERT, ZECHWITZ, TAUENTZIEN, PRITTWITZ, RUCHEL = (
+    "prussian-adv-guard-div",
+    "prussian-1st-div",
+    "prussian-2nd-div",
+    "prussian-3rd-div",
+    "prussian-reserve-div",
+    "prussian-reserve-ruchel",
+)
 
 ENGINE_PARAMETERS = {
     # the scenario carries every Table 1 / supplement placeholder under the engine's names
@@ -53,13 +63,20 @@ ENGINE_PARAMETERS = {
 }
 
 SOURCES = [
-    Source("F. Loraine Petre, Napoleon's Conquest of Prussia 1806 (London, 1907), chapters VIII-IX",
-           "https://archive.org/details/napoleonsconques00petruoft", "public domain",
-           "the course of the battle of Jena hour by hour: fog, Lannes at Closewitz and Cospeda, Soult by the "
-           "Rautal towards Krippendorf, Ney's premature attack on Vierzehnheiligen, Augereau by Isserstedt, "
-           "Grawert's line standing in the open, the general advance after noon, Rüchel's arrival and rout"),
-    Source("Wikipedia, 'Battle of Jena-Auerstedt'", "https://en.wikipedia.org/wiki/Battle_of_Jena%E2%80%93Auerstedt",
-           "CC BY-SA (facts only)", "times of the main events of the recorded game (no text copied)"),
+    Source(
+        "F. Loraine Petre, Napoleon's Conquest of Prussia 1806 (London, 1907), chapters VIII-IX",
+        "https://archive.org/details/napoleonsconques00petruoft",
+        "public domain",
+        "the course of the battle of Jena hour by hour: fog, Lannes at Closewitz and Cospeda, Soult by the "
+        "Rautal towards Krippendorf, Ney's premature attack on Vierzehnheiligen, Augereau by Isserstedt, "
+        "Grawert's line standing in the open, the general advance after noon, Rüchel's arrival and rout",
+    ),
+    Source(
+        "Wikipedia, 'Battle of Jena-Auerstedt'",
+        "https://en.wikipedia.org/wiki/Battle_of_Jena%E2%80%93Auerstedt",
+        "CC BY-SA (facts only)",
+        "times of the main events of the recorded game (no text copied)",
+    ),
 ]
 
 # The umpire's plan for each general: from a turn on, the order he should be under and the
@@ -69,10 +86,8 @@ SOURCES = [
 # on the way to the point. Listed in each chief's order of priority (his order capacity is
 # limited, 2.12). A retreat's point None means directly away from the enemy (2.9).
 PLAN: dict[str, list[tuple[int, str, tuple[float, float] | None]]] = {
-    LANNES: [(1, "A", (425.0, 205.0)), (13, "A", (320.0, 240.0)), (24, "A", (225.0, 240.0)),
-             (33, "A", (120.0, 275.0))],
-    NEY: [(12, "M", (345.0, 125.0)), (16, "A", (228.0, 208.0)), (27, "A", (140.0, 225.0)),
-          (34, "A", (60.0, 245.0))],
+    LANNES: [(1, "A", (425.0, 205.0)), (13, "A", (320.0, 240.0)), (24, "A", (225.0, 240.0)), (33, "A", (120.0, 275.0))],
+    NEY: [(12, "M", (345.0, 125.0)), (16, "A", (228.0, 208.0)), (27, "A", (140.0, 225.0)), (34, "A", (60.0, 245.0))],
     AUGEREAU: [(8, "M", (215.0, 95.0)), (15, "A", (140.0, 168.0)), (27, "A", (60.0, 195.0))],
     SOULT: [(10, "M", (452.0, 150.0)), (15, "A", (330.0, 262.0)), (27, "A", (200.0, 288.0))],
     MURAT: [(26, "M", (175.0, 70.0)), (31, "A", (90.0, 200.0)), (35, "A", (30.0, 240.0))],
@@ -106,47 +121,114 @@ ARRIVALS: dict[tuple[int, str], list[str]] = {
 }
 
 NARRATIVE: dict[tuple[int, str], tuple[str, str, tuple[float, float] | None]] = {
-    (1, FR): ("Fog on the Landgrafenberg", "06:00. Thick fog. Lannes' V Corps, which climbed the Landgrafenberg in "
-              "the night with Napoleon, advances: Suchet on Closewitz, Gazan on Cospeda and Lützeroda, against "
-              "Tauentzien's advance guard (Petre ch. VIII).", (410.0, 170.0)),
-    (1, PR): ("Hohenlohe at Kapellendorf", "Hohenlohe, at his headquarters in Kapellendorf, takes the firing for an "
-              "affair of outposts and sends no orders yet; his divisions are spread from the Dornberg to the "
-              "Weimar road.", (30.0, 280.0)),
-    (4, FR): ("Closewitz", "About 07:00 Suchet's brigades fight their way towards Closewitz in the fog; the Prussian "
-              "and Saxon battalions fire blind and give ground.", (432.0, 207.0)),
-    (5, PR): ("Hohenlohe rides forward", "The gunfire grows; Hohenlohe rides towards the plateau and calls up "
-              "Grawert's division and the Saxons.", (75.0, 265.0)),
-    (7, FR): ("Augereau by the Mühltal", "Augereau's VII Corps comes up from Jena through the Mühltal towards "
-              "Cospeda and the Isserstedt forest, on Lannes' left.", (250.0, 30.0)),
-    (9, FR): ("Soult and the Guard", "Soult's IV Corps climbs from the Saale by the Rautal on the right; the Guard "
-              "infantry files up the Steiger to the Landgrafenberg.", (445.0, 40.0)),
-    (11, FR): ("Ney arrives", "Ney arrives with the advance guard of VI Corps and, impatient, presses forward "
-               "between Lannes and Augereau.", (390.0, 40.0)),
-    (13, FR): ("The fog lifts", "Around 09:00 the fog lifts. Tauentzien's advance guard has been pushed back past "
-               "the Dornberg; Lannes turns west towards Vierzehnheiligen.", (385.0, 232.0)),
-    (17, FR): ("Ney on Vierzehnheiligen", "About 10:00 Ney throws his advance guard at Vierzehnheiligen without "
-               "orders and is soon in difficulty against the Prussian cavalry; Napoleon sends Lannes to his "
-               "support.", (223.0, 210.0)),
-    (17, PR): ("Grawert's line", "Grawert's division deploys in line before Vierzehnheiligen as on the parade "
-               "ground, and stands there in the open under the French skirmishers' fire for two hours.",
-               (260.0, 225.0)),
-    (21, FR): ("The battle hangs", "11:00. French and Prussians trade fire around Vierzehnheiligen; Augereau's "
-               "divisions fight for Isserstedt and its forest on the left.", (140.0, 165.0)),
-    (25, FR): ("Murat arrives", "About noon Murat's reserve cavalry reaches the field; Napoleon has some 90,000 "
-               "men up against Hohenlohe's 38,000 and waits for Rüchel no longer.", (105.0, 20.0)),
-    (27, FR): ("The general advance", "12:30. Napoleon orders the whole line forward: Lannes and Ney on "
-               "Vierzehnheiligen and beyond, Augereau by Isserstedt, Soult on the right by Krippendorf.",
-               (230.0, 210.0)),
-    (30, PR): ("Hohenlohe's line breaks", "13:00. Hohenlohe's line gives way; Grawert's and the Saxon divisions "
-               "fall back towards Kapellendorf and Gross Romstedt, covered by their cavalry.", (150.0, 240.0)),
-    (33, PR): ("Rüchel arrives", "About 14:00 Rüchel's corps comes up from Weimar by Kapellendorf, too late to "
-               "save the day, and forms to attack through the fugitives.", (20.0, 150.0)),
-    (34, PR): ("Rüchel attacks", "Rüchel's 15,000 advance in echelon towards Vierzehnheiligen against the "
-               "victorious French.", (60.0, 180.0)),
-    (37, FR): ("Rüchel's defeat", "15:00. Rüchel's lines are shot down and broken by the French infantry and "
-               "Murat's cavalry; Rüchel himself is badly wounded.", (100.0, 190.0)),
-    (39, FR): ("Pursuit", "Murat's cavalry pursues the routed army towards Weimar. Of Hohenlohe's and Rüchel's "
-               "troops some 25,000 are killed, wounded or taken at Jena (Petre ch. IX).", (40.0, 220.0)),
+    (1, FR): (
+        "Fog on the Landgrafenberg",
+        "06:00. Thick fog. Lannes' V Corps, which climbed the Landgrafenberg in "
+        "the night with Napoleon, advances: Suchet on Closewitz, Gazan on Cospeda and Lützeroda, against "
+        "Tauentzien's advance guard (Petre ch. VIII).",
+        (410.0, 170.0),
+    ),
+    (1, PR): (
+        "Hohenlohe at Kapellendorf",
+        "Hohenlohe, at his headquarters in Kapellendorf, takes the firing for an "
+        "affair of outposts and sends no orders yet; his divisions are spread from the Dornberg to the "
+        "Weimar road.",
+        (30.0, 280.0),
+    ),
+    (4, FR): (
+        "Closewitz",
+        "About 07:00 Suchet's brigades fight their way towards Closewitz in the fog; the Prussian "
+        "and Saxon battalions fire blind and give ground.",
+        (432.0, 207.0),
+    ),
+    (5, PR): (
+        "Hohenlohe rides forward",
+        "The gunfire grows; Hohenlohe rides towards the plateau and calls up Grawert's division and the Saxons.",
+        (75.0, 265.0),
+    ),
+    (7, FR): (
+        "Augereau by the Mühltal",
+        "Augereau's VII Corps comes up from Jena through the Mühltal towards "
+        "Cospeda and the Isserstedt forest, on Lannes' left.",
+        (250.0, 30.0),
+    ),
+    (9, FR): (
+        "Soult and the Guard",
+        "Soult's IV Corps climbs from the Saale by the Rautal on the right; the Guard "
+        "infantry files up the Steiger to the Landgrafenberg.",
+        (445.0, 40.0),
+    ),
+    (11, FR): (
+        "Ney arrives",
+        "Ney arrives with the advance guard of VI Corps and, impatient, presses forward between Lannes and Augereau.",
+        (390.0, 40.0),
+    ),
+    (13, FR): (
+        "The fog lifts",
+        "Around 09:00 the fog lifts. Tauentzien's advance guard has been pushed back past "
+        "the Dornberg; Lannes turns west towards Vierzehnheiligen.",
+        (385.0, 232.0),
+    ),
+    (17, FR): (
+        "Ney on Vierzehnheiligen",
+        "About 10:00 Ney throws his advance guard at Vierzehnheiligen without "
+        "orders and is soon in difficulty against the Prussian cavalry; Napoleon sends Lannes to his "
+        "support.",
+        (223.0, 210.0),
+    ),
+    (17, PR): (
+        "Grawert's line",
+        "Grawert's division deploys in line before Vierzehnheiligen as on the parade "
+        "ground, and stands there in the open under the French skirmishers' fire for two hours.",
+        (260.0, 225.0),
+    ),
+    (21, FR): (
+        "The battle hangs",
+        "11:00. French and Prussians trade fire around Vierzehnheiligen; Augereau's "
+        "divisions fight for Isserstedt and its forest on the left.",
+        (140.0, 165.0),
+    ),
+    (25, FR): (
+        "Murat arrives",
+        "About noon Murat's reserve cavalry reaches the field; Napoleon has some 90,000 "
+        "men up against Hohenlohe's 38,000 and waits for Rüchel no longer.",
+        (105.0, 20.0),
+    ),
+    (27, FR): (
+        "The general advance",
+        "12:30. Napoleon orders the whole line forward: Lannes and Ney on "
+        "Vierzehnheiligen and beyond, Augereau by Isserstedt, Soult on the right by Krippendorf.",
+        (230.0, 210.0),
+    ),
+    (30, PR): (
+        "Hohenlohe's line breaks",
+        "13:00. Hohenlohe's line gives way; Grawert's and the Saxon divisions "
+        "fall back towards Kapellendorf and Gross Romstedt, covered by their cavalry.",
+        (150.0, 240.0),
+    ),
+    (33, PR): (
+        "Rüchel arrives",
+        "About 14:00 Rüchel's corps comes up from Weimar by Kapellendorf, too late to "
+        "save the day, and forms to attack through the fugitives.",
+        (20.0, 150.0),
+    ),
+    (34, PR): (
+        "Rüchel attacks",
+        "Rüchel's 15,000 advance in echelon towards Vierzehnheiligen against the victorious French.",
+        (60.0, 180.0),
+    ),
+    (37, FR): (
+        "Rüchel's defeat",
+        "15:00. Rüchel's lines are shot down and broken by the French infantry and "
+        "Murat's cavalry; Rüchel himself is badly wounded.",
+        (100.0, 190.0),
+    ),
+    (39, FR): (
+        "Pursuit",
+        "Murat's cavalry pursues the routed army towards Weimar. Of Hohenlohe's and Rüchel's "
+        "troops some 25,000 are killed, wounded or taken at Jena (Petre ch. IX).",
+        (40.0, 220.0),
+    ),
 }
 
 
@@ -249,17 +331,29 @@ def _ride(s: GameSession, turn: int, side: str, ordered: list[str]) -> OrderRequ
     st = s.state
     if turn < RIDE_FROM[chief]:
         return None
-    enemies = [u.footprint() for u in st.units.values() if u.side != side and u.id not in st.off_table
-               and u.state != "eliminated"]
+    enemies = [
+        u.footprint()
+        for u in st.units.values()
+        if u.side != side and u.id not in st.off_table and u.state != "eliminated"
+    ]
 
     def danger(p: tuple[float, float]) -> bool:
         return any(e.distance(SPoint(p)) < RIDE_KEEP_OFF_CM for e in enemies)
 
     here = st.commanders[chief].position
     if danger(here):
-        own = [c.position for cid, c in sorted(st.commanders.items()) if c.side == side and cid != chief
-               and cid not in st.off_table and c.echelon in ("corps", "division") and _has_troops(s, cid)]
-        targets = ([(sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))] if own else []) + [HOME[side]]
+        own = [
+            c.position
+            for cid, c in sorted(st.commanders.items())
+            if c.side == side
+            and cid != chief
+            and cid not in st.off_table
+            and c.echelon in ("corps", "division")
+            and _has_troops(s, cid)
+        ]
+        targets = ([(sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))] if own else []) + [
+            HOME[side]
+        ]
         for target in targets:
             to = _towards(here, _on_table(s, target), 39.9)
             if not danger(to):
@@ -290,8 +384,9 @@ def _legal(s: GameSession, req: OrderRequest) -> OrderRequest | None:
     if s.preview(req).legal:
         return req
     if req.order_type == "M":
-        req = replace(req, order_type="A", objective=_towards(s.state.commanders[req.recipient].position,
-                                                               req.objective, 95.0))
+        req = replace(
+            req, order_type="A", objective=_towards(s.state.commanders[req.recipient].position, req.objective, 95.0)
+        )
         if s.preview(req).legal:
             return req
     if req.order_type == "A":
@@ -304,8 +399,9 @@ def _legal(s: GameSession, req: OrderRequest) -> OrderRequest | None:
             enemy = math.atan2(q[1] - here[1], q[0] - here[0])
             if abs((planned - enemy + math.pi) % (2 * math.pi) - math.pi) > math.radians(60.0):
                 return _refused(s, f"{req.recipient}: the nearest enemy lies off the planned direction; no attack")
-            obj = _on_table(s, (round(here[0] + 60.0 * (q[0] - here[0]) / d, 2),
-                                round(here[1] + 60.0 * (q[1] - here[1]) / d, 2)))
+            obj = _on_table(
+                s, (round(here[0] + 60.0 * (q[0] - here[0]) / d, 2), round(here[1] + 60.0 * (q[1] - here[1]) / d, 2))
+            )
             req = replace(req, objective=obj)
             if s.preview(req).legal:
                 return req
@@ -324,8 +420,12 @@ _REFUSED: set[str] = set()
 
 def order_phase(s: GameSession, turn: int, side: str) -> None:
     for cid, c in sorted(s.state.commanders.items()):
-        if c.side == side and c.echelon in ("corps", "division") and cid not in s.state.off_table and \
-                s.state.oob.superior(cid) in (NAPOLEON, HOHENLOHE):
+        if (
+            c.side == side
+            and c.echelon in ("corps", "division")
+            and cid not in s.state.off_table
+            and s.state.oob.superior(cid) in (NAPOLEON, HOHENLOHE)
+        ):
             s.command_check(cid)
     for r in s.issue_orders(_planned_requests(s, turn, side)):
         if r.status == "refused" and "order capacity" not in r.explanation:
@@ -359,12 +459,21 @@ def _arrival_order(s: GameSession, rid: str) -> None:
     if req is None:
         return
     oid = f"arrival-{cid}"
-    s.record_all([
-        s.stamped(OrderWritten, order_id=oid, issuer=req.issuer, recipient=cid, order_type=req.order_type,
-                  objective=req.objective, parameters={**req.parameters, "given": "order carried on the march; "
-                                                       "in force on arrival (scenario)"}, cost=0),
-        s.stamped(OrderDelivered, order_id=oid, origin=s.state.commanders[cid].position),
-    ])
+    s.record_all(
+        [
+            s.stamped(
+                OrderWritten,
+                order_id=oid,
+                issuer=req.issuer,
+                recipient=cid,
+                order_type=req.order_type,
+                objective=req.objective,
+                parameters={**req.parameters, "given": "order carried on the march; in force on arrival (scenario)"},
+                cost=0,
+            ),
+            s.stamped(OrderDelivered, order_id=oid, origin=s.state.commanders[cid].position),
+        ]
+    )
 
 
 def movement_phase(s: GameSession, turn: int, side: str) -> None:
@@ -390,8 +499,11 @@ def record(battle: Battle) -> GameSession:
     with_sources(battle)
     s = GameSession(battle, seed=SEED, params=engine_parameters(battle))
     s.start()
-    s.annotate(f"Recorded with BattleStudio's GameSession: command rolls by the Torden over Europa engine, "
-               f"dice seeded with {SEED}; combat by the umpire's table (scenarios/_umpire.py).", title="About this game")
+    s.annotate(
+        f"Recorded with BattleStudio's GameSession: command rolls by the Torden over Europa engine, "
+        f"dice seeded with {SEED}; combat by the umpire's table (scenarios/_umpire.py).",
+        title="About this game",
+    )
     for turn in range(1, TURNS + 1):
         for side in dict.fromkeys(st.side for st in s.steps(turn)):
             other = FR if side == PR else PR

@@ -32,21 +32,59 @@ from hypothesis import strategies as st
 from shapely.geometry import LineString, MultiLineString, MultiPolygon, Point, Polygon, box
 
 from battlestudio.model import (
-    Arm, Commander, DeploymentZone, Echelon, Formation, Objective, Order, OrderStatus,
-    Reinforcement, Scenario, ScenarioInfo, Side, Source, Subtype, TerrainFeature, TerrainKind,
-    TownZone, Unit, default_town_polygon,
+    Arm,
+    Commander,
+    DeploymentZone,
+    Echelon,
+    Formation,
+    Objective,
+    Order,
+    OrderStatus,
+    Reinforcement,
+    Scenario,
+    ScenarioInfo,
+    Side,
+    Source,
+    Subtype,
+    TerrainFeature,
+    TerrainKind,
+    TownZone,
+    Unit,
+    default_town_polygon,
 )
 from battlestudio.model.units import SUBTYPE_ARM
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_kinds
 
-SIDES = [("french", "Grande Armée", ("France", "Bavaria"), "#2040c0"),
-         ("prussian", "Prussian Army", ("Prussia", "Saxony"), "#303030"),
-         ("austrian", "Austrian Army", ("Austria",), "#e0e0e0")]
-NAMES = ["Lannes", "Soult", "Ney", "Augereau", "Murat", "Davout", "Hohenlohe", "Rüchel",
-         "Tauentzien", "Grawert", "Holtzendorff", "Suchet", "Gazan", "Saint-Hilaire", "Leval"]
-PLACES = [("Jena", "1806-10-14"), ("Auerstedt", "1806-10-14"), ("Leipzig", "1813-10-16"),
-          ("Elchingen", "1805-10-14"), ("Waterloo", "1815-06-18")]
+SIDES = [
+    ("french", "Grande Armée", ("France", "Bavaria"), "#2040c0"),
+    ("prussian", "Prussian Army", ("Prussia", "Saxony"), "#303030"),
+    ("austrian", "Austrian Army", ("Austria",), "#e0e0e0"),
+]
+NAMES = [
+    "Lannes",
+    "Soult",
+    "Ney",
+    "Augereau",
+    "Murat",
+    "Davout",
+    "Hohenlohe",
+    "Rüchel",
+    "Tauentzien",
+    "Grawert",
+    "Holtzendorff",
+    "Suchet",
+    "Gazan",
+    "Saint-Hilaire",
+    "Leval",
+]
+PLACES = [
+    ("Jena", "1806-10-14"),
+    ("Auerstedt", "1806-10-14"),
+    ("Leipzig", "1813-10-16"),
+    ("Elchingen", "1805-10-14"),
+    ("Waterloo", "1815-06-18"),
+]
 QUALITIES = ["guard", "elite", "veteran", "regular", "conscript", "militia", "landwehr"]
 STATES = ["O", "U", "FU", "eliminated", "steady", "hesitant"]
 PHASES = ["command", "movement", "firing", "melee", "morale", "rally", "end"]
@@ -94,8 +132,9 @@ def _terrain_geometry(rng: random.Random, kind: TerrainKind, w: float, h: float)
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, min_units: int = 0, max_units: int = 300, max_terrain: int = 60,
-              edge_cases: bool = True) -> Scenario:
+def scenarios(
+    draw: st.DrawFn, min_units: int = 0, max_units: int = 300, max_terrain: int = 60, edge_cases: bool = True
+) -> Scenario:
     """A realistic Scenario with ``min_units``–``max_units`` units (valid order of battle).
 
     ``edge_cases`` puts hypothesis-drawn unicode text and extreme finite floats into a few
@@ -107,11 +146,21 @@ def scenarios(draw: st.DrawFn, min_units: int = 0, max_units: int = 300, max_ter
     place, date = rng.choice(PLACES)
     w, h = rng.choice([(180.0, 120.0), (240.0, 180.0), (360.0, 180.0), (rng.uniform(100, 600), rng.uniform(80, 300))])
     info = ScenarioInfo(
-        title=f"{place} {date[:4]}", date=date, place=place, ruleset=rng.choice(["toe", "belle-alliance", "gda", "regimental"]),
-        parameters={"command_distance_cm": rng.choice([20, 25.5, 30]), "table1": [rng.randint(1, 10) for _ in range(4)],
-                    "house_rules": {"fog_turns": rng.randint(0, 8), "note": "fog until 09:00"}},
-        table_width=w, table_height=h, ground_scale=rng.choice([30.0, 25.0, rng.uniform(10, 50)]),
-        turn_minutes=rng.choice([15, 20, 30]), first_turn=f"{rng.randint(5, 9):02d}:00", turns=rng.randint(8, 48),
+        title=f"{place} {date[:4]}",
+        date=date,
+        place=place,
+        ruleset=rng.choice(["toe", "belle-alliance", "gda", "regimental"]),
+        parameters={
+            "command_distance_cm": rng.choice([20, 25.5, 30]),
+            "table1": [rng.randint(1, 10) for _ in range(4)],
+            "house_rules": {"fog_turns": rng.randint(0, 8), "note": "fog until 09:00"},
+        },
+        table_width=w,
+        table_height=h,
+        ground_scale=rng.choice([30.0, 25.0, rng.uniform(10, 50)]),
+        turn_minutes=rng.choice([15, 20, 30]),
+        first_turn=f"{rng.randint(5, 9):02d}:00",
+        turns=rng.randint(8, 48),
         description=draw(_edge_text) if edge_cases else "A historical scenario.",
     )
     sc = Scenario(info=info)
@@ -125,9 +174,19 @@ def scenarios(draw: st.DrawFn, min_units: int = 0, max_units: int = 300, max_ter
     if edge_cases and sc.units:
         uid = rng.choice(sorted(sc.units))
         u = sc.units[uid]
-        sc.units[uid] = dataclasses.replace(u, name=draw(_edge_text), attributes={
-            "extreme": draw(_edge_float), "tiny": 5e-324, "neg_zero": -0.0, "big": 2**62, "flag": True,
-            "list": [draw(_edge_float), None, "x"], "nested": {"é": [1, 2.5]}})
+        sc.units[uid] = dataclasses.replace(
+            u,
+            name=draw(_edge_text),
+            attributes={
+                "extreme": draw(_edge_float),
+                "tiny": 5e-324,
+                "neg_zero": -0.0,
+                "big": 2**62,
+                "flag": True,
+                "list": [draw(_edge_float), None, "x"],
+                "nested": {"é": [1, 2.5]},
+            },
+        )
     return sc
 
 
@@ -143,9 +202,16 @@ def _build_armies(sc: Scenario, rng: random.Random, n_units: int, sides: list[tu
 
         def commander(cid: str, echelon: Echelon, figures: int) -> str:
             sc.commanders[cid] = Commander(
-                cid, f"{rng.choice(NAMES)} ({echelon.value})", sid, nation=nations[0], echelon=echelon.value,
-                position=place(), facing=facing, figures=figures,
-                order_capacity=rng.choice([None, 1, 2, 3]), command_ability=rng.choice([None, -1, 0, 1, 2]),
+                cid,
+                f"{rng.choice(NAMES)} ({echelon.value})",
+                sid,
+                nation=nations[0],
+                echelon=echelon.value,
+                position=place(),
+                facing=facing,
+                figures=figures,
+                order_capacity=rng.choice([None, 1, 2, 3]),
+                command_ability=rng.choice([None, -1, 0, 1, 2]),
                 command_distance=rng.choice([None, 20.0, rng.uniform(10, 40)]),
                 attributes={"adcs": rng.randint(0, 3)} if rng.random() < 0.3 else {},
             )
@@ -167,15 +233,29 @@ def _build_armies(sc: Scenario, rng: random.Random, n_units: int, sides: list[tu
             figures = rng.randint(1, 40)  # a unit with no figures is a problem `check` reports
             uid = f"{sid}-u{u + 1:04d}"
             sc.units[uid] = Unit(
-                uid, f"{u + 1}e brigade", sid, nation=rng.choice(nations), arm=arm, subtype=subtype,
-                quality=rng.choice(QUALITIES), figures=figures, bases=rng.choice([None, figures // 4]),
-                men=figures * rng.randint(60, 110), horses=figures * 80 if arm is Arm.CAVALRY else 0,
-                guns=rng.randint(4, 12) if arm is Arm.ARTILLERY else 0, position=place(),
-                facing=(facing + rng.uniform(-45, 45)) % 360.0, formation=rng.choice(list(Formation)),
-                state=rng.choice(STATES), ammunition=rng.choice([None, rng.randint(0, 12)]) if arm is Arm.ARTILLERY else None,
-                figure_width=rng.choice([2.0, 2.5, 3.0]), figure_depth=rng.choice([1.5, 2.0, 3.0, 4.0]),
+                uid,
+                f"{u + 1}e brigade",
+                sid,
+                nation=rng.choice(nations),
+                arm=arm,
+                subtype=subtype,
+                quality=rng.choice(QUALITIES),
+                figures=figures,
+                bases=rng.choice([None, figures // 4]),
+                men=figures * rng.randint(60, 110),
+                horses=figures * 80 if arm is Arm.CAVALRY else 0,
+                guns=rng.randint(4, 12) if arm is Arm.ARTILLERY else 0,
+                position=place(),
+                facing=(facing + rng.uniform(-45, 45)) % 360.0,
+                formation=rng.choice(list(Formation)),
+                state=rng.choice(STATES),
+                ammunition=rng.choice([None, rng.randint(0, 12)]) if arm is Arm.ARTILLERY else None,
+                figure_width=rng.choice([2.0, 2.5, 3.0]),
+                figure_depth=rng.choice([1.5, 2.0, 3.0, 4.0]),
                 column_ranks=rng.choice([3, 4]),
-                attributes={"source_row": rng.randint(1, 999), "colonel": rng.choice(NAMES)} if rng.random() < 0.3 else {},
+                attributes={"source_row": rng.randint(1, 999), "colonel": rng.choice(NAMES)}
+                if rng.random() < 0.3
+                else {},
             )
             sc.oob.add(rng.choice(divisions), uid)
 
@@ -187,9 +267,14 @@ def _build_terrain(sc: Scenario, rng: random.Random, n_terrain: int) -> None:
         kind = kinds[i] if i < len(kinds) else rng.choice(kinds)
         tid = f"t-{kind.value}-{i + 1:03d}"
         sc.terrain[tid] = TerrainFeature(
-            tid, kind, _terrain_geometry(rng, kind, w, h), name=f"{rng.choice(['Dornberg', 'Landgrafenberg', 'Mühltal', 'Saale'])} {i}",
+            tid,
+            kind,
+            _terrain_geometry(rng, kind, w, h),
+            name=f"{rng.choice(['Dornberg', 'Landgrafenberg', 'Mühltal', 'Saale'])} {i}",
             level=rng.randint(1, 3) if kind is TerrainKind.HILL else None,
-            width=rng.choice([1.0, 2.5, rng.uniform(0.5, 6)]) if kind in (TerrainKind.RIVER, TerrainKind.ROAD, TerrainKind.STREAM) else None,
+            width=rng.choice([1.0, 2.5, rng.uniform(0.5, 6)])
+            if kind in (TerrainKind.RIVER, TerrainKind.ROAD, TerrainKind.STREAM)
+            else None,
             properties={"passable_by": rng.choice(["all", "infantry", "none"])} if rng.random() < 0.4 else {},
         )
     step = 20.0
@@ -197,37 +282,82 @@ def _build_terrain(sc: Scenario, rng: random.Random, n_terrain: int) -> None:
     cells = rng.sample([(c, r) for c in range(cols) for r in range(rows)], k=min(rng.randint(0, 12), cols * rows))
     for n, (c, r) in enumerate(cells):
         centre = (c * step + step / 2, r * step + step / 2)
-        poly = default_town_polygon(centre) if rng.random() < 0.6 else box(
-            centre[0] - rng.uniform(3, 9), centre[1] - rng.uniform(3, 9), centre[0] + rng.uniform(3, 9), centre[1] + rng.uniform(3, 9))
+        poly = (
+            default_town_polygon(centre)
+            if rng.random() < 0.6
+            else box(
+                centre[0] - rng.uniform(3, 9),
+                centre[1] - rng.uniform(3, 9),
+                centre[0] + rng.uniform(3, 9),
+                centre[1] + rng.uniform(3, 9),
+            )
+        )
         zid = f"town-{n + 1:02d}"
-        sc.towns[zid] = TownZone(zid, rng.choice(["Closewitz", "Cospeda", "Vierzehnheiligen", "Isserstedt", "Krippendorf"]), poly,
-                                 capacity=rng.randint(1, 3))
+        sc.towns[zid] = TownZone(
+            zid,
+            rng.choice(["Closewitz", "Cospeda", "Vierzehnheiligen", "Isserstedt", "Krippendorf"]),
+            poly,
+            capacity=rng.randint(1, 3),
+        )
 
 
 def _build_extras(sc: Scenario, rng: random.Random, sides: list[tuple]) -> None:
     w, h = sc.info.table_width, sc.info.table_height
     for n in range(rng.randint(0, 5)):
-        geom = Point(rng.uniform(0, w), rng.uniform(0, h)) if rng.random() < 0.5 else Polygon(_blob(rng, w / 2, h / 2, 10))
-        sc.objectives[f"obj-{n + 1}"] = Objective(f"obj-{n + 1}", f"Objective {n + 1}", geom,
-                                                  side=rng.choice(["", *[s[0] for s in sides]]), value=rng.randint(1, 5))
+        geom = (
+            Point(rng.uniform(0, w), rng.uniform(0, h)) if rng.random() < 0.5 else Polygon(_blob(rng, w / 2, h / 2, 10))
+        )
+        sc.objectives[f"obj-{n + 1}"] = Objective(
+            f"obj-{n + 1}",
+            f"Objective {n + 1}",
+            geom,
+            side=rng.choice(["", *[s[0] for s in sides]]),
+            value=rng.randint(1, 5),
+        )
     corps = [c for c in sc.commanders.values() if c.echelon == Echelon.CORPS.value]
     for s_i, (sid, *_rest) in enumerate(sides):
         band = box(0, 0, w, h / 5) if s_i % 2 == 0 else box(0, h * 4 / 5, w, h)
         sc.deployment_zones[f"dz-{sid}"] = DeploymentZone(f"dz-{sid}", sid, f"{sid} deployment", band)
     for n, c in enumerate(rng.sample(corps, k=min(len(corps), rng.randint(0, 3)))):
         early = rng.randint(2, min(20, sc.info.turns))  # arrives within the game
-        edge = rng.choice([(0.0, rng.uniform(0, h)), (w, rng.uniform(0, h)), (rng.uniform(0, w), 0.0), (rng.uniform(0, w), h)])
-        sc.reinforcements[f"rf-{n + 1}"] = Reinforcement(f"rf-{n + 1}", c.side, c.id, early, early + rng.randint(0, 6), edge,
-                                                         probability=rng.choice([1.0, 0.5, rng.random()]), note="arrives by the road")
+        edge = rng.choice(
+            [(0.0, rng.uniform(0, h)), (w, rng.uniform(0, h)), (rng.uniform(0, w), 0.0), (rng.uniform(0, w), h)]
+        )
+        sc.reinforcements[f"rf-{n + 1}"] = Reinforcement(
+            f"rf-{n + 1}",
+            c.side,
+            c.id,
+            early,
+            early + rng.randint(0, 6),
+            edge,
+            probability=rng.choice([1.0, 0.5, rng.random()]),
+            note="arrives by the road",
+        )
         zone = box(max(0, edge[0] - 10), max(0, edge[1] - 10), min(w, edge[0] + 10), min(h, edge[1] + 10))
-        sc.deployment_zones[f"dz-{c.id}"] = DeploymentZone(f"dz-{c.id}", c.side, f"{c.name} entry", zone, formation=c.id)
+        sc.deployment_zones[f"dz-{c.id}"] = DeploymentZone(
+            f"dz-{c.id}", c.side, f"{c.name} entry", zone, formation=c.id
+        )
     for n, c in enumerate(rng.sample(corps, k=min(len(corps), rng.randint(0, 6)))):
         objective = (rng.uniform(0, w), rng.uniform(0, h)) if rng.random() < 0.8 else None
-        sc.orders[f"ord-{n + 1}"] = Order(f"ord-{n + 1}", f"{c.side}-cinc", c.id, rng.choice("AHTMD"), objective,
-                                          rng.choice(list(OrderStatus)), 0, {"route": "by Lützeroda"} if rng.random() < 0.3 else {})
+        sc.orders[f"ord-{n + 1}"] = Order(
+            f"ord-{n + 1}",
+            f"{c.side}-cinc",
+            c.id,
+            rng.choice("AHTMD"),
+            objective,
+            rng.choice(list(OrderStatus)),
+            0,
+            {"route": "by Lützeroda"} if rng.random() < 0.3 else {},
+        )
     for n in range(rng.randint(1, 3)):
-        sc.sources.append(Source(f"Order of battle source {n + 1}", f"https://example.org/oob/{n + 1}",
-                                 rng.choice(["CC-BY-4.0", "public domain", ""]), "brigade strengths"))
+        sc.sources.append(
+            Source(
+                f"Order of battle source {n + 1}",
+                f"https://example.org/oob/{n + 1}",
+                rng.choice(["CC-BY-4.0", "public domain", ""]),
+                "brigade strengths",
+            )
+        )
 
 
 # -- events -----------------------------------------------------------------------------------
@@ -262,20 +392,33 @@ def _value(rng: random.Random, name: str, hint: Any, sc: Scenario) -> Any:
             return tuple(rng.uniform(0, sc.info.table_width) for _ in args)
         return tuple(_value(rng, name, a, sc) for a in args)
     # Mapping[str, Any] and Any: a recorded die roll
-    return {"die": "d10", "raw": [rng.randint(1, 10)], "modifiers": [{"source": "KE", "value": rng.randint(-1, 2)}],
-            "threshold": rng.randint(2, 9), "p": rng.random(), "outcome": rng.choice(["delivered", "failed"])}
+    return {
+        "die": "d10",
+        "raw": [rng.randint(1, 10)],
+        "modifiers": [{"source": "KE", "value": rng.randint(-1, 2)}],
+        "threshold": rng.randint(2, 9),
+        "p": rng.random(),
+        "outcome": rng.choice(["delivered", "failed"]),
+    }
 
 
-def make_event(rng: random.Random, cls: type[BattleEvent], sc: Scenario, turn: int, side: str, phase: str) -> BattleEvent | None:
+def make_event(
+    rng: random.Random, cls: type[BattleEvent], sc: Scenario, turn: int, side: str, phase: str
+) -> BattleEvent | None:
     """An event of ``cls`` with plausible field values, or None if its hints are unknown."""
     try:
         hints = typing.get_type_hints(cls)
     except Exception:  # noqa: BLE001 - a kind whose hints cannot be resolved is skipped
         return None
-    kwargs = {f.name: _value(rng, f.name, hints[f.name], sc) for f in dataclasses.fields(cls)
-              if f.name not in ("turn", "side", "phase")}
+    kwargs = {
+        f.name: _value(rng, f.name, hints[f.name], sc)
+        for f in dataclasses.fields(cls)
+        if f.name not in ("turn", "side", "phase")
+    }
     if cls.kind == "reinforcement_arrived":
-        kwargs["arrivals"] = tuple((rng.choice(sorted(sc.units) or ["u"]), rng.uniform(0, 100), 0.0, 90.0) for _ in range(2))
+        kwargs["arrivals"] = tuple(
+            (rng.choice(sorted(sc.units) or ["u"]), rng.uniform(0, 100), 0.0, 90.0) for _ in range(2)
+        )
     try:
         return cls(turn=turn, side=side, phase=phase, **kwargs)
     except (TypeError, ValueError):
@@ -283,8 +426,9 @@ def make_event(rng: random.Random, cls: type[BattleEvent], sc: Scenario, turn: i
 
 
 @st.composite
-def battles(draw: st.DrawFn, scenario: st.SearchStrategy[Scenario] | None = None,
-            min_events: int = 0, max_events: int = 300) -> Battle:
+def battles(
+    draw: st.DrawFn, scenario: st.SearchStrategy[Scenario] | None = None, min_events: int = 0, max_events: int = 300
+) -> Battle:
     """A Battle: a scenario from ``scenario`` (default ``scenarios()``) and a game log of
     ``min_events``–``max_events`` events of every registered kind, turn by turn, side by side,
     phase by phase (turns ascending)."""
@@ -318,21 +462,39 @@ def differences(a: Battle, b: Battle, limit: int = 10) -> list[str]:
     out: list[str] = []
     sa, sb = a.scenario, b.scenario
     if sa.info != sb.info:
-        out += [f"info.{f.name}: {getattr(sa.info, f.name)!r} != {getattr(sb.info, f.name)!r}"
-                for f in dataclasses.fields(sa.info) if getattr(sa.info, f.name) != getattr(sb.info, f.name)]
-    for key in ("sides", "units", "commanders", "terrain", "towns", "objectives", "deployment_zones", "reinforcements", "orders"):
+        out += [
+            f"info.{f.name}: {getattr(sa.info, f.name)!r} != {getattr(sb.info, f.name)!r}"
+            for f in dataclasses.fields(sa.info)
+            if getattr(sa.info, f.name) != getattr(sb.info, f.name)
+        ]
+    for key in (
+        "sides",
+        "units",
+        "commanders",
+        "terrain",
+        "towns",
+        "objectives",
+        "deployment_zones",
+        "reinforcements",
+        "orders",
+    ):
         da, db = getattr(sa, key), getattr(sb, key)
         for rid in sorted(set(da) ^ set(db)):
             out.append(f"{key}[{rid!r}] only in {'first' if rid in da else 'second'}")
         for rid in sorted(set(da) & set(db)):
             if da[rid] != db[rid]:
-                out += [f"{key}[{rid!r}].{f.name}: {getattr(da[rid], f.name)!r} != {getattr(db[rid], f.name)!r}"
-                        for f in dataclasses.fields(da[rid]) if getattr(da[rid], f.name) != getattr(db[rid], f.name)]
+                out += [
+                    f"{key}[{rid!r}].{f.name}: {getattr(da[rid], f.name)!r} != {getattr(db[rid], f.name)!r}"
+                    for f in dataclasses.fields(da[rid])
+                    if getattr(da[rid], f.name) != getattr(db[rid], f.name)
+                ]
     if sa.sources != sb.sources:
         out.append(f"sources: {sa.sources!r} != {sb.sources!r}")
     if sa.oob != sb.oob:
         ga, gb = sa.oob.graph, sb.oob.graph
-        out.append(f"oob: nodes only in one {sorted(set(ga.nodes) ^ set(gb.nodes))}, edges only in one {sorted(set(ga.edges) ^ set(gb.edges))}")
+        out.append(
+            f"oob: nodes only in one {sorted(set(ga.nodes) ^ set(gb.nodes))}, edges only in one {sorted(set(ga.edges) ^ set(gb.edges))}"
+        )
     if len(a.events) != len(b.events):
         out.append(f"events: {len(a.events)} != {len(b.events)}")
     out += [f"events[{i}]: {x!r} != {y!r}" for i, (x, y) in enumerate(zip(a.events, b.events)) if x != y]

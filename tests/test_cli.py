@@ -54,12 +54,27 @@ def test_info_text(jena_file, capsys):
 def test_info_json(jena_file, capsys):
     assert main(["info", str(jena_file), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
-    expected = {"commanders": 5, "units": 6, "men": 10440, "guns": 8, "terrain_features": 6, "town_zones": 2,
-                "turns": 40, "events": 6}
+    expected = {
+        "commanders": 5,
+        "units": 6,
+        "men": 10440,
+        "guns": 8,
+        "terrain_features": 6,
+        "town_zones": 2,
+        "turns": 40,
+        "events": 6,
+    }
     for key, value in expected.items():
         assert type(info[key]) is int and info[key] == value, key
-    assert info["sides"]["prussian"] == {"name": "Prussian army", "commanders": 2, "units": 2, "men": 2080, "guns": 0,
-                                         "horses": 480, "units_per_arm": {"cavalry": 1, "infantry": 1}}
+    assert info["sides"]["prussian"] == {
+        "name": "Prussian army",
+        "commanders": 2,
+        "units": 2,
+        "men": 2080,
+        "guns": 0,
+        "horses": 480,
+        "units_per_arm": {"cavalry": 1, "infantry": 1},
+    }
     assert info["arms"]["artillery"] == {"units": 1, "men": 160, "guns": 8, "horses": 0}
     assert sum(a["units"] for a in info["arms"].values()) == info["units"]
     assert sum(s["men"] for s in info["sides"].values()) == info["men"]
@@ -75,7 +90,9 @@ def test_check_reports_every_problem_with_file_what_where(tmp_path, capsys):
     s = b.scenario
     s.orders["o-ghost"] = Order("o-ghost", "murat", "lannes", "A")
     s.reinforcements["r-ghost"] = Reinforcement("r-ghost", "french", "bernadotte", 10, 6, (120.0, 500.0))
-    s.deployment_zones["dz-ghost"] = DeploymentZone("dz-ghost", "french", "Bernadotte's", box(0, 0, 10, 10), formation="bernadotte")
+    s.deployment_zones["dz-ghost"] = DeploymentZone(
+        "dz-ghost", "french", "Bernadotte's", box(0, 0, 10, 10), formation="bernadotte"
+    )
     s.units["vedel"] = replace(s.units["vedel"], position=(250.0, 60.0))
     s.units["lannes"] = Unit("lannes", "A unit named like a marshal", "french", position=(10.0, 10.0))
     s.units[""] = Unit("", "Nameless", "french", position=(10.0, 10.0))
@@ -121,14 +138,16 @@ def test_check_warnings_alone_exit_0_and_are_printed(tmp_path, capsys):
     store.save(b, path)
     assert main(["check", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out == (f"{path}: warning reinforcement.after_last_turn: reinforcements['r-soult'].earliest_turn: 41, "
-                   "after the last turn (40); it never arrives\n")
+    assert out == (
+        f"{path}: warning reinforcement.after_last_turn: reinforcements['r-soult'].earliest_turn: 41, "
+        "after the last turn (40); it never arrives\n"
+    )
     assert err == f"{path}: 0 error(s), 1 warning(s)\n"
 
 
 def test_check_broken_file_is_one_line(tmp_path, capsys):
     path = tmp_path / "bad.battle.json"
-    doc = json.loads((store.json_format.dumps(jena_battle())))
+    doc = json.loads(store.json_format.dumps(jena_battle()))
     doc["units"][3]["facing"] = "north"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["check", str(path)]) == 1
@@ -164,6 +183,7 @@ def test_open_calls_the_ui_lazily(monkeypatch, jena_file):
     monkeypatch.setitem(sys.modules, "battlestudio.ui.app", fake)
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     import battlestudio.ui as ui_pkg
+
     monkeypatch.setattr(ui_pkg, "app", fake, raising=False)
     assert main([str(jena_file)]) == 0
     assert main([]) == 0
@@ -175,6 +195,7 @@ def test_open_without_the_ui_module_says_so(monkeypatch, jena_file, capsys):
     monkeypatch.setitem(sys.modules, "battlestudio.ui.app", None)  # import fails
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     import battlestudio.ui as ui_pkg
+
     monkeypatch.delattr(ui_pkg, "app", raising=False)
     assert main([str(jena_file)]) == 1
     assert capsys.readouterr().err.startswith("battlestudio: the BattleStudio window cannot start: ")
@@ -191,7 +212,9 @@ def _bad_inputs(tmp: Path) -> list[list[str]]:
     (tmp / "empty.battle").write_bytes(b"")
     (tmp / "noise.battle").write_bytes(os.urandom(3000))
     (tmp / "noise.battle.json").write_bytes(b"\xff\xfe" + os.urandom(300))
-    (tmp / "trunc.battle.json").write_text('{"format": "battlestudio", "schema_version": 1, "units": [', encoding="utf-8")
+    (tmp / "trunc.battle.json").write_text(
+        '{"format": "battlestudio", "schema_version": 1, "units": [', encoding="utf-8"
+    )
     (tmp / "dir.battle").mkdir()
     con = sqlite3.connect(tmp / "foreign.battle")
     con.execute("CREATE TABLE scenario (id INTEGER)")
@@ -205,12 +228,26 @@ def _bad_inputs(tmp: Path) -> list[list[str]]:
     con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     con.commit()
     con.close()
-    files = ["empty.battle", "noise.battle", "noise.battle.json", "trunc.battle.json", "dir.battle", "foreign.battle",
-             "newer.battle", "missing.battle.json"]
+    files = [
+        "empty.battle",
+        "noise.battle",
+        "noise.battle.json",
+        "trunc.battle.json",
+        "dir.battle",
+        "foreign.battle",
+        "newer.battle",
+        "missing.battle.json",
+    ]
     runs = [[cmd, str(tmp / f)] for f in files for cmd in ("check", "info")]
     runs += [["convert", str(tmp / f), str(tmp / "out.battle.json")] for f in files]
-    runs += [["convert", str(tmp / "ok.battle"), str(tmp / "nodir" / "x.battle")], ["convert", str(tmp / "ok.battle")],
-             ["info", "--jsn", str(tmp / "ok.battle")], ["check"], ["--bogus"], ["frob"]]
+    runs += [
+        ["convert", str(tmp / "ok.battle"), str(tmp / "nodir" / "x.battle")],
+        ["convert", str(tmp / "ok.battle")],
+        ["info", "--jsn", str(tmp / "ok.battle")],
+        ["check"],
+        ["--bogus"],
+        ["frob"],
+    ]
     return runs
 
 
@@ -231,10 +268,17 @@ def test_no_traceback_reaches_the_user_of_the_real_command(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["PYTHONPATH"] = str(REPO)
     runs = _bad_inputs(tmp_path)
-    sample = [runs[2], runs[11], runs[-8], runs[-2], [str(tmp_path / "ok.battle")]]  # noise, foreign, newer, usage, no display
+    sample = [
+        runs[2],
+        runs[11],
+        runs[-8],
+        runs[-2],
+        [str(tmp_path / "ok.battle")],
+    ]  # noise, foreign, newer, usage, no display
     for argv in sample:
-        done = subprocess.run([sys.executable, "-m", "battlestudio", *argv], capture_output=True, text=True,
-                              env=env, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "battlestudio", *argv], capture_output=True, text=True, env=env, timeout=120
+        )
         assert done.returncode in (1, 2), (argv, done.returncode, done.stderr)
         assert "Traceback" not in done.stderr + done.stdout, (argv, done.stderr)
         assert 1 <= len((done.stdout + done.stderr).strip().splitlines()) <= 2, (argv, done.stderr)

@@ -5,7 +5,6 @@ no existing file is damaged."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -38,8 +37,10 @@ def _one_error_line(capsys) -> str:
 
 
 # -- 1. values that load but crash other commands -------------------------------------------
-@pytest.mark.parametrize("command", [["check"], ["info"], ["orders"], ["export-map", "--out", "x.png"],
-                                     ["report", "--out", "x.html"], ["log"]])
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["info"], ["orders"], ["export-map", "--out", "x.png"], ["report", "--out", "x.html"], ["log"]],
+)
 def test_negative_figures_are_named_by_every_command(tmp_path, capsys, command):
     bad = _doc_file(tmp_path, lambda d: d["units"][0].__setitem__("figures", -3))
     argv = [command[0], str(bad), *[str(tmp_path / a) if a.startswith("x.") else a for a in command[1:]]]
@@ -90,8 +91,15 @@ def test_check_unknown_quality_is_a_warning_where_the_ruleset_grades_units(tmp_p
 
 # -- 2. check replays the game log ------------------------------------------------------------
 def test_check_reports_the_first_bad_event(tmp_path, capsys):
-    ghost = {"kind": "moved", "turn": 1, "side": "french", "phase": "movement",
-             "id": "ghost", "path": [[10.0, 10.0], [10.0, 20.0]], "facing": 90.0}
+    ghost = {
+        "kind": "moved",
+        "turn": 1,
+        "side": "french",
+        "phase": "movement",
+        "id": "ghost",
+        "path": [[10.0, 10.0], [10.0, 20.0]],
+        "facing": 90.0,
+    }
 
     def edit(d):
         d["events"].append(ghost)
@@ -108,11 +116,14 @@ def test_check_reports_the_first_bad_event(tmp_path, capsys):
 
 
 # -- 3. --width limits, before any painting ---------------------------------------------------
-@pytest.mark.parametrize("argv,least", [
-    (["replay", "--at", "1", "--png", "OUT.png"], 200),
-    (["export-map", "--out", "OUT.png"], 400),
-    (["report", "--out", "OUT.html"], 400),
-])
+@pytest.mark.parametrize(
+    "argv,least",
+    [
+        (["replay", "--at", "1", "--png", "OUT.png"], 200),
+        (["export-map", "--out", "OUT.png"], 400),
+        (["report", "--out", "OUT.html"], 400),
+    ],
+)
 @pytest.mark.parametrize("width", ["-5", "100000", "99999999999"])
 def test_widths_outside_the_limits_are_usage_errors(jena_file, tmp_path, capsys, argv, least, width):
     out = tmp_path / argv[-1]
@@ -123,13 +134,16 @@ def test_widths_outside_the_limits_are_usage_errors(jena_file, tmp_path, capsys,
 
 
 # -- 5. output folders: the target is named, checked before the work -------------------------
-@pytest.mark.parametrize("argv", [
-    ["convert", "IN", "OUT.battle"],
-    ["convert", "IN", "OUT.battle.json"],
-    ["export-map", "IN", "--out", "OUT.png"],
-    ["report", "IN", "--out", "OUT.pdf"],
-    ["replay", "IN", "--at", "1", "--png", "OUT.png"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["convert", "IN", "OUT.battle"],
+        ["convert", "IN", "OUT.battle.json"],
+        ["export-map", "IN", "--out", "OUT.png"],
+        ["report", "IN", "--out", "OUT.pdf"],
+        ["replay", "IN", "--at", "1", "--png", "OUT.png"],
+    ],
+)
 def test_missing_output_folder_names_the_target(jena_file, tmp_path, capsys, argv):
     folder = tmp_path / "nonexistent" / "dir"
     names = {"IN": str(jena_file)}
@@ -171,8 +185,9 @@ def test_report_turns_error_names_the_option(jena_file, tmp_path, capsys):
 def test_at_syntax_is_one_parser(jena_file, tmp_path, capsys, command):
     argv = [command[0], str(jena_file), *[str(tmp_path / a) if a.startswith("OUT") else a for a in command[1:]]]
     assert main([*argv, "--at", "soon"]) == 2
-    assert _one_error_line(capsys) == ("battlestudio: --at 'soon': the turn 'soon' is not a whole number; "
-                                       "or start, end, 0 (the deployment)")
+    assert _one_error_line(capsys) == (
+        "battlestudio: --at 'soon': the turn 'soon' is not a whole number; or start, end, 0 (the deployment)"
+    )
     assert main([*argv, "--at", "1:"]) == 2
     assert "expected TURN[:SIDE[:PHASE]]" in _one_error_line(capsys)
 
@@ -203,7 +218,10 @@ def test_output_into_a_closed_pipe_is_quiet():
     jena = Path(__file__).resolve().parents[1] / "scenarios" / "jena-1806.battle.json"
     proc = subprocess.run(
         f"{sys.executable} -m battlestudio log {jena} | head -c 1; exit ${{PIPESTATUS[0]}}",
-        shell=True, executable="/bin/bash", capture_output=True, text=True,
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
     )
     assert len(proc.stdout) == 1
     assert proc.stderr == "" and proc.returncode == 0

@@ -17,8 +17,9 @@ SCEN = Path(__file__).resolve().parents[1] / "scenarios"
 
 def test_import_oob_fogofwar_prints_summary_and_writes(tmp_path, capsys):
     out = tmp_path / "elchingen.battle.json"
-    code = main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--scenario-id", "18",
-                 "--out", str(out)])
+    code = main(
+        ["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--scenario-id", "18", "--out", str(out)]
+    )
     cap = capsys.readouterr()
     assert code == 0
     assert "men: 38,620" in cap.out and "commanders: 8 (corps 2, division 6)" in cap.out
@@ -28,8 +29,11 @@ def test_import_oob_fogofwar_prints_summary_and_writes(tmp_path, capsys):
 
 def test_import_oob_warns_with_file_and_line_and_keeps_going(tmp_path, capsys):
     src = tmp_path / "bad.oob"
-    src.write_text("!French 1806\n!Indent 2\nVI-Corps - Ney\n  1eme Division - Marchand\n"
-                   "    6eme Legere - 4 bases sparkly light\n    39eme Ligne - -2 bases line\n", encoding="utf-8")
+    src.write_text(
+        "!French 1806\n!Indent 2\nVI-Corps - Ney\n  1eme Division - Marchand\n"
+        "    6eme Legere - 4 bases sparkly light\n    39eme Ligne - -2 bases line\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "bad.battle"
     assert main(["import-oob", str(src), "--format", "oob", "--out", str(out)]) == 0
     err = capsys.readouterr().err
@@ -62,10 +66,17 @@ def _source(force_ids: set[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-@pytest.mark.parametrize("name,forces,sides", [
-    ("elchingen-1805.battle.json", {"101", "102"}, {"French": "french", "Austria": "austrian"}),
-    ("jena-1806.battle.json", {"1", "4", "5", "6", "7", "8", "10", "11", "92"}, {"French": "french", "Prussia": "prussian"}),
-])
+@pytest.mark.parametrize(
+    "name,forces,sides",
+    [
+        ("elchingen-1805.battle.json", {"101", "102"}, {"French": "french", "Austria": "austrian"}),
+        (
+            "jena-1806.battle.json",
+            {"1", "4", "5", "6", "7", "8", "10", "11", "92"},
+            {"French": "french", "Prussia": "prussian"},
+        ),
+    ],
+)
 def test_check_passes_and_info_totals_match_the_source(name, forces, sides, capsys):
     path = str(SCEN / name)
     assert main(["check", path]) == 0
@@ -76,8 +87,12 @@ def test_check_passes_and_info_totals_match_the_source(name, forces, sides, caps
     src = {("French" if k == "France" else k): v for k, v in src.items()}
     sc = store.load(path).scenario
     for nation, side in sides.items():
-        off_table = sum(n for c in sc.commanders.values() if c.side == side
-                        for n in c.attributes.get("unrepresented_guns", {}).values())
+        off_table = sum(
+            n
+            for c in sc.commanders.values()
+            if c.side == side
+            for n in c.attributes.get("unrepresented_guns", {}).values()
+        )
         assert info["sides"][side]["men"] == src[nation]["men"]
         # guns on the table are the one-third-rule gun models (1.3); the rest is recorded, not lost
         assert info["sides"][side]["guns"] + off_table == src[nation]["guns"]
@@ -101,9 +116,12 @@ def test_import_oob_refuses_binary_and_non_utf8_files_naming_the_byte_offset(tmp
 
 def test_lines_that_are_neither_command_nor_unit_are_warned_and_skipped(tmp_path, capsys):
     src = tmp_path / "mixed.oob"
-    src.write_text("!French 1806\nVI Corps - Ney\n  1eme Division - Marchand\n    13e Legere 1400 men\n"
-                   "    6eme Legere - 4 bases light\n    ÿþ§§ garbage ¤¤\n  Corps Artillery\n"
-                   "    12pdr Battery - HvF\n", encoding="utf-8")
+    src.write_text(
+        "!French 1806\nVI Corps - Ney\n  1eme Division - Marchand\n    13e Legere 1400 men\n"
+        "    6eme Legere - 4 bases light\n    ÿþ§§ garbage ¤¤\n  Corps Artillery\n"
+        "    12pdr Battery - HvF\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "mixed.battle.json"
     assert main(["import-oob", str(src), "--format", "oob", "--no-convert", "--out", str(out)]) == 0
     err = capsys.readouterr().err
@@ -112,7 +130,10 @@ def test_lines_that_are_neither_command_nor_unit_are_warned_and_skipped(tmp_path
     assert f"{src}:6: warning: neither a command line" in err
     sc = store.load(out).scenario
     assert sorted(c.attributes["formation"] for c in sc.commanders.values()) == [
-        "1eme Division", "Corps Artillery", "VI Corps"]
+        "1eme Division",
+        "Corps Artillery",
+        "VI Corps",
+    ]
     assert sorted(u.name for u in sc.units.values()) == ["12pdr Battery", "6eme Legere"]
 
 
@@ -136,7 +157,10 @@ def test_import_oob_checks_the_files_real_type_against_format(tmp_path, capsys):
     out = tmp_path / "w.battle.json"
     csv_file = DATA / "waterloo-1815-from-pages.csv"
     assert main(["import-oob", str(csv_file), "--format", "xlsx", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 1
-    assert f"{csv_file}: --format xlsx, but the file is not an XLSX workbook (not a zip archive)" in capsys.readouterr().err
+    assert (
+        f"{csv_file}: --format xlsx, but the file is not an XLSX workbook (not a zip archive)"
+        in capsys.readouterr().err
+    )
     import openpyxl
 
     book = tmp_path / "waterloo.csv"  # an XLSX workbook under a .csv name
@@ -157,8 +181,23 @@ def test_options_that_the_format_does_not_read_are_usage_errors(tmp_path, capsys
     oob = str(DATA / "leipzig-1813-french.oob")
     assert main(["import-oob", oob, "--format", "oob", "--map", str(WATERLOO_MAP), "--out", str(out)]) == 2
     assert "--map is only read with --format csv or xlsx, not oob" in capsys.readouterr().err
-    assert main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--map", str(WATERLOO_MAP),
-                 "--scenario-id", "18", "--out", str(out)]) == 2
+    assert (
+        main(
+            [
+                "import-oob",
+                str(DATA / "fogofwar"),
+                "--format",
+                "fogofwar",
+                "--map",
+                str(WATERLOO_MAP),
+                "--scenario-id",
+                "18",
+                "--out",
+                str(out),
+            ]
+        )
+        == 2
+    )
     assert "--map is only read with --format csv or xlsx, not fogofwar" in capsys.readouterr().err
     assert main(["import-oob", oob, "--format", "oob", "--scenario-id", "1", "--out", str(out)]) == 2
     assert "--scenario-id is only read with --format fogofwar" in capsys.readouterr().err
@@ -169,17 +208,29 @@ def test_fogofwar_with_several_scenarios_needs_scenario_id_and_lists_them(tmp_pa
     out = tmp_path / "all.battle.json"
     assert main(["import-oob", str(DATA / "fogofwar"), "--format", "fogofwar", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "force.csv: the tables hold 3 scenarios; choose one with --scenario-id: " \
-           "1 (Jena Auerstadt), 17 (Eylau), 18 (Battle of Elchingen)" in err
+    assert (
+        "force.csv: the tables hold 3 scenarios; choose one with --scenario-id: "
+        "1 (Jena Auerstadt), 17 (Eylau), 18 (Battle of Elchingen)" in err
+    )
     assert not out.exists()
 
 
 def test_a_malformed_mapping_is_one_clear_line_not_an_internal_error(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
-    bad.write_text('[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n', encoding="utf-8")
+    bad.write_text("[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n", encoding="utf-8")
     out = tmp_path / "w.battle.json"
-    code = main(["import-oob", str(DATA / "waterloo-1815-from-pages.csv"), "--format", "csv", "--map", str(bad),
-                 "--out", str(out)])
+    code = main(
+        [
+            "import-oob",
+            str(DATA / "waterloo-1815-from-pages.csv"),
+            "--format",
+            "csv",
+            "--map",
+            str(bad),
+            "--out",
+            str(out),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "internal error" not in err
     assert f"{bad}: [hierarchy] levels = 5: expected a list of column names" in err

@@ -28,7 +28,9 @@ def test_log_lists_every_turn_with_orders_rolls_and_moves(capsys):
     assert rolls and all("d10 = " in line and ("passes" in line or "fails" in line) for line in rolls)
     assert any("order o-1-1 written: Napoleon → Lannes: A" in line for line in lines)
     assert any("| Lannes moves " in line and " cm to (" in line for line in lines)
-    assert any("| melee: " in line for line in lines) and any("note: [Fog on the Landgrafenberg]" in line for line in lines)
+    assert any("| melee: " in line for line in lines) and any(
+        "note: [Fog on the Landgrafenberg]" in line for line in lines
+    )
 
 
 def test_log_of_one_turn(capsys):
@@ -52,8 +54,13 @@ def test_log_refuses_bad_input(capsys, tmp_path):
 
 def test_log_as_a_subprocess():
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-    out = subprocess.run([sys.executable, "-m", "battlestudio", "log", str(JENA), "--turn", "1"],
-                         capture_output=True, text=True, env=env, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, "-m", "battlestudio", "log", str(JENA), "--turn", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
     assert out.returncode == 0, out.stderr
     assert "roll for o-1-1: Command control, Napoleon → Lannes, zone 1" in out.stdout
 

@@ -83,7 +83,9 @@ def test_push_after_undo_drops_redo(doc):
 
 def test_a_drag_is_one_undo_step(doc):
     for step in range(1, 6):
-        doc.push(MoveRecords("units", {"u-villatte": (95.0 + step, 55.0 + step)}, None, "Move Bde Villatte", merge_key=7))
+        doc.push(
+            MoveRecords("units", {"u-villatte": (95.0 + step, 55.0 + step)}, None, "Move Bde Villatte", merge_key=7)
+        )
     assert doc.undo_count == 1
     doc.undo()
     assert doc.scenario.units["u-villatte"].position == (95.0, 55.0)

@@ -10,7 +10,14 @@ import pytest
 from shapely.geometry import Polygon
 
 from battlestudio.edits import (
-    Change, Macro, MoveRecords, PutRecords, Reattach, RemoveRecords, SetInfo, reattach_problem,
+    Change,
+    Macro,
+    MoveRecords,
+    PutRecords,
+    Reattach,
+    RemoveRecords,
+    SetInfo,
+    reattach_problem,
 )
 from battlestudio.model import Commander, Scenario, TerrainFeature, TerrainKind, Unit
 from tests.elchingen import elchingen_scenario
@@ -21,9 +28,20 @@ def snapshot(s: Scenario) -> dict:
     g = s.oob.graph
     return {
         "info": s.info,
-        **{k: list(getattr(s, k).items()) for k in (
-            "sides", "units", "commanders", "terrain", "towns", "objectives",
-            "deployment_zones", "reinforcements", "orders")},
+        **{
+            k: list(getattr(s, k).items())
+            for k in (
+                "sides",
+                "units",
+                "commanders",
+                "terrain",
+                "towns",
+                "objectives",
+                "deployment_zones",
+                "reinforcements",
+                "orders",
+            )
+        },
         "nodes": sorted(g.nodes),
         "children": {n: list(g.successors(n)) for n in g.nodes},
     }
@@ -106,7 +124,9 @@ def test_remove_terrain_restores_dict_position(s):
 
 
 def test_move_records_moves_and_turns(s):
-    edit = MoveRecords("units", {"u-villatte": (97.5, 61), "u-roguet": (131, 60)}, {"u-villatte": 450.0}, "Move 2 units")
+    edit = MoveRecords(
+        "units", {"u-villatte": (97.5, 61), "u-roguet": (131, 60)}, {"u-villatte": 450.0}, "Move 2 units"
+    )
     done, _ = roundtrip(s, edit)
     assert done == [Change("units", frozenset({"u-villatte", "u-roguet"}))]
     edit.do(s)
@@ -131,7 +151,9 @@ def test_consecutive_moves_with_same_key_merge_into_one_step(s):
     start = snapshot(s)
     first = MoveRecords("units", {"u-villatte": (96, 56)}, None, "Move unit", merge_key="drag-1")
     first.do(s)
-    second = MoveRecords("units", {"u-villatte": (97, 57), "u-roguet": (131, 56)}, None, "Move 2 units", merge_key="drag-1")
+    second = MoveRecords(
+        "units", {"u-villatte": (97, 57), "u-roguet": (131, 56)}, None, "Move 2 units", merge_key="drag-1"
+    )
     second.do(s)
     assert first.merge(second)
     assert first.text == "Move 2 units"
@@ -142,17 +164,27 @@ def test_consecutive_moves_with_same_key_merge_into_one_step(s):
     assert snapshot(s) == end
     other_drag = MoveRecords("units", {"u-roguet": (1, 1)}, None, "Move", merge_key="drag-2")
     assert not first.merge(other_drag)
-    assert not MoveRecords("units", {}, {"u-roguet": 0}, "Rotate").merge(MoveRecords("units", {}, {"u-roguet": 15}, "Rotate"))
+    assert not MoveRecords("units", {}, {"u-roguet": 0}, "Rotate").merge(
+        MoveRecords("units", {}, {"u-roguet": 15}, "Rotate")
+    )
 
 
 def test_put_records_merge_by_key(s):
     start = snapshot(s)
     wood = s.terrain["t-wood"]
-    a = PutRecords("terrain", {"t-wood": replace(wood, geometry=Polygon([(190, 120), (231, 115), (235, 160), (195, 165)]))},
-                   "Move vertex", merge_key=("vertex", "t-wood", 1))
+    a = PutRecords(
+        "terrain",
+        {"t-wood": replace(wood, geometry=Polygon([(190, 120), (231, 115), (235, 160), (195, 165)]))},
+        "Move vertex",
+        merge_key=("vertex", "t-wood", 1),
+    )
     a.do(s)
-    b = PutRecords("terrain", {"t-wood": replace(wood, geometry=Polygon([(190, 120), (232, 114), (235, 160), (195, 165)]))},
-                   "Move vertex", merge_key=("vertex", "t-wood", 1))
+    b = PutRecords(
+        "terrain",
+        {"t-wood": replace(wood, geometry=Polygon([(190, 120), (232, 114), (235, 160), (195, 165)]))},
+        "Move vertex",
+        merge_key=("vertex", "t-wood", 1),
+    )
     b.do(s)
     assert a.merge(b)
     a.undo(s)
@@ -180,8 +212,10 @@ def test_reattach_with_index_and_detach(s):
 
 def test_reattach_new_node_and_cycle(s):
     new = Commander("c-marchand", "Marchand", "french", "France", "brigade")
-    add = Macro([PutRecords("commanders", {"c-marchand": new}, "Add"), Reattach("c-marchand", "c-loison", "Attach")],
-                "Add subordinate")
+    add = Macro(
+        [PutRecords("commanders", {"c-marchand": new}, "Add"), Reattach("c-marchand", "c-loison", "Attach")],
+        "Add subordinate",
+    )
     done, _ = roundtrip(s, add)
     assert [c.kind for c in done] == ["commanders", "oob"]
     with pytest.raises(ValueError, match="c-loison"):
@@ -215,11 +249,14 @@ def test_macro_undoes_partial_work_when_a_step_fails(s):
 
 def test_macro_merges_changes_by_kind(s):
     wood = TerrainFeature("t-new", TerrainKind.WOODS, Polygon([(0, 60), (20, 60), (20, 80)]))
-    m = Macro([
-        MoveRecords("units", {"u-roguet": (1, 1)}),
-        PutRecords("terrain", {"t-new": wood}, "Draw wood"),
-        MoveRecords("units", {"u-villatte": (2, 2)}),
-    ], "Mixed")
+    m = Macro(
+        [
+            MoveRecords("units", {"u-roguet": (1, 1)}),
+            PutRecords("terrain", {"t-new": wood}, "Draw wood"),
+            MoveRecords("units", {"u-villatte": (2, 2)}),
+        ],
+        "Mixed",
+    )
     done, _ = roundtrip(s, m)
     assert done == [Change("units", frozenset({"u-roguet", "u-villatte"})), Change("terrain", frozenset({"t-new"}))]
 

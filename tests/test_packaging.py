@@ -54,8 +54,10 @@ def _desktop_entry() -> dict[str, str]:
 
 def _mime_types() -> dict[str, list[str]]:
     root = ET.parse(MIME_XML).getroot()
-    return {t.get("type"): [g.get("pattern") for g in t.findall(f"{MIME_NS}glob")]
-            for t in root.findall(f"{MIME_NS}mime-type")}
+    return {
+        t.get("type"): [g.get("pattern") for g in t.findall(f"{MIME_NS}glob")]
+        for t in root.findall(f"{MIME_NS}mime-type")
+    }
 
 
 def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
@@ -63,6 +65,7 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 # -- .desktop ------------------------------------------------------------------------------
+
 
 def test_desktop_entry_launches_the_console_script_with_the_app_icon_and_mime_types():
     entry = _desktop_entry()
@@ -93,6 +96,7 @@ def test_app_sets_the_same_desktop_id():
 
 # -- AppStream ---------------------------------------------------------------------------
 
+
 def test_metainfo_agrees_with_the_project_and_desktop_entry():
     root = ET.parse(METAINFO).getroot()
     assert root.tag == "component" and root.get("type") == "desktop-application"
@@ -119,6 +123,7 @@ def test_appstreamcli_validates_the_metainfo():
 
 # -- MIME types ------------------------------------------------------------------------------
 
+
 def test_mime_types_cover_both_document_suffixes():
     from battlestudio.ui.resources import SCENARIO_SUFFIXES
 
@@ -126,8 +131,10 @@ def test_mime_types_cover_both_document_suffixes():
     assert globs == {"*" + s for s in SCENARIO_SUFFIXES}
     root = ET.parse(MIME_XML).getroot()
     parents = {t.get("type"): t.find(f"{MIME_NS}sub-class-of").get("type") for t in root}
-    assert parents == {"application/x-battlestudio-battle": "application/vnd.sqlite3",
-                       "application/x-battlestudio-battle+json": "application/json"}
+    assert parents == {
+        "application/x-battlestudio-battle": "application/vnd.sqlite3",
+        "application/x-battlestudio-battle+json": "application/json",
+    }
 
 
 def test_update_mime_database_maps_the_globs(tmp_path):
@@ -152,6 +159,7 @@ def test_update_mime_database_maps_the_globs(tmp_path):
 
 # -- icons -------------------------------------------------------------------------------------
 
+
 def _png_dims(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     return struct.unpack(">II", data[16:24])
@@ -171,9 +179,9 @@ def test_ico_holds_the_committed_pngs():
     reserved, kind, count = struct.unpack("<HHH", data[:6])
     assert (reserved, kind, count) == (0, 1, len(render_icons.ICO_SIZES))
     for i, size in enumerate(sorted(render_icons.ICO_SIZES)):
-        w, h, _, _, planes, bits, length, offset = struct.unpack("<BBBBHHII", data[6 + 16 * i: 22 + 16 * i])
+        w, h, _, _, planes, bits, length, offset = struct.unpack("<BBBBHHII", data[6 + 16 * i : 22 + 16 * i])
         assert (w or 256, h or 256, planes, bits) == (size, size, 1, 32)
-        assert data[offset:offset + length] == render_icons.png_path(size).read_bytes()
+        assert data[offset : offset + length] == render_icons.png_path(size).read_bytes()
 
 
 def test_icns_holds_each_size_as_png():
@@ -181,8 +189,8 @@ def test_icns_holds_each_size_as_png():
     assert data[:4] == b"icns" and struct.unpack(">I", data[4:8])[0] == len(data)
     found, pos = {}, 8
     while pos < len(data):
-        kind, length = data[pos:pos + 4].decode("ascii"), struct.unpack(">I", data[pos + 4:pos + 8])[0]
-        found[kind] = _png_dims(data[pos + 8:pos + length])
+        kind, length = data[pos : pos + 4].decode("ascii"), struct.unpack(">I", data[pos + 4 : pos + 8])[0]
+        found[kind] = _png_dims(data[pos + 8 : pos + length])
         pos += length
     assert found == {t: (s, s) for t, s in render_icons.ICNS_TYPES}
 
@@ -197,12 +205,17 @@ def test_ico_and_icns_writers_round_trip_sizes():
 
 # -- PyInstaller spec and the frozen bundle -----------------------------------------------
 
+
 def test_spec_inputs_exist():
     spec = (ROOT / "packaging" / "battlestudio.spec").read_text(encoding="utf-8")
     assert '"battlestudio/resources"' in spec and '"battlestudio/scenarios"' in spec
     assert 'copy_metadata("battlestudio")' in spec and 'collect_submodules("battlestudio")' in spec
-    for rel in ("packaging/battlestudio_entry.py", "packaging/windows/battlestudio.ico",
-                "packaging/macos/battlestudio.icns", "scenarios/SOURCES.md"):
+    for rel in (
+        "packaging/battlestudio_entry.py",
+        "packaging/windows/battlestudio.ico",
+        "packaging/macos/battlestudio.icns",
+        "scenarios/SOURCES.md",
+    ):
         assert (ROOT / rel).is_file(), rel
     assert sorted((ROOT / "scenarios").glob("*.battle.json"))
     entry = (ROOT / "packaging" / "battlestudio_entry.py").read_text(encoding="utf-8")
@@ -222,7 +235,8 @@ def frozen_bundle(tmp_path, monkeypatch):
     base = tmp_path / "battlestudio"
     (base / "resources" / "icons").mkdir(parents=True)
     (base / "resources" / "icons" / "battlestudio.svg").write_bytes(
-        (ROOT / "resources" / "icons" / "battlestudio.svg").read_bytes())
+        (ROOT / "resources" / "icons" / "battlestudio.svg").read_bytes()
+    )
     (base / "scenarios").mkdir()
     for name in ("elchingen-1805.battle.json", "jena-1806.battle.json"):
         (base / "scenarios" / name).write_bytes((ROOT / "scenarios" / name).read_bytes())
@@ -251,6 +265,7 @@ def test_resources_outside_a_bundle_are_the_checkouts():
 
 # -- the bundle checker ------------------------------------------------------------------------
 
+
 def test_check_bundle_reads_the_source_version_and_png_sizes():
     assert check_bundle.source_version() == __version__
     assert check_bundle.png_size(render_icons.png_path(48)) == (48, 48)
@@ -266,6 +281,7 @@ def test_check_bundle_fails_clearly_without_a_bundle(tmp_path, capsys):
 
 
 # -- Linux per-user install ------------------------------------------------------------------
+
 
 def _install(tmp_path: Path, dist: Path) -> subprocess.CompletedProcess[str]:
     import os

@@ -10,14 +10,20 @@ from tests.analysis import known_game
 
 def parts(**kw) -> ReportParts:
     base = dict(
-        title="Known game", subtitle="1806-10-14 — game report",
+        title="Known game",
+        subtitle="1806-10-14 — game report",
         facts=[("ruleset", "toe"), ("turns played", "3 (06:00–06:30), 34 events")],
-        sides=[SideSummary("French", "#2a4fa8", 800, 600, 200, 3, 2, 1.9),
-               SideSummary("Prussian <Hohenlohe>", "#303030", 800, 600, 200, 2, 1, 0.6)],
-        maps=[Picture("Deployment", "data:image/png;base64,AAAA", caption="deployment, 06:00"),
-              Picture("Turn 3", "map-3.png")],
+        sides=[
+            SideSummary("French", "#2a4fa8", 800, 600, 200, 3, 2, 1.9),
+            SideSummary("Prussian <Hohenlohe>", "#303030", 800, 600, 200, 2, 1, 0.6),
+        ],
+        maps=[
+            Picture("Deployment", "data:image/png;base64,AAAA", caption="deployment, 06:00"),
+            Picture("Turn 3", "map-3.png"),
+        ],
         charts=[Picture("Strength per side", svg="<svg id='c1'></svg>"), Picture("Luck", "chart-luck.png")],
-        highlights=highlights(known_game.log()), times={1: "06:00", 2: "06:15", 3: "06:30"},
+        highlights=highlights(known_game.log()),
+        times={1: "06:00", 2: "06:15", 3: "06:30"},
     )
     base.update(kw)
     return ReportParts(**base)
@@ -28,8 +34,10 @@ def test_report_page_holds_every_part_in_order():
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     order = [page.index(s) for s in ("<h1>Known game</h1>", "The sides", "Highlights", "The map", "Charts")]
     assert order == sorted(order)
-    assert '<td class="n">800</td><td class="n">600</td><td class="n">200</td><td class="n">2 of 3</td>' \
-           '<td class="n">1.90</td>' in page
+    assert (
+        '<td class="n">800</td><td class="n">600</td><td class="n">200</td><td class="n">2 of 3</td>'
+        '<td class="n">1.90</td>' in page
+    )
     assert page.count("<figure>") == 4 and "<svg id='c1'></svg>" in page and 'src="map-3.png"' in page
     assert "<figcaption>deployment, 06:00</figcaption>" in page
 
@@ -48,4 +56,4 @@ def test_text_is_escaped_and_notes_shown():
 
 def test_image_width_for_print():
     assert 'width="600"' in render_html(parts(), image_width=600)
-    assert 'width=' not in render_html(parts(charts=[], maps=[Picture("m", "x.png")]))
+    assert "width=" not in render_html(parts(charts=[], maps=[Picture("m", "x.png")]))

@@ -116,8 +116,11 @@ def files(tmp_path_factory) -> dict[str, list[Path]]:
 
 def fresh(*args: str) -> subprocess.CompletedProcess[str]:
     """``python *args`` in a new interpreter on this tree's sources."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), env_path()]) if env_path() else str(SRC),
-           "QT_QPA_PLATFORM": "offscreen"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), env_path()]) if env_path() else str(SRC),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, timeout=120)
 
 
@@ -158,8 +161,12 @@ def test_the_cli_reads_every_rulesets_game_in_a_fresh_interpreter(files, tmp_pat
     for rid, paths in files.items():
         for path in paths:
             out = tmp_path / f"{path.name}.converted{'.battle' if path.suffix == '.json' else '.battle.json'}"
-            jobs += [(rid, path, ("info", str(path))), (rid, path, ("log", str(path))),
-                     (rid, path, ("check", str(path))), (rid, path, ("convert", str(path), str(out)))]
+            jobs += [
+                (rid, path, ("info", str(path))),
+                (rid, path, ("log", str(path))),
+                (rid, path, ("check", str(path))),
+                (rid, path, ("convert", str(path), str(out))),
+            ]
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(lambda job: fresh("-m", "battlestudio", *job[2]), jobs))
     for (rid, path, args), run in zip(jobs, runs, strict=True):

@@ -21,8 +21,10 @@ def quoted_ids() -> re.Pattern[str]:
 
 def test_the_pattern_finds_the_ids_it_is_for():
     pattern = quoted_ids()
-    assert {pattern.search(t) is not None for t in ('x = "toe"', "get_ruleset('gda')", '"belle-alliance"',
-                                                     "'belle_alliance'", '"regimental"')} == {True}
+    assert {
+        pattern.search(t) is not None
+        for t in ('x = "toe"', "get_ruleset('gda')", '"belle-alliance"', "'belle_alliance'", '"regimental"')
+    } == {True}
     assert pattern.search('"toe.scale.battery_fraction"') is None and pattern.search("toes") is None
 
 

@@ -28,10 +28,15 @@ NAPOLEON, LANNES, SUCHET = "french-imperial-guard", "french-v-corps", "french-1e
 # the engine keys for the scenario's Table 1 placeholders (notes/toe-parameters.md), and march
 # lengths, which the scenario does not give yet
 ENGINE = {
-    "toe.zones_cm.c_in_c": [20, 40, "60+"], "toe.zones_cm.army": [20, 40, "60+"],
-    "toe.command_thresholds": [4, 6, 8], "toe.command_modifiers": {},
-    "toe.corps_command_distance_cm": 30, "toe.march_length_cm.infantry": 30,
-    "toe.march_length_cm.cavalry": 45, "toe.march_length_cm.artillery": 30, "initiative": "french",
+    "toe.zones_cm.c_in_c": [20, 40, "60+"],
+    "toe.zones_cm.army": [20, 40, "60+"],
+    "toe.command_thresholds": [4, 6, 8],
+    "toe.command_modifiers": {},
+    "toe.corps_command_distance_cm": 30,
+    "toe.march_length_cm.infantry": 30,
+    "toe.march_length_cm.cavalry": 45,
+    "toe.march_length_cm.artillery": 30,
+    "initiative": "french",
 }
 
 
@@ -63,8 +68,15 @@ def test_turn_sequence_is_both_player_turns_of_seven_phases(jena_scenario):
     assert (first.turn, first.side, first.phase) == (1, "french", "orders")
     steps = s.steps(1)
     assert [st.side for st in steps] == ["french"] * 7 + ["prussian"] * 7
-    assert [st.phase for st in steps[:7]] == ["orders", "movement", "visual_contact", "attack_declaration", "fire",
-                                              "attack", "reorganisation"]
+    assert [st.phase for st in steps[:7]] == [
+        "orders",
+        "movement",
+        "visual_contact",
+        "attack_declaration",
+        "fire",
+        "attack",
+        "reorganisation",
+    ]
     for _ in range(13):
         s.next_phase()
     assert tuple(s.key) == (1, "prussian", "reorganisation")
@@ -142,7 +154,8 @@ def test_attack_order_moves_the_corps_general_and_his_troops_follow(jena_scenari
             p0, p1 = before.units[uid].position, after.units[uid].position
             assert p1 == pytest.approx((p0[0] + delta[0], p0[1] + delta[1]), abs=0.01), uid
     assert after.commanders[SUCHET].position == pytest.approx(
-        (before.commanders[SUCHET].position[0] + delta[0], before.commanders[SUCHET].position[1] + delta[1]), abs=0.01)
+        (before.commanders[SUCHET].position[0] + delta[0], before.commanders[SUCHET].position[1] + delta[1]), abs=0.01
+    )
 
 
 def test_umpire_entries_change_the_state(jena_scenario):
@@ -152,10 +165,21 @@ def test_umpire_entries_change_the_state(jena_scenario):
     figs = s.state.units[uid].figures
     s.casualties(uid, 2, men=180, cause="fire of the Prussian advance guard (umpire)")
     assert s.state.units[uid].figures == figs - 2
-    roll = umpire_roll(s.dice, f"umpire-morale:{uid}:t1", "Morale test (umpire's table)", DiceSpec(1, 10, True),
-                       threshold=5, modifiers=[(1, "veteran")])
-    test = s.morale_test(uid, bool(roll.success), "holds" if roll.success else "falls back in disorder",
-                         "Umpire: Table 10 is missing from the seed.", roll)
+    roll = umpire_roll(
+        s.dice,
+        f"umpire-morale:{uid}:t1",
+        "Morale test (umpire's table)",
+        DiceSpec(1, 10, True),
+        threshold=5,
+        modifiers=[(1, "veteran")],
+    )
+    test = s.morale_test(
+        uid,
+        bool(roll.success),
+        "holds" if roll.success else "falls back in disorder",
+        "Umpire: Table 10 is missing from the seed.",
+        roll,
+    )
     assert roll.raw == (3,) and roll.success is False and "d10 = 3, +1 veteran = 4 < 5" in test.explanation
     s.set_order_state(uid, "U", "morale test failed")
     assert s.state.units[uid].state == "U"
@@ -226,8 +250,9 @@ def test_troops_halt_at_contact_and_at_the_table_edge(jena_scenario):
     for uid in moved & set(s.state.units):
         d = min(s.state.units[uid].footprint().distance(e) for e in enemies)
         assert d >= 1.0 - 1e-6, uid
-    halted = [uid for uid in moved & set(s.state.units)
-              if s.state.units[uid].position[1] < st.units[uid].position[1] + 59.9]
+    halted = [
+        uid for uid in moved & set(s.state.units) if s.state.units[uid].position[1] < st.units[uid].position[1] + 59.9
+    ]
     assert halted  # some were stopped by the enemy
     # pushed off the table to the east: nobody leaves it
     s.record_all(follow_moves(s.state, LANNES, (200.0, 0.0), table=s.table, **s._stamp()))

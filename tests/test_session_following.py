@@ -36,8 +36,9 @@ def test_suchet_moved_onto_gazan_halts_beside_him(session):
     # Suchet's division stands about 30 cm east of Gazan's; pushed 60 cm west it would run through it
     delta = (-60.0, 0.0)
     stacked = follow_moves(st, SUCHET, delta, turn=1, side="french", phase="movement", table=session.table)
-    apart = follow_moves(st, SUCHET, delta, turn=1, side="french", phase="movement", table=session.table,
-                         keep_apart_cm=0.5)
+    apart = follow_moves(
+        st, SUCHET, delta, turn=1, side="french", phase="movement", table=session.table, keep_apart_cm=0.5
+    )
     gazan = [st.units[u].footprint() for u in _units(st, GAZAN)]
 
     def ends(events):
@@ -49,7 +50,7 @@ def test_suchet_moved_onto_gazan_halts_beside_him(session):
     assert any(a.intersection(g).area > 1.0 for a in ends(stacked) for g in gazan)
     after = ends(apart)
     assert all(a.distance(g) >= 0.5 - 1e-6 for a in after for g in gazan)
-    assert all(a.intersection(b).area < 1e-6 for i, a in enumerate(after) for b in after[i + 1:])
+    assert all(a.intersection(b).area < 1e-6 for i, a in enumerate(after) for b in after[i + 1 :])
     # the front of the block went as far as it could, not nowhere
     moved = [e for e in apart if e.id in st.units]
     assert moved and max(math.dist(*e.path) for e in moved) > 5.0
@@ -58,8 +59,18 @@ def test_suchet_moved_onto_gazan_halts_beside_him(session):
 def test_a_formation_wheels_to_face_its_advance_about_its_generals(session):
     st = session.state
     # V Corps faces north (90); an advance to the west wheels every unit to face west (180)
-    events = follow_moves(st, LANNES, (-10.0, 0.0), turn=1, side="french", phase="movement",
-                          table=session.table, keep_off_cm=1.0, keep_apart_cm=0.5, wheel=True)
+    events = follow_moves(
+        st,
+        LANNES,
+        (-10.0, 0.0),
+        turn=1,
+        side="french",
+        phase="movement",
+        table=session.table,
+        keep_off_cm=1.0,
+        keep_apart_cm=0.5,
+        wheel=True,
+    )
     after = st
     for e in events:
         after = e.apply(after)
@@ -69,13 +80,15 @@ def test_a_formation_wheels_to_face_its_advance_about_its_generals(session):
     for u in _units(st, SUCHET):
         g0, g1 = st.commanders[SUCHET].position, after.commanders[SUCHET].position
         assert math.dist(st.units[u].position, g0) == pytest.approx(math.dist(after.units[u].position, g1), abs=0.05)
-    assert after.commanders[SUCHET].position == pytest.approx((st.commanders[SUCHET].position[0] - 10.0,
-                                                               st.commanders[SUCHET].position[1]))
+    assert after.commanders[SUCHET].position == pytest.approx(
+        (st.commanders[SUCHET].position[0] - 10.0, st.commanders[SUCHET].position[1])
+    )
     shapes = [after.units[u].footprint() for u in units]
-    assert all(a.intersection(b).area < 1e-6 for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    assert all(a.intersection(b).area < 1e-6 for i, a in enumerate(shapes) for b in shapes[i + 1 :])
     # moving backwards (south) is no about-face: facings are kept
-    back = follow_moves(st, LANNES, (0.0, -10.0), turn=1, side="french", phase="movement", table=session.table,
-                        wheel=True)
+    back = follow_moves(
+        st, LANNES, (0.0, -10.0), turn=1, side="french", phase="movement", table=session.table, wheel=True
+    )
     assert all(e.facing is None for e in back)
 
 

@@ -23,15 +23,23 @@ from tests.rules.case_runner import load_case
 RULES = Path(__file__).parent / "rules"
 
 
-def scenario_from_case(ruleset: str, cases: str, base_case: str, params: dict | None = None, turns: int = 3) -> Scenario:
+def scenario_from_case(
+    ruleset: str, cases: str, base_case: str, params: dict | None = None, turns: int = 3
+) -> Scenario:
     """A Scenario holding the world of a rule case (its units, commanders, order of battle)."""
     folder = RULES / cases / base_case
     state, case_params, _, _, _ = load_case(folder, RULES / cases)
     sides = sorted({c.side for c in state.commanders.values()})
-    info = ScenarioInfo(title=f"{ruleset} command phase", ruleset=ruleset, parameters={**case_params, **(params or {})},
-                        turns=turns)
-    return Scenario(info=info, sides={s: Side(s, s.capitalize()) for s in sides}, units=dict(state.units),
-                    commanders=dict(state.commanders), oob=state.oob)
+    info = ScenarioInfo(
+        title=f"{ruleset} command phase", ruleset=ruleset, parameters={**case_params, **(params or {})}, turns=turns
+    )
+    return Scenario(
+        info=info,
+        sides={s: Side(s, s.capitalize()) for s in sides},
+        units=dict(state.units),
+        commanders=dict(state.commanders),
+        oob=state.oob,
+    )
 
 
 def replayed(session: GameSession):
@@ -42,7 +50,7 @@ def test_gda_full_command_turn():
     scen = scenario_from_case("gda", "gda_cases", "command-roll-3-obeys-2-hesitant")
     s = GameSession(Battle(scen, []), dice=SeededDice(1809))
     assert [p.id for p in s.ruleset.turn_sequence(s.state)][:3] == ["adc", "command", "initiative"]
-    s.advance_to("adc", "allies")      # scenario side order: allies first until someone holds the initiative
+    s.advance_to("adc", "allies")  # scenario side order: allies first until someone holds the initiative
     out = s.issue_order(OrderRequest("dullitz", "ab1", "infantry_assault"))
     assert out.status == "pending" and "2 ADCs sent" in out.explanation
     s.advance_to("adc", "french")
@@ -50,7 +58,7 @@ def test_gda_full_command_turn():
     s.advance_to("command", "french")
     results = {b: s.command_check(b) for b in ("fb1", "fb2", "ab1")}
     assert all(r.flags["state"] in ("steady", "hesitant") for r in results.values())
-    assert results["fb1"].flags["odds"] == "8/9"          # the attached ADC's reroll
+    assert results["fb1"].flags["odds"] == "8/9"  # the attached ADC's reroll
     with pytest.raises(SessionError, match="initiative phase"):
         s.initiative()
     s.advance_to("initiative", "french")
@@ -108,7 +116,7 @@ def test_belle_alliance_full_order_phase():
     scen = scenario_from_case("belle-alliance", "belle_alliance_cases", "attack-orders-and-command")
     scen.orders.clear()
     s = GameSession(Battle(scen, []), dice=SeededDice(1815))
-    assert [st.side for st in s.steps(1)][0] == "allies"     # no initiative roll: the scenario's first side
+    assert [st.side for st in s.steps(1)][0] == "allies"  # no initiative roll: the scenario's first side
     s.advance_to("orders", "allies")
     assert s.issue_order(OrderRequest("ac", "d", "attack", parameters={"target": "a"})).status == "pending"
     s.advance_to("orders", "french")
@@ -131,8 +139,13 @@ def test_toe_full_order_phase_on_the_auerstedt_case_world():
     state, params, _, _ = toe_case(folder)
     sides = sorted({c.side for c in state.commanders.values()})
     info = ScenarioInfo(ruleset="toe", parameters={**params, "initiative": "french"}, turns=2)
-    scen = Scenario(info=info, sides={x: Side(x, x) for x in sides}, units=dict(state.units),
-                    commanders=dict(state.commanders), oob=state.oob)
+    scen = Scenario(
+        info=info,
+        sides={x: Side(x, x) for x in sides},
+        units=dict(state.units),
+        commanders=dict(state.commanders),
+        oob=state.oob,
+    )
     s = GameSession(Battle(scen, []), dice=SeededDice(1806))
     s.advance_to("orders", "french")
     out = s.issue_orders([OrderRequest("napoleon", "davout", "A", objective=(150.0, 120.0))])
@@ -142,6 +155,7 @@ def test_toe_full_order_phase_on_the_auerstedt_case_world():
         s.initiative()
     while s.key.turn == 1:
         s.next_phase()
-    assert s.key.side == "french" and not any(isinstance(e, CommandStateChanged) and e.subject == "holder"
-                                              for e in s.battle.events)
+    assert s.key.side == "french" and not any(
+        isinstance(e, CommandStateChanged) and e.subject == "holder" for e in s.battle.events
+    )
     assert replayed(s).orders == s.state.orders

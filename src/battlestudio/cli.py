@@ -23,7 +23,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from battlestudio import __version__
 
@@ -56,8 +56,10 @@ def _cmd_open(args: argparse.Namespace) -> int:
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
     ):
-        raise _Problem("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-                       "use check/info/convert, or set QT_QPA_PLATFORM=offscreen")
+        raise _Problem(
+            "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+            "use check/info/convert, or set QT_QPA_PLATFORM=offscreen"
+        )
     try:
         from battlestudio.ui import app  # Qt is imported here and nowhere else in the CLI
     except ImportError as exc:
@@ -67,9 +69,11 @@ def _cmd_open(args: argparse.Namespace) -> int:
 
 # -- check ------------------------------------------------------------------------------------
 def _args_check(p: argparse.ArgumentParser) -> None:
-    p.description = ("Validate a battle file with the checks of the editor's Problems dock and replay its "
-                     "recorded game. Prints one line per problem, errors first: 'FILE: error|warning CHECK: "
-                     "FIELD: what is wrong'. Exit 1 if there is an error; warnings alone exit 0.")
+    p.description = (
+        "Validate a battle file with the checks of the editor's Problems dock and replay its "
+        "recorded game. Prints one line per problem, errors first: 'FILE: error|warning CHECK: "
+        "FIELD: what is wrong'. Exit 1 if there is an error; warnings alone exit 0."
+    )
     p.add_argument("file", help="a .battle or .battle.json file")
 
 
@@ -114,17 +118,23 @@ def _info_text(path: str, i: dict) -> str:
     def counts(d: dict) -> str:
         return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
-    lines = [f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), ruleset {i['ruleset']}",
-             f"table {i['table_cm'][0]:g} × {i['table_cm'][1]:g} cm"]
+    lines = [
+        f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), ruleset {i['ruleset']}",
+        f"table {i['table_cm'][0]:g} × {i['table_cm'][1]:g} cm",
+    ]
     for sid, side in i["sides"].items():
-        lines.append(f"side {sid} ({side['name']}): {side['commanders']} commanders, {side['units']} units, "
-                     f"{side['men']} men, {side['guns']} guns; {counts(side['units_per_arm'])}")
+        lines.append(
+            f"side {sid} ({side['name']}): {side['commanders']} commanders, {side['units']} units, "
+            f"{side['men']} men, {side['guns']} guns; {counts(side['units_per_arm'])}"
+        )
     lines.append(f"commanders {i['commanders']}: {counts(i['commanders_per_echelon'])}")
     lines.append(f"units {i['units']}: " + counts({a: v["units"] for a, v in i["arms"].items()}))
     lines.append(f"men {i['men']}, guns {i['guns']}, horses {i['horses']}")
     lines.append(f"terrain features {i['terrain_features']}: {counts(i['terrain_per_kind'])}")
-    lines.append(f"town zones {i['town_zones']}, objectives {i['objectives']}, deployment zones "
-                 f"{i['deployment_zones']}, reinforcements {i['reinforcements']}, orders {i['orders']}")
+    lines.append(
+        f"town zones {i['town_zones']}, objectives {i['objectives']}, deployment zones "
+        f"{i['deployment_zones']}, reinforcements {i['reinforcements']}, orders {i['orders']}"
+    )
     lines.append(f"turns {i['turns']}; game log: {i['events']} events up to turn {i['turns_logged']}")
     return "\n".join(lines)
 
@@ -210,7 +220,9 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
     p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP)
     p.add_argument("--png", required=True, metavar="OUT.png", help="the picture to write")
-    p.add_argument("--width", type=int, default=1600, metavar="PX", help="picture width in pixels, 200 to 10000 (default 1600)")
+    p.add_argument(
+        "--width", type=int, default=1600, metavar="PX", help="picture width in pixels, 200 to 10000 (default 1600)"
+    )
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -244,8 +256,10 @@ def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
     p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
-    p.epilog = ("The column mapping (--map) of csv and xlsx is described, every key with an example, "
-                "in docs/import-mapping.md (and in the docstring of battlestudio.store.importers.tabular).")
+    p.epilog = (
+        "The column mapping (--map) of csv and xlsx is described, every key with an example, "
+        "in docs/import-mapping.md (and in the docstring of battlestudio.store.importers.tabular)."
+    )
 
 
 def _cmd_import_oob(args: argparse.Namespace) -> int:
@@ -264,14 +278,14 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
     if os.path.exists(args.out) and not args.force:
         raise _Problem(f"{args.out}: already exists; use --force to replace it")
     _writable(args.out)  # before the whole import, not after it
-    res = import_oob(args.files, args.format, mapping=args.map, scenario_id=args.scenario_id,
-                     convert=not args.no_convert)
+    res = import_oob(
+        args.files, args.format, mapping=args.map, scenario_id=args.scenario_id, convert=not args.no_convert
+    )
     print("\n".join(res.summary.lines()))
     for w in res.warnings:
         print(w, file=sys.stderr)
     store.save(Battle(res.scenario), args.out)
-    print(f"wrote {args.out} ({len(res.problems())} warning(s), "
-          f"{len(res.warnings) - len(res.problems())} note(s))")
+    print(f"wrote {args.out} ({len(res.problems())} warning(s), {len(res.warnings) - len(res.problems())} note(s))")
     return EXIT_OK
 
 
@@ -332,22 +346,45 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
 
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
-    Command("check", "report every problem in a battle file (errors and warnings); exit 1 if there is an error",
-            _args_check, _cmd_check),
+    Command(
+        "check",
+        "report every problem in a battle file (errors and warnings); exit 1 if there is an error",
+        _args_check,
+        _cmd_check,
+    ),
     Command("info", "count sides, commanders, units, men, guns, terrain, towns, turns, events", _args_info, _cmd_info),
     Command("convert", "convert between .battle and .battle.json", _args_convert, _cmd_convert),
-    Command("orders", "standing orders, order budgets and who is out of command (rulesets with an orders report)",
-            _args_orders, _cmd_orders),
-    Command("log", "print the recorded game, one line per event, every roll with its explanation",
-            _args_log, _cmd_log),
-    Command("replay", "render the map at a point of the recorded game (TURN[:SIDE[:PHASE]]) as a PNG",
-            _args_replay, _cmd_replay),
-    Command("import-oob", "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
-            _args_import_oob, _cmd_import_oob),
-    Command("report", "write a game report (HTML or PDF): maps at chosen turns, charts, highlights",
-            _args_report, _cmd_report),
-    Command("export-map", "export the map at a turn as PNG, SVG or PDF with legend, scale bar and north arrow",
-            _args_export_map, _cmd_export_map),
+    Command(
+        "orders",
+        "standing orders, order budgets and who is out of command (rulesets with an orders report)",
+        _args_orders,
+        _cmd_orders,
+    ),
+    Command("log", "print the recorded game, one line per event, every roll with its explanation", _args_log, _cmd_log),
+    Command(
+        "replay",
+        "render the map at a point of the recorded game (TURN[:SIDE[:PHASE]]) as a PNG",
+        _args_replay,
+        _cmd_replay,
+    ),
+    Command(
+        "import-oob",
+        "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
+        _args_import_oob,
+        _cmd_import_oob,
+    ),
+    Command(
+        "report",
+        "write a game report (HTML or PDF): maps at chosen turns, charts, highlights",
+        _args_report,
+        _cmd_report,
+    ),
+    Command(
+        "export-map",
+        "export the map at a turn as PNG, SVG or PDF with legend, scale bar and north arrow",
+        _args_export_map,
+        _cmd_export_map,
+    ),
 ]
 """Every subcommand, in the order ``--help`` lists them."""
 
@@ -357,8 +394,10 @@ class _Problem(Exception):
     """A one-line failure message (exit code 1)."""
 
 
-AT_HELP = ("where in the game: start (or 0, the deployment), end, the end of turn N, of a side's "
-           "player-turn or of a phase, e.g. 12, 12:prussian or 12:prussian:fire")
+AT_HELP = (
+    "where in the game: start (or 0, the deployment), end, the end of turn N, of a side's "
+    "player-turn or of a phase, e.g. 12, 12:prussian or 12:prussian:fire"
+)
 
 MAX_WIDTH_PX = 10_000
 """Largest ``--width`` of a picture or page (100,000 px needed 21 GB of memory)."""
@@ -399,8 +438,7 @@ def _suffix(path: str, allowed: tuple[str, ...]) -> None:
     suffix = Path(path).suffix.lower()
     if suffix not in allowed:
         names = ", ".join(allowed[:-1]) + " or " + allowed[-1]
-        raise UsageError(f"--out {path}: cannot write {suffix or 'a file without a suffix'}; "
-                         f"name it {names}")
+        raise UsageError(f"--out {path}: cannot write {suffix or 'a file without a suffix'}; name it {names}")
 
 
 def _writable(path: str) -> None:
@@ -421,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="battlestudio",
         description="Scenario editor and battle replayer for Napoleonic grand-tactical wargames. "
-                    "With no command, or just FILE, opens the window.",
+        "With no command, or just FILE, opens the window.",
         epilog="Run 'battlestudio COMMAND --help' for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"battlestudio {__version__}")

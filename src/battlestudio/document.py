@@ -93,7 +93,7 @@ class Document:
             whatever ``edit.do`` raises; the history is then unchanged.
         """
         changes = edit.do(self.scenario)
-        del self._edits[self._index:]
+        del self._edits[self._index :]
         if self._clean is not None and self._clean > self._index:
             self._clean = None
         top = self._edits[-1] if self._edits else None
@@ -196,8 +196,9 @@ class Document:
         units = {i: rec for i, (_, rec) in self.gesture_start(ids, key, ("units",)).items()}
         return self.push(rotate_edit(units, delta, key)) if units else []
 
-    def set_fields(self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str,
-                   key: object = None) -> list[Change]:
+    def set_fields(
+        self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str, key: object = None
+    ) -> list[Change]:
         """Set fields of records of container ``kind``: ``fields`` is id → {field: new value}
         (dataclass field names, e.g. ``{"formation": Formation.COLUMN}``), as one undo step
         labelled ``text``; calls with the same ``key`` merge. Records left unchanged are

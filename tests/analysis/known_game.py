@@ -32,26 +32,51 @@ ROLL_PASSED = (True, False, False, True, True)
 
 
 def scenario() -> Scenario:
-    s = Scenario(info=ScenarioInfo(title="Known game", date="1806-10-14", ruleset="toe", turns=3,
-                                   parameters=dict(PARAMS)))
-    s.sides = {"french": Side("french", "French", ("France",), "#2a4fa8"),
-               "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030")}
+    s = Scenario(
+        info=ScenarioInfo(title="Known game", date="1806-10-14", ruleset="toe", turns=3, parameters=dict(PARAMS))
+    )
+    s.sides = {
+        "french": Side("french", "French", ("France",), "#2a4fa8"),
+        "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030"),
+    }
     oob = OrderOfBattle()
-    for side, nation, y, sign, facing in (("french", "France", 0.0, 1, 90.0),
-                                          ("prussian", "Prussia", 180.0, -1, 270.0)):
+    for side, nation, y, sign, facing in (
+        ("french", "France", 0.0, 1, 90.0),
+        ("prussian", "Prussia", 180.0, -1, 270.0),
+    ):
         a, c, d = f"{side}-army", f"{side}-c1", f"{side}-d1"
-        s.commanders[a] = Commander(a, f"{nation} army", side, nation, "army", (100.0, y + sign * 10),
-                                    order_capacity=3, command_ability=1)
-        s.commanders[c] = Commander(c, f"{nation} corps", side, nation, "corps", (100.0, y + sign * 40),
-                                    command_distance=30.0, command_ability=1)
-        s.commanders[d] = Commander(d, f"{nation} division", side, nation, "division", (100.0, y + sign * 50),
-                                    command_distance=15.0)
+        s.commanders[a] = Commander(
+            a, f"{nation} army", side, nation, "army", (100.0, y + sign * 10), order_capacity=3, command_ability=1
+        )
+        s.commanders[c] = Commander(
+            c,
+            f"{nation} corps",
+            side,
+            nation,
+            "corps",
+            (100.0, y + sign * 40),
+            command_distance=30.0,
+            command_ability=1,
+        )
+        s.commanders[d] = Commander(
+            d, f"{nation} division", side, nation, "division", (100.0, y + sign * 50), command_distance=15.0
+        )
         oob.add(a, c)
         oob.add(c, d)
         for i, x in ((1, 95.0), (2, 105.0)):
             uid = f"{side}-u{i}"
-            s.units[uid] = Unit(uid, f"{nation} brigade {i}", side, nation, Arm.INFANTRY, Subtype.LINE_INFANTRY,
-                                figures=4, men=400, position=(x, y + sign * 60), facing=facing)
+            s.units[uid] = Unit(
+                uid,
+                f"{nation} brigade {i}",
+                side,
+                nation,
+                Arm.INFANTRY,
+                Subtype.LINE_INFANTRY,
+                figures=4,
+                men=400,
+                position=(x, y + sign * 60),
+                facing=facing,
+            )
             oob.add(d, uid)
     s.oob = oob
     return s
@@ -59,8 +84,17 @@ def scenario() -> Scenario:
 
 def _roll(oid: str, i: int, raw: int, mod: int, threshold: int, turn: int) -> dict:
     ok = raw + mod >= threshold
-    rec = RollRecord(f"toe-command-control:{oid}:order:t{turn}", f"roll {i + 1} for {oid}", D10, (raw,),
-                     (Modifier(mod, "command ability (KE)"),) if mod else (), threshold, "test", "", ok)
+    rec = RollRecord(
+        f"toe-command-control:{oid}:order:t{turn}",
+        f"roll {i + 1} for {oid}",
+        D10,
+        (raw,),
+        (Modifier(mod, "command ability (KE)"),) if mod else (),
+        threshold,
+        "test",
+        "",
+        ok,
+    )
     return rec.to_dict()
 
 
@@ -72,28 +106,64 @@ def events() -> list:
 
     # turn 1
     phase(1, "french", "orders")
-    ev.append(OrderWritten(1, "french", "orders", order_id="o1", issuer="french-army", recipient="french-c1",
-                           order_type="A", objective=(100.0, 90.0), cost=1))
+    ev.append(
+        OrderWritten(
+            1,
+            "french",
+            "orders",
+            order_id="o1",
+            issuer="french-army",
+            recipient="french-c1",
+            order_type="A",
+            objective=(100.0, 90.0),
+            cost=1,
+        )
+    )
     ev.append(CommandRolled(1, "french", "orders", order_id="o1", roll=_roll("o1", 0, 7, 1, 6, 1)))
     ev.append(OrderDelivered(1, "french", "orders", order_id="o1", origin=(100.0, 40.0)))
     phase(1, "french", "firing")
     ev.append(Casualties(1, "french", "firing", unit="french-u1", figures=1, men=100, cause="fire"))
     phase(1, "prussian", "orders")
-    ev.append(OrderWritten(1, "prussian", "orders", order_id="o2", issuer="prussian-army", recipient="prussian-c1",
-                           order_type="A", objective=(100.0, 100.0), cost=1))
+    ev.append(
+        OrderWritten(
+            1,
+            "prussian",
+            "orders",
+            order_id="o2",
+            issuer="prussian-army",
+            recipient="prussian-c1",
+            order_type="A",
+            objective=(100.0, 100.0),
+            cost=1,
+        )
+    )
     ev.append(CommandRolled(1, "prussian", "orders", order_id="o2", roll=_roll("o2", 1, 3, 0, 7, 1)))
     ev.append(OrderFailed(1, "prussian", "orders", order_id="o2", reason="3 < 7"))
     ev.append(TurnEnded(1, "prussian", "orders"))
     # turn 2
     phase(2, "french", "orders")
-    ev.append(OrderWritten(2, "french", "orders", order_id="o3", issuer="french-army", recipient="french-c1",
-                           order_type="H", objective=(100.0, 40.0), cost=1))
+    ev.append(
+        OrderWritten(
+            2,
+            "french",
+            "orders",
+            order_id="o3",
+            issuer="french-army",
+            recipient="french-c1",
+            order_type="H",
+            objective=(100.0, 40.0),
+            cost=1,
+        )
+    )
     ev.append(CommandRolled(2, "french", "orders", order_id="o3", roll=_roll("o3", 3, 0, 1, 2, 2)))
     ev.append(OrderFailed(2, "french", "orders", order_id="o3", reason="1 < 2"))
     phase(2, "french", "movement")
     ev.append(Moved(2, "french", "movement", id="french-d1", path=((100.0, 50.0), (100.0, 80.0))))
-    ev.append(Annotation(2, "french", "movement", title="A rash ride", text="The division general rides ahead.",
-                         ids=("french-d1",)))
+    ev.append(
+        Annotation(
+            2, "french", "movement", title="A rash ride", text="The division general rides ahead.", ids=("french-d1",)
+        )
+    )
     phase(2, "prussian", "orders")
     ev.append(CommandRolled(2, "prussian", "orders", order_id="o2", roll=_roll("o2", 2, 8, 0, 7, 2)))
     ev.append(OrderDelivered(2, "prussian", "orders", order_id="o2", origin=(100.0, 140.0)))
@@ -109,8 +179,11 @@ def events() -> list:
     phase(3, "french", "movement")
     ev.append(Moved(3, "french", "movement", id="french-d1", path=((100.0, 80.0), (100.0, 50.0))))
     phase(3, "prussian", "orders")
-    ev.append(OrderCompleted(3, "prussian", "orders", order_id="o2", reason="objective reached",
-                             defence_objective=(100.0, 100.0)))
+    ev.append(
+        OrderCompleted(
+            3, "prussian", "orders", order_id="o2", reason="objective reached", defence_objective=(100.0, 100.0)
+        )
+    )
     ev.append(TurnEnded(3, "prussian", "orders"))
     return ev
 

@@ -64,8 +64,9 @@ def leipzig_state() -> GameState:
     return log.state_at(log.phase_starts()[len(log.phases()) * 2 // 3])
 
 
-@pytest.mark.parametrize("ruleset_id, params", [("toe", TOE_LARGE), ("toe", TOE_ZONES),
-                                                ("belle-alliance", {"command_distance_cm": 20.0})])
+@pytest.mark.parametrize(
+    "ruleset_id, params", [("toe", TOE_LARGE), ("toe", TOE_ZONES), ("belle-alliance", {"command_distance_cm": 20.0})]
+)
 def test_drags_on_the_leipzig_shaped_game_equal_a_full_recompute(leipzig_state, ruleset_id, params):
     state = leipzig_state
     ruleset = get_ruleset(ruleset_id)
@@ -96,17 +97,27 @@ def jena(ruleset_id: str, params: dict) -> GameState:
     s = store.load(JENA).scenario
     if ruleset_id == "regimental":  # an adjutant relaying the French HQ's zone (Ambiguity 17)
         hq = s.commanders["french-imperial-guard"]
-        s.commanders["french-adc"] = Commander("french-adc", "ADC Lejeune", "french", "France", "division",
-                                               (hq.position[0] + 18.0, hq.position[1]), attributes={"role": "adjutant"})
+        s.commanders["french-adc"] = Commander(
+            "french-adc",
+            "ADC Lejeune",
+            "french",
+            "France",
+            "division",
+            (hq.position[0] + 18.0, hq.position[1]),
+            attributes={"role": "adjutant"},
+        )
     return GameState.from_scenario(s)
 
 
-@pytest.mark.parametrize("ruleset_id, params", [
-    ("toe", None),
-    ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
-    ("belle-alliance", {"command_distance_cm": 20.0}),
-    ("gda", {"adcs": 2}),
-])
+@pytest.mark.parametrize(
+    "ruleset_id, params",
+    [
+        ("toe", None),
+        ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
+        ("belle-alliance", {"command_distance_cm": 20.0}),
+        ("gda", {"adcs": 2}),
+    ],
+)
 def test_drags_on_jena_equal_a_full_recompute(ruleset_id, params):
     state = jena(ruleset_id, params or {})
     params = params if params is not None else store.load(JENA).scenario.info.parameters
@@ -114,9 +125,18 @@ def test_drags_on_jena_equal_a_full_recompute(ruleset_id, params):
     picture = command_picture(state, ruleset, params)
     assert picture.refusals == () and picture.findings
     rng = random.Random(1806)
-    movers = ["french-v-corps", "french-imperial-guard", "french-1eme-division", "french-cav-bde",
-              "prussian-south-hohenlohe", "prussian-1st-div"]
-    movers += [next(iter(state.oob.subordinates("french-cav-bde"))), next(iter(state.oob.subordinates("french-1eme-division")))]
+    movers = [
+        "french-v-corps",
+        "french-imperial-guard",
+        "french-1eme-division",
+        "french-cav-bde",
+        "prussian-south-hohenlohe",
+        "prussian-1st-div",
+    ]
+    movers += [
+        next(iter(state.oob.subordinates("french-cav-bde"))),
+        next(iter(state.oob.subordinates("french-1eme-division"))),
+    ]
     if ruleset_id == "regimental":
         movers.append("french-adc")
     total = 0
@@ -160,12 +180,15 @@ class Undescribed(TordenOverEuropa):
         return RulesetDefaults.finding_dependencies(self)
 
 
-@pytest.mark.parametrize("ruleset_id, params", [
-    ("toe", None),
-    ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
-    ("belle-alliance", {"command_distance_cm": 20.0}),
-    ("gda", {"adcs": 2}),
-])
+@pytest.mark.parametrize(
+    "ruleset_id, params",
+    [
+        ("toe", None),
+        ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
+        ("belle-alliance", {"command_distance_cm": 20.0}),
+        ("gda", {"adcs": 2}),
+    ],
+)
 def test_units_changing_formation_state_losses_or_leaving_update_like_a_recompute(ruleset_id, params):
     from dataclasses import replace
 
@@ -176,10 +199,21 @@ def test_units_changing_formation_state_losses_or_leaving_update_like_a_recomput
     params = params if params is not None else store.load(JENA).scenario.info.parameters
     ruleset = get_ruleset(ruleset_id)
     picture = command_picture(state, ruleset, params)
-    units = [n for b in ("french-cav-bde", "french-1eme-division", "prussian-1st-div")
-             for n in state.oob.subordinates(b) if n in state.units]
-    changes = [dict(formation=Formation.COLUMN), dict(state="FU"), dict(state="dispersed"), None,
-               dict(figures=2, men=300), dict(state="eliminated"), dict(formation=Formation.SQUARE, position=(250.0, 150.0))]
+    units = [
+        n
+        for b in ("french-cav-bde", "french-1eme-division", "prussian-1st-div")
+        for n in state.oob.subordinates(b)
+        if n in state.units
+    ]
+    changes = [
+        dict(formation=Formation.COLUMN),
+        dict(state="FU"),
+        dict(state="dispersed"),
+        None,
+        dict(figures=2, men=300),
+        dict(state="eliminated"),
+        dict(formation=Formation.SQUARE, position=(250.0, 150.0)),
+    ]
     for i, uid in enumerate(units):
         old, change = state.units[uid], changes[i % len(changes)]
         new = None if change is None else replace(old, **change)
@@ -187,8 +221,13 @@ def test_units_changing_formation_state_losses_or_leaving_update_like_a_recomput
         state = state.without(uid) if new is None else state.with_unit(new)  # None: routed off the table
         picture, _ = update_picture(picture, state, ruleset, params, {uid})
         expected = command_picture(state, ruleset, params)
-        assert (picture.findings, picture.links, picture.reaches, picture.budgets, picture.orders) == \
-            (expected.findings, expected.links, expected.reaches, expected.budgets, expected.orders)
+        assert (picture.findings, picture.links, picture.reaches, picture.budgets, picture.orders) == (
+            expected.findings,
+            expected.links,
+            expected.reaches,
+            expected.budgets,
+            expected.orders,
+        )
     u = next(iter(state.units.values()))
     assert not local_change(u, replace(u, side="prussian"))
     c = state.commanders["french-v-corps"]

@@ -8,7 +8,12 @@ from fractions import Fraction
 import pytest
 
 from battlestudio.analysis import (
-    command_luck, highlights, losses_by_turn_and_phase, order_history, out_of_command_time, strength_over_turns,
+    command_luck,
+    highlights,
+    losses_by_turn_and_phase,
+    order_history,
+    out_of_command_time,
+    strength_over_turns,
 )
 from battlestudio.analysis.command_time import turns_out_by_corps
 from battlestudio.analysis.common import corps_of, turn_end_positions
@@ -45,10 +50,14 @@ def test_corps_of_walks_up_to_the_corps_general(log):
 def test_strength_per_side_over_turns(log):
     got = {(p.turn, p.group): (p.men, p.figures) for p in strength_over_turns(log)}
     assert got == {
-        (0, "french"): (800, 8), (0, "prussian"): (800, 8),
-        (1, "french"): (700, 7), (1, "prussian"): (800, 8),
-        (2, "french"): (600, 6), (2, "prussian"): (600, 6),
-        (3, "french"): (600, 6), (3, "prussian"): (600, 6),
+        (0, "french"): (800, 8),
+        (0, "prussian"): (800, 8),
+        (1, "french"): (700, 7),
+        (1, "prussian"): (800, 8),
+        (2, "french"): (600, 6),
+        (2, "prussian"): (600, 6),
+        (3, "french"): (600, 6),
+        (3, "prussian"): (600, 6),
     }
 
 

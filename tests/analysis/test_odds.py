@@ -48,20 +48,42 @@ def test_toe_beyond_the_last_zone_and_a_corps_generals_own_order():
 
 
 def test_refusals_name_what_is_missing():
-    assert "needs scenario parameter 'command_modifiers'" in order_odds(
-        known_state(), "toe", {}, "french-army", "french-c1").refusal
+    assert (
+        "needs scenario parameter 'command_modifiers'"
+        in order_odds(known_state(), "toe", {}, "french-army", "french-c1").refusal
+    )
     assert "no ruleset" not in order_odds(known_state(), "toe", known_game.PARAMS, "nobody", "x").headline
     assert "nobody" in order_odds(known_state(), "toe", known_game.PARAMS, "nobody", "x").refusal
-    assert "known: belle-alliance, gda, regimental, toe" in order_odds(known_state(), "kriegsspiel", {}, "a", "b").refusal
+    assert (
+        "known: belle-alliance, gda, regimental, toe" in order_odds(known_state(), "kriegsspiel", {}, "a", "b").refusal
+    )
 
 
 def _gda_state(**status) -> GameState:
-    b = Commander("b1", "Brigade Ruffin", "french", "France", "brigade", (0.0, -10.0),
-                  attributes={"gda": status} if status else {})
-    units = {f"u{i}": Unit(f"u{i}", f"u{i}", "french", "France", figures=12, quality="line", position=(i * 30.0, 0.0),
-                           state="formed") for i in range(2)}
-    return GameState(units=units, commanders={"b1": b}, orders={}, oob=OrderOfBattle([("b1", "u0"), ("b1", "u1")]),
-                     turn=1, side="french", phase="command")
+    b = Commander(
+        "b1",
+        "Brigade Ruffin",
+        "french",
+        "France",
+        "brigade",
+        (0.0, -10.0),
+        attributes={"gda": status} if status else {},
+    )
+    units = {
+        f"u{i}": Unit(
+            f"u{i}", f"u{i}", "french", "France", figures=12, quality="line", position=(i * 30.0, 0.0), state="formed"
+        )
+        for i in range(2)
+    }
+    return GameState(
+        units=units,
+        commanders={"b1": b},
+        orders={},
+        oob=OrderOfBattle([("b1", "u0"), ("b1", "u1")]),
+        turn=1,
+        side="french",
+        phase="command",
+    )
 
 
 def test_gda_chance_to_obey_with_and_without_an_adc():
@@ -76,8 +98,15 @@ def test_gda_chance_to_obey_with_and_without_an_adc():
 def _regimental_state(div_at: tuple[float, float]) -> GameState:
     hq = Commander("hq", "Kutuzov", "russia", "Russia", "c_in_c", (0.0, 0.0))
     div = Commander("div", "Dokhturov", "russia", "Russia", "division", div_at)
-    return GameState(units={}, commanders={"hq": hq, "div": div}, orders={}, oob=OrderOfBattle([("hq", "div")]),
-                     turn=1, side="russia", phase="activation")
+    return GameState(
+        units={},
+        commanders={"hq": hq, "div": div},
+        orders={},
+        oob=OrderOfBattle([("hq", "div")]),
+        turn=1,
+        side="russia",
+        phase="activation",
+    )
 
 
 def test_regimental_expected_actions_in_and_out_of_the_hq_zone():

@@ -40,7 +40,7 @@ def test_belle_alliance_order_roll_odds_match_enumeration():
 def test_gda_faltering_line_brigade_obeys_one_in_three_by_enumeration():
     state, params = world("gda_cases", "faltering-line-rolls-3-retreat")
     odds = order_odds(state, "gda", params, "girard", "fb1")
-    table = ["sauve_qui_peut", "retreat", "retreat", "rally", "obeys", "obeys"]     # Veteran/Line row
+    table = ["sauve_qui_peut", "retreat", "retreat", "rally", "obeys", "obeys"]  # Veteran/Line row
     assert odds.rows[0].chance == Fraction(table.count("obeys"), 6) == Fraction(1, 3)
 
 
@@ -51,11 +51,14 @@ def test_regimental_expected_actions_by_enumeration():
     assert odds.rows[0].expected == Fraction(sum(actions), 6) == 2
 
 
-@pytest.mark.parametrize("ruleset, cases, case, commander, radius", [
-    ("gda", "gda_cases", "command-roll-3-obeys-2-hesitant", "fb1", 30.0),
-    ("regimental", "regimental_cases", "orders-test-table", "hq", 20.0),
-    ("belle-alliance", "belle_alliance_cases", "attack-orders-and-command", "fc", 20.0),
-])
+@pytest.mark.parametrize(
+    "ruleset, cases, case, commander, radius",
+    [
+        ("gda", "gda_cases", "command-roll-3-obeys-2-hesitant", "fb1", 30.0),
+        ("regimental", "regimental_cases", "orders-test-table", "hq", 20.0),
+        ("belle-alliance", "belle_alliance_cases", "attack-orders-and-command", "fc", 20.0),
+    ],
+)
 def test_command_picture_for_each_ruleset(ruleset, cases, case, commander, radius):
     state, params = world(cases, case)
     pic = command_picture(state, get_ruleset(ruleset), params)

@@ -11,8 +11,16 @@ from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.command_geometry import (
-    MARCH_ORDER_EXCLUSION_CM, command_distances, command_zone, general_base, march_order_violated,
-    march_order_violations, march_path_violations, within_command, within_command_many, zone_of,
+    MARCH_ORDER_EXCLUSION_CM,
+    command_distances,
+    command_zone,
+    general_base,
+    march_order_violated,
+    march_order_violations,
+    march_path_violations,
+    within_command,
+    within_command_many,
+    zone_of,
 )
 from battlestudio.model.geometry import UnitRect, rotate_point, unit_rect
 
@@ -37,8 +45,13 @@ def test_glossary_f13_zone_of(d, open_ended, zone):
 
 @pytest.mark.parametrize(
     "d, bounds, match",
-    [(-1.0, (20, 40, 60), "distance"), (math.nan, (20, 40, 60), "distance"), (5.0, (), "bounds"),
-     (5.0, (20, 20, 60), "bounds"), (5.0, (-5, 40), "bounds")],
+    [
+        (-1.0, (20, 40, 60), "distance"),
+        (math.nan, (20, 40, 60), "distance"),
+        (5.0, (), "bounds"),
+        (5.0, (20, 20, 60), "bounds"),
+        (5.0, (-5, 40), "bounds"),
+    ],
 )
 def test_zone_of_rejects_bad_input(d, bounds, match):
     with pytest.raises(ValueError, match=match):
@@ -116,9 +129,11 @@ def test_t3_unlimbered_battery_is_measured_by_its_gun_model():
 # -- T-8 the march order's 75 cm --------------------------------------------------------------
 def test_t8_enemy_within_75_cm_converts_the_march_order():
     corps = general_base((100.0, 100.0))
-    enemies = [UnitRect((100.0, 175.0 + 2.0), 270.0, 10.0, 2.0),  # its front, the nearest part, is 77 cm away
-               UnitRect((175.0, 100.0), 180.0, 10.0, 2.0),  # front exactly 75 cm away
-               UnitRect((100.0, 10.0), 90.0, 10.0, 2.0)]  # 90 cm away
+    enemies = [
+        UnitRect((100.0, 175.0 + 2.0), 270.0, 10.0, 2.0),  # its front, the nearest part, is 77 cm away
+        UnitRect((175.0, 100.0), 180.0, 10.0, 2.0),  # front exactly 75 cm away
+        UnitRect((100.0, 10.0), 90.0, 10.0, 2.0),
+    ]  # 90 cm away
     assert MARCH_ORDER_EXCLUSION_CM == 75.0
     assert list(march_order_violations(corps, enemies)) == [1]
     assert march_order_violated(corps, enemies)
@@ -129,10 +144,12 @@ def test_t8_enemy_within_75_cm_converts_the_march_order():
 def test_t8_march_path_must_keep_75_cm_from_every_enemy():
     """A12: the general's remaining path, buffered by 75 cm, must not touch an enemy."""
     path = [(0.0, 0.0), (200.0, 0.0), (200.0, 100.0)]
-    enemies = [UnitRect((100.0, 80.0), 270.0, 10.0, 2.0),  # 80 cm off the first leg: clear
-               UnitRect((280.0, 50.0), 180.0, 10.0, 2.0),  # 80 cm off the second leg: clear
-               UnitRect((275.0, 50.0), 180.0, 10.0, 2.0),  # 75 cm: violates
-               UnitRect((120.0, -70.0), 90.0, 10.0, 2.0)]  # 70 cm: violates
+    enemies = [
+        UnitRect((100.0, 80.0), 270.0, 10.0, 2.0),  # 80 cm off the first leg: clear
+        UnitRect((280.0, 50.0), 180.0, 10.0, 2.0),  # 80 cm off the second leg: clear
+        UnitRect((275.0, 50.0), 180.0, 10.0, 2.0),  # 75 cm: violates
+        UnitRect((120.0, -70.0), 90.0, 10.0, 2.0),
+    ]  # 70 cm: violates
     assert list(march_path_violations(path, enemies)) == [2, 3]
     assert list(march_path_violations([(0.0, 0.0)], enemies, 200.0)) == [0, 3]
     with pytest.raises(ValueError, match="no points"):
@@ -157,12 +174,17 @@ def test_command_distance_is_invariant_under_rigid_motion(u, centre, radius, m):
     assert d2 == pytest.approx(d, abs=1e-6)
     if abs(d - radius) > 1e-6:
         assert within_command(p, u, radius) == within_command(p2, u2, radius)
-        assert within_command(p, u, radius, "centre") == within_command(p2, u2, radius, "centre") or \
-            abs(command_distances(p, [u], "centre")[0] - radius) < 1e-6
+        assert (
+            within_command(p, u, radius, "centre") == within_command(p2, u2, radius, "centre")
+            or abs(command_distances(p, [u], "centre")[0] - radius) < 1e-6
+        )
     far = command_distances(p, [u])[0] + math.hypot(u.width, u.depth)
     assert within_command(p, u, far, "all") and within_command(p2, u2, far, "all")
-    assert zone_of(d, (radius, radius + 20.0), True) == zone_of(d2, (radius, radius + 20.0), True) or \
-        abs(d - radius) < 1e-6 or abs(d - radius - 20.0) < 1e-6
+    assert (
+        zone_of(d, (radius, radius + 20.0), True) == zone_of(d2, (radius, radius + 20.0), True)
+        or abs(d - radius) < 1e-6
+        or abs(d - radius - 20.0) < 1e-6
+    )
 
 
 @settings(max_examples=200)

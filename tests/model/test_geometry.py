@@ -11,12 +11,29 @@ from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.formations import (
-    FormationError, check_formation, figure_cells, figures_outline, formation_problem, fronts, has_front,
-    reform_anchor, reformed_rect, turn_on_the_spot,
+    FormationError,
+    check_formation,
+    figure_cells,
+    figures_outline,
+    formation_problem,
+    fronts,
+    has_front,
+    reform_anchor,
+    reformed_rect,
+    turn_on_the_spot,
 )
 from battlestudio.model.geometry import (
-    UnitRect, bearing, direction_angle, front_from_centre, grid_shape, normalize_angle,
-    rotate_point, signed_angle, square_capacity, square_side, unit_rect,
+    UnitRect,
+    bearing,
+    direction_angle,
+    front_from_centre,
+    grid_shape,
+    normalize_angle,
+    rotate_point,
+    signed_angle,
+    square_capacity,
+    square_side,
+    unit_rect,
 )
 from battlestudio.model.predicates import behind_ext_front
 
@@ -48,8 +65,12 @@ def test_glossary_7_defender_corners_and_lines():
 
 @pytest.mark.parametrize(
     "name, start, end, normal",
-    [("front", (0, 0), (10, 0), (0, 1)), ("right", (10, 0), (10, -2), (1, 0)),
-     ("rear", (10, -2), (0, -2), (0, -1)), ("left", (0, -2), (0, 0), (-1, 0))],
+    [
+        ("front", (0, 0), (10, 0), (0, 1)),
+        ("right", (10, 0), (10, -2), (1, 0)),
+        ("rear", (10, -2), (0, -2), (0, -1)),
+        ("left", (0, -2), (0, 0), (-1, 0)),
+    ],
 )
 def test_glossary_1_1_edges_and_outward_normals(name, start, end, normal):
     a, b = D.edges()[name]
@@ -71,8 +92,9 @@ def test_glossary_1_2_extended_lines():
     assert D.extended_front().length >= 10_000.0
 
 
-@pytest.mark.parametrize("p, want", [((5, 10), 0.0), ((-5, 0), 90.0), ((15, 0), -90.0),
-                                     ((5, -10), 180.0), ((15, 10), -45.0)])
+@pytest.mark.parametrize(
+    "p, want", [((5, 10), 0.0), ((-5, 0), 90.0), ((15, 0), -90.0), ((5, -10), 180.0), ((15, 10), -45.0)]
+)
 def test_bearing_relative_to_facing(p, want):
     assert D.bearing(p) == pytest.approx(want)
 
@@ -87,8 +109,7 @@ def test_bearing_of_the_reference_point_itself_is_an_error():
 def test_angles_wrap_at_360(a, k):
     n = normalize_angle(a)
     assert 0.0 <= n < 360.0
-    assert math.isclose(math.cos(math.radians(normalize_angle(a + 360 * k))), math.cos(math.radians(n)),
-                        abs_tol=1e-9)
+    assert math.isclose(math.cos(math.radians(normalize_angle(a + 360 * k))), math.cos(math.radians(n)), abs_tol=1e-9)
     s = signed_angle(a)
     assert -180.0 < s <= 180.0
 
@@ -206,9 +227,16 @@ def test_unit_rect_sizes_per_formation():
 
 @pytest.mark.parametrize(
     "formation, figures, problem",
-    [("column", 5, "cannot form column"), ("column", 6, None), ("march_column", 2, "march column"),
-     ("march_column", 3, None), ("line", 1, None), ("square", 4, None), ("line", 0, None),
-     ("wedge", 6, "unknown formation")],
+    [
+        ("column", 5, "cannot form column"),
+        ("column", 6, None),
+        ("march_column", 2, "march column"),
+        ("march_column", 3, None),
+        ("line", 1, None),
+        ("square", 4, None),
+        ("line", 0, None),
+        ("wedge", 6, "unknown formation"),
+    ],
 )
 def test_formation_problem_names_the_rule(formation, figures, problem):
     got = formation_problem(formation, figures)
@@ -323,8 +351,9 @@ def test_square_figures_leave_the_middle_open():
     assert figures_outline(sq, "square", 0).is_empty
 
 
-@given(st.sampled_from(["line", "column", "march_column", "square", "skirmish", "limbered", "unlimbered", "none"]),
-       rects)
+@given(
+    st.sampled_from(["line", "column", "march_column", "square", "skirmish", "limbered", "unlimbered", "none"]), rects
+)
 def test_zero_figures_in_any_formation_is_a_token(formation, r):
     token = unit_rect(r.front, r.facing, formation, 0, 2.0, 1.5)
     assert (token.width, token.depth) == (1.0, 1.0) and token.front == r.front

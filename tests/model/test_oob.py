@@ -22,49 +22,98 @@ def cmd(cid: str, name: str, echelon: Echelon, side: str = FR) -> Commander:
 
 
 def inf(uid: str, name: str, bases: int, quality: str = "regular", light: bool = False, side: str = FR) -> Unit:
-    return Unit(uid, name, side, "France" if side == FR else "Prussia", Arm.INFANTRY,
-                Subtype.LIGHT_INFANTRY if light else Subtype.LINE_INFANTRY, quality,
-                figures=6 * bases, bases=bases, men=600 * bases)
+    return Unit(
+        uid,
+        name,
+        side,
+        "France" if side == FR else "Prussia",
+        Arm.INFANTRY,
+        Subtype.LIGHT_INFANTRY if light else Subtype.LINE_INFANTRY,
+        quality,
+        figures=6 * bases,
+        bases=bases,
+        men=600 * bases,
+    )
 
 
 def bty(uid: str, name: str, side: str = FR, horse: bool = False) -> Unit:
-    return Unit(uid, name, side, "France" if side == FR else "Prussia", Arm.ARTILLERY,
-                Subtype.HORSE_ARTILLERY if horse else Subtype.FOOT_ARTILLERY, figures=1, guns=8)
+    return Unit(
+        uid,
+        name,
+        side,
+        "France" if side == FR else "Prussia",
+        Arm.ARTILLERY,
+        Subtype.HORSE_ARTILLERY if horse else Subtype.FOOT_ARTILLERY,
+        figures=1,
+        guns=8,
+    )
 
 
-COMMANDERS = {c.id: c for c in [
-    cmd("davout", "Davout (III Corps)", Echelon.CORPS),
-    cmd("viallanes", "Viallanes (Cavalry Bde)", Echelon.BRIGADE),
-    cmd("hannicque", "Hannicque (Corps Artillery)", Echelon.BRIGADE),
-    cmd("morand", "Morand (1eme Division)", Echelon.DIVISION),
-    cmd("friant", "Friant (2eme Division)", Echelon.DIVISION),
-    cmd("gudin", "Gudin (3eme Division)", Echelon.DIVISION),
-    cmd("brunswick", "Brunswick (Northern Army)", Echelon.C_IN_C, PR),
-    cmd("blucher", "Blücher (Advanced Guard Division)", Echelon.DIVISION, PR),
-]}
+COMMANDERS = {
+    c.id: c
+    for c in [
+        cmd("davout", "Davout (III Corps)", Echelon.CORPS),
+        cmd("viallanes", "Viallanes (Cavalry Bde)", Echelon.BRIGADE),
+        cmd("hannicque", "Hannicque (Corps Artillery)", Echelon.BRIGADE),
+        cmd("morand", "Morand (1eme Division)", Echelon.DIVISION),
+        cmd("friant", "Friant (2eme Division)", Echelon.DIVISION),
+        cmd("gudin", "Gudin (3eme Division)", Echelon.DIVISION),
+        cmd("brunswick", "Brunswick (Northern Army)", Echelon.C_IN_C, PR),
+        cmd("blucher", "Blücher (Advanced Guard Division)", Echelon.DIVISION, PR),
+    ]
+}
 
-UNITS = {u.id: u for u in [
-    Unit("chasseurs", "1eme 2eme Chasseur Cheval", FR, "France", Arm.CAVALRY, Subtype.LIGHT_CAVALRY,
-         "veteran", figures=15, bases=3, men=1200),
-    bty("corps_bty", "Corps Bty"),
-    inf("13e_leg", "13eme Legere", 3, "veteran", light=True),
-    inf("17e", "17eme Ligne", 4, "veteran"), inf("30e", "30eme Ligne", 4, "veteran"),
-    inf("51e", "51eme Ligne", 4), inf("61e", "61eme Ligne", 4), bty("1_div_bty", "1eme Div Bty"),
-    inf("33e", "33eme Ligne", 4, "veteran"), inf("48e", "48eme Ligne", 3, "veteran"),
-    inf("108e", "108eme Ligne", 3), inf("111e", "111eme Ligne", 4), bty("2_div_bty", "2eme Div Bty"),
-    inf("12e", "12eme Ligne", 3, "veteran"), inf("21e", "21eme Ligne", 4, "veteran"),
-    inf("25e", "25eme Ligne", 4, "veteran"), inf("85e", "85eme Ligne", 4), bty("3_div_bty", "3eme Div Bty"),
-    inf("oswald", "Brigade von Oswald", 4, "veteran", side=PR),
-    bty("pr_horse_bty", "Horse Bty", PR, horse=True),
-]}
+UNITS = {
+    u.id: u
+    for u in [
+        Unit(
+            "chasseurs",
+            "1eme 2eme Chasseur Cheval",
+            FR,
+            "France",
+            Arm.CAVALRY,
+            Subtype.LIGHT_CAVALRY,
+            "veteran",
+            figures=15,
+            bases=3,
+            men=1200,
+        ),
+        bty("corps_bty", "Corps Bty"),
+        inf("13e_leg", "13eme Legere", 3, "veteran", light=True),
+        inf("17e", "17eme Ligne", 4, "veteran"),
+        inf("30e", "30eme Ligne", 4, "veteran"),
+        inf("51e", "51eme Ligne", 4),
+        inf("61e", "61eme Ligne", 4),
+        bty("1_div_bty", "1eme Div Bty"),
+        inf("33e", "33eme Ligne", 4, "veteran"),
+        inf("48e", "48eme Ligne", 3, "veteran"),
+        inf("108e", "108eme Ligne", 3),
+        inf("111e", "111eme Ligne", 4),
+        bty("2_div_bty", "2eme Div Bty"),
+        inf("12e", "12eme Ligne", 3, "veteran"),
+        inf("21e", "21eme Ligne", 4, "veteran"),
+        inf("25e", "25eme Ligne", 4, "veteran"),
+        inf("85e", "85eme Ligne", 4),
+        bty("3_div_bty", "3eme Div Bty"),
+        inf("oswald", "Brigade von Oswald", 4, "veteran", side=PR),
+        bty("pr_horse_bty", "Horse Bty", PR, horse=True),
+    ]
+}
 
 EDGES = [
-    ("davout", "viallanes"), ("viallanes", "chasseurs"),
-    ("davout", "hannicque"), ("hannicque", "corps_bty"),
-    ("davout", "morand"), *[("morand", u) for u in ("13e_leg", "17e", "30e", "51e", "61e", "1_div_bty")],
-    ("davout", "friant"), *[("friant", u) for u in ("33e", "48e", "108e", "111e", "2_div_bty")],
-    ("davout", "gudin"), *[("gudin", u) for u in ("12e", "21e", "25e", "85e", "3_div_bty")],
-    ("brunswick", "blucher"), ("blucher", "oswald"), ("blucher", "pr_horse_bty"),
+    ("davout", "viallanes"),
+    ("viallanes", "chasseurs"),
+    ("davout", "hannicque"),
+    ("hannicque", "corps_bty"),
+    ("davout", "morand"),
+    *[("morand", u) for u in ("13e_leg", "17e", "30e", "51e", "61e", "1_div_bty")],
+    ("davout", "friant"),
+    *[("friant", u) for u in ("33e", "48e", "108e", "111e", "2_div_bty")],
+    ("davout", "gudin"),
+    *[("gudin", u) for u in ("12e", "21e", "25e", "85e", "3_div_bty")],
+    ("brunswick", "blucher"),
+    ("blucher", "oswald"),
+    ("blucher", "pr_horse_bty"),
 ]
 
 
@@ -97,7 +146,8 @@ def test_subordinates_in_file_order(oob):
     everyone = oob.all_subordinates("davout")
     assert len(everyone) == 5 + 18  # five subordinate generals, eighteen units
     assert set(everyone) == {n for n in COMMANDERS if COMMANDERS[n].side == FR and n != "davout"} | {
-        u for u in UNITS if UNITS[u].side == FR}
+        u for u in UNITS if UNITS[u].side == FR
+    }
 
 
 def test_commander_of_a_unit_and_echelon_depth(oob):
@@ -168,8 +218,10 @@ def test_a_unit_may_not_command():
 
 @pytest.mark.parametrize(
     "superior, subordinate, ids",
-    [("morand", "friant", ("morand", "friant")),  # division under division
-     ("viallanes", "gudin", ("viallanes", "gudin"))],  # division under a brigadier
+    [
+        ("morand", "friant", ("morand", "friant")),  # division under division
+        ("viallanes", "gudin", ("viallanes", "gudin")),
+    ],  # division under a brigadier
 )
 def test_echelons_must_descend(superior, subordinate, ids):
     bad = OrderOfBattle(EDGES)

@@ -14,10 +14,29 @@ from shapely.geometry import LineString, Polygon, box
 
 from battlestudio.model.geometry import EPS, UnitRect, rotate_point, unit_rect
 from battlestudio.model.predicates import (
-    Pivot, Translate, ahead_of_moving_point, angle_between, base_contact, behind_ext_front,
-    behind_ext_rear, contact_edge, contact_length, corridor, distance, distances,
-    first_side_crossed, in_front_of_ext_front, lateral_overlap, pairs_within, relative_sector, swept_path,
-    swept_pivot, swept_translation, visible_edges, within_cone, within_distance,
+    Pivot,
+    Translate,
+    ahead_of_moving_point,
+    angle_between,
+    base_contact,
+    behind_ext_front,
+    behind_ext_rear,
+    contact_edge,
+    contact_length,
+    corridor,
+    distance,
+    distances,
+    first_side_crossed,
+    in_front_of_ext_front,
+    lateral_overlap,
+    pairs_within,
+    relative_sector,
+    swept_path,
+    swept_pivot,
+    swept_translation,
+    visible_edges,
+    within_cone,
+    within_distance,
 )
 
 # glossary §7: the defender, facing north, FL (0,0) FR (10,0) RR (10,-2) RL (0,-2)
@@ -49,8 +68,12 @@ def test_glossary_7_visible_and_contact_edges(case, attacker, visible, edge, len
 
 @pytest.mark.parametrize(
     "case, attacker, wholly_behind",
-    [("F2: spans y -3..+1, not wholly behind", F2_A, False), ("F3: spans y -2..0", F3_A2, True),
-     ("F1: at D's rear", F1_R, True), ("F5: in front", F5_FR, False)],
+    [
+        ("F2: spans y -3..+1, not wholly behind", F2_A, False),
+        ("F3: spans y -2..0", F3_A2, True),
+        ("F1: at D's rear", F1_R, True),
+        ("F5: in front", F5_FR, False),
+    ],
 )
 def test_glossary_7_behind_extended_front_all(case, attacker, wholly_behind):
     assert behind_ext_front(D, attacker, "all") is wholly_behind, case
@@ -93,9 +116,11 @@ def test_glossary_g2_contact_length_counts_only_the_shared_part():
 # -- F6: G-1, G-4 rear line, G-5 as used by the ToE support unit (T-24) -------------------
 @pytest.mark.parametrize(
     "case, s_unit, behind_rear, dist",
-    [("F6 S behind the rear line", F6_S, True, 4.0),
-     ("F6 overlapping D", UnitRect((5.0, -1.0), 90.0, 10.0, 2.0), False, 0.0),
-     ("F6 13 cm away", UnitRect((5.0, -15.0), 90.0, 10.0, 2.0), True, 13.0)],
+    [
+        ("F6 S behind the rear line", F6_S, True, 4.0),
+        ("F6 overlapping D", UnitRect((5.0, -1.0), 90.0, 10.0, 2.0), False, 0.0),
+        ("F6 13 cm away", UnitRect((5.0, -15.0), 90.0, 10.0, 2.0), True, 13.0),
+    ],
 )
 def test_glossary_f6_support_geometry(case, s_unit, behind_rear, dist):
     assert behind_ext_rear(D, s_unit) is behind_rear, case
@@ -127,8 +152,9 @@ def test_glossary_g5_lateral_overlap():
 
 
 # -- G-6 angles ---------------------------------------------------------------------------
-@pytest.mark.parametrize("u, v, want", [((1, 0), (0, 1), 90.0), ((1, 0), (1, 1), 45.0), ((1, 0), (-2, 0), 180.0),
-                                        ((0, 3), (0, 1), 0.0)])
+@pytest.mark.parametrize(
+    "u, v, want", [((1, 0), (0, 1), 90.0), ((1, 0), (1, 1), 45.0), ((1, 0), (-2, 0), 180.0), ((0, 3), (0, 1), 0.0)]
+)
 def test_glossary_g6_angle_between(u, v, want):
     assert angle_between(u, v) == pytest.approx(want)
 
@@ -154,7 +180,7 @@ def test_glossary_f15_pivot_sweep_and_cost():
     sweep = swept_path(D, [Pivot(30.0, "FL")])
     assert sweep.cost == pytest.approx(5.236, abs=1e-3)
     assert sweep.final.corners()[1] == pytest.approx((8.660, 5.0), abs=1e-3)
-    exact_sector = math.pi * 10.0 ** 2 * 30.0 / 360.0  # area swept by the front edge
+    exact_sector = math.pi * 10.0**2 * 30.0 / 360.0  # area swept by the front edge
     assert sweep.area.area >= exact_sector - 0.1
     assert sweep.area.contains(D.pivoted(15.0, "FL").polygon().buffer(-1e-6))
 
@@ -215,9 +241,19 @@ def test_glossary_f8_corridor_widths(length, half_width):
 # -- G-13 relative sector ------------------------------------------------------------------
 @pytest.mark.parametrize(
     "p, sector",
-    [((5, 5), "front"), ((-3, -1), "left_flank"), ((13, -1), "right_flank"), ((5, -5), "rear"),
-     ((-3, 5), "front_left"), ((13, 5), "front_right"), ((-3, -5), "rear_left"), ((13, -5), "rear_right"),
-     ((5, -1), "inside"), ((10, 5), "front"), ((12, 0), "right_flank")],
+    [
+        ((5, 5), "front"),
+        ((-3, -1), "left_flank"),
+        ((13, -1), "right_flank"),
+        ((5, -5), "rear"),
+        ((-3, 5), "front_left"),
+        ((13, 5), "front_right"),
+        ((-3, -5), "rear_left"),
+        ((13, -5), "rear_right"),
+        ((5, -1), "inside"),
+        ((10, 5), "front"),
+        ((12, 0), "right_flank"),
+    ],
 )
 def test_glossary_g13_relative_sector(p, sector):
     assert relative_sector(D, p) == sector
@@ -359,5 +395,7 @@ def test_facing_wrap_around_changes_nothing(t, k):
     probe = LineString([t.front, (t.front[0] + 5.0, t.front[1] + 7.0)])
     assert distance(t, probe) == pytest.approx(distance(t2, probe), abs=1e-6)
     assert visible_edges(t, D) == visible_edges(t2, D) or _grazing(t, D)
-    assert relative_sector(t, (0.0, 0.0)) == relative_sector(t2, (0.0, 0.0)) or \
-        min(abs(abs(t.lat((0.0, 0.0))) - t.width / 2), abs(t.s((0.0, 0.0))), abs(t.s((0.0, 0.0)) + t.depth)) < 1e-5
+    assert (
+        relative_sector(t, (0.0, 0.0)) == relative_sector(t2, (0.0, 0.0))
+        or min(abs(abs(t.lat((0.0, 0.0))) - t.width / 2), abs(t.s((0.0, 0.0))), abs(t.s((0.0, 0.0)) + t.depth)) < 1e-5
+    )

@@ -15,9 +15,21 @@ def _army() -> list[Unit]:
     for k, formation in enumerate(Formation):
         for facing in (0.0, 37.5, 90.0, 211.25, 359.9):
             arm = Arm.ARTILLERY if formation in (Formation.LIMBERED, Formation.UNLIMBERED) else Arm.INFANTRY
-            out.append(Unit(f"u{k}-{facing}", "Brigade", "french", arm=arm, figures=k * 3 % 19, formation=formation,
-                            position=(12.5 + k * 7.25, 300.0 - facing / 3.0), facing=facing, figure_width=2.0,
-                            figure_depth=1.5, column_ranks=3 + k % 2))
+            out.append(
+                Unit(
+                    f"u{k}-{facing}",
+                    "Brigade",
+                    "french",
+                    arm=arm,
+                    figures=k * 3 % 19,
+                    formation=formation,
+                    position=(12.5 + k * 7.25, 300.0 - facing / 3.0),
+                    facing=facing,
+                    figure_width=2.0,
+                    figure_depth=1.5,
+                    column_ranks=3 + k % 2,
+                )
+            )
     return out
 
 

@@ -9,26 +9,53 @@ import pytest
 
 from battlestudio.model.geometry import UnitRect
 from battlestudio.model.units import (
-    DEFAULT_FIGURE_SIZE, ECHELON_RANK, SUBTYPE_ARM, Arm, Commander, Echelon, Formation, OrderState,
-    Subtype, Unit,
+    DEFAULT_FIGURE_SIZE,
+    ECHELON_RANK,
+    SUBTYPE_ARM,
+    Arm,
+    Commander,
+    Echelon,
+    Formation,
+    OrderState,
+    Subtype,
+    Unit,
 )
 
 # Morand's 17eme Ligne at Auerstedt: 4 battalions ≈ 2,400 men ≈ 24 figures (ToE 1.1: 100 men each)
-LIGNE_17 = Unit("17e", "17eme Ligne", "french", "France", Arm.INFANTRY, Subtype.LINE_INFANTRY, "veteran",
-                figures=24, bases=4, men=2400, position=(120.0, 40.0), facing=90.0)
+LIGNE_17 = Unit(
+    "17e",
+    "17eme Ligne",
+    "french",
+    "France",
+    Arm.INFANTRY,
+    Subtype.LINE_INFANTRY,
+    "veteran",
+    figures=24,
+    bases=4,
+    men=2400,
+    position=(120.0, 40.0),
+    facing=90.0,
+)
 
 
 def test_every_subtype_belongs_to_one_arm():
     assert set(SUBTYPE_ARM) == set(Subtype)
     assert SUBTYPE_ARM[Subtype.HORSE_ARTILLERY] is Arm.ARTILLERY
     assert SUBTYPE_ARM[Subtype.SKIRMISHERS] is Arm.INFANTRY
-    assert {SUBTYPE_ARM[s] for s in (Subtype.LIGHT_CAVALRY, Subtype.MEDIUM_CAVALRY, Subtype.HEAVY_CAVALRY)} == {Arm.CAVALRY}
+    assert {SUBTYPE_ARM[s] for s in (Subtype.LIGHT_CAVALRY, Subtype.MEDIUM_CAVALRY, Subtype.HEAVY_CAVALRY)} == {
+        Arm.CAVALRY
+    }
 
 
 def test_echelons_run_from_commander_in_chief_down():
     """ToE 1.4, Figure 1: hærchef, arméchef, korpschef, divisionschef, brigade."""
     assert [e.value for e in sorted(Echelon, key=lambda e: ECHELON_RANK[e.value])] == [
-        "c_in_c", "army", "corps", "division", "brigade"]
+        "c_in_c",
+        "army",
+        "corps",
+        "division",
+        "brigade",
+    ]
     assert ECHELON_RANK["c_in_c"] < ECHELON_RANK["corps"] < ECHELON_RANK["brigade"]
 
 
@@ -38,8 +65,12 @@ def test_order_states_of_torden_over_europa():
 
 @pytest.mark.parametrize(
     "formation, width, depth",
-    [(Formation.LINE, 24.0, 3.0), (Formation.COLUMN, 16.0, 4.5), (Formation.MARCH_COLUMN, 4.0, 18.0),
-     (Formation.SQUARE, 10.0, 10.0)],
+    [
+        (Formation.LINE, 24.0, 3.0),
+        (Formation.COLUMN, 16.0, 4.5),
+        (Formation.MARCH_COLUMN, 4.0, 18.0),
+        (Formation.SQUARE, 10.0, 10.0),
+    ],
 )
 def test_unit_rect_follows_formation(formation, width, depth):
     u = dataclasses.replace(LIGNE_17, formation=formation)

@@ -30,8 +30,15 @@ def apply_all(state: GameState, events) -> GameState:
 def test_each_change_becomes_its_event_and_replays_to_the_change(scenario):
     state = GameState.from_scenario(scenario)
     u = scenario.units["u-villatte"]
-    new = replace(u, position=(95.0, 44.0), facing=80.0, formation=Formation.COLUMN, state="U", figures=u.figures - 3,
-                  men=u.men - 300)
+    new = replace(
+        u,
+        position=(95.0, 44.0),
+        facing=80.0,
+        formation=Formation.COLUMN,
+        state="U",
+        figures=u.figures - 3,
+        men=u.men - 300,
+    )
     events = events_for({u.id: u}, {u.id: new}, stamp)
     assert [e.kind for e in events] == ["moved", "formation_changed", "order_state_changed", "casualties"]
     moved = events[0]
@@ -69,8 +76,15 @@ def test_scenario_changes_are_refused_naming_the_field(scenario):
 def test_the_play_layer_imports_no_qt():
     """In a fresh interpreter (pytest-qt has PySide6 loaded here): the play package, the gesture
     builders and the document load without PySide6."""
-    code = ("import sys, battlestudio.play.document, battlestudio.play.problems, battlestudio.edits.place; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'PySide6'))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    code = (
+        "import sys, battlestudio.play.document, battlestudio.play.problems, battlestudio.edits.place; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'PySide6'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert out.stdout.strip() == "[]"

@@ -65,8 +65,10 @@ def test_a_drag_continued_replaces_and_a_new_key_is_a_new_step(jena_play):
     play.move([uid], 12.0, 3.0, key=("move", 1))  # the same drag: from where it began
     assert [e.path for e in play.log.events[n:]] == [((x, y), (x + 12.0, y + 3.0))]
     play.move([uid], 5.0, 0.0, key=("move", 2))  # a second drag starts where the first ended
-    assert [e.path for e in play.log.events[n:]] == [((x, y), (x + 12.0, y + 3.0)),
-                                                    ((x + 12.0, y + 3.0), (x + 17.0, y + 3.0))]
+    assert [e.path for e in play.log.events[n:]] == [
+        ((x, y), (x + 12.0, y + 3.0)),
+        ((x + 12.0, y + 3.0), (x + 17.0, y + 3.0)),
+    ]
     play.move([uid], 0.0, 0.0, key=("move", 2))  # dragged back to its start: the drag is taken back
     assert len(play.log) == n + 1 and play.scenario.units[uid].position == (x + 12.0, y + 3.0)
     play.undo()

@@ -10,9 +10,25 @@ import pytest
 import battlestudio.replay  # noqa: F401  (registers every kind)
 from battlestudio.model.units import Formation
 from battlestudio.replay.events import (
-    AmmunitionResupplied, AmmunitionUsed, Annotation, BattleEvent, Casualties, EventError, Fired,
-    FormationChanged, Melee, MoraleTest, Moved, OrderStateChanged, PhaseStarted,
-    ReinforcementArrived, Rotated, TurnEnded, UnitRemoved, event_from_dict, event_kinds,
+    AmmunitionResupplied,
+    AmmunitionUsed,
+    Annotation,
+    BattleEvent,
+    Casualties,
+    EventError,
+    Fired,
+    FormationChanged,
+    Melee,
+    MoraleTest,
+    Moved,
+    OrderStateChanged,
+    PhaseStarted,
+    ReinforcementArrived,
+    Rotated,
+    TurnEnded,
+    UnitRemoved,
+    event_from_dict,
+    event_kinds,
 )
 from battlestudio.replay.state import GameState
 
@@ -27,21 +43,48 @@ def sample_events() -> list[BattleEvent]:
         Moved(T, FR, "movement", id="suchet", path=((110.0, 45.0), (112.0, 66.0))),
         Rotated(T, FR, "movement", id="claparede", facing=75.0),
         FormationChanged(T, FR, "movement", unit="vedel", formation="line"),
-        Fired(T, FR, "firing", unit="zweiffel", target="vedel", range_cm=9.5,
-              roll={"die": "d10", "raw": [7], "modifiers": [["close range", 1]], "outcome": "2 figures"},
-              result="2 figures", explanation="7 +1 close range = 8 ≥ 6: 2 figures"),
+        Fired(
+            T,
+            FR,
+            "firing",
+            unit="zweiffel",
+            target="vedel",
+            range_cm=9.5,
+            roll={"die": "d10", "raw": [7], "modifiers": [["close range", 1]], "outcome": "2 figures"},
+            result="2 figures",
+            explanation="7 +1 close range = 8 ≥ 6: 2 figures",
+        ),
         Casualties(T, FR, "firing", unit="vedel", figures=2, men=200, cause="fire"),
         AmmunitionUsed(T, PR, "firing", unit="suchet-foot", rounds=1),
         AmmunitionResupplied(T, PR, "firing", unit="suchet-foot", ammunition=6),
-        Melee(T, FR, "attack", attackers=("claparede",), defenders=("rosen",), winner="attacker",
-              explanation="Claparède 8 against Rosen 5"),
+        Melee(
+            T,
+            FR,
+            "attack",
+            attackers=("claparede",),
+            defenders=("rosen",),
+            winner="attacker",
+            explanation="Claparède 8 against Rosen 5",
+        ),
         MoraleTest(T, FR, "attack", unit="rosen", passed=False, result="falls back in disorder"),
         OrderStateChanged(T, FR, "attack", unit="rosen", state="U", reason="morale test failed"),
-        ReinforcementArrived(T, PR, "orders", reinforcement="r-ruchel",
-                             arrivals=(("ruchel", 4.0, 170.0, 0.0), ("ruchel-inf", 2.0, 165.0, 0.0))),
+        ReinforcementArrived(
+            T,
+            PR,
+            "orders",
+            reinforcement="r-ruchel",
+            arrivals=(("ruchel", 4.0, 170.0, 0.0), ("ruchel-inf", 2.0, 165.0, 0.0)),
+        ),
         UnitRemoved(T, FR, "reorganisation", id="rosen", reason="routed off the table"),
-        Annotation(T, FR, "reorganisation", text="The fog lifts over the Landgrafenberg.",
-                   at=(120.0, 100.0), ids=("lannes",), title="Fog lifts"),
+        Annotation(
+            T,
+            FR,
+            "reorganisation",
+            text="The fog lifts over the Landgrafenberg.",
+            at=(120.0, 100.0),
+            ids=("lannes",),
+            title="Fog lifts",
+        ),
         TurnEnded(T, "", "reorganisation"),
     ]
 
@@ -93,7 +136,9 @@ def test_casualties_and_ammunition_floor_at_zero(jena):
 
 def test_events_on_unknown_or_unfit_units_say_which(jena):
     s = GameState.from_scenario(jena)
-    with pytest.raises(EventError, match=r"'moved' \(turn 3, side french, phase movement\): no unit or commander 'davout'"):
+    with pytest.raises(
+        EventError, match=r"'moved' \(turn 3, side french, phase movement\): no unit or commander 'davout'"
+    ):
         Moved(T, FR, "movement", id="davout", path=((0, 0),)).apply(s)
     with pytest.raises(EventError, match="'vedel' does not count ammunition"):
         AmmunitionUsed(T, FR, "firing", unit="vedel").apply(s)
@@ -105,13 +150,19 @@ def test_events_on_unknown_or_unfit_units_say_which(jena):
     "data, message",
     [
         ({"kind": "moved", "turn": 1, "side": "f", "phase": "m", "id": "x", "path": []}, "path of 'x' is empty"),
-        ({"kind": "formation_changed", "turn": 1, "side": "f", "phase": "m", "unit": "x", "formation": "wedge"},
-         "unknown formation 'wedge'"),
-        ({"kind": "casualties", "turn": 1, "side": "f", "phase": "m", "unit": "x", "figures": -1},
-         "figures lost must be >= 0"),
+        (
+            {"kind": "formation_changed", "turn": 1, "side": "f", "phase": "m", "unit": "x", "formation": "wedge"},
+            "unknown formation 'wedge'",
+        ),
+        (
+            {"kind": "casualties", "turn": 1, "side": "f", "phase": "m", "unit": "x", "figures": -1},
+            "figures lost must be >= 0",
+        ),
         ({"kind": "melee", "turn": 1, "side": "f", "phase": "m", "winner": "nobody"}, "winner must be"),
-        ({"kind": "reinforcement_arrived", "turn": 1, "side": "f", "phase": "m", "arrivals": [["x", 1]]},
-         "arrivals must be"),
+        (
+            {"kind": "reinforcement_arrived", "turn": 1, "side": "f", "phase": "m", "arrivals": [["x", 1]]},
+            "arrivals must be",
+        ),
         ({"kind": "rotated", "turn": 1, "side": "f", "phase": "m", "bearing": 3}, "no field"),
     ],
 )

@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import (
-    Annotation, Casualties, Fired, Moved, OrderStateChanged, PhaseStarted, event_kinds,
+    Annotation,
+    Casualties,
+    Fired,
+    Moved,
+    OrderStateChanged,
+    PhaseStarted,
+    event_kinds,
 )
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
@@ -83,8 +89,7 @@ def test_state_at_applies_only_the_events_since_the_keyframe(forty_turns, monkey
         assert len(applied) < 10
 
 
-@given(steps=st.lists(st.sampled_from([-7, -1, 1, 1, 3, 40, -40]), min_size=1, max_size=60),
-       start=st.integers(0, 2000))
+@given(steps=st.lists(st.sampled_from([-7, -1, 1, 1, 3, 40, -40]), min_size=1, max_size=60), start=st.integers(0, 2000))
 @settings(max_examples=40, deadline=None)
 def test_stepping_back_and_forth_returns_the_identical_state(forty_turns, reference, steps, start):
     log = forty_turns.log()
@@ -190,8 +195,11 @@ def test_refused_events_leave_the_log_unchanged(jena):
     log.append(PhaseStarted(2, "french", "movement"))
     log.append(PhaseStarted(2, "french", "firing"))
     before = (len(log), log.head)
-    with pytest.raises(ValueError, match=r"turn 2, french, movement is closed \(event 2 before it is in turn 2, "
-                                         r"french, firing\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"turn 2, french, movement is closed \(event 2 before it is in turn 2, "
+        r"french, firing\)",
+    ):
         log.append(Moved(2, "french", "movement", id="vedel", path=((0, 0),)))
     with pytest.raises(ValueError, match="is in turn 1, but event 2 before it is in turn 2; turns cannot go back"):
         log.append(PhaseStarted(1, "prussian", "orders"))
@@ -201,8 +209,10 @@ def test_refused_events_leave_the_log_unchanged(jena):
 
 
 def test_a_stored_log_with_a_bad_event_names_it(jena):
-    events = [PhaseStarted(1, "french", "movement"),
-              OrderStateChanged(1, "french", "movement", unit="ney-6e", state="U")]
+    events = [
+        PhaseStarted(1, "french", "movement"),
+        OrderStateChanged(1, "french", "movement", unit="ney-6e", state="U"),
+    ]
     with pytest.raises(ValueError, match="game log event 2: event 'order_state_changed'.*no unit 'ney-6e'"):
         GameLog.from_scenario(jena, events)
 

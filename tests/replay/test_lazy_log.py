@@ -32,8 +32,9 @@ def _cursors(log: GameLog, n: int, seed: int) -> list[int]:
 
 @pytest.mark.parametrize("game", ["jena", "synthetic"])
 def test_lazy_and_eager_logs_give_the_same_state_at_every_cursor(game, jena_game, forty_turns):
-    scenario, events = (jena_game.scenario, jena_game.events) if game == "jena" else \
-        (forty_turns.scenario, forty_turns.events)
+    scenario, events = (
+        (jena_game.scenario, jena_game.events) if game == "jena" else (forty_turns.scenario, forty_turns.events)
+    )
     eager = GameLog.from_scenario(scenario, events)
     lazy = GameLog.lazy(scenario, events)
     assert len(lazy) == len(eager) > 500
@@ -108,23 +109,43 @@ def test_a_lazy_log_names_the_first_bad_event_when_it_reaches_it(jena_game):
 def test_events_out_of_phase_order_name_the_event_before_too(jena, lazy):
     make = GameLog.lazy if lazy else GameLog.from_scenario  # the same message either way
     events = [PhaseStarted(2, "french", "movement"), PhaseStarted(1, "french", "orders")]
-    with pytest.raises(ValueError, match=r"^game log event 2: event 'phase_started' is in turn 1, but event 1 before "
-                                         r"it is in turn 2; turns cannot go back$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^game log event 2: event 'phase_started' is in turn 1, but event 1 before "
+        r"it is in turn 2; turns cannot go back$",
+    ):
         make(jena, events)
-    events = [PhaseStarted(1, "french", "movement"), PhaseStarted(1, "french", "fire"),
-              PhaseStarted(1, "french", "movement")]
-    with pytest.raises(ValueError, match=r"^game log event 3: turn 1, french, movement is closed \(event 2 before it "
-                                         r"is in turn 1, french, fire\); events can only be added"):
+    events = [
+        PhaseStarted(1, "french", "movement"),
+        PhaseStarted(1, "french", "fire"),
+        PhaseStarted(1, "french", "movement"),
+    ]
+    with pytest.raises(
+        ValueError,
+        match=r"^game log event 3: turn 1, french, movement is closed \(event 2 before it "
+        r"is in turn 1, french, fire\); events can only be added",
+    ):
         make(jena, events)
 
 
 @pytest.mark.parametrize("lazy", [True, False])
-@pytest.mark.parametrize("column, value, message", [
-    ("turn", 999, "game log event {n2}: event {kind!r} is in turn {turn}, but event {n1} before it is in turn 999; "
-                  "turns cannot go back"),
-    ("phase", "tea", "game log event {n2}: turn {turn}, {side}, {phase} is closed (event {n1} before it is in turn "
-                     "{turn}, {side}, tea)"),
-])
+@pytest.mark.parametrize(
+    "column, value, message",
+    [
+        (
+            "turn",
+            999,
+            "game log event {n2}: event {kind!r} is in turn {turn}, but event {n1} before it is in turn 999; "
+            "turns cannot go back",
+        ),
+        (
+            "phase",
+            "tea",
+            "game log event {n2}: turn {turn}, {side}, {phase} is closed (event {n1} before it is in turn "
+            "{turn}, {side}, tea)",
+        ),
+    ],
+)
 def test_a_damaged_row_in_a_file_is_named_not_only_the_next_event(tmp_path, jena_game, lazy, column, value, message):
     import sqlite3
 

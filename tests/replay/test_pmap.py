@@ -127,8 +127,9 @@ def test_synthetic_command_orders_go_through_rolls_and_replay_from_keyframes():
         if p % 97 == 0:
             assert log.state_at(p) == state
     # the same seed gives the same game; without orders the game is the one older seeds gave
-    assert [repr(e) for e in synthetic_game(turns=10, units_per_side=64, seed=3, command_orders=True).events] == \
-        [repr(e) for e in game.events]
+    assert [repr(e) for e in synthetic_game(turns=10, units_per_side=64, seed=3, command_orders=True).events] == [
+        repr(e) for e in game.events
+    ]
     plain = synthetic_game(turns=10, units_per_side=64, seed=3)
     assert "order_written" not in {e.kind for e in plain.events}
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from shapely.geometry import LineString, Polygon
 
@@ -66,8 +67,16 @@ def load_case(folder: Path, cases: Path) -> tuple[GameState, dict, list, dict, l
         orders[oid] = Order(id=oid, **d)
     flags = {**base.get("flags", {}), **scen.get("flags", {})}
     flags = {k: (tuple(v) if isinstance(v, list) else v) for k, v in flags.items()}
-    state = GameState(units=units, commanders=comms, orders=orders, oob=oob, turn=scen.get("turn", 1),
-                      side=scen.get("side", base.get("side", "french")), phase=scen.get("phase", "orders"), flags=flags)
+    state = GameState(
+        units=units,
+        commanders=comms,
+        orders=orders,
+        oob=oob,
+        turn=scen.get("turn", 1),
+        side=scen.get("side", base.get("side", "french")),
+        phase=scen.get("phase", "orders"),
+        flags=flags,
+    )
     terrain = [_feature(t) for t in base.get("terrain", []) + scen.get("terrain", [])]
     actions = json.loads((folder / "actions.json").read_text())
     expected = json.loads((folder / "expected.json").read_text())
@@ -83,13 +92,28 @@ def protocol_action(ruleset_id: str) -> Handler:
         do = action["do"]
         if do == "issue_order":
             out = rs.issue_order(state, _request(action["request"]), params, dice)
-            return ({"status": out.status, "order_id": out.order_id, "explanation": out.explanation,
-                     "rolls": [r.explain() for r in out.rolls], "odds": [str(r.probability()) for r in out.rolls],
-                     "spent": dict(out.spent)}, list(out.events))
+            return (
+                {
+                    "status": out.status,
+                    "order_id": out.order_id,
+                    "explanation": out.explanation,
+                    "rolls": [r.explain() for r in out.rolls],
+                    "odds": [str(r.probability()) for r in out.rolls],
+                    "spent": dict(out.spent),
+                },
+                list(out.events),
+            )
         if do == "command_check":
             ck = rs.command_check(state, action["formation"], params, dice)
-            return ({"flags": plain(ck.flags), "restrictions": list(ck.restrictions), "explanation": ck.explanation,
-                     "rolls": [r.explain() for r in ck.rolls]}, list(ck.events))
+            return (
+                {
+                    "flags": plain(ck.flags),
+                    "restrictions": list(ck.restrictions),
+                    "explanation": ck.explanation,
+                    "rolls": [r.explain() for r in ck.rolls],
+                },
+                list(ck.events),
+            )
         if do == "order_types":
             types = rs.order_types(state, action["issuer"], action["recipient"], params)
             return {"types": {t.id: t.unavailable for t in types}, "costs": {t.id: t.cost for t in types}}, []
@@ -97,12 +121,24 @@ def protocol_action(ruleset_id: str) -> Handler:
             return plain(rs.command_reach(state, action["commander"], params)), []
         if do == "out_of_command":
             found = rs.out_of_command(state, params, action.get("side"))
-            return ({"findings": {f.subject: plain(f) for f in found},
-                     "out": sorted(f.subject for f in found if not f.within)}, [])
+            return (
+                {
+                    "findings": {f.subject: plain(f) for f in found},
+                    "out": sorted(f.subject for f in found if not f.within),
+                },
+                [],
+            )
         if do == "initiative":
             ini = rs.initiative(state, params, dice)
-            return ({"side": ini.side, "explanation": ini.explanation, "rolls": [r.explain() for r in ini.rolls],
-                     "totals": [r.total for r in ini.rolls]}, list(getattr(ini, "events", ())))
+            return (
+                {
+                    "side": ini.side,
+                    "explanation": ini.explanation,
+                    "rolls": [r.explain() for r in ini.rolls],
+                    "totals": [r.total for r in ini.rolls],
+                },
+                list(getattr(ini, "events", ())),
+            )
         if do == "next_activation":
             return {"side": rs.next_activation(state)}, []
         raise KeyError(do)
@@ -110,8 +146,9 @@ def protocol_action(ruleset_id: str) -> Handler:
     return run
 
 
-def run_action(state: GameState, params: dict, action: dict, terrain: list, special: Handler,
-               common: Handler) -> tuple[dict, GameState]:
+def run_action(
+    state: GameState, params: dict, action: dict, terrain: list, special: Handler, common: Handler
+) -> tuple[dict, GameState]:
     """Do one action (``set`` — units, commanders, flags, turn, side, phase; ``run_case``
     applies its ``params`` — and ``apply`` here, the ruleset's own actions in ``special``,
     then the Protocol's in ``common``); returns its result as plain data and the state after
@@ -160,8 +197,9 @@ def run_action(state: GameState, params: dict, action: dict, terrain: list, spec
 def final_state(state: GameState) -> dict:
     """``final_view`` of the ToE runner plus unit positions, facings and states."""
     out = final_view(state)
-    out["units"] = {uid: {"position": list(u.position), "facing": u.facing, "state": u.state}
-                    for uid, u in state.units.items()}
+    out["units"] = {
+        uid: {"position": list(u.position), "facing": u.facing, "state": u.state} for uid, u in state.units.items()
+    }
     return out
 
 

@@ -11,11 +11,22 @@ from battlestudio.model.units import Arm, Formation
 from battlestudio.rules import available_rulesets
 from battlestudio.rules.belle_alliance import ruleset
 from battlestudio.rules.belle_alliance.attacks import (
-    Announcement, both_stop, check_announcement, check_continued_advance, check_continued_attack, check_neighbour,
-    check_support, may_attack,
+    Announcement,
+    both_stop,
+    check_announcement,
+    check_continued_advance,
+    check_continued_attack,
+    check_neighbour,
+    check_support,
+    may_attack,
 )
 from battlestudio.rules.belle_alliance.geometry import (
-    at_break_in, classify, figure_grid, figures_behind, stands_in_zone, target_still_ahead,
+    at_break_in,
+    classify,
+    figure_grid,
+    figures_behind,
+    stands_in_zone,
+    target_still_ahead,
 )
 from battlestudio.rules.dice import ReplayDice
 from battlestudio.rules.params import MissingParameterError, RuleParameters
@@ -24,17 +35,20 @@ from battlestudio.rules.protocol import OrderRequest
 from gda_world import unit, world
 
 P = RuleParameters.for_ruleset("belle-alliance", {"support_max_cm": 10})
-D = UnitRect((5, 0), 90, 10, 2)       # glossary §7: the defender, facing north, FL (0,0) FR (10,0)
+D = UnitRect((5, 0), 90, 10, 2)  # glossary §7: the defender, facing north, FL (0,0) FR (10,0)
 
 
 # -- glossary fixtures --------------------------------------------------------------------
-@pytest.mark.parametrize("name, rect, files, ranks, expected", [
-    ("F1 rear contact", UnitRect((5, -2), 90, 6, 2), 3, 2, "rear"),
-    ("F2 flank contact, long frontage", UnitRect((10, -1), 180, 4, 2), 2, 2, "overlap"),
-    ("F3 flank contact, short frontage", UnitRect((10, -1), 180, 2, 2), 1, 2, "flank"),
-    ("F4 overlap", UnitRect((12, 0.5), 250, 14, 2), 7, 2, "overlap"),
-    ("F5 frontal", UnitRect((5, 0), 270, 10, 2), 5, 2, "front"),
-])
+@pytest.mark.parametrize(
+    "name, rect, files, ranks, expected",
+    [
+        ("F1 rear contact", UnitRect((5, -2), 90, 6, 2), 3, 2, "rear"),
+        ("F2 flank contact, long frontage", UnitRect((10, -1), 180, 4, 2), 2, 2, "overlap"),
+        ("F3 flank contact, short frontage", UnitRect((10, -1), 180, 2, 2), 1, 2, "flank"),
+        ("F4 overlap", UnitRect((12, 0.5), 250, 14, 2), 7, 2, "overlap"),
+        ("F5 frontal", UnitRect((5, 0), 270, 10, 2), 5, 2, "front"),
+    ],
+)
 def test_classification_fixtures(name, rect, files, ranks, expected):
     assert classify(rect, D, figure_grid(rect, files, ranks)) == expected, name
 
@@ -65,10 +79,12 @@ def test_pursuit_limit_b5():
 
 # -- orders, announcements, who may attack ------------------------------------------------------
 def ba_world(order: dict | None = None, attacker_state: str = "O"):
-    us = [unit("a", side="danes", state=attacker_state, x=5, y=7, facing=270, formation=Formation.LINE, figures=20),
-          unit("n", side="danes", x=17, y=7, facing=270, formation=Formation.LINE, figures=12),
-          unit("s", side="danes", x=5, y=12, facing=270, formation=Formation.LINE, figures=12),
-          unit("t", side="swedes", x=5, y=0, facing=90, formation=Formation.LINE, figures=20)]
+    us = [
+        unit("a", side="danes", state=attacker_state, x=5, y=7, facing=270, formation=Formation.LINE, figures=20),
+        unit("n", side="danes", x=17, y=7, facing=270, formation=Formation.LINE, figures=12),
+        unit("s", side="danes", x=5, y=12, facing=270, formation=Formation.LINE, figures=12),
+        unit("t", side="swedes", x=5, y=0, facing=90, formation=Formation.LINE, figures=20),
+    ]
     state = world([], us, [], side="danes")
     state = state.evolve(flags={})
     if order is not None:
@@ -117,7 +133,10 @@ def test_both_stop_at_break_in_distance_when_the_mover_may_attack():
     assert both_stop(moved, "a", "t", P, Announcement("a", "t"), cancels=True)[:2] == (True, False)
     no_order = ba_world().with_unit(state.units["a"].moved((5, 5.05)))
     assert both_stop(no_order, "a", "t", P, None)[:2] == (True, False)
-    assert both_stop(state.with_unit(state.units["a"].moved((5, 9))), "a", "t", P, Announcement("a", "t"))[:2] == (False, False)
+    assert both_stop(state.with_unit(state.units["a"].moved((5, 9))), "a", "t", P, Announcement("a", "t"))[:2] == (
+        False,
+        False,
+    )
 
 
 # -- neighbour and support ---------------------------------------------------------------------------
@@ -127,7 +146,9 @@ def test_neighbour_unit_conditions():
     assert check_neighbour(state, "n", "a", "t", P) == (True, [])
     small = state.with_unit(unit("n", side="danes", x=14, y=5, facing=270, figures=8, formation=Formation.LINE))
     assert "fewer than half" in check_neighbour(small, "n", "a", "t", P)[1][0]
-    cav = state.with_unit(unit("n", side="danes", x=14, y=5, facing=270, figures=12, arm=Arm.CAVALRY, formation=Formation.LINE))
+    cav = state.with_unit(
+        unit("n", side="danes", x=14, y=5, facing=270, figures=12, arm=Arm.CAVALRY, formation=Formation.LINE)
+    )
     assert any("not the attacker's arm" in r for r in check_neighbour(cav, "n", "a", "t", P)[1])
     assert any("defender" in r for r in check_neighbour(state, "n", "a", "t", P, defenders=["n"])[1])
     assert any("flank or rear" in r for r in check_neighbour(state, "n", "a", "t", P, flank_or_rear_attacked=["n"])[1])
@@ -140,9 +161,13 @@ def test_support_unit_conditions_and_missing_distance():
     assert check_support(state, "s", "a", P) == (True, [])
     with pytest.raises(MissingParameterError, match="support_max_cm"):
         check_support(state, "s", "a", RuleParameters.for_ruleset("belle-alliance", {}))
-    art = state.with_unit(unit("s", side="danes", x=5, y=12, facing=270, arm=Arm.ARTILLERY, figures=12, formation=Formation.LINE))
+    art = state.with_unit(
+        unit("s", side="danes", x=5, y=12, facing=270, arm=Arm.ARTILLERY, figures=12, formation=Formation.LINE)
+    )
     assert any("artillery" in r for r in check_support(art, "s", "a", P)[1])
-    cav = state.with_unit(unit("a", side="danes", x=5, y=7, facing=270, arm=Arm.CAVALRY, figures=20, formation=Formation.LINE))
+    cav = state.with_unit(
+        unit("a", side="danes", x=5, y=7, facing=270, arm=Arm.CAVALRY, figures=20, formation=Formation.LINE)
+    )
     assert any("infantry cannot support cavalry" in r for r in check_support(cav, "s", "a", P)[1])
     assert any("neighbour" in r for r in check_support(state, "s", "a", P, neighbours=["s"])[1])
     far = state.with_unit(state.units["s"].moved((5, 25)))
@@ -150,8 +175,9 @@ def test_support_unit_conditions_and_missing_distance():
 
 
 # -- continued advance and attack --------------------------------------------------------------------
-@pytest.mark.parametrize("distance, pivots, ok", [(10, [], True), (10.5, [], False), (8, [20], True), (8, [21], False),
-                                                  (8, [10, -5], False)])
+@pytest.mark.parametrize(
+    "distance, pivots, ok", [(10, [], True), (10.5, [], False), (8, [20], True), (8, [21], False), (8, [10, -5], False)]
+)
 def test_continued_advance_half_march_one_pivot_of_20(distance, pivots, ok):
     assert check_continued_advance(distance, 20.0, pivots, P)[0] is ok
 

@@ -23,25 +23,42 @@ def gda_action(state, params, action, dice, terrain):
     do, p = action["do"], parameters(params)
     if do == "check_attack":
         declared = [Declaration(a, t) for a, t in action.get("declared", [])]
-        decl = Declaration(action["attacker"], action["target"], tuple(action.get("supports", ())),
-                           action.get("line_of_sight", True), action.get("flank_or_rear"))
+        decl = Declaration(
+            action["attacker"],
+            action["target"],
+            tuple(action.get("supports", ())),
+            action.get("line_of_sight", True),
+            action.get("flank_or_rear"),
+        )
         ck = check_attack(state, decl, p, terrain, declared)
-        return {"legal": ck.legal, "reasons": list(ck.reasons), "notes": list(ck.notes), "supports": ck.supports,
-                "explanation": ck.explain()}, []
+        return {
+            "legal": ck.legal,
+            "reasons": list(ck.reasons),
+            "notes": list(ck.notes),
+            "supports": ck.supports,
+            "explanation": ck.explain(),
+        }, []
     if do == "support":
         lead, target = state.units[action["lead"]], state.units[action["target"]]
-        return {"verdict": check_support(state, lead, target, action["support"], p, action.get("defending", False),
-                                         terrain)}, []
+        return {
+            "verdict": check_support(state, lead, target, action["support"], p, action.get("defending", False), terrain)
+        }, []
     if do == "modifiers":
         u, e = state.units[action["unit"]], state.units[action["enemy"]]
         sit = situation_from_positions(state, u, e, action["attacking"], p, terrain, action.get("damage_in_attack", 0))
         mods = attack_modifiers(state, u, sit, p)
-        return {"modifiers": [[m.value, m.source] for m in mods], "total": sum(m.value for m in mods),
-                "flanked": sit.flanked, "attacked_in_flank_or_rear": sit.attacked_in_flank_or_rear}, []
+        return {
+            "modifiers": [[m.value, m.source] for m in mods],
+            "total": sum(m.value for m in mods),
+            "flanked": sit.flanked,
+            "attacked_in_flank_or_rear": sit.attacked_in_flank_or_rear,
+        }, []
     if do == "aspect":
         return {"aspect": attack_aspect(state.units[action["attacker"]], state.units[action["target"]])}, []
     if do == "flanked":
-        return {"by": flanked_by(state, state.units[action["unit"]], p, terrain, action.get("reach_key", "flanked"))}, []
+        return {
+            "by": flanked_by(state, state.units[action["unit"]], p, terrain, action.get("reach_key", "flanked"))
+        }, []
     if do == "quality":
         return {"grade": brigade_quality(state, action["brigade"], p).value}, []
     if do == "obey_odds":
@@ -50,6 +67,7 @@ def gda_action(state, params, action, dice, terrain):
         return {"odds": str(obey_probability(st, grade, p, action.get("reroll", False)))}, []
     if do == "end_turn":
         from battlestudio.rules.gda import ruleset
+
         return {}, list(ruleset.end_turn(state, params, action.get("side")))
     raise KeyError(do)
 

@@ -20,7 +20,7 @@ from battlestudio.rules.protocol import OrderRequest
 
 from gda_world import brigade, dice, gda_params, general, unit, world
 
-MOVE = {"normal_move_cm.infantry": 15, "normal_move_cm.cavalry": 30}   # scenario-supplied (movement chapter lost)
+MOVE = {"normal_move_cm.infantry": 15, "normal_move_cm.cavalry": 30}  # scenario-supplied (movement chapter lost)
 
 
 def apply_all(state, events):
@@ -60,12 +60,17 @@ def test_adc_supply_is_a_named_parameter_and_spending_is_limited():
     out = ruleset.issue_order(state, OrderRequest("girard", "b1", "infantry_assault"), {}, dice())
     assert out.status == "pending" and out.spent == {"adc": 2} and "1 left" in out.explanation
     state = apply_all(state, out.events)
-    again = ruleset.issue_order(state, OrderRequest("girard", "b1", "infantry_assault", parameters={"order_id": "x"}), {}, dice())
+    again = ruleset.issue_order(
+        state, OrderRequest("girard", "b1", "infantry_assault", parameters={"order_id": "x"}), {}, dice()
+    )
     assert again.status == "refused" and "needs 2 ADCs" in again.explanation and "has 1 left" in again.explanation
 
 
 def test_brigadiers_do_not_send_adcs():
-    assert "ADCs are sent by the C-in-C or a corps commander" in check_task(corps_world(), "b1", "b1", "infantry_assault", gda_params()).reason
+    assert (
+        "ADCs are sent by the C-in-C or a corps commander"
+        in check_task(corps_world(), "b1", "b1", "infantry_assault", gda_params()).reason
+    )
 
 
 def test_initiative_adcs_need_the_optional_french_rule_and_at_most_two():
@@ -91,39 +96,72 @@ def two_sides(hesitant_french: int = 0, turn: int = 1, holder: str | None = None
 
 
 def test_initiative_minus_one_per_hesitant_brigade_higher_total_wins():
-    res = roll_initiative(two_sides(hesitant_french=2), ("allies", "french"), gda_params(),
-                          dice(("gda-initiative:allies:t1", (3, 4)), ("gda-initiative:french:t1", (4, 4))))
+    res = roll_initiative(
+        two_sides(hesitant_french=2),
+        ("allies", "french"),
+        gda_params(),
+        dice(("gda-initiative:allies:t1", (3, 4)), ("gda-initiative:french:t1", (4, 4))),
+    )
     assert [r.total for r in res.rolls] == [7, 6] and res.side == "allies"
     assert "-1 french-b0 hesitant" in res.rolls[1].explain()
 
 
 def test_initiative_tie_keeps_the_previous_holder_and_turn_one_rolls_off():
-    res = roll_initiative(two_sides(turn=3, holder="french"), ("allies", "french"), gda_params(),
-                          dice(("gda-initiative:allies:t3", (5, 2)), ("gda-initiative:french:t3", (1, 6))))
+    res = roll_initiative(
+        two_sides(turn=3, holder="french"),
+        ("allies", "french"),
+        gda_params(),
+        dice(("gda-initiative:allies:t3", (5, 2)), ("gda-initiative:french:t3", (1, 6))),
+    )
     assert res.side == "french" and "keeps it" in res.explanation
-    res = roll_initiative(two_sides(), ("allies", "french"), gda_params(), dice(
-        ("gda-initiative:allies:t1", (5, 2)), ("gda-initiative:french:t1", (1, 6)),
-        ("gda-initiative-rolloff:allies:t1:1", (4,)), ("gda-initiative-rolloff:french:t1:1", (4,)),
-        ("gda-initiative-rolloff:allies:t1:2", (2,)), ("gda-initiative-rolloff:french:t1:2", (6,))))
+    res = roll_initiative(
+        two_sides(),
+        ("allies", "french"),
+        gda_params(),
+        dice(
+            ("gda-initiative:allies:t1", (5, 2)),
+            ("gda-initiative:french:t1", (1, 6)),
+            ("gda-initiative-rolloff:allies:t1:1", (4,)),
+            ("gda-initiative-rolloff:french:t1:1", (4,)),
+            ("gda-initiative-rolloff:allies:t1:2", (2,)),
+            ("gda-initiative-rolloff:french:t1:2", (6,)),
+        ),
+    )
     assert res.side == "french" and "roll-off 6 to 2" in res.explanation
 
 
 def test_girards_initiative_adc_adds_one():
     from battlestudio.replay.order_events import OrderWritten
+
     state = two_sides()
     state = state.evolve(commanders={**state.commanders, "girard": general("girard", echelon="corps", adcs=3)})
-    state = OrderWritten(1, "french", "adc", order_id="i1", issuer="girard", recipient="", order_type="initiative",
-                         parameters={"ruleset": "gda", "adcs": 1}, cost=1).apply(state)
-    res = roll_initiative(state, ("allies", "french"), gda_params(french_initiative=True),
-                          dice(("gda-initiative:allies:t1", (3, 2)), ("gda-initiative:french:t1", (3, 2))))
+    state = OrderWritten(
+        1,
+        "french",
+        "adc",
+        order_id="i1",
+        issuer="girard",
+        recipient="",
+        order_type="initiative",
+        parameters={"ruleset": "gda", "adcs": 1},
+        cost=1,
+    ).apply(state)
+    res = roll_initiative(
+        state,
+        ("allies", "french"),
+        gda_params(french_initiative=True),
+        dice(("gda-initiative:allies:t1", (3, 2)), ("gda-initiative:french:t1", (3, 2))),
+    )
     assert res.rolls[1].total == 6 and res.side == "french" and "+1 1 Initiative! ADC" in res.rolls[1].explain()
 
 
 # -- attack declaration: Adam's Light Brigade ----------------------------------------------------
 def adam(assault: bool):
-    units = [unit("52nd", side="british", x=0, y=0, formation=Formation.LINE),
-             unit("43rd", side="british", x=16, y=0, formation=Formation.LINE),
-             unit("1cac", side="british", x=0, y=-4, formation=Formation.LINE)]
+    units = [
+        unit("52nd", side="british", x=0, y=0, formation=Formation.LINE),
+        unit("43rd", side="british", x=16, y=0, formation=Formation.LINE),
+        unit("1cac", side="british", x=0, y=-4, formation=Formation.LINE),
+    ]
     status = {"tasks": ["infantry_assault"]} if assault else {}
     c, us, e = brigade("adam", units, side="british", y=-8, **status)
     french = [unit("col1", side="french", x=0, y=12, facing=270), unit("col2", side="french", x=40, y=12, facing=270)]
@@ -151,8 +189,9 @@ def test_example_adam_with_assault_all_may_attack_and_support():
 
 def test_attack_refusals_name_their_rule():
     state, p = adam(False), gda_params(**MOVE)
-    assert "normal_move_cm.infantry" in str(pytest.raises(MissingParameterError, check_attack, state,
-                                                            Declaration("52nd", "col1"), gda_params()).value)
+    assert "normal_move_cm.infantry" in str(
+        pytest.raises(MissingParameterError, check_attack, state, Declaration("52nd", "col1"), gda_params()).value
+    )
     far = state.with_unit(unit("far", side="french", x=0, y=60, facing=270))
     assert "restrictions 1 and 16" in check_attack(far, Declaration("52nd", "far"), p).explain()
     hes = state.evolve(flags={"gda:adam": {"state": "hesitant", "state_turn": 1}})
@@ -188,32 +227,48 @@ def test_attack_modifiers_of_the_leading_unit():
     c, us, e = brigade("b", [unit("gren", quality="line", general_attached=True, damage=4)], state="hesitant")
     state = world([c], us, e)
     mods = attack_modifiers(state, state.units["gren"], AttackSituation(True, unit("x", side="allies")), p)
-    assert [(m.value, m.source) for m in mods] == [(1, "Veteran (general attached)"), (1, "attacking"),
-                                                   (-1, "unit damage 4 (≥ 4)"), (-1, "brigade Hesitant")]
+    assert [(m.value, m.source) for m in mods] == [
+        (1, "Veteran (general attached)"),
+        (1, "attacking"),
+        (-1, "unit damage 4 (≥ 4)"),
+        (-1, "brigade Hesitant"),
+    ]
     rec = unit("rec", quality="recruit", formation=Formation.LINE)
     hus = unit("hus", side="allies", arm=Arm.CAVALRY)
-    mods = attack_modifiers(world([], [rec, hus], []), rec, AttackSituation(False, hus, damage_in_attack=2,
-                            flanked=True, attacked_in_flank_or_rear=True), p)
+    mods = attack_modifiers(
+        world([], [rec, hus], []),
+        rec,
+        AttackSituation(False, hus, damage_in_attack=2, flanked=True, attacked_in_flank_or_rear=True),
+        p,
+    )
     assert sum(m.value for m in mods) == -1 - 2 - 1 - 4
     elite = unit("el", quality="elite", general_attached=True)
     m = attack_modifiers(world([], [elite], []), elite, AttackSituation(False, hus, damage_in_attack=2), p)
-    assert [x.value for x in m] == [2, 2]    # general on Elite stays +2; 2 damage does not count for Elite
+    assert [x.value for x in m] == [2, 2]  # general on Elite stays +2; 2 damage does not count for Elite
 
 
 # -- one full command phase through the Protocol ----------------------------------------------------
 def test_full_command_phase_end_to_end_and_replay():
-    cs = [general("girard", echelon="corps", adcs=3), general("dullitz", side="allies", echelon="corps", nation="Prussia", adcs=2)]
+    cs = [
+        general("girard", echelon="corps", adcs=3),
+        general("dullitz", side="allies", echelon="corps", nation="Prussia", adcs=2),
+    ]
     us, edges = [], [("girard", "fb1"), ("girard", "fb2"), ("dullitz", "ab1")]
     for bid, side, x in (("fb1", "french", 0), ("fb2", "french", 40), ("ab1", "allies", 20)):
-        c, u, e = brigade(bid, [unit(f"{bid}-1", side=side, x=x), unit(f"{bid}-2", side=side, x=x + 15)], side=side, x=x)
+        c, u, e = brigade(
+            bid, [unit(f"{bid}-1", side=side, x=x), unit(f"{bid}-2", side=side, x=x + 15)], side=side, x=x
+        )
         cs.append(c), us.extend(u), edges.extend(e)
     start = world(cs, us, edges, side="french")
     params = {"adc_cost_forward": 1}
 
     def play(d):
         state, log = start, []
-        for req in (OrderRequest("girard", "fb1", "forward"), OrderRequest("girard", "fb1", "brigade_attachment"),
-                    OrderRequest("dullitz", "ab1", "infantry_assault")):
+        for req in (
+            OrderRequest("girard", "fb1", "forward"),
+            OrderRequest("girard", "fb1", "brigade_attachment"),
+            OrderRequest("dullitz", "ab1", "infantry_assault"),
+        ):
             out = ruleset.issue_order(state, req, params, d)
             assert out.status == "pending", out.explanation
             state = apply_all(state, out.events)
@@ -228,7 +283,7 @@ def test_full_command_phase_end_to_end_and_replay():
 
     seeded = SeededDice(seed=1806)
     state, log, ini = play(seeded)
-    assert state.flags["oas_spent:girard"] == (1, 3)       # Forward! 1 + Brigade Attachment! 2
+    assert state.flags["oas_spent:girard"] == (1, 3)  # Forward! 1 + Brigade Attachment! 2
     assert ini.side in ("french", "allies") and all(r.explain() for r in ini.rolls)
     assert all(s for s in log)
     replayed = play(ReplayDice(seeded.drawn))
@@ -238,5 +293,8 @@ def test_full_command_phase_end_to_end_and_replay():
     findings = ruleset.out_of_command(state, params, side="french")
     assert {f.subject for f in findings} == {"fb1-1", "fb1-2", "fb2-1", "fb2-2"} and all(f.within for f in findings)
     assert ruleset.command_reach(state, "fb1", params).radius == 30
-    assert Fraction(8, 9) == Fraction(ruleset.command_check(start.evolve(orders=state.orders), "fb1", params,
-                                      ReplayDice([("gda-command:fb1:t1", (6,))])).flags["odds"])
+    assert Fraction(8, 9) == Fraction(
+        ruleset.command_check(
+            start.evolve(orders=state.orders), "fb1", params, ReplayDice([("gda-command:fb1:t1", (6,))])
+        ).flags["odds"]
+    )

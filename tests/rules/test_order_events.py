@@ -7,8 +7,17 @@ import pytest
 from battlestudio.model.orders import OrderStatus
 from battlestudio.replay.events import EventError, event_from_dict
 from battlestudio.replay.order_events import (
-    Attached, CancellationWritten, CommandStateChanged, Detached, GeneralMoveBought, OrderCancelled, OrderCompleted,
-    OrderDelivered, OrderFailed, OrderWritten, oas_spent,
+    Attached,
+    CancellationWritten,
+    CommandStateChanged,
+    Detached,
+    GeneralMoveBought,
+    OrderCancelled,
+    OrderCompleted,
+    OrderDelivered,
+    OrderFailed,
+    OrderWritten,
+    oas_spent,
 )
 from tests.rules.toe_runner import CASES, load_case
 
@@ -23,8 +32,16 @@ def _state():
 def test_lifecycle_written_failed_delivered_completed():
     s0 = _state()
     events = [
-        OrderWritten(**T, order_id="o-2-1", issuer="napoleon", recipient="davout", order_type="A",
-                     objective=(100, 140), parameters={"note": "on Hassenhausen"}, cost=1),
+        OrderWritten(
+            **T,
+            order_id="o-2-1",
+            issuer="napoleon",
+            recipient="davout",
+            order_type="A",
+            objective=(100, 140),
+            parameters={"note": "on Hassenhausen"},
+            cost=1,
+        ),
         OrderFailed(**T, order_id="o-2-1", reason="order fails"),
         OrderDelivered(**T, order_id="o-2-1", origin=(100, 50)),
         CommandStateChanged(**T, subject="davout", state="engaged", value=True, reason="enemy within 20 cm"),
@@ -36,8 +53,13 @@ def test_lifecycle_written_failed_delivered_completed():
         assert event_from_dict(e.to_dict()) == e
         s = e.apply(s)
         seen.append(s.orders["o-2-1"].status)
-    assert seen == [OrderStatus.WRITTEN, OrderStatus.FAILED, OrderStatus.DELIVERED, OrderStatus.DELIVERED,
-                    OrderStatus.COMPLETED]
+    assert seen == [
+        OrderStatus.WRITTEN,
+        OrderStatus.FAILED,
+        OrderStatus.DELIVERED,
+        OrderStatus.DELIVERED,
+        OrderStatus.COMPLETED,
+    ]
     assert s0.orders == {} and oas_spent(s0, "napoleon") == 0  # nothing mutated
     assert oas_spent(s, "napoleon") == 1
     defence = s.orders["o-2-1/defence"]
@@ -47,8 +69,15 @@ def test_lifecycle_written_failed_delivered_completed():
 
 def test_cancellation_detachment_and_bought_moves():
     s = _state()
-    s = OrderWritten(**T, order_id="o-2-1", issuer="davout", recipient="petit", order_type="D",
-                     objective=(150, 20), parameters={"mode": "H"}).apply(s)
+    s = OrderWritten(
+        **T,
+        order_id="o-2-1",
+        issuer="davout",
+        recipient="petit",
+        order_type="D",
+        objective=(150, 20),
+        parameters={"mode": "H"},
+    ).apply(s)
     s = Detached(**T, node="petit", superior_before="gudin", superior_after="davout", order_id="o-2-1").apply(s)
     assert s.oob.superior("petit") == "davout" and s.flags["detached:petit"] == {"order": "o-2-1", "from": "gudin"}
     s = CancellationWritten(**T, order_id="o-2-1", issuer="napoleon", cost=1).apply(s)

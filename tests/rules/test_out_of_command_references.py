@@ -39,11 +39,20 @@ def reference_gda(state: GameState, params: dict, side: str | None = None) -> li
             continue
         for u in members(state, b).present:
             ok, d, r = under_command(state, b, u, p)
-            out.append(OutOfCommandFinding(
-                u.id, b, d, r, ok, "", "" if ok else "cannot-attack-or-support",
-                f"{u.name or u.id} is {d:.1f} cm from {c.name or b}" + ("" if ok else
-                f", beyond his {r:g} cm: it may not attack or support an attack"),
-                rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А"))
+            out.append(
+                OutOfCommandFinding(
+                    u.id,
+                    b,
+                    d,
+                    r,
+                    ok,
+                    "",
+                    "" if ok else "cannot-attack-or-support",
+                    f"{u.name or u.id} is {d:.1f} cm from {c.name or b}"
+                    + ("" if ok else f", beyond his {r:g} cm: it may not attack or support an attack"),
+                    rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А",
+                )
+            )
     return out
 
 
@@ -62,19 +71,31 @@ def reference_regimental(state: GameState, params: dict, side: str | None = None
         exempt = "light or irregular cavalry" if exempt_from_command(u, p) else ""
         within = d <= zone + 1e-6
         cons = "" if within or exempt else "order-test"
-        text = (f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" +
-                ("" if within or exempt else "; an order to this regiment alone takes the order test "
-                 "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"))
+        text = f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" + (
+            ""
+            if within or exempt
+            else "; an order to this regiment alone takes the order test "
+            "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"
+        )
         out.append(OutOfCommandFinding(uid, g, d, zone, within, exempt, cons, text, "Дистанция командования"))
     for c in sorted(state.commanders.values(), key=lambda c: c.id):
         if c.echelon != "division" or (side and c.side != side):
             continue
         link = hq_link(state, c.side, c.position, p)
-        out.append(OutOfCommandFinding(c.id, " → ".join(link.chain), link.distance, float(p.get("hq_zone_cm")),
-                                       link.within, "", "" if link.within else "order-test",
-                                       f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"
-                                       + (f" via {' → '.join(link.chain)}" if len(link.chain) > 1 else ""),
-                                       "Дистанция командования"))
+        out.append(
+            OutOfCommandFinding(
+                c.id,
+                " → ".join(link.chain),
+                link.distance,
+                float(p.get("hq_zone_cm")),
+                link.within,
+                "",
+                "" if link.within else "order-test",
+                f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"
+                + (f" via {' → '.join(link.chain)}" if len(link.chain) > 1 else ""),
+                "Дистанция командования",
+            )
+        )
     return out
 
 
@@ -88,9 +109,19 @@ def reference_belle_alliance(state: GameState, params: dict, side: str | None = 
             continue
         d = float(ShapelyPoint(state.commanders[sup].position).distance(u.footprint()))
         ok = d <= reach + 1e-6
-        out.append(OutOfCommandFinding(uid, sup, d, reach, ok, "", "" if ok else "out-of-command",
-                                       f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",
-                                       "scenario parameter command_distance_cm"))
+        out.append(
+            OutOfCommandFinding(
+                uid,
+                sup,
+                d,
+                reach,
+                ok,
+                "",
+                "" if ok else "out-of-command",
+                f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",
+                "scenario parameter command_distance_cm",
+            )
+        )
     return out
 
 
@@ -102,8 +133,13 @@ def outcome(fn, state: GameState, params: dict, side: str | None) -> Any:
         found = fn(state, params, side)
     except Exception as exc:  # noqa: BLE001 - the same refusal is part of "the same result"
         return ("raised", type(exc).__name__, str(exc))
-    return [tuple((type(v).__name__, v) for v in (f.subject, f.superior, f.distance, f.reach, f.within, f.exemption,
-                                                   f.consequence, f.text, f.rule)) for f in found]
+    return [
+        tuple(
+            (type(v).__name__, v)
+            for v in (f.subject, f.superior, f.distance, f.reach, f.within, f.exemption, f.consequence, f.text, f.rule)
+        )
+        for f in found
+    ]
 
 
 def assert_same(ruleset: str, state: GameState, params: dict, side: str | None = None) -> Any:
@@ -121,8 +157,9 @@ def mid_game() -> GameState:
 
 
 def dressed(state: GameState, echelons: dict[str, str]) -> GameState:
-    return state.evolve(commanders={cid: replace(c, echelon=echelons.get(c.echelon, c.echelon))
-                                    for cid, c in state.commanders.items()})
+    return state.evolve(
+        commanders={cid: replace(c, echelon=echelons.get(c.echelon, c.echelon)) for cid, c in state.commanders.items()}
+    )
 
 
 def with_adjutants(state: GameState) -> GameState:
@@ -137,9 +174,15 @@ def with_adjutants(state: GameState) -> GameState:
         norm = max(1e-9, (dx * dx + dy * dy) ** 0.5)
         for k in range(1, 4):
             aid = f"{hq.side}-adc{k}"
-            commanders[aid] = Commander(aid, f"ADC {k}", hq.side, hq.nation, "corps",
-                                        (hq.position[0] + dx / norm * 18.0 * k, hq.position[1] + dy / norm * 18.0 * k),
-                                        attributes={"role": "adjutant"})
+            commanders[aid] = Commander(
+                aid,
+                f"ADC {k}",
+                hq.side,
+                hq.nation,
+                "corps",
+                (hq.position[0] + dx / norm * 18.0 * k, hq.position[1] + dy / norm * 18.0 * k),
+                attributes={"role": "adjutant"},
+            )
     return state.evolve(commanders=commanders)
 
 
@@ -175,8 +218,11 @@ def test_belle_alliance_on_a_mid_game_army_is_as_before(mid_game, side):
     assert assert_same("belle-alliance", empty, {"command_distance_cm": 15.0}, side) == []
 
 
-CASE_FOLDERS = [(r, f) for r, sub in (("gda", "gda_cases"), ("regimental", "regimental_cases"),
-                                      ("belle-alliance", "belle_alliance_cases")) for f in folders(HERE / sub)]
+CASE_FOLDERS = [
+    (r, f)
+    for r, sub in (("gda", "gda_cases"), ("regimental", "regimental_cases"), ("belle-alliance", "belle_alliance_cases"))
+    for f in folders(HERE / sub)
+]
 
 
 @pytest.mark.parametrize("ruleset,folder", CASE_FOLDERS, ids=lambda x: getattr(x, "name", x))

@@ -36,9 +36,12 @@ def apply_all(state, events):
 
 def army(hq_at=(0.0, 0.0), div_at=(0.0, 10.0), adjutants=(), side="russia", **flags):
     """HQ → division (2 brigades of 2 regiments) on one side; a French division opposite."""
-    cs = [general("hq", side=side, echelon="c_in_c", x=hq_at[0], y=hq_at[1]),
-          general("div", side=side, echelon="division", x=div_at[0], y=div_at[1]),
-          general("b1", side=side, x=div_at[0] - 10, y=div_at[1] + 5), general("b2", side=side, x=div_at[0] + 10, y=div_at[1] + 5)]
+    cs = [
+        general("hq", side=side, echelon="c_in_c", x=hq_at[0], y=hq_at[1]),
+        general("div", side=side, echelon="division", x=div_at[0], y=div_at[1]),
+        general("b1", side=side, x=div_at[0] - 10, y=div_at[1] + 5),
+        general("b2", side=side, x=div_at[0] + 10, y=div_at[1] + 5),
+    ]
     edges = [("hq", "div"), ("div", "b1"), ("div", "b2")]
     for i, (ax, ay) in enumerate(adjutants):
         cs.append(general(f"adj{i}", side=side, echelon="corps", x=ax, y=ay, role="adjutant"))
@@ -48,7 +51,10 @@ def army(hq_at=(0.0, 0.0), div_at=(0.0, 10.0), adjutants=(), side="russia", **fl
         for j in range(2):
             us.append(unit(f"{b}-r{j}", side=side, x=div_at[0] + dx + 12 * j - 6, y=div_at[1] + 8, bases=4))
             edges.append((b, f"{b}-r{j}"))
-    cs += [general("fhq", side="france", echelon="c_in_c", y=150), general("fdiv", side="france", echelon="division", y=140)]
+    cs += [
+        general("fhq", side="france", echelon="c_in_c", y=150),
+        general("fdiv", side="france", echelon="division", y=140),
+    ]
     us.append(unit("f-r", side="france", y=130, facing=270))
     edges += [("fhq", "fdiv"), ("fdiv", "f-r")]
     return world(cs, us, edges, side=side, flags=dict(flags))
@@ -88,8 +94,9 @@ def test_announced_actions_first_n_are_carried_out():
 def test_division_outside_the_hq_zone_takes_the_order_test_and_adjutants_extend_it():
     far = army(div_at=(0.0, 45.0))
     assert not hq_link(far, "russia", far.commanders["div"].position, P).within
-    act = activate(far, "div", ("move", "move", "move"), P,
-                   d(("regimental-orders:div:t1", (1,)), ("regimental-zone:div:t1", (3,))))
+    act = activate(
+        far, "div", ("move", "move", "move"), P, d(("regimental-orders:div:t1", (1,)), ("regimental-zone:div:t1", (3,)))
+    )
     assert act.granted == ("move",) and "outside the HQ's zone (45.0 cm)" in act.explanation
     lost = activate(far, "div", ("move",), P, d(("regimental-orders:div:t1", (1,)), ("regimental-zone:div:t1", (6,))))
     assert lost.status == "failed" and lost.granted == ()
@@ -99,7 +106,7 @@ def test_division_outside_the_hq_zone_takes_the_order_test_and_adjutants_extend_
     assert link.within and link.chain == ("hq", "adj0", "adj1")
     ok = activate(chained, "div", ("move", "fire"), two, d(("regimental-orders:div:t1", (5,))))
     assert ok.granted == ("move",) and "via adjutants adj0 → adj1" in ok.explanation
-    gap = army(div_at=(0.0, 45.0), adjutants=[(0.0, 20.0)])     # second link 25 cm > 20 cm
+    gap = army(div_at=(0.0, 45.0), adjutants=[(0.0, 20.0)])  # second link 25 cm > 20 cm
     assert not hq_link(gap, "russia", gap.commanders["div"].position, two).within
 
 
@@ -137,11 +144,20 @@ def test_casualty_test_after_more_than_7_brigade_losses():
     after = apply_all(eight, chk.events)
     assert ruleset.command_check(after, "b1", {}, d()).flags["casualty_test_due"] is False
     div = state.with_unit(unit("b1-r0", side="russia", x=-16, y=18, markers_received=10))
-    assert not commander_casualty_test(div, "div", P, d()).due          # a division needs more than 10
+    assert not commander_casualty_test(div, "div", P, d()).due  # a division needs more than 10
 
 
-@pytest.mark.parametrize("die, result", [(1, "killed"), (2, "badly_wounded"), (3, "lightly_wounded"),
-                                         (4, "lightly_wounded"), (5, "unharmed"), (6, "unharmed")])
+@pytest.mark.parametrize(
+    "die, result",
+    [
+        (1, "killed"),
+        (2, "badly_wounded"),
+        (3, "lightly_wounded"),
+        (4, "lightly_wounded"),
+        (5, "unharmed"),
+        (6, "unharmed"),
+    ],
+)
 def test_casualty_table(die, result):
     state = army().with_unit(unit("b1-r0", side="russia", x=-16, y=18, markers_received=9))
     assert commander_casualty_test(state, "b1", P, d(("regimental-casualty:b1:t1", (die,)))).result == result
@@ -168,7 +184,13 @@ def test_casualty_marker_limits_per_base_and_forced_tests():
     cav = unit("c", arm=Arm.CAVALRY, bases=4)
     r = add_markers(cav, 3, P)
     assert (r.bases_removed, r.markers, r.forced_test, r.since_test) == (1, 1, False, 3)
-    r2 = add_markers(cav.__class__(**{**{f: getattr(cav, f) for f in cav.__slots__}, "attributes": {"markers": 1, "markers_since_test": 3}}), 1, P)
+    r2 = add_markers(
+        cav.__class__(
+            **{**{f: getattr(cav, f) for f in cav.__slots__}, "attributes": {"markers": 1, "markers_since_test": 3}}
+        ),
+        1,
+        P,
+    )
     assert r2.forced_test and r2.bases_removed == 1
     art = unit("a", arm=Arm.ARTILLERY, bases=2)
     assert add_markers(art, 3, P).forced_test and add_markers(art, 3, P).bases_removed == 0
@@ -185,10 +207,14 @@ def test_full_turn_alternating_activations_end_to_end():
         log.append(ini.explanation)
         while (side := ruleset.next_activation(state)) != "turn over":
             state = state.evolve(side=side)
-            todo = [f for f in ("b1", "b2", "fdiv") if state.commanders[f].side == side
-                    and not ruleset.order_types(state, "", f, {})[0].unavailable]
-            out = ruleset.issue_order(state, OrderRequest("", todo[0], "activate",
-                                                          parameters={"actions": ["move", "fire", "move"]}), {}, dice)
+            todo = [
+                f
+                for f in ("b1", "b2", "fdiv")
+                if state.commanders[f].side == side and not ruleset.order_types(state, "", f, {})[0].unavailable
+            ]
+            out = ruleset.issue_order(
+                state, OrderRequest("", todo[0], "activate", parameters={"actions": ["move", "fire", "move"]}), {}, dice
+            )
             assert out.status in ("delivered", "failed"), out.explanation
             state = apply_all(state, out.events)
             log.append(f"{side}: {out.explanation}")

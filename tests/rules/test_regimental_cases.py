@@ -21,8 +21,13 @@ def regimental_action(state, params, action, dice, terrain):
     do, p = action["do"], parameters(params)
     if do == "regiment_order":
         r = ruleset.regiment_order(state, action["regiment"], action["division_actions"], params, dice)
-        return {"actions": r.actions, "distance": r.distance, "within": r.within, "exempt": r.exempt,
-                "explanation": r.explanation}, []
+        return {
+            "actions": r.actions,
+            "distance": r.distance,
+            "within": r.within,
+            "exempt": r.exempt,
+            "explanation": r.explanation,
+        }, []
     if do == "move_adjutant":
         out = ruleset.move_adjutant(state, action["adjutant"], tuple(action["to"]), params)
         return {"status": out.status, "explanation": out.explanation}, list(out.events)
@@ -33,12 +38,24 @@ def regimental_action(state, params, action, dice, terrain):
     if do == "morale":
         sit = tuple(Modifier(v, s) for v, s in action.get("situational", ()))
         r = morale_test(state, action["unit"], p, dice, sit)
-        return {"passed": r.passed, "target": r.target, "odds": str(r.odds), "roll": r.roll.explain(),
-                "roll_odds": str(r.roll.probability())}, []
+        return {
+            "passed": r.passed,
+            "target": r.target,
+            "odds": str(r.odds),
+            "roll": r.roll.explain(),
+            "roll_odds": str(r.roll.probability()),
+        }, []
     if do == "markers":
         r = add_markers(state.units[action["unit"]], action["added"], p)
-        return ({"bases_removed": r.bases_removed, "markers": r.markers, "forced_test": r.forced_test,
-                 "since_test": r.since_test}, [marker_event(state, r)])
+        return (
+            {
+                "bases_removed": r.bases_removed,
+                "markers": r.markers,
+                "forced_test": r.forced_test,
+                "since_test": r.since_test,
+            },
+            [marker_event(state, r)],
+        )
     raise KeyError(do)
 
 

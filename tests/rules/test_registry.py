@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from battlestudio.rules import (
-    ENTRY_POINT_GROUP, MissingParameterError, RuleParameters, Ruleset, UnknownRuleset, available_rulesets,
+    ENTRY_POINT_GROUP,
+    MissingParameterError,
+    RuleParameters,
+    Ruleset,
+    UnknownRuleset,
+    available_rulesets,
     get_ruleset,
 )
 from battlestudio.rules.params import ASSUMED, MISSING, RULE, RuleRefused, load_ruleset_file
@@ -82,8 +87,12 @@ def test_each_ruleset_declares_its_own_event_types():
     from battlestudio.replay.events import event_kinds
 
     own = {rid: {cls.kind for cls in rs.event_types()} for rid, rs in available_rulesets().items()}
-    assert own == {"toe": set(), "belle-alliance": set(), "regimental": {"regimental_markers"},
-                   "gda": {"gda_task_in_force", "gda_damage", "gda_low_ammunition"}}
+    assert own == {
+        "toe": set(),
+        "belle-alliance": set(),
+        "regimental": {"regimental_markers"},
+        "gda": {"gda_task_in_force", "gda_damage", "gda_low_ammunition"},
+    }
     kinds = event_kinds()
     assert all(kinds[k] is cls for rs in available_rulesets().values() for cls in rs.event_types() for k in [cls.kind])
 
@@ -94,11 +103,13 @@ def test_load_event_types_registers_them_in_a_fresh_interpreter():
     import sys
     from pathlib import Path
 
-    code = ("from battlestudio.replay.events import event_kinds\n"
-            "import battlestudio.rules as r\n"
-            "before = 'gda_task_in_force' in event_kinds() or 'regimental_markers' in event_kinds()\n"
-            "problems = r.load_event_types()\n"
-            "print(before, problems, 'gda_task_in_force' in event_kinds(), 'regimental_markers' in event_kinds())\n")
+    code = (
+        "from battlestudio.replay.events import event_kinds\n"
+        "import battlestudio.rules as r\n"
+        "before = 'gda_task_in_force' in event_kinds() or 'regimental_markers' in event_kinds()\n"
+        "problems = r.load_event_types()\n"
+        "print(before, problems, 'gda_task_in_force' in event_kinds(), 'regimental_markers' in event_kinds())\n"
+    )
     src = str(Path(__file__).resolve().parents[2] / "src")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
@@ -114,16 +125,21 @@ def test_a_broken_plug_in_is_skipped_by_load_event_types_and_named(monkeypatch):
 
     monkeypatch.setattr(events, "_REGISTRY", dict(events._REGISTRY))  # the plug-ins' kinds go with the test
     real = list(registry.entry_points(group=ENTRY_POINT_GROUP))
-    fake = [EntryPoint("broken", "tests.rules.plugins:not_a_ruleset", ENTRY_POINT_GROUP),
-            EntryPoint("clashing", "tests.rules.plugins:clashing", ENTRY_POINT_GROUP),
-            EntryPoint("house", "tests.rules.plugins:house", ENTRY_POINT_GROUP)]
+    fake = [
+        EntryPoint("broken", "tests.rules.plugins:not_a_ruleset", ENTRY_POINT_GROUP),
+        EntryPoint("clashing", "tests.rules.plugins:clashing", ENTRY_POINT_GROUP),
+        EntryPoint("house", "tests.rules.plugins:house", ENTRY_POINT_GROUP),
+    ]
     monkeypatch.setattr(registry, "entry_points", lambda group: real + fake)
     monkeypatch.setattr(registry, "_event_problems", None)
     monkeypatch.setattr(registry, "_loaded", None)
     problems = registry.load_event_types()
     assert len(problems) == 2
-    assert problems[0].startswith("broken: entry point broken = tests.rules.plugins:not_a_ruleset") \
-        and "lacks command_check, command_reach, describe" in problems[0] and "RulesetDefaults" in problems[0]
+    assert (
+        problems[0].startswith("broken: entry point broken = tests.rules.plugins:not_a_ruleset")
+        and "lacks command_check, command_reach, describe" in problems[0]
+        and "RulesetDefaults" in problems[0]
+    )
     assert problems[1].startswith("clashing: ") and "event kind 'gda_task_in_force' registered twice" in problems[1]
     assert event_kinds()["gda_task_in_force"].__module__ == "battlestudio.rules.gda.events"  # the clash took nothing
     flag = event_from_dict({"kind": "house_flag_raised", "turn": 1, "side": "", "phase": "", "town": "Jena"})

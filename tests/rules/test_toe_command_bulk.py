@@ -29,13 +29,20 @@ def one_by_one(state: GameState, measure: str) -> list[tuple[str, str, float, bo
     subjects = [c for c in state.commanders.values() if c.echelon == "division"] + list(state.units.values())
     for rec in subjects:
         sup = state.oob.superior(rec.id)
-        if rec.id in state.off_table or getattr(rec, "state", "") == "eliminated" or sup is None or sup in state.off_table:
+        if (
+            rec.id in state.off_table
+            or getattr(rec, "state", "") == "eliminated"
+            or sup is None
+            or sup in state.off_table
+        ):
             continue
         c = state.commanders[sup]
         if c.echelon not in ("corps", "division"):
             continue
         reach = 60.0 if c.echelon == "corps" else 15.0
-        d = float(command_distances(base_of(c), [shape_of(state, rec.id)], "centre" if measure == "centre" else "nearest")[0])
+        d = float(
+            command_distances(base_of(c), [shape_of(state, rec.id)], "centre" if measure == "centre" else "nearest")[0]
+        )
         out.append((rec.id, sup, d, within_command(base_of(c), shape_of(state, rec.id), reach, measure)))
     return out
 

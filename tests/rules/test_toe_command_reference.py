@@ -37,8 +37,12 @@ PARAMS = {"corps_command_distance_cm": 60.0}
 
 
 # -- the oracle: the algorithm before it was made fast --------------------------------------
-def reference_check_command(state: GameState, p: RuleParameters, side: str | None = None,
-                            positions: dict[str, tuple[float, float]] | None = None) -> CommandReport:
+def reference_check_command(
+    state: GameState,
+    p: RuleParameters,
+    side: str | None = None,
+    positions: dict[str, tuple[float, float]] | None = None,
+) -> CommandReport:
     if positions:
         commanders = dict(state.commanders)
         for cid, pos in positions.items():
@@ -91,8 +95,9 @@ def reference_check_command(state: GameState, p: RuleParameters, side: str | Non
     return CommandReport(tuple(findings), tuple(refusals))
 
 
-def _reference_finding(state: GameState, p: RuleParameters, node: str, sup: str, d: float, reach: float,
-                       inside: bool) -> OutOfCommandFinding:
+def _reference_finding(
+    state: GameState, p: RuleParameters, node: str, sup: str, d: float, reach: float, inside: bool
+) -> OutOfCommandFinding:
     who, chief = name_of(state, node), name_of(state, sup)
     raid = state.flags.get(f"raid:{node}")
     exemption, consequence, rule = "", "", "2.4, 2.5"
@@ -111,25 +116,33 @@ def _reference_finding(state: GameState, p: RuleParameters, node: str, sup: str,
         text = f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) but routed (2.4)"
     elif unit is not None and unit.arm == Arm.CAVALRY and raid and not raid.get("returning"):
         exemption, rule = "cavalry-attack", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) on an attack outside command "
-                f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)")
+        text = (
+            f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) on an attack outside command "
+            f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)"
+        )
     elif unit is not None and raid:
         consequence, rule = "must-return-facing-chief", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) and no longer attacking: it must "
-                f"move at once towards {chief}'s command distance, facing him (4.9)")
+        text = (
+            f"{who} is {fmt_cm(d)} cm from {chief} (command distance {reach:g} cm) and no longer attacking: it must "
+            f"move at once towards {chief}'s command distance, facing him (4.9)"
+        )
     else:
         consequence = "must-return"
-        text = (f"{who} is {fmt_cm(d)} cm from {chief}, outside his command distance of {reach:g} cm: it must move back "
-                f"inside in its movement phase, changing to a faster formation if that gets it there, and if terrain "
-                f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)")
+        text = (
+            f"{who} is {fmt_cm(d)} cm from {chief}, outside his command distance of {reach:g} cm: it must move back "
+            f"inside in its movement phase, changing to a faster formation if that gets it there, and if terrain "
+            f"prevents it make its maximum move towards him (2.4, 2.5, 2.7)"
+        )
     return OutOfCommandFinding(node, sup, d, reach, False, exemption, consequence, text, rule)
 
 
 # -- comparing -------------------------------------------------------------------------------
 def _fields(f: OutOfCommandFinding) -> tuple:
     """Every field with its type, so 15 and 15.0 or 1 and True would differ."""
-    return tuple((type(v).__name__, v) for v in (f.subject, f.superior, f.distance, f.reach, f.within,
-                                                  f.exemption, f.consequence, f.text, f.rule))
+    return tuple(
+        (type(v).__name__, v)
+        for v in (f.subject, f.superior, f.distance, f.reach, f.within, f.exemption, f.consequence, f.text, f.rule)
+    )
 
 
 def outcome(fn, state: GameState, params: dict, **kw: Any) -> tuple:
@@ -140,8 +153,11 @@ def outcome(fn, state: GameState, params: dict, **kw: Any) -> tuple:
         report = fn(state, p, **kw)
     except Exception as exc:  # noqa: BLE001 - the same error is part of "the same result"
         return ("raised", type(exc).__name__, str(exc))
-    return ([_fields(f) for f in report.findings], [(type(r).__name__, str(r)) for r in report.refusals],
-            sorted(p.assumed_used))
+    return (
+        [_fields(f) for f in report.findings],
+        [(type(r).__name__, str(r)) for r in report.refusals],
+        sorted(p.assumed_used),
+    )
 
 
 def assert_same(state: GameState, params: dict, **kw: Any) -> tuple:
@@ -186,8 +202,15 @@ def planted(game) -> GameState:
 def test_every_finding_is_as_before_on_a_planted_mid_game(planted, measure):
     findings, refusals, assumed = assert_same(planted, {**PARAMS, "command_measure": measure})
     kinds = {(f[4][1], f[5][1], f[6][1]) for f in findings}  # (within, exemption, consequence)
-    every = {(True, "", ""), (True, "", "back-in-command"), (False, "", "must-return"), (False, "detached", ""),
-             (False, "fled", ""), (False, "cavalry-attack", ""), (False, "", "must-return-facing-chief")}
+    every = {
+        (True, "", ""),
+        (True, "", "back-in-command"),
+        (False, "", "must-return"),
+        (False, "detached", ""),
+        (False, "fled", ""),
+        (False, "cavalry-attack", ""),
+        (False, "", "must-return-facing-chief"),
+    }
     assert every <= kinds if measure == "nearest" else len(kinds) >= 6
     assert len(findings) > 150 and refusals == []
     assert "fled_state" in assumed
@@ -199,8 +222,7 @@ def test_one_side_and_moved_generals_are_as_before(planted, side):
     div = next(c for c in planted.commanders.values() if c.echelon == "division" and c.side == side)
     moved = {corps.id: (corps.position[0] + 40.0, corps.position[1] - 9.5), div.id: (div.position[0], 3.0)}
     findings, _, _ = assert_same(planted, PARAMS, side=side, positions=moved)
-    assert findings and all(planted.units.get(f[0][1], planted.commanders.get(f[0][1])).side == side
-                            for f in findings)
+    assert findings and all(planted.units.get(f[0][1], planted.commanders.get(f[0][1])).side == side for f in findings)
     assert_same(planted, PARAMS, side=side)
 
 
@@ -260,6 +282,7 @@ def test_every_phase_of_a_synthetic_game_is_as_before(game):
 def test_jenas_recorded_game_is_as_before():
     battle = store.load(JENA)
     from battlestudio.replay.game import GameLog
+
     log = GameLog.from_battle(battle)
     params = dict(battle.scenario.info.parameters)
     starts = log.phase_starts()

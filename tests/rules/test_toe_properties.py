@@ -20,7 +20,14 @@ from battlestudio.model.geometry import TINY, normalize_angle
 from battlestudio.replay.events import event_from_dict
 from battlestudio.replay.order_events import CommandRolled
 from battlestudio.rules import (
-    DiceReplayError, DiceSpec, Modifier, OrderRequest, ReplayDice, RollRecord, SeededDice, success_probability,
+    DiceReplayError,
+    DiceSpec,
+    Modifier,
+    OrderRequest,
+    ReplayDice,
+    RollRecord,
+    SeededDice,
+    success_probability,
 )
 from battlestudio.rules.dice import distribution
 from battlestudio.rules.toe import ruleset
@@ -37,10 +44,14 @@ def _transform(state, dx: float, dy: float, theta: float):
     def move(p):
         return (c * p[0] - s * p[1] + dx, s * p[0] + c * p[1] + dy)
 
-    units = {uid: replace(u, position=move(u.position), facing=normalize_angle(u.facing + theta))
-             for uid, u in state.units.items()}
-    comms = {cid: replace(g, position=move(g.position), facing=normalize_angle(g.facing + theta))
-             for cid, g in state.commanders.items()}
+    units = {
+        uid: replace(u, position=move(u.position), facing=normalize_angle(u.facing + theta))
+        for uid, u in state.units.items()
+    }
+    comms = {
+        cid: replace(g, position=move(g.position), facing=normalize_angle(g.facing + theta))
+        for cid, g in state.commanders.items()
+    }
     return state.evolve(units=units, commanders=comms)
 
 
@@ -49,8 +60,12 @@ def _view(findings):
 
 
 @settings(max_examples=60, deadline=None)
-@given(dx=st.floats(-500, 500), dy=st.floats(-500, 500), theta=st.floats(0, 360),
-       jitter=st.lists(st.tuples(st.floats(-25, 25), st.floats(-25, 25)), min_size=8, max_size=8))
+@given(
+    dx=st.floats(-500, 500),
+    dy=st.floats(-500, 500),
+    theta=st.floats(0, 360),
+    jitter=st.lists(st.tuples(st.floats(-25, 25), st.floats(-25, 25)), min_size=8, max_size=8),
+)
 def test_out_of_command_is_invariant_under_translation_and_rotation(dx, dy, theta, jitter):
     state, params, _, _ = load_case(BOUNDARIES)
     french = sorted(u for u in state.units if state.units[u].side == "french")
@@ -64,8 +79,9 @@ def test_out_of_command_is_invariant_under_translation_and_rotation(dx, dy, thet
     # A distance within rounding noise of the inclusive limit (reach + TINY) may fall either
     # side once the coordinates are rotated; every other finding must be identical.
     edge = {f.subject for f in before if abs(f.distance - (f.reach + TINY)) < 1e-9}
-    assert {k: v for k, v in _view(before).items() if k not in edge} == \
-        {k: v for k, v in _view(after).items() if k not in edge}
+    assert {k: v for k, v in _view(before).items() if k not in edge} == {
+        k: v for k, v in _view(after).items() if k not in edge
+    }
     dist = {f.subject: f.distance for f in before}
     for f in after:
         assert f.distance == pytest.approx(dist[f.subject], abs=1e-6)
@@ -151,10 +167,19 @@ def test_exact_odds_of_two_dice():
 
 def test_the_issue_sentence():
     rec = RollRecord(
-        purpose="toe-command-control:o-1-1:order:t1", label="Command control, Davout → III Corps, zone 2 at 47 cm",
-        dice=DiceSpec(1, 10, True), raw=(7,), modifiers=(Modifier(1, "command ability"),), threshold=6,
-        threshold_source="scenario Table 1 value", outcome="order passes", success=True)
-    assert rec.explain() == ("Command control, Davout → III Corps, zone 2 at 47 cm: d10 = 7, +1 command ability = 8 "
-                             "≥ 6 (scenario Table 1 value): order passes")
+        purpose="toe-command-control:o-1-1:order:t1",
+        label="Command control, Davout → III Corps, zone 2 at 47 cm",
+        dice=DiceSpec(1, 10, True),
+        raw=(7,),
+        modifiers=(Modifier(1, "command ability"),),
+        threshold=6,
+        threshold_source="scenario Table 1 value",
+        outcome="order passes",
+        success=True,
+    )
+    assert rec.explain() == (
+        "Command control, Davout → III Corps, zone 2 at 47 cm: d10 = 7, +1 command ability = 8 "
+        "≥ 6 (scenario Table 1 value): order passes"
+    )
     assert rec.probability() == Fraction(1, 2)
     assert RollRecord.from_dict(rec.to_dict()) == rec

@@ -16,11 +16,28 @@ def _world():
 def test_report_lists_orders_oas_and_out_of_command():
     state, params = _world()
     events = [
-        OrderWritten(turn=1, side="french", phase="orders", order_id="o-1-1", issuer="napoleon", recipient="davout",
-                     order_type="A", objective=(100, 140), cost=1),
+        OrderWritten(
+            turn=1,
+            side="french",
+            phase="orders",
+            order_id="o-1-1",
+            issuer="napoleon",
+            recipient="davout",
+            order_type="A",
+            objective=(100, 140),
+            cost=1,
+        ),
         OrderDelivered(turn=1, side="french", phase="orders", order_id="o-1-1", origin=(100, 50)),
-        OrderWritten(turn=3, side="french", phase="orders", order_id="o-3-1", issuer="napoleon", recipient="bernadotte",
-                     order_type="H", cost=1),
+        OrderWritten(
+            turn=3,
+            side="french",
+            phase="orders",
+            order_id="o-3-1",
+            issuer="napoleon",
+            recipient="bernadotte",
+            order_type="H",
+            cost=1,
+        ),
     ]
     at1 = state_at_turn(state.evolve(turn=0), events, 1)
     text = orders_report(at1, params, {"french": "Grande Armée", "prussian": "Prussian army"})
@@ -43,8 +60,10 @@ def test_report_names_a_missing_parameter_instead_of_failing():
     params = dict(params)
     del params["corps_command_distance_cm"]
     text = orders_report(state, params)
-    assert "! not checked: Torden over Europa 2.4, 2.5, national supplements needs scenario parameter " \
-           "'corps_command_distance_cm'" in text
+    assert (
+        "! not checked: Torden over Europa 2.4, 2.5, national supplements needs scenario parameter "
+        "'corps_command_distance_cm'" in text
+    )
     assert "[must-return] Gautier's brigade" in text  # the division distances are still checked
 
 
@@ -54,12 +73,25 @@ def _saved(tmp_path, ruleset="toe"):
     from battlestudio.replay.battle import Battle
 
     state, params = _world()
-    scen = Scenario(info=ScenarioInfo(title="Auerstedt 1806 (test world)", ruleset=ruleset, parameters=params),
-                    sides={"french": Side("french", "Grande Armée"), "prussian": Side("prussian", "Prussian army")},
-                    units=dict(state.units), commanders=dict(state.commanders), oob=state.oob.copy())
+    scen = Scenario(
+        info=ScenarioInfo(title="Auerstedt 1806 (test world)", ruleset=ruleset, parameters=params),
+        sides={"french": Side("french", "Grande Armée"), "prussian": Side("prussian", "Prussian army")},
+        units=dict(state.units),
+        commanders=dict(state.commanders),
+        oob=state.oob.copy(),
+    )
     events = [
-        OrderWritten(turn=1, side="french", phase="orders", order_id="o-1-1", issuer="napoleon", recipient="davout",
-                     order_type="A", objective=(100, 140), cost=1),
+        OrderWritten(
+            turn=1,
+            side="french",
+            phase="orders",
+            order_id="o-1-1",
+            issuer="napoleon",
+            recipient="davout",
+            order_type="A",
+            objective=(100, 140),
+            cost=1,
+        ),
         OrderDelivered(turn=1, side="french", phase="orders", order_id="o-1-1", origin=(100, 50)),
     ]
     path = tmp_path / "auerstedt.battle.json"

@@ -9,7 +9,12 @@ import pytest
 from battlestudio.model.units import Arm, Echelon
 from battlestudio.store.importers.fogofwar import import_fogofwar
 from battlestudio.rules.toe.scale import (
-    ScaleParameters, convert_to_toe, figures_from_men, gun_models, map_echelon, round_half_up,
+    ScaleParameters,
+    convert_to_toe,
+    figures_from_men,
+    gun_models,
+    map_echelon,
+    round_half_up,
 )
 
 FOW = Path("/work/shared/data/oob/fogofwar")
@@ -25,13 +30,13 @@ def test_worked_example_of_1_3():
 
 
 def test_one_third_of_batteries_with_ordinary_rounding():
-    assert gun_models(3, 24).models == 1       # 3 batteries ≈ 24 guns = one gun model (1.1)
-    assert gun_models(1, 8).models == 0        # 1/3 rounds to 0
+    assert gun_models(3, 24).models == 1  # 3 batteries ≈ 24 guns = one gun model (1.1)
+    assert gun_models(1, 8).models == 0  # 1/3 rounds to 0
     assert gun_models(1, 8).unrepresented_guns == 8
-    assert gun_models(2, 16).models == 1       # 2/3 rounds to 1
+    assert gun_models(2, 16).models == 1  # 2/3 rounds to 1
     assert gun_models(2, 16).pieces == pytest.approx(16 / 3)
-    assert gun_models(5, 40).models == 2       # 5/3 = 1.67 -> 2
-    assert gun_models(6, 72).models == 3       # 2 represented, 72 real guns need 3 models under the cap
+    assert gun_models(5, 40).models == 2  # 5/3 = 1.67 -> 2
+    assert gun_models(6, 72).models == 3  # 2 represented, 72 real guns need 3 models under the cap
     assert gun_models(3, None).models == 1 and gun_models(3, None).pieces is None
     assert round_half_up(1.5) == 2 and round_half_up(0.49) == 0
     with pytest.raises(ValueError):
@@ -41,7 +46,7 @@ def test_one_third_of_batteries_with_ordinary_rounding():
 def test_figures_from_men():
     assert figures_from_men(1800, Arm.INFANTRY) == 18
     assert figures_from_men(1850, Arm.INFANTRY) == 19
-    assert figures_from_men(600, Arm.CAVALRY) == 8     # 7.5 -> 8
+    assert figures_from_men(600, Arm.CAVALRY) == 8  # 7.5 -> 8
     assert figures_from_men(30, Arm.INFANTRY) == 1
     assert figures_from_men(0, Arm.CAVALRY) == 0
     assert figures_from_men(500, Arm.ARTILLERY) == 0
@@ -51,7 +56,9 @@ def test_figures_from_men():
 
 def test_echelon_mapping():
     assert map_echelon("brigade", "Prussia", 1813, "corps") == (
-        "division", "Prussian brigade acts as a division (Torden over Europa 1.3)")
+        "division",
+        "Prussian brigade acts as a division (Torden over Europa 1.3)",
+    )
     assert map_echelon("brigade", "Prussia", 1806, None)[0] == "division"
     assert map_echelon("brigade", "Prussia", 1815, "corps") == ("brigade", "")
     assert map_echelon("brigade", "France", 1813, "corps") == ("brigade", "")
@@ -68,7 +75,7 @@ def test_convert_elchingen_to_toe():
     assert sum(u.men for u in sc.units.values()) == before.men
     marc = next(u for u in sc.units.values() if u.name == "Bde de Marcognet")
     assert marc.figures == 29 and (marc.figure_width, marc.figure_depth) == (2.0, 1.5)
-    assert marc.rect().width == pytest.approx(15 * 2.0)      # line: 15 files of 2 ranks
+    assert marc.rect().width == pytest.approx(15 * 2.0)  # line: 15 files of 2 ranks
     guns = [u for u in sc.units.values() if u.arm is Arm.ARTILLERY]
     # French VI Corps: foot 3 batteries/20 guns -> 1 model; horse 2/6 -> 1; 12-pdr 1/4 -> 0.
     # Austrians: 1 horse battery -> 0 models.
@@ -92,6 +99,7 @@ def test_convert_elchingen_to_toe():
 
 def test_convert_with_men_per_base_placeholder():
     from battlestudio.store.importers.republique5 import import_republique5
+
     res = import_republique5("/work/shared/data/oob/republique5/scenarios/jena-auerstadt-1806/VI-Corps.oob")
     sc, notes = convert_to_toe(res.scenario, ScaleParameters(men_per_base={"infantry": 450, "cavalry": 250}))
     leg = next(u for u in sc.units.values() if u.name == "6eme Legere")

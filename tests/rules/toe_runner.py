@@ -68,8 +68,9 @@ def load_case(folder: Path) -> tuple[GameState, dict, list, dict]:
         units[uid] = _unit(uid, _merge(base.get("units", {}).get(uid, {}), d) if uid in base.get("units", {}) else d)
     comms = {}
     for cid, d in _merge(base.get("commanders", {}), scen.get("commanders")).items():
-        comms[cid] = _commander(cid, _merge(base.get("commanders", {}).get(cid, {}), d)
-                                if cid in base.get("commanders", {}) else d)
+        comms[cid] = _commander(
+            cid, _merge(base.get("commanders", {}).get(cid, {}), d) if cid in base.get("commanders", {}) else d
+        )
     oob = OrderOfBattle()
     for sup, sub in base.get("oob", []) + scen.get("oob", []):
         oob.add(sup, sub)
@@ -81,8 +82,16 @@ def load_case(folder: Path) -> tuple[GameState, dict, list, dict]:
             d["objective"] = tuple(d["objective"])
         orders[oid] = Order(id=oid, **d)
     flags = {k: (tuple(v) if isinstance(v, list) else v) for k, v in scen.get("flags", {}).items()}
-    state = GameState(units=units, commanders=comms, orders=orders, oob=oob, turn=scen.get("turn", 1),
-                      side=scen.get("side", "french"), phase="orders", flags=flags)
+    state = GameState(
+        units=units,
+        commanders=comms,
+        orders=orders,
+        oob=oob,
+        turn=scen.get("turn", 1),
+        side=scen.get("side", "french"),
+        phase="orders",
+        flags=flags,
+    )
     actions = json.loads((folder / "actions.json").read_text())
     expected = json.loads((folder / "expected.json").read_text())
     return state, params, actions, expected
@@ -105,9 +114,12 @@ def plain(x: Any) -> Any:
 
 def _request(d: dict) -> OrderRequest:
     return OrderRequest(
-        issuer=d["issuer"], recipient=d.get("recipient", ""), order_type=d["order_type"],
+        issuer=d["issuer"],
+        recipient=d.get("recipient", ""),
+        order_type=d["order_type"],
         objective=tuple(d["objective"]) if d.get("objective") is not None else None,
-        parameters=d.get("parameters", {}), modifiers=tuple(tuple(m) for m in d.get("modifiers", ())),
+        parameters=d.get("parameters", {}),
+        modifiers=tuple(tuple(m) for m in d.get("modifiers", ())),
         cancel=d.get("cancel", ""),
     )
 
@@ -123,21 +135,46 @@ def run_action(state: GameState, params: dict, action: dict) -> tuple[dict, Game
             reqs = [_request(r) for r in action["requests"]]
             if do == "issue_order":
                 out = ruleset.issue_order(state, reqs[0], params, dice)
-                result = {"status": out.status, "order_id": out.order_id, "explanation": out.explanation,
-                          "rolls": [r.explain() for r in out.rolls],
-                          "odds": [str(r.probability()) for r in out.rolls]}
+                result = {
+                    "status": out.status,
+                    "order_id": out.order_id,
+                    "explanation": out.explanation,
+                    "rolls": [r.explain() for r in out.rolls],
+                    "odds": [str(r.probability()) for r in out.rolls],
+                }
                 events = list(out.events)
             else:
                 ph = ruleset.order_phase(state, reqs, params, dice)
-                result = {"outcomes": [{"status": o.status, "order_id": o.order_id, "explanation": o.explanation,
-                                        "rolls": [r.explain() for r in o.rolls]} for o in ph.outcomes],
-                          "assumed": ph.assumed}
+                result = {
+                    "outcomes": [
+                        {
+                            "status": o.status,
+                            "order_id": o.order_id,
+                            "explanation": o.explanation,
+                            "rolls": [r.explain() for r in o.rolls],
+                        }
+                        for o in ph.outcomes
+                    ],
+                    "assumed": ph.assumed,
+                }
                 events = list(ph.events)
             result["dice_left"] = dice.remaining
         elif do == "legal_move":
             mv = ruleset.legal_move(state, action["commander"], params)
-            result = {k: plain(getattr(mv, k)) for k in ("order_type", "start", "direction", "min_cm", "max_cm",
-                                                          "end", "stop_reason", "completes", "explanation")}
+            result = {
+                k: plain(getattr(mv, k))
+                for k in (
+                    "order_type",
+                    "start",
+                    "direction",
+                    "min_cm",
+                    "max_cm",
+                    "end",
+                    "stop_reason",
+                    "completes",
+                    "explanation",
+                )
+            }
             result["close_up"] = sorted(f.subject for f in mv.close_up)
             events = list(mv.events)
         elif do == "command_check":
@@ -146,8 +183,10 @@ def run_action(state: GameState, params: dict, action: dict) -> tuple[dict, Game
             events = list(ck.events)
         elif do == "out_of_command":
             found = ruleset.out_of_command(state, params, action.get("side"))
-            result = {"findings": {f.subject: plain(f) for f in found},
-                      "out": sorted(f.subject for f in found if not f.within)}
+            result = {
+                "findings": {f.subject: plain(f) for f in found},
+                "out": sorted(f.subject for f in found if not f.within),
+            }
         elif do == "order_types":
             types = ruleset.order_types(state, action["issuer"], action["recipient"], params)
             result = {"types": {t.id: t.unavailable for t in types}}
@@ -203,9 +242,16 @@ def run_action(state: GameState, params: dict, action: dict) -> tuple[dict, Game
 def final_view(state: GameState) -> dict:
     """The parts of a state ``expected.json``'s ``final`` may check."""
     return {
-        "orders": {oid: {"status": o.status.value, "order_type": o.order_type, "recipient": o.recipient,
-                         "objective": plain(o.objective), "parameters": plain(o.parameters)}
-                   for oid, o in state.orders.items()},
+        "orders": {
+            oid: {
+                "status": o.status.value,
+                "order_type": o.order_type,
+                "recipient": o.recipient,
+                "objective": plain(o.objective),
+                "parameters": plain(o.parameters),
+            }
+            for oid, o in state.orders.items()
+        },
         "flags": plain(dict(state.flags)),
         "superior": {n: state.oob.superior(n) for n in state.oob.graph.nodes},
         "commanders": {cid: {"position": list(c.position)} for cid, c in state.commanders.items()},
@@ -217,8 +263,9 @@ def match(expected: Any, actual: Any, where: str = "") -> None:
     list); numbers to 1e-6;
     ``{"len": n}`` a list's length; lists elementwise."""
     if isinstance(expected, dict) and set(expected) == {"len"}:
-        assert isinstance(actual, (list, dict)) and len(actual) == expected["len"], \
+        assert isinstance(actual, (list, dict)) and len(actual) == expected["len"], (
             f"{where}: expected length {expected['len']}, got {actual!r}"
+        )
         return
     if isinstance(expected, dict):
         assert isinstance(actual, dict), f"{where}: expected a mapping, got {actual!r}"
@@ -231,13 +278,16 @@ def match(expected: Any, actual: Any, where: str = "") -> None:
         for i, (e, a) in enumerate(zip(expected, actual)):
             match(e, a, f"{where}[{i}]")
     elif isinstance(expected, str) and expected.startswith("~") and isinstance(actual, (list, tuple)):
-        assert any(isinstance(a, str) and expected[1:] in a for a in actual), f"{where}: {expected[1:]!r} in none of {actual!r}"
+        assert any(isinstance(a, str) and expected[1:] in a for a in actual), (
+            f"{where}: {expected[1:]!r} in none of {actual!r}"
+        )
     elif isinstance(expected, str) and expected.startswith("~"):
         assert isinstance(actual, str) and expected[1:] in actual, f"{where}: {expected[1:]!r} not in {actual!r}"
     elif isinstance(expected, bool) or expected is None:
         assert actual is expected or actual == expected, f"{where}: expected {expected!r}, got {actual!r}"
     elif isinstance(expected, (int, float)):
-        assert isinstance(actual, (int, float)) and math.isclose(expected, actual, abs_tol=1e-6), \
+        assert isinstance(actual, (int, float)) and math.isclose(expected, actual, abs_tol=1e-6), (
             f"{where}: expected {expected!r}, got {actual!r}"
+        )
     else:
         assert expected == actual, f"{where}: expected {expected!r}, got {actual!r}"

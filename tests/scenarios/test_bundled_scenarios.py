@@ -64,8 +64,9 @@ def _table_checks(sc) -> None:
 
 
 def _unrepresented(sc, side: str) -> int:
-    return sum(n for c in sc.commanders.values() if c.side == side
-               for n in c.attributes.get("unrepresented_guns", {}).values())
+    return sum(
+        n for c in sc.commanders.values() if c.side == side for n in c.attributes.get("unrepresented_guns", {}).values()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,9 @@ def test_elchingen_is_neys_vi_corps_against_riesch(elchingen):
     _table_checks(sc)
     src = _fow_totals({"101", "102"})
     men = {s: sum(u.men for u in sc.units.values() if u.side == s) for s in sc.sides}
-    assert men == {"french": src["France.men"], "austrian": src["Austria.men"]} == {"french": 14_020, "austrian": 24_600}
+    assert (
+        men == {"french": src["France.men"], "austrian": src["Austria.men"]} == {"french": 14_020, "austrian": 24_600}
+    )
     guns = {s: sum(u.guns for u in sc.units.values() if u.side == s) + _unrepresented(sc, s) for s in sc.sides}
     assert guns == {"french": src["France.guns"], "austrian": src["Austria.guns"]}
     roots = [c for c in sc.oob.roots() if c in sc.commanders]
@@ -124,8 +127,14 @@ def test_committed_file_is_what_the_script_builds(name, builder):
 
 def test_sources_file_names_licences():
     text = (SCEN / "SOURCES.md").read_text(encoding="utf-8")
-    for needle in ("MIT License", "Copyright (c) 2016 SteveOC", "BSD 2-Clause", "Copyright (c) 2019, SteveOC",
-                   "elchingen-1805.battle.json", "jena-1806.battle.json"):
+    for needle in (
+        "MIT License",
+        "Copyright (c) 2016 SteveOC",
+        "BSD 2-Clause",
+        "Copyright (c) 2019, SteveOC",
+        "elchingen-1805.battle.json",
+        "jena-1806.battle.json",
+    ):
         assert needle in text
 
 
@@ -148,7 +157,9 @@ def test_jena_forces_match_the_fogofwar_data(jena):
     assert (hohenlohe.echelon, hohenlohe.command_ability) == ("c_in_c", -1)  # "Doddering Fool"
     corps = {sc.commanders[c].name for c in sc.oob.subordinates(napoleon.id) if sc.commanders[c].echelon == "corps"}
     assert corps == {"Lannes", "Soult", "Ney", "Augereau", "Murat"}
-    assert "Ernst von Ruchel" in {sc.commanders[c].name for c in sc.oob.subordinates(hohenlohe.id) if c in sc.commanders}
+    assert "Ernst von Ruchel" in {
+        sc.commanders[c].name for c in sc.oob.subordinates(hohenlohe.id) if c in sc.commanders
+    }
     names = {c.name for c in sc.commanders.values()}
     assert "Kalkreuth" not in names and "General Bernadotte" not in names and "Davout" not in names
     assert {c.side for c in sc.commanders.values()} == {"french", "prussian"}
@@ -156,8 +167,16 @@ def test_jena_forces_match_the_fogofwar_data(jena):
     assert {"landgrafenberg", "dornberg", "saale", "muehlbach"} <= set(sc.terrain)
 
 
-VILLAGES_JENA = ["Jena", "Closewitz", "Cospeda", "Lützeroda", "Vierzehnheiligen", "Isserstedt", "Krippendorf",
-                 "Kapellendorf"]
+VILLAGES_JENA = [
+    "Jena",
+    "Closewitz",
+    "Cospeda",
+    "Lützeroda",
+    "Vierzehnheiligen",
+    "Isserstedt",
+    "Krippendorf",
+    "Kapellendorf",
+]
 
 
 def test_jena_arrivals_follow_republique5(jena):
@@ -166,7 +185,7 @@ def test_jena_arrivals_follow_republique5(jena):
     plan = read_scenario("/work/shared/data/oob/republique5/scenarios/jena-auerstadt-1806/Jena.scenario")
     by_formation = {r.formation: r for r in jena.reinforcements.values()}
     vi = by_formation["french-vi-corps"]
-    assert (vi.earliest_turn, vi.latest_turn, vi.probability) == (5, 13, 0.7)      # (1-3 hrs) 70%
+    assert (vi.earliest_turn, vi.latest_turn, vi.probability) == (5, 13, 0.7)  # (1-3 hrs) 70%
     ruchel = by_formation["prussian-reserve-ruchel"]
     assert (ruchel.earliest_turn, ruchel.latest_turn, ruchel.probability) == (25, 49, 0.4)  # (6-12 hrs) 40%
     late = [a for a in plan.arrivals if not a.contact and a.command not in ("Kalkreuth", "I-Corps")]
@@ -228,8 +247,10 @@ def test_bundled_scenarios_start_with_everyone_in_command(path):
     assert _out_of_command_at_start(sc) == noted == []
 
 
-@pytest.mark.parametrize("name,brigade", [("elchingen-1805.battle.json", "austrian-centre-bde"),
-                                           ("jena-1806.battle.json", "prussian-von-schimonsky")])
+@pytest.mark.parametrize(
+    "name,brigade",
+    [("elchingen-1805.battle.json", "austrian-centre-bde"), ("jena-1806.battle.json", "prussian-von-schimonsky")],
+)
 def test_a_brigade_moved_away_from_its_general_is_found(name, brigade):
     # the check above measures real distances: 5 cm further from the division general puts
     # a brigade that stands within 15 cm of him now out of command

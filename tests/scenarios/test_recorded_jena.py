@@ -48,8 +48,15 @@ def test_at_least_24_turns_of_both_sides_from_0600(battle, log):
     for t in turns:
         sides = {k.side for k in log.phases() if k.turn == t}
         assert sides == {"french", "prussian"}, t
-    assert [k.phase for k in log.phases()[:7]] == ["orders", "movement", "visual_contact", "attack_declaration",
-                                                   "fire", "attack", "reorganisation"]
+    assert [k.phase for k in log.phases()[:7]] == [
+        "orders",
+        "movement",
+        "visual_contact",
+        "attack_declaration",
+        "fire",
+        "attack",
+        "reorganisation",
+    ]
 
 
 def test_orders_rolls_and_moves_are_the_engines(battle):
@@ -59,8 +66,9 @@ def test_orders_rolls_and_moves_are_the_engines(battle):
     # automatic retreats (2.9, delivered without a roll: assumed auto_retreat_needs_roll false)
     automatic = {e.order_id for e in battle.events if e.kind == "order_written" and e.parameters.get("automatic")}
     assert automatic
-    unrolled = _arrival_orders(battle) + sum(1 for e in battle.events
-                                             if e.kind == "order_delivered" and e.order_id in automatic)
+    unrolled = _arrival_orders(battle) + sum(
+        1 for e in battle.events if e.kind == "order_delivered" and e.order_id in automatic
+    )
     assert kinds["command_roll"] == kinds["order_delivered"] - unrolled + kinds["order_failed"]
     for e in battle.events:
         if e.kind == "command_roll":
@@ -188,24 +196,29 @@ def test_the_historical_course_is_recognisable(battle, ends):
         return math.dist(st.commanders[cid].position, (towns[town].x, towns[town].y))
 
     def closest(cid, town, turns):
-        return min(dist(ends[t], cid, town) for t in turns if cid in ends[t].commanders
-                   and cid not in ends[t].off_table)
+        return min(
+            dist(ends[t], cid, town) for t in turns if cid in ends[t].commanders and cid not in ends[t].off_table
+        )
 
-    assert closest("french-v-corps", "Closewitz", range(4, 14)) <= 15.0        # Lannes at Closewitz in the fog
+    assert closest("french-v-corps", "Closewitz", range(4, 14)) <= 15.0  # Lannes at Closewitz in the fog
     assert closest("french-vi-corps", "Vierzehnheiligen", range(17, 30)) <= 25.0  # Ney's attack
-    assert closest("french-vii-corps", "Isserstedt", range(15, 31)) <= 15.0    # Augereau by Isserstedt
-    assert closest("french-iv-corps", "Krippendorf", range(20, 41)) <= 30.0    # Soult towards Krippendorf
+    assert closest("french-vii-corps", "Isserstedt", range(15, 31)) <= 15.0  # Augereau by Isserstedt
+    assert closest("french-iv-corps", "Krippendorf", range(20, 41)) <= 30.0  # Soult towards Krippendorf
     ruchel = "prussian-reserve-ruchel"
-    arrived = next(e.turn for e in battle.events if e.kind == "reinforcement_arrived"
-                   and e.reinforcement == f"arrive-{ruchel}")
-    assert arrived >= 30                                                          # Rüchel comes late ...
-    assert any(e.kind == "order_written" and e.order_type == "T" and e.recipient == ruchel and e.turn > arrived
-               for e in battle.events)                                            # ... and is beaten
+    arrived = next(
+        e.turn for e in battle.events if e.kind == "reinforcement_arrived" and e.reinforcement == f"arrive-{ruchel}"
+    )
+    assert arrived >= 30  # Rüchel comes late ...
+    assert any(
+        e.kind == "order_written" and e.order_type == "T" and e.recipient == ruchel and e.turn > arrived
+        for e in battle.events
+    )  # ... and is beaten
     # the afternoon rout: by the end the Prussians have lost or left more than half their units,
     # and what remains stands in the west, by Kapellendorf and the Weimar road
     end = ends[max(ends)]
     start = [u for u in battle.scenario.units.values() if u.side == "prussian"]
-    left = [u for u in end.units.values() if u.side == "prussian" and u.id not in end.off_table
-            and u.state != "eliminated"]
+    left = [
+        u for u in end.units.values() if u.side == "prussian" and u.id not in end.off_table and u.state != "eliminated"
+    ]
     assert len(left) * 2 < len(start)
     assert all(u.position[0] < 200.0 or u.position[1] > 280.0 for u in left)

@@ -80,8 +80,14 @@ def test_failing_fsync_or_rename_leaves_previous_file_intact(tmp_path, monkeypat
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
 
 
 def test_process_killed_mid_save_leaves_previous_file_intact(tmp_path, jena):
@@ -226,7 +232,9 @@ def test_event_with_a_non_json_payload_is_refused_with_its_path(tmp_path, jena, 
         value: Any = None
 
     jena.events.append(Measured(2, "french", "firing", value={"range_cm": float("inf")}))
-    with pytest.raises(BattleFileError, match=r"events\[6\]\.value\.range_cm: expected a finite number, got inf \(not saved\)"):
+    with pytest.raises(
+        BattleFileError, match=r"events\[6\]\.value\.range_cm: expected a finite number, got inf \(not saved\)"
+    ):
         store.save(jena, tmp_path / name)
     jena.events[-1] = Measured(2, "french", "firing", value={"when": object()})
     with pytest.raises(BattleFileError, match=r"events\[6\]\.value\.when: expected a JSON value, got object"):

@@ -98,27 +98,60 @@ def test_json_named_battle_and_battle_named_json(tmp_path, jena):
         (lambda d: d["units"][3].__setitem__("facing", "north"), 'units[3].facing: expected a number, got "north"'),
         (lambda d: d["units"][0].__setitem__("men", 1.5), "units[0].men: expected an integer, got 1.5"),
         (lambda d: d["units"][0].__setitem__("men", True), "units[0].men: expected an integer, got true"),
-        (lambda d: d["units"][1].__setitem__("arm", "dragoons"), 'units[1].arm: expected one of infantry, cavalry, artillery, other; got "dragoons"'),
-        (lambda d: d["units"][2].__setitem__("position", [1.0]), "units[2].position: expected a point [x, y], got a list"),
-        (lambda d: d["units"][2].__setitem__("position", [1.0, "y"]), 'units[2].position[1]: expected a number, got "y"'),
+        (
+            lambda d: d["units"][1].__setitem__("arm", "dragoons"),
+            'units[1].arm: expected one of infantry, cavalry, artillery, other; got "dragoons"',
+        ),
+        (
+            lambda d: d["units"][2].__setitem__("position", [1.0]),
+            "units[2].position: expected a point [x, y], got a list",
+        ),
+        (
+            lambda d: d["units"][2].__setitem__("position", [1.0, "y"]),
+            'units[2].position[1]: expected a number, got "y"',
+        ),
         (lambda d: d["units"][0].pop("id"), "units[0].id: missing"),
         (lambda d: d["units"][0].__setitem__("colour", "blue"), "units[0].colour: unknown field"),
         (lambda d: d["units"][0].__setitem__("attributes", []), "units[0].attributes: expected an object, got a list"),
-        (lambda d: d["commanders"][1].__setitem__("command_distance", "far"), 'commanders[1].command_distance: expected a number, got "far"'),
-        (lambda d: d["sides"][0].__setitem__("nations", ["France", 3]), "sides[0].nations[1]: expected a string, got 3"),
+        (
+            lambda d: d["commanders"][1].__setitem__("command_distance", "far"),
+            'commanders[1].command_distance: expected a number, got "far"',
+        ),
+        (
+            lambda d: d["sides"][0].__setitem__("nations", ["France", 3]),
+            "sides[0].nations[1]: expected a string, got 3",
+        ),
         (lambda d: d["info"].__setitem__("turns", "forty"), 'info.turns: expected an integer, got "forty"'),
         (lambda d: d["terrain"][0]["geometry"].__setitem__("type", "Circle"), "terrain[0].geometry.type: expected"),
-        (lambda d: d["terrain"][2]["geometry"]["coordinates"][0].__setitem__(1, ["a", 2]), 'terrain[2].geometry.coordinates[0][1][0]: expected a number, got "a"'),
-        (lambda d: d["terrain"][2]["geometry"].__setitem__("coordinates", [[[0, 0], [1, 1]]]), "terrain[2].geometry: invalid Polygon"),
-        (lambda d: d["towns"][0].__setitem__("polygon", {"type": "Point", "coordinates": [1, 2]}), "towns[0].polygon.type: expected Polygon, got \"Point\""),
+        (
+            lambda d: d["terrain"][2]["geometry"]["coordinates"][0].__setitem__(1, ["a", 2]),
+            'terrain[2].geometry.coordinates[0][1][0]: expected a number, got "a"',
+        ),
+        (
+            lambda d: d["terrain"][2]["geometry"].__setitem__("coordinates", [[[0, 0], [1, 1]]]),
+            "terrain[2].geometry: invalid Polygon",
+        ),
+        (
+            lambda d: d["towns"][0].__setitem__("polygon", {"type": "Point", "coordinates": [1, 2]}),
+            'towns[0].polygon.type: expected Polygon, got "Point"',
+        ),
         (lambda d: d["orders"][0].__setitem__("status", "lost"), "orders[0].status: expected one of written"),
         (lambda d: d["units"].append(dict(d["units"][0])), 'units[6].id: duplicate id "claparede" (also units[0])'),
         (lambda d: d.__setitem__("units", {}), "units: expected a list, got an object"),
-        (lambda d: d["oob"][0].__setitem__("subordinates", "lannes"), "oob[0].subordinates: expected a list of strings"),
+        (
+            lambda d: d["oob"][0].__setitem__("subordinates", "lannes"),
+            "oob[0].subordinates: expected a list of strings",
+        ),
         (lambda d: d["events"][1].__setitem__("turn", "1"), 'events[1].turn: expected an integer, got "1"'),
         (lambda d: d["events"][0].__setitem__("kind", "teleported"), "events[0]: unknown event kind 'teleported'"),
-        (lambda d: d["events"][0].__setitem__("weather", "fog"), "events[0]: event 'phase_started' has no field(s) weather"),
-        (lambda d: d.__setitem__("schema_version", 99), "schema_version: written by a newer BattleStudio (schema version 99"),
+        (
+            lambda d: d["events"][0].__setitem__("weather", "fog"),
+            "events[0]: event 'phase_started' has no field(s) weather",
+        ),
+        (
+            lambda d: d.__setitem__("schema_version", 99),
+            "schema_version: written by a newer BattleStudio (schema version 99",
+        ),
         (lambda d: d.__setitem__("format", "orbat-mapper"), "format: not a BattleStudio document"),
         (lambda d: d.__setitem__("unitz", []), "unitz: unknown key"),
     ],
@@ -170,7 +203,10 @@ def test_sqlite_from_a_newer_version(tmp_path, jena):
 def test_foreign_sqlite_database(tmp_path):
     p = tmp_path / "orbat.battle"
     _sql(p, "CREATE TABLE units (id TEXT, sidc TEXT)", "INSERT INTO units VALUES ('u1', 'SFGPUCI')")
-    assert _load_error(p) == f"{p}: not a BattleStudio file: an SQLite database without BattleStudio tables (tables found: units)"
+    assert (
+        _load_error(p)
+        == f"{p}: not a BattleStudio file: an SQLite database without BattleStudio tables (tables found: units)"
+    )
 
 
 def test_sqlite_with_a_missing_table(tmp_path, jena):
@@ -226,8 +262,15 @@ from hypothesis import strategies as st  # noqa: E402
 from tests.store.conftest import jena_battle  # noqa: E402
 
 _JENA_TEXT = dumps(jena_battle())
-_WRONG = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8),
-                   st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=2))
+_WRONG = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
+)
 
 
 def _leaves(value, path=()):
@@ -278,8 +321,13 @@ def test_huge_numbers_and_deep_nesting(tmp_path, json_doc):
     json_doc["units"][0]["facing"] = 10**400
     p = _write_doc(tmp_path, json_doc)
     assert _load_error(p).endswith("units[0].facing: number too large: " + ("1" + "0" * 400)[:57] + "...")
-    p.write_text('{"format": "battlestudio", "schema_version": 1, "info": {"parameters": {"a": ' + "[" * 100000 + "]" * 100000 + "}}}",
-                 encoding="utf-8")
+    p.write_text(
+        '{"format": "battlestudio", "schema_version": 1, "info": {"parameters": {"a": '
+        + "[" * 100000
+        + "]" * 100000
+        + "}}}",
+        encoding="utf-8",
+    )
     assert "nested too deeply" in _load_error(p)
 
 

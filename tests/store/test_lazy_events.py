@@ -24,7 +24,7 @@ def _sql(path, *statements):
 
 def _first_seq(path, kind):
     con = sqlite3.connect(path)
-    seq, = con.execute("SELECT seq FROM event WHERE kind = ? ORDER BY seq LIMIT 1", (kind,)).fetchone()
+    (seq,) = con.execute("SELECT seq FROM event WHERE kind = ? ORDER BY seq LIMIT 1", (kind,)).fetchone()
     con.close()
     return seq
 
@@ -56,8 +56,8 @@ def test_lazy_events_append_take_back_and_copy_like_a_list(tmp_path, jena):
     events.append(note)
     plain.append(note)
     assert events == plain and len(copy) == len(plain) - 1
-    del events[len(events) - 3:]  # taking back into the rows read
-    del plain[len(plain) - 3:]
+    del events[len(events) - 3 :]  # taking back into the rows read
+    del plain[len(plain) - 3 :]
     assert events == plain and copy[-1] == jena.events[-1]
     events[0] = note  # anything else turns it into a plain list of the same events
     plain[0] = note
@@ -114,19 +114,24 @@ def test_reading_needs_no_sqlalchemy_and_knows_the_tables_of_the_schema(tmp_path
     assert rows.REQUIRED_TABLE_NAMES == tables.REQUIRED_TABLES and rows.APPLICATION_ID == tables.APPLICATION_ID
     p = tmp_path / "j.battle"
     store.save(jena, p)
-    code = ("import sys; from battlestudio import store; b = store.load(sys.argv[1], lazy_events=True); "
-            "assert len(b.events) and b.events[-1]; "
-            "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic') if m in sys.modules))")
+    code = (
+        "import sys; from battlestudio import store; b = store.load(sys.argv[1], lazy_events=True); "
+        "assert len(b.events) and b.events[-1]; "
+        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'pydantic') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("lazy", [False, True])
-@pytest.mark.parametrize("delete, where", [
-    ("seq BETWEEN 2 AND 3", "event seq=2 to 3: missing:"),
-    ("seq = 0", "event seq=0: missing:"),
-    ("seq IN (1, 4)", "event seq=1: missing (2 rows missing in 2 gaps):"),
-])
+@pytest.mark.parametrize(
+    "delete, where",
+    [
+        ("seq BETWEEN 2 AND 3", "event seq=2 to 3: missing:"),
+        ("seq = 0", "event seq=0: missing:"),
+        ("seq IN (1, 4)", "event seq=1: missing (2 rows missing in 2 gaps):"),
+    ],
+)
 def test_deleted_event_rows_are_refused_naming_the_missing_seqs(tmp_path, jena, lazy, delete, where):
     p = tmp_path / "j.battle"
     store.save(jena, p)

@@ -14,7 +14,9 @@ from battlestudio.store.json_format import dumps, loads
 from tests.store.conftest import jena_battle
 from tests.strategies import battles, differences, scenarios
 
-_SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SLOW = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @_SLOW
@@ -49,8 +51,9 @@ def test_floats_round_trip_exactly(tmp_path):
     b = jena_battle()
     awkward = [0.1 + 0.2, 1e-300, 5e-324, 1.7976931348623157e308, 1 / 3, -123456.78901234567]
     u = b.scenario.units["vedel"]
-    b.scenario.units["vedel"] = replace(u, position=(awkward[0], awkward[4]), facing=awkward[5],
-                                        attributes={"values": awkward})
+    b.scenario.units["vedel"] = replace(
+        u, position=(awkward[0], awkward[4]), facing=awkward[5], attributes={"values": awkward}
+    )
     store.save(b, tmp_path / "f.battle")
     back = store.load(tmp_path / "f.battle").scenario.units["vedel"]
     assert back.position == (awkward[0], awkward[4]) and back.facing == awkward[5]
@@ -92,9 +95,19 @@ def test_changing_one_unit_changes_one_line(jena):
 
 
 def test_oob_keeps_the_order_of_subordinates(tmp_path, jena):
-    jena.scenario.oob = OrderOfBattle([("napoleon", "soult"), ("napoleon", "lannes"), ("lannes", "vedel"),
-                                       ("lannes", "claparede"), ("lannes", "suchet-foot"), ("soult", "st-hilaire"),
-                                       ("hohenlohe", "tauentzien"), ("tauentzien", "zweiffel"), ("tauentzien", "saxon-hussars")])
+    jena.scenario.oob = OrderOfBattle(
+        [
+            ("napoleon", "soult"),
+            ("napoleon", "lannes"),
+            ("lannes", "vedel"),
+            ("lannes", "claparede"),
+            ("lannes", "suchet-foot"),
+            ("soult", "st-hilaire"),
+            ("hohenlohe", "tauentzien"),
+            ("tauentzien", "zweiffel"),
+            ("tauentzien", "saxon-hussars"),
+        ]
+    )
     jena.scenario.oob.add_node("lonely-general")
     for name in ("o.battle", "o.battle.json"):
         back = store.load(tmp_path / name) if store.save(jena, tmp_path / name) is None else None
@@ -111,7 +124,11 @@ def test_events_come_back_in_order_with_their_payloads(tmp_path, jena):
 
 
 def test_empty_battle_round_trips(tmp_path):
-    empty = store.load(tmp_path / "n.battle") if store.save(jena_battle().__class__(), tmp_path / "n.battle") is None else None
+    empty = (
+        store.load(tmp_path / "n.battle")
+        if store.save(jena_battle().__class__(), tmp_path / "n.battle") is None
+        else None
+    )
     assert empty.scenario.units == {} and empty.events == []
     assert dumps(empty) == dumps(jena_battle().__class__())
 

@@ -40,19 +40,22 @@ def test_negative_commander_figures(tmp_path, jena):
     assert msg.endswith("commanders[0].figures: must be >= 0, got -1")
 
 
-@pytest.mark.parametrize("field,value,tail", [
-    ("table_width", 1e300, "info.table_width: must be > 0 and <= 100000, got 1e+300"),
-    ("table_height", -5, "info.table_height: must be > 0 and <= 100000, got -5"),
-    ("table_width", 0, "info.table_width: must be > 0 and <= 100000, got 0"),
-    ("ground_scale", 0, "info.ground_scale: must be > 0 and <= 1e+06, got 0"),
-    ("turn_minutes", 0, "info.turn_minutes: must be between 1 and 1440, got 0"),
-    ("turns", 0, "info.turns: must be between 1 and 10000, got 0"),
-    ("turns", 10**9, "info.turns: must be between 1 and 10000, got 1000000000"),
-    ("first_turn", "25:00", 'info.first_turn: expected a time of day HH:MM, e.g. "06:00", got "25:00"'),
-    ("first_turn", "dawn", 'info.first_turn: expected a time of day HH:MM, e.g. "06:00", got "dawn"'),
-    ("date", "14 Oct 1806", 'info.date: expected an ISO date YYYY-MM-DD (or ""), got "14 Oct 1806"'),
-    ("date", "1806-02-30", 'info.date: expected an ISO date YYYY-MM-DD (or ""), got "1806-02-30"'),
-])
+@pytest.mark.parametrize(
+    "field,value,tail",
+    [
+        ("table_width", 1e300, "info.table_width: must be > 0 and <= 100000, got 1e+300"),
+        ("table_height", -5, "info.table_height: must be > 0 and <= 100000, got -5"),
+        ("table_width", 0, "info.table_width: must be > 0 and <= 100000, got 0"),
+        ("ground_scale", 0, "info.ground_scale: must be > 0 and <= 1e+06, got 0"),
+        ("turn_minutes", 0, "info.turn_minutes: must be between 1 and 1440, got 0"),
+        ("turns", 0, "info.turns: must be between 1 and 10000, got 0"),
+        ("turns", 10**9, "info.turns: must be between 1 and 10000, got 1000000000"),
+        ("first_turn", "25:00", 'info.first_turn: expected a time of day HH:MM, e.g. "06:00", got "25:00"'),
+        ("first_turn", "dawn", 'info.first_turn: expected a time of day HH:MM, e.g. "06:00", got "dawn"'),
+        ("date", "14 Oct 1806", 'info.date: expected an ISO date YYYY-MM-DD (or ""), got "14 Oct 1806"'),
+        ("date", "1806-02-30", 'info.date: expected an ISO date YYYY-MM-DD (or ""), got "1806-02-30"'),
+    ],
+)
 def test_bad_info_values(tmp_path, jena, field, value, tail):
     msg = _error(tmp_path, jena, lambda d: d["info"].__setitem__(field, value))
     assert msg.endswith(tail), msg
@@ -74,6 +77,7 @@ def test_huge_position(tmp_path, jena):
 def test_huge_geometry_coordinate(tmp_path, jena):
     def edit(d):
         d["objectives"][0]["geometry"] = {"type": "Point", "coordinates": [5.0, -1e30]}
+
     msg = _error(tmp_path, jena, edit)
     assert "objectives[0].geometry.coordinates[1]: must be >= -1e+06" in msg, msg
 

@@ -48,8 +48,9 @@ def test_every_runtime_dependency_is_credited_with_its_licence():
 def test_gather_credits_merges_a_source_shared_by_two_scenarios():
     fog = Source("fogofwar tables", "https://github.com/steveoc64/fogofwar", "MIT", "forces 1, 4")
     fog_other_note = Source("fogofwar tables", "https://github.com/steveoc64/fogofwar", "MIT", "forces 101")
-    wiki = Source("Battle of Elchingen (Wikipedia)", "https://en.wikipedia.org/wiki/Battle_of_Elchingen",
-                  "CC BY-SA 4.0")
+    wiki = Source(
+        "Battle of Elchingen (Wikipedia)", "https://en.wikipedia.org/wiki/Battle_of_Elchingen", "CC BY-SA 4.0"
+    )
     jena = Scenario(info=ScenarioInfo(title="Jena 1806"))
     jena.sources = [fog]
     elch = Scenario(info=ScenarioInfo(title="Elchingen 1805"))

@@ -35,8 +35,16 @@ def widget_point(view, x: float, y: float) -> QPoint:
 
 def test_one_tab_per_chart(panel):
     p, _ = panel
-    assert list(p.views) == ["strength", "strength-corps", "losses-turn", "losses-phase", "luck", "luck-chief",
-                             "out-of-command", "orders"]
+    assert list(p.views) == [
+        "strength",
+        "strength-corps",
+        "losses-turn",
+        "losses-phase",
+        "luck",
+        "luck-chief",
+        "out-of-command",
+        "orders",
+    ]
     assert p.tabs.count() == 8 and p.tabs.tabText(4) == "Command rolls: observed vs expected successes"
     ends = [i + 1 for i, e in enumerate(known_game.events()) if isinstance(e, TurnEnded)]  # each turn's last event
     assert p.turn_ends == {0: 0, 1: ends[0], 2: ends[1], 3: ends[2]} and ends[2] == len(known_game.events())
@@ -51,8 +59,13 @@ def test_hover_shows_the_values_under_the_mouse(panel, qtbot):
     assert view.status.text() == "turn 1: French 700, Prussian 800 men"
     luck = p.views["luck"]
     assert luck.chart.hover(0.1, 1.0) == "French: 2 of 3 rolls passed, 1.90 expected (luck +0.10, +0.1 sd)"
-    assert p.views["orders"].chart.hover(2.0, 2.0).startswith("A order o2 to Prussia corps, written turn 1; "
-                                                               "failed in turn(s) 1; delivered turn 2; completed turn 3")
+    assert (
+        p.views["orders"]
+        .chart.hover(2.0, 2.0)
+        .startswith(
+            "A order o2 to Prussia corps, written turn 1; failed in turn(s) 1; delivered turn 2; completed turn 3"
+        )
+    )
 
 
 def test_clicking_a_turn_moves_the_replay_cursor(panel, qtbot):

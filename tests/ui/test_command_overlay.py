@@ -21,7 +21,16 @@ from battlestudio.ui.map_scene import MapScene
 from tests.analysis import known_game
 
 TOE = get_ruleset("toe")
-MOVABLE = ["french-c1", "french-d1", "french-u1", "french-u2", "prussian-c1", "prussian-d1", "prussian-u1", "prussian-u2"]
+MOVABLE = [
+    "french-c1",
+    "french-d1",
+    "french-u1",
+    "french-u2",
+    "prussian-c1",
+    "prussian-d1",
+    "prussian-u1",
+    "prussian-u2",
+]
 
 
 def overlay_for(state: GameState) -> CommandOverlay:
@@ -40,23 +49,32 @@ points = st.tuples(st.floats(0.0, 200.0), st.floats(0.0, 180.0))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(moves=st.dictionaries(st.sampled_from(MOVABLE), points, min_size=1),
-       detach=st.booleans())
+@given(moves=st.dictionaries(st.sampled_from(MOVABLE), points, min_size=1), detach=st.booleans())
 def test_units_drawn_out_of_command_are_the_engines_list(qapp, moves, detach):
     state = GameState.from_scenario(known_game.scenario())
     for rid, pos in moves.items():
         rec = state.record(rid)
         state = state.with_unit(rec.moved(pos)) if rid in state.units else state.with_commander(rec.moved(pos))
     if detach:
-        state = Detached(1, "french", "orders", node="french-d1", superior_before="french-c1",
-                         superior_after="french-c1", order_id="o9").apply(state)
+        state = Detached(
+            1,
+            "french",
+            "orders",
+            node="french-d1",
+            superior_before="french-c1",
+            superior_after="french-c1",
+            order_id="o9",
+        ).apply(state)
     ov = overlay_for(state)
     findings = TOE.out_of_command(state, known_game.PARAMS)
     assert marked(ov, exempt=False) == {f.subject for f in findings if not f.within and not f.exemption}
     assert marked(ov, exempt=True) == {f.subject for f in findings if not f.within and f.exemption}
     assert ov.picture.out_of_command() == marked(ov, exempt=False)
-    out_lines = {s for s, link in ov.picture.links.items() if link.status == OUT and link.superior != "french-army"
-                 and link.superior != "prussian-army"}
+    out_lines = {
+        s
+        for s, link in ov.picture.links.items()
+        if link.status == OUT and link.superior != "french-army" and link.superior != "prussian-army"
+    }
     assert out_lines == marked(ov, exempt=False)
     assert len(ov.links.lines[OUT]) == sum(1 for link in ov.picture.links.values() if link.status == OUT)
 
@@ -95,12 +113,22 @@ def test_orders_budgets_and_detachments_are_drawn(qapp):
     badge = ov.budgets.items["french-army"]
     assert isinstance(badge, BudgetItem) and badge.text == "OAS 2/3"  # one point spent on o1
     assert ov.budgets.items["prussian-army"].text == "OAS 3/3"
-    pending = OrderWritten(1, "prussian", "orders", order_id="o2", issuer="prussian-army", recipient="prussian-c1",
-                           order_type="M", objective=(20.0, 150.0), cost=1).apply(state)
+    pending = OrderWritten(
+        1,
+        "prussian",
+        "orders",
+        order_id="o2",
+        issuer="prussian-army",
+        recipient="prussian-c1",
+        order_type="M",
+        objective=(20.0, 150.0),
+        cost=1,
+    ).apply(state)
     ov.show_state(pending)
     assert ov.orders.items["o2"].pending and ov.orders.items["o2"].text == "M (pending)"
-    detached = Detached(1, "french", "orders", node="french-d1", superior_before="french-c1",
-                        superior_after="french-c1", order_id="o1").apply(pending)
+    detached = Detached(
+        1, "french", "orders", node="french-d1", superior_before="french-c1", superior_after="french-c1", order_id="o1"
+    ).apply(pending)
     ov.show_state(detached)
     assert set(ov.detached.items) == {"french-d1"}
     assert ov.picture.detached == {"french-d1", "french-u1", "french-u2"}

@@ -24,24 +24,33 @@ from battlestudio.ui.command_overlay import CommandOverlay
 from battlestudio.ui.map_scene import MapScene
 
 JENA = Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json"
-TOE_LARGE = {"corps_command_distance_cm": 60.0, "zones_cm.army": [40, 80, "120+"],
-             "command_thresholds": [3, 5, 7], "command_modifiers": {}}
+TOE_LARGE = {
+    "corps_command_distance_cm": 60.0,
+    "zones_cm.army": [40, 80, "120+"],
+    "command_thresholds": [3, 5, 7],
+    "command_modifiers": {},
+}
 
 
 def drawn(ov: CommandOverlay) -> dict:
     """Everything the overlay's items show, comparable."""
+
     def pos(item):
         return (item.pos().x(), item.pos().y())
 
     def rect(r):
         return (r.x(), r.y(), r.width(), r.height())
+
     return {
         "reaches": {k: (i.reach, pos(i), i.colour.name(), i.isVisible()) for k, i in ov.reaches.items.items()},
         "links": {k: (s, ln.x1(), ln.y1(), ln.x2(), ln.y2()) for k, (s, ln) in ov.links.links().items()},
         "lines": {k: len(v) for k, v in ov.links.lines.items()},
-        "marks": {k: (i.exempt, i.toolTip(), rect(i.path().boundingRect()), i.isVisible())
-                  for k, i in ov.marks.items.items()},
-        "orders": {k: (i.a.x(), i.a.y(), i.b.x(), i.b.y(), i.text, i.pending, i.toolTip()) for k, i in ov.orders.items.items()},
+        "marks": {
+            k: (i.exempt, i.toolTip(), rect(i.path().boundingRect()), i.isVisible()) for k, i in ov.marks.items.items()
+        },
+        "orders": {
+            k: (i.a.x(), i.a.y(), i.b.x(), i.b.y(), i.text, i.pending, i.toolTip()) for k, i in ov.orders.items.items()
+        },
         "budgets": {k: (pos(i), i.text, i.toolTip()) for k, i in ov.budgets.items.items()},
         "detached": {k: rect(i.path().boundingRect()) for k, i in ov.detached.items.items()},
         "message": ov.message,
@@ -104,18 +113,28 @@ def jena_document(ruleset: str, params: dict | None) -> Document:
     s = battle.scenario
     if ruleset == "regimental":  # an adjutant relaying the French HQ's zone (Ambiguity 17)
         hq = s.commanders["french-imperial-guard"]
-        s.commanders["french-adc"] = Commander("french-adc", "ADC Lejeune", "french", "France", "division",
-                                               (hq.position[0] + 18.0, hq.position[1]), attributes={"role": "adjutant"})
+        s.commanders["french-adc"] = Commander(
+            "french-adc",
+            "ADC Lejeune",
+            "french",
+            "France",
+            "division",
+            (hq.position[0] + 18.0, hq.position[1]),
+            attributes={"role": "adjutant"},
+        )
     s.info = replace(s.info, ruleset=ruleset, parameters=s.info.parameters if params is None else params)
     return Document(Battle(s))
 
 
-@pytest.mark.parametrize("ruleset, params", [
-    ("toe", None),
-    ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
-    ("belle-alliance", {"command_distance_cm": 20.0}),
-    ("gda", {"adcs": 2}),
-])
+@pytest.mark.parametrize(
+    "ruleset, params",
+    [
+        ("toe", None),
+        ("regimental", {"adjutants.french": 1, "adjutants.prussian": 1}),
+        ("belle-alliance", {"command_distance_cm": 20.0}),
+        ("gda", {"adcs": 2}),
+    ],
+)
 def test_dragging_on_jena_equals_a_fresh_overlay(qapp, ruleset, params):
     doc = jena_document(ruleset, params)
     ov = CommandOverlay(MapScene())
@@ -156,8 +175,15 @@ def test_a_hidden_overlay_follows_the_drag_and_draws_when_shown(qapp):
     rng = random.Random(3)
     start = doc.scenario.commanders["french-v-corps"].position
     for _ in range(3):
-        doc.push(MoveRecords("commanders", {"french-v-corps": (start[0] + rng.uniform(-40, 40), start[1])}, None,
-                             "Move", merge_key="drag"))
+        doc.push(
+            MoveRecords(
+                "commanders",
+                {"french-v-corps": (start[0] + rng.uniform(-40, 40), start[1])},
+                None,
+                "Move",
+                merge_key="drag",
+            )
+        )
         assert ov.last_update == "hidden"
     ov.set_visible(True)
     assert ov.last_update == "full"

@@ -23,8 +23,11 @@ UNIT = "french-bde-villatte"
 def ordered(s):
     """The scenario with every container's key order and each commander's subordinate order."""
     g = s.oob.graph
-    return (s, [list(getattr(s, k)) for k in ("units", "commanders", "terrain", "towns", "objectives")],
-            {n: list(g.successors(n)) for n in g.nodes})
+    return (
+        s,
+        [list(getattr(s, k)) for k in ("units", "commanders", "terrain", "towns", "objectives")],
+        {n: list(g.successors(n)) for n in g.nodes},
+    )
 
 
 def test_draw_place_move_rotate_reassign_undo_redo_save_reopen(qtbot, tmp_path, monkeypatch):
@@ -57,8 +60,11 @@ def test_draw_place_move_rotate_reassign_undo_redo_save_reopen(qtbot, tmp_path, 
     mime = w.oob_panel.proxy.mimeData([w.oob_panel.index_of(UNIT)])
     at = px(view, (170.0, 55.0))  # open ground between the armies
     act, btn, mods = Qt.DropAction.CopyAction, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    for event in (QDragEnterEvent(at, act, mime, btn, mods), QDragMoveEvent(at, act, mime, btn, mods),
-                  QDropEvent(at.toPointF(), act, mime, btn, mods)):
+    for event in (
+        QDragEnterEvent(at, act, mime, btn, mods),
+        QDragMoveEvent(at, act, mime, btn, mods),
+        QDropEvent(at.toPointF(), act, mime, btn, mods),
+    ):
         QApplication.sendEvent(view.viewport(), event)
         assert event.isAccepted()
     placed = s.units[UNIT]
@@ -74,7 +80,10 @@ def test_draw_place_move_rotate_reassign_undo_redo_save_reopen(qtbot, tmp_path, 
     drag(view, px(view, centre), px(view, (centre[0] + 20.0, centre[1] + 10.0)))
     moved = s.units[UNIT]
     assert doc.undo_count == steps + 1
-    assert abs(moved.position[0] - placed.position[0] - 20.0) < 1.0 and abs(moved.position[1] - placed.position[1] - 10.0) < 1.0
+    assert (
+        abs(moved.position[0] - placed.position[0] - 20.0) < 1.0
+        and abs(moved.position[1] - placed.position[1] - 10.0) < 1.0
+    )
 
     QApplication.processEvents()
 

@@ -12,8 +12,10 @@ def test_labels_at_the_table_edge_are_slid_inside(qtbot):
     ctx = MapContext()
     label = Label("Kapellendorf (Hohenlohe's headquarters) (1 VP)", ctx, bold=True)
     bounds = QRectF(10, 20, 600, 400)
-    reqs = [LabelRequest(label, QPointF(15, 100), True, 0.0, 2),  # would stick out on the left
-            LabelRequest(Label("Saale bridge at Jena", ctx), QPointF(605, 415), False, 0.0, 4)]
+    reqs = [
+        LabelRequest(label, QPointF(15, 100), True, 0.0, 2),  # would stick out on the left
+        LabelRequest(Label("Saale bridge at Jena", ctx), QPointF(605, 415), False, 0.0, 4),
+    ]
     placed = place_labels(reqs, lambda p: p, bounds=bounds)
     assert len(placed) == 2
     for rect, _label in placed:

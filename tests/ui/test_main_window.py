@@ -32,7 +32,12 @@ def test_opens_bundled_scenario_with_title_and_docks(window):
     assert not window.isWindowModified()
     s = window.document.scenario
     assert window.oob_panel.model.rowCount() == len(s.oob.roots())
-    assert {d.objectName() for d in window.docks.values()} == {"dock_oob", "dock_layers", "dock_properties", "dock_problems"}
+    assert {d.objectName() for d in window.docks.values()} == {
+        "dock_oob",
+        "dock_layers",
+        "dock_properties",
+        "dock_problems",
+    }
     assert window.settings.recent_files()[0] == ELCHINGEN.resolve()
     assert not window.actions["undo"].isEnabled()
 
@@ -142,14 +147,18 @@ def test_dropping_a_battle_file_opens_it(window, tmp_path):
     store.save(store.load(ELCHINGEN), path)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
-    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     window.dropEvent(event)
     assert window.document.path == path
     other = QMimeData()
     other.setUrls([QUrl.fromLocalFile(str(tmp_path / "notes.txt"))])
-    window.dropEvent(QDropEvent(QPointF(1, 1), Qt.DropAction.CopyAction, other, Qt.MouseButton.LeftButton,
-                                Qt.KeyboardModifier.NoModifier))
+    window.dropEvent(
+        QDropEvent(
+            QPointF(1, 1), Qt.DropAction.CopyAction, other, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        )
+    )
     assert window.document.path == path
 
 
@@ -232,8 +241,11 @@ def test_problem_double_click_selects_and_centres(window, qtbot):
     window.document.push(MoveRecords("units", {uid: (235.0, 175.0)}, None, "Move to the corner"))
     panel = window.problems_panel
     panel.check()
-    item = next(panel.list.topLevelItem(i) for i in range(panel.list.topLevelItemCount())
-                if panel.list.topLevelItem(i).text(1) == "unit.off_table")
+    item = next(
+        panel.list.topLevelItem(i)
+        for i in range(panel.list.topLevelItemCount())
+        if panel.list.topLevelItem(i).text(1) == "unit.off_table"
+    )
     window.zoom_100()
     panel.list.itemActivated.emit(item, 0)
     assert window.document.selection == {uid}

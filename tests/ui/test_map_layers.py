@@ -53,8 +53,11 @@ def test_terrain_is_painted_in_the_background_and_an_edit_shows_up_there(view, d
     assert close(pixel(view, image, gap), QColor(TABLE_FILL), 25)
 
     feature = document.scenario.terrain["t-wood-haslach"]
-    document.push(PutRecords("terrain", {feature.id: replace(feature, geometry=translate(feature.geometry, -65.0, 0.0))},
-                             "Move wood"))
+    document.push(
+        PutRecords(
+            "terrain", {feature.id: replace(feature, geometry=translate(feature.geometry, -65.0, 0.0))}, "Move wood"
+        )
+    )
     image = view.viewport().grab().toImage()
     assert close(pixel(view, image, gap), WOOD)  # the cached background was redrawn there
     assert close(pixel(view, image, inside), QColor(TABLE_FILL), 25)
@@ -85,16 +88,23 @@ def test_background_and_item_drawing_of_terrain_look_the_same(view):
     view.map_scene.set_static_in_background(False)
     assert not view.map_scene.item_for("t-hill-1").flags() & NO_CONTENTS
     items = view.viewport().grab().toImage()
-    differ = sum(1 for y in range(0, items.height(), 3) for x in range(0, items.width(), 3)
-                 if not close(items.pixelColor(x, y), background.pixelColor(x, y), 40))
+    differ = sum(
+        1
+        for y in range(0, items.height(), 3)
+        for x in range(0, items.width(), 3)
+        if not close(items.pixelColor(x, y), background.pixelColor(x, y), 40)
+    )
     assert differ < 0.01 * (items.width() // 3) * (items.height() // 3)
 
 
 def test_zoomed_out_one_layer_draws_exactly_the_shown_units(view, document, mouse, monkeypatch):
     drawn: list[set[str]] = []
     original = unit_layer.UnitLayer.draw_units
-    monkeypatch.setattr(unit_layer.UnitLayer, "draw_units",
-                        lambda self, p, w, units: (drawn.append({u.id for u in units}), original(self, p, w, units))[1])
+    monkeypatch.setattr(
+        unit_layer.UnitLayer,
+        "draw_units",
+        lambda self, p, w, units: (drawn.append({u.id for u in units}), original(self, p, w, units))[1],
+    )
     view.set_zoom(2.0)
     view.centre_on_table((120.0, 90.0))
     scene = view.map_scene
@@ -151,9 +161,11 @@ def test_replay_steps_redraw_the_layer_in_part_and_leave_the_same_picture(game_v
     assert view.map_scene.units_batched
     partial: list[int] = []
     original = unit_layer.UnitLayer._redraw
-    monkeypatch.setattr(unit_layer.UnitLayer, "_redraw",
-                        lambda self, w, boxes: (partial.append(-1 if boxes is None else len(boxes)),
-                                                original(self, w, boxes))[1])
+    monkeypatch.setattr(
+        unit_layer.UnitLayer,
+        "_redraw",
+        lambda self, w, boxes: (partial.append(-1 if boxes is None else len(boxes)), original(self, w, boxes))[1],
+    )
     starts = log.phase_starts()
     view.show_state(log.state_at(starts[0]).units, log.state_at(starts[0]).commanders)
     view.viewport().grab()
@@ -176,6 +188,7 @@ def test_labels_follow_a_moved_unit_and_zoomed_out_unit_moves_keep_them(view, do
 
     def rect_of(text):
         return next(r for r, label in view.placed_labels() if label.text == text)
+
     before = rect_of(name)
     x, y = document.scenario.units["u-ir15"].position
     document.push(MoveRecords("units", {"u-ir15": (x + 3.0, y)}, text="Move IR 15"))

@@ -80,8 +80,12 @@ def test_fit_leaves_a_margin_on_every_side_and_no_scroll_bars(qtbot, scenario, s
     port = view.viewport().rect()
     assert port.width() >= 990 and port.height() >= 610  # the bars' room is given back
     table = view.mapFromScene(view.map_scene.table_rect()).boundingRect()
-    gaps = (table.left() - port.left(), table.top() - port.top(),
-            port.right() - table.right(), port.bottom() - table.bottom())
+    gaps = (
+        table.left() - port.left(),
+        table.top() - port.top(),
+        port.right() - table.right(),
+        port.bottom() - table.bottom(),
+    )
     assert min(gaps) >= FIT_MARGIN_PX - 2, gaps
     assert min(gaps) <= FIT_MARGIN_PX + 2, gaps  # and no more than needed along the tighter side
     view.zoom_by(2.0)  # the user zooms: the bars come back

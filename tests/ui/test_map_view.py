@@ -105,8 +105,16 @@ def test_selection_follows_the_document_both_ways(view, document, mouse):
 
 def test_layers_hide_units_per_side_terrain_kinds_labels_and_grid(view, scenario):
     names = view.layer_names()
-    for name in ("terrain:woods", "terrain:hill", "towns", "units:french", "units:austrian",
-                 "commanders", "labels", "grid"):
+    for name in (
+        "terrain:woods",
+        "terrain:hill",
+        "towns",
+        "units:french",
+        "units:austrian",
+        "commanders",
+        "labels",
+        "grid",
+    ):
         assert name in names
     view.set_layer_visible("units:austrian", False)
     assert not view.map_scene.item_for("u-ir15").isVisible()
@@ -128,7 +136,7 @@ def test_labels_never_overlap_and_narrow_units_get_theirs_only_when_zoomed_in(vi
     placed = view.placed_labels()
     rects = [r for r, _ in placed]
     for i, a in enumerate(rects):
-        for b in rects[i + 1:]:
+        for b in rects[i + 1 :]:
             assert not a.intersects(b)
     texts = {label.text for _, label in placed}
     assert "Oberelchingen" in texts  # towns first
@@ -144,8 +152,16 @@ def test_wheel_zooms_about_the_cursor(view, mouse):
     view.centre_on_table((120.0, 90.0))
     at = mouse.px((100.0, 80.0))
     before = view.table_pos(at)
-    ev = QWheelEvent(QPointF(at), QPointF(view.viewport().mapToGlobal(at)), QPoint(0, 0), QPoint(0, 120),
-                     Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    ev = QWheelEvent(
+        QPointF(at),
+        QPointF(view.viewport().mapToGlobal(at)),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     zooms = []
     view.zoom_changed.connect(zooms.append)
     QApplication.sendEvent(view.viewport(), ev)
@@ -237,8 +253,9 @@ def test_dropping_ids_from_the_tree_places_units_in_one_undo_step(view, document
     args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     text = QMimeData()
     text.setText("u-ir8")
-    refused = QDragEnterEvent(at, Qt.DropAction.CopyAction, text, Qt.MouseButton.LeftButton,
-                              Qt.KeyboardModifier.NoModifier)
+    refused = QDragEnterEvent(
+        at, Qt.DropAction.CopyAction, text, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     QApplication.sendEvent(view.viewport(), refused)
     assert not refused.isAccepted()
     enter = QDragEnterEvent(at, *args)

@@ -28,8 +28,11 @@ def cells(panel: OddsPanel) -> list[tuple[str, str]]:
 def test_odds_per_zone_with_current_zone_and_what_if(qtbot):
     panel, doc = panel_for(qtbot)
     assert panel.set_pair("french-army", "french-c1")
-    assert cells(panel) == [("zone 1 (0–20 cm), needs 4", "70 %"), ("zone 2 (20–40 cm), needs 6", "50 %"),
-                            ("zone 3 (beyond 40 cm), needs 8", "30 %")]
+    assert cells(panel) == [
+        ("zone 1 (0–20 cm), needs 4", "70 %"),
+        ("zone 2 (20–40 cm), needs 6", "50 %"),
+        ("zone 3 (beyond 40 cm), needs 8", "30 %"),
+    ]
     assert panel.table.item(1, 0).font().bold() and not panel.table.item(0, 0).font().bold()
     assert panel.modifiers.text() == "Modifiers: +1 command ability (KE) of France army (2.12)"
     assert "from 50 % to 70 %" in panel.what_if.text()

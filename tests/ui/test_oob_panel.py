@@ -112,7 +112,9 @@ def test_double_click_requests_centring(panel, qtbot):
     rect = panel.tree.visualRect(panel.index_of("c-hessen"))
     qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     with qtbot.waitSignal(panel.centre_requested, timeout=1000) as blocker:
-        qtbot.mouseDClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+        qtbot.mouseDClick(
+            panel.tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center()
+        )
     assert blocker.args == ["c-hessen"]
 
 
@@ -163,4 +165,7 @@ def test_unit_edits_update_totals_without_reset(panel, document, qtbot):
 
     document.push(PutRecords("units", {"u-ir8": replace(document.scenario.units["u-ir8"], men=2000)}, "Men"))
     assert resets == []
-    assert panel.model.index_of("c-loudon", 1).data() == f"{sum(document.scenario.units[u].men for u in document.scenario.oob.all_subordinates('c-loudon') if u in document.scenario.units):,}"
+    assert (
+        panel.model.index_of("c-loudon", 1).data()
+        == f"{sum(document.scenario.units[u].men for u in document.scenario.oob.all_subordinates('c-loudon') if u in document.scenario.units):,}"
+    )

@@ -21,11 +21,17 @@ from tests.ui.window_helpers import ModalRecorder, drag, make_window, mouse, px
 
 JENA = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
 ENGINE = {  # scenarios/record_jena.py ENGINE_PARAMETERS, placeholders resolved
-    "toe.zones_cm.c_in_c": [20, 40, "60+"], "toe.zones_cm.army": [20, 40, "60+"],
-    "toe.command_thresholds": [4, 6, 8], "toe.command_modifiers": {},
-    "toe.corps_command_distance_cm": 30, "toe.division_command_distance_cm": 15,
-    "toe.march_length_cm.infantry": 30, "toe.march_length_cm.artillery": 30,
-    "toe.march_length_cm.cavalry": 45, "toe.march_length_cm.other": 30, "initiative": "french",
+    "toe.zones_cm.c_in_c": [20, 40, "60+"],
+    "toe.zones_cm.army": [20, 40, "60+"],
+    "toe.command_thresholds": [4, 6, 8],
+    "toe.command_modifiers": {},
+    "toe.corps_command_distance_cm": 30,
+    "toe.division_command_distance_cm": 15,
+    "toe.march_length_cm.infantry": 30,
+    "toe.march_length_cm.artillery": 30,
+    "toe.march_length_cm.cavalry": 45,
+    "toe.march_length_cm.other": 30,
+    "initiative": "french",
 }
 NAPOLEON, LANNES = "french-imperial-guard", "french-v-corps"
 
@@ -46,9 +52,10 @@ def _unit_on_table(doc, side: str) -> str:
     units = sorted((u for u in doc.scenario.units.values() if u.side == side), key=lambda u: u.id)
     for u in units:
         c = u.rect().centre
-        if all(o.id == u.id or abs(o.rect().centre[0] - c[0]) + abs(o.rect().centre[1] - c[1]) > 12
-               for o in doc.scenario.units.values()) and \
-                all(abs(g.position[0] - c[0]) + abs(g.position[1] - c[1]) > 12 for g in doc.scenario.commanders.values()):
+        if all(
+            o.id == u.id or abs(o.rect().centre[0] - c[0]) + abs(o.rect().centre[1] - c[1]) > 12
+            for o in doc.scenario.units.values()
+        ) and all(abs(g.position[0] - c[0]) + abs(g.position[1] - c[1]) > 12 for g in doc.scenario.commanders.values()):
             return u.id
     raise AssertionError("no isolated unit")
 

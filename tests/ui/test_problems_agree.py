@@ -42,7 +42,7 @@ def cli_problems(path: Path, capsys) -> tuple[int, list[tuple[str, str, str]]]:
     rows = []
     for line in out.splitlines():
         assert line.startswith(f"{path}: "), line
-        severity, check, message = line[len(f"{path}: "):].split(" ", 2)
+        severity, check, message = line[len(f"{path}: ") :].split(" ", 2)
         rows.append((severity, check.rstrip(":"), message))
     return code, rows
 
@@ -65,7 +65,8 @@ def assert_agree(path: Path, panel: ProblemsPanel, capsys) -> list[tuple[str, st
     assert code == (1 if any(sev == "error" for sev, _, _ in cli) else 0)
     expected = check_battle(store.load(path))
     assert [panel.list.topLevelItem(k).data(0, IDS_ROLE) for k in range(len(dock))] == [
-        list(p.subjects) for p in expected]
+        list(p.subjects) for p in expected
+    ]
     summary = panel.summary.text()
     errors = sum(sev == "error" for sev, _, _ in dock)
     assert summary == ("No problems found." if not dock else f"{errors} errors, {len(dock) - errors} warnings")
@@ -134,8 +135,9 @@ def break_scenario(s: Scenario, rng: random.Random) -> int:
     if commanders and maybe():  # reinforcements: too late, inland, for a formation that does not exist
         cid = rng.choice(commanders)
         side = s.commanders[cid].side
-        s.reinforcements["rf-late"] = Reinforcement("rf-late", side, cid, s.info.turns + 2, s.info.turns + 5,
-                                                    (0.0, h / 2))
+        s.reinforcements["rf-late"] = Reinforcement(
+            "rf-late", side, cid, s.info.turns + 2, s.info.turns + 5, (0.0, h / 2)
+        )
         s.reinforcements["rf-inland"] = Reinforcement("rf-inland", side, "ghost-corps", 2, 4, (w / 2, h / 2))
     if units and maybe():  # a unit left out of the order of battle
         s.oob.remove(rng.choice(units))
@@ -148,8 +150,12 @@ def break_scenario(s: Scenario, rng: random.Random) -> int:
 def test_cli_and_dock_agree_on_50_generated_battles(qtbot, capsys, tmp_path):
     broken: list[int] = []
 
-    @settings(max_examples=50, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=50,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(scenarios(min_units=0, max_units=60, max_terrain=20, edge_cases=False), st.integers(0, 2**32 - 1))
     def agree(scenario: Scenario, seed: int) -> None:
         faults = break_scenario(scenario, random.Random(seed))

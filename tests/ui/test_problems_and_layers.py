@@ -21,9 +21,11 @@ def test_problems_follow_edits_and_select_culprits(qtbot, document):
     assert blocker.args == [1, 1]
     codes = [(p.severity, p.check, p.subjects) for p in panel.problems]
     assert codes == [("error", "unit.off_table", ("u-ir8",)), ("warning", "commander.idle", ("c-ulm-art",))]
-    assert panel.list.topLevelItem(0).text(0) == ("units['u-ir8'].position: (250, 112) cm puts IR 8 Erzherzog "
-                                                  "Ludwig's footprint (x 238.0–262.0, y 112.0–115.0 cm) off the "
-                                                  "240 × 180 cm table")
+    assert panel.list.topLevelItem(0).text(0) == (
+        "units['u-ir8'].position: (250, 112) cm puts IR 8 Erzherzog "
+        "Ludwig's footprint (x 238.0–262.0, y 112.0–115.0 cm) off the "
+        "240 × 180 cm table"
+    )
     assert panel.list.topLevelItem(0).text(1) == "unit.off_table"
     panel.list.show()
     qtbot.waitExposed(panel.list)

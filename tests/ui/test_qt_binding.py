@@ -31,8 +31,12 @@ def test_void_qt_method_called_20000_times_keeps_none_alive() -> None:
         "after = sys.getrefcount(None)\n"
         "print(before, after, item.pos().x())\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            env={**__import__('os').environ, "QT_QPA_PLATFORM": "offscreen"})
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert result.returncode == 0, f"interpreter died: {result.stderr[-500:]}"
     before, after, last_x = result.stdout.split()
     assert float(last_x) == VOID_CALLS - 1

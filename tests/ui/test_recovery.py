@@ -70,10 +70,20 @@ def test_killed_editor_offers_recovered_document_with_the_edit(qtbot, tmp_path, 
     config, data = tmp_path / "config", tmp_path / "data"
     (config / "BattleStudio").mkdir(parents=True)
     (config / "BattleStudio" / "BattleStudio.conf").write_text("[autosave]\nidle_s=1\ninterval_s=60\n")
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(config), XDG_DATA_HOME=str(data),
-               HOME=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(work), uid], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(config),
+        XDG_DATA_HOME=str(data),
+        HOME=str(tmp_path),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(work), uid],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         read_until(proc, "EDITED")
         line = read_until(proc, "AUTOSAVED")

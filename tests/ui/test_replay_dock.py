@@ -123,7 +123,10 @@ def test_map_tree_and_properties_show_the_state_at_the_cursor(jena):
     arrival = next(p for p, e in enumerate(log.events) if e.kind == "reinforcement_arrived")
     who = log.events[arrival].arrivals[0][0]
     t.seek(arrival)
-    assert jena.map_view.map_scene.item_for(who) is None and who not in doc.scenario.units.keys() | doc.scenario.commanders.keys()
+    assert (
+        jena.map_view.map_scene.item_for(who) is None
+        and who not in doc.scenario.units.keys() | doc.scenario.commanders.keys()
+    )
     t.seek(arrival + 1)
     assert jena.map_view.map_scene.item_for(who) is not None
     # a unit that lost figures: the Properties dock shows its strength at the cursor, not the scenario's
@@ -133,8 +136,10 @@ def test_map_tree_and_properties_show_the_state_at_the_cursor(jena):
     doc.set_selection({uid})
     ed = jena.properties_panel.editors["units"]["figures"]
     assert ed.widget.value() == log.state_at(loss + 1).units[uid].figures
-    assert ed.widget.value() == doc.base.scenario.units[uid].figures - log.events[loss].figures \
+    assert (
+        ed.widget.value() == doc.base.scenario.units[uid].figures - log.events[loss].figures
         or log.state_at(loss).units[uid].figures != doc.base.scenario.units[uid].figures
+    )
     t.seek(loss)
     assert ed.widget.value() == log.state_at(loss).units[uid].figures
     assert jena.oob_panel.index_of(uid).isValid()

@@ -42,8 +42,10 @@ def test_the_picture_follows_the_cursor(qapp, tmp_path):
     ia, ib = QImage(str(a)), QImage(str(b))
     assert ia.size() == ib.size() and ia.width() == 600
     assert ia != ib
-    assert title_for(battle, log.cursor_at(position_for(log, 12))) == \
-        "Jena 1806 — turn 12 (08:45), Prussia and Saxony: Hohenlohe's army, reorganisation"
+    assert (
+        title_for(battle, log.cursor_at(position_for(log, 12)))
+        == "Jena 1806 — turn 12 (08:45), Prussia and Saxony: Hohenlohe's army, reorganisation"
+    )
 
 
 def test_replay_refuses_bad_places(qapp, tmp_path, capsys):
@@ -61,7 +63,24 @@ def test_replay_refuses_bad_places(qapp, tmp_path, capsys):
 def test_replay_as_a_subprocess_without_a_display(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
     out = tmp_path / "x.png"
-    r = subprocess.run([sys.executable, "-m", "battlestudio", "replay", str(JENA), "--at", "12:prussian:fire",
-                        "--png", str(out), "--width", "800"], capture_output=True, text=True, env=env, cwd=REPO)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "battlestudio",
+            "replay",
+            str(JENA),
+            "--at",
+            "12:prussian:fire",
+            "--png",
+            str(out),
+            "--width",
+            "800",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
     assert r.returncode == 0, r.stderr
     assert QImage(str(out)).width() == 800

@@ -123,8 +123,10 @@ def test_cli_report_and_export_map(qapp, battle_file, tmp_path, capsys):
     assert (tmp_path / "m.svg").read_bytes().startswith(b"<?xml")
     capsys.readouterr()
     assert main(["export-map", str(battle_file), "--at", "9", "--out", str(tmp_path / "m.png")]) == 1
-    assert capsys.readouterr().err == (f"battlestudio: {battle_file}: --at 9: the game log has no phase at 9; "
-                                       "it holds turns 1–3, sides french, prussian, phases orders, firing, movement, attack\n")
+    assert capsys.readouterr().err == (
+        f"battlestudio: {battle_file}: --at 9: the game log has no phase at 9; "
+        "it holds turns 1–3, sides french, prussian, phases orders, firing, movement, attack\n"
+    )
     assert main(["report", str(battle_file), "--out", str(tmp_path / "r.docx")]) == 2  # refused before reading
     assert f"--out {tmp_path / 'r.docx'}: cannot write .docx; name it .html or .pdf" in capsys.readouterr().err
     assert main(["export-map", str(tmp_path / "missing.battle"), "--out", str(tmp_path / "m.gif")]) == 2

@@ -40,7 +40,7 @@ def test_report_names_what_does_not_carry_over(document):
     text = rep.text()
     assert "Order type 'A' is not a Regimental rules order: o1" in text and "Unit state 'O' means nothing" in text
     gda = switch_report(s, "gda")
-    assert not gda.unit_states             # General d'Armée reads O/U/FU as formed/unformed/routing
+    assert not gda.unit_states  # General d'Armée reads O/U/FU as formed/unformed/routing
     ba = switch_report(s, "belle-alliance")
     assert set(ba.echelons) >= {e for e in {c.echelon for c in s.commanders.values()} if e != "brigade"}
     assert switch_report(s, "toe").lossless
@@ -64,7 +64,7 @@ def test_confirmed_switch_is_one_undoable_step(panel, document):
     choose(combo, "gda")
     assert document.scenario.info.ruleset == "gda"
     assert document.undo_text == "Switch ruleset to General d'Armée"
-    assert document.scenario.info.parameters == params          # nothing is thrown away
+    assert document.scenario.info.parameters == params  # nothing is thrown away
     document.undo()
     assert document.scenario.info.ruleset == "toe" and combo.currentData() == "toe"
 

@@ -18,8 +18,12 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 def snapshot(scenario):
     """Everything an edit may change, as comparable values."""
     return (
-        dict(scenario.units), dict(scenario.commanders), dict(scenario.terrain), dict(scenario.towns),
-        dict(scenario.objectives), set(scenario.oob.graph.edges),
+        dict(scenario.units),
+        dict(scenario.commanders),
+        dict(scenario.terrain),
+        dict(scenario.towns),
+        dict(scenario.objectives),
+        set(scenario.oob.graph.edges),
     )
 
 

@@ -35,7 +35,7 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     # has painted, and the bad one brings the warning and the scenario without the game
     qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
     assert not isinstance(w.document, PlayDocument) and w.document.path == bad
-    (kind, title, text), = modals.calls
+    ((kind, title, text),) = modals.calls
     assert kind == "warning" and title == "Recorded game not replayed"
     assert str(bad) in text
     assert "event 'fired' (turn 1, side french, phase fire): no unit 'ghost'" in text
@@ -48,7 +48,7 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     assert panel.heading.text().startswith(f"The recorded game ({n} events) cannot be replayed: game log event ")
     assert "no unit 'ghost'" in panel.heading.text()
     assert panel.bar.where.text() == f"Recorded game of {n} events not replayable"
-    first, = [p for p in w.problems_panel.problems if p.check == "game.not_replayable"]
+    (first,) = [p for p in w.problems_panel.problems if p.check == "game.not_replayable"]
     assert first is w.problems_panel.problems[0] and first.severity == "error"
     assert first.message == panel.heading.text()
     assert w.problems_panel.list.topLevelItem(0).text(0) == first.message
@@ -70,7 +70,7 @@ def _damaged_jena(tmp_path, sql: str):
     good = tmp_path / "jena.battle"
     store.save(store.load(JENA), good)
     con = sqlite3.connect(good)
-    seq, = con.execute("SELECT seq FROM event WHERE kind = 'moved' ORDER BY seq LIMIT 1 OFFSET 40").fetchone()
+    (seq,) = con.execute("SELECT seq FROM event WHERE kind = 'moved' ORDER BY seq LIMIT 1 OFFSET 40").fetchone()
     con.execute(sql.format(seq=seq))
     con.commit()
     con.close()
@@ -87,7 +87,9 @@ def _event_rows(path):
 
 def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_kept_on_save(qtbot, tmp_path, monkeypatch):
     modals = ModalRecorder(monkeypatch)
-    good, seq = _damaged_jena(tmp_path, "UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}")
+    good, seq = _damaged_jena(
+        tmp_path, "UPDATE event SET payload = json_set(payload, '$.path', json('[]')) WHERE seq = {seq}"
+    )
     rows = _event_rows(good)
     w = make_window(qtbot, tmp_path)
 
@@ -96,7 +98,7 @@ def test_an_unreadable_event_in_a_battle_file_is_warned_about_and_kept_on_save(q
 
     qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
     assert not isinstance(w.document, PlayDocument) and w.document.path == good
-    (kind, title, text), = modals.calls
+    ((kind, title, text),) = modals.calls
     assert kind == "warning" and title == "Recorded game not replayed"
     assert f"game log event {seq + 1}: {good}: event seq={seq}: " in text and "is empty" in text
     assert "Saving to a .battle file keeps the recorded events as they are" in text
@@ -170,7 +172,7 @@ def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtb
 
     assert play.timeline.position == 0 and not play.timeline.playing
     qtbot.waitUntil(lambda: bool(modals.calls), timeout=20_000)
-    (kind, title, text), = modals.calls
+    ((kind, title, text),) = modals.calls
     assert kind == "warning" and title == "Recorded game not replayed"
     assert "no unit 'ghost'" in text
     qtbot.waitUntil(lambda: not isinstance(w.document, PlayDocument))
@@ -178,7 +180,8 @@ def test_a_jump_past_a_bad_event_before_the_check_reaches_it_warns_and_stays(qtb
 
 
 def test_a_turn_damaged_at_one_row_is_named_at_opening_in_the_warning_the_replay_and_problems_docks(
-        qtbot, tmp_path, monkeypatch):
+    qtbot, tmp_path, monkeypatch
+):
     modals = ModalRecorder(monkeypatch)
     good, seq = _damaged_jena(tmp_path, "UPDATE event SET turn = 999 WHERE seq = {seq}")
     n = len(_event_rows(good))
@@ -187,7 +190,7 @@ def test_a_turn_damaged_at_one_row_is_named_at_opening_in_the_warning_the_replay
     assert w.files.open_path(good)  # the phases are indexed at opening: refused at once, scenario shown
 
     assert not isinstance(w.document, PlayDocument) and w.document.path == good
-    (kind, title, text), = modals.calls
+    ((kind, title, text),) = modals.calls
     culprit = f"but event {seq + 1} before it is in turn 999; turns cannot go back"
     assert kind == "warning" and f"game log event {seq + 2}: event " in text and culprit in text
     heading = w.play_view.panel.heading.text()

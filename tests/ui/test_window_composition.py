@@ -49,9 +49,11 @@ def test_opening_a_file_announces_the_document_once_and_every_dock_shows_it(qtbo
     assert w.command_view.timeline is doc.timeline  # the overlay shows the state at the replay cursor
     assert w.play_view.dock.isVisible() and "Start of the game" in w.play_view.panel.bar.where.text()
     assert w.windowTitle() == f"{JENA.name}[*] — BattleStudio"
-    layers = {w.layers_panel.tree.topLevelItem(i).child(j).data(0, Qt.ItemDataRole.UserRole + 1)
-              for i in range(w.layers_panel.tree.topLevelItemCount())
-              for j in range(w.layers_panel.tree.topLevelItem(i).childCount())}
+    layers = {
+        w.layers_panel.tree.topLevelItem(i).child(j).data(0, Qt.ItemDataRole.UserRole + 1)
+        for i in range(w.layers_panel.tree.topLevelItemCount())
+        for j in range(w.layers_panel.tree.topLevelItem(i).childCount())
+    }
     assert set(w.map_view.layer_names()) == layers and "command" in layers  # the Layers dock: this map's layers
     assert all(w.layers_panel.item(n) is not None for n in w.map_view.layer_names())
     assert {"blue", "red"}.isdisjoint(s.sides)  # not the empty scenario's sides any more
@@ -146,8 +148,13 @@ def test_no_controller_holds_the_window(qtbot, tmp_path, monkeypatch):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     assert w.files.open_path(JENA, ask=False)
-    controllers = {"files": w.files, "command_view": w.command_view, "play_view": w.play_view,
-                   "idle_check": w.play_view.check, "replay_marks": w.play_view.marks}
+    controllers = {
+        "files": w.files,
+        "command_view": w.command_view,
+        "play_view": w.play_view,
+        "idle_check": w.play_view.check,
+        "replay_marks": w.play_view.marks,
+    }
     for name, c in controllers.items():
         assert not any(isinstance(v, MainWindow) for v in vars(c).values()), name
         # nor anything reachable from it: its panels, callbacks (status: the status bar's), closures

@@ -34,6 +34,7 @@ class ModalRecorder:
             def show(parent, title, text, *args, **kwargs):
                 rec.calls.append((kind, title, text))
                 return rec.question_answer if kind == "question" else QMessageBox.StandardButton.Ok
+
             return show
 
         for kind in ("critical", "warning", "information", "question"):
@@ -45,8 +46,9 @@ class ModalRecorder:
         return [c for c in self.calls if c[0] == kind]
 
 
-def make_window(qtbot, tmp_path: Path, document: Document | None = None, show: bool = True,
-                recovery: RecoveryStore | None = None) -> MainWindow:
+def make_window(
+    qtbot, tmp_path: Path, document: Document | None = None, show: bool = True, recovery: RecoveryStore | None = None
+) -> MainWindow:
     """A MainWindow with settings and recovery folder under ``tmp_path`` (or ``recovery``)."""
     w = MainWindow(Settings.at(tmp_path / "settings.ini"), recovery or RecoveryStore(tmp_path / "recovery"), document)
     qtbot.addWidget(w)
@@ -86,8 +88,12 @@ def drag(view, start, end, steps: int = 6, modifiers=None) -> None:
 
     mouse(view, "press", start, modifiers=modifiers)
     for i in range(1, steps + 1):
-        mouse(view, "move", QPoint(start.x() + (end.x() - start.x()) * i // steps,
-                                   start.y() + (end.y() - start.y()) * i // steps), modifiers=modifiers)
+        mouse(
+            view,
+            "move",
+            QPoint(start.x() + (end.x() - start.x()) * i // steps, start.y() + (end.y() - start.y()) * i // steps),
+            modifiers=modifiers,
+        )
     mouse(view, "release", end, modifiers=modifiers)
 
 

@@ -31,16 +31,28 @@ def test_unit_partly_off_the_table_is_an_error_naming_its_position():
     # Villatte's line: 34 figures in two ranks, 17 × 2 cm = 34 cm wide, 2 × 1.5 cm deep;
     # centred at x = 10 it sticks out 7 cm
     s.units["u-villatte"] = s.units["u-villatte"].moved((10.0, 55.0))
-    assert found(s) == [Problem("error", "unit.off_table", "units['u-villatte'].position: (10, 55) cm puts Bde "
-                                "Villatte's footprint (x -7.0–27.0, y 52.0–55.0 cm) off the 240 × 180 cm table",
-                                ("u-villatte",))]
+    assert found(s) == [
+        Problem(
+            "error",
+            "unit.off_table",
+            "units['u-villatte'].position: (10, 55) cm puts Bde "
+            "Villatte's footprint (x -7.0–27.0, y 52.0–55.0 cm) off the 240 × 180 cm table",
+            ("u-villatte",),
+        )
+    ]
 
 
 def test_commander_off_the_table():
     s = elchingen_scenario()
     s.commanders["c-riesch"] = s.commanders["c-riesch"].moved((120.0, 181.0))
-    assert found(s) == [Problem("error", "commander.off_table", "commanders['c-riesch'].position: (120, 181) cm is "
-                                "off the 240 × 180 cm table (FML Riesch)", ("c-riesch",))]
+    assert found(s) == [
+        Problem(
+            "error",
+            "commander.off_table",
+            "commanders['c-riesch'].position: (120, 181) cm is off the 240 × 180 cm table (FML Riesch)",
+            ("c-riesch",),
+        )
+    ]
 
 
 def test_units_of_a_reinforcement_may_wait_off_the_table():
@@ -51,9 +63,12 @@ def test_units_of_a_reinforcement_may_wait_off_the_table():
     assert check_battle(b) == []
     del s.reinforcements["r-soult"]
     assert [(p.check, p.subjects) for p in check_battle(b)] == [
-        ("unit.off_table", ("st-hilaire",)), ("commander.off_table", ("soult",))]
-    assert check_battle(b)[1].message == ("commanders['soult'].position: (265, 40) cm is off the 240 × 180 cm "
-                                           "table (Soult)")
+        ("unit.off_table", ("st-hilaire",)),
+        ("commander.off_table", ("soult",)),
+    ]
+    assert check_battle(b)[1].message == (
+        "commanders['soult'].position: (265, 40) cm is off the 240 × 180 cm table (Soult)"
+    )
 
 
 def test_overlapping_units_but_not_touching_ones():
@@ -62,14 +77,21 @@ def test_overlapping_units_but_not_touching_ones():
     s.units["u-delabassee"] = s.units["u-delabassee"].moved((163.0, 55.0))  # 147–179: touching
     assert codes(s) == []
     s.units["u-delabassee"] = s.units["u-delabassee"].moved((160.0, 55.0))  # 144–176: 3 cm × 3 cm deep overlap
-    assert found(s) == [Problem("warning", "unit.overlap", "units['u-roguet'].position: Bde Roguet overlaps Bde "
-                                "Delabassee ('u-delabassee') by 9.0 cm²", ("u-roguet", "u-delabassee"))]
+    assert found(s) == [
+        Problem(
+            "warning",
+            "unit.overlap",
+            "units['u-roguet'].position: Bde Roguet overlaps Bde Delabassee ('u-delabassee') by 9.0 cm²",
+            ("u-roguet", "u-delabassee"),
+        )
+    ]
 
 
 def test_unit_in_impassable_terrain():
     s = elchingen_scenario()
-    s.terrain["t-quarry"] = TerrainFeature("t-quarry", TerrainKind.IMPASSABLE,
-                                           Polygon([(185, 45), (200, 45), (200, 60), (185, 60)]), name="Quarry")
+    s.terrain["t-quarry"] = TerrainFeature(
+        "t-quarry", TerrainKind.IMPASSABLE, Polygon([(185, 45), (200, 45), (200, 60), (185, 60)]), name="Quarry"
+    )
     assert ("error", "unit.impassable", ("u-marcognet", "t-quarry")) in codes(s)
 
 
@@ -84,8 +106,12 @@ def test_town_over_capacity_and_idle_commander():
     got = codes(s)
     assert ("warning", "town.over_capacity", ("z-unter", "u-villatte", "u-roguet")) in got
     assert ("warning", "commander.idle", ("c-loison",)) in got
-    assert Problem("warning", "town.over_capacity", "towns['z-unter'].capacity: 1, but Unter-Elchingen holds 2 units",
-                   ("z-unter", "u-villatte", "u-roguet")) in found(s)
+    assert Problem(
+        "warning",
+        "town.over_capacity",
+        "towns['z-unter'].capacity: 1, but Unter-Elchingen holds 2 units",
+        ("z-unter", "u-villatte", "u-roguet"),
+    ) in found(s)
 
 
 def test_oob_problems_come_first_as_errors():

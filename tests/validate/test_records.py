@@ -17,8 +17,9 @@ def test_broken_references_name_the_field_and_the_missing_id():
     s.orders["o-1"] = Order("o-1", "c-9", "murat", "A")
     assert check_battle(b) == [
         Problem("error", "order.unknown_issuer", "orders['o-1'].issuer: commander 'c-9' does not exist", ("o-1",)),
-        Problem("error", "order.unknown_recipient", "orders['o-1'].recipient: no commander or unit 'murat' exists",
-                ("o-1",)),
+        Problem(
+            "error", "order.unknown_recipient", "orders['o-1'].recipient: no commander or unit 'murat' exists", ("o-1",)
+        ),
     ]
 
 
@@ -28,10 +29,18 @@ def test_reinforcement_probability_and_record_stored_under_another_id():
     b.scenario.reinforcements["r-soult"] = replace(r, probability=1.5)
     b.scenario.reinforcements["r-copy"] = Reinforcement("r-other", "french", "soult", 4, 8, (240.0, 40.0))
     assert check_battle(b) == [
-        Problem("error", "id.mismatch", "reinforcements['r-copy'].id: 'r-other', but the record is stored under "
-                "'r-copy'", ("r-copy",)),
-        Problem("error", "reinforcement.probability", "reinforcements['r-soult'].probability: 1.5 is not between 0 "
-                "and 1", ("r-soult",)),
+        Problem(
+            "error",
+            "id.mismatch",
+            "reinforcements['r-copy'].id: 'r-other', but the record is stored under 'r-copy'",
+            ("r-copy",),
+        ),
+        Problem(
+            "error",
+            "reinforcement.probability",
+            "reinforcements['r-soult'].probability: 1.5 is not between 0 and 1",
+            ("r-soult",),
+        ),
     ]
 
 
@@ -41,8 +50,14 @@ def test_reinforcement_arriving_after_the_last_turn_never_comes():
     b.scenario.reinforcements["r-soult"] = replace(r, earliest_turn=38, latest_turn=45)
     assert check_battle(b) == []  # a window running past the end: he may not come, as history allows
     b.scenario.reinforcements["r-soult"] = replace(r, earliest_turn=41, latest_turn=45)
-    assert check_battle(b) == [Problem("warning", "reinforcement.after_last_turn", "reinforcements['r-soult']"
-                                        ".earliest_turn: 41, after the last turn (40); it never arrives", ("r-soult",))]
+    assert check_battle(b) == [
+        Problem(
+            "warning",
+            "reinforcement.after_last_turn",
+            "reinforcements['r-soult'].earliest_turn: 41, after the last turn (40); it never arrives",
+            ("r-soult",),
+        )
+    ]
 
 
 def test_reinforcement_entering_away_from_a_table_edge():
@@ -51,9 +66,14 @@ def test_reinforcement_entering_away_from_a_table_edge():
     b.scenario.reinforcements["r-soult"] = replace(r, entry_point=(239.5, 40.0))  # within 1 cm: on the edge
     assert check_battle(b) == []
     b.scenario.reinforcements["r-soult"] = replace(r, entry_point=(200.0, 90.0))  # in the middle of the table
-    assert check_battle(b) == [Problem("warning", "reinforcement.entry_not_on_edge", "reinforcements['r-soult']"
-                                        ".entry_point: (200, 90) cm is 40 cm from the nearest table edge",
-                                        ("r-soult",))]
+    assert check_battle(b) == [
+        Problem(
+            "warning",
+            "reinforcement.entry_not_on_edge",
+            "reinforcements['r-soult'].entry_point: (200, 90) cm is 40 cm from the nearest table edge",
+            ("r-soult",),
+        )
+    ]
     b.scenario.reinforcements["r-soult"] = replace(r, entry_point=(250.0, 40.0))
     assert [p.check for p in check_battle(b)] == ["reinforcement.entry_off_table"]
 
@@ -64,10 +84,24 @@ def test_units_with_bases_but_no_figures_and_units_with_no_strength():
     s.units["saxon-hussars"] = replace(s.units["saxon-hussars"], figures=0, bases=3)  # 480 men on 3 bases
     s.units["vedel"] = replace(s.units["vedel"], figures=0, men=0)
     got = check_battle(b)
-    assert Problem("error", "unit.bases_without_figures", "units['saxon-hussars'].figures: 0, but the unit has 3 "
-                   "bases (Saxon hussars)", ("saxon-hussars",)) in got
-    assert Problem("error", "unit.no_strength", "units['vedel'].men: 0, with 0 figures and no guns (Vedel's "
-                   "brigade): no strength given", ("vedel",)) in got
+    assert (
+        Problem(
+            "error",
+            "unit.bases_without_figures",
+            "units['saxon-hussars'].figures: 0, but the unit has 3 bases (Saxon hussars)",
+            ("saxon-hussars",),
+        )
+        in got
+    )
+    assert (
+        Problem(
+            "error",
+            "unit.no_strength",
+            "units['vedel'].men: 0, with 0 figures and no guns (Vedel's brigade): no strength given",
+            ("vedel",),
+        )
+        in got
+    )
     assert [p.check for p in got] == ["unit.bases_without_figures", "unit.no_strength"]
     s.units["suchet-foot"] = replace(s.units["suchet-foot"], figures=0, men=0)  # 8 guns: something to put down
     assert [p.check for p in check_battle(b)] == ["unit.bases_without_figures", "unit.no_strength"]
@@ -76,19 +110,22 @@ def test_units_with_bases_but_no_figures_and_units_with_no_strength():
 def test_empty_and_duplicate_ids():
     b = jena_battle()
     s = b.scenario
-    s.units["lannes"] = Unit("lannes", "A unit named like a marshal", "french", figures=4, men=400,
-                             position=(20.0, 60.0))
+    s.units["lannes"] = Unit(
+        "lannes", "A unit named like a marshal", "french", figures=4, men=400, position=(20.0, 60.0)
+    )
     s.objectives[" "] = replace(s.objectives["vierzehnheiligen"], id=" ")
     got = check_battle(b)
-    assert Problem("error", "id.duplicate", "commanders['lannes']: id 'lannes' is also used in units",
-                   ("lannes",)) in got
+    assert (
+        Problem("error", "id.duplicate", "commanders['lannes']: id 'lannes' is also used in units", ("lannes",)) in got
+    )
     assert Problem("error", "id.empty", "objectives[' ']: the id is empty", (" ",)) in got
 
 
 def test_a_recorded_game_that_cannot_be_replayed_is_an_error_and_can_be_skipped():
     b = jena_battle()
-    bad = event_from_dict({"kind": "moved", "turn": 1, "side": "french", "phase": "movement",
-                           "id": "murat", "path": [[10.0, 10.0]]})  # Murat is not in this battle
+    bad = event_from_dict(
+        {"kind": "moved", "turn": 1, "side": "french", "phase": "movement", "id": "murat", "path": [[10.0, 10.0]]}
+    )  # Murat is not in this battle
     b.events.append(bad)
     got = check_battle(b)
     assert [(p.severity, p.check) for p in got] == [("error", "game.replay")]

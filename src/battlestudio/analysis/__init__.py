@@ -23,7 +23,21 @@ from battlestudio.analysis.order_history import OrderSpan, order_history
 from battlestudio.analysis.strength import StrengthPoint, strength_over_turns
 
 __all__ = [
-    "CommandPicture", "command_picture", "OutOfCommandTime", "out_of_command_time", "corps_of",
-    "turn_end_positions", "Highlight", "highlights", "LossRow", "losses_by_turn_and_phase", "LuckRow",
-    "command_luck", "order_odds", "OrderSpan", "order_history", "StrengthPoint", "strength_over_turns",
+    "CommandPicture",
+    "command_picture",
+    "OutOfCommandTime",
+    "out_of_command_time",
+    "corps_of",
+    "turn_end_positions",
+    "Highlight",
+    "highlights",
+    "LossRow",
+    "losses_by_turn_and_phase",
+    "LuckRow",
+    "command_luck",
+    "order_odds",
+    "OrderSpan",
+    "order_history",
+    "StrengthPoint",
+    "strength_over_turns",
 ]

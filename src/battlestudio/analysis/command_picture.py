@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.model.orders import OrderStatus
 from battlestudio.replay.state import GameState
@@ -114,18 +115,21 @@ def standing_orders(state: GameState) -> tuple[StandingOrder, ...]:
     return tuple(
         StandingOrder(o.id, o.order_type, o.issuer, o.recipient, o.status.value, o.objective)
         for o in state.orders.values()
-        if o.status in (OrderStatus.WRITTEN, OrderStatus.FAILED, OrderStatus.DELIVERED) and _on_table(state, o.recipient)
+        if o.status in (OrderStatus.WRITTEN, OrderStatus.FAILED, OrderStatus.DELIVERED)
+        and _on_table(state, o.recipient)
     )
 
 
 def unknown_reach(state: GameState, cid: str, reach: CommandReach) -> str:
     """The refusal for commander ``cid``'s ``reach`` with unknown values, naming the parameters."""
-    return (f"{state.commanders[cid].name}'s reach is unknown: scenario parameter "
-            + ", ".join(sorted(set(reach.unknown.values()))))
+    return f"{state.commanders[cid].name}'s reach is unknown: scenario parameter " + ", ".join(
+        sorted(set(reach.unknown.values()))
+    )
 
 
-def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any],
-                    with_budgets: bool = True) -> CommandPicture:
+def command_picture(
+    state: GameState, ruleset: Ruleset, params: Mapping[str, Any], with_budgets: bool = True
+) -> CommandPicture:
     """The command situation of ``state`` under ``ruleset`` with the scenario's ``params``.
 
     Never raises for missing scenario values: each is reported once in ``refusals``.
@@ -177,12 +181,18 @@ def command_picture(state: GameState, ruleset: Ruleset, params: Mapping[str, Any
             node = key.split(":", 1)[1]
             detached.add(node)
             detached.update(state.oob.all_subordinates(node))
-    return CommandPicture(reaches, findings, links, orders, budgets, frozenset(detached), tuple(refusals),
-                          findings_refused)
+    return CommandPicture(
+        reaches, findings, links, orders, budgets, frozenset(detached), tuple(refusals), findings_refused
+    )
 
 
-def link_of(state: GameState, sup: str, sub: str, findings: Mapping[str, OutOfCommandFinding],
-            reaches: Mapping[str, CommandReach]) -> Link | None:
+def link_of(
+    state: GameState,
+    sup: str,
+    sub: str,
+    findings: Mapping[str, OutOfCommandFinding],
+    reaches: Mapping[str, CommandReach],
+) -> Link | None:
     """The link of the order-of-battle edge ``sup`` → ``sub``, or None when it is not drawn
     (either end off the table or eliminated, ``sup`` not a commander, ``sub`` unknown).
 
@@ -202,7 +212,10 @@ def link_of(state: GameState, sup: str, sub: str, findings: Mapping[str, OutOfCo
     if reach is not None and reach.kind == "zones" and reach.zones:
         d = _distance(state, sup, sub)
         z = reach.zone_of(d)
-        text = (f"{d:.0f} cm from {state.commanders[sup].name}: zone {z}" if z is not None
-                else f"{d:.0f} cm from {state.commanders[sup].name}: beyond every zone, no order can reach it")
+        text = (
+            f"{d:.0f} cm from {state.commanders[sup].name}: zone {z}"
+            if z is not None
+            else f"{d:.0f} cm from {state.commanders[sup].name}: beyond every zone, no order can reach it"
+        )
         return Link(sub, sup, IN if z is not None else OUT, d, z, text)
     return Link(sub, sup, UNBOUND)

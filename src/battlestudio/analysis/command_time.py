@@ -10,7 +10,8 @@ counted separately as ``exempt``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.analysis.common import corps_of, turn_end_positions
 from battlestudio.replay.game import GameLog
@@ -63,9 +64,17 @@ def out_of_command_time(log: GameLog, ruleset: Ruleset, params: Mapping[str, Any
     rows = []
     for sid, turns in checked.items():
         rec = initial.commanders.get(sid) or initial.units.get(sid)
-        rows.append(OutOfCommandTime(sid, rec.name if rec else sid, rec.side if rec else "",
-                                     corps_of(initial, sid), tuple(turns), tuple(out.get(sid, ())),
-                                     tuple(exempt.get(sid, ()))))
+        rows.append(
+            OutOfCommandTime(
+                sid,
+                rec.name if rec else sid,
+                rec.side if rec else "",
+                corps_of(initial, sid),
+                tuple(turns),
+                tuple(out.get(sid, ())),
+                tuple(exempt.get(sid, ())),
+            )
+        )
     rows.sort(key=lambda r: (r.side, r.corps, r.subject))
     return CommandTimeResult(tuple(rows))
 

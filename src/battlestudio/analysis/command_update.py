@@ -20,7 +20,8 @@ dependencies say must update them (the tests compare with a full recompute).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from battlestudio.analysis.command_picture import CommandPicture, _on_table, link_of, standing_orders, unknown_reach
 from battlestudio.model.units import Unit
@@ -53,8 +54,9 @@ def affected_subjects(ruleset: Ruleset, state: GameState, moved: Iterable[str]) 
     return None if deps is None else deps.subjects(state, moved)
 
 
-def findings_for(ruleset: Ruleset, state: GameState, params: Mapping[str, Any],
-                 subjects: set[str]) -> dict[str, OutOfCommandFinding]:
+def findings_for(
+    ruleset: Ruleset, state: GameState, params: Mapping[str, Any], subjects: set[str]
+) -> dict[str, OutOfCommandFinding]:
     """The ruleset's findings for ``subjects`` only (subject id → finding; a subject with none
     is absent), as its ``out_of_command`` gives them for the whole ``state``.
 
@@ -74,13 +76,21 @@ def findings_for(ruleset: Ruleset, state: GameState, params: Mapping[str, Any],
         raise ValueError(f"ruleset {ruleset.id!r} does not describe what its findings read")
     need = deps.context(state, subjects)
     units = state.units
-    reduced = state.evolve(units={i: units[i] for i in sorted(need) if i in units},
-                           commanders={i: c for i, c in state.commanders.items() if i in need})
+    reduced = state.evolve(
+        units={i: units[i] for i in sorted(need) if i in units},
+        commanders={i: c for i, c in state.commanders.items() if i in need},
+    )
     return {f.subject: f for f in ruleset.out_of_command(reduced, params) if f.subject in subjects}
 
 
-def update_picture(picture: CommandPicture, state: GameState, ruleset: Ruleset, params: Mapping[str, Any],
-                   moved: Iterable[str], with_budgets: bool = True) -> tuple[CommandPicture, set[str]] | None:
+def update_picture(
+    picture: CommandPicture,
+    state: GameState,
+    ruleset: Ruleset,
+    params: Mapping[str, Any],
+    moved: Iterable[str],
+    with_budgets: bool = True,
+) -> tuple[CommandPicture, set[str]] | None:
     """``picture`` (of the state before) brought up to ``state``, where only the records of the
     units and commanders ``moved`` changed, each a ``local_change`` (a unit may be gone; order of
     battle, flags, orders, off-table set, turn and the rules the same).

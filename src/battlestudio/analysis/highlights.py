@@ -43,31 +43,52 @@ def highlights(log: GameLog, limit: int | None = None) -> list[Highlight]:
         if isinstance(e, Annotation):
             out.append(Highlight(pos, e.turn, "note", e.title or f"Turn {e.turn}", e.text))
         elif isinstance(e, OrderStateChanged) and e.state == "eliminated":
-            out.append(Highlight(pos, e.turn, "eliminated", f"{_name(log, e.unit)} eliminated",
-                                 e.reason or "eliminated"))
+            out.append(
+                Highlight(pos, e.turn, "eliminated", f"{_name(log, e.unit)} eliminated", e.reason or "eliminated")
+            )
         elif isinstance(e, UnitRemoved):
             out.append(Highlight(pos, e.turn, "removed", f"{_name(log, e.id)} leaves the table", e.reason))
         elif isinstance(e, OrderWritten):
             written[e.order_id] = e
         elif isinstance(e, OrderDelivered) and e.order_id in written:
             w = written[e.order_id]
-            out.append(Highlight(pos, e.turn, "order", f"{w.order_type} order to {_name(log, w.recipient)}",
-                                 f"{_name(log, w.issuer)}'s {w.order_type} order reaches {_name(log, w.recipient)}"
-                                 f" (written turn {w.turn})"))
+            out.append(
+                Highlight(
+                    pos,
+                    e.turn,
+                    "order",
+                    f"{w.order_type} order to {_name(log, w.recipient)}",
+                    f"{_name(log, w.issuer)}'s {w.order_type} order reaches {_name(log, w.recipient)}"
+                    f" (written turn {w.turn})",
+                )
+            )
         elif isinstance(e, Casualties):
             k = (e.turn, e.side, e.phase)
             men, first = phase_loss.get(k, (0, pos))
             phase_loss[k] = (men + e.men, first)
     for r in command_rolls(log):
         if r.passed and r.p <= LUCKY:
-            out.append(Highlight(r.position, r.turn, "lucky", "Against the odds",
-                                 f"{r.label}: passed at a {float(r.p):.0%} chance"))
+            out.append(
+                Highlight(
+                    r.position, r.turn, "lucky", "Against the odds", f"{r.label}: passed at a {float(r.p):.0%} chance"
+                )
+            )
         elif not r.passed and r.p >= UNLUCKY:
-            out.append(Highlight(r.position, r.turn, "unlucky", "A sure thing fails",
-                                 f"{r.label}: failed at a {float(r.p):.0%} chance"))
+            out.append(
+                Highlight(
+                    r.position,
+                    r.turn,
+                    "unlucky",
+                    "A sure thing fails",
+                    f"{r.label}: failed at a {float(r.p):.0%} chance",
+                )
+            )
     if phase_loss:
         (t, side, phase), (men, first) = max(phase_loss.items(), key=lambda kv: (kv[1][0], -kv[1][1]))
-        out.append(Highlight(first, t, "bloodiest", "The bloodiest phase",
-                             f"turn {t}, {side}'s {phase} phase: {men:,} men lost"))
+        out.append(
+            Highlight(
+                first, t, "bloodiest", "The bloodiest phase", f"turn {t}, {side}'s {phase} phase: {men:,} men lost"
+            )
+        )
     out.sort(key=lambda h: h.position)
     return out[:limit] if limit is not None else out

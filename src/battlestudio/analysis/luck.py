@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.order_events import CommandRolled, OrderWritten

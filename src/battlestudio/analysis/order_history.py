@@ -15,7 +15,12 @@ from battlestudio.analysis.common import corps_of
 from battlestudio.model.geometry import Point
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.order_events import (
-    DEFENCE, OrderCancelled, OrderCompleted, OrderDelivered, OrderFailed, OrderWritten,
+    DEFENCE,
+    OrderCancelled,
+    OrderCompleted,
+    OrderDelivered,
+    OrderFailed,
+    OrderWritten,
 )
 
 
@@ -51,8 +56,16 @@ def order_history(log: GameLog) -> list[OrderSpan]:
     initial = log.initial
     spans: dict[str, OrderSpan] = {}
     for oid, o in initial.orders.items():
-        spans[oid] = OrderSpan(oid, corps_of(initial, o.recipient), o.issuer, o.recipient, o.order_type,
-                               o.objective, 0, 0 if o.status.value == "delivered" else None)
+        spans[oid] = OrderSpan(
+            oid,
+            corps_of(initial, o.recipient),
+            o.issuer,
+            o.recipient,
+            o.order_type,
+            o.objective,
+            0,
+            0 if o.status.value == "delivered" else None,
+        )
 
     def close(oid: str, turn: int, how: str) -> None:
         s = spans.get(oid)
@@ -61,8 +74,16 @@ def order_history(log: GameLog) -> list[OrderSpan]:
 
     for pos, e in enumerate(log.events, start=1):
         if isinstance(e, OrderWritten):
-            spans[e.order_id] = OrderSpan(e.order_id, corps_of(initial, e.recipient) or corps_of(log.initial, e.issuer),
-                                          e.issuer, e.recipient, e.order_type, e.objective, e.turn, written_at=pos)
+            spans[e.order_id] = OrderSpan(
+                e.order_id,
+                corps_of(initial, e.recipient) or corps_of(log.initial, e.issuer),
+                e.issuer,
+                e.recipient,
+                e.order_type,
+                e.objective,
+                e.turn,
+                written_at=pos,
+            )
         elif isinstance(e, OrderFailed) and e.order_id in spans:
             s = spans[e.order_id]
             spans[e.order_id] = replace(s, failed=s.failed + (e.turn,))
@@ -79,8 +100,17 @@ def order_history(log: GameLog) -> list[OrderSpan]:
             close(e.order_id, e.turn, "completed")
             if e.defence_objective is not None:
                 did = f"{e.order_id}/defence"
-                spans[did] = OrderSpan(did, s.corps, s.issuer, s.recipient, DEFENCE, e.defence_objective, e.turn,
-                                       delivered=e.turn, written_at=pos)
+                spans[did] = OrderSpan(
+                    did,
+                    s.corps,
+                    s.issuer,
+                    s.recipient,
+                    DEFENCE,
+                    e.defence_objective,
+                    e.turn,
+                    delivered=e.turn,
+                    written_at=pos,
+                )
     return list(spans.values())
 
 

@@ -6,7 +6,16 @@ builders of the map's gestures are in ``edits.moves`` (drag, nudge, turn) and ``
 """
 
 from battlestudio.edits.base import (
-    KINDS, RECORD_KINDS, Change, Edit, Macro, MergingMacro, combine, container, count_text, merge_changes,
+    KINDS,
+    RECORD_KINDS,
+    Change,
+    Edit,
+    Macro,
+    MergingMacro,
+    combine,
+    container,
+    count_text,
+    merge_changes,
 )
 from battlestudio.edits.clipboard import Clip, copy_records, paste_edit
 from battlestudio.edits.info import SetInfo
@@ -14,8 +23,23 @@ from battlestudio.edits.oob import Reattach, reattach_problem
 from battlestudio.edits.records import MoveRecords, PutRecords, RemoveRecords
 
 __all__ = [
-    "KINDS", "RECORD_KINDS", "Change", "Edit", "Macro", "MergingMacro", "combine", "container", "count_text",
+    "KINDS",
+    "RECORD_KINDS",
+    "Change",
+    "Edit",
+    "Macro",
+    "MergingMacro",
+    "combine",
+    "container",
+    "count_text",
     "merge_changes",
-    "Clip", "copy_records", "paste_edit", "SetInfo", "Reattach", "reattach_problem",
-    "MoveRecords", "PutRecords", "RemoveRecords",
+    "Clip",
+    "copy_records",
+    "paste_edit",
+    "SetInfo",
+    "Reattach",
+    "reattach_problem",
+    "MoveRecords",
+    "PutRecords",
+    "RemoveRecords",
 ]

@@ -15,8 +15,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from battlestudio.model.scenario import Scenario
 
 RECORD_KINDS: tuple[str, ...] = (
-    "units", "commanders", "terrain", "towns", "objectives", "deployment_zones",
-    "reinforcements", "orders", "sides",
+    "units",
+    "commanders",
+    "terrain",
+    "towns",
+    "objectives",
+    "deployment_zones",
+    "reinforcements",
+    "orders",
+    "sides",
 )
 """Scenario containers (``dict`` id → frozen record) that edits may change."""
 
@@ -151,8 +158,10 @@ class MergingMacro(Macro):
             isinstance(other, MergingMacro)
             and other.merge_key == self.merge_key
             and len(other.edits) == len(self.edits)
-            and all(type(a) is type(b) and getattr(a, "kind", None) == getattr(b, "kind", None)
-                    for a, b in zip(self.edits, other.edits, strict=True))
+            and all(
+                type(a) is type(b) and getattr(a, "kind", None) == getattr(b, "kind", None)
+                for a, b in zip(self.edits, other.edits, strict=True)
+            )
         ):
             return False
         for a, b in zip(self.edits, other.edits, strict=True):

@@ -20,7 +20,12 @@ from battlestudio.edits.records import PutRecords
 from battlestudio.model.scenario import Scenario
 
 COPYABLE: dict[str, str] = {
-    "commanders": "c", "units": "u", "terrain": "t", "towns": "z", "objectives": "o", "deployment_zones": "d",
+    "commanders": "c",
+    "units": "u",
+    "terrain": "t",
+    "towns": "z",
+    "objectives": "o",
+    "deployment_zones": "d",
 }
 """Containers that can be copied, with the id prefix of pasted records (commanders first, so
 subordinates can be attached to their pasted superiors)."""
@@ -85,8 +90,11 @@ def paste_edit(
     dx, dy = offset
     edits: list[Edit] = []
     for kind, recs in clip.records.items():
-        edits.append(PutRecords(kind, {new_id[o]: replace(_shifted(kind, r, dx, dy), id=new_id[o])
-                                       for o, r in recs.items()}, "Paste"))
+        edits.append(
+            PutRecords(
+                kind, {new_id[o]: replace(_shifted(kind, r, dx, dy), id=new_id[o]) for o, r in recs.items()}, "Paste"
+            )
+        )
     for old, sup in clip.superiors.items():
         target = new_id.get(sup) if sup is not None else None
         if target is None and sup is not None and sup in scenario.commanders:

@@ -58,8 +58,9 @@ def move_text(originals: Mapping[str, tuple[str, Any]], verb: str = "Move") -> s
     return count_text(verb, originals, kinds, names)
 
 
-def move_edit(originals: Mapping[str, tuple[str, Any]], dx: float, dy: float, verb: str = "Move",
-              merge_key: object = None) -> Edit | None:
+def move_edit(
+    originals: Mapping[str, tuple[str, Any]], dx: float, dy: float, verb: str = "Move", merge_key: object = None
+) -> Edit | None:
     """One edit moving the ``originals`` (id → (container, record at gesture start)) by (dx, dy) cm.
 
     Returns None when there is nothing to move. The label names the record or counts them

@@ -13,7 +13,8 @@ module only measures.
 from __future__ import annotations
 
 import math
-from typing import Literal, Sequence
+from typing import Literal
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -76,8 +77,9 @@ def command_distances(base: BaseGeometry, units: Sequence[Shape], measure: Measu
     raise ValueError(f"measure must be 'nearest', 'all' or 'centre', got {measure!r}")
 
 
-def within_command_many(base: BaseGeometry, units: Sequence[Shape], radius: float,
-                        measure: Measure = "nearest") -> np.ndarray:
+def within_command_many(
+    base: BaseGeometry, units: Sequence[Shape], radius: float, measure: Measure = "nearest"
+) -> np.ndarray:
     """T-3 for many units at once: a bool array, True where the unit is within ``radius`` cm.
 
     Parameters
@@ -145,8 +147,13 @@ def zone_of(d: float, bounds: Sequence[float], open_ended: bool = False) -> int 
     return len(b) if open_ended else None
 
 
-def command_zone(issuer_base: BaseGeometry, recipient: Shape | Point, bounds: Sequence[float],
-                 open_ended: bool = False, measure: Literal["nearest", "centre"] = "nearest") -> int | None:
+def command_zone(
+    issuer_base: BaseGeometry,
+    recipient: Shape | Point,
+    bounds: Sequence[float],
+    open_ended: bool = False,
+    measure: Literal["nearest", "centre"] = "nearest",
+) -> int | None:
     """T-4 command zone of an order from the issuing general to a recipient (Torden over Europa
     3.2: "from the issuing general to the receiving general/tactical unit").
 
@@ -162,8 +169,9 @@ def command_zone(issuer_base: BaseGeometry, recipient: Shape | Point, bounds: Se
     return zone_of(float(d), bounds, open_ended)
 
 
-def march_order_violations(base: BaseGeometry, enemies: Sequence[Shape],
-                           limit: float = MARCH_ORDER_EXCLUSION_CM) -> np.ndarray:
+def march_order_violations(
+    base: BaseGeometry, enemies: Sequence[Shape], limit: float = MARCH_ORDER_EXCLUSION_CM
+) -> np.ndarray:
     """T-8: indices of enemy footprints within ``limit`` cm (inclusive) of the corps general's
     base. Any index means a march order converts to defence at the general's position
     (Torden over Europa 2.10)."""
@@ -174,14 +182,14 @@ def march_order_violations(base: BaseGeometry, enemies: Sequence[Shape],
     return np.flatnonzero(shapely.distance(gs, base) <= limit + TINY)
 
 
-def march_order_violated(base: BaseGeometry, enemies: Sequence[Shape],
-                         limit: float = MARCH_ORDER_EXCLUSION_CM) -> bool:
+def march_order_violated(base: BaseGeometry, enemies: Sequence[Shape], limit: float = MARCH_ORDER_EXCLUSION_CM) -> bool:
     """T-8 conversion test: some enemy unit is within ``limit`` cm of the corps general."""
     return bool(march_order_violations(base, enemies, limit).size)
 
 
-def march_path_violations(path: Sequence[Point], enemies: Sequence[Shape],
-                          limit: float = MARCH_ORDER_EXCLUSION_CM) -> np.ndarray:
+def march_path_violations(
+    path: Sequence[Point], enemies: Sequence[Shape], limit: float = MARCH_ORDER_EXCLUSION_CM
+) -> np.ndarray:
     """T-8 path check (A12): indices of enemies that the general's remaining path (a polyline
     of points in cm) comes within ``limit`` cm of. Exact distances, not a buffered polygon.
 
@@ -198,7 +206,15 @@ def march_path_violations(path: Sequence[Point], enemies: Sequence[Shape],
 
 
 __all__ = [
-    "MARCH_ORDER_EXCLUSION_CM", "Measure", "command_distances", "command_zone", "general_base",
-    "march_order_violated", "march_order_violations", "march_path_violations", "within_command",
-    "within_command_many", "zone_of",
+    "MARCH_ORDER_EXCLUSION_CM",
+    "Measure",
+    "command_distances",
+    "command_zone",
+    "general_base",
+    "march_order_violated",
+    "march_order_violations",
+    "march_path_violations",
+    "within_command",
+    "within_command_many",
+    "zone_of",
 ]

@@ -22,8 +22,16 @@ import shapely
 from shapely.geometry import Polygon
 
 from battlestudio.model.geometry import (
-    EDGE_NAMES, EdgeName, Point, UnitRect, direction_angle, forward, grid_shape, normalize_angle,
-    right_of, unit_rect,
+    EDGE_NAMES,
+    EdgeName,
+    Point,
+    UnitRect,
+    direction_angle,
+    forward,
+    grid_shape,
+    normalize_angle,
+    right_of,
+    unit_rect,
 )
 
 COLUMN_MIN_FIGURES = 6
@@ -37,8 +45,9 @@ class FormationError(ValueError):
     """A formation the rules do not allow for this unit; the message says why."""
 
 
-def formation_problem(formation: str, figures: int, column_ranks: int = 3,
-                      column_min_figures: int = COLUMN_MIN_FIGURES) -> str | None:
+def formation_problem(
+    formation: str, figures: int, column_ranks: int = 3, column_min_figures: int = COLUMN_MIN_FIGURES
+) -> str | None:
     """Why ``figures`` figures may not stand in ``formation`` (Torden over Europa 1.7), or None.
 
     Parameters
@@ -64,16 +73,21 @@ def formation_problem(formation: str, figures: int, column_ranks: int = 3,
     if figures == 0:
         return None
     if formation == "column" and figures < column_min_figures:
-        return (f"{figures} figures cannot form column: at least {column_min_figures} are needed "
-                "for 3-4 ranks with the weight of a column (Torden over Europa 1.7)")
+        return (
+            f"{figures} figures cannot form column: at least {column_min_figures} are needed "
+            "for 3-4 ranks with the weight of a column (Torden over Europa 1.7)"
+        )
     if formation == "march_column" and ranks < 3:
-        return (f"{figures} figures cannot form march column: at most 2 figures wide and at least "
-                "3 ranks deep (Torden over Europa 1.7)")
+        return (
+            f"{figures} figures cannot form march column: at most 2 figures wide and at least "
+            "3 ranks deep (Torden over Europa 1.7)"
+        )
     return None
 
 
-def check_formation(formation: str, figures: int, column_ranks: int = 3,
-                    column_min_figures: int = COLUMN_MIN_FIGURES) -> None:
+def check_formation(
+    formation: str, figures: int, column_ranks: int = 3, column_min_figures: int = COLUMN_MIN_FIGURES
+) -> None:
     """Raise ``FormationError`` with the reason when ``formation_problem`` finds one."""
     problem = formation_problem(formation, figures, column_ranks, column_min_figures)
     if problem is not None:
@@ -162,8 +176,9 @@ def turn_on_the_spot(rect: UnitRect, turn: Literal["right", "left"]) -> UnitRect
     return UnitRect(mid, facing, rect.depth, rect.width)
 
 
-def reform_anchor(rect: UnitRect, old: str, new: str, *, turn: Literal["right", "left"] = "right",
-                  side: EdgeName = "front") -> tuple[Point, float]:
+def reform_anchor(
+    rect: UnitRect, old: str, new: str, *, turn: Literal["right", "left"] = "right", side: EdgeName = "front"
+) -> tuple[Point, float]:
     """Front midpoint and facing of a unit after changing formation ``old`` → ``new``.
 
     Torden over Europa 4.5 / glossary §1.4, T-13: the centre of the front edge and the facing
@@ -194,9 +209,18 @@ def reform_anchor(rect: UnitRect, old: str, new: str, *, turn: Literal["right", 
     return ((a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0), direction_angle(rect.normal(side))
 
 
-def reformed_rect(rect: UnitRect, old: str, new: str, figures: int, figure_width: float,
-                  figure_depth: float, column_ranks: int = 3, *, turn: Literal["right", "left"] = "right",
-                  side: EdgeName = "front") -> UnitRect:
+def reformed_rect(
+    rect: UnitRect,
+    old: str,
+    new: str,
+    figures: int,
+    figure_width: float,
+    figure_depth: float,
+    column_ranks: int = 3,
+    *,
+    turn: Literal["right", "left"] = "right",
+    side: EdgeName = "front",
+) -> UnitRect:
     """The footprint after a formation change (Torden over Europa 4.5, glossary T-13).
 
     Line ↔ march column returns ``turn_on_the_spot`` (same polygon). Every other change lays

@@ -222,15 +222,17 @@ class UnitRect:
         rx, ry = right_of(self.facing)
         off = (-1.0 if side == "left" else 1.0) * self.width / 2.0
         cx, cy = self.front[0] + off * rx, self.front[1] + off * ry
-        return LineString([(cx - half_length * fx, cy - half_length * fy),
-                           (cx + half_length * fx, cy + half_length * fy)])
+        return LineString(
+            [(cx - half_length * fx, cy - half_length * fy), (cx + half_length * fx, cy + half_length * fy)]
+        )
 
     def _line(self, s: float, half_length: float) -> LineString:
         fx, fy = forward(self.facing)
         rx, ry = right_of(self.facing)
         cx, cy = self.front[0] + s * fx, self.front[1] + s * fy
-        return LineString([(cx - half_length * rx, cy - half_length * ry),
-                           (cx + half_length * rx, cy + half_length * ry)])
+        return LineString(
+            [(cx - half_length * rx, cy - half_length * ry), (cx + half_length * rx, cy + half_length * ry)]
+        )
 
     def bearing(self, p: Point, origin: Literal["front", "centre"] = "front") -> float:
         """Bearing of ``p`` relative to the unit's facing, (−180, 180] degrees, left positive.
@@ -240,19 +242,20 @@ class UnitRect:
         return bearing(self.front if origin == "front" else self.centre, self.facing, p)
 
     # -- rigid motions --------------------------------------------------------------------
-    def translated(self, dx: float, dy: float) -> "UnitRect":
+    def translated(self, dx: float, dy: float) -> UnitRect:
         """The same rectangle moved by ``(dx, dy)`` cm."""
         return UnitRect((self.front[0] + dx, self.front[1] + dy), self.facing, self.width, self.depth)
 
-    def rotated(self, angle: float, origin: Point = (0.0, 0.0)) -> "UnitRect":
+    def rotated(self, angle: float, origin: Point = (0.0, 0.0)) -> UnitRect:
         """The same rectangle rotated ``angle`` degrees counter-clockwise about ``origin``.
 
         The facing is returned wrapped into [0, 360).
         """
-        return UnitRect(rotate_point(self.front, angle, origin), normalize_angle(self.facing + angle),
-                        self.width, self.depth)
+        return UnitRect(
+            rotate_point(self.front, angle, origin), normalize_angle(self.facing + angle), self.width, self.depth
+        )
 
-    def pivoted(self, angle: float, corner: Literal["FL", "FR"]) -> "UnitRect":
+    def pivoted(self, angle: float, corner: Literal["FL", "FR"]) -> UnitRect:
         """Pivot (pivotering) by ``angle`` degrees about the front-left or front-right corner.
 
         Positive is counter-clockwise: about FL it wheels the right wing forward, about FR it
@@ -349,9 +352,7 @@ def grid_shape(formation: str, figures: int, column_ranks: int = 3) -> tuple[int
     return (side, math.ceil(figures / side))
 
 
-FORMATION_KEYS = frozenset(
-    {"line", "column", "march_column", "square", "skirmish", "limbered", "unlimbered", "none"}
-)
+FORMATION_KEYS = frozenset({"line", "column", "march_column", "square", "skirmish", "limbered", "unlimbered", "none"})
 """The formation strings ``grid_shape`` knows (the values of ``units.Formation``)."""
 
 

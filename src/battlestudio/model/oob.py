@@ -7,7 +7,7 @@ detach during a game are events that replace the graph, so the hierarchy can cha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import networkx as nx
 
@@ -55,7 +55,7 @@ class OrderOfBattle:
         if node_id in self.graph:
             self.graph.remove_node(node_id)
 
-    def copy(self) -> "OrderOfBattle":
+    def copy(self) -> OrderOfBattle:
         """An independent copy."""
         o = OrderOfBattle()
         o.graph = self.graph.copy()
@@ -68,9 +68,7 @@ class OrderOfBattle:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, OrderOfBattle):
             return NotImplemented
-        return set(self.graph.nodes) == set(other.graph.nodes) and set(self.graph.edges) == set(
-            other.graph.edges
-        )
+        return set(self.graph.nodes) == set(other.graph.nodes) and set(self.graph.edges) == set(other.graph.edges)
 
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.graph

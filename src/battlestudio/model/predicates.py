@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Sequence, TypeAlias
+from typing import Literal, TypeAlias
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -25,7 +26,12 @@ from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import EDGE_NAMES, EPS, TINY, EdgeName, Point, UnitRect, forward
 from battlestudio.model.sweeps import (  # G-7, re-exported (see __all__)
-    Pivot, Sweep, Translate, swept_path, swept_pivot, swept_translation,
+    Pivot,
+    Sweep,
+    Translate,
+    swept_path,
+    swept_pivot,
+    swept_translation,
 )
 
 Shape: TypeAlias = UnitRect | BaseGeometry
@@ -348,13 +354,15 @@ def corridor(p0: Point, p1: Point, half_width: float) -> Polygon:
         if p0 = p1 or the half-width is not positive.
     """
     if math.dist(p0, p1) <= TINY or half_width <= 0:
-        raise ValueError(f"corridor needs two distinct points and a positive half-width, got "
-                         f"{p0!r}, {p1!r}, {half_width!r}")
+        raise ValueError(
+            f"corridor needs two distinct points and a positive half-width, got {p0!r}, {p1!r}, {half_width!r}"
+        )
     return LineString([p0, p1]).buffer(half_width, cap_style="flat")
 
 
-Sector = Literal["front", "left_flank", "right_flank", "rear", "front_left", "front_right",
-                 "rear_left", "rear_right", "inside"]
+Sector = Literal[
+    "front", "left_flank", "right_flank", "rear", "front_left", "front_right", "rear_left", "rear_right", "inside"
+]
 
 
 def relative_sector(t: UnitRect, p: Point) -> Sector:
@@ -376,9 +384,33 @@ def relative_sector(t: UnitRect, p: Point) -> Sector:
 
 
 __all__ = [
-    "Contact", "PARALLEL_TOL", "Pivot", "Sector", "Shape", "Sweep", "Translate", "ahead_of_moving_point",
-    "angle_between", "base_contact", "behind_ext_front", "behind_ext_rear", "contact_edge", "contact_length",
-    "corridor", "distance", "distances", "first_side_crossed", "geom", "in_front_of_ext_front",
-    "lateral_overlap", "pairs_within", "relative_sector", "swept_path", "swept_pivot", "swept_translation",
-    "visible_edges", "within_cone", "within_distance",
+    "Contact",
+    "PARALLEL_TOL",
+    "Pivot",
+    "Sector",
+    "Shape",
+    "Sweep",
+    "Translate",
+    "ahead_of_moving_point",
+    "angle_between",
+    "base_contact",
+    "behind_ext_front",
+    "behind_ext_rear",
+    "contact_edge",
+    "contact_length",
+    "corridor",
+    "distance",
+    "distances",
+    "first_side_crossed",
+    "geom",
+    "in_front_of_ext_front",
+    "lateral_overlap",
+    "pairs_within",
+    "relative_sector",
+    "swept_path",
+    "swept_pivot",
+    "swept_translation",
+    "visible_edges",
+    "within_cone",
+    "within_distance",
 ]

@@ -7,7 +7,8 @@ containers that hold them, keyed by id. Edits replace records; nothing mutates o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -156,8 +157,14 @@ class Scenario:
         """Every id used by any record of the scenario."""
         ids: set[str] = set()
         for d in (
-            self.units, self.commanders, self.terrain, self.towns,
-            self.objectives, self.deployment_zones, self.reinforcements, self.orders,
+            self.units,
+            self.commanders,
+            self.terrain,
+            self.towns,
+            self.objectives,
+            self.deployment_zones,
+            self.reinforcements,
+            self.orders,
         ):
             ids.update(d)
         return ids
@@ -174,7 +181,7 @@ class Scenario:
         """Problems of the order of battle (see ``OrderOfBattle.validate``)."""
         return self.oob.validate(self.commanders, self.units)
 
-    def copy(self) -> "Scenario":
+    def copy(self) -> Scenario:
         """A copy whose containers (and graph) are independent; records are shared (frozen)."""
         return Scenario(
             info=self.info,

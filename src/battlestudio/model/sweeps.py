@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Literal, Union
+from typing import Literal
+from collections.abc import Iterable
 
 from shapely import affinity
 from shapely.geometry.base import BaseGeometry
@@ -19,18 +20,18 @@ from shapely.ops import unary_union
 from battlestudio.model.geometry import Point, UnitRect
 
 
-def _geom(x: Union[UnitRect, BaseGeometry]) -> BaseGeometry:
+def _geom(x: UnitRect | BaseGeometry) -> BaseGeometry:
     return x.polygon() if isinstance(x, UnitRect) else x
 
 
-def swept_translation(p: Union[UnitRect, BaseGeometry], v: Point) -> BaseGeometry:
+def swept_translation(p: UnitRect | BaseGeometry, v: Point) -> BaseGeometry:
     """G-7: area swept by footprint ``p`` translated by ``v`` (cm): ``hull(P ∪ (P + v))``,
     exact for a convex footprint."""
     g = _geom(p)
     return unary_union([g, affinity.translate(g, v[0], v[1])]).convex_hull
 
 
-def swept_pivot(p: Union[UnitRect, BaseGeometry], angle: float, origin: Point, step: float = 1.0) -> BaseGeometry:
+def swept_pivot(p: UnitRect | BaseGeometry, angle: float, origin: Point, step: float = 1.0) -> BaseGeometry:
     """G-7: area swept by ``p`` rotating ``angle`` degrees about ``origin``, as the union of
     convex hulls of consecutive positions ``step`` ≤ 1° apart (the glossary's approximation)."""
     g = _geom(p)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -27,9 +28,7 @@ class TerrainKind(StrEnum):
     BUILT_UP = "built_up"
 
 
-LINEAR_KINDS = frozenset(
-    {TerrainKind.RIVER, TerrainKind.STREAM, TerrainKind.ROAD, TerrainKind.HEDGE, TerrainKind.WALL}
-)
+LINEAR_KINDS = frozenset({TerrainKind.RIVER, TerrainKind.STREAM, TerrainKind.ROAD, TerrainKind.HEDGE, TerrainKind.WALL})
 """Kinds usually drawn as a line (a LineString, optionally with a ``width`` property)."""
 
 AREA_KINDS = frozenset(set(TerrainKind) - LINEAR_KINDS)

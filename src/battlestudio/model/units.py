@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -210,7 +211,7 @@ class Unit:
         _FOOTPRINTS[id(self)] = (self, poly)
         return poly
 
-    def moved(self, position: Point, facing: float | None = None) -> "Unit":
+    def moved(self, position: Point, facing: float | None = None) -> Unit:
         """A copy at ``position`` (cm) and, if given, ``facing`` (degrees)."""
         return replace(
             self,
@@ -307,6 +308,6 @@ class Commander:
     command_distance: float | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict)
 
-    def moved(self, position: Point) -> "Commander":
+    def moved(self, position: Point) -> Commander:
         """A copy at ``position`` (cm)."""
         return replace(self, position=(float(position[0]), float(position[1])))

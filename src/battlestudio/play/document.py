@@ -44,8 +44,10 @@ from battlestudio.session import GameSession, SessionError
 Build = Callable[[GameState], list[BattleEvent]]
 """Makes a gesture's events from the state they start from (the end of the log)."""
 
-SCENARIO_ONLY = ("changes the scenario, not the game; it cannot be recorded. "
-                 "Use Game ▸ Back to Scenario Editor to change the scenario.")
+SCENARIO_ONLY = (
+    "changes the scenario, not the game; it cannot be recorded. "
+    "Use Game ▸ Back to Scenario Editor to change the scenario."
+)
 """Why an edit or a gesture on terrain, towns or objectives is refused while recording."""
 
 
@@ -91,18 +93,33 @@ class PlayDocument(Document):
     refused = Signal(str)
     recorded = Signal()
 
-    def __init__(self, base: Document, session: GameSession | None = None, position: int | None = None,
-                 log: GameLog | None = None) -> None:
+    def __init__(
+        self,
+        base: Document,
+        session: GameSession | None = None,
+        position: int | None = None,
+        log: GameLog | None = None,
+    ) -> None:
         super().__init__(base.battle, base.path)
         self.base = base
         self.session = session
-        self.log: GameLog = session.log if session is not None else log if log is not None else \
-            GameLog.from_battle(base.battle)
+        self.log: GameLog = (
+            session.log if session is not None else log if log is not None else GameLog.from_battle(base.battle)
+        )
         self.timeline = Timeline(self.log, position)
         s = base.scenario
-        self._view = Scenario(info=s.info, sides=s.sides, terrain=s.terrain, towns=s.towns, objectives=s.objectives,
-                              deployment_zones=s.deployment_zones, reinforcements=s.reinforcements,
-                              orders=s.orders, sources=s.sources, oob=s.oob)
+        self._view = Scenario(
+            info=s.info,
+            sides=s.sides,
+            terrain=s.terrain,
+            towns=s.towns,
+            objectives=s.objectives,
+            deployment_zones=s.deployment_zones,
+            reinforcements=s.reinforcements,
+            orders=s.orders,
+            sources=s.sources,
+            oob=s.oob,
+        )
         self._shown: GameState | None = None
         self._held = 0  # > 0: a gesture is replacing events; the view syncs once at its end
         self._actions: list[Action] = []
@@ -149,8 +166,11 @@ class PlayDocument(Document):
             if last is None:
                 ids = set(records) | set(target)
             else:
-                ids = set(records.changed_keys(getattr(last, kind))) if hasattr(records, "changed_keys") else \
-                    set(records) | set(target)
+                ids = (
+                    set(records.changed_keys(getattr(last, kind)))
+                    if hasattr(records, "changed_keys")
+                    else set(records) | set(target)
+                )
                 ids |= {i for i in last.off_table ^ state.off_table if i in records}
             for i in ids:
                 rec = records.get(i)
@@ -188,8 +208,7 @@ class PlayDocument(Document):
             return "Replaying: the map shows the past. Go to the end of the game (End) to record."
         return ""
 
-    def run(self, text: str, do: Callable[[GameSession], Any], merge_key: object = None,
-            starting: bool = False) -> Any:
+    def run(self, text: str, do: Callable[[GameSession], Any], merge_key: object = None, starting: bool = False) -> Any:
         """Do one recording action through the session as one undo step; return what ``do``
         returned (True for None), or None when it was refused (``refused`` says why).
 
@@ -233,7 +252,7 @@ class PlayDocument(Document):
         if sealed <= self._written:
             return
         try:
-            self._written = store.append_events(path, self.log.events[self._written:sealed], after=self._written)
+            self._written = store.append_events(path, self.log.events[self._written : sealed], after=self._written)
         except Exception as exc:  # noqa: BLE001 - the events stay in memory and go out with Save
             self._written = -1
             self._refuse(f"{exc} — the game will be written on Save")
@@ -283,8 +302,9 @@ class PlayDocument(Document):
 
         return self._record_gesture(rotate_text(units), key, build)
 
-    def set_fields(self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str,
-                   key: object = None) -> list[Change]:
+    def set_fields(
+        self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str, key: object = None
+    ) -> list[Change]:
         """Record fields set in the Properties dock (id → {field: value}) as the events that do
         the same (``events_for``: facing, position, formation, order state, losses); a field of
         the scenario (a name, a side, a gain) is refused naming it."""
@@ -308,8 +328,7 @@ class PlayDocument(Document):
 
         def build(state: GameState) -> list[BattleEvent]:
             before = {i: getattr(state, kind)[i] for kind, recs in placed.items() for i in recs}
-            return events_for(before, {i: r for recs in placed.values() for i, r in recs.items()},
-                              self._stamped)
+            return events_for(before, {i: r for recs in placed.values() for i, r in recs.items()}, self._stamped)
 
         if not placed or not self._record_gesture(place_text(placed), None, build):
             return []

@@ -85,19 +85,31 @@ def events_for(before: Mapping[str, Piece], after: Mapping[str, Piece], stamp: S
         name = getattr(old, "name", "") or rid
         handled: dict[str, Any] = {"position": old.position, "facing": old.facing}
         if isinstance(old, Unit):
-            handled.update(formation=old.formation, column_ranks=old.column_ranks, state=old.state,
-                           **{f: getattr(old, f) for f in LOSS_FIELDS})
+            handled.update(
+                formation=old.formation,
+                column_ranks=old.column_ranks,
+                state=old.state,
+                **{f: getattr(old, f) for f in LOSS_FIELDS},
+            )
         rest = replace(new, **handled)
         if rest != old:
             fields = [f for f in old.__dataclass_fields__ if getattr(rest, f) != getattr(old, f)]
-            raise NotAnEvent(f"{', '.join(f.replace('_', ' ') for f in fields)} of {name} belongs to the scenario, "
-                             "not to the game; change it in the scenario editor (Game ▸ Back to Scenario Editor)")
+            raise NotAnEvent(
+                f"{', '.join(f.replace('_', ' ') for f in fields)} of {name} belongs to the scenario, "
+                "not to the game; change it in the scenario editor (Game ▸ Back to Scenario Editor)"
+            )
         out += move_events(rid, old, new.position, new.facing, stamp)
         if not (isinstance(old, Unit) and isinstance(new, Unit)):
             continue
         if new.formation != old.formation or new.column_ranks != old.column_ranks:
-            out.append(stamp(FormationChanged, unit=rid, formation=new.formation.value,
-                             column_ranks=new.column_ranks if new.column_ranks != old.column_ranks else None))
+            out.append(
+                stamp(
+                    FormationChanged,
+                    unit=rid,
+                    formation=new.formation.value,
+                    column_ranks=new.column_ranks if new.column_ranks != old.column_ranks else None,
+                )
+            )
         if new.state != old.state:
             out.append(stamp(OrderStateChanged, unit=rid, state=new.state, reason="umpire"))
         losses = {f: getattr(old, f) - getattr(new, f) for f in LOSS_FIELDS}

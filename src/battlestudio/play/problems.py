@@ -16,12 +16,17 @@ def unplayable_text(doc: Document, exc: Exception) -> str:
     event (``exc``, from ``GameLog``), and what happens to the game."""
     name = str(doc.path) if doc.path is not None else "This battle"
     n = len(doc.battle.events)
-    saving = ("Saving to a .battle file keeps the recorded events as they are, that one included; a "
-              ".battle.json file cannot hold it, so saving there asks first whether to save the scenario "
-              "without its recorded game." if isinstance(getattr(exc, "error", exc), BattleFileError) else
-              "Saving keeps the recorded events as they are in the file.")
-    return (f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
-            f"The scenario was opened without the game: the map shows it as deployed. {saving}")
+    saving = (
+        "Saving to a .battle file keeps the recorded events as they are, that one included; a "
+        ".battle.json file cannot hold it, so saving there asks first whether to save the scenario "
+        "without its recorded game."
+        if isinstance(getattr(exc, "error", exc), BattleFileError)
+        else "Saving keeps the recorded events as they are in the file."
+    )
+    return (
+        f"{name}: the recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed.\n\n{exc}\n\n"
+        f"The scenario was opened without the game: the map shows it as deployed. {saving}"
+    )
 
 
 def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
@@ -30,5 +35,11 @@ def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
     if exc is None:
         return []
     n = len(doc.battle.events)
-    return [Problem("error", "game.not_replayable",
-                    f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}", ())]
+    return [
+        Problem(
+            "error",
+            "game.not_replayable",
+            f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}",
+            (),
+        )
+    ]

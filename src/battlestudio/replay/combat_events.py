@@ -9,7 +9,8 @@ JSON-compatible data (purpose, die, raw values, modifiers with sources, threshol
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.replay.events import BattleEvent, EventError, json_value, register
 from battlestudio.replay.flow_events import unit_of
@@ -17,7 +18,7 @@ from battlestudio.replay.state import GameState
 
 
 def _freeze_roll(event: BattleEvent) -> None:
-    roll = getattr(event, "roll")
+    roll = event.roll
     if roll is not None:
         if not isinstance(roll, Mapping):
             raise ValueError(f"event {event.kind!r} ({event.where()}): roll must be a mapping, got {roll!r}")
@@ -80,8 +81,7 @@ class Melee(BattleEvent):
     def __post_init__(self) -> None:
         if self.winner not in ("", "attacker", "defender", "draw"):
             raise ValueError(
-                f"event 'melee' ({self.where()}): winner must be attacker, defender, draw or empty, "
-                f"got {self.winner!r}"
+                f"event 'melee' ({self.where()}): winner must be attacker, defender, draw or empty, got {self.winner!r}"
             )
         object.__setattr__(self, "attackers", tuple(self.attackers))
         object.__setattr__(self, "defenders", tuple(self.defenders))

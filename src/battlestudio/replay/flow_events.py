@@ -180,8 +180,7 @@ class FormationChanged(BattleEvent):
             )
         if self.column_ranks is not None and self.column_ranks not in (3, 4):
             raise ValueError(
-                f"event 'formation_changed' ({self.where()}): column ranks must be 3 or 4, "
-                f"got {self.column_ranks}"
+                f"event 'formation_changed' ({self.where()}): column ranks must be 3 or 4, got {self.column_ranks}"
             )
         if self.facing is not None:
             _set(self, "facing", normalize_angle(float(self.facing)))

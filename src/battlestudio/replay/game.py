@@ -23,7 +23,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect_right
 from collections import OrderedDict
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from psygnal import Signal
 
@@ -110,12 +110,12 @@ class GameLog(LogQueries, LazyChecking):
                 gc.enable()
 
     @classmethod
-    def from_scenario(cls, scenario: Scenario, events: Iterable[BattleEvent] = (), **kw: int) -> "GameLog":
+    def from_scenario(cls, scenario: Scenario, events: Iterable[BattleEvent] = (), **kw: int) -> GameLog:
         """A log starting from ``GameState.from_scenario(scenario)``."""
         return cls(GameState.from_scenario(scenario), events, **kw)
 
     @classmethod
-    def from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
+    def from_battle(cls, battle: Battle, **kw: int) -> GameLog:
         """The log of a ``Battle`` read from a file (its scenario and recorded events).
 
         Raises
@@ -126,7 +126,7 @@ class GameLog(LogQueries, LazyChecking):
         return cls.from_scenario(battle.scenario, battle.events, **kw)
 
     @classmethod
-    def lazy_from_battle(cls, battle: Battle, **kw: int) -> "GameLog":
+    def lazy_from_battle(cls, battle: Battle, **kw: int) -> GameLog:
         """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events."""
         return cls.lazy(battle.scenario, battle.events, **kw)
 
@@ -173,8 +173,9 @@ class GameLog(LogQueries, LazyChecking):
         last = self._segments[-1] if self._segments else None
         new_segment = last is None or key != last.key
         if new_segment:
-            problem = phase_order_problem(key, lambda: event.kind, pos, last.key if last is not None else None,
-                                          key in self._seg_by_key)
+            problem = phase_order_problem(
+                key, lambda: event.kind, pos, last.key if last is not None else None, key in self._seg_by_key
+            )
             if problem:
                 raise ValueError(problem)
         head = event.apply(self._head)  # raises before anything changes

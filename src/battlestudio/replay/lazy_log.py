@@ -20,7 +20,8 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Protocol, Sequence, TypeVar
+from typing import Protocol, TypeVar
+from collections.abc import Callable, Sequence
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.cursor import PhaseKey
@@ -48,8 +49,7 @@ class UnreplayableEvent(ValueError):
         self.error = error
 
 
-def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: PhaseKey | None,
-                        closed: bool) -> str:
+def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: PhaseKey | None, closed: bool) -> str:
     """Why an event may not start phase ``key`` at position ``pos`` (0-based) of a log whose
     last phase is ``last`` ("" when it may), for ``GameLog.append`` and the lazy index alike.
 
@@ -58,6 +58,7 @@ def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: 
     ``pos`` (1-based). ``closed``: ``key`` is a phase already in the log. ``kind`` gives the
     event's kind (called only for the message; "?" when it cannot be read).
     """
+
     def kind_text() -> str:
         try:
             return repr(kind())
@@ -67,11 +68,15 @@ def phase_order_problem(key: PhaseKey, kind: Callable[[], str], pos: int, last: 
     if key.turn < 1:
         return f"event {kind_text()}: turn must be >= 1, got {key.turn}"
     if last is not None and key.turn < last.turn:
-        return (f"event {kind_text()} is in turn {key.turn}, but event {pos} before it is in turn {last.turn}; "
-                "turns cannot go back")
+        return (
+            f"event {kind_text()} is in turn {key.turn}, but event {pos} before it is in turn {last.turn}; "
+            "turns cannot go back"
+        )
     if closed:
-        return (f"{key} is closed (event {pos} before it is in {last}); events can only be added to the open phase "
-                "or a new one")
+        return (
+            f"{key} is closed (event {pos} before it is in {last}); events can only be added to the open phase "
+            "or a new one"
+        )
     return ""
 
 
@@ -91,8 +96,9 @@ class _LogParts(Protocol):
     _front: GameState
     _failure: ValueError | None
 
-    def __init__(self, initial: GameState, events: Iterable[BattleEvent] = (), *, keyframe_every: int = 64,
-                 cache_size: int = 16) -> None: ...
+    def __init__(
+        self, initial: GameState, events: Iterable[BattleEvent] = (), *, keyframe_every: int = 64, cache_size: int = 16
+    ) -> None: ...
 
     def _add_keyframe(self, pos: int, state: GameState) -> None: ...
 
@@ -115,8 +121,14 @@ class LazyChecking:
     _failure: ValueError | None  # GameLog's: why the event at _checked cannot apply
 
     @classmethod
-    def lazy(cls: type[L], scenario: Scenario, events: Sequence[BattleEvent], *, keyframe_every: int = 64,
-             cache_size: int = 16) -> L:
+    def lazy(
+        cls: type[L],
+        scenario: Scenario,
+        events: Sequence[BattleEvent],
+        *,
+        keyframe_every: int = 64,
+        cache_size: int = 16,
+    ) -> L:
         """A log of ``events`` from ``scenario`` whose events are applied only when needed.
 
         The phases are indexed now from each event's (turn, side, phase) (without building a
@@ -151,8 +163,13 @@ class LazyChecking:
             if head == last:
                 continue
             key = PhaseKey(*head)
-            problem = phase_order_problem(key, partial(_kind_at, seq, i), i, self._segments[-1].key if self._segments
-                                          else None, key in self._seg_by_key)
+            problem = phase_order_problem(
+                key,
+                partial(_kind_at, seq, i),
+                i,
+                self._segments[-1].key if self._segments else None,
+                key in self._seg_by_key,
+            )
             if problem:
                 raise ValueError(f"game log event {i + 1}: {problem}")
             if self._segments:

@@ -12,7 +12,8 @@ the superior to revert to. Importing this module registers the kinds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.orders import Order, OrderStatus
@@ -85,9 +86,14 @@ class OrderWritten(BattleEvent):
 
     def apply(self, state: GameState) -> GameState:
         order = Order(
-            id=self.order_id, issuer=self.issuer, recipient=self.recipient, order_type=self.order_type,
+            id=self.order_id,
+            issuer=self.issuer,
+            recipient=self.recipient,
+            order_type=self.order_type,
             objective=None if self.objective is None else (float(self.objective[0]), float(self.objective[1])),
-            status=OrderStatus.WRITTEN, turn_issued=self.turn, parameters=dict(self.parameters),
+            status=OrderStatus.WRITTEN,
+            turn_issued=self.turn,
+            parameters=dict(self.parameters),
         )
         return _spend(state.with_order(order), self.issuer, self.cost, self.turn)
 
@@ -145,11 +151,19 @@ class OrderDelivered(BattleEvent):
         order = _order(state, self, self.order_id)
         orders = dict(state.orders)
         for oid, other in state.orders.items():
-            if oid != self.order_id and other.recipient == order.recipient and other.status in (
-                OrderStatus.DELIVERED, OrderStatus.WRITTEN, OrderStatus.FAILED,
+            if (
+                oid != self.order_id
+                and other.recipient == order.recipient
+                and other.status
+                in (
+                    OrderStatus.DELIVERED,
+                    OrderStatus.WRITTEN,
+                    OrderStatus.FAILED,
+                )
             ):
-                orders[oid] = replace(other, status=OrderStatus.CANCELLED,
-                                      parameters={**other.parameters, "superseded_by": self.order_id})
+                orders[oid] = replace(
+                    other, status=OrderStatus.CANCELLED, parameters={**other.parameters, "superseded_by": self.order_id}
+                )
         params = dict(order.parameters)
         if self.origin is not None:
             params["origin"] = (float(self.origin[0]), float(self.origin[1]))
@@ -210,13 +224,19 @@ class OrderCompleted(BattleEvent):
 
     def apply(self, state: GameState) -> GameState:
         order = _order(state, self, self.order_id)
-        state = _set_status(state, self, self.order_id, OrderStatus.COMPLETED, completed_turn=self.turn, reason=self.reason)
+        state = _set_status(
+            state, self, self.order_id, OrderStatus.COMPLETED, completed_turn=self.turn, reason=self.reason
+        )
         if self.defence_objective is None:
             return state
         defence = Order(
-            id=f"{self.order_id}/defence", issuer=order.issuer, recipient=order.recipient, order_type=DEFENCE,
+            id=f"{self.order_id}/defence",
+            issuer=order.issuer,
+            recipient=order.recipient,
+            order_type=DEFENCE,
             objective=(float(self.defence_objective[0]), float(self.defence_objective[1])),
-            status=OrderStatus.DELIVERED, turn_issued=self.turn,
+            status=OrderStatus.DELIVERED,
+            turn_issued=self.turn,
             parameters={"follows": self.order_id, "delivered_turn": self.turn},
         )
         flags = dict(state.flags)

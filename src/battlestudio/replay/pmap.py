@@ -35,7 +35,8 @@ from collections.abc import ItemsView, KeysView, Mapping, Sequence, ValuesView
 from functools import partial
 from itertools import chain, compress, repeat
 from operator import is_not
-from typing import Any, Iterable, Iterator, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar
+from collections.abc import Iterable, Iterator
 
 V = TypeVar("V")
 
@@ -78,7 +79,7 @@ class ChunkedMap(Mapping[str, V]):
         self._len = 0
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, V] | Iterable[tuple[str, V]]) -> "ChunkedMap[V]":
+    def from_mapping(cls, mapping: Mapping[str, V] | Iterable[tuple[str, V]]) -> ChunkedMap[V]:
         """A new lineage holding ``mapping``'s items in its iteration order (O(n))."""
         items = mapping.items() if isinstance(mapping, Mapping) else mapping
         out: ChunkedMap[V] = cls()
@@ -104,7 +105,7 @@ class ChunkedMap(Mapping[str, V]):
         out._len = length
         return out
 
-    def _derive(self, root: list[Branch | None], length: int) -> "ChunkedMap[V]":
+    def _derive(self, root: list[Branch | None], length: int) -> ChunkedMap[V]:
         out: ChunkedMap[V] = ChunkedMap.__new__(ChunkedMap)
         out._index = self._index
         out._keys = self._keys
@@ -167,8 +168,11 @@ class ChunkedMap(Mapping[str, V]):
     def _leaves(self) -> list[Sequence[Any]]:
         """Every leaf of this version in slot order, a missing one as ``_NO_LEAF``, so the
         values of the leaves chained line up with the shared key list."""
-        return [leaf if leaf is not None else _NO_LEAF
-                for branch in self._root for leaf in (branch if branch is not None else _NO_BRANCH)]
+        return [
+            leaf if leaf is not None else _NO_LEAF
+            for branch in self._root
+            for leaf in (branch if branch is not None else _NO_BRANCH)
+        ]
 
     def _flags(self, leaves: list[Sequence[Any]]) -> Iterator[bool]:
         return chain.from_iterable(map(map, repeat(_present), leaves))
@@ -212,7 +216,7 @@ class ChunkedMap(Mapping[str, V]):
             keys.append(key)
         return slot
 
-    def _put(self, slot: int, value: Any) -> "ChunkedMap[V]":
+    def _put(self, slot: int, value: Any) -> ChunkedMap[V]:
         """A new version with ``value`` (or ``_ABSENT``) in ``slot``: copies root, branch, leaf."""
         root = self._root.copy()
         b = slot >> ROOT_SHIFT
@@ -235,12 +239,12 @@ class ChunkedMap(Mapping[str, V]):
         out._len = self._len + (was is _ABSENT) - (value is _ABSENT)
         return out
 
-    def set(self, key: str, value: V) -> "ChunkedMap[V]":
+    def set(self, key: str, value: V) -> ChunkedMap[V]:
         """A new map with ``key`` bound to ``value`` (added at the end if new)."""
         slot = self._index.get(key)
         return self._put(self._slot_of(key) if slot is None else slot, value)
 
-    def set_many(self, items: Iterable[tuple[str, V]]) -> "ChunkedMap[V]":
+    def set_many(self, items: Iterable[tuple[str, V]]) -> ChunkedMap[V]:
         """A new map with every ``(key, value)`` bound; each touched branch and leaf is copied
         once."""
         root = self._root.copy()
@@ -269,7 +273,7 @@ class ChunkedMap(Mapping[str, V]):
             leaf[slot & MASK] = value
         return self._derive(root, length)
 
-    def delete(self, key: str) -> "ChunkedMap[V]":
+    def delete(self, key: str) -> ChunkedMap[V]:
         """A new map without ``key``.
 
         Raises
@@ -312,7 +316,7 @@ class ChunkedMap(Mapping[str, V]):
                         out.add(names[base + i])
         return out
 
-    def shares(self, other: "ChunkedMap[Any]") -> tuple[int, int]:
+    def shares(self, other: ChunkedMap[Any]) -> tuple[int, int]:
         """``(shared, total)``: how many of this version's leaves are the very same object in
         ``other`` (for tests and benchmarks of structural sharing)."""
         theirs = {id(leaf) for branch in other._root if branch for leaf in branch if leaf is not None}

@@ -35,8 +35,7 @@ class _Log(Protocol):
 
     def _advance(self, to: int) -> None: ...
 
-    def events_touching(self, node_id: str, start: Cursor | int = 0,
-                        end: Cursor | int | None = None) -> list[int]: ...
+    def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]: ...
 
 
 class LogQueries:
@@ -79,8 +78,9 @@ class LogQueries:
         hi = len(self._events) if end is None else self.position(end)
         return [(p, e) for p, e in enumerate(self._events[lo:hi], lo) if kind is None or e.kind == kind]
 
-    def events_touching(self: _Log, node_id: str, start: Cursor | int = 0,
-                        end: Cursor | int | None = None) -> list[int]:
+    def events_touching(
+        self: _Log, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None
+    ) -> list[int]:
         """Positions ``p`` (event ``events[p]``) of the events naming ``node_id`` in [start, end)."""
         lo = self.position(start)
         hi = len(self._events) if end is None else self.position(end)

@@ -16,7 +16,8 @@ and its battle never build the same event twice.
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import Any, Callable, Iterable, Iterator, Sequence, overload
+from typing import Any, overload
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from battlestudio.replay.events import BattleEvent
 
@@ -108,7 +109,7 @@ class RecordedEvents(MutableSequence[BattleEvent]):
                 out.append((i, exc))
         return out
 
-    def copy(self) -> "RecordedEvents":
+    def copy(self) -> RecordedEvents:
         """A new sequence with the same events, sharing the rows and the events built."""
         out = RecordedEvents.__new__(RecordedEvents)
         out._rows, out._n, out._tail = self._rows, self._n, list(self._tail)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.orders import Order
@@ -60,7 +61,7 @@ class GameState:
     off_table: frozenset[str] = frozenset()
 
     @classmethod
-    def from_scenario(cls, scenario: Scenario) -> "GameState":
+    def from_scenario(cls, scenario: Scenario) -> GameState:
         """The state at the start of the game: the scenario's units, commanders, orders, OOB.
 
         Every formation named by a ``Reinforcement`` (its commander or lone unit and everything
@@ -79,7 +80,7 @@ class GameState:
             off_table=frozenset(waiting & known),
         )
 
-    def evolve(self, **changes: Any) -> "GameState":
+    def evolve(self, **changes: Any) -> GameState:
         """A new state with the given fields replaced (mappings are frozen on the way in: a
         dict of units, commanders or orders becomes a ``ChunkedMap``, any other dict a read-only
         proxy)."""
@@ -88,19 +89,19 @@ class GameState:
                 changes[key] = ChunkedMap.from_mapping(value) if key in RECORD_CONTAINERS else MappingProxyType(value)
         return _replaced(self, changes)
 
-    def with_unit(self, unit: Unit) -> "GameState":
+    def with_unit(self, unit: Unit) -> GameState:
         """A new state where ``unit`` replaces the record with its id."""
         return _replaced(self, {"units": _chunked(self.units).set(unit.id, unit)})
 
-    def with_commander(self, commander: Commander) -> "GameState":
+    def with_commander(self, commander: Commander) -> GameState:
         """A new state where ``commander`` replaces the record with its id."""
         return _replaced(self, {"commanders": _chunked(self.commanders).set(commander.id, commander)})
 
-    def with_order(self, order: Order) -> "GameState":
+    def with_order(self, order: Order) -> GameState:
         """A new state where ``order`` is added or replaces the order with its id."""
         return _replaced(self, {"orders": _chunked(self.orders).set(order.id, order)})
 
-    def with_records(self, records: Iterable[Unit | Commander]) -> "GameState":
+    def with_records(self, records: Iterable[Unit | Commander]) -> GameState:
         """A new state where each unit or commander replaces the record with its id.
 
         Each touched chunk of each container is copied once however many records change (a
@@ -117,7 +118,7 @@ class GameState:
             changes["commanders"] = _chunked(self.commanders).set_many(commanders)
         return _replaced(self, changes) if changes else self
 
-    def without(self, node_id: str) -> "GameState":
+    def without(self, node_id: str) -> GameState:
         """A new state with the unit or commander ``node_id`` gone (and no longer off table).
 
         The order of battle keeps the node, so the chain of command stays readable.

@@ -23,9 +23,22 @@ from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Reinforcement, Scenario, ScenarioInfo, Side
 from battlestudio.model.units import Arm, Commander, Subtype, Unit
 from battlestudio.replay.events import (
-    AmmunitionResupplied, AmmunitionUsed, Annotation, BattleEvent, Casualties, Fired,
-    FormationChanged, Melee, MoraleTest, Moved, OrderStateChanged, PhaseStarted,
-    ReinforcementArrived, Rotated, TurnEnded, UnitRemoved,
+    AmmunitionResupplied,
+    AmmunitionUsed,
+    Annotation,
+    BattleEvent,
+    Casualties,
+    Fired,
+    FormationChanged,
+    Melee,
+    MoraleTest,
+    Moved,
+    OrderStateChanged,
+    PhaseStarted,
+    ReinforcementArrived,
+    Rotated,
+    TurnEnded,
+    UnitRemoved,
 )
 from battlestudio.replay.order_events import CommandRolled, OrderDelivered, OrderFailed, OrderWritten
 from battlestudio.replay.game import GameLog
@@ -82,27 +95,52 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
     rows = math.ceil(units_per_side / ROW)
     width = max(240.0, min(units_per_side, ROW) * SPACING + 40.0)
     height = max(180.0, 2 * (40.0 + rows * ROW_DEPTH) + 60.0)
-    s = Scenario(info=ScenarioInfo(title=f"Synthetic battle ({units_per_side} brigades a side)",
-                                   date="1806-10-14", table_width=width,
-                                   table_height=height, turns=40))
-    s.sides = {"french": Side("french", "French", ("France",), "#2040c0"),
-               "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030")}
+    s = Scenario(
+        info=ScenarioInfo(
+            title=f"Synthetic battle ({units_per_side} brigades a side)",
+            date="1806-10-14",
+            table_width=width,
+            table_height=height,
+            turns=40,
+        )
+    )
+    s.sides = {
+        "french": Side("french", "French", ("France",), "#2040c0"),
+        "prussian": Side("prussian", "Prussian", ("Prussia",), "#303030"),
+    }
     oob = OrderOfBattle()
     for side in SIDES:
         nation = "France" if side == "french" else "Prussia"
         up = side == "french"
         facing = 90.0 if up else 270.0
         army = f"{side}-army"
-        s.commanders[army] = Commander(army, f"{nation} army", side, nation, "army",
-                                       (width / 2, 10.0 if up else height - 10.0), facing, figures=4,
-                                       order_capacity=3, command_ability=1)
+        s.commanders[army] = Commander(
+            army,
+            f"{nation} army",
+            side,
+            nation,
+            "army",
+            (width / 2, 10.0 if up else height - 10.0),
+            facing,
+            figures=4,
+            order_capacity=3,
+            command_ability=1,
+        )
         oob.add_node(army)
         corps = div = ""
         for i in range(units_per_side):
             if i % 16 == 0:
                 corps = f"{side}-c{i // 16 + 1}"
-                s.commanders[corps] = Commander(corps, f"{nation} corps {i // 16 + 1}", side, nation, "corps",
-                                                figures=3, order_capacity=2, command_ability=rng.choice((0, 1, 2)))
+                s.commanders[corps] = Commander(
+                    corps,
+                    f"{nation} corps {i // 16 + 1}",
+                    side,
+                    nation,
+                    "corps",
+                    figures=3,
+                    order_capacity=2,
+                    command_ability=rng.choice((0, 1, 2)),
+                )
                 oob.add(army, corps)
             if i % 4 == 0:
                 div = f"{side}-d{i // 4 + 1}"
@@ -114,18 +152,50 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
             pos = (x, y) if up else (x, height - y)
             uid = f"{side}-u{i + 1}"
             if i % 4 == 3:
-                unit = Unit(uid, f"Battery {i + 1}", side, nation, Arm.ARTILLERY, Subtype.FOOT_ARTILLERY,
-                            figures=2, men=180, guns=8, position=pos, facing=facing, ammunition=6,
-                            figure_width=3.0, figure_depth=4.0)
+                unit = Unit(
+                    uid,
+                    f"Battery {i + 1}",
+                    side,
+                    nation,
+                    Arm.ARTILLERY,
+                    Subtype.FOOT_ARTILLERY,
+                    figures=2,
+                    men=180,
+                    guns=8,
+                    position=pos,
+                    facing=facing,
+                    ammunition=6,
+                    figure_width=3.0,
+                    figure_depth=4.0,
+                )
             elif i % 8 == 2:
-                unit = Unit(uid, f"Cavalry brigade {i + 1}", side, nation, Arm.CAVALRY, Subtype.LIGHT_CAVALRY,
-                            figures=rng.randint(8, 14), position=pos, facing=facing,
-                            figure_width=2.5, figure_depth=3.0)
+                unit = Unit(
+                    uid,
+                    f"Cavalry brigade {i + 1}",
+                    side,
+                    nation,
+                    Arm.CAVALRY,
+                    Subtype.LIGHT_CAVALRY,
+                    figures=rng.randint(8, 14),
+                    position=pos,
+                    facing=facing,
+                    figure_width=2.5,
+                    figure_depth=3.0,
+                )
                 unit = _with_men(unit, 80)
             else:
                 sub = Subtype.LIGHT_INFANTRY if rng.random() < 0.3 else Subtype.LINE_INFANTRY
-                unit = Unit(uid, f"Brigade {i + 1}", side, nation, Arm.INFANTRY, sub,
-                            figures=rng.randint(12, 30), position=pos, facing=facing)
+                unit = Unit(
+                    uid,
+                    f"Brigade {i + 1}",
+                    side,
+                    nation,
+                    Arm.INFANTRY,
+                    sub,
+                    figures=rng.randint(12, 30),
+                    position=pos,
+                    facing=facing,
+                )
                 unit = _with_men(unit, 100)
             s.units[uid] = unit
             oob.add(div, uid)
@@ -138,8 +208,9 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
             s.commanders[cid] = c.moved((x, y))
     late = [c for c in oob.subordinates("prussian-army")]
     late_formation = late[-1] if len(late) > 1 else oob.subordinates(late[-1])[-1]
-    s.reinforcements["r-late"] = Reinforcement("r-late", "prussian", late_formation, 10, 16,
-                                               (width - 5.0, height - 30.0), 0.5, "the reserve from Weimar")
+    s.reinforcements["r-late"] = Reinforcement(
+        "r-late", "prussian", late_formation, 10, 16, (width - 5.0, height - 30.0), 0.5, "the reserve from Weimar"
+    )
     return s
 
 
@@ -184,12 +255,17 @@ class _Player:
 
     def units(self, side: str, fit: bool = True) -> list[Unit]:
         off = self.state.off_table
-        return [u for u in self.state.units.values() if u.side == side and u.id not in off
-                and (not fit or u.state in ("O", "U"))]
+        return [
+            u
+            for u in self.state.units.values()
+            if u.side == side and u.id not in off and (not fit or u.state in ("O", "U"))
+        ]
 
     def clamp(self, p: Point) -> Point:
-        return (round(min(max(p[0], 1.0), self.s.info.table_width - 1.0), 2),
-                round(min(max(p[1], 1.0), self.s.info.table_height - 1.0), 2))
+        return (
+            round(min(max(p[0], 1.0), self.s.info.table_width - 1.0), 2),
+            round(min(max(p[1], 1.0), self.s.info.table_height - 1.0), 2),
+        )
 
     # -- phases ---------------------------------------------------------------------------
     def play(self, turns: int) -> list[BattleEvent]:
@@ -213,8 +289,13 @@ class _Player:
             self._command_orders(t, side, enemy)
         if self.rng.random() < 0.3:
             c = self.rng.choice(gens)
-            self.ev(Annotation, title=f"Turn {t}", text=f"{c.name} rides forward to see the ground.",
-                    at=c.position, ids=(c.id,))
+            self.ev(
+                Annotation,
+                title=f"Turn {t}",
+                text=f"{c.name} rides forward to see the ground.",
+                at=c.position,
+                ids=(c.id,),
+            )
 
     def _command_orders(self, t: int, side: str, enemy: str) -> None:
         """The army general writes standing orders to corps generals; each goes through a d10
@@ -230,15 +311,30 @@ class _Player:
             oid = f"o{self.orders_written}"
             kind = self.rng.choice(("A", "A", "H", "M", "T"))
             dy = 30.0 if (kind != "T") == (c.position[1] < self.s.info.table_height / 2) else -30.0
-            self.ev(OrderWritten, order_id=oid, issuer=army, recipient=cid, order_type=kind,
-                    objective=self.clamp((c.position[0] + self.rng.uniform(-20, 20), c.position[1] + dy)), cost=1)
+            self.ev(
+                OrderWritten,
+                order_id=oid,
+                issuer=army,
+                recipient=cid,
+                order_type=kind,
+                objective=self.clamp((c.position[0] + self.rng.uniform(-20, 20), c.position[1] + dy)),
+                cost=1,
+            )
             die = self.rng.randint(1, 10)
             zone = 1 + min(2, int(math.dist(chief.position, c.position) // 40))
             need = (3, 5, 7)[zone - 1]
-            label = (f"Command control, {chief.name} → {c.name}, zone {zone} at "
-                     f"{math.dist(chief.position, c.position):.0f} cm")
-            roll = roll_record(f"toe-command-control:{oid}:order:t{t}", label, die, need, "synthetic zone thresholds 3/5/7",
-                               "order passes" if die >= need else "order fails")
+            label = (
+                f"Command control, {chief.name} → {c.name}, zone {zone} at "
+                f"{math.dist(chief.position, c.position):.0f} cm"
+            )
+            roll = roll_record(
+                f"toe-command-control:{oid}:order:t{t}",
+                label,
+                die,
+                need,
+                "synthetic zone thresholds 3/5/7",
+                "order passes" if die >= need else "order fails",
+            )
             self.ev(CommandRolled, order_id=oid, roll=roll, explanation=explain(roll))
             if die >= need:
                 self.ev(OrderDelivered, order_id=oid, origin=c.position)
@@ -248,18 +344,22 @@ class _Player:
     def movement(self, t: int, side: str, enemy: str) -> None:
         r = self.s.reinforcements["r-late"]
         if side == r.side and t == r.earliest_turn:
-            waiting = [i for i in self.s.oob.all_subordinates(r.formation) + [r.formation]
-                       if i in self.state.off_table]
+            waiting = [i for i in self.s.oob.all_subordinates(r.formation) + [r.formation] if i in self.state.off_table]
             x0, y0 = r.entry_point
             rows = tuple((i, x0 - 6.0 * (k % 30), y0 - 12.0 * (k // 30), 270.0) for k, i in enumerate(waiting))
-            self.ev(ReinforcementArrived, reinforcement=r.id, arrivals=tuple((i, *self.clamp((x, y)), f)
-                                                                               for i, x, y, f in rows))
+            self.ev(
+                ReinforcementArrived,
+                reinforcement=r.id,
+                arrivals=tuple((i, *self.clamp((x, y)), f) for i, x, y, f in rows),
+            )
         mid = self.s.info.table_height / 2
         fit = self.units(side)
         for u in self.rng.sample(fit, min(len(fit), self.n(0.3))):
             sign = 1.0 if u.position[1] < mid else -1.0
             gap = abs(mid - u.position[1])
-            dy = sign * min(self.rng.uniform(4, 20), max(gap - 6.0, 0.0)) if gap > 10 else -sign * self.rng.uniform(0, 6)
+            dy = (
+                sign * min(self.rng.uniform(4, 20), max(gap - 6.0, 0.0)) if gap > 10 else -sign * self.rng.uniform(0, 6)
+            )
             dx = self.rng.uniform(-6, 6)
             a = u.position
             b = self.clamp((a[0] + dx / 2 + self.rng.uniform(-1, 1), a[1] + dy / 2))
@@ -268,8 +368,12 @@ class _Player:
             self.ev(Moved, id=u.id, path=(a, b, c), facing=facing if self.rng.random() < 0.9 else None)
             roll = self.rng.random()
             if u.arm is Arm.INFANTRY and roll < 0.15:
-                self.ev(FormationChanged, unit=u.id, formation=self.rng.choice(("line", "column", "march_column")),
-                        column_ranks=self.rng.choice((3, 4)))
+                self.ev(
+                    FormationChanged,
+                    unit=u.id,
+                    formation=self.rng.choice(("line", "column", "march_column")),
+                    column_ranks=self.rng.choice((3, 4)),
+                )
             elif roll < 0.2:
                 self.ev(Rotated, id=u.id, facing=facing + self.rng.choice((-45.0, 45.0)))
 
@@ -319,10 +423,23 @@ class _Player:
             die = self.rng.randint(1, 10)
             hits = 0 if die < 5 else 1 if die < 9 else 2
             rng_cm = round(math.dist(f.position, target.position), 1)
-            roll = roll_record(f"synthetic-fire:{f.id}:t{t}:{side}", f"Fire, {f.name} → {target.name} at {rng_cm:.0f} cm",
-                               die, 5, "synthetic fire table: 5+ one figure, 9+ two", f"{hits} figure(s) lost")
-            self.ev(Fired, unit=f.id, target=target.id, range_cm=rng_cm, roll=roll,
-                    result=f"{hits} figure(s)", explanation=explain(roll))
+            roll = roll_record(
+                f"synthetic-fire:{f.id}:t{t}:{side}",
+                f"Fire, {f.name} → {target.name} at {rng_cm:.0f} cm",
+                die,
+                5,
+                "synthetic fire table: 5+ one figure, 9+ two",
+                f"{hits} figure(s) lost",
+            )
+            self.ev(
+                Fired,
+                unit=f.id,
+                target=target.id,
+                range_cm=rng_cm,
+                roll=roll,
+                result=f"{hits} figure(s)",
+                explanation=explain(roll),
+            )
             if f.ammunition is not None:
                 self.ev(AmmunitionUsed, unit=f.id, rounds=1)
             self._losses(target, hits, "fire")
@@ -334,9 +451,15 @@ class _Player:
                 continue
             ra, rd = self.rng.randint(1, 10), self.rng.randint(1, 10)
             winner = "attacker" if ra > rd else "defender" if rd > ra else "draw"
-            self.ev(Melee, attackers=(a.id,), defenders=(d.id,), winner=winner, roll=None,  # opposed: as the umpire's
-                    explanation=f"Synthetic melee: Melee, {a.name} attacking: d10 = {ra}; "
-                                f"Melee, {d.name} defending: d10 = {rd}: {winner}.")
+            self.ev(
+                Melee,
+                attackers=(a.id,),
+                defenders=(d.id,),
+                winner=winner,
+                roll=None,  # opposed: as the umpire's
+                explanation=f"Synthetic melee: Melee, {a.name} attacking: d10 = {ra}; "
+                f"Melee, {d.name} defending: d10 = {rd}: {winner}.",
+            )
             self._losses(a, self.rng.randint(0, 2), "melee")
             self._losses(d, self.rng.randint(0, 2), "melee")
             if winner == "draw":
@@ -347,15 +470,25 @@ class _Player:
             die = self.rng.randint(1, 10)
             passed = die >= 6
             result = "holds" if passed else "falls back"
-            roll = roll_record(f"synthetic-morale:{loser.id}:t{t}", f"Morale, {loser.name} after a lost melee", die, 6,
-                               "synthetic morale table", result)
+            roll = roll_record(
+                f"synthetic-morale:{loser.id}:t{t}",
+                f"Morale, {loser.name} after a lost melee",
+                die,
+                6,
+                "synthetic morale table",
+                result,
+            )
             self.ev(MoraleTest, unit=loser.id, passed=passed, result=result, roll=roll, explanation=explain(roll))
             if not passed:
                 if loser.state == "FU" or die <= (3 if loser.state == "U" else 1):
                     self.ev(UnitRemoved, id=loser.id, reason="routed off the table")
                 else:
-                    self.ev(OrderStateChanged, unit=loser.id, state="U" if loser.state == "O" else "FU",
-                            reason="morale test failed")
+                    self.ev(
+                        OrderStateChanged,
+                        unit=loser.id,
+                        state="U" if loser.state == "O" else "FU",
+                        reason="morale test failed",
+                    )
 
     def reorganisation(self, t: int, side: str, enemy: str) -> None:
         shaken = [u for u in self.units(side, fit=False) if u.state in ("U", "FU")]
@@ -398,12 +531,23 @@ def roll_record(purpose: str, label: str, die: int, threshold: int, source: str,
     keys, order and meaning of ``rules.dice.RollRecord.to_dict`` (which this layer cannot
     import), so ``RollRecord.from_dict`` reads it and the luck analysis knows its chance. The
     roll succeeds when ``die >= threshold``."""
-    return {"purpose": purpose, "label": label, "dice": dict(D10), "raw": [die], "modifiers": [],
-            "threshold": threshold, "threshold_source": source, "outcome": outcome, "success": die >= threshold}
+    return {
+        "purpose": purpose,
+        "label": label,
+        "dice": dict(D10),
+        "raw": [die],
+        "modifiers": [],
+        "threshold": threshold,
+        "threshold_source": source,
+        "outcome": outcome,
+        "success": die >= threshold,
+    }
 
 
 def explain(roll: dict[str, Any]) -> str:
     """The roll in words, as ``RollRecord.explain`` words an unmodified one-die roll."""
     rel = "≥" if roll["success"] else "<"
-    return (f"{roll['label']}: d10 = {roll['raw'][0]} {rel} {roll['threshold']} ({roll['threshold_source']}): "
-            f"{roll['outcome']}")
+    return (
+        f"{roll['label']}: d10 = {roll['raw'][0]} {rel} {roll['threshold']} ({roll['threshold_source']}): "
+        f"{roll['outcome']}"
+    )

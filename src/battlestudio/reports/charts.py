@@ -16,7 +16,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
@@ -71,7 +72,7 @@ class Chart:
         buf = io.StringIO()
         self.figure.savefig(buf, format="svg", bbox_inches="tight")
         text = buf.getvalue()
-        return text[text.find("<svg"):]
+        return text[text.find("<svg") :]
 
     def png(self, dpi: int = 110) -> bytes:
         """The chart as PNG bytes."""
@@ -95,11 +96,17 @@ def _turn_of(turns: Sequence[int]) -> Callable[[float], int | None]:
             return None
         t = min(turns, key=lambda v: abs(v - x))
         return t if abs(t - x) <= 0.5 else None
+
     return at
 
 
-def strength_chart(points: Sequence[StrengthPoint], colours: Mapping[str, str], names: Mapping[str, str],
-                   what: str = "men", title: str = "Strength per side") -> Chart:
+def strength_chart(
+    points: Sequence[StrengthPoint],
+    colours: Mapping[str, str],
+    names: Mapping[str, str],
+    what: str = "men",
+    title: str = "Strength per side",
+) -> Chart:
     """Lines of ``what`` (``men`` or ``figures``) per group over turns (turn 0 = deployment)."""
     fig, ax = _figure(title)
     series: dict[str, dict[int, int]] = {}
@@ -118,8 +125,15 @@ def strength_chart(points: Sequence[StrengthPoint], colours: Mapping[str, str], 
             colour = tuple(c + (1 - c) * mix for c in base)
             vals = series[g]
             turns = sorted(vals)
-            ax.plot(turns, [vals[t] for t in turns], "-", marker=markers[k % len(markers)], markersize=3,
-                    color=colour, label=names.get(g, g))
+            ax.plot(
+                turns,
+                [vals[t] for t in turns],
+                "-",
+                marker=markers[k % len(markers)],
+                markersize=3,
+                color=colour,
+                label=names.get(g, g),
+            )
     ax.set_xlabel("turn")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(what)
@@ -135,11 +149,13 @@ def strength_chart(points: Sequence[StrengthPoint], colours: Mapping[str, str], 
             return ""
         vals = ", ".join(f"{names.get(g, g)} {v.get(t, 0):,}" for g, v in series.items())
         return f"turn {t}: {vals} {what}"
+
     return Chart("strength" if what == "men" else "strength-figures", title, fig, hover, _turn_of(all_turns), all_turns)
 
 
-def losses_turn_chart(rows: Sequence[LossRow], colours: Mapping[str, str], names: Mapping[str, str],
-                      turns: Sequence[int]) -> Chart:
+def losses_turn_chart(
+    rows: Sequence[LossRow], colours: Mapping[str, str], names: Mapping[str, str], turns: Sequence[int]
+) -> Chart:
     """Bars of men lost per turn, one bar per side side by side."""
     fig, ax = _figure("Losses per turn (men)")
     per = losses_per_turn(list(rows))
@@ -147,8 +163,13 @@ def losses_turn_chart(rows: Sequence[LossRow], colours: Mapping[str, str], names
     width = 0.8 / max(1, len(sides))
     for i, side in enumerate(sides):
         xs = [t + (i - (len(sides) - 1) / 2) * width for t in turns]
-        ax.bar(xs, [per.get(t, {}).get(side, 0) for t in turns], width, color=colours.get(side, "#777777"),
-               label=names.get(side, side))
+        ax.bar(
+            xs,
+            [per.get(t, {}).get(side, 0) for t in turns],
+            width,
+            color=colours.get(side, "#777777"),
+            label=names.get(side, side),
+        )
     ax.set_xlabel("turn")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("men lost")
@@ -162,10 +183,12 @@ def losses_turn_chart(rows: Sequence[LossRow], colours: Mapping[str, str], names
         by_phase: dict[str, int] = {}
         for r in rows:
             if r.turn == t:
-                by_phase[f"{names.get(r.side, r.side)} in {r.phase}"] = by_phase.get(
-                    f"{names.get(r.side, r.side)} in {r.phase}", 0) + r.men
+                by_phase[f"{names.get(r.side, r.side)} in {r.phase}"] = (
+                    by_phase.get(f"{names.get(r.side, r.side)} in {r.phase}", 0) + r.men
+                )
         parts = ", ".join(f"{k} {v:,}" for k, v in by_phase.items()) or "no losses"
         return f"turn {t}: {parts}"
+
     return Chart("losses-turn", "Losses per turn", fig, hover, _turn_of(turns), turns)
 
 
@@ -191,20 +214,38 @@ def losses_phase_chart(rows: Sequence[LossRow], colours: Mapping[str, str], name
             return ""
         p = phases[i]
         return f"{p}: " + ", ".join(f"{names.get(s, s)} {v:,}" for s, v in per[p].items())
+
     return Chart("losses-phase", "Losses per phase", fig, hover)
 
 
-def luck_chart(rows: Sequence[LuckRow], colours: Mapping[str, str], names: Mapping[str, str],
-               title: str = "Command rolls: observed vs expected successes") -> Chart:
+def luck_chart(
+    rows: Sequence[LuckRow],
+    colours: Mapping[str, str],
+    names: Mapping[str, str],
+    title: str = "Command rolls: observed vs expected successes",
+) -> Chart:
     """Per group, the expected successes (hatched, ±1 standard deviation) beside the observed."""
     fig, ax = _figure(title)
     labels = [names.get(r.group, r.group or "(no order)") for r in rows]
     xs = list(range(len(rows)))
-    ax.bar([x - 0.2 for x in xs], [float(r.expected) for r in rows], 0.4, yerr=[r.sd for r in rows],
-           color="white", edgecolor=[colours.get(r.side, "#555555") for r in rows], hatch="//", capsize=4,
-           label="expected (±1 sd)")
-    ax.bar([x + 0.2 for x in xs], [r.observed for r in rows], 0.4,
-           color=[colours.get(r.side, "#555555") for r in rows], label="observed")
+    ax.bar(
+        [x - 0.2 for x in xs],
+        [float(r.expected) for r in rows],
+        0.4,
+        yerr=[r.sd for r in rows],
+        color="white",
+        edgecolor=[colours.get(r.side, "#555555") for r in rows],
+        hatch="//",
+        capsize=4,
+        label="expected (±1 sd)",
+    )
+    ax.bar(
+        [x + 0.2 for x in xs],
+        [r.observed for r in rows],
+        0.4,
+        color=[colours.get(r.side, "#555555") for r in rows],
+        label="observed",
+    )
     ax.set_xticks(xs, labels, fontsize=8, rotation=20 if len(rows) > 4 else 0)
     ax.set_ylabel("successful rolls")
     ax.legend(fontsize=8, frameon=False)
@@ -216,13 +257,17 @@ def luck_chart(rows: Sequence[LuckRow], colours: Mapping[str, str], names: Mappi
         if not 0 <= i < len(rows):
             return ""
         r = rows[i]
-        return (f"{labels[i]}: {r.observed} of {r.rolls} rolls passed, {float(r.expected):.2f} expected "
-                f"(luck {r.luck:+.2f}, {r.z:+.1f} sd)")
+        return (
+            f"{labels[i]}: {r.observed} of {r.rolls} rolls passed, {float(r.expected):.2f} expected "
+            f"(luck {r.luck:+.2f}, {r.z:+.1f} sd)"
+        )
+
     return Chart("luck", title, fig, hover)
 
 
-def out_of_command_chart(result: CommandTimeResult, colours: Mapping[str, str], names: Mapping[str, str],
-                         top: int = 25) -> Chart:
+def out_of_command_chart(
+    result: CommandTimeResult, colours: Mapping[str, str], names: Mapping[str, str], top: int = 25
+) -> Chart:
     """Horizontal bars: turns each formation spent out of command, the ``top`` longest first
     (only those that ever were out)."""
     everyone = sorted((r for r in result.rows if r.out or r.exempt), key=lambda r: (-len(r.out), -len(r.exempt)))
@@ -230,16 +275,29 @@ def out_of_command_chart(result: CommandTimeResult, colours: Mapping[str, str], 
     more = f" — the {top} longest of {len(everyone)}" if len(everyone) > top else ""
     fig, ax = _figure(f"Time out of command (turns){more}", (7.5, max(2.4, 0.28 * len(rows) + 1.2)))
     labels = [f"{r.name} ({names.get(r.corps, r.corps)})" for r in rows]
-    ax.barh(labels, [len(r.out) for r in rows], color=[colours.get(r.side, "#777777") for r in rows],
-            label="out of command")
-    ax.barh(labels, [len(r.exempt) for r in rows], left=[len(r.out) for r in rows], color="#d08a00",
-            label="outside but exempt")
+    ax.barh(
+        labels, [len(r.out) for r in rows], color=[colours.get(r.side, "#777777") for r in rows], label="out of command"
+    )
+    ax.barh(
+        labels,
+        [len(r.exempt) for r in rows],
+        left=[len(r.out) for r in rows],
+        color="#d08a00",
+        label="outside but exempt",
+    )
     ax.invert_yaxis()
     ax.tick_params(axis="y", labelsize=7)
     ax.set_xlabel("turns (checked at the end of every turn)")
     if result.refusal:
-        ax.text(0.02, 0.5, f"not computed: {result.refusal[:110]}…", transform=ax.transAxes, fontsize=7,
-                color="#a00000", wrap=True)
+        ax.text(
+            0.02,
+            0.5,
+            f"not computed: {result.refusal[:110]}…",
+            transform=ax.transAxes,
+            fontsize=7,
+            color="#a00000",
+            wrap=True,
+        )
     elif not rows:
         ax.text(0.5, 0.5, "every formation stayed in command", transform=ax.transAxes, ha="center", color="#777777")
     else:
@@ -251,15 +309,15 @@ def out_of_command_chart(result: CommandTimeResult, colours: Mapping[str, str], 
             return ""
         r = rows[i]
         return f"{r.name}: out of command in turns {', '.join(map(str, r.out)) or 'none'}" + (
-            f"; exempt in turns {', '.join(map(str, r.exempt))}" if r.exempt else "")
+            f"; exempt in turns {', '.join(map(str, r.exempt))}" if r.exempt else ""
+        )
+
     return Chart("out-of-command", "Time out of command", fig, hover)
 
 
-TYPE_COLOURS = {"A": "#b0201a", "T": "#8a6a3a", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0",
-                "defence": "#6f9f6f"}
+TYPE_COLOURS = {"A": "#b0201a", "T": "#8a6a3a", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0", "defence": "#6f9f6f"}
 """In-force colour per Torden over Europa order type (others dark grey)."""
-TYPE_LABELS = {"A": "A attack", "T": "T retreat", "M": "M march", "H": "H hold", "D": "D detach",
-               "defence": "defence"}
+TYPE_LABELS = {"A": "A attack", "T": "T retreat", "M": "M march", "H": "H hold", "D": "D detach", "defence": "defence"}
 
 
 def _lanes(spans: Sequence[OrderSpan], end_of: Callable[[OrderSpan], float]) -> list[list[OrderSpan]]:
@@ -279,6 +337,7 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
     """One strip per corps (more lanes only where its orders overlap): grey while an order is
     written and pending, a red × for each failed command roll, coloured by type while in force,
     up to completion, cancellation or supersession."""
+
     def end_of(s: OrderSpan) -> float:
         return float(s.ended if s.ended is not None else last_turn + 1)
 
@@ -293,11 +352,22 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
             if got > s.written:
                 ax.broken_barh([(s.written, got - s.written)], (i - 0.38, 0.76), color=SPAN_COLOURS["pending"])
             if s.delivered is not None and end_of(s) > s.delivered:
-                ax.broken_barh([(s.delivered, end_of(s) - s.delivered)], (i - 0.38, 0.76),
-                               color=TYPE_COLOURS.get(s.order_type, "#555555"), edgecolor="white", linewidth=0.5)
+                ax.broken_barh(
+                    [(s.delivered, end_of(s) - s.delivered)],
+                    (i - 0.38, 0.76),
+                    color=TYPE_COLOURS.get(s.order_type, "#555555"),
+                    edgecolor="white",
+                    linewidth=0.5,
+                )
                 if end_of(s) - s.delivered >= 1.5:
-                    ax.text(s.delivered + 0.15, i, "def" if s.order_type == "defence" else s.order_type, va="center",
-                            fontsize=6, color="white")
+                    ax.text(
+                        s.delivered + 0.15,
+                        i,
+                        "def" if s.order_type == "defence" else s.order_type,
+                        va="center",
+                        fontsize=6,
+                        color="white",
+                    )
             for t in s.failed:
                 ax.plot([t + 0.5], [i], marker="x", color=SPAN_COLOURS["failed"], markersize=4, linestyle="none")
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
@@ -306,8 +376,13 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("turn   (grey: written, pending · ×: failed roll · colour: in force, by type)")
     if rows:
-        fig.legend(handles=[Patch(color=c, label=TYPE_LABELS.get(k, k)) for k, c in TYPE_COLOURS.items()],
-                   fontsize=7, frameon=False, ncols=6, loc="outside lower center")
+        fig.legend(
+            handles=[Patch(color=c, label=TYPE_LABELS.get(k, k)) for k, c in TYPE_COLOURS.items()],
+            fontsize=7,
+            frameon=False,
+            ncols=6,
+            loc="outside lower center",
+        )
     else:
         ax.text(0.5, 0.5, "no orders recorded", transform=ax.transAxes, ha="center", color="#777777")
     turns = list(range(0, last_turn + 1))
@@ -328,6 +403,7 @@ def order_gantt_chart(spans: Sequence[OrderSpan], names: Mapping[str, str], last
         if s.end:
             parts.append(f"{s.end} turn {s.ended}")
         return "; ".join(parts)
+
     return Chart("orders", "Order history per corps", fig, hover, lambda x: max(0, min(last_turn, int(x))), turns)
 
 
@@ -339,7 +415,11 @@ def game_charts(log: GameLog, scenario: Scenario, params: Mapping[str, Any] | No
     ruleset id and parameters; ``params`` overrides the parameters).
     """
     from battlestudio.analysis import (
-        command_luck, losses_by_turn_and_phase, order_history, out_of_command_time, strength_over_turns,
+        command_luck,
+        losses_by_turn_and_phase,
+        order_history,
+        out_of_command_time,
+        strength_over_turns,
     )
     from battlestudio.analysis.command_time import CommandTimeResult
     from battlestudio.analysis.common import turn_end_positions
@@ -358,13 +438,16 @@ def game_charts(log: GameLog, scenario: Scenario, params: Mapping[str, Any] | No
         oc = CommandTimeResult((), str(exc))
     return [
         strength_chart(strength_over_turns(log), colours, names),
-        _keyed(strength_chart(strength_over_turns(log, by="corps"), colours, names, title="Strength per corps"),
-               "strength-corps"),
+        _keyed(
+            strength_chart(strength_over_turns(log, by="corps"), colours, names, title="Strength per corps"),
+            "strength-corps",
+        ),
         losses_turn_chart(losses, colours, names, turns),
         losses_phase_chart(losses, colours, names),
         luck_chart(command_luck(log), colours, names),
-        _keyed(luck_chart(command_luck(log, by="chief"), colours, names, title="Command rolls per chief"),
-               "luck-chief"),
+        _keyed(
+            luck_chart(command_luck(log, by="chief"), colours, names, title="Command rolls per chief"), "luck-chief"
+        ),
         out_of_command_chart(oc, colours, names),
         order_gantt_chart(order_history(log), names, max(turns, default=0)),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.analysis.highlights import Highlight
 
@@ -79,23 +79,30 @@ def _picture(p: Picture, width: int | None = None) -> str:
     w = f' width="{width}"' if width else ""
     body = p.svg if p.svg else f'<img src="{_e(p.src)}" alt="{_e(p.title)}"{w}>'
     cap = f"<figcaption>{_e(p.caption)}</figcaption>" if p.caption else ""
-    return f'<figure><h3>{_e(p.title)}</h3>{body}{cap}</figure>'
+    return f"<figure><h3>{_e(p.title)}</h3>{body}{cap}</figure>"
 
 
 def render_html(parts: ReportParts, image_width: int | None = None) -> str:
     """The report page (a complete HTML document, UTF-8)."""
-    out = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{_e(parts.title)} — game report</title>"
-           f"<style>{STYLE}</style></head><body>",
-           f"<h1>{_e(parts.title)}</h1><p class=\"sub\">{_e(parts.subtitle)}</p>"]
+    out = [
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{_e(parts.title)} — game report</title>'
+        f"<style>{STYLE}</style></head><body>",
+        f'<h1>{_e(parts.title)}</h1><p class="sub">{_e(parts.subtitle)}</p>',
+    ]
     if parts.facts:
-        out.append("<table>" + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in parts.facts)
-                   + "</table>")
-    out.append("<h2>The sides</h2><table><tr><th>side</th><th>men at the start</th><th>men at the end</th>"
-               "<th>men lost</th><th>command rolls passed</th><th>expected</th></tr>")
+        out.append(
+            "<table>" + "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in parts.facts) + "</table>"
+        )
+    out.append(
+        "<h2>The sides</h2><table><tr><th>side</th><th>men at the start</th><th>men at the end</th>"
+        "<th>men lost</th><th>command rolls passed</th><th>expected</th></tr>"
+    )
     for s in parts.sides:
-        out.append(f'<tr><td><span class="swatch" style="background:{_e(s.colour)}"></span>{_e(s.name)}</td>'
-                   f'<td class="n">{s.men_start:,}</td><td class="n">{s.men_end:,}</td><td class="n">{s.lost:,}</td>'
-                   f'<td class="n">{s.passed} of {s.rolls}</td><td class="n">{s.expected:.2f}</td></tr>')
+        out.append(
+            f'<tr><td><span class="swatch" style="background:{_e(s.colour)}"></span>{_e(s.name)}</td>'
+            f'<td class="n">{s.men_start:,}</td><td class="n">{s.men_end:,}</td><td class="n">{s.lost:,}</td>'
+            f'<td class="n">{s.passed} of {s.rolls}</td><td class="n">{s.expected:.2f}</td></tr>'
+        )
     out.append("</table>")
     for n in parts.notes:
         out.append(f'<p class="note">{_e(n)}</p>')
@@ -103,13 +110,15 @@ def render_html(parts: ReportParts, image_width: int | None = None) -> str:
         out.append("<h2>Highlights</h2>")
         for h in parts.highlights:
             when = f"turn {h.turn}" + (f" ({parts.times[h.turn]})" if h.turn in parts.times else "")
-            out.append(f'<div class="hl"><span class="kind">{_e(h.kind)}</span> · {_e(when)} · '
-                       f"<b>{_e(h.title)}</b> — {_e(h.text)}</div>")
+            out.append(
+                f'<div class="hl"><span class="kind">{_e(h.kind)}</span> · {_e(when)} · '
+                f"<b>{_e(h.title)}</b> — {_e(h.text)}</div>"
+            )
     if parts.maps:
         out.append("<h2>The map</h2>")
         out += [_picture(p, image_width) for p in parts.maps]
     if parts.charts:
         out.append("<h2>Charts</h2>")
         out += [_picture(p, image_width) for p in parts.charts]
-    out.append("<p class=\"sub\">Made with BattleStudio.</p></body></html>")
+    out.append('<p class="sub">Made with BattleStudio.</p></body></html>')
     return "\n".join(out)

@@ -15,14 +15,35 @@ from importlib.metadata import EntryPoint, entry_points
 from battlestudio.replay.events import BattleEvent, register
 
 from battlestudio.rules.dice import (
-    DiceReplayError, DiceSource, DiceSpec, Modifier, ReplayDice, RollRecord, SeededDice, success_probability,
+    DiceReplayError,
+    DiceSource,
+    DiceSpec,
+    Modifier,
+    ReplayDice,
+    RollRecord,
+    SeededDice,
+    success_probability,
 )
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.odds import Odds, OddsRow, pct
 from battlestudio.rules.protocol import (
-    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
-    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, Ruleset, RulesetDefaults, RulesetDescription,
-    StateMachineSpec, ZoneBand,
+    Budget,
+    CheckResult,
+    CommandReach,
+    EchelonSpec,
+    FindingDependencies,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    OutOfCommandFinding,
+    ParameterSpec,
+    PhaseSpec,
+    Ruleset,
+    RulesetDefaults,
+    RulesetDescription,
+    StateMachineSpec,
+    ZoneBand,
 )
 
 ENTRY_POINT_GROUP = "battlestudio.rulesets"
@@ -66,8 +87,10 @@ def _load(ep: EntryPoint) -> Ruleset:
     where = f"entry point {ep.name} = {ep.value} in {ENTRY_POINT_GROUP}"
     if not isinstance(obj, Ruleset):
         lacks = sorted(m for m in _PROTOCOL_MEMBERS if not hasattr(obj, m))
-        raise RuleRefused(f"{where} is not a Ruleset (it lacks {', '.join(lacks) or 'nothing'}; inherit "
-                          "rules.RulesetDefaults for the optional methods)")
+        raise RuleRefused(
+            f"{where} is not a Ruleset (it lacks {', '.join(lacks) or 'nothing'}; inherit "
+            "rules.RulesetDefaults for the optional methods)"
+        )
     for cls in obj.event_types():
         if not (isinstance(cls, type) and issubclass(cls, BattleEvent)):
             raise RuleRefused(f"{where}: event type {cls!r} is not a BattleEvent class")
@@ -79,9 +102,22 @@ def _load(ep: EntryPoint) -> Ruleset:
 
 
 _PROTOCOL_MEMBERS = (
-    "id", "describe", "command_reach", "order_types", "issue_order", "command_check", "out_of_command",
-    "turn_sequence", "initiative", "next_activation", "event_types", "parameters", "odds", "order_budget",
-    "finding_dependencies", "orders_report",
+    "id",
+    "describe",
+    "command_reach",
+    "order_types",
+    "issue_order",
+    "command_check",
+    "out_of_command",
+    "turn_sequence",
+    "initiative",
+    "next_activation",
+    "event_types",
+    "parameters",
+    "odds",
+    "order_budget",
+    "finding_dependencies",
+    "orders_report",
 )
 
 
@@ -126,12 +162,42 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 __all__ = [
-    "DEFAULT_RULESET", "ENTRY_POINT_GROUP", "available_rulesets", "get_ruleset", "load_event_types",
+    "DEFAULT_RULESET",
+    "ENTRY_POINT_GROUP",
+    "available_rulesets",
+    "get_ruleset",
+    "load_event_types",
     "resolve_ruleset_id",
-    "UnknownRuleset", "Budget", "FindingDependencies", "Odds", "OddsRow", "RulesetDefaults", "pct",
-    "DiceReplayError", "DiceSource", "DiceSpec", "Modifier", "ReplayDice", "RollRecord", "SeededDice",
-    "success_probability", "MissingParameterError", "RuleParameters", "RuleRefused",
-    "CheckResult", "CommandReach", "EchelonSpec", "InitiativeResult", "OrderOutcome", "OrderRequest",
-    "OrderTypeSpec", "OutOfCommandFinding", "ParameterSpec", "PhaseSpec", "Ruleset", "RulesetDescription",
-    "StateMachineSpec", "ZoneBand",
+    "UnknownRuleset",
+    "Budget",
+    "FindingDependencies",
+    "Odds",
+    "OddsRow",
+    "RulesetDefaults",
+    "pct",
+    "DiceReplayError",
+    "DiceSource",
+    "DiceSpec",
+    "Modifier",
+    "ReplayDice",
+    "RollRecord",
+    "SeededDice",
+    "success_probability",
+    "MissingParameterError",
+    "RuleParameters",
+    "RuleRefused",
+    "CheckResult",
+    "CommandReach",
+    "EchelonSpec",
+    "InitiativeResult",
+    "OrderOutcome",
+    "OrderRequest",
+    "OrderTypeSpec",
+    "OutOfCommandFinding",
+    "ParameterSpec",
+    "PhaseSpec",
+    "Ruleset",
+    "RulesetDescription",
+    "StateMachineSpec",
+    "ZoneBand",
 ]

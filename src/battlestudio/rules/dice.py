@@ -15,7 +15,8 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Iterable, Mapping, Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,7 @@ class RollRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RollRecord":
+    def from_dict(cls, data: Mapping[str, Any]) -> RollRecord:
         """Inverse of ``to_dict``.
 
         Raises
@@ -227,7 +228,7 @@ class ReplayDice:
         self._next = 0
 
     @classmethod
-    def from_records(cls, records: Iterable[RollRecord]) -> "ReplayDice":
+    def from_records(cls, records: Iterable[RollRecord]) -> ReplayDice:
         return cls((r.purpose, r.raw) for r in records)
 
     @property
@@ -237,7 +238,9 @@ class ReplayDice:
 
     def roll(self, purpose: str, dice: DiceSpec) -> tuple[int, ...]:
         if self._next >= len(self._draws):
-            raise DiceReplayError(f"replay asked for roll {purpose!r} but the record holds only {len(self._draws)} rolls")
+            raise DiceReplayError(
+                f"replay asked for roll {purpose!r} but the record holds only {len(self._draws)} rolls"
+            )
         rec_purpose, faces = self._draws[self._next]
         if rec_purpose != purpose:
             raise DiceReplayError(
@@ -273,5 +276,6 @@ def success_probability(dice: DiceSpec, modifier: int, threshold: int) -> Fracti
 
     Examples: a zero-based d10 with +1 against 6 succeeds on faces 5–9, ``Fraction(1, 2)``.
     """
-    return sum((p for s, p in _distribution(dice.count, dice.sides, dice.zero_based) if s + modifier >= threshold),
-               Fraction(0))
+    return sum(
+        (p for s, p in _distribution(dice.count, dice.sides, dice.zero_based) if s + modifier >= threshold), Fraction(0)
+    )

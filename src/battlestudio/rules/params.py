@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 RULE = "rule"
 ASSUMED = "assumed"
@@ -127,7 +128,7 @@ class RuleParameters:
     assumed_used: set[str] = field(default_factory=set)
 
     @classmethod
-    def for_ruleset(cls, ruleset_id: str, scenario: Mapping[str, Any] | None = None) -> "RuleParameters":
+    def for_ruleset(cls, ruleset_id: str, scenario: Mapping[str, Any] | None = None) -> RuleParameters:
         header, entries = load_ruleset_file(ruleset_id)
         return cls(ruleset_id, entries, dict(scenario or {}), str(header.get("name", ruleset_id)))
 

@@ -10,7 +10,8 @@ unknown with the scenario parameter that supplies them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from battlestudio.model.geometry import Point
 from battlestudio.replay.events import BattleEvent

@@ -12,7 +12,7 @@ editor shows the report and lets the designer confirm (the switch itself is a ``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from collections.abc import Mapping
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.rules import available_rulesets, get_ruleset, resolve_ruleset_id
@@ -41,6 +41,7 @@ class SwitchReport:
 
     def lines(self) -> list[str]:
         """The report as sentences, one per finding (at most five ids named each)."""
+
         def ids(xs: tuple[str, ...]) -> str:
             return ", ".join(xs[:5]) + (f" and {len(xs) - 5} more" if len(xs) > 5 else "")
 
@@ -49,11 +50,15 @@ class SwitchReport:
         out += [f"Echelon {k!r} does not exist in {self.new_name}: {ids(v)}" for k, v in self.echelons.items()]
         if self.parameters:
             n = len(self.parameters)
-            out.append(f"{n} ruleset parameter{'s are' if n > 1 else ' is'} not used by {self.new_name}: "
-                       f"{ids(self.parameters)}")
+            out.append(
+                f"{n} ruleset parameter{'s are' if n > 1 else ' is'} not used by {self.new_name}: "
+                f"{ids(self.parameters)}"
+            )
         if self.needs:
-            out.append(f"{self.new_name} asks the scenario for values its text does not give: {', '.join(self.needs)} "
-                       "(rules needing them are refused until they are set)")
+            out.append(
+                f"{self.new_name} asks the scenario for values its text does not give: {', '.join(self.needs)} "
+                "(rules needing them are refused until they are set)"
+            )
         return out
 
     def text(self) -> str:
@@ -90,8 +95,9 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
     aliases = {str(k).lower() for k in getattr(rs, "state_aliases", {})}
     states = {s.lower() for s in machine.states} | aliases if machine else set()
     orders = _group([(o.order_type, oid) for oid, o in scenario.orders.items() if o.order_type not in types])
-    unit_states = _group([(u.state, uid) for uid, u in scenario.units.items()
-                          if states and u.state and u.state.lower() not in states])
+    unit_states = _group(
+        [(u.state, uid) for uid, u in scenario.units.items() if states and u.state and u.state.lower() not in states]
+    )
     ech = _group([(c.echelon, cid) for cid, c in scenario.commanders.items() if c.echelon not in echelons])
     entries = RuleParameters.for_ruleset(new, {}).entries
     installed = available_rulesets()
@@ -103,7 +109,7 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
         if head == new:
             continue
         if head in others or (head in old_entries and head not in entries):
-            dropped.append(key)   # another ruleset's own value (prefixed, or a key of the old file)
+            dropped.append(key)  # another ruleset's own value (prefixed, or a key of the old file)
     given = {k.partition(".")[0] if k.partition(".")[0] != new else k.split(".")[1] for k in scenario.info.parameters}
     needs = tuple(p for p in d.unknown_parameters if p.partition(".")[0] not in given)
     return SwitchReport(old, new, d.name, orders, unit_states, ech, tuple(dropped), needs)

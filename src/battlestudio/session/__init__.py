@@ -14,6 +14,12 @@ from battlestudio.session.turns import PhaseStep, game_time, phase_sequence
 from battlestudio.session.umpire import SessionError
 
 __all__ = [
-    "GameSession", "IssueResult", "SessionError", "OrderPreview", "preview_order", "PhaseStep",
-    "game_time", "phase_sequence",
+    "GameSession",
+    "IssueResult",
+    "SessionError",
+    "OrderPreview",
+    "preview_order",
+    "PhaseStep",
+    "game_time",
+    "phase_sequence",
 ]

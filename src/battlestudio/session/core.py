@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
@@ -22,7 +23,12 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
 from battlestudio.rules.protocol import (
-    CheckResult, InitiativeResult, OrderOutcome, OrderRequest, OrderTypeSpec, Ruleset,
+    CheckResult,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    Ruleset,
 )
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
@@ -75,9 +81,17 @@ class GameSession(UmpireEntries, InitiativeEntries):
         ``rules.UnknownRuleset`` for a ruleset that is not installed.
     """
 
-    def __init__(self, battle: Battle, ruleset: Ruleset | None = None, *, dice: DiceSource | None = None,
-                 seed: int | str | None = None, params: Mapping[str, Any] | None = None,
-                 keyframe_every: int = 64, log: GameLog | None = None) -> None:
+    def __init__(
+        self,
+        battle: Battle,
+        ruleset: Ruleset | None = None,
+        *,
+        dice: DiceSource | None = None,
+        seed: int | str | None = None,
+        params: Mapping[str, Any] | None = None,
+        keyframe_every: int = 64,
+        log: GameLog | None = None,
+    ) -> None:
         self.battle = battle
         self.ruleset = ruleset if ruleset is not None else get_ruleset(battle.scenario.info.ruleset)
         self.dice: DiceSource = dice if dice is not None else SeededDice(seed)
@@ -152,8 +166,9 @@ class GameSession(UmpireEntries, InitiativeEntries):
                 init = initiative_for(self.ruleset, self.state, self.params, self.dice, self.sides)
                 order = recorded + [s for s in self.sides if s not in recorded]
                 init = type(init)(first, init.explanation, init.rolls)
-                steps = [PhaseStep(turn, side, spec) for side in order
-                         for spec in self.ruleset.turn_sequence(self.state)]
+                steps = [
+                    PhaseStep(turn, side, spec) for side in order for spec in self.ruleset.turn_sequence(self.state)
+                ]
             else:
                 init = initiative_for(self.ruleset, self.state.evolve(turn=turn), self.params, self.dice, self.sides)
                 steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
@@ -266,8 +281,10 @@ class GameSession(UmpireEntries, InitiativeEntries):
             k, rest = self.key, events
         for e in rest:
             if (e.turn, e.side, e.phase) != tuple(k):
-                raise SessionError(f"event {e.kind!r} belongs to turn {e.turn}, side {e.side or '-'}, phase "
-                                   f"{e.phase or '-'}, but the open phase is {k}")
+                raise SessionError(
+                    f"event {e.kind!r} belongs to turn {e.turn}, side {e.side or '-'}, phase "
+                    f"{e.phase or '-'}, but the open phase is {k}"
+                )
         done = 0
         try:
             for e in events:
@@ -277,7 +294,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         except ValueError as exc:
             if done:
                 self.log.undo(done)
-                del self.battle.events[len(self.battle.events) - done:]
+                del self.battle.events[len(self.battle.events) - done :]
             raise SessionError(str(exc)) from None
 
     def _stamp(self) -> dict[str, Any]:
@@ -297,7 +314,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
             removed = self.log.undo(count)
         except ValueError as exc:
             raise SessionError(str(exc)) from None
-        del self.battle.events[len(self.battle.events) - len(removed):]
+        del self.battle.events[len(self.battle.events) - len(removed) :]
         return removed
 
     @property
@@ -318,8 +335,10 @@ class GameSession(UmpireEntries, InitiativeEntries):
         spec = self.step().spec
         if "issue_order" not in spec.methods:
             where = [s.id for s in self.ruleset.turn_sequence(self.state) if "issue_order" in s.methods]
-            raise SessionError(f"orders are issued in the {', '.join(where) or '?'} phase; the open phase is "
-                               f"{spec.id} ({spec.name}, {spec.rule})")
+            raise SessionError(
+                f"orders are issued in the {', '.join(where) or '?'} phase; the open phase is "
+                f"{spec.id} ({spec.name}, {spec.rule})"
+            )
 
     def issue_order(self, request: OrderRequest) -> IssueResult:
         """Issue one order through the ruleset: it checks legality, rolls through the session's
@@ -377,9 +396,16 @@ class GameSession(UmpireEntries, InitiativeEntries):
             raise SessionError(f"ruleset {self.ruleset.id!r} gives no order-execution help")
         return helper(self.state, commander_id, self.params)
 
-    def execute_order(self, commander_id: str, *, with_troops: bool = True, skip: Sequence[str] = (),
-                      keep_off_cm: float | None = None, keep_apart_cm: float | None = None,
-                      wheel: bool = False) -> Any:
+    def execute_order(
+        self,
+        commander_id: str,
+        *,
+        with_troops: bool = True,
+        skip: Sequence[str] = (),
+        keep_off_cm: float | None = None,
+        keep_apart_cm: float | None = None,
+        wheel: bool = False,
+    ) -> Any:
         """Carry out ``commander_id``'s standing order this turn: record the ruleset's longest
         legal move (and the engaged flag or completion it brings) and, with ``with_troops``,
         move every unit and general under him by the same displacement (except ``skip`` and
@@ -393,7 +419,16 @@ class GameSession(UmpireEntries, InitiativeEntries):
         events = list(help_.events)
         if with_troops and help_.events:
             d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
-            events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm,
-                                   table=self.table, keep_apart_cm=keep_apart_cm, wheel=wheel, **self._stamp())
+            events += follow_moves(
+                self.state,
+                commander_id,
+                d,
+                skip=skip,
+                keep_off_cm=keep_off_cm,
+                table=self.table,
+                keep_apart_cm=keep_apart_cm,
+                wheel=wheel,
+                **self._stamp(),
+            )
         self._record(events)
         return help_

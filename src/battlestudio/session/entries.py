@@ -8,14 +8,20 @@ umpire's rulings where the ruleset's tables are missing (Torden over Europa Tabl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
 
 from battlestudio.model.geometry import Point
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.combat_events import Casualties, Melee, MoraleTest
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import (
-    Annotation, FormationChanged, Moved, OrderStateChanged, Rotated, UnitRemoved,
+    Annotation,
+    FormationChanged,
+    Moved,
+    OrderStateChanged,
+    Rotated,
+    UnitRemoved,
 )
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import RollRecord
@@ -31,6 +37,7 @@ class UmpireEntries:
     battle: Battle
 
     if TYPE_CHECKING:  # provided by GameSession (read-only properties there)
+
         @property
         def state(self) -> GameState: ...
 
@@ -50,50 +57,85 @@ class UmpireEntries:
         """Record a unit's or commander's move along ``path`` (cm; the last point is where it ends)."""
         return self.record(Moved(**self._stamp(), id=node_id, path=tuple(path), facing=facing))
 
-    def move_formation(self, commander_id: str, to: Point, *, facing: float | None = None,
-                       skip: Sequence[str] = (), keep_off_cm: float | None = None) -> list[BattleEvent]:
+    def move_formation(
+        self,
+        commander_id: str,
+        to: Point,
+        *,
+        facing: float | None = None,
+        skip: Sequence[str] = (),
+        keep_off_cm: float | None = None,
+    ) -> list[BattleEvent]:
         """Move a general to ``to`` (cm) and everything under him by the same displacement."""
         c = self.state.commanders.get(commander_id)
         if c is None:
             raise SessionError(f"no commander {commander_id!r} on the table")
         d = (to[0] - c.position[0], to[1] - c.position[1])
         events: list[BattleEvent] = [Moved(**self._stamp(), id=commander_id, path=(c.position, to), facing=facing)]
-        events += follow_moves(self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm, table=self.table,
-                             **self._stamp())
+        events += follow_moves(
+            self.state, commander_id, d, skip=skip, keep_off_cm=keep_off_cm, table=self.table, **self._stamp()
+        )
         self._record(events)
         return events
 
     def rotate(self, node_id: str, facing: float) -> Rotated:
         return self.record(Rotated(**self._stamp(), id=node_id, facing=facing))
 
-    def change_formation(self, unit_id: str, formation: str, *, column_ranks: int | None = None,
-                         facing: float | None = None) -> FormationChanged:
-        return self.record(FormationChanged(**self._stamp(), unit=unit_id, formation=formation,
-                                            column_ranks=column_ranks, facing=facing))
+    def change_formation(
+        self, unit_id: str, formation: str, *, column_ranks: int | None = None, facing: float | None = None
+    ) -> FormationChanged:
+        return self.record(
+            FormationChanged(
+                **self._stamp(), unit=unit_id, formation=formation, column_ranks=column_ranks, facing=facing
+            )
+        )
 
     def set_order_state(self, unit_id: str, state: str, reason: str = "") -> OrderStateChanged:
         """A unit's order state (Torden over Europa O / U / FU / eliminated, 1.6)."""
         return self.record(OrderStateChanged(**self._stamp(), unit=unit_id, state=state, reason=reason))
 
-    def casualties(self, unit_id: str, figures: int, *, men: int = 0, horses: int = 0, guns: int = 0,
-                   cause: str = "") -> Casualties:
+    def casualties(
+        self, unit_id: str, figures: int, *, men: int = 0, horses: int = 0, guns: int = 0, cause: str = ""
+    ) -> Casualties:
         """Losses entered by the umpire (figures ≈ 100 infantry / 80 cavalry men, 1.1)."""
-        return self.record(Casualties(**self._stamp(), unit=unit_id, figures=figures, men=men, horses=horses,
-                                      guns=guns, cause=cause))
+        return self.record(
+            Casualties(**self._stamp(), unit=unit_id, figures=figures, men=men, horses=horses, guns=guns, cause=cause)
+        )
 
-    def melee(self, attackers: Sequence[str], defenders: Sequence[str], winner: str, explanation: str,
-              roll: RollRecord | None = None) -> Melee:
+    def melee(
+        self,
+        attackers: Sequence[str],
+        defenders: Sequence[str],
+        winner: str,
+        explanation: str,
+        roll: RollRecord | None = None,
+    ) -> Melee:
         """A melee's result as the umpire rules it (Torden over Europa §20; the tables are missing)."""
-        return self.record(Melee(**self._stamp(), attackers=tuple(attackers), defenders=tuple(defenders),
-                                 winner=winner, roll=None if roll is None else roll.to_dict(),
-                                 explanation=explanation if roll is None else f"{explanation} {roll.explain()}"))
+        return self.record(
+            Melee(
+                **self._stamp(),
+                attackers=tuple(attackers),
+                defenders=tuple(defenders),
+                winner=winner,
+                roll=None if roll is None else roll.to_dict(),
+                explanation=explanation if roll is None else f"{explanation} {roll.explain()}",
+            )
+        )
 
-    def morale_test(self, unit_id: str, passed: bool, result: str, explanation: str,
-                    roll: RollRecord | None = None) -> MoraleTest:
+    def morale_test(
+        self, unit_id: str, passed: bool, result: str, explanation: str, roll: RollRecord | None = None
+    ) -> MoraleTest:
         """A morale test's result (Torden over Europa §21); ``roll`` when the umpire rolled it."""
-        return self.record(MoraleTest(**self._stamp(), unit=unit_id, passed=passed, result=result,
-                                      roll=None if roll is None else roll.to_dict(),
-                                      explanation=explanation if roll is None else f"{explanation} {roll.explain()}"))
+        return self.record(
+            MoraleTest(
+                **self._stamp(),
+                unit=unit_id,
+                passed=passed,
+                result=result,
+                roll=None if roll is None else roll.to_dict(),
+                explanation=explanation if roll is None else f"{explanation} {roll.explain()}",
+            )
+        )
 
     def remove(self, node_id: str, reason: str) -> UnitRemoved:
         return self.record(UnitRemoved(**self._stamp(), id=node_id, reason=reason))
@@ -118,4 +160,3 @@ class UmpireEntries:
     def annotate(self, text: str, *, title: str = "", at: Point | None = None, ids: Sequence[str] = ()) -> Annotation:
         """A note pinned to this phase and, optionally, a place (cm) and units."""
         return self.record(Annotation(**self._stamp(), text=text, title=title, at=at, ids=tuple(ids)))
-

@@ -9,7 +9,8 @@ A mixin: ``GameSession`` provides ``ruleset``, ``state``, ``params``, ``dice``, 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
@@ -27,6 +28,7 @@ class InitiativeEntries:
     dice: DiceSource
 
     if TYPE_CHECKING:  # provided by GameSession (read-only properties there)
+
         @property
         def state(self) -> GameState: ...
 
@@ -61,11 +63,11 @@ class InitiativeEntries:
         """
         where = self._initiative_phase()
         if where is None:
-            raise SessionError(f"ruleset {self.ruleset.id!r} has no initiative phase; the initiative is decided "
-                               "before the turn")
+            raise SessionError(
+                f"ruleset {self.ruleset.id!r} has no initiative phase; the initiative is decided before the turn"
+            )
         if self.key.phase != where:
             raise SessionError(f"the initiative is rolled in the {where} phase; the open phase is {self.key.phase}")
         out = self.ruleset.initiative(self.state, self.params, self.dice)
         self._record(self._restamped(out.events))
         return out
-

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSpec, RollRecord
@@ -70,8 +71,7 @@ def describe_roll(r: RollRecord) -> str:
     return f"{r.label}: {text}" if r.label else text
 
 
-def preview_order(ruleset: Ruleset, state: GameState, request: OrderRequest,
-                  params: Mapping[str, Any]) -> OrderPreview:
+def preview_order(ruleset: Ruleset, state: GameState, request: OrderRequest, params: Mapping[str, Any]) -> OrderPreview:
     """The legality and exact odds of ``request`` in ``state`` (the ruleset's own procedure,
     e.g. Torden over Europa 3.2–3.3: zone by distance, d10 + KE + Table 1 modifiers ≥ threshold).
 

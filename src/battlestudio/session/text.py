@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, Iterator, cast
+from typing import Any, cast
+from collections.abc import Iterator
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
@@ -96,16 +97,17 @@ def describe(event: BattleEvent, before: GameState) -> str:
         return f"{n(e.issuer)} spends {e.cost} OAS to move {n(e.commander)} to {_pt(e.end)}"
     if k == "casualties":
         nouns = (("men", "man"), ("horses", "horse"), ("guns", "gun"))
-        extra = ", ".join(count(getattr(e, f), one, f) for f, one in nouns
-                          if getattr(e, f))
+        extra = ", ".join(count(getattr(e, f), one, f) for f, one in nouns if getattr(e, f))
         cause = f" ({e.cause})" if e.cause else ""
         return f"{n(e.unit)} loses {count(e.figures, 'figure')}{' (' + extra + ')' if extra else ''}{cause}"
     if k == "melee":
+
         def side(ids: Iterable[str]) -> str:
             return ", ".join(n(i) for i in ids)
 
-        return (f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}"
-                + (f": {e.explanation}" if e.explanation else ""))
+        return f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}" + (
+            f": {e.explanation}" if e.explanation else ""
+        )
     if k == "morale_test":
         res = "passes" if e.passed else "fails"
         return f"morale test of {n(e.unit)} {res}: {e.result}" + (f". {e.explanation}" if e.explanation else "")
@@ -197,14 +199,19 @@ def position_for(log: GameLog, turn: int, side: str | None = None, phase: str | 
     ValueError
         when no recorded phase matches, naming what the log holds.
     """
-    ends = [log.phase_range(k)[1] for k in log.phases()
-            if k.turn == turn and (side is None or k.side == side) and (phase is None or k.phase == phase)]
+    ends = [
+        log.phase_range(k)[1]
+        for k in log.phases()
+        if k.turn == turn and (side is None or k.side == side) and (phase is None or k.phase == phase)
+    ]
     if not ends:
         turns = log.turns()
         span = f"turns {turns[0]}–{turns[-1]}" if turns else "no turns"
         sides = sorted({k.side for k in log.phases()})
         phases = list(dict.fromkeys(k.phase for k in log.phases()))
         want = ":".join(str(v) for v in (turn, side, phase) if v is not None)
-        raise ValueError(f"the game log has no phase at {want}; it holds {span}, sides {', '.join(sides) or '-'}, "
-                         f"phases {', '.join(phases) or '-'}")
+        raise ValueError(
+            f"the game log has no phase at {want}; it holds {span}, sides {', '.join(sides) or '-'}, "
+            f"phases {', '.join(phases) or '-'}"
+        )
     return max(ends)

@@ -9,7 +9,8 @@ the clock time a turn starts at from the scenario's first turn and turn length.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.model.scenario import ScenarioInfo
 from battlestudio.replay.state import GameState
@@ -49,8 +50,9 @@ def side_order(sides: Sequence[str], first: str) -> list[str]:
     return out
 
 
-def phase_sequence(ruleset: Ruleset, state: GameState, turn: int, sides: Sequence[str],
-                   initiative: InitiativeResult) -> list[PhaseStep]:
+def phase_sequence(
+    ruleset: Ruleset, state: GameState, turn: int, sides: Sequence[str], initiative: InitiativeResult
+) -> list[PhaseStep]:
     """The steps of game turn ``turn``: every phase of the ruleset for each side in turn, the
     side with the initiative first (Torden over Europa 1.2).
 
@@ -67,16 +69,20 @@ def phase_sequence(ruleset: Ruleset, state: GameState, turn: int, sides: Sequenc
     return [PhaseStep(turn, side, spec) for side in side_order(sides, initiative.side) for spec in phases]
 
 
-def initiative_for(ruleset: Ruleset, state: GameState, params: Mapping[str, Any], dice: DiceSource,
-                   sides: Sequence[str]) -> InitiativeResult:
+def initiative_for(
+    ruleset: Ruleset, state: GameState, params: Mapping[str, Any], dice: DiceSource, sides: Sequence[str]
+) -> InitiativeResult:
     """Who has the initiative this turn, by the ruleset; the scenario's first side when the
     ruleset names none of the scenario's sides (e.g. nothing agreed before the first turn)."""
     result = ruleset.initiative(state, params, dice)
     if result.side in sides or not sides:
         return result
     first = sides[0]
-    return InitiativeResult(first, f"{result.explanation} No side named: {first}, the scenario's first side, "
-                                   "has the initiative.", result.rolls)
+    return InitiativeResult(
+        first,
+        f"{result.explanation} No side named: {first}, the scenario's first side, has the initiative.",
+        result.rolls,
+    )
 
 
 def game_time(info: ScenarioInfo, turn: int) -> str:

@@ -11,7 +11,7 @@ with ``umpire_roll`` against a threshold the umpire names, recorded with the rol
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from shapely.affinity import translate
 from shapely.geometry import Point as SPoint, box
@@ -42,10 +42,20 @@ def formation_members(state: GameState, commander_id: str) -> list[str]:
     return out
 
 
-def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int, side: str, phase: str,
-                 skip: Sequence[str] = (), keep_off_cm: float | None = None,
-                 table: tuple[float, float] | None = None, keep_apart_cm: float | None = None,
-                 wheel: bool = False) -> list[BattleEvent]:
+def follow_moves(
+    state: GameState,
+    commander_id: str,
+    delta: Point,
+    *,
+    turn: int,
+    side: str,
+    phase: str,
+    skip: Sequence[str] = (),
+    keep_off_cm: float | None = None,
+    table: tuple[float, float] | None = None,
+    keep_apart_cm: float | None = None,
+    wheel: bool = False,
+) -> list[BattleEvent]:
     """``Moved`` events that carry every unit and subordinate commander under
     ``commander_id`` by ``delta`` (cm), keeping their facings: troops closing up behind their
     general so they stay within command distance (Torden over Europa 2.5, 4.9).
@@ -73,8 +83,11 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
     rec0 = state.record(commander_id)
     enemies = None
     if keep_off_cm is not None and rec0 is not None:
-        polys = [u.footprint() for u in state.units.values()
-                 if u.side != rec0.side and u.id not in state.off_table and u.state != "eliminated"]
+        polys = [
+            u.footprint()
+            for u in state.units.values()
+            if u.side != rec0.side and u.id not in state.off_table and u.state != "eliminated"
+        ]
         enemies = unary_union(polys) if polys else None
     detached = {n for n in state.oob.all_subordinates(commander_id) if f"detached:{n}" in state.flags}
     for n in list(detached):
@@ -92,18 +105,23 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
     moving = {r.id for r in movers}
     friends = None
     if keep_apart_cm is not None and rec0 is not None:
-        polys = [u.footprint() for u in state.units.values() if u.side == rec0.side and u.id not in moving
-                 and u.id not in state.off_table and u.state != "eliminated"]
+        polys = [
+            u.footprint()
+            for u in state.units.values()
+            if u.side == rec0.side and u.id not in moving and u.id not in state.off_table and u.state != "eliminated"
+        ]
         friends = unary_union(polys) if polys else None
     heading = math.degrees(math.atan2(dy, dx))
     turn_by = _wheel_angle(movers, heading) if wheel else 0.0
     pivots = {r.id: _pivot(state, r.id, commander_id) for r in movers if isinstance(r, Unit)}
     if turn_by:  # the whole formation wheels, or none of it
         shapes = [_wheeled(r, pivots[r.id], turn_by).footprint() for r in movers if isinstance(r, Unit)]
-        if any((enemies is not None and sh.distance(enemies) < float(keep_off_cm or 0.0)) or
-               (friends is not None and sh.intersects(friends)) or (board is not None and not board.covers(sh))
-               for sh in shapes) or any(a.intersection(b).area > 1e-6 for i, a in enumerate(shapes)
-                                        for b in shapes[i + 1:]):
+        if any(
+            (enemies is not None and sh.distance(enemies) < float(keep_off_cm or 0.0))
+            or (friends is not None and sh.intersects(friends))
+            or (board is not None and not board.covers(sh))
+            for sh in shapes
+        ) or any(a.intersection(b).area > 1e-6 for i, a in enumerate(shapes) for b in shapes[i + 1 :]):
             turn_by = 0.0
     # front units first (furthest along delta), so those behind halt on them, not they on those behind
     length = math.hypot(dx, dy)
@@ -138,8 +156,16 @@ def follow_moves(state: GameState, commander_id: str, delta: Point, *, turn: int
             continue
         t = max(t, 0.0)
         nx, ny = rec.position
-        out.append(Moved(turn=turn, side=side, phase=phase, id=rec.id, facing=facing,
-                         path=((x, y), (round(nx + t * dx, 2), round(ny + t * dy, 2)))))
+        out.append(
+            Moved(
+                turn=turn,
+                side=side,
+                phase=phase,
+                id=rec.id,
+                facing=facing,
+                path=((x, y), (round(nx + t * dx, 2), round(ny + t * dy, 2))),
+            )
+        )
     return out
 
 
@@ -149,8 +175,11 @@ def free_of_friends(state: GameState, unit_id: str, delta: Point, keep_apart_cm:
     the way only if it ends no deeper in them), for the umpire's single-unit moves (falling
     back, flight, charges) so they do not stack units on each other."""
     u = state.units[unit_id]
-    polys = [o.footprint() for o in state.units.values() if o.side == u.side and o.id != unit_id
-             and o.id not in state.off_table and o.state != "eliminated"]
+    polys = [
+        o.footprint()
+        for o in state.units.values()
+        if o.side == u.side and o.id != unit_id and o.id not in state.off_table and o.state != "eliminated"
+    ]
     if not polys:
         return 1.0
     return _apart_fraction(u.footprint(), unary_union(polys), float(delta[0]), float(delta[1]), keep_apart_cm)
@@ -191,8 +220,10 @@ def _wheeled_point(p: Point, pivot: Point, angle: float) -> Point:
     """``p`` turned by ``angle`` degrees about ``pivot`` (cm, rounded to 0.01)."""
     a = math.radians(angle)
     x, y = p[0] - pivot[0], p[1] - pivot[1]
-    return (round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2),
-            round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2))
+    return (
+        round(pivot[0] + x * math.cos(a) - y * math.sin(a), 2),
+        round(pivot[1] + x * math.sin(a) + y * math.cos(a), 2),
+    )
 
 
 def _wheeled(u: Unit, pivot: Point, angle: float) -> Unit:
@@ -211,6 +242,7 @@ def _apart_fraction(poly: BaseGeometry, others: BaseGeometry, dx: float, dy: flo
 
 def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``shape`` inside ``board`` (0 if it is not now)."""
+
     def inside(t: float) -> bool:
         return bool(board.covers(translate(shape, t * dx, t * dy)))
 
@@ -227,6 +259,7 @@ def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: 
 
 def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: float, keep_off: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``poly`` ``keep_off`` cm from ``enemies``."""
+
     def clear(t: float) -> bool:
         return bool(translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9)
 
@@ -241,8 +274,16 @@ def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: flo
     return lo
 
 
-def arrival_event(state: GameState, reinforcement_id: str, formation: str, *, turn: int, side: str, phase: str,
-                  offset: Point = (0.0, 0.0)) -> ReinforcementArrived:
+def arrival_event(
+    state: GameState,
+    reinforcement_id: str,
+    formation: str,
+    *,
+    turn: int,
+    side: str,
+    phase: str,
+    offset: Point = (0.0, 0.0),
+) -> ReinforcementArrived:
     """The arrival of ``formation`` (a ``Reinforcement``'s commander or lone unit and everything
     below it that is still off table), each record placed where it waits shifted by ``offset``.
 
@@ -262,13 +303,21 @@ def arrival_event(state: GameState, reinforcement_id: str, formation: str, *, tu
         rows.append((node, rec.position[0] + offset[0], rec.position[1] + offset[1], rec.facing))
     if not rows:
         raise ValueError(f"reinforcement {reinforcement_id!r}: {formation!r} has no units or commanders off table")
-    return ReinforcementArrived(turn=turn, side=side, phase=phase, reinforcement=reinforcement_id,
-                                arrivals=tuple(rows))
+    return ReinforcementArrived(turn=turn, side=side, phase=phase, reinforcement=reinforcement_id, arrivals=tuple(rows))
 
 
-def umpire_roll(dice: DiceSource, purpose: str, label: str, spec: DiceSpec, *, threshold: int | None = None,
-                modifiers: Sequence[tuple[int, str]] = (), threshold_source: str = "umpire's ruling",
-                passes: str = "passes", fails: str = "fails") -> RollRecord:
+def umpire_roll(
+    dice: DiceSource,
+    purpose: str,
+    label: str,
+    spec: DiceSpec,
+    *,
+    threshold: int | None = None,
+    modifiers: Sequence[tuple[int, str]] = (),
+    threshold_source: str = "umpire's ruling",
+    passes: str = "passes",
+    fails: str = "fails",
+) -> RollRecord:
     """One roll on the umpire's table, through the game's dice (seeded in play).
 
     ``threshold`` None makes it a table roll (no pass/fail; ``outcome`` left for the caller).
@@ -279,6 +328,14 @@ def umpire_roll(dice: DiceSource, purpose: str, label: str, spec: DiceSpec, *, t
     total = sum(raw) + sum(m.value for m in mods)
     ok = None if threshold is None else total >= threshold
     outcome = "" if ok is None else (passes if ok else fails)
-    return RollRecord(purpose=purpose, label=label, dice=spec, raw=tuple(raw), modifiers=mods, threshold=threshold,
-                      threshold_source=threshold_source if threshold is not None else "", outcome=outcome,
-                      success=ok)
+    return RollRecord(
+        purpose=purpose,
+        label=label,
+        dice=spec,
+        raw=tuple(raw),
+        modifiers=mods,
+        threshold=threshold,
+        threshold_source=threshold_source if threshold is not None else "",
+        outcome=outcome,
+        success=ok,
+    )

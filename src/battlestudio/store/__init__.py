@@ -8,7 +8,7 @@ Public API: ``load(path) -> Battle``, ``save(battle, path)``, ``append_events(pa
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
@@ -101,9 +101,7 @@ def unreadable_events(battle: Battle) -> list[tuple[int, ValueError]]:
     return battle.events.unreadable() if isinstance(battle.events, RecordedEvents) else []
 
 
-def append_events(
-    path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None
-) -> int:
+def append_events(path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None) -> int:
     """Append new ``events`` to a ``.battle`` file in one transaction; see
     ``database_write.append_events``. Returns the number of events now stored.
 
@@ -120,5 +118,13 @@ def append_events(
     return _append(path, events, after=after)
 
 
-__all__ = ["BattleFileError", "DocumentError", "UnreadableEvents", "append_events", "format_of", "load", "save",
-           "unreadable_events"]
+__all__ = [
+    "BattleFileError",
+    "DocumentError",
+    "UnreadableEvents",
+    "append_events",
+    "format_of",
+    "load",
+    "save",
+    "unreadable_events",
+]

@@ -10,7 +10,7 @@ import errno
 import os
 import tempfile
 from contextlib import suppress
-from typing import Callable
+from collections.abc import Callable
 
 
 def atomic_write(path: str | os.PathLike[str], fill: Callable[[str], None]) -> None:

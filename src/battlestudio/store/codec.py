@@ -14,12 +14,19 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.orders import Order, OrderStatus
 from battlestudio.model.scenario import (
-    DeploymentZone, Objective, Reinforcement, Scenario, ScenarioInfo, Side, Source,
+    DeploymentZone,
+    Objective,
+    Reinforcement,
+    Scenario,
+    ScenarioInfo,
+    Side,
+    Source,
 )
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.model.units import Arm, Commander, Formation, Subtype, Unit
@@ -28,8 +35,29 @@ from battlestudio.replay.events import BattleEvent, event_from_dict
 from battlestudio.rules import load_event_types
 from battlestudio.store.errors import DocumentError
 from battlestudio.store.fields import (
-    COUNT, FLOAT, GEOMETRY, HHMM, INT, ISO_DATE, JSON, OPT_COUNT, OPT_FLOAT, OPT_INT, OPT_POINT, POINT,
-    POLYGON, STR, STRS, Codec, EnumOf, FloatIn, IntIn, Optional, _kind, nested, show,
+    COUNT,
+    FLOAT,
+    GEOMETRY,
+    HHMM,
+    INT,
+    ISO_DATE,
+    JSON,
+    OPT_COUNT,
+    OPT_FLOAT,
+    OPT_INT,
+    OPT_POINT,
+    POINT,
+    POLYGON,
+    STR,
+    STRS,
+    Codec,
+    EnumOf,
+    FloatIn,
+    IntIn,
+    Optional,
+    _kind,
+    nested,
+    show,
 )
 
 FORMAT = "battlestudio"
@@ -52,7 +80,8 @@ class RecordSpec:
         if gone:  # a field was renamed or removed from the model: nothing could be read back
             raise TypeError(f"{self.cls.__name__} has no field(s) {', '.join(gone)} the store writes")
         required = {
-            f.name for f in dataclasses.fields(self.cls)
+            f.name
+            for f in dataclasses.fields(self.cls)
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         }
         object.__setattr__(self, "required", frozenset(required))
@@ -106,42 +135,106 @@ MAX_TURNS = 10_000
 
 TABLE_CM = FloatIn(0.0, MAX_TABLE_CM)
 INFO = _spec(
-    ScenarioInfo, title=STR, date=ISO_DATE, place=STR, ruleset=STR, parameters=JSON, table_width=TABLE_CM,
-    table_height=TABLE_CM, ground_scale=FloatIn(0.0, 1e6), turn_minutes=IntIn(1, 24 * 60),
-    first_turn=HHMM, turns=IntIn(1, MAX_TURNS), description=STR,
+    ScenarioInfo,
+    title=STR,
+    date=ISO_DATE,
+    place=STR,
+    ruleset=STR,
+    parameters=JSON,
+    table_width=TABLE_CM,
+    table_height=TABLE_CM,
+    ground_scale=FloatIn(0.0, 1e6),
+    turn_minutes=IntIn(1, 24 * 60),
+    first_turn=HHMM,
+    turns=IntIn(1, MAX_TURNS),
+    description=STR,
 )
 SIDE = _spec(Side, id=STR, name=STR, nations=STRS, colour=STR)
 UNIT = _spec(
-    Unit, id=STR, name=STR, side=STR, nation=STR, arm=EnumOf(Arm), subtype=Optional(EnumOf(Subtype)),
-    quality=STR, figures=COUNT, bases=OPT_COUNT, men=COUNT, horses=COUNT, guns=COUNT, position=POINT,
-    facing=FLOAT, formation=EnumOf(Formation), state=STR, ammunition=OPT_COUNT, figure_width=FLOAT,
-    figure_depth=FLOAT, column_ranks=INT, attributes=JSON,
+    Unit,
+    id=STR,
+    name=STR,
+    side=STR,
+    nation=STR,
+    arm=EnumOf(Arm),
+    subtype=Optional(EnumOf(Subtype)),
+    quality=STR,
+    figures=COUNT,
+    bases=OPT_COUNT,
+    men=COUNT,
+    horses=COUNT,
+    guns=COUNT,
+    position=POINT,
+    facing=FLOAT,
+    formation=EnumOf(Formation),
+    state=STR,
+    ammunition=OPT_COUNT,
+    figure_width=FLOAT,
+    figure_depth=FLOAT,
+    column_ranks=INT,
+    attributes=JSON,
 )
 COMMANDER = _spec(
-    Commander, id=STR, name=STR, side=STR, nation=STR, echelon=STR, position=POINT, facing=FLOAT,
-    figures=COUNT, order_capacity=OPT_INT, command_ability=OPT_INT, command_distance=OPT_FLOAT,
+    Commander,
+    id=STR,
+    name=STR,
+    side=STR,
+    nation=STR,
+    echelon=STR,
+    position=POINT,
+    facing=FLOAT,
+    figures=COUNT,
+    order_capacity=OPT_INT,
+    command_ability=OPT_INT,
+    command_distance=OPT_FLOAT,
     attributes=JSON,
 )
 TERRAIN = _spec(
-    TerrainFeature, id=STR, kind=EnumOf(TerrainKind), geometry=GEOMETRY, name=STR, level=OPT_INT,
-    width=OPT_FLOAT, properties=JSON,
+    TerrainFeature,
+    id=STR,
+    kind=EnumOf(TerrainKind),
+    geometry=GEOMETRY,
+    name=STR,
+    level=OPT_INT,
+    width=OPT_FLOAT,
+    properties=JSON,
 )
 TOWN = _spec(TownZone, id=STR, name=STR, polygon=POLYGON, capacity=INT)
 OBJECTIVE = _spec(Objective, id=STR, name=STR, geometry=GEOMETRY, side=STR, value=INT)
 DEPLOYMENT = _spec(DeploymentZone, id=STR, side=STR, name=STR, polygon=POLYGON, formation=STR)
 REINFORCEMENT = _spec(
-    Reinforcement, id=STR, side=STR, formation=STR, earliest_turn=INT, latest_turn=INT,
-    entry_point=POINT, probability=FLOAT, note=STR,
+    Reinforcement,
+    id=STR,
+    side=STR,
+    formation=STR,
+    earliest_turn=INT,
+    latest_turn=INT,
+    entry_point=POINT,
+    probability=FLOAT,
+    note=STR,
 )
 ORDER = _spec(
-    Order, id=STR, issuer=STR, recipient=STR, order_type=STR, objective=OPT_POINT,
-    status=EnumOf(OrderStatus), turn_issued=INT, parameters=JSON,
+    Order,
+    id=STR,
+    issuer=STR,
+    recipient=STR,
+    order_type=STR,
+    objective=OPT_POINT,
+    status=EnumOf(OrderStatus),
+    turn_issued=INT,
+    parameters=JSON,
 )
 SOURCE = _spec(Source, title=STR, url=STR, licence=STR, note=STR)
 
 COLLECTIONS: Mapping[str, RecordSpec] = {
-    "sides": SIDE, "commanders": COMMANDER, "units": UNIT, "terrain": TERRAIN, "towns": TOWN,
-    "objectives": OBJECTIVE, "deployment_zones": DEPLOYMENT, "reinforcements": REINFORCEMENT,
+    "sides": SIDE,
+    "commanders": COMMANDER,
+    "units": UNIT,
+    "terrain": TERRAIN,
+    "towns": TOWN,
+    "objectives": OBJECTIVE,
+    "deployment_zones": DEPLOYMENT,
+    "reinforcements": REINFORCEMENT,
     "orders": ORDER,
 }
 """Scenario containers keyed by id, as document key → spec (document key = Scenario field)."""
@@ -177,9 +270,7 @@ def oob_to_doc(oob: OrderOfBattle) -> list[dict[str, Any]]:
     none at all (a lone node), in graph order; subordinates in insertion order."""
     g = oob.graph
     return [
-        {"id": n, "subordinates": list(g.successors(n))}
-        for n in g.nodes
-        if g.out_degree(n) > 0 or g.in_degree(n) == 0
+        {"id": n, "subordinates": list(g.successors(n))} for n in g.nodes if g.out_degree(n) > 0 or g.in_degree(n) == 0
     ]
 
 
@@ -242,7 +333,9 @@ def battle_from_doc(doc: Any) -> Battle:
     if not isinstance(doc, dict):
         raise DocumentError("", f"expected a JSON object at the top, got {_kind(doc)}")
     if doc.get("format") != FORMAT:
-        raise DocumentError("format", f"not a BattleStudio document (expected {FORMAT!r}, got {show(doc.get('format'))})")
+        raise DocumentError(
+            "format", f"not a BattleStudio document (expected {FORMAT!r}, got {show(doc.get('format'))})"
+        )
     version = doc.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise DocumentError("schema_version", f"expected a positive integer, got {show(version)}")

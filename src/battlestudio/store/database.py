@@ -12,7 +12,8 @@ import json
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import shapely
 from sqlalchemy import Engine
@@ -22,11 +23,24 @@ from sqlmodel import create_engine
 from battlestudio.store.codec import RecordSpec
 from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf
 from battlestudio.store.rows import (  # noqa: F401 - re-exported for database_write and older callers
-    check_header, parse_json, parse_wkb, record_from_row, sql_errors,
+    check_header,
+    parse_json,
+    parse_wkb,
+    record_from_row,
+    sql_errors,
 )
 
-__all__ = ["check_header", "chunks", "engine_for", "json_text", "parse_json", "parse_wkb", "record_from_row",
-           "row_from_record", "sql_errors"]
+__all__ = [
+    "check_header",
+    "chunks",
+    "engine_for",
+    "json_text",
+    "parse_json",
+    "parse_wkb",
+    "record_from_row",
+    "row_from_record",
+    "sql_errors",
+]
 
 
 def engine_for(path: str, mode: str) -> Engine:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import gc
 import os
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.replay.battle import Battle
@@ -24,14 +25,31 @@ from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.rules import load_event_types
 from battlestudio.store.codec import (
-    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, RecordSpec, battle_from_doc, event_from_doc, oob_to_doc,
+    COLLECTIONS,
+    FORMAT,
+    INFO,
+    SCHEMA_VERSION,
+    SOURCE,
+    RecordSpec,
+    battle_from_doc,
+    event_from_doc,
+    oob_to_doc,
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.event_places import raise_for_places
 from battlestudio.store.fields import OPT_POINT, POINT
 from battlestudio.store.rows import (
-    COLLECTION_TABLE_NAMES, EVENT_TABLE, INFO_TABLE, OOB_EDGE_TABLE, OOB_NODE_TABLE, SOURCE_TABLE, check_header,
-    connect, parse_json, record_from_row, sql_errors,
+    COLLECTION_TABLE_NAMES,
+    EVENT_TABLE,
+    INFO_TABLE,
+    OOB_EDGE_TABLE,
+    OOB_NODE_TABLE,
+    SOURCE_TABLE,
+    check_header,
+    connect,
+    parse_json,
+    record_from_row,
+    sql_errors,
 )
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -151,7 +169,8 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
     columns = f"SELECT seq, kind, turn, side, phase, payload FROM {EVENT_TABLE}"
     bad = cursor.execute(  # the places are checked by SQLite: no Python loop over the rows
         f"{columns} WHERE typeof(turn) != 'integer' OR typeof(side) != 'text' OR typeof(phase) != 'text' "
-        f"OR kind IS NULL OR kind NOT IN ({', '.join('?' * len(kinds))}) ORDER BY seq LIMIT 1", list(kinds),
+        f"OR kind IS NULL OR kind NOT IN ({', '.join('?' * len(kinds))}) ORDER BY seq LIMIT 1",
+        list(kinds),
     ).fetchone()
     if bad is not None:
         event_from_doc(_event_doc(*bad), f"events[{bad[0]}]")  # raises its DocumentError
@@ -175,8 +194,10 @@ def _missing_seqs(seqs: list[int]) -> tuple[str, str]:
     missing = sum(b - a + 1 for a, b in gaps if b >= a)
     where = f"event seq={lo}" if lo == hi else f"event seq={lo} to {hi}"
     more = f" ({missing} rows missing in {len(gaps)} gaps)" if len(gaps) > 1 else ""
-    return where, (f"missing{more}: the events must be numbered 0 to n - 1 without gaps, and a game with "
-                   "deleted events cannot be replayed")
+    return where, (
+        f"missing{more}: the events must be numbered 0 to n - 1 without gaps, and a game with "
+        "deleted events cannot be replayed"
+    )
 
 
 def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleEvent]:
@@ -190,7 +211,9 @@ def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleE
             if not isinstance(data, dict):
                 raise DocumentError(f"event seq={seq}.payload", "expected a JSON object")
             if not data.keys().isdisjoint(_HEAD_KEYS):  # a payload overriding its columns: check all
-                return event_from_doc({"kind": kind, "turn": turn, "side": side, "phase": phase, **data}, f"events[{seq}]")
+                return event_from_doc(
+                    {"kind": kind, "turn": turn, "side": side, "phase": phase, **data}, f"events[{seq}]"
+                )
             data.update(kind=kind, turn=turn, side=side, phase=phase)
             try:
                 return event_from_dict(data)

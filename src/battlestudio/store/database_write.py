@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 from contextlib import suppress
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 import sqlalchemy.exc
 
@@ -21,14 +22,32 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.store.atomic import atomic_write
 from battlestudio.store.codec import (
-    COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, SOURCE, battle_to_doc, event_payload_json, event_to_doc,
+    COLLECTIONS,
+    FORMAT,
+    INFO,
+    SCHEMA_VERSION,
+    SOURCE,
+    battle_to_doc,
+    event_payload_json,
+    event_to_doc,
 )
 from battlestudio.store.database import (
-    check_header, chunks, engine_for, json_text, row_from_record, sql_errors,
+    check_header,
+    chunks,
+    engine_for,
+    row_from_record,
+    sql_errors,
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.tables import (
-    APPLICATION_ID, COLLECTION_TABLES, METADATA, EventRow, InfoRow, MetaRow, OobEdgeRow, OobNodeRow,
+    APPLICATION_ID,
+    COLLECTION_TABLES,
+    METADATA,
+    EventRow,
+    InfoRow,
+    MetaRow,
+    OobEdgeRow,
+    OobNodeRow,
     SourceRow,
 )
 
@@ -87,7 +106,9 @@ def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) 
             insert_rows(conn, InfoRow, [{"id": 1, **row_from_record(INFO, doc["info"])}])
             for key, spec in COLLECTIONS.items():
                 insert_rows(conn, COLLECTION_TABLES[key], [row_from_record(spec, r) for r in doc[key]])
-            insert_rows(conn, SourceRow, [{"seq": i, **row_from_record(SOURCE, s)} for i, s in enumerate(doc["sources"])])
+            insert_rows(
+                conn, SourceRow, [{"seq": i, **row_from_record(SOURCE, s)} for i, s in enumerate(doc["sources"])]
+            )
             nodes, edges = _oob_rows(doc["oob"])
             insert_rows(conn, OobNodeRow, nodes)
             insert_rows(conn, OobEdgeRow, edges)
@@ -123,13 +144,17 @@ def event_row(seq: int, event: dict[str, Any], where: str) -> dict[str, Any]:
     DocumentError
         if the payload is not JSON data (see ``event_payload_json``).
     """
-    return {"seq": seq, "turn": event["turn"], "side": event["side"], "phase": event["phase"],
-            "kind": event["kind"], "payload": event_payload_json(event, where)}
+    return {
+        "seq": seq,
+        "turn": event["turn"],
+        "side": event["side"],
+        "phase": event["phase"],
+        "kind": event["kind"],
+        "payload": event_payload_json(event, where),
+    }
 
 
-def append_events(
-    path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None
-) -> int:
+def append_events(path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None) -> int:
     """Append ``events`` to the game log of the ``.battle`` file ``path`` (Issue 7, storage).
 
     Only the new events are written, in one SQLite transaction: if anything fails or the
@@ -173,7 +198,9 @@ def append_events(
                 count = conn.exec_driver_sql("SELECT count(*) FROM event").scalar_one()
                 start = conn.exec_driver_sql("SELECT coalesce(max(seq) + 1, 0) FROM event").scalar_one()
                 if after is not None and count != after:
-                    raise BattleFileError(path, f"cannot append events: the file holds {count} events, expected {after}")
+                    raise BattleFileError(
+                        path, f"cannot append events: the file holds {count} events, expected {after}"
+                    )
                 insert_rows(conn, EventRow, [event_row(start + i, e, f"events[+{i}]") for i, e in enumerate(rows)])
                 conn.exec_driver_sql("COMMIT")
             except BaseException:

@@ -51,7 +51,7 @@ class BattleFileError(ValueError):
         super().__init__(f"{self.path}: {middle}{self.what}")
 
     @classmethod
-    def from_document(cls, path: str | os.PathLike[str], err: DocumentError) -> "BattleFileError":
+    def from_document(cls, path: str | os.PathLike[str], err: DocumentError) -> BattleFileError:
         """Wrap a ``DocumentError`` raised while decoding ``path``."""
         return cls(path, err.what, err.where)
 

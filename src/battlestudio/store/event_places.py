@@ -13,7 +13,7 @@ it, e.g. "event 101 before it is in turn 1, french, tea").
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.store.errors import DocumentError

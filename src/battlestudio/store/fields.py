@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import math
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from shapely.errors import ShapelyError
 from shapely.geometry import shape
@@ -387,8 +388,8 @@ FLOAT = Float()
 COORD = FloatIn(-COORD_LIMIT_CM, COORD_LIMIT_CM, lo_open=False)
 COUNT = IntIn(0)
 OPT_COUNT = Optional(COUNT)
-HHMM = Matching(r"[0-9]{2}:[0-9]{2}", "a time of day HH:MM, e.g. \"06:00\"", _bad_hhmm)
-ISO_DATE = Matching(r"(|[0-9]{4}-[0-9]{2}-[0-9]{2})", "an ISO date YYYY-MM-DD (or \"\")", _bad_date)
+HHMM = Matching(r"[0-9]{2}:[0-9]{2}", 'a time of day HH:MM, e.g. "06:00"', _bad_hhmm)
+ISO_DATE = Matching(r"(|[0-9]{4}-[0-9]{2}-[0-9]{2})", 'an ISO date YYYY-MM-DD (or "")', _bad_date)
 POINT = PointOf()
 STRS = StrTuple()
 JSON = JsonMapping()

@@ -23,6 +23,7 @@ from battlestudio.replay.recorded import heads_of
 from battlestudio.store.event_places import raise_for_places
 from battlestudio.store.errors import BattleFileError, DocumentError
 
+
 def dumps(battle: Battle) -> str:
     """The ``.battle.json`` text of ``battle``.
 
@@ -39,7 +40,9 @@ def dumps(battle: Battle) -> str:
         value = doc[key]
         if key == "events" and value:
             lines.append(f"  {_scalar(key)}: [")
-            lines.extend(f"    {_event_line(item, i)}{',' if i < len(value) - 1 else ''}" for i, item in enumerate(value))
+            lines.extend(
+                f"    {_event_line(item, i)}{',' if i < len(value) - 1 else ''}" for i, item in enumerate(value)
+            )
             lines.append(f"  ]{comma}")
         else:
             lines.append(f"  {_scalar(key)}: {_pretty(value, 1)}{comma}")
@@ -102,7 +105,9 @@ def loads(text: str) -> Battle:
     except json.JSONDecodeError as exc:
         raise DocumentError("", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except _DuplicateKey as exc:
-        raise DocumentError("", f"not valid for BattleStudio: key {exc.args[0]!r} appears twice in one object") from None
+        raise DocumentError(
+            "", f"not valid for BattleStudio: key {exc.args[0]!r} appears twice in one object"
+        ) from None
     except ValueError as exc:
         raise DocumentError("", f"not valid JSON: {exc}") from None
     except RecursionError:

@@ -15,7 +15,8 @@ import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import shapely
 from shapely.errors import ShapelyError
@@ -28,17 +29,38 @@ APPLICATION_ID = 0x42415453
 """``PRAGMA application_id`` of a .battle file ("BATS"); ``tables.APPLICATION_ID``."""
 
 COLLECTION_TABLE_NAMES = {
-    "sides": "side", "commanders": "commander", "units": "unit", "terrain": "terrain",
-    "towns": "town_zone", "objectives": "objective", "deployment_zones": "deployment_zone",
-    "reinforcements": "reinforcement", "orders": "standing_order",
+    "sides": "side",
+    "commanders": "commander",
+    "units": "unit",
+    "terrain": "terrain",
+    "towns": "town_zone",
+    "objectives": "objective",
+    "deployment_zones": "deployment_zone",
+    "reinforcements": "reinforcement",
+    "orders": "standing_order",
 }
 """Document collection key → table name (``tables.COLLECTION_TABLES``' ``__tablename__``)."""
 
 INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE, OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE = (
-    "scenario_info", "source", "oob_node", "oob_edge", "event", "meta")
+    "scenario_info",
+    "source",
+    "oob_node",
+    "oob_edge",
+    "event",
+    "meta",
+)
 
-REQUIRED_TABLE_NAMES = frozenset({*COLLECTION_TABLE_NAMES.values(), INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE,
-                                  OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE})
+REQUIRED_TABLE_NAMES = frozenset(
+    {
+        *COLLECTION_TABLE_NAMES.values(),
+        INFO_TABLE,
+        SOURCE_TABLE,
+        OOB_NODE_TABLE,
+        OOB_EDGE_TABLE,
+        EVENT_TABLE,
+        META_TABLE,
+    }
+)
 """Every table of this schema version (``tables.REQUIRED_TABLES``)."""
 
 
@@ -89,8 +111,10 @@ def check_header(path: str, conn: Any) -> int:
     if META_TABLE not in tables:
         app_id = raw.execute("PRAGMA application_id").fetchone()[0]
         found = ", ".join(sorted(tables)[:8]) or "none"
-        what = "a BattleStudio file without its meta table" if app_id == APPLICATION_ID else (
-            "not a BattleStudio file: an SQLite database without BattleStudio tables"
+        what = (
+            "a BattleStudio file without its meta table"
+            if app_id == APPLICATION_ID
+            else ("not a BattleStudio file: an SQLite database without BattleStudio tables")
         )
         raise BattleFileError(path, f"{what} (tables found: {found})")
     meta = {r[0]: r[1] for r in raw.execute("SELECT key, value FROM meta")}

@@ -31,8 +31,12 @@ def summarize(battle: Battle) -> dict[str, Any]:
 
     def strength(records: Any) -> dict[str, int]:
         rs = list(records)
-        return {"units": len(rs), "men": sum(u.men for u in rs), "guns": sum(u.guns for u in rs),
-                "horses": sum(u.horses for u in rs)}
+        return {
+            "units": len(rs),
+            "men": sum(u.men for u in rs),
+            "guns": sum(u.guns for u in rs),
+            "horses": sum(u.horses for u in rs),
+        }
 
     side_ids = sorted(set(s.sides) | {u.side for u in units} | {c.side for c in cmd})
     sides = {}
@@ -48,12 +52,18 @@ def summarize(battle: Battle) -> dict[str, Any]:
     echelons = Counter(c.echelon for c in cmd)
     total = strength(units)
     return {
-        "title": s.info.title, "date": s.info.date, "place": s.info.place, "ruleset": s.info.ruleset,
+        "title": s.info.title,
+        "date": s.info.date,
+        "place": s.info.place,
+        "ruleset": s.info.ruleset,
         "table_cm": [s.info.table_width, s.info.table_height],
         "sides": sides,
         "commanders": len(s.commanders),
         "commanders_per_echelon": dict(sorted(echelons.items(), key=lambda kv: (ECHELON_RANK.get(kv[0], 99), kv[0]))),
-        "units": total["units"], "men": total["men"], "guns": total["guns"], "horses": total["horses"],
+        "units": total["units"],
+        "men": total["men"],
+        "guns": total["guns"],
+        "horses": total["horses"],
         "arms": arms,
         "terrain_features": len(s.terrain),
         "terrain_per_kind": dict(sorted(Counter(t.kind.value for t in s.terrain.values()).items())),

@@ -206,9 +206,15 @@ class EventRow(_Base, table=True):
 
 
 COLLECTION_TABLES = {
-    "sides": SideRow, "commanders": CommanderRow, "units": UnitRow, "terrain": TerrainRow,
-    "towns": TownRow, "objectives": ObjectiveRow, "deployment_zones": DeploymentRow,
-    "reinforcements": ReinforcementRow, "orders": OrderRow,
+    "sides": SideRow,
+    "commanders": CommanderRow,
+    "units": UnitRow,
+    "terrain": TerrainRow,
+    "towns": TownRow,
+    "objectives": ObjectiveRow,
+    "deployment_zones": DeploymentRow,
+    "reinforcements": ReinforcementRow,
+    "orders": OrderRow,
 }
 """Document collection key → table of its records."""
 

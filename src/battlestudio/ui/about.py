@@ -12,7 +12,7 @@ import html
 import platform
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
 
 import PySide6
 from PySide6.QtCore import Qt, qVersion
@@ -142,8 +142,11 @@ class AboutDialog(QDialog):
         icon = QLabel()
         png = resource("icons", "battlestudio-128.png")
         if png is not None:
-            icon.setPixmap(QPixmap(str(png)).scaled(96, 96, Qt.AspectRatioMode.KeepAspectRatio,
-                                                    Qt.TransformationMode.SmoothTransformation))
+            icon.setPixmap(
+                QPixmap(str(png)).scaled(
+                    96, 96, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+                )
+            )
         self.heading = QLabel(f"<h2>{APP_NAME} {html.escape(__version__)}</h2>")
         head = QHBoxLayout()
         head.addWidget(icon)

@@ -63,8 +63,15 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     acts = Actions()
     style = w.style()
 
-    def make(name: str, text: str, slot: Callable, keys=None, icon: QStyle.StandardPixmap | None = None,
-             tip: str = "", checkable: bool = False) -> QAction:
+    def make(
+        name: str,
+        text: str,
+        slot: Callable,
+        keys=None,
+        icon: QStyle.StandardPixmap | None = None,
+        tip: str = "",
+        checkable: bool = False,
+    ) -> QAction:
         a = QAction(text, w)
         a.setObjectName(f"action_{name}")
         if keys is not None:

@@ -13,7 +13,11 @@ import math
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QGraphicsEllipseItem, QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem, QWidget,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
 )
 
 from battlestudio.analysis.command_picture import EXEMPT, IN, OUT, UNBOUND
@@ -30,8 +34,7 @@ LINK_COLOURS = {IN: "#2e8b3a", OUT: "#d0202a", EXEMPT: "#d08a00", UNBOUND: "#8a8
 """Line colour per link status."""
 OUT_COLOUR = QColor("#d0202a")
 DETACHED_COLOUR = QColor("#7a3fb0")
-ORDER_COLOURS = {"A": "#b0201a", "T": "#6a4a20", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0",
-                 "defence": "#2f6f2f"}
+ORDER_COLOURS = {"A": "#b0201a", "T": "#6a4a20", "M": "#1f5fa0", "H": "#2f6f2f", "D": "#7a3fb0", "defence": "#2f6f2f"}
 """Arrow colour per Torden over Europa order type; other types use dark grey."""
 
 
@@ -99,15 +102,25 @@ class ReachItem(QGraphicsEllipseItem):
         if r is None:
             return ""
         if r.kind == "zones":
-            bands = "; ".join(f"zone {b.zone}: {b.inner:g}–{b.outer:g} cm" if b.outer is not None
-                              else f"zone {b.zone}: beyond {b.inner:g} cm" for b in r.zones)
+            bands = "; ".join(
+                f"zone {b.zone}: {b.inner:g}–{b.outer:g} cm"
+                if b.outer is not None
+                else f"zone {b.zone}: beyond {b.inner:g} cm"
+                for b in r.zones
+            )
             return f"Command zones ({r.rule}), measured to {r.measured_to}: {bands}"
         return f"Command distance {r.radius:g} cm ({r.rule}), measured to {r.measured_to}"
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()  # tooltips only near the rings, not over the whole disc
         r = self.reach
-        radii = [b.outer for b in r.zones if b.outer is not None] if r and r.kind == "zones" else [r.radius or 0.0] if r else []
+        radii = (
+            [b.outer for b in r.zones if b.outer is not None]
+            if r and r.kind == "zones"
+            else [r.radius or 0.0]
+            if r
+            else []
+        )
         for rad in radii:
             path.addEllipse(QPointF(0, 0), rad + 0.6, rad + 0.6)
             path.addEllipse(QPointF(0, 0), max(rad - 0.6, 0.0), max(rad - 0.6, 0.0))
@@ -194,8 +207,9 @@ class LinksItem(QGraphicsItem):
         self._lines = None
         xs = [v for _, ln in links.values() for v in (ln.x1(), ln.x2())]
         ys = [v for _, ln in links.values() for v in (ln.y1(), ln.y2())]
-        self._rect = (QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-1, -1, 1, 1)
-                      if xs else QRectF())
+        self._rect = (
+            QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-1, -1, 1, 1) if xs else QRectF()
+        )
         self.update()
 
     def update_links(self, changes: dict[str, tuple[str, QLineF] | None]) -> None:
@@ -225,8 +239,12 @@ class LinksItem(QGraphicsItem):
         return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        styles = {IN: (1.6, Qt.PenStyle.SolidLine), OUT: (2.4, Qt.PenStyle.SolidLine),
-                  EXEMPT: (1.8, Qt.PenStyle.DashLine), UNBOUND: (0.8, Qt.PenStyle.DotLine)}
+        styles = {
+            IN: (1.6, Qt.PenStyle.SolidLine),
+            OUT: (2.4, Qt.PenStyle.SolidLine),
+            EXEMPT: (1.8, Qt.PenStyle.DashLine),
+            UNBOUND: (0.8, Qt.PenStyle.DotLine),
+        }
         lines = self.lines
         for status in (UNBOUND, IN, EXEMPT, OUT):
             width, style = styles[status]
@@ -297,8 +315,9 @@ class OrderItem(QGraphicsItem):
         self.pending = False
         self.colour = QColor("#404040")
 
-    def set_order(self, start: tuple[float, float], end: tuple[float, float], text: str, pending: bool,
-                  colour: str, tip: str) -> None:
+    def set_order(
+        self, start: tuple[float, float], end: tuple[float, float], text: str, pending: bool, colour: str, tip: str
+    ) -> None:
         self.prepareGeometryChange()
         self.a, self.b = table_to_scene(*start), table_to_scene(*end)
         self.text, self.pending, self.colour = text, pending, QColor(colour)
@@ -320,8 +339,9 @@ class OrderItem(QGraphicsItem):
         line = QLineF(self.a, self.b)
         if line.length() < 1e-6:
             return
-        pen = QPen(self.colour, 0.5, Qt.PenStyle.DashLine if self.pending else Qt.PenStyle.SolidLine,
-                   Qt.PenCapStyle.RoundCap)
+        pen = QPen(
+            self.colour, 0.5, Qt.PenStyle.DashLine if self.pending else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap
+        )
         painter.setPen(pen)
         painter.drawLine(line)
         ang = math.atan2(-line.dy(), line.dx())
@@ -392,5 +412,6 @@ class DetachedItem(QGraphicsPathItem):
         r = self.path().boundingRect()
         painter.setFont(_font(2.6, True))
         painter.setPen(DETACHED_COLOUR)
-        painter.drawText(QRectF(r.left(), r.top() - 3.4, max(r.width(), 14.0), 3.2),
-                         Qt.AlignmentFlag.AlignLeft, "detached")
+        painter.drawText(
+            QRectF(r.left(), r.top() - 3.4, max(r.width(), 14.0), 3.2), Qt.AlignmentFlag.AlignLeft, "detached"
+        )

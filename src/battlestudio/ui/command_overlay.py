@@ -29,7 +29,8 @@ are in ``command_items``.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QLineF
 from PySide6.QtWidgets import QGraphicsItem
@@ -41,7 +42,15 @@ from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, get_ruleset
 from battlestudio.ui.command_items import (
-    LAYER, LINK_COLOURS, ORDER_COLOURS, BudgetItem, DetachedItem, LinksItem, MarkItem, OrderItem, ReachItem,
+    LAYER,
+    LINK_COLOURS,
+    ORDER_COLOURS,
+    BudgetItem,
+    DetachedItem,
+    LinksItem,
+    MarkItem,
+    OrderItem,
+    ReachItem,
 )
 from battlestudio.ui.command_shapes import Pool, anchor, hull_path, mark_outline, name_of
 from battlestudio.ui.coords import table_to_scene
@@ -75,7 +84,7 @@ class CommandOverlay:
         ``"hidden"`` (layer off: state kept, drawn when shown).
     """
 
-    def __init__(self, scene: "MapScene", visible: bool = True) -> None:
+    def __init__(self, scene: MapScene, visible: bool = True) -> None:
         self.scene = scene
         self.visible = visible
         self.picture = CommandPicture()
@@ -83,7 +92,7 @@ class CommandOverlay:
         self._state: GameState | None = None
         self._ruleset_id = ""
         self._params: Mapping[str, Any] = {}
-        self._document: "Document | None" = None
+        self._document: Document | None = None
         self._doc_state: GameState | None = None  # the editor state the overlay built from the document
         self._drawn_key: tuple | None = None  # what the items show (see _picture_key)
         self._detached_members: dict[str, frozenset[str]] = {}
@@ -112,7 +121,7 @@ class CommandOverlay:
         self._ruleset_id, self._params = ruleset_id, params
         self._drawn_key = None
 
-    def bind(self, document: "Document") -> None:
+    def bind(self, document: Document) -> None:
         """Follow ``document``: its scenario is the state shown, recomputed on every change."""
         if self._document is not None:
             self._document.changed.disconnect(self._on_changed)
@@ -207,9 +216,16 @@ class CommandOverlay:
         ``local_change`` (units may be eliminated or gone) and not too many to update one by
         one; else None."""
         old = self._state
-        if (old is None or not self.visible or self._drawn_key != _picture_key(old, self)
-                or state.oob is not old.oob or state.flags is not old.flags or state.orders is not old.orders
-                or state.off_table != old.off_table or state.turn != old.turn):
+        if (
+            old is None
+            or not self.visible
+            or self._drawn_key != _picture_key(old, self)
+            or state.oob is not old.oob
+            or state.flags is not old.flags
+            or state.orders is not old.orders
+            or state.off_table != old.off_table
+            or state.turn != old.turn
+        ):
             return None
         if not isinstance(state.units, ChunkedMap) or not isinstance(state.commanders, ChunkedMap):
             return None
@@ -293,8 +309,9 @@ class CommandOverlay:
             rec = state.units.get(sub) or state.commanders.get(sub)
             item = self.marks.get(sub, vis)
             if item.key != (f, rec):
-                text = f.text + (f"\nConsequence ({f.rule}): {f.consequence}" if f.consequence else
-                                 f"\nExempt: {f.exemption}")
+                text = f.text + (
+                    f"\nConsequence ({f.rule}): {f.consequence}" if f.consequence else f"\nExempt: {f.exemption}"
+                )
                 item.set_mark(mark_outline(rec), bool(f.exemption), text)
                 item.key = (f, rec)
         if touched is None:
@@ -314,10 +331,13 @@ class CommandOverlay:
             side = rec.side
             colour = ORDER_COLOURS.get(o.order_type, "#404040")
             text = f"{o.order_type}" + (" (pending)" if pending else "")
-            tip = (f"Order {o.order_id}: {o.order_type} from {name_of(state, o.issuer)} to {rec.name or rec.id}, "
-                   f"{o.status}; objective at {o.objective[0]:.0f}, {o.objective[1]:.0f} cm")
-            self.orders.get(o.order_id, vis).set_order(rec.position, o.objective, text, pending,
-                                                       colour if side else "#404040", tip)
+            tip = (
+                f"Order {o.order_id}: {o.order_type} from {name_of(state, o.issuer)} to {rec.name or rec.id}, "
+                f"{o.status}; objective at {o.objective[0]:.0f}, {o.objective[1]:.0f} cm"
+            )
+            self.orders.get(o.order_id, vis).set_order(
+                rec.position, o.objective, text, pending, colour if side else "#404040", tip
+            )
             shown.add(o.order_id)
         if all_orders:
             self.orders.keep_only(shown)
@@ -329,7 +349,9 @@ class CommandOverlay:
                 self.budgets.remove(cid)
                 continue
             tip = f"{name_of(state, cid)}: {b.unit} {b.capacity}, spent {b.spent} this turn, {b.left} left"
-            self.budgets.get(cid, vis).set_budget(state.commanders[cid].position, f"{b.unit} {b.left}/{b.capacity}", tip)
+            self.budgets.get(cid, vis).set_budget(
+                state.commanders[cid].position, f"{b.unit} {b.left}/{b.capacity}", tip
+            )
         if touched is None:
             self.budgets.keep_only(set(pic.budgets))
 
@@ -352,17 +374,28 @@ class CommandOverlay:
 def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:
     """What the command picture of ``state`` reads, by identity (records are immutable and a
     step that leaves a map alone keeps the same map object), with the rules it is drawn under."""
-    return (id(state.units), id(state.commanders), id(state.orders), id(state.oob), id(state.flags),
-            state.off_table, state.turn, state.side, state.phase, overlay._ruleset_id, id(overlay._params))
+    return (
+        id(state.units),
+        id(state.commanders),
+        id(state.orders),
+        id(state.oob),
+        id(state.flags),
+        state.off_table,
+        state.turn,
+        state.side,
+        state.phase,
+        overlay._ruleset_id,
+        id(overlay._params),
+    )
 
 
-_MOVED_STATES: "weakref.WeakKeyDictionary[Any, tuple[int, GameState]]" = weakref.WeakKeyDictionary()
+_MOVED_STATES: weakref.WeakKeyDictionary[Any, tuple[int, GameState]] = weakref.WeakKeyDictionary()
 """Editor document -> (its revision, the state an overlay brought up to that revision by moving
 records): other views following the same drag (the Odds dock) reuse it instead of building a
 state from the scenario on every mouse move."""
 
 
-def document_state(document: "Document") -> GameState:
+def document_state(document: Document) -> GameState:
     """The game state a document shows: a replaying document's state at its cursor (its
     ``state``, with orders and flags), else the editor's scenario as deployed (the state a
     bound overlay keeps up with a drag, at the document's current revision, else a new one)."""

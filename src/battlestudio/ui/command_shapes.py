@@ -5,7 +5,8 @@ detached formation. All shapes in scene coordinates (``ui.coords.table_to_scene`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
 
 from PySide6.QtGui import QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 class Pool:
     """Items of one kind by key: created on demand, removed when no longer wanted."""
 
-    def __init__(self, scene: "MapScene", make: Callable[[], QGraphicsItem]) -> None:
+    def __init__(self, scene: MapScene, make: Callable[[], QGraphicsItem]) -> None:
         self.scene, self.make = scene, make
         self.items: dict[str, QGraphicsItem] = {}
 

@@ -40,8 +40,9 @@ class CommandView:
         self.timeline: Timeline | None = None
         self.docks = {
             "odds": docks.add_dock("dock_odds", "Odds", self.odds_panel, Qt.DockWidgetArea.RightDockWidgetArea),
-            "analysis": docks.add_dock("dock_analysis", "Analysis", self.analysis_panel,
-                                       Qt.DockWidgetArea.BottomDockWidgetArea),
+            "analysis": docks.add_dock(
+                "dock_analysis", "Analysis", self.analysis_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+            ),
         }
         docks.tabify("dock_properties", self.docks["odds"])
         docks.tabify("dock_problems", self.docks["analysis"])

@@ -34,9 +34,11 @@ def ask_save_changes(parent: QWidget | None, name: str) -> str:
     """
     b = QMessageBox.StandardButton
     answer = QMessageBox.question(
-        parent, "Unsaved changes",
+        parent,
+        "Unsaved changes",
         f"“{name}” has changes that are not saved.\nSave them before closing it?",
-        b.Save | b.Discard | b.Cancel, b.Save,
+        b.Save | b.Discard | b.Cancel,
+        b.Save,
     )
     return {b.Save: "save", b.Discard: "discard"}.get(answer, "cancel")
 
@@ -45,10 +47,12 @@ def ask_restore(parent: QWidget | None, description: str) -> bool:
     """Offer to restore a recovered document; True to restore, False to discard it."""
     b = QMessageBox.StandardButton
     answer = QMessageBox.question(
-        parent, "Recover unsaved work",
+        parent,
+        "Recover unsaved work",
         f"BattleStudio did not close normally. A recovery copy was found:\n\n{description}\n\n"
         "Restore it? (No discards the copy.)",
-        b.Yes | b.No, b.Yes,
+        b.Yes | b.No,
+        b.Yes,
     )
     return answer == b.Yes
 

@@ -44,8 +44,9 @@ def title_for(battle: Battle, cursor: Cursor) -> str:
     return f"{info.title} — turn {cursor.turn} ({game_time(info, cursor.turn)}), {side_name}, {cursor.phase}"
 
 
-def render_map_png(battle: Battle, cursor: Cursor | int, path: str | os.PathLike[str], width: int = 1600,
-                   log: GameLog | None = None) -> Path:
+def render_map_png(
+    battle: Battle, cursor: Cursor | int, path: str | os.PathLike[str], width: int = 1600, log: GameLog | None = None
+) -> Path:
     """Write the map of ``battle`` at ``cursor`` (a ``Cursor`` or a log position) to ``path``.
 
     Parameters
@@ -117,8 +118,11 @@ def render_map_png(battle: Battle, cursor: Cursor | int, path: str | os.PathLike
         font.setBold(True)
         painter.setFont(font)
         painter.setPen(QColor("black"))
-        painter.drawText(QRectF(8, 0, width - 16, band), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                         title_for(battle, log.cursor_at(pos)))
+        painter.drawText(
+            QRectF(8, 0, width - 16, band),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            title_for(battle, log.cursor_at(pos)),
+        )
     finally:
         painter.end()
     view.close()

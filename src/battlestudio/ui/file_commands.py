@@ -73,8 +73,15 @@ class FileCommands(QObject):
 
     document_opened = Signal(object, bool)
 
-    def __init__(self, document: Document, map_view: MapView, settings: Settings, recovery: RecoveryStore,
-                 show_status: Callable[[str, int], None], parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        document: Document,
+        map_view: MapView,
+        settings: Settings,
+        recovery: RecoveryStore,
+        show_status: Callable[[str, int], None],
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.document = document
         self.map_view = map_view
@@ -175,16 +182,22 @@ class FileCommands(QObject):
         save the scenario without it; True to do so. The question says where the game stays."""
         source = getattr(exc.unreadable[0][1], "path", None)
         kept = f"It stays, unchanged, in {source}." if source else "It stays only in this window."
-        text = (f"{exc.path} is a .battle.json file, which cannot hold the recorded game: "
-                f"{len(exc.unreadable)} of its {exc.total} events cannot be read "
-                f"(the first: {exc.unreadable[0][1]}).\n\n"
-                f"Save the scenario without its recorded game? None of the {exc.total} recorded events "
-                f"will be written to {path.name}. {kept}\n\n"
-                "To keep the recorded game with your edits, cancel and save as a .battle file: it keeps "
-                "the events that cannot be read as they are.")
-        answer = QMessageBox.question(self.map_view, "Save without the recorded game?", text,
-                                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                                      QMessageBox.StandardButton.Cancel)
+        text = (
+            f"{exc.path} is a .battle.json file, which cannot hold the recorded game: "
+            f"{len(exc.unreadable)} of its {exc.total} events cannot be read "
+            f"(the first: {exc.unreadable[0][1]}).\n\n"
+            f"Save the scenario without its recorded game? None of the {exc.total} recorded events "
+            f"will be written to {path.name}. {kept}\n\n"
+            "To keep the recorded game with your edits, cancel and save as a .battle file: it keeps "
+            "the events that cannot be read as they are."
+        )
+        answer = QMessageBox.question(
+            self.map_view,
+            "Save without the recorded game?",
+            text,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Save
 
     def fill_recent_menu(self, menu: QMenu) -> None:
@@ -204,8 +217,9 @@ class FileCommands(QObject):
     def export_image(self, path: Path | None = None) -> bool:
         """Render the whole table to an image file (about 4000 px on the long side at most)."""
         if path is None:
-            path = dialogs.export_image_file(self.map_view, self.document.path.with_suffix("").with_suffix(".png")
-                                             if self.document.path else None)
+            path = dialogs.export_image_file(
+                self.map_view, self.document.path.with_suffix("").with_suffix(".png") if self.document.path else None
+            )
             if path is None:
                 return False
         scene = self.map_view.map_scene
@@ -236,8 +250,11 @@ class FileCommands(QObject):
                 kept = entry.data.with_name(entry.data.name + ".unreadable")
                 entry.data.replace(kept)
                 entry.meta.unlink(missing_ok=True)
-                dialogs.show_error(self.map_view, "Could not restore",
-                                   f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.")
+                dialogs.show_error(
+                    self.map_view,
+                    "Could not restore",
+                    f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.",
+                )
                 continue
             doc = Document(battle, entry.source)
             doc.mark_unsaved()

@@ -21,19 +21,54 @@ from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.ui.coords import geometry_path, table_to_scene
 from battlestudio.ui.labels import Label, LabelRequest, MapContext
 from battlestudio.ui.map_item import (  # noqa: F401 - re-exported
-    DARK_INK_PEN, FRONT_PEN, LIGHT_INK_PEN, OUTLINE_PEN, SELECTED, SELECTED_PEN, Z_COMMANDER, Z_OBJECTIVE,
-    Z_TERRAIN, Z_TOWN, Z_UNIT, MapItem,
+    DARK_INK_PEN,
+    FRONT_PEN,
+    LIGHT_INK_PEN,
+    OUTLINE_PEN,
+    SELECTED,
+    SELECTED_PEN,
+    Z_COMMANDER,
+    Z_OBJECTIVE,
+    Z_TERRAIN,
+    Z_TOWN,
+    Z_UNIT,
+    MapItem,
 )
 from battlestudio.ui.styles import (
-    HILL_LEVEL_FILLS, TERRAIN_STYLES, TOWN_BLOCK, TOWN_FILL, TOWN_OUTLINE, brush, cm_pen, cosmetic_pen,
+    HILL_LEVEL_FILLS,
+    TERRAIN_STYLES,
+    TOWN_BLOCK,
+    TOWN_FILL,
+    TOWN_OUTLINE,
+    brush,
+    cm_pen,
+    cosmetic_pen,
 )
 from battlestudio.ui.troop_items import COMMANDER_LABEL_LOD, CommanderItem, UnitItem, UnitShape, unit_shape  # noqa: F401
 
 __all__ = [
-    "MapItem", "UnitItem", "UnitShape", "unit_shape", "CommanderItem", "COMMANDER_LABEL_LOD", "TerrainItem",
-    "TownItem", "ObjectiveItem", "SELECTED", "OUTLINE_PEN", "SELECTED_PEN", "FRONT_PEN", "LIGHT_INK_PEN",
-    "DARK_INK_PEN", "Z_TERRAIN", "Z_TOWN", "Z_OBJECTIVE", "Z_UNIT", "Z_COMMANDER",
+    "MapItem",
+    "UnitItem",
+    "UnitShape",
+    "unit_shape",
+    "CommanderItem",
+    "COMMANDER_LABEL_LOD",
+    "TerrainItem",
+    "TownItem",
+    "ObjectiveItem",
+    "SELECTED",
+    "OUTLINE_PEN",
+    "SELECTED_PEN",
+    "FRONT_PEN",
+    "LIGHT_INK_PEN",
+    "DARK_INK_PEN",
+    "Z_TERRAIN",
+    "Z_TOWN",
+    "Z_OBJECTIVE",
+    "Z_UNIT",
+    "Z_COMMANDER",
 ]
+
 
 class TerrainItem(MapItem):
     """A terrain feature in its cartographic style (``styles.TERRAIN_STYLES``).
@@ -111,8 +146,11 @@ class TerrainItem(MapItem):
                 self.draw_highlight(painter)
         else:
             painter.setBrush(self._fill)
-            painter.setPen(cosmetic_pen(SELECTED, 2.5) if selected else (
-                cosmetic_pen(style.outline, style.outline_px, style.dash) if style.outline else Qt.PenStyle.NoPen))
+            painter.setPen(
+                cosmetic_pen(SELECTED, 2.5)
+                if selected
+                else (cosmetic_pen(style.outline, style.outline_px, style.dash) if style.outline else Qt.PenStyle.NoPen)
+            )
             painter.drawPath(self._path)
             if style.hatch is not None:
                 painter.setBrush(brush(style.outline, style.hatch))
@@ -122,7 +160,9 @@ class TerrainItem(MapItem):
     def draw_highlight(self, painter: QPainter) -> None:
         """Draw the selection highlight alone (over the feature drawn in the background)."""
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(cosmetic_pen(SELECTED, 2.0, Qt.PenStyle.DashLine) if self._linear else cosmetic_pen(SELECTED, 2.5))
+        painter.setPen(
+            cosmetic_pen(SELECTED, 2.0, Qt.PenStyle.DashLine) if self._linear else cosmetic_pen(SELECTED, 2.5)
+        )
         painter.drawPath(self._path)
 
     def label_request(self, lod: float) -> LabelRequest | None:

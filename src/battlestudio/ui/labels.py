@@ -14,7 +14,7 @@ blits and creating a thousand items costs no text layout.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
@@ -158,8 +158,12 @@ CELL_PX = 64
 
 
 def place_labels(
-    requests: list[LabelRequest], to_device, obstacles: list[QRectF] = (), obstacle_priority: int = 4,
-    bounds: QRectF | None = None, fixed: Iterable[QRectF] = (),
+    requests: list[LabelRequest],
+    to_device,
+    obstacles: list[QRectF] = (),
+    obstacle_priority: int = 4,
+    bounds: QRectF | None = None,
+    fixed: Iterable[QRectF] = (),
 ) -> list[tuple[QRectF, Label]]:
     """Choose labels that do not overlap, by priority then request order.
 
@@ -188,16 +192,24 @@ def place_labels(
         device rectangles and labels to draw.
     """
     if isinstance(to_device, QTransform):
-        m11, m12, m21, m22, tx, ty = (to_device.m11(), to_device.m12(), to_device.m21(), to_device.m22(),
-                                      to_device.dx(), to_device.dy())
+        m11, m12, m21, m22, tx, ty = (
+            to_device.m11(),
+            to_device.m12(),
+            to_device.m21(),
+            to_device.m22(),
+            to_device.dx(),
+            to_device.dy(),
+        )
 
         def device(p: QPointF) -> tuple[float, float]:
             x, y = p.x(), p.y()
             return m11 * x + m21 * y + tx, m12 * x + m22 * y + ty
     else:
+
         def device(p: QPointF) -> tuple[float, float]:
             q = to_device(p)
             return q.x(), q.y()
+
     if bounds is not None:
         bl, bt, br, bb = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
     placed: list[tuple[QRectF, Label]] = []
@@ -208,7 +220,7 @@ def place_labels(
     for req in sorted(requests, key=_priority):
         if not blocked and req.priority >= obstacle_priority:
             blocked = True
-            for rect in (obstacles() if callable(obstacles) else obstacles):
+            for rect in obstacles() if callable(obstacles) else obstacles:
                 _register(grid, (rect.left(), rect.top(), rect.right(), rect.bottom()))
         label = req.label
         w, h = label.width_px, label.height_px
@@ -224,10 +236,12 @@ def place_labels(
                 if dx or dy:
                     dx, dy = round(dx), round(dy)
                     x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
-            cells = [(cx, cy) for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
-                     for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)]
-            if not any(a < x1 and x0 < c and b < y1 and y0 < d
-                       for cell in cells for a, b, c, d in grid.get(cell, ())):
+            cells = [
+                (cx, cy)
+                for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
+                for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)
+            ]
+            if not any(a < x1 and x0 < c and b < y1 and y0 < d for cell in cells for a, b, c, d in grid.get(cell, ())):
                 break
         else:
             continue
@@ -238,19 +252,21 @@ def place_labels(
     return placed
 
 
-def _priority(req: "LabelRequest") -> int:
+def _priority(req: LabelRequest) -> int:
     return req.priority
 
 
-def _register(grid: dict[tuple[int, int], list[tuple[float, float, float, float]]],
-              r: tuple[float, float, float, float]) -> None:
+def _register(
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]], r: tuple[float, float, float, float]
+) -> None:
     for cx in range(int(r[0] // CELL_PX), int(r[2] // CELL_PX) + 1):
         for cy in range(int(r[1] // CELL_PX), int(r[3] // CELL_PX) + 1):
             grid.setdefault((cx, cy), []).append(r)
 
 
-def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
-                          objectives: list[tuple[QRectF, LabelRequest]]) -> list[LabelRequest]:
+def merge_town_objectives(
+    towns: list[tuple[QRectF, LabelRequest]], objectives: list[tuple[QRectF, LabelRequest]]
+) -> list[LabelRequest]:
     """One label where an objective sits on a town of the same name.
 
     ``towns`` and ``objectives`` pair each request with its item's scene rectangle. An
@@ -265,9 +281,14 @@ def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
     out: list[LabelRequest] = []
     merged: set[int] = set()
     for t_rect, town in towns:
-        match = next((i for i, (o_rect, obj) in enumerate(objectives)
-                      if i not in merged and obj.label.text.startswith(town.label.text + " (")
-                      and o_rect.intersects(t_rect)), None)
+        match = next(
+            (
+                i
+                for i, (o_rect, obj) in enumerate(objectives)
+                if i not in merged and obj.label.text.startswith(town.label.text + " (") and o_rect.intersects(t_rect)
+            ),
+            None,
+        )
         if match is None:
             out.append(town)
         else:
@@ -277,8 +298,9 @@ def merge_town_objectives(towns: list[tuple[QRectF, LabelRequest]],
     return out
 
 
-def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
-                   table: QRectF, fixed: Iterable[QRectF] = ()) -> list[tuple[QRectF, Label]]:
+def labels_in_view(
+    by_kind: dict, t: QTransform, vp: QRectF, lod: float, table: QRectF, fixed: Iterable[QRectF] = ()
+) -> list[tuple[QRectF, Label]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
     The items (``by_kind``: container → id → item, as ``MapScene.items_by_kind``) are walked
@@ -297,11 +319,21 @@ def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
     fx0, fy0, fx1, fy1 = vx0 - flag, vy0 - flag, vx1 + flag, vy1 + flag
 
     def units_in_view() -> list:
-        return [i for i in by_kind["units"].values()
-                if i.scene_box[0] < vx1 and vx0 < i.scene_box[2] and i.scene_box[1] < vy1
-                and vy0 < i.scene_box[3] and i.isVisible()]
-    commanders = [i for i in by_kind["commanders"].values()
-                  if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()]
+        return [
+            i
+            for i in by_kind["units"].values()
+            if i.scene_box[0] < vx1
+            and vx0 < i.scene_box[2]
+            and i.scene_box[1] < vy1
+            and vy0 < i.scene_box[3]
+            and i.isVisible()
+        ]
+
+    commanders = [
+        i
+        for i in by_kind["commanders"].values()
+        if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()
+    ]
     requests: list[LabelRequest] = []
     for item in commanders:
         req = item.label_request(lod)
@@ -323,13 +355,16 @@ def labels_in_view(by_kind: dict, t: QTransform, vp: QRectF, lod: float,
     requests += merge_town_objectives(towns, objectives)
 
     def troops() -> list[QRectF]:
-        out = [t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
-               for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())]
+        out = [
+            t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
+            for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())
+        ]
         for item in commanders:
             extent = item.device_extent()
             if extent is not None:
                 p = t.map(item.pos())
                 out.append(QRectF(p, p).adjusted(*extent))
         return out
+
     bounds = vp.intersected(t.mapRect(table))
     return place_labels(requests, t, troops, bounds=bounds if bounds.isValid() else None, fixed=fixed)

@@ -62,8 +62,9 @@ class MainWindow(QMainWindow):
 
     document_changed = Signal(object)
 
-    def __init__(self, settings: Settings | None = None, recovery: RecoveryStore | None = None,
-                 document: Document | None = None) -> None:
+    def __init__(
+        self, settings: Settings | None = None, recovery: RecoveryStore | None = None, document: Document | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings or Settings()
         self.recovery = recovery or RecoveryStore()
@@ -113,17 +114,24 @@ class MainWindow(QMainWindow):
         self.problems_panel.centre_requested.connect(self.centre_on)
         self._on_problem_count(*self._problem_counts())
 
-        self.autosaver = Autosaver(self.recovery, self.settings.autosave_interval_s(),
-                                   self.settings.autosave_idle_s(), self)
+        self.autosaver = Autosaver(
+            self.recovery, self.settings.autosave_interval_s(), self.settings.autosave_idle_s(), self
+        )
         self.autosaver.failed.connect(lambda msg: show_status(msg, 10_000))
         self.set_tool("select")
         self.command_view = CommandView(self.map_view, self.dock_host, self.document)
         self.play_view = PlayView(self.map_view, self.dock_host, show_status, self.document, self)
 
         # attributes down: every view follows the shown document, in this order
-        for follow in (self.map_view.set_document, self.oob_panel.set_document, self.properties_panel.set_document,
-                       self.problems_panel.set_document, self.files.set_document, self.command_view.set_document,
-                       self.play_view.document_set):
+        for follow in (
+            self.map_view.set_document,
+            self.oob_panel.set_document,
+            self.properties_panel.set_document,
+            self.problems_panel.set_document,
+            self.files.set_document,
+            self.command_view.set_document,
+            self.play_view.document_set,
+        ):
             self.document_changed.connect(follow)
         # messages up: what the controllers ask of the window
         self.files.document_opened.connect(self.set_document)
@@ -321,8 +329,11 @@ class MainWindow(QMainWindow):
     def _bottom_dock(self) -> QDockWidget:
         """The bottom dock shown on top of its tab group (the one the dock area sizes by)."""
         area = Qt.DockWidgetArea.BottomDockWidgetArea
-        shown = [d for d in self.findChildren(QDockWidget)
-                 if self.dockWidgetArea(d) == area and d.isVisible() and not d.visibleRegion().isEmpty()]
+        shown = [
+            d
+            for d in self.findChildren(QDockWidget)
+            if self.dockWidgetArea(d) == area and d.isVisible() and not d.visibleRegion().isEmpty()
+        ]
         return shown[0] if shown else self.docks["problems"]
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API

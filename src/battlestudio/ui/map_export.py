@@ -91,8 +91,9 @@ class MapPage:
         the battle's log when the caller has one.
     """
 
-    def __init__(self, battle: Battle, pos: int, size: tuple[int, int], command_layer: bool = True,
-                 log: GameLog | None = None) -> None:
+    def __init__(
+        self, battle: Battle, pos: int, size: tuple[int, int], command_layer: bool = True, log: GameLog | None = None
+    ) -> None:
         ensure_app()
         from PySide6.QtWidgets import QApplication
 
@@ -115,8 +116,10 @@ class MapPage:
         view.resize(*size)
         view.show()
         QApplication.processEvents()
-        view.show_state({k: v for k, v in state.units.items() if k not in state.off_table},
-                        {k: v for k, v in state.commanders.items() if k not in state.off_table})
+        view.show_state(
+            {k: v for k, v in state.units.items() if k not in state.off_table},
+            {k: v for k, v in state.commanders.items() if k not in state.off_table},
+        )
         self.overlay = None
         if command_layer:
             self.overlay = CommandOverlay(view.map_scene)
@@ -151,13 +154,17 @@ class MapPage:
         f.setBold(True)
         painter.setFont(f)
         painter.setPen(QColor("#111111"))
-        painter.drawText(QRectF(12, 2, W - 24, band * 0.58), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.title)
+        painter.drawText(
+            QRectF(12, 2, W - 24, band * 0.58), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.title
+        )
         f.setBold(False)
         f.setPixelSize(max(10, round(band * 0.28)))
         painter.setFont(f)
-        painter.drawText(QRectF(12, band * 0.55, W - 24, band * 0.42),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.subtitle)
+        painter.drawText(
+            QRectF(12, band * 0.55, W - 24, band * 0.42),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            self.subtitle,
+        )
         self._north_arrow(painter, QPointF(W - band * 0.7, band * 0.5), band * 0.42)
         self._legend(painter, QRectF(0, H * (1 - BOTTOM) + 4, W, H * BOTTOM - 4))
 
@@ -165,11 +172,25 @@ class MapPage:
         painter.save()
         painter.setPen(QPen(QColor("#111111"), 1.2))
         painter.setBrush(QColor("#111111"))
-        painter.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - r), QPointF(c.x() + r * 0.45, c.y() + r * 0.7),
-                                       QPointF(c.x(), c.y() + r * 0.35)]))
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(c.x(), c.y() - r),
+                    QPointF(c.x() + r * 0.45, c.y() + r * 0.7),
+                    QPointF(c.x(), c.y() + r * 0.35),
+                ]
+            )
+        )
         painter.setBrush(QColor("white"))
-        painter.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - r), QPointF(c.x() - r * 0.45, c.y() + r * 0.7),
-                                       QPointF(c.x(), c.y() + r * 0.35)]))
+        painter.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(c.x(), c.y() - r),
+                    QPointF(c.x() - r * 0.45, c.y() + r * 0.7),
+                    QPointF(c.x(), c.y() + r * 0.35),
+                ]
+            )
+        )
         f = QFont()
         f.setPixelSize(max(9, round(r * 0.7)))
         f.setBold(True)
@@ -191,11 +212,13 @@ class MapPage:
         fm = painter.fontMetrics()
         entries: list[tuple[str, str, str]] = [("box", side.colour, side.name) for side in s.sides.values()]
         if self.overlay is not None:
-            entries += [("line", LINK_COLOURS[IN], "within command distance / zone"),
-                        ("line", LINK_COLOURS[OUT], "out of command"),
-                        ("dash", LINK_COLOURS[EXEMPT], "outside, exempt (detached, routed)"),
-                        ("ring", "#808080", "command reach (radius or zones)"),
-                        ("arrow", ORDER_COLOURS["A"], "standing order → objective")]
+            entries += [
+                ("line", LINK_COLOURS[IN], "within command distance / zone"),
+                ("line", LINK_COLOURS[OUT], "out of command"),
+                ("dash", LINK_COLOURS[EXEMPT], "outside, exempt (detached, routed)"),
+                ("ring", "#808080", "command reach (radius or zones)"),
+                ("arrow", ORDER_COLOURS["A"], "standing order → objective"),
+            ]
         x0, y = rect.left() + 14, rect.top() + px * 0.6
         bar_w = rect.width() * 0.22
         x = x0
@@ -214,16 +237,25 @@ class MapPage:
                 painter.drawLine(QPointF(sw.left(), sw.center().y()), QPointF(sw.right(), sw.center().y()))
                 if kind == "arrow":
                     painter.setBrush(c)
-                    painter.drawPolygon(QPolygonF([sw.topRight() + QPointF(2, px / 2),
-                                                   sw.topRight() + QPointF(-px * 0.5, 0),
-                                                   sw.bottomRight() + QPointF(-px * 0.5, 0)]))
+                    painter.drawPolygon(
+                        QPolygonF(
+                            [
+                                sw.topRight() + QPointF(2, px / 2),
+                                sw.topRight() + QPointF(-px * 0.5, 0),
+                                sw.bottomRight() + QPointF(-px * 0.5, 0),
+                            ]
+                        )
+                    )
             else:
                 painter.setPen(QPen(c, 1.5))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
                 painter.drawEllipse(sw.center(), px * 0.5, px * 0.5)
             painter.setPen(QColor("#111111"))
-            painter.drawText(QRectF(sw.right() + px * 0.5, y - px * 0.3, col_w - sw.width(), px * 1.6),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            painter.drawText(
+                QRectF(sw.right() + px * 0.5, y - px * 0.3, col_w - sw.width(), px * 1.6),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
             x += col_w
         note = f"Ground scale 1 cm = {s.info.ground_scale:g} m; north at the top of the table"
         if self.overlay is not None and self.overlay.message:
@@ -231,8 +263,11 @@ class MapPage:
         painter.setPen(QColor("#444444"))
         f.setPixelSize(round(px * 0.8))
         painter.setFont(f)
-        painter.drawText(QRectF(x0, rect.bottom() - px * 1.4, rect.width() - bar_w - 28, px * 1.2),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, note)
+        painter.drawText(
+            QRectF(x0, rect.bottom() - px * 1.4, rect.width() - bar_w - 28, px * 1.2),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            note,
+        )
         self._scale_bar(painter, QRectF(rect.right() - bar_w, rect.top(), bar_w - 14, rect.height()), px)
         painter.restore()
 
@@ -249,8 +284,11 @@ class MapPage:
         for i in range(0, 4, 2):
             painter.fillRect(QRectF(x0 + i * length / 4, y0, length / 4, px * 0.6), QColor("#202020"))
         ground = format_ground(cm * self.battle.scenario.info.ground_scale)
-        painter.drawText(QRectF(x0, y0 - px * 1.7, length, px * 1.5),
-                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{cm:g} cm on the table = {ground}")
+        painter.drawText(
+            QRectF(x0, y0 - px * 1.7, length, px * 1.5),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            f"{cm:g} cm on the table = {ground}",
+        )
 
     # -- devices -------------------------------------------------------------------------
     def image(self) -> QImage:
@@ -286,6 +324,7 @@ class MapPage:
         from battlestudio.store.atomic import atomic_write
 
         if fmt == "png":
+
             def fill_png(tmp: str) -> None:
                 if not self.image().save(tmp, "PNG"):
                     raise OSError(f"{out}: could not write the PNG")
@@ -338,8 +377,14 @@ class MapPage:
         return out
 
 
-def export_map(battle: Battle, at: str | int, path: str | Path, width: int = 1800, command_layer: bool = True,
-               log: GameLog | None = None) -> Path:
+def export_map(
+    battle: Battle,
+    at: str | int,
+    path: str | Path,
+    width: int = 1800,
+    command_layer: bool = True,
+    log: GameLog | None = None,
+) -> Path:
     """Write the map of ``battle`` at ``at`` (turn, ``start`` or ``end``; see ``resolve_at``)
     to ``path`` (``.png``, ``.svg`` or ``.pdf``), ``width`` pixels wide (≥ 400).
 

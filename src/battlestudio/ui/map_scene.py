@@ -18,7 +18,7 @@ Zoomed out (below ``unit_layer.BATCH_LOD``) the units are drawn the same way by 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter
@@ -151,7 +151,8 @@ class MapScene(QGraphicsScene):
         stacking order (painter in scene coordinates)."""
         if self._static_order is None:
             self._static_order = sorted(
-                (i for k in STATIC_KINDS for i in self.items_by_kind[k].values()), key=lambda i: i.zValue())
+                (i for k in STATIC_KINDS for i in self.items_by_kind[k].values()), key=lambda i: i.zValue()
+            )
         hidden = self.hidden_layers
         for item in self._static_order:
             if item.boundingRect().intersects(rect) and layer_of(item) not in hidden:
@@ -168,8 +169,9 @@ class MapScene(QGraphicsScene):
     def _set_static_flags(self, item: MapItem) -> None:
         background = self.ctx.static_in_background
         item.setFlag(_NO_CONTENTS, background and not item.isSelected())
-        item.setCacheMode(QGraphicsItem.CacheMode.NoCache if background
-                          else QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        item.setCacheMode(
+            QGraphicsItem.CacheMode.NoCache if background else QGraphicsItem.CacheMode.DeviceCoordinateCache
+        )
 
     def _selection_changed(self) -> None:
         if self.units_batched:

@@ -9,7 +9,8 @@ Every other mouse and key event goes to the current tool (``ui.tools``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheelEvent
@@ -67,12 +68,12 @@ class MapView(QGraphicsView):
     zoom_changed = Signal(float)
     hint_changed = Signal(str)
 
-    def __init__(self, document: "Document", parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         self.map_scene = MapScene()
         super().__init__(self.map_scene, parent)
         QPixmapCache.setCacheLimit(max(QPixmapCache.cacheLimit(), PIXMAP_CACHE_KB))
-        self.document: "Document | None" = None
-        self.tool: "Tool | None" = None
+        self.document: Document | None = None
+        self.tool: Tool | None = None
         self.snap_to_grid = False
         self.snap_step = 5.0
         self._pan_from: QPoint | None = None
@@ -104,7 +105,7 @@ class MapView(QGraphicsView):
         self.set_tool(SelectTool())
 
     # -- document binding ----------------------------------------------------------------
-    def set_document(self, document: "Document") -> None:
+    def set_document(self, document: Document) -> None:
         """Show ``document`` (disconnecting from the previous one) and rebuild every item."""
         if self.document is not None:
             self.document.changed.disconnect(self._on_changed)
@@ -128,7 +129,7 @@ class MapView(QGraphicsView):
         self._on_selection_changed(self.document.selection)
         self.setBackgroundBrush(self.backgroundBrush())  # drop the cached background
 
-    def _on_changed(self, changes: list["Change"]) -> None:
+    def _on_changed(self, changes: list[Change]) -> None:
         s = self.document.scenario
         self._shown.clear()
         for change in changes:
@@ -311,15 +312,37 @@ class MapView(QGraphicsView):
         # unit names show from LABEL_MIN_LOD, and units keep terrain names off from 2 px/cm
         # (TerrainItem.label_request): below that a step that only moves units keeps the labels
         units = revs["units"] if self.zoom() >= LABEL_MIN_LOD else -1
-        fixed = [item.deviceTransform(t).mapRect(item.boundingRect())  # a handful of badges
-                 for items in scene.label_obstacles for item in items() if item.isVisible()]
-        key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy(), vp.width(), vp.height(),
-               tuple(r.getCoords() for r in fixed), revs["commanders"], revs["terrain"], revs["towns"], revs["objectives"], units,
-               scene.layer_revision, scene.ctx.labels_visible)
+        fixed = [
+            item.deviceTransform(t).mapRect(item.boundingRect())  # a handful of badges
+            for items in scene.label_obstacles
+            for item in items()
+            if item.isVisible()
+        ]
+        key = (
+            t.m11(),
+            t.m12(),
+            t.m21(),
+            t.m22(),
+            t.dx(),
+            t.dy(),
+            vp.width(),
+            vp.height(),
+            tuple(r.getCoords() for r in fixed),
+            revs["commanders"],
+            revs["terrain"],
+            revs["towns"],
+            revs["objectives"],
+            units,
+            scene.layer_revision,
+            scene.ctx.labels_visible,
+        )
         if key != self._label_key:
             self._label_key = key
-            self._labels = (labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(),
-                                           fixed) if scene.ctx.labels_visible else [])
+            self._labels = (
+                labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed)
+                if scene.ctx.labels_visible
+                else []
+            )
         return self._labels
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
@@ -329,8 +352,12 @@ class MapView(QGraphicsView):
         for r, label in self.placed_labels():
             if r.intersects(exposed):
                 label.draw(painter, r)
-        draw_scale_bar(painter, QRectF(self.viewport().rect()), self.zoom(),
-                       self.document.scenario.info.ground_scale if self.document else 30.0)
+        draw_scale_bar(
+            painter,
+            QRectF(self.viewport().rect()),
+            self.zoom(),
+            self.document.scenario.info.ground_scale if self.document else 30.0,
+        )
         painter.restore()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt API
@@ -338,7 +365,7 @@ class MapView(QGraphicsView):
         self.viewport().update()  # the scale bar is pinned to the viewport
 
     # -- tools ---------------------------------------------------------------------------
-    def set_tool(self, tool: "Tool | None") -> None:
+    def set_tool(self, tool: Tool | None) -> None:
         """Make ``tool`` the current tool (deactivating the previous one)."""
         if self.tool is not None:
             self.tool.deactivate()
@@ -392,8 +419,11 @@ class MapView(QGraphicsView):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.LeftButton):
             self._pan_from = None
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else (
-                self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor))
+            self.viewport().setCursor(
+                Qt.CursorShape.OpenHandCursor
+                if self._space
+                else (self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor)
+            )
             event.accept()
             return
         if self.tool is not None:

@@ -31,9 +31,7 @@ def minor_grid_step(px_per_cm: float) -> float:
     return GRID_STEPS[-1] * math.ceil(8.0 / (GRID_STEPS[-1] * px_per_cm))
 
 
-def draw_table(
-    painter: QPainter, exposed: QRectF, width: float, height: float, grid: bool, px_per_cm: float
-) -> None:
+def draw_table(painter: QPainter, exposed: QRectF, width: float, height: float, grid: bool, px_per_cm: float) -> None:
     """Paint the background of the scene rectangle ``exposed``.
 
     Parameters

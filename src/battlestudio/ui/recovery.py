@@ -18,7 +18,7 @@ import json
 import os
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
@@ -129,7 +129,7 @@ class RecoveryStore:
             "pid": os.getpid(),
             "source": str(document.path) if document.path else None,
             "title": document.scenario.info.title,
-            "saved_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         tmp = self.meta_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(meta), encoding="utf-8")
@@ -163,8 +163,15 @@ class RecoveryStore:
             if _alive(pid) or not data.exists():
                 continue
             src = info.get("source")
-            found.append(RecoveryEntry(data, meta, Path(src) if src else None,
-                                       str(info.get("title", data.name)), str(info.get("saved_at", ""))))
+            found.append(
+                RecoveryEntry(
+                    data,
+                    meta,
+                    Path(src) if src else None,
+                    str(info.get("title", data.name)),
+                    str(info.get("saved_at", "")),
+                )
+            )
         return sorted(found, key=lambda e: e.saved_at, reverse=True)
 
     @staticmethod

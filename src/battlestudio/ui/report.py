@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import os
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.analysis import command_luck, highlights, losses_by_turn_and_phase, strength_over_turns
 from battlestudio.analysis.common import turn_end_positions
@@ -30,8 +30,9 @@ def default_turns(log: GameLog) -> list[int]:
     return sorted({0, last // 2, last})
 
 
-def _parts(battle: Battle, log: GameLog, turns: Sequence[int], width: int, for_pdf: bool,
-           resources: dict[str, bytes]) -> ReportParts:
+def _parts(
+    battle: Battle, log: GameLog, turns: Sequence[int], width: int, for_pdf: bool, resources: dict[str, bytes]
+) -> ReportParts:
     from battlestudio.session.turns import game_time
     from battlestudio.reports.charts import game_charts
     from battlestudio.ui.map_export import BOTTOM, TOP, MapPage, page_title, resolve_at
@@ -48,12 +49,24 @@ def _parts(battle: Battle, log: GameLog, turns: Sequence[int], width: int, for_p
         start = next((p.men for p in strength if p.turn == 0 and p.group == sid), 0)
         end = next((p.men for p in strength if p.turn == last and p.group == sid), 0)
         r = luck.get(sid)
-        sides.append(SideSummary(side.name, side.colour, start, end, sum(x.men for x in losses if x.side == sid),
-                                 r.rolls if r else 0, r.observed if r else 0, float(r.expected) if r else 0.0))
+        sides.append(
+            SideSummary(
+                side.name,
+                side.colour,
+                start,
+                end,
+                sum(x.men for x in losses if x.side == sid),
+                r.rolls if r else 0,
+                r.observed if r else 0,
+                float(r.expected) if r else 0.0,
+            )
+        )
     times = {t: game_time(info, t) for t in ends if t >= 1}
-    facts = [("ruleset", info.ruleset), ("table", f"{info.table_width:g} × {info.table_height:g} cm, "
-                                                   f"1 cm = {info.ground_scale:g} m"),
-             ("turns played", f"{last} ({info.first_turn}–{times.get(last, info.first_turn)}), {len(log):,} events")]
+    facts = [
+        ("ruleset", info.ruleset),
+        ("table", f"{info.table_width:g} × {info.table_height:g} cm, 1 cm = {info.ground_scale:g} m"),
+        ("turns played", f"{last} ({info.first_turn}–{times.get(last, info.first_turn)}), {len(log):,} events"),
+    ]
     notes = []
     if not len(log):
         notes.append("This file holds no recorded game yet: the map shows the deployment and the charts are empty.")
@@ -84,8 +97,17 @@ def _parts(battle: Battle, log: GameLog, turns: Sequence[int], width: int, for_p
         else:
             charts.append(Picture(c.title, svg=c.svg()))
     head, _ = page_title(battle, log, 0)
-    return ReportParts(head, f"{info.date}{', ' + info.place if info.place else ''} — game report", facts, sides,
-                       maps, charts, highlights(log, limit=40), times, notes)
+    return ReportParts(
+        head,
+        f"{info.date}{', ' + info.place if info.place else ''} — game report",
+        facts,
+        sides,
+        maps,
+        charts,
+        highlights(log, limit=40),
+        times,
+        notes,
+    )
 
 
 def write_report(battle: Battle, out: str | Path, turns: Sequence[int] | None = None, width: int = 1400) -> Path:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-_FROZEN = (Path(sys._MEIPASS) / "battlestudio"  # PyInstaller's unpacked bundle
-           if getattr(sys, "frozen", False) and hasattr(sys, "_MEIPASS") else None)
+_FROZEN = (
+    Path(sys._MEIPASS) / "battlestudio"  # PyInstaller's unpacked bundle
+    if getattr(sys, "frozen", False) and hasattr(sys, "_MEIPASS")
+    else None
+)
 _PACKAGE = Path(__file__).resolve().parents[1]  # .../battlestudio
 _REPO = _PACKAGE.parents[1]  # .../<repo> when running from src/
 

@@ -7,7 +7,7 @@ in the file, so switching back restores them.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -23,10 +23,14 @@ def ask(parent: QWidget | None) -> Confirm:
     """A confirmation that shows the report in a message box (Switch / Cancel)."""
 
     def confirm(report: SwitchReport) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, f"Switch to {report.new_name}?",
-                          f"Switch this scenario from {report.old!r} to {report.new_name}?\n\n"
-                          "These do not carry over (they stay in the file; switching back restores them):",
-                          QMessageBox.StandardButton.Cancel, parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            f"Switch to {report.new_name}?",
+            f"Switch this scenario from {report.old!r} to {report.new_name}?\n\n"
+            "These do not carry over (they stay in the file; switching back restores them):",
+            QMessageBox.StandardButton.Cancel,
+            parent,
+        )
         box.setInformativeText("\n".join(f"• {x}" for x in report.lines()))
         box.setDetailedText(report.text())
         switch = box.addButton("Switch ruleset", QMessageBox.ButtonRole.AcceptRole)

@@ -30,7 +30,7 @@ class Settings:
         self.q = qsettings if qsettings is not None else QSettings(ORGANIZATION, APPLICATION)
 
     @classmethod
-    def at(cls, path: str | Path) -> "Settings":
+    def at(cls, path: str | Path) -> Settings:
         """Settings kept in the INI file ``path`` (used by tests and portable installs)."""
         return cls(QSettings(str(path), QSettings.Format.IniFormat))
 

@@ -94,8 +94,14 @@ def _terrain(p: QPainter, kind: TerrainKind) -> None:
     p.drawPolygon(_poly((3, 16), (7, 5), (17, 3), (21, 12), (15, 21), (6, 20)))
 
 
-_DRAWERS = {"select": _select, "rotate": _rotate, "vertices": _vertices, "town": _town,
-            "measure": _measure, "delete": _delete}
+_DRAWERS = {
+    "select": _select,
+    "rotate": _rotate,
+    "vertices": _vertices,
+    "town": _town,
+    "measure": _measure,
+    "delete": _delete,
+}
 
 
 @lru_cache(maxsize=64)

@@ -18,7 +18,15 @@ from battlestudio.model.units import Arm, Commander, Unit
 from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.labels import LABEL_MIN_LOD, Label, LabelRequest, MapContext
 from battlestudio.ui.map_item import (
-    _RASTER, DARK_INK_PEN, FRONT_PEN, LIGHT_INK_PEN, OUTLINE_PEN, SELECTED, SELECTED_PEN, Z_COMMANDER, Z_UNIT,
+    _RASTER,
+    DARK_INK_PEN,
+    FRONT_PEN,
+    LIGHT_INK_PEN,
+    OUTLINE_PEN,
+    SELECTED,
+    SELECTED_PEN,
+    Z_COMMANDER,
+    Z_UNIT,
     MapItem,
 )
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink, nation_colour
@@ -46,8 +54,7 @@ class UnitShape:
         top-centre of the name (below the footprint); ``label_room`` the width it may take, cm.
     """
 
-    __slots__ = ("poly", "front", "glyph", "dot", "min_side", "bounds", "box", "label_anchor", "label_room",
-                 "offset")
+    __slots__ = ("poly", "front", "glyph", "dot", "min_side", "bounds", "box", "label_anchor", "label_room", "offset")
 
     def __init__(self, unit: Unit) -> None:
         rect = unit.rect()
@@ -59,8 +66,9 @@ class UnitShape:
         self.poly = QPolygonF([fl, fr, rr, rl, fl])
         self.front = QLineF(fl, fr)
         self.min_side = min(rect.width, rect.depth)
-        self.glyph = ([QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY
-                      else [QLineF(rl, fr)] if arm == Arm.CAVALRY else [])
+        self.glyph = (
+            [QLineF(fl, rr), QLineF(fr, rl)] if arm == Arm.INFANTRY else [QLineF(rl, fr)] if arm == Arm.CAVALRY else []
+        )
         self.dot = arm == Arm.ARTILLERY
         box = self.poly.boundingRect()
         self.label_anchor = QPointF(0.0, box.bottom())
@@ -78,8 +86,7 @@ SHAPE_CACHE = 20_000
 def unit_shape(unit: Unit) -> UnitShape:
     """The shared drawing of ``unit``: keyed by what its footprint rectangle (``Unit.rect``)
     depends on besides the position, and its arm."""
-    key = (unit.facing, unit.formation, unit.figures, unit.figure_width, unit.figure_depth, unit.column_ranks,
-           unit.arm)
+    key = (unit.facing, unit.formation, unit.figures, unit.figure_width, unit.figure_depth, unit.column_ranks, unit.arm)
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= SHAPE_CACHE:
@@ -297,12 +304,11 @@ class CommanderItem(MapItem):
     def set_lod(self) -> None:
         """Choose flag, dot or nothing for the zoom ``ctx.px_per_cm`` and the selection."""
         lod = self.ctx.px_per_cm
-        mode = (FLAG if lod >= self._flag_lod or self.isSelected()
-                else DOT if lod >= self._dot_lod else HIDDEN)
+        mode = FLAG if lod >= self._flag_lod or self.isSelected() else DOT if lod >= self._dot_lod else HIDDEN
         if mode != self.mode:
             self.prepareGeometryChange()
             self.mode = mode
-            self._bounds = (self._FLAG_BOUNDS if mode == FLAG else self._DOT_BOUNDS if mode == DOT else QRectF())
+            self._bounds = self._FLAG_BOUNDS if mode == FLAG else self._DOT_BOUNDS if mode == DOT else QRectF()
             self.update()
 
     def itemChange(self, change, value):  # noqa: N802 - Qt API

@@ -20,7 +20,8 @@ directly as vectors.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QRegion, QTransform
@@ -58,7 +59,7 @@ class UnitLayer(QGraphicsItem):
     tools and label placement ignore it.
     """
 
-    def __init__(self, scene: "MapScene") -> None:
+    def __init__(self, scene: MapScene) -> None:
         super().__init__()
         self._scene = scene
         self._bounds = QRectF()
@@ -144,12 +145,22 @@ class UnitLayer(QGraphicsItem):
         if device.width() <= 0 or device.height() <= 0:
             return
         ratio = device.devicePixelRatioF()
-        key = (world.m11(), world.m12(), world.m21(), world.m22(), world.dx(), world.dy(),
-               device.width(), device.height(), ratio)
+        key = (
+            world.m11(),
+            world.m12(),
+            world.m21(),
+            world.m22(),
+            world.dx(),
+            world.dy(),
+            device.width(),
+            device.height(),
+            ratio,
+        )
         if key != self._key or self._image is None:
             self._key = key
-            self._image = QImage(round(device.width() * ratio), round(device.height() * ratio),
-                                 QImage.Format.Format_ARGB32_Premultiplied)
+            self._image = QImage(
+                round(device.width() * ratio), round(device.height() * ratio), QImage.Format.Format_ARGB32_Premultiplied
+            )
             self._image.setDevicePixelRatio(ratio)
             self._dirty = None
         if self._dirty is None:
@@ -157,12 +168,16 @@ class UnitLayer(QGraphicsItem):
         elif self._dirty:
             self._redraw(world, self._dirty)
         self._dirty = []
-        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(
-            QRect(0, 0, device.width(), device.height()))
+        target = (
+            world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, device.width(), device.height()))
+        )
         painter.save()
         painter.resetTransform()
-        painter.drawImage(QRectF(target), self._image, QRectF(target.x() * ratio, target.y() * ratio,
-                                                              target.width() * ratio, target.height() * ratio))
+        painter.drawImage(
+            QRectF(target),
+            self._image,
+            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
+        )
         painter.restore()
 
     def _redraw(self, world: QTransform, boxes: list[Box] | None) -> None:
@@ -174,11 +189,19 @@ class UnitLayer(QGraphicsItem):
         if boxes is None:
             units = self._all_units(None)
         else:
-            regions = [QRegion(world.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0)).toAlignedRect().adjusted(
-                -PAD_PX, -PAD_PX, PAD_PX, PAD_PX)) for x0, y0, x1, y1 in boxes]
+            regions = [
+                QRegion(
+                    world.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+                    .toAlignedRect()
+                    .adjusted(-PAD_PX, -PAD_PX, PAD_PX, PAD_PX)
+                )
+                for x0, y0, x1, y1 in boxes
+            ]
             while len(regions) > 1:  # pairwise: O(n log n) where adding one by one is O(n²)
-                regions = [regions[i].united(regions[i + 1]) if i + 1 < len(regions) else regions[i]
-                           for i in range(0, len(regions), 2)]
+                regions = [
+                    regions[i].united(regions[i + 1]) if i + 1 < len(regions) else regions[i]
+                    for i in range(0, len(regions), 2)
+                ]
             p.setClipRegion(regions[0])
             p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
             p.fillRect(image.rect(), Qt.GlobalColor.transparent)
@@ -198,8 +221,11 @@ class UnitLayer(QGraphicsItem):
         units = [i for i in self._scene.items_by_kind["units"].values() if i.isVisible()]
         if exposed is not None and exposed.isValid() and not exposed.contains(self._bounds):
             x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-            units = [i for i in units
-                     if i.scene_box[0] < x1 and x0 < i.scene_box[2] and i.scene_box[1] < y1 and y0 < i.scene_box[3]]
+            units = [
+                i
+                for i in units
+                if i.scene_box[0] < x1 and x0 < i.scene_box[2] and i.scene_box[1] < y1 and y0 < i.scene_box[3]
+            ]
         return units
 
     def draw_units(self, painter: QPainter, world: QTransform, units: list[UnitItem]) -> None:

@@ -23,15 +23,22 @@ from battlestudio.validate.problem import Problem, error, warning
 MIN_OVERLAP_CM2 = EPS * EPS
 """Areas sharing less than this (cm²) only touch (glossary §0.1)."""
 
-_AREAS = (("terrain", "terrain", "geometry"), ("towns", "town", "polygon"), ("objectives", "objective", "geometry"),
-          ("deployment_zones", "deployment_zone", "polygon"))
+_AREAS = (
+    ("terrain", "terrain", "geometry"),
+    ("towns", "town", "polygon"),
+    ("objectives", "objective", "geometry"),
+    ("deployment_zones", "deployment_zone", "polygon"),
+)
 """(container, kind in check ids, geometry field) of every record with a geometry."""
 
 
 def _shapes(s: Scenario) -> list[tuple[str, str, str, str, Any]]:
     """(container, kind, field, id, geometry) of every geometry, in container order."""
-    return [(key, kind, f"{key}[{rid!r}].{attr}", rid, getattr(rec, attr))
-            for key, kind, attr in _AREAS for rid, rec in getattr(s, key).items()]
+    return [
+        (key, kind, f"{key}[{rid!r}].{attr}", rid, getattr(rec, attr))
+        for key, kind, attr in _AREAS
+        for rid, rec in getattr(s, key).items()
+    ]
 
 
 def geometries(s: Scenario) -> Iterable[Problem]:
@@ -52,8 +59,9 @@ def geometries(s: Scenario) -> Iterable[Problem]:
     usable = ~empty & valid
     inside = shapely.within(geoms, table.buffer(EPS))
     touches = shapely.intersects(geoms, table)
-    for (key, kind, where, rid, geom), ok, i, t in zip(shapes, usable.tolist(), inside.tolist(), touches.tolist(),
-                                                      strict=True):
+    for (key, kind, where, rid, geom), ok, i, t in zip(
+        shapes, usable.tolist(), inside.tolist(), touches.tolist(), strict=True
+    ):
         if not ok or i:
             continue
         x0, y0, x1, y1 = geom.bounds
@@ -75,5 +83,9 @@ def town_overlaps(s: Scenario) -> Iterable[Problem]:
         if a < b:
             area = polys[a].intersection(polys[b]).area
             if area > MIN_OVERLAP_CM2:
-                yield error("town.overlap", f"towns[{ids[a]!r}].polygon: overlaps town zone {ids[b]!r} by "
-                            f"{area:.1f} cm²", ids[a], ids[b])
+                yield error(
+                    "town.overlap",
+                    f"towns[{ids[a]!r}].polygon: overlaps town zone {ids[b]!r} by {area:.1f} cm²",
+                    ids[a],
+                    ids[b],
+                )

@@ -83,16 +83,26 @@ def off_table(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
         x, y = u.position
         if fp is not None and uid in bad:
             x0, y0, x1, y1 = fp.bounds
-            yield error("unit.off_table", f"units[{uid!r}].position: ({x:g}, {y:g}) cm puts {u.name}'s footprint "
-                        f"(x {x0:.1f}–{x1:.1f}, y {y0:.1f}–{y1:.1f} cm) off the {w:g} × {h:g} cm table", uid)
+            yield error(
+                "unit.off_table",
+                f"units[{uid!r}].position: ({x:g}, {y:g}) cm puts {u.name}'s footprint "
+                f"(x {x0:.1f}–{x1:.1f}, y {y0:.1f}–{y1:.1f} cm) off the {w:g} × {h:g} cm table",
+                uid,
+            )
         elif fp is None and not table.covers(Point(x, y)):
-            yield error("unit.off_table", f"units[{uid!r}].position: ({x:g}, {y:g}) cm is off the {w:g} × {h:g} cm "
-                        f"table ({u.name})", uid)
+            yield error(
+                "unit.off_table",
+                f"units[{uid!r}].position: ({x:g}, {y:g}) cm is off the {w:g} × {h:g} cm table ({u.name})",
+                uid,
+            )
     for cid, c in s.commanders.items():
         x, y = c.position
         if cid not in away and not (0.0 <= x <= w and 0.0 <= y <= h):
-            yield error("commander.off_table", f"commanders[{cid!r}].position: ({x:g}, {y:g}) cm is off the "
-                        f"{w:g} × {h:g} cm table ({c.name})", cid)
+            yield error(
+                "commander.off_table",
+                f"commanders[{cid!r}].position: ({x:g}, {y:g}) cm is off the {w:g} × {h:g} cm table ({c.name})",
+                cid,
+            )
 
 
 def overlaps(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
@@ -110,14 +120,21 @@ def overlaps(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
     big = areas > MIN_OVERLAP_CM2
     for a, b, area in zip(left[big].tolist(), right[big].tolist(), areas[big].tolist(), strict=True):
         ia, ib = ids[a], ids[b]
-        yield warning("unit.overlap", f"units[{ia!r}].position: {_name(s, ia)} overlaps {_name(s, ib)} "
-                      f"({ib!r}) by {area:.1f} cm²", ia, ib)
+        yield warning(
+            "unit.overlap",
+            f"units[{ia!r}].position: {_name(s, ia)} overlaps {_name(s, ib)} ({ib!r}) by {area:.1f} cm²",
+            ia,
+            ib,
+        )
 
 
 def in_impassable(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
     """Units standing in impassable terrain (Torden over Europa 4.7; errors)."""
-    areas = [(tid, t.geometry) for tid, t in s.terrain.items()
-             if t.kind == TerrainKind.IMPASSABLE and t.geometry.area > 0 and t.geometry.is_valid]
+    areas = [
+        (tid, t.geometry)
+        for tid, t in s.terrain.items()
+        if t.kind == TerrainKind.IMPASSABLE and t.geometry.area > 0 and t.geometry.is_valid
+    ]
     if not areas or not footprints:
         return
     ids = list(footprints)
@@ -127,8 +144,13 @@ def in_impassable(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Probl
             uid = ids[k]
             area = footprints[uid].intersection(geom).area
             if area > MIN_OVERLAP_CM2:
-                yield error("unit.impassable", f"units[{uid!r}].position: {_name(s, uid)} stands {area:.1f} cm² "
-                            f"in impassable terrain {_name(s, tid)} ({tid!r})", uid, tid)
+                yield error(
+                    "unit.impassable",
+                    f"units[{uid!r}].position: {_name(s, uid)} stands {area:.1f} cm² "
+                    f"in impassable terrain {_name(s, tid)} ({tid!r})",
+                    uid,
+                    tid,
+                )
 
 
 def towns_over_capacity(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
@@ -142,5 +164,9 @@ def towns_over_capacity(s: Scenario, footprints: dict[str, Polygon]) -> Iterable
             continue
         inside = [ids[i] for i in np.sort(tree.query(z.polygon, predicate="contains")).tolist()]
         if len(inside) > z.capacity:
-            yield warning("town.over_capacity", f"towns[{zid!r}].capacity: {z.capacity}, but {z.name} holds "
-                          f"{len(inside)} units", zid, *inside)
+            yield warning(
+                "town.over_capacity",
+                f"towns[{zid!r}].capacity: {z.capacity}, but {z.name} holds {len(inside)} units",
+                zid,
+                *inside,
+            )

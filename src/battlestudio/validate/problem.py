@@ -46,4 +46,3 @@ def ordered(problems: Iterable[Problem]) -> list[Problem]:
     """``problems`` with the errors first, each group in the order found."""
     found = list(problems)
     return [p for p in found if p.severity == ERROR] + [p for p in found if p.severity != ERROR]
-

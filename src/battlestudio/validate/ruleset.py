@@ -33,8 +33,12 @@ def ruleset_terms(s: Scenario) -> Iterable[Problem]:
     for uid in sorted(s.units):
         state = s.units[uid].state
         if state and state.lower() not in states:
-            yield warning("unit.unknown_state", f"units[{uid!r}].state: {state!r} is not a unit state of ruleset "
-                          f"{rid!r} (known: {', '.join(sorted(machine.states))})", uid)
+            yield warning(
+                "unit.unknown_state",
+                f"units[{uid!r}].state: {state!r} is not a unit state of ruleset "
+                f"{rid!r} (known: {', '.join(sorted(machine.states))})",
+                uid,
+            )
 
 
 def _qualities(s: Scenario, rid: str) -> Iterable[Problem]:
@@ -50,5 +54,9 @@ def _qualities(s: Scenario, rid: str) -> Iterable[Problem]:
     for uid in sorted(s.units):
         quality = s.units[uid].quality
         if quality and quality.lower() not in known:
-            yield warning("unit.unknown_quality", f"units[{uid!r}].quality: {quality!r} is not a quality of ruleset "
-                          f"{rid!r} (known: {', '.join(sorted(known))}; rules.quality_aliases)", uid)
+            yield warning(
+                "unit.unknown_quality",
+                f"units[{uid!r}].quality: {quality!r} is not a quality of ruleset "
+                f"{rid!r} (known: {', '.join(sorted(known))}; rules.quality_aliases)",
+                uid,
+            )

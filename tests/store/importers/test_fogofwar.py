@@ -65,8 +65,11 @@ def test_elchingen_oob():
     assert sc.oob.superior(horse.id) == loison.id and horse.subtype is Subtype.HORSE_ARTILLERY
     assert any(w.line == 327 and "nested under unit row" in w.message for w in res.warnings)
     # Riesch's mixed brigades are split into infantry and cavalry
-    avant = [u for u in sc.units.values() if u.name.startswith("Avantgarde") and u.side == "austria"
-             and u.attributes["source_id"] == "force_unit:1294"]
+    avant = [
+        u
+        for u in sc.units.values()
+        if u.name.startswith("Avantgarde") and u.side == "austria" and u.attributes["source_id"] == "force_unit:1294"
+    ]
     assert sorted((u.arm.value, u.men) for u in avant) == [("cavalry", 300), ("infantry", 3400)]
     cuir = next(u for u in avant if u.arm is Arm.CAVALRY)
     assert cuir.subtype is Subtype.LIGHT_CAVALRY  # Blankenstein hussars

@@ -47,8 +47,9 @@ def test_csv_needs_a_mapping_and_unknown_format_is_named():
 
 
 def test_csv_with_mapping_reports_validation_problems_as_warnings():
-    res = import_oob([DATA / "waterloo-1815-from-pages.csv"], "csv",
-                     mapping=Path(__file__).parent / "data" / "waterloo_levels.toml")
+    res = import_oob(
+        [DATA / "waterloo-1815-from-pages.csv"], "csv", mapping=Path(__file__).parent / "data" / "waterloo_levels.toml"
+    )
     sc = res.scenario
     crews = sum(n for c in sc.commanders.values() for n in c.attributes.get("unrepresented_men", {}).values())
     assert res.summary.men + crews == 46_412

@@ -119,12 +119,12 @@ def test_malformed_lines_warn_with_file_and_line_and_the_rest_imports(tmp_path):
         "!Indent 2\n"
         "!Sparkly\n"
         "VI-Corps - Ney\n"
-        "   1eme Division - Marchand\n"        # 3 spaces: bad indentation
+        "   1eme Division - Marchand\n"  # 3 spaces: bad indentation
         "    6eme Legere - 4 bases superduper light\n"  # unknown grade
-        "    39eme Ligne - -3 bases veteran line\n"     # negative strength
-        "    69eme Ligne - 4 bazes line\n"              # not understood
-        "    Bty - XxF\n"                               # unknown battery code
-        "        76eme Ligne - 4 bases line\n"          # jumps two levels
+        "    39eme Ligne - -3 bases veteran line\n"  # negative strength
+        "    69eme Ligne - 4 bazes line\n"  # not understood
+        "    Bty - XxF\n"  # unknown battery code
+        "        76eme Ligne - 4 bases line\n"  # jumps two levels
         "  2nd Division - Gardanne\n"
         "    25eme Legere - 4 bases veteran light\n",
         encoding="utf-8",

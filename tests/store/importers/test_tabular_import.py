@@ -22,7 +22,9 @@ def test_fogofwar_force_unit_as_a_table_keeps_every_man_and_gun():
         rows = list(csv.DictReader(f))
     sc = res.scenario
     men = sum(u.men for u in sc.units.values()) + sum(c.attributes.get("stated_men", 0) for c in sc.commanders.values())
-    guns = sum(u.guns for u in sc.units.values()) + sum(c.attributes.get("stated_guns", 0) for c in sc.commanders.values())
+    guns = sum(u.guns for u in sc.units.values()) + sum(
+        c.attributes.get("stated_guns", 0) for c in sc.commanders.values()
+    )
     assert men == sum(int(r["bayonets"]) + int(r["sabres"]) for r in rows)
     assert guns == sum(int(r["guns"]) for r in rows) == 497 + 92 + 38  # Jena-Auerstedt, Eylau, Elchingen
     forces = {r["force_id"] for r in rows}
@@ -52,8 +54,9 @@ def test_waterloo_from_level_columns():
     assert (napoleon.echelon, napoleon.side, napoleon.attributes["stated_men"]) == ("army", "french", 73000)
     assert napoleon.attributes["stated_guns"] == 252
     iv = next(c for c in sc.commanders.values() if c.attributes["formation"] == "IV Corps" and c.side == "prussian")
-    brigades = sorted(sc.units[u].men for u in sc.oob.all_subordinates(iv.id)
-                      if u in sc.units and sc.units[u].arm is Arm.INFANTRY)
+    brigades = sorted(
+        sc.units[u].men for u in sc.oob.all_subordinates(iv.id) if u in sc.units and sc.units[u].arm is Arm.INFANTRY
+    )
     assert brigades == [6423, 6560, 7138, 7143]
     # two Old Guard brigade rows (Friant, Morand) stay two units
     old_guard = [u for u in sc.units.values() if u.name == "Old Guard brigade"]
@@ -63,8 +66,15 @@ def test_waterloo_from_level_columns():
 
 ID_MAPPING = {
     "hierarchy": {"id": "id", "parent": "parent"},
-    "columns": {"name": "name", "commander": "general", "men": "men", "guns": "guns", "arm": "arm",
-                "quality": "grade", "echelon": "level"},
+    "columns": {
+        "name": "name",
+        "commander": "general",
+        "men": "men",
+        "guns": "guns",
+        "arm": "arm",
+        "quality": "grade",
+        "echelon": "level",
+    },
     "defaults": {"side": "prussian", "nation": "Prussia", "year": 1813},
 }
 ROWS = [
@@ -129,8 +139,9 @@ def test_bad_mappings_and_files_name_the_culprit(tmp_path):
     with pytest.raises(OobImportError, match="exactly one of path, id"):
         load_mapping({"hierarchy": {}, "columns": {"name": "n"}})
     with pytest.raises(OobImportError, match=r"column\(s\) 'nosuch'"):
-        import_table(DATA / "waterloo-1815-from-pages.csv",
-                     {"hierarchy": {"levels": ["army"]}, "columns": {"men": "nosuch"}})
+        import_table(
+            DATA / "waterloo-1815-from-pages.csv", {"hierarchy": {"levels": ["army"]}, "columns": {"men": "nosuch"}}
+        )
     with pytest.raises(OobImportError, match="missing.csv"):
         import_table(tmp_path / "missing.csv", ID_MAPPING)
     junk = tmp_path / "junk.xlsx"
@@ -142,30 +153,53 @@ def test_bad_mappings_and_files_name_the_culprit(tmp_path):
 MAP_DOC = Path(__file__).resolve().parents[3] / "docs" / "import-mapping.md"
 
 
-@pytest.mark.parametrize("toml,message", [
-    ('[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n',
-     r"bad.toml: \[hierarchy\] levels = 5: expected a list of column names"),
-    ('[hierarchy]\nlevels = ["army"]\n[columns]\nmen = 7\n',
-     r"bad.toml: \[columns\] men = 7: expected a column name or a list of them"),
-    ('[hierarchy]\nlevels = ["army", "army"]\n',
-     r"bad.toml: \[hierarchy\] levels = \['army', 'army'\]: column 'army' is named twice"),
-    ('[hierarchy]\nlevels = ["army"]\n[bogus]\nx = 1\n',
-     r"bad.toml: unknown section \[bogus\]; known sections: \[hierarchy\], \[columns\], \[values\], "
-     r"\[defaults\], \[source\]"),
-    ('[hierarchy]\nlevels = ["army"]\n[columns]\nmenn = "men"\n',
-     r"bad.toml: unknown key 'menn' in \[columns\]; known keys: name, commander, men"),
-    ('[hierarchy]\nlevels = ["army"]\n[values.side]\nFrench = 5\n',
-     r"bad.toml: \[values.side\] 'French' = 5: expected a side name"),
-    ('[hierarchy]\nlevels = ["army"]\n[values.colour]\nred = "x"\n',
-     r"bad.toml: unknown key 'colour' in \[values\]; known keys: arm, quality, echelon, side"),
-    ('[hierarchy]\npath = "path"\nseparator = 1\n[columns]\nname = "name"\n',
-     r"bad.toml: \[hierarchy\] separator = 1: expected a separator"),
-    ('[hierarchy]\nlevels = ["army"]\n[defaults]\nyear = "eighteen-six"\n',
-     r"bad.toml: \[defaults\] year = 'eighteen-six': expected a year"),
-    ('[hierarchy]\nlevels = ["army"]\n[defaults]\nquality = "heroic"\n',
-     r"bad.toml: \[defaults\] quality = 'heroic' is not one of guard, elite"),
-    ('hierarchy = 3\n', r"bad.toml: \[hierarchy\] = 3: expected a table"),
-])
+@pytest.mark.parametrize(
+    "toml,message",
+    [
+        (
+            "[hierarchy]\nlevels = 5\n[columns]\nmen = 7\n",
+            r"bad.toml: \[hierarchy\] levels = 5: expected a list of column names",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[columns]\nmen = 7\n',
+            r"bad.toml: \[columns\] men = 7: expected a column name or a list of them",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army", "army"]\n',
+            r"bad.toml: \[hierarchy\] levels = \['army', 'army'\]: column 'army' is named twice",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[bogus]\nx = 1\n',
+            r"bad.toml: unknown section \[bogus\]; known sections: \[hierarchy\], \[columns\], \[values\], "
+            r"\[defaults\], \[source\]",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[columns]\nmenn = "men"\n',
+            r"bad.toml: unknown key 'menn' in \[columns\]; known keys: name, commander, men",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[values.side]\nFrench = 5\n',
+            r"bad.toml: \[values.side\] 'French' = 5: expected a side name",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[values.colour]\nred = "x"\n',
+            r"bad.toml: unknown key 'colour' in \[values\]; known keys: arm, quality, echelon, side",
+        ),
+        (
+            '[hierarchy]\npath = "path"\nseparator = 1\n[columns]\nname = "name"\n',
+            r"bad.toml: \[hierarchy\] separator = 1: expected a separator",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[defaults]\nyear = "eighteen-six"\n',
+            r"bad.toml: \[defaults\] year = 'eighteen-six': expected a year",
+        ),
+        (
+            '[hierarchy]\nlevels = ["army"]\n[defaults]\nquality = "heroic"\n',
+            r"bad.toml: \[defaults\] quality = 'heroic' is not one of guard, elite",
+        ),
+        ("hierarchy = 3\n", r"bad.toml: \[hierarchy\] = 3: expected a table"),
+    ],
+)
 def test_malformed_mappings_are_refused_naming_file_key_and_value(tmp_path, toml, message):
     bad = tmp_path / "bad.toml"
     bad.write_text(toml, encoding="utf-8")

@@ -10,7 +10,8 @@ advance — lives in ``attacks`` and ``geometry`` as umpire checks. Numbers come
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -26,8 +27,19 @@ from battlestudio.rules.odds import Odds
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
-    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults, RulesetDescription,
+    CheckResult,
+    CommandReach,
+    EchelonSpec,
+    FindingDependencies,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    OutOfCommandFinding,
+    ParameterSpec,
+    PhaseSpec,
+    RulesetDefaults,
+    RulesetDescription,
     StateMachineSpec,
 )
 
@@ -40,11 +52,22 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
 
 
 ATTACK = OrderTypeSpec(
-    "attack", "Attack order", "angrebsordre", ("c_in_c", "army", "corps", "division", "brigade"), ("unit",),
-    (ParameterSpec("target", "text", note="the unit attacked (or none for a position)"),
-     ParameterSpec("storm", "choice", required=False, choices=("no", "yes")),
-     ParameterSpec("against_position", "choice", required=False, choices=("no", "yes"))),
-    cost=0, cost_unit="", dice=True, standing=True, rule="4.1.1, 4.1.2 (order sheet 1.1.2, order roll 1.1.3)")
+    "attack",
+    "Attack order",
+    "angrebsordre",
+    ("c_in_c", "army", "corps", "division", "brigade"),
+    ("unit",),
+    (
+        ParameterSpec("target", "text", note="the unit attacked (or none for a position)"),
+        ParameterSpec("storm", "choice", required=False, choices=("no", "yes")),
+        ParameterSpec("against_position", "choice", required=False, choices=("no", "yes")),
+    ),
+    cost=0,
+    cost_unit="",
+    dice=True,
+    standing=True,
+    rule="4.1.1, 4.1.2 (order sheet 1.1.2, order roll 1.1.3)",
+)
 
 
 class BelleAllianceRuleset(RulesetDefaults):
@@ -63,38 +86,74 @@ class BelleAllianceRuleset(RulesetDefaults):
 
     def describe(self) -> RulesetDescription:
         echelons = (EchelonSpec("brigade", "Commander (not in the excerpt)", "chef", True, False, "radius"),)
-        machines = (StateMachineSpec("unit", {"O": "In order", "LU": "Light disorder", "U": "Disorder (uorden)",
-                                              "FU": "Complete disorder (fuldstændig uorden)"},
-                                     forbids={"U": ("attack",), "FU": ("attack", "neighbour", "support")}),)
-        phases = (PhaseSpec("orders", "Order sheets and order rolls", "both", ("issue_order",), "1.1.2, 1.1.3"),
-                  PhaseSpec("movement", "Movement to break-in distance", "both", (), "4.1.1"),
-                  PhaseSpec("fire", "Fire", "both", (), "3"),
-                  PhaseSpec("melee", "Melee, all attacks at once", "both", (), "4.1.1, 4.1.3"),
-                  PhaseSpec("continued-advance", "Continued advance and attack", "both", (), "4.1.4"))
-        return RulesetDescription("belle-alliance", RULE, "shared/seeds/001_cb41d6a8a7b4d53d.txt", ("metric",), (),
-                                  echelons, (ATTACK,), machines, phases,
-                                  unknown_parameters=("command_distance_cm", "order_roll", "support_max_cm"))
+        machines = (
+            StateMachineSpec(
+                "unit",
+                {
+                    "O": "In order",
+                    "LU": "Light disorder",
+                    "U": "Disorder (uorden)",
+                    "FU": "Complete disorder (fuldstændig uorden)",
+                },
+                forbids={"U": ("attack",), "FU": ("attack", "neighbour", "support")},
+            ),
+        )
+        phases = (
+            PhaseSpec("orders", "Order sheets and order rolls", "both", ("issue_order",), "1.1.2, 1.1.3"),
+            PhaseSpec("movement", "Movement to break-in distance", "both", (), "4.1.1"),
+            PhaseSpec("fire", "Fire", "both", (), "3"),
+            PhaseSpec("melee", "Melee, all attacks at once", "both", (), "4.1.1, 4.1.3"),
+            PhaseSpec("continued-advance", "Continued advance and attack", "both", (), "4.1.4"),
+        )
+        return RulesetDescription(
+            "belle-alliance",
+            RULE,
+            "shared/seeds/001_cb41d6a8a7b4d53d.txt",
+            ("metric",),
+            (),
+            echelons,
+            (ATTACK,),
+            machines,
+            phases,
+            unknown_parameters=("command_distance_cm", "order_roll", "support_max_cm"),
+        )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
         p = parameters(params)
         found = p.lookup("command_distance_cm")
         if found is None:
-            return CommandReach(commander_id, "radius", measured_to="units under the commander",
-                                unknown={"command distance": "command_distance_cm"}, rule="not in the excerpt")
-        return CommandReach(commander_id, "radius", radius=float(found[1]), measured_to="units under the commander",
-                            rule="scenario parameter command_distance_cm")
+            return CommandReach(
+                commander_id,
+                "radius",
+                measured_to="units under the commander",
+                unknown={"command distance": "command_distance_cm"},
+                rule="not in the excerpt",
+            )
+        return CommandReach(
+            commander_id,
+            "radius",
+            radius=float(found[1]),
+            measured_to="units under the commander",
+            rule="scenario parameter command_distance_cm",
+        )
 
-    def order_types(self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+    def order_types(
+        self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
+    ) -> Sequence[OrderTypeSpec]:
         why = "" if recipient in state.units else f"{recipient!r} is not a unit"
         return [OrderTypeSpec(**{**{f: getattr(ATTACK, f) for f in ATTACK.__slots__}, "unavailable": why})]
 
-    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource) -> OrderOutcome:
+    def issue_order(
+        self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> OrderOutcome:
         """Write the attack order on the unit's sheet; its order roll (1.1.3) is not in the
         excerpt, so the order stays pending until the scenario's ``order_roll`` settles it."""
         p = parameters(params)
         oid = str(request.parameters.get("order_id") or f"ba-attack-{request.recipient}-t{state.turn}")
         if request.order_type != "attack":
-            return OrderOutcome("refused", oid, f"Belle Alliance knows only the attack order here, not {request.order_type!r}")
+            return OrderOutcome(
+                "refused", oid, f"Belle Alliance knows only the attack order here, not {request.order_type!r}"
+            )
         if request.recipient not in state.units:
             return OrderOutcome("refused", oid, f"attack orders go to units; {request.recipient!r} is not one")
         target = request.parameters.get("target")
@@ -106,33 +165,69 @@ class BelleAllianceRuleset(RulesetDefaults):
         footprint = None
         if position and target:
             footprint = [list(c) for c in state.units[target].footprint().exterior.coords]
-        ev = OrderWritten(state.turn, state.side, state.phase or "orders", order_id=oid, issuer=request.issuer,
-                          recipient=request.recipient, order_type="attack",
-                          parameters={"ruleset": "belle-alliance", "target": target, "storm": bool(request.parameters.get("storm")),
-                                      "against_position": position, "position": footprint})
+        ev = OrderWritten(
+            state.turn,
+            state.side,
+            state.phase or "orders",
+            order_id=oid,
+            issuer=request.issuer,
+            recipient=request.recipient,
+            order_type="attack",
+            parameters={
+                "ruleset": "belle-alliance",
+                "target": target,
+                "storm": bool(request.parameters.get("storm")),
+                "against_position": position,
+                "position": footprint,
+            },
+        )
         roll = p.lookup("order_roll")
-        note = ("the order roll (1.1.3) is not in the excerpt: supply scenario parameter 'order_roll'" if roll is None
-                else f"the order roll is {roll[1]} (scenario)")
+        note = (
+            "the order roll (1.1.3) is not in the excerpt: supply scenario parameter 'order_roll'"
+            if roll is None
+            else f"the order roll is {roll[1]} (scenario)"
+        )
         what = f"position of {target}" if position else target
-        return OrderOutcome("pending", oid, f"Attack order for {request.recipient} against {what}"
-                            f"{' with storm' if ev.parameters['storm'] else ''} written; {note}.", (ev,))
+        return OrderOutcome(
+            "pending",
+            oid,
+            f"Attack order for {request.recipient} against {what}"
+            f"{' with storm' if ev.parameters['storm'] else ''} written; {note}.",
+            (ev,),
+        )
 
-    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
+    def command_check(
+        self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
+    ) -> CheckResult:
         """No per-turn command roll in the excerpt: reports which units under ``formation`` may
         attack (attack order, not U/FU) and which may only close to break-in distance."""
-        units = [formation] if formation in state.units else [n for n in state.oob.all_subordinates(formation) if n in state.units]
+        units = (
+            [formation]
+            if formation in state.units
+            else [n for n in state.oob.all_subordinates(formation) if n in state.units]
+        )
         flags: dict[str, Any] = {}
         lines = []
         for uid in units:
             order = attack_order(state, uid)
-            ann = Announcement(uid, order.parameters.get("target"), bool(order.parameters.get("storm")),
-                               bool(order.parameters.get("against_position"))) if order else None
+            ann = (
+                Announcement(
+                    uid,
+                    order.parameters.get("target"),
+                    bool(order.parameters.get("storm")),
+                    bool(order.parameters.get("against_position")),
+                )
+                if order
+                else None
+            )
             ok, reasons = may_attack(state, uid, ann)
             flags[uid] = "may attack" if ok else "break-in distance only"
             lines.append(f"{uid}: " + ("may attack" if ok else "; ".join(reasons)))
         return CheckResult(formation, flags, (), " ".join(lines) or "no units", ())
 
-    def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+    def out_of_command(
+        self, state: GameState, params: Mapping[str, Any], side: str | None = None
+    ) -> Sequence[OutOfCommandFinding]:
         """Units farther from their commander than ``command_distance_cm`` (a scenario
         parameter: the excerpt has no command distance; refused without it). Every unit is
         measured from its commander's position to its footprint's nearest point, all in one
@@ -148,24 +243,45 @@ class BelleAllianceRuleset(RulesetDefaults):
         if not pairs:
             return []
         sups = list(dict.fromkeys(sup for *_, sup in pairs))
-        points = dict(zip(sups, shapely.points(np.asarray([state.commanders[s].position for s in sups],
-                                                          dtype=float).reshape(-1, 2)).tolist()))
-        ds = shapely.distance(np.asarray([points[sup] for *_, sup in pairs], dtype=object),
-                              np.asarray(footprints([u for _, u, _ in pairs]), dtype=object)).tolist()
+        points = dict(
+            zip(
+                sups,
+                shapely.points(
+                    np.asarray([state.commanders[s].position for s in sups], dtype=float).reshape(-1, 2)
+                ).tolist(),
+            )
+        )
+        ds = shapely.distance(
+            np.asarray([points[sup] for *_, sup in pairs], dtype=object),
+            np.asarray(footprints([u for _, u, _ in pairs]), dtype=object),
+        ).tolist()
         out = []
         for (uid, u, sup), d in zip(pairs, ds):
             ok = d <= reach + 1e-6
-            out.append(OutOfCommandFinding(uid, sup, d, reach, ok, "", "" if ok else "out-of-command",
-                                           f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",
-                                           "scenario parameter command_distance_cm"))
+            out.append(
+                OutOfCommandFinding(
+                    uid,
+                    sup,
+                    d,
+                    reach,
+                    ok,
+                    "",
+                    "" if ok else "out-of-command",
+                    f"{uid} is {d:.1f} cm from {sup} (scenario command distance {reach:g} cm)",
+                    "scenario parameter command_distance_cm",
+                )
+            )
         return out
 
     def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
         return self.describe().phases
 
     def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult:
-        return InitiativeResult("", "Belle Alliance bounds are played by both sides together (phases of skema 1); "
-                                    "the excerpt has no initiative roll.")
+        return InitiativeResult(
+            "",
+            "Belle Alliance bounds are played by both sides together (phases of skema 1); "
+            "the excerpt has no initiative roll.",
+        )
 
     def next_activation(self, state: GameState) -> str:
         return "whole side"

@@ -11,7 +11,7 @@ are ``O``, ``LU``, ``U``, ``FU`` (U/FU: disorder and complete disorder). Each ch
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from shapely.geometry import Polygon
 
@@ -39,7 +39,11 @@ class Announcement:
 def attack_order(state: GameState, unit_id: str) -> Order | None:
     """The unit's attack order in force (written or delivered), if any."""
     for o in state.orders.values():
-        if o.recipient == unit_id and o.order_type == "attack" and o.status in (OrderStatus.WRITTEN, OrderStatus.DELIVERED):
+        if (
+            o.recipient == unit_id
+            and o.order_type == "attack"
+            and o.status in (OrderStatus.WRITTEN, OrderStatus.DELIVERED)
+        ):
             return o
     return None
 
@@ -50,8 +54,9 @@ def figures_in_grid(u: Unit) -> list[Polygon]:
     return figure_grid(u.rect(), files, ranks)
 
 
-def may_attack(state: GameState, unit_id: str, announcement: Announcement | None,
-               opponent_demands: bool = False) -> tuple[bool, list[str]]:
+def may_attack(
+    state: GameState, unit_id: str, announcement: Announcement | None, opponent_demands: bool = False
+) -> tuple[bool, list[str]]:
     """4.1.1: a unit without an attack order, in U or FU, or whose attack was not announced
     (unless the opponent demands it) may only move up to break-in distance."""
     u = state.units[unit_id]
@@ -84,8 +89,14 @@ def check_announcement(state: GameState, ann: Announcement) -> tuple[bool, list[
     return not reasons, reasons
 
 
-def both_stop(state: GameState, mover: str, enemy: str, params: RuleParameters, announced: Announcement | None,
-              cancels: bool = False) -> tuple[bool, bool, str]:
+def both_stop(
+    state: GameState,
+    mover: str,
+    enemy: str,
+    params: RuleParameters,
+    announced: Announcement | None,
+    cancels: bool = False,
+) -> tuple[bool, bool, str]:
     """4.1.1 (B-4): when ``mover``'s break-in zone touches ``enemy`` the mover stops; the enemy
     stops too if the mover may attack it this turn (A17: order, not U/FU, announced, enemy is
     its target) and does not cancel. Returns ``(mover_stops, enemy_stops, why)``."""
@@ -101,9 +112,17 @@ def both_stop(state: GameState, mover: str, enemy: str, params: RuleParameters, 
     return True, False, f"{mover} reaches break-in distance of {enemy} and stops; {enemy} moves on (4.1.1)"
 
 
-def check_neighbour(state: GameState, nid: str, attacker: str, enemy: str, params: RuleParameters,
-                    defenders: Sequence[str] = (), fighting: Sequence[str] = (), taken: Sequence[str] = (),
-                    flank_or_rear_attacked: Sequence[str] = ()) -> tuple[bool, list[str]]:
+def check_neighbour(
+    state: GameState,
+    nid: str,
+    attacker: str,
+    enemy: str,
+    params: RuleParameters,
+    defenders: Sequence[str] = (),
+    fighting: Sequence[str] = (),
+    taken: Sequence[str] = (),
+    flank_or_rear_attacked: Sequence[str] = (),
+) -> tuple[bool, list[str]]:
     """4.1.6 (B-15): closed formation, at least half the attacker's figures, not U/FU, same
     arm, not a defender, not parent/soutien of the attacker's chain, one unit per sub-phase,
     not attacked in flank or rear, and (A10) its own break-in zone touches the same enemy."""
@@ -137,9 +156,15 @@ def check_neighbour(state: GameState, nid: str, attacker: str, enemy: str, param
     return not r, r
 
 
-def check_support(state: GameState, sid: str, supported: str, params: RuleParameters,
-                  fighting: Sequence[str] = (), neighbours: Sequence[str] = (), taken: Sequence[str] = ()
-                  ) -> tuple[bool, list[str]]:
+def check_support(
+    state: GameState,
+    sid: str,
+    supported: str,
+    params: RuleParameters,
+    fighting: Sequence[str] = (),
+    neighbours: Sequence[str] = (),
+    taken: Sequence[str] = (),
+) -> tuple[bool, list[str]]:
     """4.1.7 (B-16): closed formation, at least half the supported unit's figures, not
     artillery, not U/FU, infantry never supports cavalry, not parent/soutien of its chain, not
     fighting or a neighbour itself, one unit per sub-phase; and (A11) behind the supported unit
@@ -168,23 +193,26 @@ def check_support(state: GameState, sid: str, supported: str, params: RuleParame
     return not r, r
 
 
-def check_continued_advance(distance: float, last_march_rate: float, pivots: Sequence[float],
-                            params: RuleParameters) -> tuple[bool, list[str]]:
+def check_continued_advance(
+    distance: float, last_march_rate: float, pivots: Sequence[float], params: RuleParameters
+) -> tuple[bool, list[str]]:
     """4.1.4 (B-10): at most half a turn's march at the march rate last used, one direction
     change, by a pivot of at most 20°."""
     r = []
     limit = float(params.get("continued_advance_factor")) * last_march_rate
     if distance > limit + 1e-6:
         r.append(f"4.1.4: {distance:g} cm is more than half a march ({limit:g} cm of {last_march_rate:g} cm)")
-    ok, why = pivot_ok(pivots, int(params.get("continued_advance_max_pivots")),
-                       float(params.get("continued_advance_max_pivot_deg")))
+    ok, why = pivot_ok(
+        pivots, int(params.get("continued_advance_max_pivots")), float(params.get("continued_advance_max_pivot_deg"))
+    )
     if not ok:
         r.append(f"4.1.4: {why}")
     return not r, r
 
 
-def check_continued_attack(opponent_state: str, role: str = "attacker", already_continued: bool = False
-                           ) -> tuple[bool, list[str]]:
+def check_continued_attack(
+    opponent_state: str, role: str = "attacker", already_continued: bool = False
+) -> tuple[bool, list[str]]:
     """4.1.4: a continued attack needs the opponent in FU (from the melee, or in the fire phase
     while at break-in distance); a continued attack never gives another; a support unit may
     join the continued advance but not attack (4.1.7); a neighbour may (4.1.6)."""

@@ -8,12 +8,19 @@ angles degrees, frame of ``model.geometry``.
 
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from typing import Literal
+from collections.abc import Sequence
 
 from shapely.geometry import Polygon
 
 from battlestudio.model.geometry import TINY, UnitRect, forward, right_of
-from battlestudio.model.predicates import behind_ext_front, behind_ext_rear, in_front_of_ext_front, lateral_overlap, visible_edges
+from battlestudio.model.predicates import (
+    behind_ext_front,
+    behind_ext_rear,
+    in_front_of_ext_front,
+    lateral_overlap,
+    visible_edges,
+)
 
 Classification = Literal["flank", "rear", "overlap", "front"]
 
@@ -54,8 +61,16 @@ def figure_grid(rect: UnitRect, files: int, ranks: int) -> list[Polygon]:
     for k in range(ranks):
         for j in range(files):
             x0, y0 = fl[0] + j * w * rx - k * d * fx, fl[1] + j * w * ry - k * d * fy
-            cells.append(Polygon([(x0, y0), (x0 + w * rx, y0 + w * ry), (x0 + w * rx - d * fx, y0 + w * ry - d * fy),
-                                  (x0 - d * fx, y0 - d * fy)]))
+            cells.append(
+                Polygon(
+                    [
+                        (x0, y0),
+                        (x0 + w * rx, y0 + w * ry),
+                        (x0 + w * rx - d * fx, y0 + w * ry - d * fy),
+                        (x0 - d * fx, y0 - d * fy),
+                    ]
+                )
+            )
     return cells
 
 
@@ -64,8 +79,16 @@ def figures_behind(t: UnitRect, figures: Sequence[Polygon]) -> int:
     return sum(1 for g in figures if behind_ext_front(t, g, "any"))
 
 
-def classify(a: UnitRect, t: UnitRect, a_figures: Sequence[Polygon], *, a_start: UnitRect | None = None,
-             t_start: UnitRect | None = None, flank_mode: str = "all", min_behind: int = 3) -> Classification:
+def classify(
+    a: UnitRect,
+    t: UnitRect,
+    a_figures: Sequence[Polygon],
+    *,
+    a_start: UnitRect | None = None,
+    t_start: UnitRect | None = None,
+    flank_mode: str = "all",
+    min_behind: int = 3,
+) -> Classification:
     """B-11 → B-12 → B-13 → front: how attacker ``a`` strikes target ``t`` (4.1.8).
 
     Flank (best reading A1): ``a`` at the start (``a_start``, default ``a``) lay behind the

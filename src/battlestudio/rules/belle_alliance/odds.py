@@ -28,5 +28,11 @@ def belle_alliance_odds(state: GameState, p: RuleParameters, ruleset_id: str, is
     dist = distribution(DiceSpec(n, sides))
     chance = sum((q for t, q in dist.items() if (t >= target if op == ">=" else t <= target)), Fraction(0))
     rows = (OddsRow(f"order roll {n}d{sides} {op} {target}", chance, None, "scenario parameter order_roll", True),)
-    return Odds(ruleset_id, issuer, unit, f"{name_of(state, unit)}: {pct(chance)} that the attack order passes",
-                rows, rule="Belle Alliance 1.1.3 (order roll from the scenario)")
+    return Odds(
+        ruleset_id,
+        issuer,
+        unit,
+        f"{name_of(state, unit)}: {pct(chance)} that the attack order passes",
+        rows,
+        rule="Belle Alliance 1.1.3 (order roll from the scenario)",
+    )

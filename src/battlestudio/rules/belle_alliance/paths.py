@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from shapely.geometry import LineString, Polygon
 from shapely.ops import nearest_points
@@ -44,12 +44,19 @@ def _rect_at(u: Unit, front: tuple[float, float], facing: float | None = None) -
 
 
 def _touching(state: GameState, u: Unit, rect: UnitRect, depth: float, eps: float) -> list[str]:
-    return sorted(e.id for e in state.units.values()
-                  if e.side != u.side and e.id not in state.off_table and e.state != "eliminated"
-                  and at_break_in(rect, e.rect(), depth, eps))
+    return sorted(
+        e.id
+        for e in state.units.values()
+        if e.side != u.side
+        and e.id not in state.off_table
+        and e.state != "eliminated"
+        and at_break_in(rect, e.rect(), depth, eps)
+    )
 
 
-def first_break_in(state: GameState, mover: str, path: Sequence[tuple[float, float]], params: RuleParameters) -> PathStop:
+def first_break_in(
+    state: GameState, mover: str, path: Sequence[tuple[float, float]], params: RuleParameters
+) -> PathStop:
     """B-3: the first point along ``path`` (front-edge midpoints, starting where the unit
     stands) at which the mover's break-in zone touches any enemy unit. Before that point it may
     pass through enemy break-in zones freely (4.1.1). Contact found by bisection, reported to 0.001 cm.
@@ -95,8 +102,9 @@ def first_break_in(state: GameState, mover: str, path: Sequence[tuple[float, flo
     return PathStop(None, pts[-1], done)
 
 
-def intervening(state: GameState, mover: str, target: str | None, path: Sequence[tuple[float, float]],
-                params: RuleParameters) -> tuple[PathStop, tuple[str, ...], str]:
+def intervening(
+    state: GameState, mover: str, target: str | None, path: Sequence[tuple[float, float]], params: RuleParameters
+) -> tuple[PathStop, tuple[str, ...], str]:
     """B-6 (4.1.2): the first enemy reached along ``path``; when it is not the ``target`` the
     attacker must either switch the attack to it (as an attack on the unit) or cancel.
     Returns ``(stop, choices, explanation)``; ``choices`` is ``("switch", "cancel")`` for an
@@ -106,13 +114,19 @@ def intervening(state: GameState, mover: str, target: str | None, path: Sequence
         return stop, (), f"{mover} reaches no enemy's break-in distance along its path ({stop.travelled:.1f} cm)"
     if stop.enemy == target:
         return stop, (), f"{mover} reaches break-in distance of its target {target} after {stop.travelled:.1f} cm"
-    return stop, ("switch", "cancel"), (
-        f"{stop.enemy} intervenes after {stop.travelled:.1f} cm: {mover} either attacks {stop.enemy} instead "
-        f"(an attack on the unit) or cancels its attack (4.1.2)")
+    return (
+        stop,
+        ("switch", "cancel"),
+        (
+            f"{stop.enemy} intervenes after {stop.travelled:.1f} cm: {mover} either attacks {stop.enemy} instead "
+            f"(an attack on the unit) or cancels its attack (4.1.2)"
+        ),
+    )
 
 
-def position_status(state: GameState, attacker: Unit, position: Sequence[Sequence[float]], params: RuleParameters
-                    ) -> dict[str, object]:
+def position_status(
+    state: GameState, attacker: Unit, position: Sequence[Sequence[float]], params: RuleParameters
+) -> dict[str, object]:
     """B-7 (4.1.2): an attack on a position ``position`` (the target's footprint recorded when
     the attack was announced, a list of corners). ``reached``: the attacker's break-in zone
     touches it or the attacker stands in it; ``abandoned``: no enemy footprint overlaps it;
@@ -122,8 +136,11 @@ def position_status(state: GameState, attacker: Unit, position: Sequence[Sequenc
     rect = attacker.rect()
     depth, eps = float(params.get("break_in_depth_cm")), float(params.get("touch_eps_cm"))
     reached = float(break_in_zone(rect, depth).distance(poly)) <= eps + TINY or rect.polygon().intersects(poly)
-    held = [e.id for e in state.units.values() if e.side != attacker.side and e.id not in state.off_table
-            and e.footprint().intersection(poly).area > TINY]
+    held = [
+        e.id
+        for e in state.units.values()
+        if e.side != attacker.side and e.id not in state.off_table and e.footprint().intersection(poly).area > TINY
+    ]
     far = max(rect.s(p) for p in list(poly.exterior.coords)[:-1])
     return {"reached": reached, "abandoned": not held, "held_by": sorted(held), "stop_cm": max(0.0, far)}
 
@@ -134,8 +151,9 @@ def figures_of(u: Unit) -> list[Polygon]:
     return figure_grid(u.rect(), files, ranks)
 
 
-def in_cover(defender: Unit, attacker: Unit, terrain: Sequence[TerrainFeature],
-             params: RuleParameters) -> tuple[bool, str]:
+def in_cover(
+    defender: Unit, attacker: Unit, terrain: Sequence[TerrainFeature], params: RuleParameters
+) -> tuple[bool, str]:
     """B-8 (4.1.3): whether the defender's figures at break-in distance of the attacker are in
     cover. Linear cover (kinds ``cover_linear_kinds``): each such figure touches the feature
     and the feature lies between it and the nearest point of the attacker's front edge. Area
@@ -154,8 +172,12 @@ def in_cover(defender: Unit, attacker: Unit, terrain: Sequence[TerrainFeature],
         kind = str(getattr(t, "kind", ""))
         g = t.geometry
         if kind in linear:
-            ok = sum(1 for f in figs if f.distance(g) <= eps + TINY
-                     and LineString([f.centroid, nearest_points(front, f.centroid)[0]]).intersects(g))
+            ok = sum(
+                1
+                for f in figs
+                if f.distance(g) <= eps + TINY
+                and LineString([f.centroid, nearest_points(front, f.centroid)[0]]).intersects(g)
+            )
         elif kind in area:
             ok = sum(1 for f in figs if g.contains(f.centroid))
         else:
@@ -192,8 +214,14 @@ def counted_figures(u: Unit, situation: str = "front") -> int:
     return sum(1 for j, _ in cells if j in keep)
 
 
-def continued_attack_reach(state: GameState, attacker: str, new_target: str, last_march_rate: float,
-                           params: RuleParameters, opponent_state: str) -> tuple[bool, str]:
+def continued_attack_reach(
+    state: GameState,
+    attacker: str,
+    new_target: str,
+    last_march_rate: float,
+    params: RuleParameters,
+    opponent_state: str,
+) -> tuple[bool, str]:
     """B-18 with B-10 (4.1.4): a continued attack needs the opponent in FU and the new target
     within reach: some pivot of −20°…+20° (1° steps, about the front-left corner for positive
     angles, the front-right for negative) followed by a straight advance, the outer corner's
@@ -226,8 +254,11 @@ def continued_attack_reach(state: GameState, attacker: str, new_target: str, las
                     best = (arc + d, deg, d)
                 break
     if best is None:
-        return False, (f"4.1.4: {new_target} cannot be brought to break-in distance within half a march "
-                       f"({budget:g} cm) and one pivot of at most {max_deg}°")
+        return False, (
+            f"4.1.4: {new_target} cannot be brought to break-in distance within half a march "
+            f"({budget:g} cm) and one pivot of at most {max_deg}°"
+        )
     used, deg, d = best
-    return True, (f"{new_target} reached by a pivot of {deg:+d}° and {d:.1f} cm straight ahead "
-                  f"({used:.1f} of {budget:g} cm)")
+    return True, (
+        f"{new_target} reached by a pivot of {deg:+d}° and {d:.1f} cm straight ahead ({used:.1f} of {budget:g} cm)"
+    )

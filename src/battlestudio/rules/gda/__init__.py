@@ -9,7 +9,8 @@ Faltering table, restrictions), ``adc`` (ADC tasks and costs), ``initiative``, `
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import shapely
@@ -32,9 +33,21 @@ from battlestudio.rules.params import MissingParameterError, RuleParameters, Rul
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome,
-    OrderRequest, OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults,
-    RulesetDescription, StateMachineSpec,
+    Budget,
+    CheckResult,
+    CommandReach,
+    EchelonSpec,
+    FindingDependencies,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    OutOfCommandFinding,
+    ParameterSpec,
+    PhaseSpec,
+    RulesetDefaults,
+    RulesetDescription,
+    StateMachineSpec,
 )
 
 RULE = "General d'Armée"
@@ -77,52 +90,101 @@ class GdaRuleset(RulesetDefaults):
         )
         order_types = tuple(self._task_spec(t, "") for t in TASKS)
         machines = (
-            StateMachineSpec("brigade", {"steady": "Steady / obeys orders", "hesitant": "Hesitant (this turn)",
-                                         "faltering": "Faltering (until rolled off)"},
-                             forbids=dict(FORBIDS),
-                             transitions=(("steady", "hesitant", "command roll 1-2"), ("steady", "faltering", "units retreat/rout"),
-                                          ("faltering", "steady", "Faltering table: Obeys"),
-                                          ("faltering", "hesitant", "Faltering table: Rally"),
-                                          ("hesitant", "steady", "end of turn / command roll 3-6"))),
+            StateMachineSpec(
+                "brigade",
+                {
+                    "steady": "Steady / obeys orders",
+                    "hesitant": "Hesitant (this turn)",
+                    "faltering": "Faltering (until rolled off)",
+                },
+                forbids=dict(FORBIDS),
+                transitions=(
+                    ("steady", "hesitant", "command roll 1-2"),
+                    ("steady", "faltering", "units retreat/rout"),
+                    ("faltering", "steady", "Faltering table: Obeys"),
+                    ("faltering", "hesitant", "Faltering table: Rally"),
+                    ("hesitant", "steady", "end of turn / command roll 3-6"),
+                ),
+            ),
             StateMachineSpec("unit", {s.value: s.value.capitalize() for s in UnitState}),
         )
         phases = (
             PhaseSpec("adc", "ADC tasks", "both", ("order_types", "issue_order"), "ADC chapter (lost)"),
             PhaseSpec("command", "Brigade command rolls", "both", ("command_check",), "Командная Ситуация"),
             PhaseSpec("initiative", "Initiative", "both", ("initiative",), "ИНИЦИАТИВА"),
-            PhaseSpec("attack-declaration", "Attack declarations, active then passive", "both", (), "ПРОЦЕДУРА АТАКИ 1"),
+            PhaseSpec(
+                "attack-declaration", "Attack declarations, active then passive", "both", (), "ПРОЦЕДУРА АТАКИ 1"
+            ),
             PhaseSpec("attacks", "Attack resolution, active then passive", "both", (), "ПРОВЕДЕНИЕ АТАКИ"),
             PhaseSpec("movement", "Movement, fire, melee (not in the text)", "both", (), "Фаза Движения"),
         )
         return RulesetDescription(
-            id="gda", name=RULE, source="shared/seeds/002_c65aa4a0b2259b92.txt", measurement=("metric", "imperial"),
-            dice=("d6", "2d6"), echelons=echelons, order_types=order_types, state_machines=machines, phases=phases,
-            unknown_parameters=("adc_cost_forward", "adc_cost_brigade_attachment", "adc_cost_redeploy", "adcs",
-                                "normal_move_cm.<arm>"),
+            id="gda",
+            name=RULE,
+            source="shared/seeds/002_c65aa4a0b2259b92.txt",
+            measurement=("metric", "imperial"),
+            dice=("d6", "2d6"),
+            echelons=echelons,
+            order_types=order_types,
+            state_machines=machines,
+            phases=phases,
+            unknown_parameters=(
+                "adc_cost_forward",
+                "adc_cost_brigade_attachment",
+                "adc_cost_redeploy",
+                "adcs",
+                "normal_move_cm.<arm>",
+            ),
         )
 
     @staticmethod
     def _task_spec(task: str, unavailable: str, cost: int = 0) -> OrderTypeSpec:
         label, term, effect = TASKS[task]
         params = (ParameterSpec("adcs", "choice", required=False, choices=("1", "2")),) if task == "initiative" else ()
-        return OrderTypeSpec(task, label, term, issuers=("c_in_c", "army", "corps"),
-                             recipients=() if task == "initiative" else ("brigade",), parameters=params, cost=cost,
-                             cost_unit="ADC", dice=task != "initiative", standing=task == "infantry_assault",
-                             unavailable=unavailable, rule=effect)
+        return OrderTypeSpec(
+            task,
+            label,
+            term,
+            issuers=("c_in_c", "army", "corps"),
+            recipients=() if task == "initiative" else ("brigade",),
+            parameters=params,
+            cost=cost,
+            cost_unit="ADC",
+            dice=task != "initiative",
+            standing=task == "infantry_assault",
+            unavailable=unavailable,
+            rule=effect,
+        )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
         p = parameters(params)
         c = state.commanders[commander_id]
         if c.echelon != "brigade":
-            return CommandReach(commander_id, "none", measured_to="ADCs carry tasks; no distance roll in the text",
-                                rule="ADC chapter (lost)")
+            return CommandReach(
+                commander_id,
+                "none",
+                measured_to="ADCs carry tasks; no distance roll in the text",
+                rule="ADC chapter (lost)",
+            )
         r = distance_cm(p, "brigadier_radius")
-        sec = {"flanked": distance_cm(p, "flanked"), "support flank": distance_cm(p, "support_flank"),
-               "cavalry rear support": distance_cm(p, "support_rear_cavalry")}
-        return CommandReach(commander_id, "radius", radius=r, measured_to="nearest point of each unit of his brigade",
-                            secondary=sec, assumed=tuple(p.assumptions()), rule="ОБЪЯВЛЕНИЕ АТАКИ (30 cm [18\"])")
+        sec = {
+            "flanked": distance_cm(p, "flanked"),
+            "support flank": distance_cm(p, "support_flank"),
+            "cavalry rear support": distance_cm(p, "support_rear_cavalry"),
+        }
+        return CommandReach(
+            commander_id,
+            "radius",
+            radius=r,
+            measured_to="nearest point of each unit of his brigade",
+            secondary=sec,
+            assumed=tuple(p.assumptions()),
+            rule='ОБЪЯВЛЕНИЕ АТАКИ (30 cm [18"])',
+        )
 
-    def order_types(self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+    def order_types(
+        self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
+    ) -> Sequence[OrderTypeSpec]:
         p = parameters(params)
         out = []
         for task in TASKS:
@@ -133,41 +195,75 @@ class GdaRuleset(RulesetDefaults):
                 out.append(self._task_spec(task, str(exc)))
         return out
 
-    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource) -> OrderOutcome:
+    def issue_order(
+        self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> OrderOutcome:
         p = parameters(params)
         adcs = int(request.parameters.get("adcs", 1))
-        oid = str(request.parameters.get("order_id") or f"gda-{request.order_type}-{request.recipient or request.issuer}-t{state.turn}")
+        oid = str(
+            request.parameters.get("order_id")
+            or f"gda-{request.order_type}-{request.recipient or request.issuer}-t{state.turn}"
+        )
         try:
-            chk = check_task(state, request.issuer, request.recipient, request.order_type, p, adcs=adcs,
-                             year=request.parameters.get("year"))
+            chk = check_task(
+                state,
+                request.issuer,
+                request.recipient,
+                request.order_type,
+                p,
+                adcs=adcs,
+                year=request.parameters.get("year"),
+            )
         except (MissingParameterError, RuleRefused) as exc:
-            return OrderOutcome("refused", oid, f"{TASKS.get(request.order_type, (request.order_type,))[0]} refused: {exc}")
+            return OrderOutcome(
+                "refused", oid, f"{TASKS.get(request.order_type, (request.order_type,))[0]} refused: {exc}"
+            )
         label = TASKS[request.order_type][0]
         if chk.reason:
             return OrderOutcome("refused", oid, f"{label} refused: {chk.reason}")
-        ev = OrderWritten(state.turn, state.side, state.phase or "adc", order_id=oid, issuer=request.issuer,
-                          recipient=request.recipient, order_type=request.order_type,
-                          parameters={"ruleset": "gda", "adcs": chk.cost}, cost=chk.cost)
+        ev = OrderWritten(
+            state.turn,
+            state.side,
+            state.phase or "adc",
+            order_id=oid,
+            issuer=request.issuer,
+            recipient=request.recipient,
+            order_type=request.order_type,
+            parameters={"ruleset": "gda", "adcs": chk.cost},
+            cost=chk.cost,
+        )
         left = adcs_left(state, request.issuer, p) - chk.cost
-        when = ("adds to this turn's initiative roll" if request.order_type == "initiative"
-                else "comes into force if the brigade obeys its command roll this turn")
+        when = (
+            "adds to this turn's initiative roll"
+            if request.order_type == "initiative"
+            else "comes into force if the brigade obeys its command roll this turn"
+        )
         text = f"{label}: {chk.cost} ADC{'s' if chk.cost > 1 else ''} sent ({left} left this turn); it {when}."
         return OrderOutcome("pending", oid, text, (ev,), spent={"adc": chk.cost}, assumed=tuple(p.assumptions()))
 
-    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
+    def command_check(
+        self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
+    ) -> CheckResult:
         p = parameters(params)
         res = command_roll(state, formation, p, dice)
-        flags: dict[str, Any] = {"state": res.status.state.value, "obeys": res.obeys,
-                                 "demoralised": res.status.demoralised, "odds": str(res.odds)}
+        flags: dict[str, Any] = {
+            "state": res.status.state.value,
+            "obeys": res.obeys,
+            "demoralised": res.status.demoralised,
+            "odds": str(res.odds),
+        }
         if res.result is not None:
             flags["faltering_result"] = res.result.value
             flags["quality"] = res.grade.value if res.grade else ""
         if res.must_retire:
             flags["must_retire"] = res.must_retire
-        return CheckResult(formation, flags, restrictions(res.status), res.explanation, res.events, res.rolls,
-                           tuple(p.assumptions()))
+        return CheckResult(
+            formation, flags, restrictions(res.status), res.explanation, res.events, res.rolls, tuple(p.assumptions())
+        )
 
-    def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+    def out_of_command(
+        self, state: GameState, params: Mapping[str, Any], side: str | None = None
+    ) -> Sequence[OutOfCommandFinding]:
         """Every brigade's present units against the brigadier's command range (ОБЪЯВЛЕНИЕ
         АТАКИ: 30 cm [18"]), as ``geometry.under_command`` measures one: his base centre to
         the unit's nearest point; the whole army in one vectorised distance."""
@@ -188,16 +284,26 @@ class GdaRuleset(RulesetDefaults):
             bases += [base] * len(present)
         if not rows:
             return []
-        ds = shapely.distance(np.asarray(bases, dtype=object),
-                              np.asarray(footprints([u for *_, u in rows]), dtype=object)).tolist()
+        ds = shapely.distance(
+            np.asarray(bases, dtype=object), np.asarray(footprints([u for *_, u in rows]), dtype=object)
+        ).tolist()
         out = []
         for (b, c, u), d in zip(rows, ds):
             ok = d <= r + TINY
-            out.append(OutOfCommandFinding(
-                u.id, b, d, r, ok, "", "" if ok else "cannot-attack-or-support",
-                f"{u.name or u.id} is {d:.1f} cm from {c.name or b}" + ("" if ok else
-                f", beyond his {r:g} cm: it may not attack or support an attack"),
-                rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А"))
+            out.append(
+                OutOfCommandFinding(
+                    u.id,
+                    b,
+                    d,
+                    r,
+                    ok,
+                    "",
+                    "" if ok else "cannot-attack-or-support",
+                    f"{u.name or u.id} is {d:.1f} cm from {c.name or b}"
+                    + ("" if ok else f", beyond his {r:g} cm: it may not attack or support an attack"),
+                    rule="ОБЪЯВЛЕНИЕ АТАКИ; support prohibition А",
+                )
+            )
         return out
 
     def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:

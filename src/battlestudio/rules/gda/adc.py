@@ -17,11 +17,23 @@ from battlestudio.rules.params import MissingParameterError, RuleParameters, Rul
 from battlestudio.rules.protocol import Budget
 
 TASKS: dict[str, tuple[str, str, str]] = {
-    "forward": ("Forward!", "Вперед!", "+2D6 cm [+1D6\"] to the attack move; extra wheel (ПРОЦЕДУРА АТАКИ 2-3)"),
-    "infantry_assault": ("Infantry Assault!", "Пехотный Штурм!", "any number of Formed infantry may attack or support (ОБЪЯВЛЕНИЕ АТАКИ)"),
-    "brigade_attachment": ("Brigade Attachment!", "Присоединение к Бригаде!", "reroll of a failed command roll (example A)"),
+    "forward": ("Forward!", "Вперед!", '+2D6 cm [+1D6"] to the attack move; extra wheel (ПРОЦЕДУРА АТАКИ 2-3)'),
+    "infantry_assault": (
+        "Infantry Assault!",
+        "Пехотный Штурм!",
+        "any number of Formed infantry may attack or support (ОБЪЯВЛЕНИЕ АТАКИ)",
+    ),
+    "brigade_attachment": (
+        "Brigade Attachment!",
+        "Присоединение к Бригаде!",
+        "reroll of a failed command roll (example A)",
+    ),
     "redeploy": ("Redeploy", "Передислокация", "a Steady brigade may Redeploy (СТОЙКИЕ)"),
-    "initiative": ("Initiative!", "Инициатива!", "+1 to this turn's initiative roll, at most 2 ADCs (optional French rule)"),
+    "initiative": (
+        "Initiative!",
+        "Инициатива!",
+        "+1 to this turn's initiative roll, at most 2 ADCs (optional French rule)",
+    ),
 }
 """Task id → (label, Russian term, effect)."""
 
@@ -50,9 +62,13 @@ def task_cost(task: str, params: RuleParameters) -> int:
             return int(params.get(key))
         if params.overridden(okey):
             return int(params.get("adc_cost_forward_plus_attachment")) - int(params.get(okey))
-        raise MissingParameterError(key, "General d'Armée ADC chapter (lost)",
-                                    f"ADCs a {TASKS[task][0]} task costs; with {TASKS[other][0]} it makes 3 "
-                                    "(example A), so either cost is enough", (okey,))
+        raise MissingParameterError(
+            key,
+            "General d'Armée ADC chapter (lost)",
+            f"ADCs a {TASKS[task][0]} task costs; with {TASKS[other][0]} it makes 3 "
+            "(example A), so either cost is enough",
+            (okey,),
+        )
     raise RuleRefused(f"unknown General d'Armée ADC task {task!r} (known: {', '.join(TASKS)})")
 
 
@@ -98,8 +114,15 @@ class TaskCheck:
     reason: str
 
 
-def check_task(state: GameState, issuer: str, brigade: str, task: str, params: RuleParameters,
-               adcs: int = 1, year: int | None = None) -> TaskCheck:
+def check_task(
+    state: GameState,
+    issuer: str,
+    brigade: str,
+    task: str,
+    params: RuleParameters,
+    adcs: int = 1,
+    year: int | None = None,
+) -> TaskCheck:
     """Legality of sending ``task`` from ``issuer`` to ``brigade`` (``adcs`` only for Initiative!).
 
     Raises
@@ -112,20 +135,31 @@ def check_task(state: GameState, issuer: str, brigade: str, task: str, params: R
     c = state.commanders[issuer]
     senders = tuple(params.get("adc_senders"))
     if c.echelon not in senders:
-        return TaskCheck(task, 0, f"{c.name or issuer} is a {c.echelon} commander; ADCs are sent by the C-in-C or a corps commander")
+        return TaskCheck(
+            task, 0, f"{c.name or issuer} is a {c.echelon} commander; ADCs are sent by the C-in-C or a corps commander"
+        )
     if task == "initiative":
         cost = adcs
         if not params.get("french_initiative"):
-            return TaskCheck(task, cost, "the optional French Initiative! rule is not in use (scenario parameter french_initiative)")
+            return TaskCheck(
+                task, cost, "the optional French Initiative! rule is not in use (scenario parameter french_initiative)"
+            )
         lo, hi = params.get("french_initiative_years")
         if c.nation.lower() not in ("france", "french"):
-            return TaskCheck(task, cost, f"Initiative! is for French commanders; {c.name or issuer} is {c.nation or 'of no nation'}")
+            return TaskCheck(
+                task, cost, f"Initiative! is for French commanders; {c.name or issuer} is {c.nation or 'of no nation'}"
+            )
         if year is not None and not lo <= year <= hi:
             return TaskCheck(task, cost, f"Initiative! is for {lo}-{hi}; this battle is {year}")
         mx = int(params.get("initiative_adc_max"))
-        sent = sum(int(o.parameters.get("adcs", 1)) for o in state.orders.values() if o.order_type == "initiative"
-                   and o.turn_issued == state.turn and o.status is not OrderStatus.CANCELLED
-                   and state.commanders.get(o.issuer, c).side == c.side)
+        sent = sum(
+            int(o.parameters.get("adcs", 1))
+            for o in state.orders.values()
+            if o.order_type == "initiative"
+            and o.turn_issued == state.turn
+            and o.status is not OrderStatus.CANCELLED
+            and state.commanders.get(o.issuer, c).side == c.side
+        )
         if sent + adcs > mx:
             return TaskCheck(task, cost, f"at most {mx} ADCs may carry Initiative! ({sent} already sent this turn)")
     else:
@@ -136,6 +170,9 @@ def check_task(state: GameState, issuer: str, brigade: str, task: str, params: R
         cost = task_cost(task, params)
     left = adcs_left(state, issuer, params)
     if cost > left:
-        return TaskCheck(task, cost, f"{TASKS[task][0]} needs {cost} ADC{'s' if cost > 1 else ''}; "
-                                     f"{c.name or issuer} has {left} left this turn")
+        return TaskCheck(
+            task,
+            cost,
+            f"{TASKS[task][0]} needs {cost} ADC{'s' if cost > 1 else ''}; {c.name or issuer} has {left} left this turn",
+        )
     return TaskCheck(task, cost, "")

@@ -8,7 +8,7 @@ umpire sees why; ``check_support`` does the same for a support (prohibitions А�
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
 
 from shapely.geometry import Point as ShapelyPoint
 
@@ -16,10 +16,24 @@ from battlestudio.model.geometry import TINY
 from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
-from battlestudio.rules.gda.brigades import CommandState, brigade_status, grade_of, is_cossack, is_skirmisher, unit_state
+from battlestudio.rules.gda.brigades import (
+    CommandState,
+    brigade_status,
+    grade_of,
+    is_cossack,
+    is_skirmisher,
+    unit_state,
+)
 from battlestudio.rules.gda.brigades import Grade, UnitState
 from battlestudio.rules.gda.geometry import (
-    attack_aspect, distance_cm, enemies_of, flanked_by, impassable_between, is_close_order, under_command, unit_distance,
+    attack_aspect,
+    distance_cm,
+    enemies_of,
+    flanked_by,
+    impassable_between,
+    is_close_order,
+    under_command,
+    unit_distance,
 )
 from battlestudio.rules.params import RuleParameters
 
@@ -87,8 +101,13 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     if "normal_move_cm" in unit.attributes:
         move = float(unit.attributes["normal_move_cm"])
     else:
-        move = float(params.require("normal_move_cm", f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
-                                    f"normal_move_cm.{unit.arm.value}")[1])
+        move = float(
+            params.require(
+                "normal_move_cm",
+                f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
+                f"normal_move_cm.{unit.arm.value}",
+            )[1]
+        )
     bonus = distance_cm(params, "attack_bonus_cavalry" if unit.arm is Arm.CAVALRY else "attack_bonus_infantry")
     extra = 0.0
     if forward:
@@ -98,8 +117,13 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     return move + bonus + extra
 
 
-def check_attack(state: GameState, decl: Declaration, params: RuleParameters, terrain: Sequence[TerrainFeature] = (),
-                 declared: Sequence[Declaration] = ()) -> AttackCheck:
+def check_attack(
+    state: GameState,
+    decl: Declaration,
+    params: RuleParameters,
+    terrain: Sequence[TerrainFeature] = (),
+    declared: Sequence[Declaration] = (),
+) -> AttackCheck:
     """Whether ``decl`` may be declared, with the reason for every refusal.
 
     ``declared`` are this side's declarations already made this turn (restrictions 3, 5, 11).
@@ -118,8 +142,10 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
     tasks = _tasks(state, b)
     ust = unit_state(a)
     if status and status.state in (CommandState.HESITANT, CommandState.FALTERING):
-        reasons.append(f"restriction 6: the brigade is {status.state.value.capitalize()} and may not declare attacks"
-                       + (" (its cavalry may only counter-attack)" if a.arm is Arm.CAVALRY else ""))
+        reasons.append(
+            f"restriction 6: the brigade is {status.state.value.capitalize()} and may not declare attacks"
+            + (" (its cavalry may only counter-attack)" if a.arm is Arm.CAVALRY else "")
+        )
     if a.arm is Arm.ARTILLERY:
         reasons.append("restriction 14: artillery may not declare attacks")
     if is_skirmisher(a):
@@ -132,11 +158,16 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
         if not ok:
             reasons.append(f"ОБЪЯВЛЕНИЕ АТАКИ: {d:.1f} cm from the brigadier, beyond his {r:g} cm command range")
     if a.arm is Arm.INFANTRY and "infantry_assault" not in tasks:
-        others = [d for d in declared if d.attacker != a.id and state.units[d.attacker].arm is Arm.INFANTRY
-                  and brigade_of(state, d.attacker) == b]
+        others = [
+            d
+            for d in declared
+            if d.attacker != a.id and state.units[d.attacker].arm is Arm.INFANTRY and brigade_of(state, d.attacker) == b
+        ]
         if others:
-            reasons.append(f"ОБЪЯВЛЕНИЕ АТАКИ / restriction 3: without Infantry Assault! only one battalion of the brigade "
-                           f"attacks ({others[0].attacker} already does)")
+            reasons.append(
+                f"ОБЪЯВЛЕНИЕ АТАКИ / restriction 3: without Infantry Assault! only one battalion of the brigade "
+                f"attacks ({others[0].attacker} already does)"
+            )
         if any(state.units[s].arm is Arm.INFANTRY for s in decl.supports if s in state.units):
             reasons.append("restriction 3: a supported infantry attack needs Infantry Assault!")
     if a.arm is Arm.INFANTRY and not a.attributes.get("general_attached"):
@@ -151,8 +182,10 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
             if e.arm is Arm.CAVALRY and e.id != t.id and unit_state(e) is UnitState.FORMED:
                 s, _ = e.rect().local(a.footprint().centroid.coords[0])
                 if s > 0 and unit_distance(a, e) <= near + TINY:
-                    reasons.append(f"restriction 7: formed enemy cavalry {e.id} is within {near:g} cm with the infantry "
-                                   "in front of it")
+                    reasons.append(
+                        f"restriction 7: formed enemy cavalry {e.id} is within {near:g} cm with the infantry "
+                        "in front of it"
+                    )
                     break
     if a.attributes.get("garrison") and not a.attributes.get("attack_into_strongpoint"):
         reasons.append("restriction 8: a garrison may not attack out of its settlement")
@@ -160,21 +193,36 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
     if melee:
         arms = {state.units[m].arm for m in melee + (t.id,) if m in state.units}
         if a.arm is Arm.CAVALRY and arms == {Arm.INFANTRY}:
-            reasons.append(f"restriction 9: cavalry may not reinforce the infantry melee of {t.id} with {', '.join(melee)}")
+            reasons.append(
+                f"restriction 9: cavalry may not reinforce the infantry melee of {t.id} with {', '.join(melee)}"
+            )
         elif a.arm is Arm.INFANTRY and arms == {Arm.CAVALRY}:
-            reasons.append(f"restriction 9: infantry may not reinforce the cavalry melee of {t.id} with {', '.join(melee)}")
+            reasons.append(
+                f"restriction 9: infantry may not reinforce the cavalry melee of {t.id} with {', '.join(melee)}"
+            )
     if a.arm is Arm.CAVALRY:
-        bad = [getattr(f, "kind", "") for f in terrain if str(getattr(f, "kind", "")) in ("woods", "marsh", "built_up", "wall")
-               and f.geometry.intersects(t.footprint())]
+        bad = [
+            getattr(f, "kind", "")
+            for f in terrain
+            if str(getattr(f, "kind", "")) in ("woods", "marsh", "built_up", "wall")
+            and f.geometry.intersects(t.footprint())
+        ]
         if bad:
             reasons.append(f"restriction 10: cavalry may not attack into {bad[0]}")
     for other in declared:
-        if other.target == t.id and other.attacker in state.units and \
-                {state.units[other.attacker].arm, a.arm} == {Arm.INFANTRY, Arm.CAVALRY}:
+        if (
+            other.target == t.id
+            and other.attacker in state.units
+            and {state.units[other.attacker].arm, a.arm} == {Arm.INFANTRY, Arm.CAVALRY}
+        ):
             reasons.append("restriction 11: infantry and cavalry may not both attack the same target")
             break
-        if (other.target == t.id and a.attributes.get("combined_column") and brigade_of(state, other.attacker) == b
-                and other.attacker != a.id):
+        if (
+            other.target == t.id
+            and a.attributes.get("combined_column")
+            and brigade_of(state, other.attacker) == b
+            and other.attacker != a.id
+        ):
             reasons.append("restriction 5: no several separate attacks from a Combined Column on one enemy unit")
             break
     if a.attributes.get("company_column") and not a.attributes.get("terrain_forces_column"):
@@ -184,21 +232,30 @@ def check_attack(state: GameState, decl: Declaration, params: RuleParameters, te
     if decl.flank_or_rear is None:
         notes.append(f"attacks the target's {aspect}" + ("" if aspect == "front" else " (flank or rear)"))
     if is_cossack(a) and not flank_or_rear and unit_state(t) is UnitState.FORMED:
-        if (t.arm is Arm.ARTILLERY or (t.arm is Arm.INFANTRY and is_close_order(t))
-                or (t.arm is Arm.CAVALRY and t.attributes.get("heavy"))):
-            reasons.append("restriction 13: Cossacks may not attack close-order infantry, artillery or heavy cavalry frontally")
+        if (
+            t.arm is Arm.ARTILLERY
+            or (t.arm is Arm.INFANTRY and is_close_order(t))
+            or (t.arm is Arm.CAVALRY and t.attributes.get("heavy"))
+        ):
+            reasons.append(
+                "restriction 13: Cossacks may not attack close-order infantry, artillery or heavy cavalry frontally"
+            )
     if not decl.line_of_sight:
         near = distance_cm(params, "enemy_near")
         d_b = ShapelyPoint(state.commanders[b].position).distance(t.footprint()) if b else float("inf")
         if unit_distance(a, t) > near + TINY and d_b > near + TINY:
-            reasons.append(f"restriction 15: no line of sight and the target is not within {near:g} cm of the attacker "
-                           "or its brigadier")
+            reasons.append(
+                f"restriction 15: no line of sight and the target is not within {near:g} cm of the attacker "
+                "or its brigadier"
+            )
     reach = attack_reach(a, params, "forward" in tasks)
     gap = unit_distance(a, t)
     notes.append(f"target {gap:.1f} cm away, greatest reach {reach:.1f} cm")
     if gap > reach + TINY:
-        reasons.append(f"restrictions 1 and 16: the target is {gap:.1f} cm away, beyond the greatest attack reach "
-                       f"{reach:.1f} cm, so base contact is impossible")
+        reasons.append(
+            f"restrictions 1 and 16: the target is {gap:.1f} cm away, beyond the greatest attack reach "
+            f"{reach:.1f} cm, so base contact is impossible"
+        )
     supports: dict[str, str] = {}
     taken: set[str] = set()
     for sid in decl.supports:
@@ -238,8 +295,15 @@ def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
     return None
 
 
-def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: RuleParameters,
-                  defending: bool = False, terrain: Sequence[TerrainFeature] = ()) -> str:
+def check_support(
+    state: GameState,
+    lead: Unit,
+    target: Unit,
+    sid: str,
+    params: RuleParameters,
+    defending: bool = False,
+    terrain: Sequence[TerrainFeature] = (),
+) -> str:
     """``left`` / ``right`` / ``rear`` when ``sid`` may support ``lead``, else ``"refused: <why>"``
     citing prohibitions А–К (Запрет на оказание поддержки): Ж when ``lead`` has an enemy within
     5 cm [3"] of its flank or rear (``geometry.flanked_by`` at ``support_flank``), К when
@@ -254,7 +318,12 @@ def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: 
         ok, d, r = under_command(state, b, s, params)
         if not ok:
             return f"refused: А — {d:.1f} cm from the brigadier, out of command"
-    if s.arm is Arm.ARTILLERY or is_skirmisher(s) or s.attributes.get("garrison") or unit_state(s) is UnitState.RETREATING:
+    if (
+        s.arm is Arm.ARTILLERY
+        or is_skirmisher(s)
+        or s.attributes.get("garrison")
+        or unit_state(s) is UnitState.RETREATING
+    ):
         return "refused: Д — artillery, skirmishers, garrisons and retreating units give no support"
     if s.formation is Formation.SQUARE and not defending:
         return "refused: Е — a square cannot support an attack"
@@ -266,8 +335,10 @@ def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: 
         return "refused: supported infantry attacks need Infantry Assault!"
     near_lead = flanked_by(state, lead, params, terrain, reach_key="support_flank")
     if near_lead:
-        return (f"refused: Ж — {lead.id} is attacked in the flank or rear and still flanked within "
-                f"{distance_cm(params, 'support_flank'):g} cm by {', '.join(near_lead)}")
+        return (
+            f"refused: Ж — {lead.id} is attacked in the flank or rear and still flanked within "
+            f"{distance_cm(params, 'support_flank'):g} cm by {', '.join(near_lead)}"
+        )
     pos = support_position(lead, s, params)
     if pos is None:
         return "refused: not on a flank within 5 cm or directly behind within range, facing the same way"
@@ -280,7 +351,11 @@ def check_support(state: GameState, lead: Unit, target: Unit, sid: str, params: 
             if e.id == target.id:
                 continue
             sl, _ = s.rect().local(e.footprint().centroid.coords[0])
-            if sl > 0 and unit_distance(s, e) <= near + TINY and unit_distance(e, lead) > distance_cm(params, "support_flank") + TINY:
+            if (
+                sl > 0
+                and unit_distance(s, e) <= near + TINY
+                and unit_distance(e, lead) > distance_cm(params, "support_flank") + TINY
+            ):
                 return f"refused: Г — enemy {e.id} not involved in the attack is within {near:g} cm to its front"
     return pos
 
@@ -289,9 +364,13 @@ def support_reroll_penalty(s: Unit, params: RuleParameters, against_cavalry: boo
     """0 or -1 on the die a support rerolls (Выгоды): -1 for Recruit, Combined Column, Square,
     Unformed, or infantry Line against cavalry; penalties never add up."""
     pen = int(params.get("support_reroll_penalty"))
-    bad = (grade_of(s, params) is Grade.RECRUIT or s.attributes.get("combined_column") or s.formation is Formation.SQUARE
-           or unit_state(s) is UnitState.UNFORMED
-           or (against_cavalry and s.arm is Arm.INFANTRY and s.formation is Formation.LINE))
+    bad = (
+        grade_of(s, params) is Grade.RECRUIT
+        or s.attributes.get("combined_column")
+        or s.formation is Formation.SQUARE
+        or unit_state(s) is UnitState.UNFORMED
+        or (against_cavalry and s.arm is Arm.INFANTRY and s.formation is Formation.LINE)
+    )
     return pen if bad else 0
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from battlestudio.model.units import Arm, Subtype, Unit
 from battlestudio.replay.state import GameState
@@ -42,7 +43,7 @@ class Grade(StrEnum):
         """Row of the Faltering Brigade table: ``elite``, ``veteran_line`` or ``recruit``."""
         return {"elite": "elite", "veteran": "veteran_line", "line": "veteran_line", "recruit": "recruit"}[self.value]
 
-    def raised(self) -> "Grade":
+    def raised(self) -> Grade:
         """One grade better, Elite stays Elite (general attached, digest Ambiguity 13)."""
         return list(Grade)[max(0, self.rank - 1)]
 
@@ -168,12 +169,16 @@ class BrigadeStatus:
     def to_value(self) -> dict[str, Any]:
         """Plain JSON data for ``CommandStateChanged.value``."""
         return {
-            "state": self.state.value, "demoralised": self.demoralised, "adc_lost": self.adc_lost,
-            "sauve_qui_peut": self.sauve_qui_peut, "tasks": list(self.tasks), "state_turn": self.state_turn,
+            "state": self.state.value,
+            "demoralised": self.demoralised,
+            "adc_lost": self.adc_lost,
+            "sauve_qui_peut": self.sauve_qui_peut,
+            "tasks": list(self.tasks),
+            "state_turn": self.state_turn,
         }
 
     @classmethod
-    def from_value(cls, brigade: str, value: Mapping[str, Any]) -> "BrigadeStatus":
+    def from_value(cls, brigade: str, value: Mapping[str, Any]) -> BrigadeStatus:
         """Inverse of ``to_value``; missing keys take the Steady defaults.
 
         Raises
@@ -184,14 +189,20 @@ class BrigadeStatus:
         try:
             state = CommandState(str(value.get("state", "steady")).lower())
         except ValueError:
-            raise RuleRefused(f"brigade {brigade!r}: command state {value.get('state')!r} is not steady/hesitant/faltering") from None
+            raise RuleRefused(
+                f"brigade {brigade!r}: command state {value.get('state')!r} is not steady/hesitant/faltering"
+            ) from None
         return cls(
-            brigade=brigade, state=state, demoralised=bool(value.get("demoralised", False)),
-            adc_lost=bool(value.get("adc_lost", False)), sauve_qui_peut=int(value.get("sauve_qui_peut", 0)),
-            tasks=tuple(str(t) for t in value.get("tasks", ())), state_turn=int(value.get("state_turn", 0)),
+            brigade=brigade,
+            state=state,
+            demoralised=bool(value.get("demoralised", False)),
+            adc_lost=bool(value.get("adc_lost", False)),
+            sauve_qui_peut=int(value.get("sauve_qui_peut", 0)),
+            tasks=tuple(str(t) for t in value.get("tasks", ())),
+            state_turn=int(value.get("state_turn", 0)),
         )
 
-    def evolve(self, **changes: Any) -> "BrigadeStatus":
+    def evolve(self, **changes: Any) -> BrigadeStatus:
         """A copy with ``changes``."""
         return replace(self, **changes)
 

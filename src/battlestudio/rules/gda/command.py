@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from battlestudio.model.orders import OrderStatus
 from battlestudio.model.terrain import TerrainFeature
@@ -23,8 +23,17 @@ from battlestudio.replay.order_events import CommandRolled, CommandStateChanged,
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.gda.brigades import (
-    FLAG, BrigadeStatus, CommandState, Grade, UnitState, brigade_quality, brigade_status, demoralised_now,
-    is_skirmisher, members, unit_state,
+    FLAG,
+    BrigadeStatus,
+    CommandState,
+    Grade,
+    UnitState,
+    brigade_quality,
+    brigade_status,
+    demoralised_now,
+    is_skirmisher,
+    members,
+    unit_state,
 )
 from battlestudio.rules.gda.events import DamageTaken, LowAmmunition, TaskInForce
 from battlestudio.rules.gda.geometry import battery_exempt, must_retire_on_rally
@@ -43,15 +52,16 @@ class FalteringResult(StrEnum):
 
     @property
     def label(self) -> str:
-        return {"obeys": "Obeys orders", "rally": "Rally", "retreat": "Retreat",
-                "sauve_qui_peut": "Sauve qui Peut!"}[self.value]
+        return {"obeys": "Obeys orders", "rally": "Rally", "retreat": "Retreat", "sauve_qui_peut": "Sauve qui Peut!"}[
+            self.value
+        ]
 
 
 HESITANT_RESTRICTIONS: tuple[str, ...] = (
     "1. no attacks; cavalry may only counter-attack",
     "2. a unit that is attacked suffers -1",
     "3. no advance: no move may bring its units closer to the enemy (attacked units may wheel to face; winners may occupy the enemy's position)",
-    "4. no formation change with an enemy within 15 cm [9\"], except forming Square or an Unformed unit",
+    '4. no formation change with an enemy within 15 cm [9"], except forming Square or an Unformed unit',
     "5. artillery: no long-range fire or artillery preparation; guns may wheel but not relocate",
     "6. fire straight ahead only (skirmishers exempt)",
     "7. Retreating units cannot be rallied: they stay, disordered, and take 1 more damage",
@@ -64,10 +74,28 @@ STEADY_RESTRICTIONS = ("may not Redeploy unless an ADC has delivered a Redeploy 
 
 FORBIDS: Mapping[str, tuple[str, ...]] = {
     "steady": ("redeploy",),
-    "hesitant": ("attack", "advance", "change_formation_near_enemy", "long_range_fire", "relocate_guns",
-                 "fire_outside_front", "rally", "redeploy"),
-    "faltering": ("attack", "advance", "change_formation_near_enemy", "long_range_fire", "relocate_guns",
-                  "fire_outside_front", "rally", "support", "redeploy", "obey_orders"),
+    "hesitant": (
+        "attack",
+        "advance",
+        "change_formation_near_enemy",
+        "long_range_fire",
+        "relocate_guns",
+        "fire_outside_front",
+        "rally",
+        "redeploy",
+    ),
+    "faltering": (
+        "attack",
+        "advance",
+        "change_formation_near_enemy",
+        "long_range_fire",
+        "relocate_guns",
+        "fire_outside_front",
+        "rally",
+        "support",
+        "redeploy",
+        "obey_orders",
+    ),
 }
 """Capabilities each brigade state forbids (for ``describe`` and the command view)."""
 
@@ -142,20 +170,29 @@ class CommandRollResult:
 
 
 def _pending_tasks(state: GameState, brigade: str) -> list[str]:
-    return [oid for oid, o in state.orders.items()
-            if o.recipient == brigade and o.status is OrderStatus.WRITTEN and o.turn_issued == state.turn
-            and o.parameters.get("ruleset") == "gda"]
+    return [
+        oid
+        for oid, o in state.orders.items()
+        if o.recipient == brigade
+        and o.status is OrderStatus.WRITTEN
+        and o.turn_issued == state.turn
+        and o.parameters.get("ruleset") == "gda"
+    ]
 
 
 def _attached_adc(state: GameState, brigade: str) -> bool:
     """An ADC with Brigade Attachment! is with the brigade: sent this turn or in force."""
-    return any(o.recipient == brigade and o.order_type == "brigade_attachment"
-               and (o.status is OrderStatus.DELIVERED or (o.status is OrderStatus.WRITTEN and o.turn_issued == state.turn))
-               for o in state.orders.values())
+    return any(
+        o.recipient == brigade
+        and o.order_type == "brigade_attachment"
+        and (o.status is OrderStatus.DELIVERED or (o.status is OrderStatus.WRITTEN and o.turn_issued == state.turn))
+        for o in state.orders.values()
+    )
 
 
-def command_roll(state: GameState, brigade: str, params: RuleParameters, dice: DiceSource,
-                 terrain: Sequence[TerrainFeature] = ()) -> CommandRollResult:
+def command_roll(
+    state: GameState, brigade: str, params: RuleParameters, dice: DiceSource, terrain: Sequence[TerrainFeature] = ()
+) -> CommandRollResult:
     """Roll the brigade's command die for this turn and return the new status with its events.
 
     General d'Armée, Командная Ситуация / ДРОГНУВШИЕ / ТАБЛИЦА ДРОГНУВШЕЙ БРИГАДЫ (digest §2–§3).
@@ -194,9 +231,19 @@ def command_roll(state: GameState, brigade: str, params: RuleParameters, dice: D
         if result is not FalteringResult.OBEYS and reroll and params.get("faltering_adc_reroll"):
             die = dice.roll(f"gda-faltering-reroll:{brigade}:t{turn}", D6)[0]
             result = faltering_result(grade, die, params)
-            rolls.append(_table_record(f"gda-faltering-reroll:{brigade}:t{turn}", name, grade, die, result,
-                                       " (reroll from the attached ADC)"))
-        effect_events, status, effect_notes, must_retire = faltering_effects(state, brigade, status, result, params, terrain)
+            rolls.append(
+                _table_record(
+                    f"gda-faltering-reroll:{brigade}:t{turn}",
+                    name,
+                    grade,
+                    die,
+                    result,
+                    " (reroll from the attached ADC)",
+                )
+            )
+        effect_events, status, effect_notes, must_retire = faltering_effects(
+            state, brigade, status, result, params, terrain
+        )
         events += effect_events
         notes += effect_notes
         obeys = result is FalteringResult.OBEYS
@@ -211,12 +258,22 @@ def command_roll(state: GameState, brigade: str, params: RuleParameters, dice: D
             purpose = f"gda-command-reroll:{brigade}:t{turn}"
             die = dice.roll(purpose, D6)[0]
             obeys = die >= need
-            rolls.append(_threshold_record(purpose, f"Brigade command roll, {name}, reroll from the attached ADC",
-                                           die, need, status.demoralised, obeys))
+            rolls.append(
+                _threshold_record(
+                    purpose,
+                    f"Brigade command roll, {name}, reroll from the attached ADC",
+                    die,
+                    need,
+                    status.demoralised,
+                    obeys,
+                )
+            )
         status = status.evolve(state=CommandState.STEADY if obeys else CommandState.HESITANT, state_turn=turn)
     for r in rolls:
-        events.insert(0 if r is rolls[0] else 1, CommandRolled(turn, side, phase, order_id="", roll=r.to_dict(),
-                                                              explanation=r.explain()))
+        events.insert(
+            0 if r is rolls[0] else 1,
+            CommandRolled(turn, side, phase, order_id="", roll=r.to_dict(), explanation=r.explain()),
+        )
     tasks = list(status.tasks)
     for oid in pending:
         order = state.orders[oid]
@@ -227,37 +284,65 @@ def command_roll(state: GameState, brigade: str, params: RuleParameters, dice: D
         else:
             events.append(OrderFailed(turn, side, phase, order_id=oid, reason=f"{name} did not obey this turn"))
     status = status.evolve(tasks=tuple(tasks))
-    events.append(CommandStateChanged(turn, side, phase, subject=brigade, state=FLAG, value=status.to_value(),
-                                      reason="brigade command roll"))
+    events.append(
+        CommandStateChanged(
+            turn, side, phase, subject=brigade, state=FLAG, value=status.to_value(), reason="brigade command roll"
+        )
+    )
     head = "; ".join(r.explain() for r in rolls)
     verdict = "obeys orders" if obeys else f"is {status.state.value.capitalize()}"
     text = f"{head}. {name} {verdict} (chance of obeying this turn {odds}, {float(odds):.0%})."
     if notes:
         text += " " + " ".join(n if n.endswith(".") else n + "." for n in notes)
-    return CommandRollResult(brigade, status, obeys, result, grade, tuple(rolls), tuple(events), text, odds, must_retire)
+    return CommandRollResult(
+        brigade, status, obeys, result, grade, tuple(rolls), tuple(events), text, odds, must_retire
+    )
 
 
 def _threshold_record(purpose: str, label: str, die: int, need: int, demoralised: bool, obeys: bool) -> RollRecord:
     kind = "Demoralised brigade obeys on 5-6" if demoralised else "brigade obeys on 3-6, Hesitant on 1-2"
-    return RollRecord(purpose=purpose, label=label, dice=D6, raw=(die,), threshold=need,
-                      threshold_source=f"General d'Armée command roll: {kind}",
-                      outcome="obeys orders" if obeys else "Hesitant", success=obeys)
+    return RollRecord(
+        purpose=purpose,
+        label=label,
+        dice=D6,
+        raw=(die,),
+        threshold=need,
+        threshold_source=f"General d'Armée command roll: {kind}",
+        outcome="obeys orders" if obeys else "Hesitant",
+        success=obeys,
+    )
 
 
 def _table_record(purpose: str, name: str, grade: Grade, die: int, result: FalteringResult, extra: str) -> RollRecord:
-    return RollRecord(purpose=purpose, label=f"Faltering brigade roll, {name}{extra}", dice=D6, raw=(die,),
-                      threshold_source=f"Faltering Brigade table, row {grade.value.capitalize()}, column {die}",
-                      outcome=result.label, success=result is FalteringResult.OBEYS)
+    return RollRecord(
+        purpose=purpose,
+        label=f"Faltering brigade roll, {name}{extra}",
+        dice=D6,
+        raw=(die,),
+        threshold_source=f"Faltering Brigade table, row {grade.value.capitalize()}, column {die}",
+        outcome=result.label,
+        success=result is FalteringResult.OBEYS,
+    )
 
 
 def _active_assault_orders(state: GameState, brigade: str) -> list[str]:
-    return [oid for oid, o in state.orders.items() if o.recipient == brigade and o.order_type == "infantry_assault"
-            and o.status in (OrderStatus.DELIVERED, OrderStatus.WRITTEN)]
+    return [
+        oid
+        for oid, o in state.orders.items()
+        if o.recipient == brigade
+        and o.order_type == "infantry_assault"
+        and o.status in (OrderStatus.DELIVERED, OrderStatus.WRITTEN)
+    ]
 
 
-def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, result: FalteringResult,
-                      params: RuleParameters, terrain: Sequence[TerrainFeature] = ()
-                      ) -> tuple[list[BattleEvent], BrigadeStatus, list[str], tuple[str, ...]]:
+def faltering_effects(
+    state: GameState,
+    brigade: str,
+    status: BrigadeStatus,
+    result: FalteringResult,
+    params: RuleParameters,
+    terrain: Sequence[TerrainFeature] = (),
+) -> tuple[list[BattleEvent], BrigadeStatus, list[str], tuple[str, ...]]:
     """Events and new status for a Faltering-table ``result`` (digest §3, full effect of each).
 
     Returns ``(events, status, notes, must_retire)``; ``must_retire`` lists units that must
@@ -269,13 +354,20 @@ def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, res
     notes: list[str] = []
     retire: tuple[str, ...] = ()
     if result is FalteringResult.OBEYS:
-        return ev, status.evolve(state=CommandState.STEADY, state_turn=turn), ["the Faltering marker is removed"], retire
+        return (
+            ev,
+            status.evolve(state=CommandState.STEADY, state_turn=turn),
+            ["the Faltering marker is removed"],
+            retire,
+        )
     if result is FalteringResult.RALLY:
         stopped = str(params.get("rallied_unit_state"))
         for u in present:
             st = unit_state(u)
             if st is UnitState.RETREATING:
-                ev.append(OrderStateChanged(turn, side, phase, unit=u.id, state=stopped, reason="Rally: retreat stopped"))
+                ev.append(
+                    OrderStateChanged(turn, side, phase, unit=u.id, state=stopped, reason="Rally: retreat stopped")
+                )
             elif st is UnitState.ROUTING:
                 ev.append(UnitRemoved(turn, side, phase, id=u.id, reason="Rally: routing unit disperses"))
         retire = must_retire_on_rally(state, brigade, params)
@@ -292,10 +384,20 @@ def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, res
             continue
         if is_skirmisher(u):
             if sqp:
-                ev.append(UnitRemoved(turn, side, phase, id=u.id, reason="Sauve qui Peut!: the skirmisher line disperses"))
+                ev.append(
+                    UnitRemoved(turn, side, phase, id=u.id, reason="Sauve qui Peut!: the skirmisher line disperses")
+                )
             else:
-                ev.append(DamageTaken(turn, side, phase, unit=u.id, points=int(params.get("skirmisher_base_damage")),
-                                      cause="Retreat: the skirmisher line loses one base"))
+                ev.append(
+                    DamageTaken(
+                        turn,
+                        side,
+                        phase,
+                        unit=u.id,
+                        points=int(params.get("skirmisher_base_damage")),
+                        cause="Retreat: the skirmisher line loses one base",
+                    )
+                )
             continue
         if u.arm not in (Arm.INFANTRY, Arm.CAVALRY, Arm.ARTILLERY):
             continue
@@ -306,8 +408,16 @@ def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, res
         if u.attributes.get("garrison"):
             notes.append(f"{u.name or u.id} is a garrison and stays")
         else:
-            ev.append(OrderStateChanged(turn, side, phase, unit=u.id, state=UnitState.RETREATING.value,
-                                        reason=f"{result.label}: the brigade retreats"))
+            ev.append(
+                OrderStateChanged(
+                    turn,
+                    side,
+                    phase,
+                    unit=u.id,
+                    state=UnitState.RETREATING.value,
+                    reason=f"{result.label}: the brigade retreats",
+                )
+            )
         ev.append(DamageTaken(turn, side, phase, unit=u.id, points=damage, cause=f"{result.label} (Faltering brigade)"))
         if u.arm is Arm.ARTILLERY and (sqp or _is_foot_artillery(u)):
             ev.append(LowAmmunition(turn, side, phase, unit=u.id, cause=result.label))
@@ -317,10 +427,15 @@ def faltering_effects(state: GameState, brigade: str, status: BrigadeStatus, res
     new = status.evolve(state=CommandState.FALTERING, state_turn=turn, tasks=tasks)
     if sqp:
         new = new.evolve(sauve_qui_peut=status.sauve_qui_peut + 1, adc_lost=True)
-        notes.append("the brigade permanently loses its ADC" if not status.adc_lost
-                     else "a repeated Sauve qui Peut! loses no further ADC")
-    notes.append(f"remaining units retreat and take {damage} damage each; no other actions this turn; "
-                 "the brigade stays Faltering")
+        notes.append(
+            "the brigade permanently loses its ADC"
+            if not status.adc_lost
+            else "a repeated Sauve qui Peut! loses no further ADC"
+        )
+    notes.append(
+        f"remaining units retreat and take {damage} damage each; no other actions this turn; "
+        "the brigade stays Faltering"
+    )
     return ev, new, notes, retire
 
 
@@ -328,18 +443,26 @@ def _is_foot_artillery(u: Unit) -> bool:
     return u.subtype in (Subtype.FOOT_ARTILLERY, Subtype.HEAVY_ARTILLERY) or bool(u.attributes.get("foot_artillery"))
 
 
-def _disperse_brigade(state: GameState, brigade: str, status: BrigadeStatus, notes: list[str],
-                      params: RuleParameters) -> CommandRollResult:
+def _disperse_brigade(
+    state: GameState, brigade: str, status: BrigadeStatus, notes: list[str], params: RuleParameters
+) -> CommandRollResult:
     """A Demoralised brigade that is Faltering disperses at once, with its ADC (no roll)."""
     turn, side, phase = state.turn, state.side, state.phase or "command"
     name = state.commanders[brigade].name or brigade
-    ev: list[BattleEvent] = [UnitRemoved(turn, side, phase, id=u.id, reason="Demoralised brigade Faltering: disperses")
-                             for u in members(state, brigade).present]
+    ev: list[BattleEvent] = [
+        UnitRemoved(turn, side, phase, id=u.id, reason="Demoralised brigade Faltering: disperses")
+        for u in members(state, brigade).present
+    ]
     new = status.evolve(adc_lost=True, tasks=(), state_turn=turn)
-    ev.append(CommandStateChanged(turn, side, phase, subject=brigade, state=FLAG, value=new.to_value(),
-                                  reason="Demoralised brigade dispersed"))
-    text = (f"{name} is Demoralised and Faltering: no roll, every remaining unit disperses and the brigade "
-            "loses its ADC (Рассеивание Деморализованной Бригады).")
+    ev.append(
+        CommandStateChanged(
+            turn, side, phase, subject=brigade, state=FLAG, value=new.to_value(), reason="Demoralised brigade dispersed"
+        )
+    )
+    text = (
+        f"{name} is Demoralised and Faltering: no roll, every remaining unit disperses and the brigade "
+        "loses its ADC (Рассеивание Деморализованной Бригады)."
+    )
     if notes:
         text = " ".join(notes) + ". " + text
     return CommandRollResult(brigade, new, False, None, None, (), tuple(ev), text, Fraction(0))
@@ -358,6 +481,15 @@ def end_of_turn(state: GameState, side: str | None = None) -> list[BattleEvent]:
         status = brigade_status(state, b)
         if status.state is CommandState.HESITANT:
             new = status.evolve(state=CommandState.STEADY, state_turn=state.turn)
-            out.append(CommandStateChanged(state.turn, state.side, state.phase or "end", subject=b, state=FLAG,
-                                           value=new.to_value(), reason="end of turn: Hesitant markers removed"))
+            out.append(
+                CommandStateChanged(
+                    state.turn,
+                    state.side,
+                    state.phase or "end",
+                    subject=b,
+                    state=FLAG,
+                    value=new.to_value(),
+                    reason="end of turn: Hesitant markers removed",
+                )
+            )
     return out

@@ -9,7 +9,7 @@ rule names a reference point (geometry-glossary §0.2).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from shapely.geometry import LineString, Point as ShapelyPoint, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -63,16 +63,23 @@ def under_command(state: GameState, brigade: str, unit: Unit, params: RuleParame
 
 def enemies_of(state: GameState, unit: Unit) -> list[Unit]:
     """Units of other sides on the table (not dispersed)."""
-    return [u for u in state.units.values() if u.side != unit.side and u.id not in state.off_table
-            and u.state.lower() != "dispersed"]
+    return [
+        u
+        for u in state.units.values()
+        if u.side != unit.side and u.id not in state.off_table and u.state.lower() != "dispersed"
+    ]
 
 
-def _blockers(state: GameState, unit: Unit, enemy: Unit, terrain: Sequence[TerrainFeature],
-              params: RuleParameters) -> list[BaseGeometry]:
+def _blockers(
+    state: GameState, unit: Unit, enemy: Unit, terrain: Sequence[TerrainFeature], params: RuleParameters
+) -> list[BaseGeometry]:
     kinds = set(params.get("blocking_terrain"))
     out = [t.geometry for t in terrain if str(getattr(t, "kind", "")) in kinds]
-    out += [u.footprint() for u in state.units.values()
-            if u.side == unit.side and u.id not in (unit.id, enemy.id) and u.id not in state.off_table]
+    out += [
+        u.footprint()
+        for u in state.units.values()
+        if u.side == unit.side and u.id not in (unit.id, enemy.id) and u.id not in state.off_table
+    ]
     return out
 
 
@@ -84,13 +91,24 @@ def flank_rear_zone(unit: Unit, reach: float) -> Polygon:
     big = reach * 4 + rect.width + rect.depth
     x, y = rect.front
     rx, ry = -fy, fx  # any perpendicular: the half-plane s <= 0
-    half = Polygon([(x + rx * big, y + ry * big), (x - rx * big, y - ry * big),
-                    (x - rx * big - fx * big, y - ry * big - fy * big), (x + rx * big - fx * big, y + ry * big - fy * big)])
+    half = Polygon(
+        [
+            (x + rx * big, y + ry * big),
+            (x - rx * big, y - ry * big),
+            (x - rx * big - fx * big, y - ry * big - fy * big),
+            (x + rx * big - fx * big, y + ry * big - fy * big),
+        ]
+    )
     return body.intersection(half).difference(rect.polygon())
 
 
-def flanked_by(state: GameState, unit: Unit, params: RuleParameters, terrain: Sequence[TerrainFeature] = (),
-               reach_key: str = "flanked") -> list[str]:
+def flanked_by(
+    state: GameState,
+    unit: Unit,
+    params: RuleParameters,
+    terrain: Sequence[TerrainFeature] = (),
+    reach_key: str = "flanked",
+) -> list[str]:
     """Ids of enemy units that flank ``unit`` (ОБЪЯВЛЕНИЕ АТАКИ): at least half of the enemy
     footprint within 15 cm [9"] of its flank or rear, with no blocking terrain or friendly unit
     on the line between them (nearest points). ``reach_key`` names another distance (e.g.
@@ -129,8 +147,14 @@ def must_retire_on_rally(state: GameState, brigade: str, params: RuleParameters)
     for u in members(state, brigade).present:
         if u.attributes.get("garrison") or u.state.lower() in ("routing", "dispersed"):
             continue
-        others = [o for o in state.units.values() if o.id != u.id and is_close_order(o)
-                  and (o.side != u.side if enemy_only else True) and o.id not in state.off_table]
+        others = [
+            o
+            for o in state.units.values()
+            if o.id != u.id
+            and is_close_order(o)
+            and (o.side != u.side if enemy_only else True)
+            and o.id not in state.off_table
+        ]
         if any(unit_distance(u, o) <= reach + TINY for o in others):
             out.append(u.id)
     return tuple(out)

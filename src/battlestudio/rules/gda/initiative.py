@@ -36,7 +36,8 @@ def initiative_modifiers(state: GameState, side: str, params: RuleParameters) ->
     for b in brigades_of(state, side):
         st = brigade_status(state, b)
         if st.state in (CommandState.HESITANT, CommandState.FALTERING) and (
-                st.state is CommandState.FALTERING or st.state_turn == state.turn):
+            st.state is CommandState.FALTERING or st.state_turn == state.turn
+        ):
             mods.append(Modifier(per, f"{state.commanders[b].name or b} {st.state.value} (ИНИЦИАТИВА)"))
     adcs = initiative_adcs(state, side)
     if adcs:
@@ -47,9 +48,14 @@ def initiative_modifiers(state: GameState, side: str, params: RuleParameters) ->
 
 def initiative_adcs(state: GameState, side: str) -> int:
     """Initiative! ADCs ``side`` sent this turn (``order_type == "initiative"``)."""
-    return sum(int(o.parameters.get("adcs", 1)) for o in state.orders.values()
-               if o.order_type == "initiative" and o.turn_issued == state.turn and o.status is not OrderStatus.CANCELLED
-               and (state.commanders.get(o.issuer) is not None and state.commanders[o.issuer].side == side))
+    return sum(
+        int(o.parameters.get("adcs", 1))
+        for o in state.orders.values()
+        if o.order_type == "initiative"
+        and o.turn_issued == state.turn
+        and o.status is not OrderStatus.CANCELLED
+        and (state.commanders.get(o.issuer) is not None and state.commanders[o.issuer].side == side)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +68,9 @@ class GdaInitiative:
     events: tuple[BattleEvent, ...]
 
 
-def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource) -> GdaInitiative:
+def roll_initiative(
+    state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource
+) -> GdaInitiative:
     """Roll initiative for the two ``sides`` (ИНИЦИАТИВА).
 
     Raises
@@ -77,9 +85,14 @@ def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParame
     for s in sides:
         purpose = f"gda-initiative:{s}:t{turn}"
         faces = dice.roll(purpose, spec)
-        rec = RollRecord(purpose=purpose, label=f"Initiative, {s}", dice=spec, raw=faces,
-                         modifiers=tuple(initiative_modifiers(state, s, params)),
-                         threshold_source="higher total wins (ИНИЦИАТИВА)")
+        rec = RollRecord(
+            purpose=purpose,
+            label=f"Initiative, {s}",
+            dice=spec,
+            raw=faces,
+            modifiers=tuple(initiative_modifiers(state, s, params)),
+            threshold_source="higher total wins (ИНИЦИАТИВА)",
+        )
         rolls.append(rec)
         totals[s] = rec.total
     a, b = sides
@@ -89,33 +102,65 @@ def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParame
     elif turn > 1:
         prev = state.flags.get(HOLDER_FLAG)
         if prev not in sides:
-            raise RuleRefused(f"initiative tie on turn {turn}: the previous holder keeps it, but none is recorded "
-                              f"(flag {HOLDER_FLAG!r})")
+            raise RuleRefused(
+                f"initiative tie on turn {turn}: the previous holder keeps it, but none is recorded "
+                f"(flag {HOLDER_FLAG!r})"
+            )
         winner, how = prev, f"tie at {totals[a]}: {prev} had the initiative and keeps it"
     else:
         winner, how = _roll_off(sides, turn, dice, params, rolls)
     final = []
     for r in rolls:
         won = r.purpose.split(":")[1] == winner
-        final.append(RollRecord(r.purpose, r.label, r.dice, r.raw, r.modifiers, r.threshold, r.threshold_source,
-                                outcome="wins the initiative" if won else "loses", success=won))
-    ev: list[BattleEvent] = [CommandRolled(turn, state.side, state.phase or "initiative", roll=r.to_dict(),
-                                           explanation=r.explain()) for r in final]
-    ev.append(CommandStateChanged(turn, state.side, state.phase or "initiative", subject="holder", state="initiative",
-                                  value=winner, reason=how))
+        final.append(
+            RollRecord(
+                r.purpose,
+                r.label,
+                r.dice,
+                r.raw,
+                r.modifiers,
+                r.threshold,
+                r.threshold_source,
+                outcome="wins the initiative" if won else "loses",
+                success=won,
+            )
+        )
+    ev: list[BattleEvent] = [
+        CommandRolled(turn, state.side, state.phase or "initiative", roll=r.to_dict(), explanation=r.explain())
+        for r in final
+    ]
+    ev.append(
+        CommandStateChanged(
+            turn,
+            state.side,
+            state.phase or "initiative",
+            subject="holder",
+            state="initiative",
+            value=winner,
+            reason=how,
+        )
+    )
     text = "; ".join(r.explain() for r in final) + f". {how}: {winner} is the active player this turn."
     return GdaInitiative(winner, tuple(final), text, tuple(ev))
 
 
-def _roll_off(sides: tuple[str, str], turn: int, dice: DiceSource, params: RuleParameters,
-              rolls: list[RollRecord]) -> tuple[str, str]:
+def _roll_off(
+    sides: tuple[str, str], turn: int, dice: DiceSource, params: RuleParameters, rolls: list[RollRecord]
+) -> tuple[str, str]:
     """Turn-1 tie: a D6 each, higher wins; a repeated tie is rolled again (Ambiguity 15)."""
     attempt = 1
     while True:
         faces = {s: dice.roll(f"gda-initiative-rolloff:{s}:t{turn}:{attempt}", DiceSpec(1, 6))[0] for s in sides}
         for s in sides:
-            rolls.append(RollRecord(f"gda-initiative-rolloff:{s}:t{turn}:{attempt}", f"Initiative roll-off, {s}",
-                                    DiceSpec(1, 6), (faces[s],), threshold_source="turn-1 tie: higher D6 wins"))
+            rolls.append(
+                RollRecord(
+                    f"gda-initiative-rolloff:{s}:t{turn}:{attempt}",
+                    f"Initiative roll-off, {s}",
+                    DiceSpec(1, 6),
+                    (faces[s],),
+                    threshold_source="turn-1 tie: higher D6 wins",
+                )
+            )
         a, b = sides
         if faces[a] != faces[b]:
             w = a if faces[a] > faces[b] else b

@@ -9,7 +9,7 @@ brigade -1 applies once (Ambiguity 14); flanked -2 or attacked in flank/rear -4,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.model.geometry import TINY
 from battlestudio.model.terrain import TerrainFeature
@@ -36,8 +36,15 @@ class AttackSituation:
     narrower_frontage: bool = False
 
 
-def situation_from_positions(state: GameState, unit: Unit, enemy: Unit, attacking: bool, params: RuleParameters,
-                             terrain: Sequence[TerrainFeature] = (), damage_in_attack: int = 0) -> AttackSituation:
+def situation_from_positions(
+    state: GameState,
+    unit: Unit,
+    enemy: Unit,
+    attacking: bool,
+    params: RuleParameters,
+    terrain: Sequence[TerrainFeature] = (),
+    damage_in_attack: int = 0,
+) -> AttackSituation:
     """The ``AttackSituation`` of ``unit`` against ``enemy`` worked out from the table: for a
     defender, ``flanked`` by ``geometry.flanked_by`` (15 cm [9"]) and
     ``attacked_in_flank_or_rear`` when ``geometry.attack_aspect(enemy, unit)`` is not the front;
@@ -45,8 +52,7 @@ def situation_from_positions(state: GameState, unit: Unit, enemy: Unit, attackin
     МОДИФИКАТОРЫ АТАКИ; digest Ambiguity 11."""
     flanked = bool(flanked_by(state, unit, params, terrain)) if not attacking else False
     aspect = attack_aspect(enemy, unit) if not attacking else "front"
-    narrower = (unit.arm is Arm.CAVALRY and enemy.arm is Arm.CAVALRY
-                and unit.rect().width < enemy.rect().width - TINY)
+    narrower = unit.arm is Arm.CAVALRY and enemy.arm is Arm.CAVALRY and unit.rect().width < enemy.rect().width - TINY
     return AttackSituation(attacking, enemy, damage_in_attack, flanked, aspect != "front", narrower)
 
 
@@ -64,25 +70,40 @@ def attack_modifiers(state: GameState, unit: Unit, sit: AttackSituation, params:
         mods.append(Modifier(int(q["cossack"]), "Cossacks, any formation"))
     elif grade is Grade.RECRUIT:
         in_line = unit.formation is Formation.LINE
-        mods.append(Modifier(int(q["recruit_in_line" if in_line else "recruit_other"]),
-                             "Recruit in Line" if in_line else "Recruit not in Line"))
+        mods.append(
+            Modifier(
+                int(q["recruit_in_line" if in_line else "recruit_other"]),
+                "Recruit in Line" if in_line else "Recruit not in Line",
+            )
+        )
     else:
-        mods.append(Modifier(int(q[grade.value]), grade.value.capitalize()
-                             + (" (general attached)" if unit.attributes.get("general_attached") else "")))
+        mods.append(
+            Modifier(
+                int(q[grade.value]),
+                grade.value.capitalize() + (" (general attached)" if unit.attributes.get("general_attached") else ""),
+            )
+        )
     if sit.attacking:
         mods.append(Modifier(int(o["attacking"]), "attacking"))
     if unit.arm is Arm.CAVALRY and unit.attributes.get("heavy"):
         mods.append(Modifier(int(o["heavy_cavalry"]), "heavy cavalry"))
     if unit.attributes.get("pikemen") and sit.enemy.arm is Arm.INFANTRY:
         mods.append(Modifier(int(o["pikemen_vs_infantry"]), "pikemen against infantry"))
-    if (unit.arm is Arm.CAVALRY and not unit.attributes.get("heavy") and not unit.attributes.get("shock")
-            and sit.enemy.arm is Arm.CAVALRY and (sit.enemy.attributes.get("heavy") or sit.enemy.attributes.get("shock"))):
+    if (
+        unit.arm is Arm.CAVALRY
+        and not unit.attributes.get("heavy")
+        and not unit.attributes.get("shock")
+        and sit.enemy.arm is Arm.CAVALRY
+        and (sit.enemy.attributes.get("heavy") or sit.enemy.attributes.get("shock"))
+    ):
         mods.append(Modifier(int(o["ordinary_vs_heavy_cavalry"]), "ordinary cavalry against heavy/shock cavalry"))
     if unit_state(unit) is UnitState.UNFORMED:
         mods.append(Modifier(int(f["unformed"]), "Unformed"))
     if unit.arm is Arm.INFANTRY and sit.enemy.arm is Arm.CAVALRY:
         if unit.formation in (Formation.COLUMN, Formation.SQUARE):
-            mods.append(Modifier(int(f["infantry_column_or_square_vs_cavalry"]), "infantry in column/square against cavalry"))
+            mods.append(
+                Modifier(int(f["infantry_column_or_square_vs_cavalry"]), "infantry in column/square against cavalry")
+            )
         elif unit.formation is Formation.LINE:
             mods.append(Modifier(int(f["infantry_line_vs_cavalry"]), "infantry in line against cavalry"))
     if unit.formation is Formation.SQUARE and sit.enemy.arm is Arm.INFANTRY:

@@ -27,15 +27,28 @@ def gda_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, 
     with_adc = obey_probability(status, grade, p, reroll=True)
     name = name_of(state, brigade)
     if grade is not None:
-        how = (f"Faltering brigade table, averaged quality {grade.value}" if not status.demoralised
-               else "Faltering and Demoralised: the brigade disperses")
+        how = (
+            f"Faltering brigade table, averaged quality {grade.value}"
+            if not status.demoralised
+            else "Faltering and Demoralised: the brigade disperses"
+        )
     else:
         how = f"D6 ≥ {obey_threshold(status.demoralised, p)}" + (" (Demoralised)" if status.demoralised else "")
-    rows = (OddsRow("no ADC attached", without, None, how, not attached),
-            OddsRow("ADC attached (Brigade Attachment!: reroll a failure)", with_adc, None,
-                    how + ", failed die rerolled", attached))
+    rows = (
+        OddsRow("no ADC attached", without, None, how, not attached),
+        OddsRow(
+            "ADC attached (Brigade Attachment!: reroll a failure)",
+            with_adc,
+            None,
+            how + ", failed die rerolled",
+            attached,
+        ),
+    )
     now = with_adc if attached else without
     head = f"{name} ({status.state.value}{', Demoralised' if status.demoralised else ''}): {pct(now)} to obey this turn"
-    what = ("An ADC is already attached." if attached else
-            f"Sending an ADC with Brigade Attachment! would raise it from {pct(without)} to {pct(with_adc)}.")
+    what = (
+        "An ADC is already attached."
+        if attached
+        else f"Sending an ADC with Brigade Attachment! would raise it from {pct(without)} to {pct(with_adc)}."
+    )
     return Odds(ruleset_id, issuer, brigade, head, rows, (), None, None, what, rule="General d'Armée §2.1, §3")

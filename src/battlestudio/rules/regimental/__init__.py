@@ -8,7 +8,8 @@ commander casualty test). Numbers come from ``resources/rulesets/regimental.toml
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.model.units import Commander
 from battlestudio.replay.events import BattleEvent
@@ -19,14 +20,35 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
-    OrderTypeSpec, OutOfCommandFinding, ParameterSpec, PhaseSpec, RulesetDefaults, RulesetDescription,
+    CheckResult,
+    CommandReach,
+    EchelonSpec,
+    FindingDependencies,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    OutOfCommandFinding,
+    ParameterSpec,
+    PhaseSpec,
+    RulesetDefaults,
+    RulesetDescription,
     StateMachineSpec,
 )
 from battlestudio.rules.regimental.activation import RegimentOrder, activate, regiment_order
 from battlestudio.rules.regimental.command import (
-    ACTIONS, adjutant_move, distance_to, eligible, exempt_from_command, general_condition, hq_link, hq_of, may_activate,
-    roll_initiative, units_under, usable_adjutants,
+    ACTIONS,
+    adjutant_move,
+    distance_to,
+    eligible,
+    exempt_from_command,
+    general_condition,
+    hq_link,
+    hq_of,
+    may_activate,
+    roll_initiative,
+    units_under,
+    usable_adjutants,
 )
 from battlestudio.rules.regimental.dependencies import REGIMENTAL
 from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test
@@ -64,49 +86,113 @@ class RegimentalRuleset(RulesetDefaults):
             EchelonSpec("division", "Divisional general", "дивизионный генерал", False, True, "radius"),
             EchelonSpec("brigade", "Brigade general", "бригадный генерал", False, True, "radius"),
         )
-        order = OrderTypeSpec("activate", "Activate (orders test)", "тест на приказы", ("c_in_c",), ("division", "brigade"),
-                              (ParameterSpec("actions", "choice", choices=ACTIONS, multiple=3,
-                                             note="up to 3, announced in order before the roll"),),
-                              cost=0, cost_unit="actions", dice=True, standing=False, rule="2.2")
+        order = OrderTypeSpec(
+            "activate",
+            "Activate (orders test)",
+            "тест на приказы",
+            ("c_in_c",),
+            ("division", "brigade"),
+            (
+                ParameterSpec(
+                    "actions", "choice", choices=ACTIONS, multiple=3, note="up to 3, announced in order before the roll"
+                ),
+            ),
+            cost=0,
+            cost_unit="actions",
+            dice=True,
+            standing=False,
+            rule="2.2",
+        )
         machines = (
-            StateMachineSpec("general", {"alive": "Alive", "lightly_wounded": "Lightly wounded", "badly_wounded": "Badly wounded",
-                                         "killed": "Killed"},
-                             forbids={"lightly_wounded": ("give_orders",), "badly_wounded": ("give_orders",),
-                                      "killed": ("give_orders",)}),
-            StateMachineSpec("unit", {"normal": "Normal", "disorganised": "Disorganised", "withdrawing": "Withdrawing",
-                                      "broken": "Broken (fled)"}),
+            StateMachineSpec(
+                "general",
+                {
+                    "alive": "Alive",
+                    "lightly_wounded": "Lightly wounded",
+                    "badly_wounded": "Badly wounded",
+                    "killed": "Killed",
+                },
+                forbids={
+                    "lightly_wounded": ("give_orders",),
+                    "badly_wounded": ("give_orders",),
+                    "killed": ("give_orders",),
+                },
+            ),
+            StateMachineSpec(
+                "unit",
+                {
+                    "normal": "Normal",
+                    "disorganised": "Disorganised",
+                    "withdrawing": "Withdrawing",
+                    "broken": "Broken (fled)",
+                },
+            ),
         )
         phases = (
             PhaseSpec("initiative", "Initiative test", "both", ("initiative",), "2.1"),
-            PhaseSpec("activation", "Alternating activations of one brigade or division", "active",
-                      ("next_activation", "issue_order"), "2.2"),
+            PhaseSpec(
+                "activation",
+                "Alternating activations of one brigade or division",
+                "active",
+                ("next_activation", "issue_order"),
+                "2.2",
+            ),
         )
-        return RulesetDescription("regimental", RULE, "shared/seeds/003_b06bd850974f16fd.txt", ("metric",), ("d6", "2d6"),
-                                  echelons, (order,), machines, phases, unknown_parameters=("adjutants.<side>",))
+        return RulesetDescription(
+            "regimental",
+            RULE,
+            "shared/seeds/003_b06bd850974f16fd.txt",
+            ("metric",),
+            ("d6", "2d6"),
+            echelons,
+            (order,),
+            machines,
+            phases,
+            unknown_parameters=("adjutants.<side>",),
+        )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
         p = parameters(params)
         c = state.commanders[commander_id]
         if c.attributes.get("role") == "adjutant":
-            return CommandReach(commander_id, "radius", radius=float(p.get("adjutant_link_cm")),
-                                measured_to="the next adjutant or the divisional general (a chain link)",
-                                assumed=tuple(p.assumptions()), rule="Дистанция командования; Ambiguity 17")
+            return CommandReach(
+                commander_id,
+                "radius",
+                radius=float(p.get("adjutant_link_cm")),
+                measured_to="the next adjutant or the divisional general (a chain link)",
+                assumed=tuple(p.assumptions()),
+                rule="Дистанция командования; Ambiguity 17",
+            )
         if c.echelon == "c_in_c" or c.attributes.get("role") == "hq":
-            return CommandReach(commander_id, "radius", radius=float(p.get("hq_zone_cm")),
-                                measured_to="divisional generals, extended by adjutant chains",
-                                secondary={"adjutant move": float(p.get("adjutant_move_cm"))}, rule="Дистанция командования")
+            return CommandReach(
+                commander_id,
+                "radius",
+                radius=float(p.get("hq_zone_cm")),
+                measured_to="divisional generals, extended by adjutant chains",
+                secondary={"adjutant move": float(p.get("adjutant_move_cm"))},
+                rule="Дистанция командования",
+            )
         if c.echelon in ("division", "brigade"):
-            return CommandReach(commander_id, "radius", radius=float(p.get("general_zone_cm")),
-                                measured_to="nearest point of the regiment or of its brigade",
-                                assumed=tuple(p.assumptions()), rule="Дистанция командования")
+            return CommandReach(
+                commander_id,
+                "radius",
+                radius=float(p.get("general_zone_cm")),
+                measured_to="nearest point of the regiment or of its brigade",
+                assumed=tuple(p.assumptions()),
+                rule="Дистанция командования",
+            )
         return CommandReach(commander_id, "none")
 
-    def order_types(self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+    def order_types(
+        self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
+    ) -> Sequence[OrderTypeSpec]:
         spec = self.describe().order_types[0]
         why = may_activate(state, recipient)
         return [OrderTypeSpec(**{**{f: getattr(spec, f) for f in spec.__slots__}, "unavailable": why})]
 
-    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource) -> OrderOutcome:
+    def issue_order(
+        self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> OrderOutcome:
         p = parameters(params)
         if request.order_type != "activate":
             return OrderOutcome("refused", "", f"Regimental rules know only 'activate', not {request.order_type!r}")
@@ -114,10 +200,19 @@ class RegimentalRuleset(RulesetDefaults):
         announced = (announced,) if isinstance(announced, str) else tuple(announced)
         act = activate(state, request.recipient, announced, p, dice)
         oid = f"regimental-activate-{request.recipient}-t{state.turn}"
-        return OrderOutcome(act.status, oid, act.explanation, act.events, act.rolls,
-                            spent={"actions": len(act.granted)}, assumed=tuple(p.assumptions()))
+        return OrderOutcome(
+            act.status,
+            oid,
+            act.explanation,
+            act.events,
+            act.rolls,
+            spent={"actions": len(act.granted)},
+            assumed=tuple(p.assumptions()),
+        )
 
-    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource) -> CheckResult:
+    def command_check(
+        self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
+    ) -> CheckResult:
         """The commander casualty test when the formation's losses call for it (no roll otherwise)."""
         p = parameters(params)
         t = commander_casualty_test(state, formation, p, dice)
@@ -125,17 +220,41 @@ class RegimentalRuleset(RulesetDefaults):
         events = []
         if t.roll is not None:
             flags["general"] = t.result
-            events = [CommandRolled(state.turn, state.side, state.phase, roll=t.roll.to_dict(), explanation=t.roll.explain()),
-                      CommandStateChanged(state.turn, state.side, state.phase, subject=formation, state="casualty_tested",
-                                          value=True, reason=t.why)]
+            events = [
+                CommandRolled(state.turn, state.side, state.phase, roll=t.roll.to_dict(), explanation=t.roll.explain()),
+                CommandStateChanged(
+                    state.turn,
+                    state.side,
+                    state.phase,
+                    subject=formation,
+                    state="casualty_tested",
+                    value=True,
+                    reason=t.why,
+                ),
+            ]
             if t.result != "unharmed":
-                events.append(CommandStateChanged(state.turn, state.side, state.phase, subject=formation, state="general",
-                                                  value=t.result, reason="commander casualty test"))
+                events.append(
+                    CommandStateChanged(
+                        state.turn,
+                        state.side,
+                        state.phase,
+                        subject=formation,
+                        state="general",
+                        value=t.result,
+                        reason="commander casualty test",
+                    )
+                )
         text = t.roll.explain() if t.roll else f"No commander casualty test for {formation}: {t.why}."
-        restr = ("-1 on morale tests; orders only from the HQ",) if flags["general"] not in ("alive", "unharmed") else ()
-        return CheckResult(formation, flags, restr, text, tuple(events), (t.roll,) if t.roll else (), tuple(p.assumptions()))
+        restr = (
+            ("-1 on morale tests; orders only from the HQ",) if flags["general"] not in ("alive", "unharmed") else ()
+        )
+        return CheckResult(
+            formation, flags, restr, text, tuple(events), (t.roll,) if t.roll else (), tuple(p.assumptions())
+        )
 
-    def out_of_command(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> Sequence[OutOfCommandFinding]:
+    def out_of_command(
+        self, state: GameState, params: Mapping[str, Any], side: str | None = None
+    ) -> Sequence[OutOfCommandFinding]:
         p = parameters(params)
         zone = float(p.get("general_zone_cm"))
         out = []
@@ -155,20 +274,32 @@ class RegimentalRuleset(RulesetDefaults):
             exempt = "light or irregular cavalry" if exempt_from_command(u, p, exempt_subtypes) else ""
             within = d <= zone + 1e-6
             cons = "" if within or exempt else "order-test"
-            text = (f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" +
-                    ("" if within or exempt else "; an order to this regiment alone takes the order test "
-                     "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"))
+            text = f"{u.name or uid}: its brigade is {d:.1f} cm from {g} (zone {zone:g} cm)" + (
+                ""
+                if within or exempt
+                else "; an order to this regiment alone takes the order test "
+                "(1-2 arrives, 3-4 one action, 5-6 lost) and it loses the general's +1 morale/+1 result"
+            )
             out.append(OutOfCommandFinding(uid, g, d, zone, within, exempt, cons, text, "Дистанция командования"))
         memo: dict[tuple[str, str], Any] = {}  # each side's HQ and adjutants, found once
         for c in sorted(state.commanders.values(), key=lambda c: c.id):
             if c.echelon != "division" or (side and c.side != side):
                 continue
             link = hq_link(state, c.side, c.position, p, memo)
-            out.append(OutOfCommandFinding(c.id, " → ".join(link.chain), link.distance, float(p.get("hq_zone_cm")),
-                                           link.within, "", "" if link.within else "order-test",
-                                           f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"
-                                           + (f" via {' → '.join(link.chain)}" if len(link.chain) > 1 else ""),
-                                           "Дистанция командования"))
+            out.append(
+                OutOfCommandFinding(
+                    c.id,
+                    " → ".join(link.chain),
+                    link.distance,
+                    float(p.get("hq_zone_cm")),
+                    link.within,
+                    "",
+                    "" if link.within else "order-test",
+                    f"{c.name or c.id} {'is' if link.within else 'is not'} in the HQ's zone"
+                    + (f" via {' → '.join(link.chain)}" if len(link.chain) > 1 else ""),
+                    "Дистанция командования",
+                )
+            )
         return out
 
     def turn_sequence(self, state: GameState) -> Sequence[PhaseSpec]:
@@ -180,10 +311,20 @@ class RegimentalRuleset(RulesetDefaults):
             raise RuleRefused(f"Regimental initiative needs two sides, this game has {len(sides)}")
         side, rolls, text = roll_initiative(state, (sides[0], sides[1]), parameters(params), dice)
         phase = state.phase or "initiative"
-        events: list[BattleEvent] = [CommandRolled(state.turn, state.side, phase, roll=r.to_dict(),
-                                                   explanation=r.explain()) for r in rolls]
-        events.append(CommandStateChanged(state.turn, state.side, phase, subject="holder", state="initiative",
-                                          value=side, reason="initiative test (2.1)"))
+        events: list[BattleEvent] = [
+            CommandRolled(state.turn, state.side, phase, roll=r.to_dict(), explanation=r.explain()) for r in rolls
+        ]
+        events.append(
+            CommandStateChanged(
+                state.turn,
+                state.side,
+                phase,
+                subject="holder",
+                state="initiative",
+                value=side,
+                reason="initiative test (2.1)",
+            )
+        )
         return InitiativeResult(side, text, tuple(rolls), tuple(events))
 
     def next_activation(self, state: GameState) -> str:
@@ -194,22 +335,33 @@ class RegimentalRuleset(RulesetDefaults):
         if not any(left.values()):
             return "turn over"
         holder = str(state.flags.get("initiative:holder", sides[0]))
-        done = {s: sum(1 for k, v in state.flags.items() if k.startswith("activated:") and isinstance(v, dict)
-                       and v.get("turn") == state.turn and state.commanders.get(k.split(":", 1)[1]) is not None
-                       and state.commanders[k.split(":", 1)[1]].side == s) for s in sides}
+        done = {
+            s: sum(
+                1
+                for k, v in state.flags.items()
+                if k.startswith("activated:")
+                and isinstance(v, dict)
+                and v.get("turn") == state.turn
+                and state.commanders.get(k.split(":", 1)[1]) is not None
+                and state.commanders[k.split(":", 1)[1]].side == s
+            )
+            for s in sides
+        }
         order = [holder] + [s for s in sides if s != holder]
         nxt = min(order, key=lambda s: (done[s], order.index(s)))
         if not left[nxt]:
             nxt = next(s for s in order if left[s])
         return nxt
 
-    def regiment_order(self, state: GameState, regiment: str, division_actions: int, params: Mapping[str, Any],
-                       dice: DiceSource) -> RegimentOrder:
+    def regiment_order(
+        self, state: GameState, regiment: str, division_actions: int, params: Mapping[str, Any], dice: DiceSource
+    ) -> RegimentOrder:
         """An order to a single regiment (see ``activation.regiment_order``)."""
         return regiment_order(state, regiment, division_actions, parameters(params), dice)
 
-    def move_adjutant(self, state: GameState, adjutant: str, to: tuple[float, float], params: Mapping[str, Any]
-                      ) -> OrderOutcome:
+    def move_adjutant(
+        self, state: GameState, adjutant: str, to: tuple[float, float], params: Mapping[str, Any]
+    ) -> OrderOutcome:
         """Move an HQ adjutant up to 20 cm (Перемещение); ``status`` ``delivered`` with a
         ``Moved`` event, or ``refused`` with the reason (too far, or more adjutants on the table
         than ``adjutants.<side>``).
@@ -231,8 +383,13 @@ class RegimentalRuleset(RulesetDefaults):
             return OrderOutcome("refused", oid, f"Adjutant move refused: {exc}.")
         if not ok:
             return OrderOutcome("refused", oid, f"Adjutant move refused: {text}.")
-        ev = Moved(state.turn, state.side, state.phase or "activation", id=adjutant,
-                   path=(tuple(c.position), (float(to[0]), float(to[1]))))  # type: ignore[union-attr]
+        ev = Moved(
+            state.turn,
+            state.side,
+            state.phase or "activation",
+            id=adjutant,
+            path=(tuple(c.position), (float(to[0]), float(to[1]))),
+        )  # type: ignore[union-attr]
         return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
 
     def hq(self, state: GameState, side: str) -> Commander | None:

@@ -7,7 +7,7 @@ orders to single regiments measured to their general's 15 cm zone (Дистан�
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
@@ -15,8 +15,17 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, RollRecord
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.regimental.command import (
-    ACTIONS, distance_to, exempt_from_command, general_condition, hq_link, may_activate, orders_test_actions,
-    out_of_zone_result, roll_d6, table_record, units_under,
+    ACTIONS,
+    distance_to,
+    exempt_from_command,
+    general_condition,
+    hq_link,
+    may_activate,
+    orders_test_actions,
+    out_of_zone_result,
+    roll_d6,
+    table_record,
+    units_under,
 )
 
 
@@ -34,16 +43,20 @@ class Activation:
     explanation: str
 
 
-def _zone_test(state: GameState, purpose: str, label: str, params: RuleParameters, dice: DiceSource) -> tuple[str, RollRecord]:
+def _zone_test(
+    state: GameState, purpose: str, label: str, params: RuleParameters, dice: DiceSource
+) -> tuple[str, RollRecord]:
     die = roll_d6(dice, purpose)
     res = out_of_zone_result(die, params)
     words = {"full": "the order arrives", "one": "only one action", "none": "the order does not arrive"}[res]
-    return res, table_record(purpose, label, die, "out of the command zone: 1-2 arrives, 3-4 one action, 5-6 lost",
-                             words, res != "none")
+    return res, table_record(
+        purpose, label, die, "out of the command zone: 1-2 arrives, 3-4 one action, 5-6 lost", words, res != "none"
+    )
 
 
-def activate(state: GameState, formation: str, announced: Sequence[str], params: RuleParameters,
-             dice: DiceSource) -> Activation:
+def activate(
+    state: GameState, formation: str, announced: Sequence[str], params: RuleParameters, dice: DiceSource
+) -> Activation:
     """Activate ``formation`` (a brigade or division general) with ``announced`` actions.
 
     2.2: up to 3 actions announced in full before the D6; 1-2 → 3, 3-4 → 2, 5-6 → 1; the first
@@ -72,8 +85,15 @@ def activate(state: GameState, formation: str, announced: Sequence[str], params:
     die = roll_d6(dice, purpose)
     n = orders_test_actions(die, params)
     params.get("announced_first_n")
-    rolls.append(table_record(purpose, f"Orders test, {name} (announced: {', '.join(announced)})", die,
-                              "2.2: 1-2 three actions, 3-4 two, 5-6 one", f"{n} action{'s' if n > 1 else ''}"))
+    rolls.append(
+        table_record(
+            purpose,
+            f"Orders test, {name} (announced: {', '.join(announced)})",
+            die,
+            "2.2: 1-2 three actions, 3-4 two, 5-6 one",
+            f"{n} action{'s' if n > 1 else ''}",
+        )
+    )
     notes = []
     cond = general_condition(state, formation)
     needs_hq = cond != "alive" or c.echelon == "division"
@@ -88,17 +108,31 @@ def activate(state: GameState, formation: str, announced: Sequence[str], params:
         if link.within:
             notes.append(f"{who} in the HQ's command zone{via}")
         else:
-            res, rec = _zone_test(state, f"regimental-zone:{formation}:t{turn}",
-                                  f"Order test, {name} outside the HQ's zone ({link.distance:.1f} cm)", params, dice)
+            res, rec = _zone_test(
+                state,
+                f"regimental-zone:{formation}:t{turn}",
+                f"Order test, {name} outside the HQ's zone ({link.distance:.1f} cm)",
+                params,
+                dice,
+            )
             rolls.append(rec)
             n = {"full": n, "one": min(n, 1), "none": 0}[res]
     granted = announced[:n]
     status = "delivered" if granted else "failed"
-    events: list[BattleEvent] = [CommandRolled(turn, side, phase, order_id="", roll=r.to_dict(), explanation=r.explain())
-                                 for r in rolls]
-    events.append(CommandStateChanged(turn, side, phase, subject=formation, state="activated",
-                                      value={"turn": turn, "announced": list(announced), "actions": list(granted)},
-                                      reason="orders test"))
+    events: list[BattleEvent] = [
+        CommandRolled(turn, side, phase, order_id="", roll=r.to_dict(), explanation=r.explain()) for r in rolls
+    ]
+    events.append(
+        CommandStateChanged(
+            turn,
+            side,
+            phase,
+            subject=formation,
+            state="activated",
+            value={"turn": turn, "announced": list(announced), "actions": list(granted)},
+            reason="orders test",
+        )
+    )
     text = "; ".join(r.explain() for r in rolls)
     text += f". {name} carries out: {', '.join(granted) if granted else 'nothing'}"
     if notes:
@@ -120,8 +154,9 @@ class RegimentOrder:
     explanation: str
 
 
-def regiment_order(state: GameState, regiment: str, division_actions: int, params: RuleParameters,
-                   dice: DiceSource) -> RegimentOrder:
+def regiment_order(
+    state: GameState, regiment: str, division_actions: int, params: RuleParameters, dice: DiceSource
+) -> RegimentOrder:
     """An order to one regiment (Дистанция командования): measured from its general to the
     regiment or to any unit of its brigade; inside 15 cm it gets the activation's actions,
     outside it takes the order test (1-2 full, 3-4 one, 5-6 none). Light and irregular cavalry
@@ -129,18 +164,37 @@ def regiment_order(state: GameState, regiment: str, division_actions: int, param
     u = state.units[regiment]
     general = state.oob.superior(regiment)
     if exempt_from_command(u, params):
-        return RegimentOrder(regiment, division_actions, 0.0, True, True, None,
-                             f"{u.name or regiment} is light/irregular cavalry and ignores command distance.")
+        return RegimentOrder(
+            regiment,
+            division_actions,
+            0.0,
+            True,
+            True,
+            None,
+            f"{u.name or regiment} is light/irregular cavalry and ignores command distance.",
+        )
     g = state.commanders[general] if general else None
     brigade_units = units_under(state, general) if general else [u]
     d = distance_to(g.position, brigade_units) if g else float("inf")
     zone = float(params.get("general_zone_cm"))
     params.get("zone_measure")
     if g is not None and general_condition(state, g.id) == "alive" and d <= zone + 1e-6:
-        return RegimentOrder(regiment, division_actions, d, True, False, None,
-                             f"{u.name or regiment}: its brigade is {d:.1f} cm from {g.name or general} "
-                             f"(zone {zone:g} cm): {division_actions} action(s).")
-    res, rec = _zone_test(state, f"regimental-zone:{regiment}:t{state.turn}",
-                          f"Order test, {u.name or regiment} ({d:.1f} cm from its general, zone {zone:g} cm)", params, dice)
+        return RegimentOrder(
+            regiment,
+            division_actions,
+            d,
+            True,
+            False,
+            None,
+            f"{u.name or regiment}: its brigade is {d:.1f} cm from {g.name or general} "
+            f"(zone {zone:g} cm): {division_actions} action(s).",
+        )
+    res, rec = _zone_test(
+        state,
+        f"regimental-zone:{regiment}:t{state.turn}",
+        f"Order test, {u.name or regiment} ({d:.1f} cm from its general, zone {zone:g} cm)",
+        params,
+        dice,
+    )
     n = {"full": division_actions, "one": min(1, division_actions), "none": 0}[res]
     return RegimentOrder(regiment, n, d, False, False, rec, rec.explain() + f": {n} action(s).")

@@ -15,12 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Commander, Subtype, Unit
+from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
@@ -49,8 +50,10 @@ def hq_of(state: GameState, side: str) -> Commander | None:
 
 def adjutants_of(state: GameState, side: str) -> list[Commander]:
     """The side's adjutants on the table (sorted by id)."""
-    return sorted((c for c in state.commanders.values() if c.side == side and c.attributes.get("role") == "adjutant"),
-                  key=lambda c: c.id)
+    return sorted(
+        (c for c in state.commanders.values() if c.side == side and c.attributes.get("role") == "adjutant"),
+        key=lambda c: c.id,
+    )
 
 
 def adjutant_cap(params: RuleParameters, side: str) -> int:
@@ -67,7 +70,9 @@ def adjutant_cap(params: RuleParameters, side: str) -> int:
     found = params.lookup(f"adjutants.{side}", "adjutants")
     if found is None:
         entry = params.entries["adjutants"]
-        raise MissingParameterError(f"adjutants.{side}", f"{params.rule_name} {entry.section}", entry.text, ("adjutants",))
+        raise MissingParameterError(
+            f"adjutants.{side}", f"{params.rule_name} {entry.section}", entry.text, ("adjutants",)
+        )
     key, value = found
     try:
         n = int(value)
@@ -94,12 +99,16 @@ def usable_adjutants(state: GameState, side: str, params: RuleParameters) -> lis
         return []
     cap = adjutant_cap(params, side)
     if len(adj) > cap:
-        raise RuleRefused(f"side {side!r} has {len(adj)} adjutants on the table ({', '.join(a.id for a in adj)}) "
-                          f"but scenario parameter adjutants.{side} allows {cap}")
+        raise RuleRefused(
+            f"side {side!r} has {len(adj)} adjutants on the table ({', '.join(a.id for a in adj)}) "
+            f"but scenario parameter adjutants.{side} allows {cap}"
+        )
     return adj
 
 
-def adjutant_move(state: GameState, adjutant: str, to: tuple[float, float], params: RuleParameters) -> tuple[bool, float, str]:
+def adjutant_move(
+    state: GameState, adjutant: str, to: tuple[float, float], params: RuleParameters
+) -> tuple[bool, float, str]:
     """Whether ``adjutant`` may move to ``to`` this turn: at most ``adjutant_move_cm`` (20 cm)
     in a straight line from where he stands (Перемещение: "Адъютанты штабов перемещаются на 20 см").
     Returns ``(ok, distance_cm, explanation)``.
@@ -115,8 +124,9 @@ def adjutant_move(state: GameState, adjutant: str, to: tuple[float, float], para
     limit = float(params.get("adjutant_move_cm"))
     d = math.dist(c.position, to)
     ok = d <= limit + TINY
-    text = (f"{c.name or adjutant} moves {d:.1f} cm" + (f" (at most {limit:g} cm)" if ok else
-            f": more than the {limit:g} cm an adjutant moves in a turn"))
+    text = f"{c.name or adjutant} moves {d:.1f} cm" + (
+        f" (at most {limit:g} cm)" if ok else f": more than the {limit:g} cm an adjutant moves in a turn"
+    )
     return ok, d, text
 
 
@@ -150,8 +160,13 @@ class Link:
     distance: float
 
 
-def hq_link(state: GameState, side: str, target: tuple[float, float] | Sequence[Unit], params: RuleParameters,
-            memo: dict[tuple[str, str], Any] | None = None) -> Link:
+def hq_link(
+    state: GameState,
+    side: str,
+    target: tuple[float, float] | Sequence[Unit],
+    params: RuleParameters,
+    memo: dict[tuple[str, str], Any] | None = None,
+) -> Link:
     """Whether ``target`` (a point, or units measured to their nearest point) lies in the HQ's
     20 cm zone directly or at the end of an adjutant chain whose every link is ≤ 20 cm
     (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants.
@@ -221,13 +236,17 @@ def roll_d6(dice: DiceSource, purpose: str) -> int:
     return dice.roll(purpose, D6)[0]
 
 
-def table_record(purpose: str, label: str, die: int, source: str, outcome: str, success: bool | None = None) -> RollRecord:
-    return RollRecord(purpose=purpose, label=label, dice=D6, raw=(die,), threshold_source=source, outcome=outcome,
-                      success=success)
+def table_record(
+    purpose: str, label: str, die: int, source: str, outcome: str, success: bool | None = None
+) -> RollRecord:
+    return RollRecord(
+        purpose=purpose, label=label, dice=D6, raw=(die,), threshold_source=source, outcome=outcome, success=success
+    )
 
 
-def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource
-                    ) -> tuple[str, list[RollRecord], str]:
+def roll_initiative(
+    state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource
+) -> tuple[str, list[RollRecord], str]:
     """2.1: one D6 each, the higher acts first; ties are rolled again (Ambiguity 2).
 
     Returns ``(side, rolls, explanation)``.
@@ -244,7 +263,10 @@ def roll_initiative(state: GameState, sides: tuple[str, str], params: RuleParame
         a, b = sides
         if faces[a] != faces[b]:
             w = a if faces[a] > faces[b] else b
-            text = "; ".join(r.explain() for r in rolls) + f". {w} wins {max(faces.values())} to {min(faces.values())} and activates first."
+            text = (
+                "; ".join(r.explain() for r in rolls)
+                + f". {w} wins {max(faces.values())} to {min(faces.values())} and activates first."
+            )
             return w, rolls, text
         attempt += 1
 
@@ -260,12 +282,15 @@ def activation_of(state: GameState, formation: str) -> dict[str, Any] | None:
 
 def formations_of(state: GameState, side: str) -> list[str]:
     """Brigade and division generals of ``side`` (the formations that activate)."""
-    return sorted(c.id for c in state.commanders.values() if c.side == side and c.echelon in ("division", "brigade")
-                  and c.attributes.get("role") != "adjutant")
+    return sorted(
+        c.id
+        for c in state.commanders.values()
+        if c.side == side and c.echelon in ("division", "brigade") and c.attributes.get("role") != "adjutant"
+    )
 
 
 def may_activate(state: GameState, formation: str) -> str:
-    """"" when ``formation`` may be activated now, else the reason (2.2)."""
+    """ "" when ``formation`` may be activated now, else the reason (2.2)."""
     c = state.commanders.get(formation)
     if c is None or c.echelon not in ("division", "brigade"):
         return f"{formation!r} is not a brigade or division general"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.model.units import Arm, Subtype, Unit
 from battlestudio.replay.events import BattleEvent, EventError, register
@@ -18,7 +18,13 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord, distribution
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.regimental.command import (
-    D6, distance_to, general_condition, hq_link, roll_d6, table_record, units_under,
+    D6,
+    distance_to,
+    general_condition,
+    hq_link,
+    roll_d6,
+    table_record,
+    units_under,
 )
 
 TWO_D6 = DiceSpec(2, 6)
@@ -38,13 +44,21 @@ def command_morale_modifiers(state: GameState, unit: Unit, params: RuleParameter
     general = state.oob.superior(unit.id)
     if hq_link(state, unit.side, [unit], params).within:
         out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
-    elif general and general_condition(state, general) == "alive" and \
-            distance_to(state.commanders[general].position, [unit]) <= float(params.get("general_zone_cm")):
+    elif (
+        general
+        and general_condition(state, general) == "alive"
+        and distance_to(state.commanders[general].position, [unit]) <= float(params.get("general_zone_cm"))
+    ):
         out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
-    lost = [g for g in state.oob.chain_of_command(unit.id) if g in state.commanders
-            and general_condition(state, g) in ("killed", "badly_wounded", "lightly_wounded")]
+    lost = [
+        g
+        for g in state.oob.chain_of_command(unit.id)
+        if g in state.commanders and general_condition(state, g) in ("killed", "badly_wounded", "lightly_wounded")
+    ]
     if lost:
-        out.append(Modifier(int(m["general_lost"]), f"general {lost[0]} {general_condition(state, lost[0]).replace('_', ' ')}"))
+        out.append(
+            Modifier(int(m["general_lost"]), f"general {lost[0]} {general_condition(state, lost[0]).replace('_', ' ')}")
+        )
     if state.flags.get(f"hq_captured:{unit.side}"):
         out.append(Modifier(int(m["hq_captured"]), "HQ captured"))
     if unit.arm is Arm.ARTILLERY and int(unit.attributes.get("markers", 0)):
@@ -64,8 +78,14 @@ class MoraleResult:
     odds: Fraction
 
 
-def morale_test(state: GameState, unit_id: str, params: RuleParameters, dice: DiceSource,
-                situational: Sequence[Modifier] = (), why: str = "") -> MoraleResult:
+def morale_test(
+    state: GameState,
+    unit_id: str,
+    params: RuleParameters,
+    dice: DiceSource,
+    situational: Sequence[Modifier] = (),
+    why: str = "",
+) -> MoraleResult:
     """2D6 ≤ 8 + modifiers passes (Тест на мораль; Ambiguity 15). ``situational`` adds melee
     modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers)."""
     unit = state.units[unit_id]
@@ -76,12 +96,20 @@ def morale_test(state: GameState, unit_id: str, params: RuleParameters, dice: Di
     faces = dice.roll(purpose, TWO_D6)
     passed = sum(faces) <= target
     odds = pass_probability(target)
-    rec = RollRecord(purpose=purpose, label=f"Morale test, {unit.name or unit_id}" + (f" ({why})" if why else ""),
-                     dice=TWO_D6, raw=faces, modifiers=(), threshold=target, at_most=True,
-                     threshold_source=f"passes on 2D6 ≤ {target} = 8 {'+' if target >= 8 else '-'} "
-                                      f"{abs(target - 8)} ({', '.join(f'{m.value:+d} {m.source}' for m in mods) or 'no modifiers'}); "
-                                      f"chance {odds}",
-                     outcome="passed" if passed else "failed: disorganised", success=passed)
+    rec = RollRecord(
+        purpose=purpose,
+        label=f"Morale test, {unit.name or unit_id}" + (f" ({why})" if why else ""),
+        dice=TWO_D6,
+        raw=faces,
+        modifiers=(),
+        threshold=target,
+        at_most=True,
+        threshold_source=f"passes on 2D6 ≤ {target} = 8 {'+' if target >= 8 else '-'} "
+        f"{abs(target - 8)} ({', '.join(f'{m.value:+d} {m.source}' for m in mods) or 'no modifiers'}); "
+        f"chance {odds}",
+        outcome="passed" if passed else "failed: disorganised",
+        success=passed,
+    )
     return MoraleResult(unit_id, passed, rec, target, odds)
 
 
@@ -108,8 +136,11 @@ def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
     (infantry) / 2 (cavalry) / 5 (artillery) markers; a morale test is forced when the markers
     since the last forced test reach 6 / 4 / 3 (Ambiguity 14)."""
     key = _arm_key(unit)
-    per = int(params.get("skirmisher_markers_per_base")) if unit.subtype is Subtype.SKIRMISHERS else \
-        int(params.get("markers_per_base")[key])
+    per = (
+        int(params.get("skirmisher_markers_per_base"))
+        if unit.subtype is Subtype.SKIRMISHERS
+        else int(params.get("markers_per_base")[key])
+    )
     force = int(params.get("markers_forcing_morale")[key])
     params.get("marker_counting")
     markers = int(unit.attributes.get("markers", 0)) + added
@@ -118,8 +149,15 @@ def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
     markers -= removed * per
     since = int(unit.attributes.get("markers_since_test", 0)) + added
     forced = since >= force
-    return MarkerResult(unit.id, added, removed, markers, forced, since - force if forced else since,
-                        int(unit.attributes.get("markers_received", 0)) + added)
+    return MarkerResult(
+        unit.id,
+        added,
+        removed,
+        markers,
+        forced,
+        since - force if forced else since,
+        int(unit.attributes.get("markers_received", 0)) + added,
+    )
 
 
 @register
@@ -140,8 +178,12 @@ class MarkersPlaced(BattleEvent):
         u = state.units.get(self.unit)
         if u is None:
             raise EventError(self, f"no unit {self.unit!r}")
-        attrs = {**u.attributes, "markers": self.markers, "markers_since_test": self.since_test,
-                 "markers_received": self.received}
+        attrs = {
+            **u.attributes,
+            "markers": self.markers,
+            "markers_since_test": self.since_test,
+            "markers_received": self.received,
+        }
         bases = None if u.bases is None else max(0, u.bases - self.bases_removed)
         return state.with_unit(replace(u, bases=bases, attributes=attrs))
 
@@ -150,8 +192,17 @@ class MarkersPlaced(BattleEvent):
 
 
 def marker_event(state: GameState, r: MarkerResult) -> MarkersPlaced:
-    return MarkersPlaced(state.turn, state.side, state.phase or "fire", unit=r.unit, added=r.added,
-                         bases_removed=r.bases_removed, markers=r.markers, since_test=r.since_test, received=r.received)
+    return MarkersPlaced(
+        state.turn,
+        state.side,
+        state.phase or "fire",
+        unit=r.unit,
+        added=r.added,
+        bases_removed=r.bases_removed,
+        markers=r.markers,
+        since_test=r.since_test,
+        received=r.received,
+    )
 
 
 def formation_losses(state: GameState, general: str) -> int:
@@ -193,11 +244,27 @@ def commander_casualty_test(state: GameState, general: str, params: RuleParamete
     purpose = f"regimental-casualty:{general}:t{state.turn}"
     die = roll_d6(dice, purpose)
     result = str(params.get("casualty_test_table")[die - 1])
-    rec = table_record(purpose, f"Commander casualty test, {c.name or general} ({losses} losses > {trig})", die,
-                       "1 killed, 2 badly wounded, 3-4 lightly wounded, 5-6 unharmed", result.replace("_", " "),
-                       result == "unharmed")
+    rec = table_record(
+        purpose,
+        f"Commander casualty test, {c.name or general} ({losses} losses > {trig})",
+        die,
+        "1 killed, 2 badly wounded, 3-4 lightly wounded, 5-6 unharmed",
+        result.replace("_", " "),
+        result == "unharmed",
+    )
     return CasualtyTest(general, True, f"{losses} losses > {trig}", result, rec)
 
 
-__all__ = ["D6", "MoraleResult", "morale_test", "add_markers", "MarkersPlaced", "marker_event", "commander_casualty_test",
-           "CasualtyTest", "pass_probability", "command_morale_modifiers", "formation_losses"]
+__all__ = [
+    "D6",
+    "MoraleResult",
+    "morale_test",
+    "add_markers",
+    "MarkersPlaced",
+    "marker_event",
+    "commander_casualty_test",
+    "CasualtyTest",
+    "pass_probability",
+    "command_morale_modifiers",
+    "formation_losses",
+]

@@ -35,13 +35,23 @@ def regimental_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer
         link = hq_link(state, c.side, c.position, p)
         inside, d = link.within, link.distance
     spread = ", ".join(f"{n} action{'s' if n > 1 else ''}: {pct(q)}" for n, q in dist.items())
-    rows = (OddsRow("in the command zone", None, full, spread, inside),
-            OddsRow("outside the HQ's zone (order test: full / one / none)", None, out,
-                    f"full {pct(f_full)}, one action {pct(f_one)}, none {pct(1 - f_full - f_one)}", not inside))
+    rows = (
+        OddsRow("in the command zone", None, full, spread, inside),
+        OddsRow(
+            "outside the HQ's zone (order test: full / one / none)",
+            None,
+            out,
+            f"full {pct(f_full)}, one action {pct(f_one)}, none {pct(1 - f_full - f_one)}",
+            not inside,
+        ),
+    )
     name = name_of(state, formation)
     now = full if inside else out
     head = f"{name}: {float(now):.2f} actions expected with {k} announced"
-    what = ("Already in the command zone." if inside else
-            f"Bringing {name} into the HQ's zone (or an adjutant chain) raises it from {float(out):.2f} "
-            f"to {float(full):.2f}.")
+    what = (
+        "Already in the command zone."
+        if inside
+        else f"Bringing {name} into the HQ's zone (or an adjutant chain) raises it from {float(out):.2f} "
+        f"to {float(full):.2f}."
+    )
     return Odds(ruleset_id, issuer, formation, head, rows, (), d, None, what, rule="Regimental 2.2")

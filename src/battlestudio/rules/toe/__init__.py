@@ -29,7 +29,8 @@ readings are overridable under the same key.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
@@ -37,8 +38,20 @@ from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
-    Budget, CheckResult, CommandReach, EchelonSpec, FindingDependencies, InitiativeResult, OrderOutcome, OrderRequest,
-    OrderTypeSpec, OutOfCommandFinding, PhaseSpec, RulesetDescription, RulesetDefaults, StateMachineSpec,
+    Budget,
+    CheckResult,
+    CommandReach,
+    EchelonSpec,
+    FindingDependencies,
+    InitiativeResult,
+    OrderOutcome,
+    OrderRequest,
+    OrderTypeSpec,
+    OutOfCommandFinding,
+    PhaseSpec,
+    RulesetDescription,
+    RulesetDefaults,
+    StateMachineSpec,
 )
 from battlestudio.rules.toe import checks, command, control, movement, orders
 from battlestudio.rules.toe.common import params_for
@@ -54,12 +67,22 @@ ECHELONS = (
 )
 
 PHASES = (
-    PhaseSpec("orders", "Order issuing and command control (ordregivning og kommandokontrol)", "active",
-              ("command_check", "issue_order"), "1.2, 3"),
+    PhaseSpec(
+        "orders",
+        "Order issuing and command control (ordregivning og kommandokontrol)",
+        "active",
+        ("command_check", "issue_order"),
+        "1.2, 3",
+    ),
     PhaseSpec("movement", "Movement (bevægelser)", "active", ("out_of_command",), "1.2, 4"),
     PhaseSpec("visual_contact", "Visual contact (visuel kontakt)", "both", (), "1.2"),
-    PhaseSpec("attack_declaration", "Attack declaration, reaction moves, reactions (erklæring af angreb)", "both",
-              (), "1.2, 5"),
+    PhaseSpec(
+        "attack_declaration",
+        "Attack declaration, reaction moves, reactions (erklæring af angreb)",
+        "both",
+        (),
+        "1.2, 5",
+    ),
     PhaseSpec("fire", "Passive side's firing (skydning)", "passive", (), "1.2, 6"),
     PhaseSpec("attack", "Attack: interrupted attacks, melee, morale, continued attack (angreb)", "both", (), "1.2, 7"),
     PhaseSpec("reorganisation", "Reorganisation, both sides (reorganisering)", "both", (), "1.2, 9"),
@@ -68,22 +91,48 @@ PHASES = (
 STATE_MACHINES = (
     StateMachineSpec(
         "unit_order_state",
-        {"O": "in order (orden)", "U": "disorder (uorden)", "FU": "complete disorder (fuldstændig uorden)",
-         "eliminated": "eliminated (elimineret)"},
-        {"U": ("attack", "support", "leave command distance"),
-         "FU": ("attack", "fire", "move", "change formation", "support"),
-         "eliminated": ("everything",)},
-        (("O", "U", "morale"), ("U", "FU", "morale"), ("U", "O", "reorganisation"), ("FU", "U", "reorganisation"),
-         ("FU", "eliminated", "2/3 lost and in FU, after its flight move")),
+        {
+            "O": "in order (orden)",
+            "U": "disorder (uorden)",
+            "FU": "complete disorder (fuldstændig uorden)",
+            "eliminated": "eliminated (elimineret)",
+        },
+        {
+            "U": ("attack", "support", "leave command distance"),
+            "FU": ("attack", "fire", "move", "change formation", "support"),
+            "eliminated": ("everything",),
+        },
+        (
+            ("O", "U", "morale"),
+            ("U", "FU", "morale"),
+            ("U", "O", "reorganisation"),
+            ("FU", "U", "reorganisation"),
+            ("FU", "eliminated", "2/3 lost and in FU, after its flight move"),
+        ),
     ),
     StateMachineSpec(
         "corps_order",
-        {"H": "hold (holdordre; also no order)", "A": "attack (angrebsordre)", "T": "retreat (tilbageordre)",
-         "M": "march (marchordre)", "defence": "defence (forsvarsordre), read as hold", "D": "detached (detachering)"},
-        {"H": ("corps general moves",), "defence": ("corps general moves",),
-         "M": ("coming within 75 cm of the enemy",), "D": ("attack order",)},
-        (("H", "A", "order delivered"), ("A", "defence", "objective reached"), ("T", "defence", "objective reached"),
-         ("M", "defence", "objective reached or enemy within 75 cm"), ("*", "T", "automatic retreat")),
+        {
+            "H": "hold (holdordre; also no order)",
+            "A": "attack (angrebsordre)",
+            "T": "retreat (tilbageordre)",
+            "M": "march (marchordre)",
+            "defence": "defence (forsvarsordre), read as hold",
+            "D": "detached (detachering)",
+        },
+        {
+            "H": ("corps general moves",),
+            "defence": ("corps general moves",),
+            "M": ("coming within 75 cm of the enemy",),
+            "D": ("attack order",),
+        },
+        (
+            ("H", "A", "order delivered"),
+            ("A", "defence", "objective reached"),
+            ("T", "defence", "objective reached"),
+            ("M", "defence", "objective reached or enemy within 75 cm"),
+            ("*", "T", "automatic retreat"),
+        ),
     ),
 )
 
@@ -120,39 +169,58 @@ class TordenOverEuropa(RulesetDefaults):
         types = tuple(orders.spec(t, p) for t in ("A", "H", "T", "M", "D", "mission", "move"))
         unknown = tuple(e.parameter for e in entries.values() if e.status == MISSING)
         return RulesetDescription(
-            id="toe", name=str(header.get("name")), source=str(header.get("source")), measurement=("metric",),
-            dice=tuple(header.get("dice", ("d10", "2d6"))), echelons=ECHELONS, order_types=types,
-            state_machines=STATE_MACHINES, phases=PHASES, unknown_parameters=unknown,
+            id="toe",
+            name=str(header.get("name")),
+            source=str(header.get("source")),
+            measurement=("metric",),
+            dice=tuple(header.get("dice", ("d10", "2d6"))),
+            echelons=ECHELONS,
+            order_types=types,
+            state_machines=STATE_MACHINES,
+            phases=PHASES,
+            unknown_parameters=unknown,
         )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
         return command.command_reach(state, commander_id, params_for(params))
 
-    def order_types(self, state: GameState, issuer: str, recipient: str,
-                    params: Mapping[str, Any]) -> Sequence[OrderTypeSpec]:
+    def order_types(
+        self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
+    ) -> Sequence[OrderTypeSpec]:
         return orders.order_types(state, params_for(params), issuer, recipient)
 
-    def issue_order(self, state: GameState, request: OrderRequest, params: Mapping[str, Any],
-                    dice: DiceSource) -> OrderOutcome:
+    def issue_order(
+        self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> OrderOutcome:
         """One declaration through command control on its own (no pending re-rolls)."""
         out = control.order_phase(state, params_for(params), [request], dice, reroll_pending=False)
         first = out.outcomes[0]
         if first.status == "refused":
             return first
-        return OrderOutcome(first.status, first.order_id, out.explanation(), tuple(out.events), first.rolls,
-                            first.spent, tuple(out.assumed))
+        return OrderOutcome(
+            first.status,
+            first.order_id,
+            out.explanation(),
+            tuple(out.events),
+            first.rolls,
+            first.spent,
+            tuple(out.assumed),
+        )
 
-    def order_phase(self, state: GameState, requests: Sequence[OrderRequest], params: Mapping[str, Any],
-                    dice: DiceSource) -> control.PhaseOutcome:
+    def order_phase(
+        self, state: GameState, requests: Sequence[OrderRequest], params: Mapping[str, Any], dice: DiceSource
+    ) -> control.PhaseOutcome:
         """A whole order phase: every declaration first, then the rolls, then bought moves (3.3)."""
         return control.order_phase(state, params_for(params), requests, dice)
 
-    def command_check(self, state: GameState, formation: str, params: Mapping[str, Any],
-                      dice: DiceSource) -> CheckResult:
+    def command_check(
+        self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
+    ) -> CheckResult:
         return checks.command_check(state, params_for(params), formation)
 
-    def out_of_command(self, state: GameState, params: Mapping[str, Any],
-                       side: str | None = None) -> Sequence[OutOfCommandFinding]:
+    def out_of_command(
+        self, state: GameState, params: Mapping[str, Any], side: str | None = None
+    ) -> Sequence[OutOfCommandFinding]:
         """Findings for every subject; raises ``MissingParameterError`` if a distance is missing."""
         p = params_for(params)
         report = command.check_command(state, p, side)

@@ -24,7 +24,13 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import CheckResult
 from battlestudio.rules.toe.command import check_command
 from battlestudio.rules.toe.common import (
-    commander, corps_units, enemies_of, is_detached, name_of, non_artillery, standing_order,
+    commander,
+    corps_units,
+    enemies_of,
+    is_detached,
+    name_of,
+    non_artillery,
+    standing_order,
 )
 from battlestudio.rules.toe.control import new_order_id
 from battlestudio.rules.toe.orders import retreat_direction
@@ -74,16 +80,28 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
     if order is not None and order.order_type == "A":
         flags["engaged"] = engaged
         if engaged != bool(state.flags.get(f"engaged:{cid}")):
-            events.append(_ev(state, CommandStateChanged, subject=cid, state="engaged", value=True if engaged else None,
-                              reason=f"enemy {'within' if engaged else 'no longer within'} {eng_d:g} cm (2.7)"))
+            events.append(
+                _ev(
+                    state,
+                    CommandStateChanged,
+                    subject=cid,
+                    state="engaged",
+                    value=True if engaged else None,
+                    reason=f"enemy {'within' if engaged else 'no longer within'} {eng_d:g} cm (2.7)",
+                )
+            )
         if engaged:
             near, need, n = half_corps(state, p, cid)
             flags["half_corps"] = (near, need, n)
-            notes.append(f"engaged; {near} of {n} non-artillery units within "
-                         f"{p.get('engaged_half_corps_distance_cm')} cm of an enemy (needs {need})")
+            notes.append(
+                f"engaged; {near} of {n} non-artillery units within "
+                f"{p.get('engaged_half_corps_distance_cm')} cm of an enemy (needs {need})"
+            )
             if near < need:
-                restrictions.append(f"the corps must bring {need - near} more non-artillery unit(s) within "
-                                    f"{p.get('engaged_half_corps_distance_cm')} cm of an enemy as fast as possible (2.7)")
+                restrictions.append(
+                    f"the corps must bring {need - near} more non-artillery unit(s) within "
+                    f"{p.get('engaged_half_corps_distance_cm')} cm of an enemy as fast as possible (2.7)"
+                )
         else:
             notes.append("not engaged: the general moves on towards his objective (2.7)")
     why = auto_retreat_reason(state, p, cid)
@@ -96,23 +114,40 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
         close = [e for e in enemies if e.footprint().distance(SPoint(c.position)) <= lim + TINY]
         if close:
             flags["march_converted"] = True
-            done = _ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
-                       reason=f"{close[0].name} within {lim:g} cm of the general: the march turns into "
-                              "defence at his position (2.10)")
+            done = _ev(
+                state,
+                OrderCompleted,
+                order_id=order.id,
+                defence_objective=c.position,
+                reason=f"{close[0].name} within {lim:g} cm of the general: the march turns into "
+                "defence at his position (2.10)",
+            )
             events.append(done)
             notes.append(done.reason)
-    if order is not None and order.objective is not None and order.order_type in ("A", "T", "M") and \
-            not any(isinstance(e, OrderCompleted) for e in events) and not why:
+    if (
+        order is not None
+        and order.objective is not None
+        and order.order_type in ("A", "T", "M")
+        and not any(isinstance(e, OrderCompleted) for e in events)
+        and not why
+    ):
         if math.hypot(order.objective[0] - c.position[0], order.objective[1] - c.position[1]) <= EPS:
             flags["completed"] = True
-            done = _ev(state, OrderCompleted, order_id=order.id, defence_objective=c.position,
-                       reason="objective reached: the corps now has a defence order (2.7, 2.9, 2.10)")
+            done = _ev(
+                state,
+                OrderCompleted,
+                order_id=order.id,
+                defence_objective=c.position,
+                reason="objective reached: the corps now has a defence order (2.7, 2.9, 2.10)",
+            )
             events.append(done)
             notes.append(done.reason)
     if order is not None and order.order_type == "D" and detached_at_point(state, cid):
         flags["at_point"] = True
-        restrictions.append(f"{c.name} has reached his detachment point and may not move; his units act within his "
-                            "command distance (2.11)")
+        restrictions.append(
+            f"{c.name} has reached his detachment point and may not move; his units act within his "
+            "command distance (2.11)"
+        )
     if order is not None and order.order_type == DEFENCE:
         notes.append("defence: treated as hold at its objective (A7)")
     text = f"{c.name}: {order.order_type if order else 'H (no order)'}" + ("; " + "; ".join(notes) if notes else "")
@@ -127,8 +162,19 @@ def _auto_retreat(state: GameState, p: RuleParameters, cid: str, why: str) -> li
     dist = float(p.get("auto_retreat_distance_cm"))
     obj = (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
     oid = new_order_id(state, set())
-    out: list[BattleEvent] = [_ev(state, OrderWritten, order_id=oid, issuer=cid, recipient=cid, order_type="T",
-                                  objective=obj, parameters={"automatic": True, "reason": why}, cost=0)]
+    out: list[BattleEvent] = [
+        _ev(
+            state,
+            OrderWritten,
+            order_id=oid,
+            issuer=cid,
+            recipient=cid,
+            order_type="T",
+            objective=obj,
+            parameters={"automatic": True, "reason": why},
+            cost=0,
+        )
+    ]
     if not p.get("auto_retreat_needs_roll"):
         out.append(_ev(state, OrderDelivered, order_id=oid, origin=c.position))
     return out
@@ -158,10 +204,18 @@ def cavalry_leaves_command(state: GameState, p: RuleParameters, unit_id: str, ta
     if why or tgt is None:
         return CheckResult(unit_id, {"legal": False}, (why,), f"Illegal: {why}.")
     raid = {"left_turn": state.turn, "last_attack_turn": state.turn, "returning": False}
-    ev = _ev(state, CommandStateChanged, phase="attack_declaration", subject=unit_id, state="raid", value=raid,
-             reason=f"leaves command distance to attack {tgt.name} (4.9)")
-    return CheckResult(unit_id, {"legal": True}, (), f"{u.name} leaves command distance to attack {tgt.name} (4.9).",
-                       (ev,))
+    ev = _ev(
+        state,
+        CommandStateChanged,
+        phase="attack_declaration",
+        subject=unit_id,
+        state="raid",
+        value=raid,
+        reason=f"leaves command distance to attack {tgt.name} (4.9)",
+    )
+    return CheckResult(
+        unit_id, {"legal": True}, (), f"{u.name} leaves command distance to attack {tgt.name} (4.9).", (ev,)
+    )
 
 
 def cavalry_raid_turn(state: GameState, p: RuleParameters, unit_id: str, attacked: bool) -> CheckResult:
@@ -174,25 +228,56 @@ def cavalry_raid_turn(state: GameState, p: RuleParameters, unit_id: str, attacke
     if attacked and not raid.get("returning"):
         new = dict(raid, last_attack_turn=state.turn)
         streak = state.turn - int(raid["left_turn"]) + 1
-        ev = _ev(state, CommandStateChanged, phase="attack_declaration", subject=unit_id, state="raid", value=new,
-                 reason="attacks again outside command distance (4.9)")
-        return CheckResult(unit_id, {"raid": True, "streak": streak}, (),
-                           f"{name} attacks again; {streak} turn(s) outside command distance (4.9).", (ev,))
+        ev = _ev(
+            state,
+            CommandStateChanged,
+            phase="attack_declaration",
+            subject=unit_id,
+            state="raid",
+            value=new,
+            reason="attacks again outside command distance (4.9)",
+        )
+        return CheckResult(
+            unit_id,
+            {"raid": True, "streak": streak},
+            (),
+            f"{name} attacks again; {streak} turn(s) outside command distance (4.9).",
+            (ev,),
+        )
     sup = state.oob.superior(unit_id) or ""
     new = dict(raid, returning=True)
-    ev = _ev(state, CommandStateChanged, phase="attack_declaration", subject=unit_id, state="raid", value=new,
-             reason="no attack this turn: must return (4.9)")
-    must = (f"{name} must move at once towards {name_of(state, sup)}'s command distance, facing him, "
-            "normally with its back to the enemy (4.9, T-30)")
+    ev = _ev(
+        state,
+        CommandStateChanged,
+        phase="attack_declaration",
+        subject=unit_id,
+        state="raid",
+        value=new,
+        reason="no attack this turn: must return (4.9)",
+    )
+    must = (
+        f"{name} must move at once towards {name_of(state, sup)}'s command distance, facing him, "
+        "normally with its back to the enemy (4.9, T-30)"
+    )
     return CheckResult(unit_id, {"raid": True, "returning": True}, (must,), must + ".", (ev,))
 
 
 def raid_end_events(state: GameState, p: RuleParameters) -> list[BattleEvent]:
     """Clear the raid of every cavalry unit back within its chief's command distance (4.9)."""
     report = check_command(state, p)
-    return [_ev(state, CommandStateChanged, phase="movement", subject=f.subject, state="raid", value=None,
-                reason="back within command distance: normal command again (4.9)")
-            for f in report.findings if f.consequence == "back-in-command"]
+    return [
+        _ev(
+            state,
+            CommandStateChanged,
+            phase="movement",
+            subject=f.subject,
+            state="raid",
+            value=None,
+            reason="back within command distance: normal command again (4.9)",
+        )
+        for f in report.findings
+        if f.consequence == "back-in-command"
+    ]
 
 
 def detached_at_point(state: GameState, node: str) -> bool:

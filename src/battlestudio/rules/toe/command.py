@@ -24,7 +24,13 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import Budget, CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
-    CHIEFS, base_of, bases_of, commander, corps_command_distance, division_command_distance, order_capacity,
+    CHIEFS,
+    base_of,
+    bases_of,
+    commander,
+    corps_command_distance,
+    division_command_distance,
+    order_capacity,
 )
 from battlestudio.rules.toe.findings import Chief, chief_for, fled_state, fmt_cm, plain_finding, word_finding
 
@@ -40,7 +46,9 @@ def parse_zones(value: object, key: str) -> tuple[ZoneBand, ...]:
         naming ``key`` for anything but three increasing non-negative bounds.
     """
     if not isinstance(value, (list, tuple)) or len(value) != 3:
-        raise RuleRefused(f"scenario parameter {key} must list 3 zone bounds in cm, e.g. [20, 40, \"60+\"], got {value!r}")
+        raise RuleRefused(
+            f'scenario parameter {key} must list 3 zone bounds in cm, e.g. [20, 40, "60+"], got {value!r}'
+        )
     bounds: list[float] = []
     open_ended = False
     for i, v in enumerate(value):
@@ -55,8 +63,11 @@ def parse_zones(value: object, key: str) -> tuple[ZoneBand, ...]:
             raise RuleRefused(f"scenario parameter {key}: zone bound {v!r} is not a number of cm") from None
     if bounds[0] < 0 or not bounds[0] < bounds[1] < bounds[2]:
         raise RuleRefused(f"scenario parameter {key}: zone bounds must increase from >= 0 cm, got {value!r}")
-    return (ZoneBand(1, 0.0, bounds[0]), ZoneBand(2, bounds[0], bounds[1]),
-            ZoneBand(3, bounds[1], None if open_ended else bounds[2]))
+    return (
+        ZoneBand(1, 0.0, bounds[0]),
+        ZoneBand(2, bounds[0], bounds[1]),
+        ZoneBand(3, bounds[1], None if open_ended else bounds[2]),
+    )
 
 
 def zones_for(p: RuleParameters, c: Commander) -> tuple[ZoneBand, ...]:
@@ -75,28 +86,53 @@ def command_reach(state: GameState, cid: str, p: RuleParameters) -> CommandReach
         try:
             zones = zones_for(p, c)
         except MissingParameterError as exc:
-            return CommandReach(cid, "zones", measured_to="the receiving general's base or tactical unit's nearest point",
-                                unknown={"zones": exc.parameter}, rule="2.2, 2.3, 3.2, Table 1")
-        return CommandReach(cid, "zones", zones=zones,
-                            measured_to="the receiving general's base or tactical unit's nearest point",
-                            rule="2.2, 2.3, 3.2, Table 1")
+            return CommandReach(
+                cid,
+                "zones",
+                measured_to="the receiving general's base or tactical unit's nearest point",
+                unknown={"zones": exc.parameter},
+                rule="2.2, 2.3, 3.2, Table 1",
+            )
+        return CommandReach(
+            cid,
+            "zones",
+            zones=zones,
+            measured_to="the receiving general's base or tactical unit's nearest point",
+            rule="2.2, 2.3, 3.2, Table 1",
+        )
     if c.echelon == Echelon.CORPS.value:
         try:
             r = corps_command_distance(p, c)
         except MissingParameterError as exc:
-            return CommandReach(cid, "radius", measured_to="division generals and the corps' independent units",
-                                unknown={"corps command distance": exc.parameter}, rule="2.4, 2.5")
-        return CommandReach(cid, "radius", radius=r, measured_to="division generals and the corps' independent units",
-                            rule="2.4, 2.5")
+            return CommandReach(
+                cid,
+                "radius",
+                measured_to="division generals and the corps' independent units",
+                unknown={"corps command distance": exc.parameter},
+                rule="2.4, 2.5",
+            )
+        return CommandReach(
+            cid, "radius", radius=r, measured_to="division generals and the corps' independent units", rule="2.4, 2.5"
+        )
     if c.echelon == Echelon.DIVISION.value:
         r = division_command_distance(p, c)
-        default = c.command_distance is None and p.lookup(f"division_command_distance_cm.{c.nation}") is None \
+        default = (
+            c.command_distance is None
+            and p.lookup(f"division_command_distance_cm.{c.nation}") is None
             and not p.overridden("division_command_distance_cm")
-        assumed = tuple(a for a in p.assumptions() if a.startswith("assumed division_command_distance_cm")) \
-            if default else ()
-        return CommandReach(cid, "radius", radius=r, measured_to="each unit of his division (nearest point)",
-                            secondary={"division range min": 10.0, "division range max": 20.0},
-                            assumed=assumed, rule="2.5")
+        )
+        assumed = (
+            tuple(a for a in p.assumptions() if a.startswith("assumed division_command_distance_cm")) if default else ()
+        )
+        return CommandReach(
+            cid,
+            "radius",
+            radius=r,
+            measured_to="each unit of his division (nearest point)",
+            secondary={"division range min": 10.0, "division range max": 20.0},
+            assumed=assumed,
+            rule="2.5",
+        )
     return CommandReach(cid, "none", rule="1.4")
 
 
@@ -122,8 +158,12 @@ class CommandReport:
     refusals: tuple[RuleRefused, ...]
 
 
-def check_command(state: GameState, p: RuleParameters, side: str | None = None,
-                  positions: dict[str, tuple[float, float]] | None = None) -> CommandReport:
+def check_command(
+    state: GameState,
+    p: RuleParameters,
+    side: str | None = None,
+    positions: dict[str, tuple[float, float]] | None = None,
+) -> CommandReport:
     """Every division general and unit against its superior's command distance (2.4–2.5, 4.9).
 
     ``positions`` optionally moves generals (id → cm) before measuring, e.g. to see who must
@@ -176,7 +216,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         chief = chiefs[sup] if sup in chiefs else _chief(state, p, sup, refusals, reach_memo, chiefs)
         if chief is None:
             continue
-        ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
+        ids.append(rid)
+        recs.append(rec)
+        sups.append(chief)  # noqa: E702
     generals = len(ids)  # the division generals come first
     for rec in units.values():
         rid = rec.id
@@ -193,7 +235,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
         chief = chiefs[sup] if sup in chiefs else _chief(state, p, sup, refusals, reach_memo, chiefs)
         if chief is None:
             continue
-        ids.append(rid); recs.append(rec); sups.append(chief)  # noqa: E702
+        ids.append(rid)
+        recs.append(rec)
+        sups.append(chief)  # noqa: E702
     n = len(ids)
     # A plain finding (no exemption, no raid) depends only on the subject's and the superior's
     # records and the reach: measured by nearest points it is reused while both are unchanged.
@@ -216,8 +260,9 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
             shapes = footprints(new_units)  # the ones not cached yet in one vectorised call
         shapes[:0] = [base_of(recs[k]) for k in todo if k < generals]
         if measure == "nearest":
-            dists = shapely.distance(np.asarray(shapes, dtype=object),
-                                     np.asarray([sups[k].base for k in todo], dtype=object))
+            dists = shapely.distance(
+                np.asarray(shapes, dtype=object), np.asarray([sups[k].base for k in todo], dtype=object)
+            )
             inside = (dists <= np.asarray([sups[k].reach for k in todo], dtype=float) + TINY).tolist()
             for k, d, ok in zip(todo, dists.tolist(), inside):
                 ds[k], ins[k] = d, ok
@@ -229,8 +274,11 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
             for js in members.values():
                 chief = sups[todo[js[0]]]
                 group = [shapes[j] for j in js]
-                for j, d, ok in zip(js, command_distances(chief.base, group, how),
-                                    within_command_many(chief.base, group, chief.reach, measure)):
+                for j, d, ok in zip(
+                    js,
+                    command_distances(chief.base, group, how),
+                    within_command_many(chief.base, group, chief.reach, measure),
+                ):
                     ds[todo[j]], ins[todo[j]] = float(d), bool(ok)
     flags = state.flags
     fled: list[Any] = []  # fled_state's memo
@@ -241,8 +289,12 @@ def check_command(state: GameState, p: RuleParameters, side: str | None = None,
     for rid, rec, chief, f, d, ok in zip(ids, recs, sups, known, ds, ins):
         if f is not None:
             d, ok = f.distance, f.within
-        if plain_finding is None or clash or flags and ("raid:" + rid in flags
-                                                         or not ok and "detached:" + rid in flags):
+        if (
+            plain_finding is None
+            or clash
+            or flags
+            and ("raid:" + rid in flags or not ok and "detached:" + rid in flags)
+        ):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok, clash))
         elif not ok and type(rec) is Unit and rec.state == (fled[0] if fled else fled_state(p, fled)):
             add(word_finding(state, p, fled, rid, rec, chief, d, ok))
@@ -267,8 +319,14 @@ _KNOWN: dict[int, tuple[Any, Chief, OutOfCommandFinding]] = {}
 """Plain findings by ``id(subject record)``: (record, chief, finding); the record keeps the id taken."""
 
 
-def _chief(state: GameState, p: RuleParameters, sup: str, refusals: list[RuleRefused],
-           memo: dict[tuple[str, str, float | None], float], chiefs: dict[str, Chief | None]) -> Chief | None:
+def _chief(
+    state: GameState,
+    p: RuleParameters,
+    sup: str,
+    refusals: list[RuleRefused],
+    memo: dict[tuple[str, str, float | None], float],
+    chiefs: dict[str, Chief | None],
+) -> Chief | None:
     """``sup`` as a ``Chief`` (also stored in ``chiefs``), or None when he binds no command
     distance (C-in-C, army, unknown) or his distance is refused (noted once per message)."""
     chiefs[sup] = None
@@ -310,6 +368,13 @@ def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None
 
 
 __all__ = [
-    "CommandReport", "check_command", "command_reach", "fmt_cm", "oas_budget", "order_budget", "parse_zones",
-    "required_reach", "zones_for",
+    "CommandReport",
+    "check_command",
+    "command_reach",
+    "fmt_cm",
+    "oas_budget",
+    "order_budget",
+    "parse_zones",
+    "required_reach",
+    "zones_for",
 ]

@@ -9,7 +9,8 @@ commander or unit record first, then from named scenario parameters; absent both
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import shapely
@@ -166,8 +167,9 @@ def corps_command_distance(p: RuleParameters, c: Commander) -> float:
     """The corps general's one command distance in cm (2.4–2.5; value missing from the text)."""
     if c.command_distance is not None:
         return float(c.command_distance)
-    _, value = p.require("corps_command_distance_cm", f"corps_command_distance_cm.{c.nation}",
-                         "corps_command_distance_cm")
+    _, value = p.require(
+        "corps_command_distance_cm", f"corps_command_distance_cm.{c.nation}", "corps_command_distance_cm"
+    )
     return _cm(value, "corps_command_distance_cm")
 
 
@@ -180,13 +182,18 @@ def division_command_distance(p: RuleParameters, c: Commander) -> float:
         for a value outside the rule's 10–20 cm range.
     """
     found = p.lookup(f"division_command_distance_cm.{c.nation}")
-    value = c.command_distance if c.command_distance is not None else (
-        found[1] if found else p.get("division_command_distance_cm"))
+    value = (
+        c.command_distance
+        if c.command_distance is not None
+        else (found[1] if found else p.get("division_command_distance_cm"))
+    )
     r = _cm(value, "division_command_distance_cm")
     lo, hi = p.get("division_command_distance_range_cm")
     if not lo <= r <= hi:
-        raise RuleRefused(f"Torden over Europa 2.5: division general {c.name} has command distance {r:g} cm, "
-                          f"outside the rule's {lo}-{hi} cm")
+        raise RuleRefused(
+            f"Torden over Europa 2.5: division general {c.name} has command distance {r:g} cm, "
+            f"outside the rule's {lo}-{hi} cm"
+        )
     return r
 
 
@@ -195,7 +202,9 @@ def march_length(p: RuleParameters, u: Unit) -> float:
     own = u.attributes.get("march_length_cm")
     if own is not None:
         return _cm(own, f"unit {u.id} march_length_cm")
-    _, value = p.require("march_length_cm", f"march_length_cm.{u.nation}.{u.arm.value}", f"march_length_cm.{u.arm.value}")
+    _, value = p.require(
+        "march_length_cm", f"march_length_cm.{u.nation}.{u.arm.value}", f"march_length_cm.{u.arm.value}"
+    )
     return _cm(value, f"march_length_cm.{u.arm.value}")
 
 
@@ -250,7 +259,8 @@ def standing_order(state: GameState, cid: str) -> Order | None:
     for o in state.orders.values():
         if o.recipient == cid and o.status is OrderStatus.DELIVERED:
             if best is None or int(o.parameters.get("delivered_turn", o.turn_issued)) >= int(
-                    best.parameters.get("delivered_turn", best.turn_issued)):
+                best.parameters.get("delivered_turn", best.turn_issued)
+            ):
                 best = o
     return best
 
@@ -299,8 +309,15 @@ def order_label(o: Order | None) -> str:
     """Short words for an order: ``"A (attack) to (120, 80)"``; None is hold."""
     if o is None:
         return "H (hold, no order)"
-    names = {"A": "attack", "H": "hold", "T": "retreat", "M": "march", "D": "detachment",
-             DEFENCE: "defence", "mission": "mission order"}
+    names = {
+        "A": "attack",
+        "H": "hold",
+        "T": "retreat",
+        "M": "march",
+        "D": "detachment",
+        DEFENCE: "defence",
+        "mission": "mission order",
+    }
     text = f"{o.order_type} ({names.get(o.order_type, o.order_type)})" if o.order_type != DEFENCE else "defence"
     if o.order_type == "D":
         text += f" with {o.parameters.get('mode', '?')}"

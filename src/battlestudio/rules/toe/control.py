@@ -14,15 +14,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Sequence
 
 from battlestudio.model.command_geometry import command_distances
 from battlestudio.model.orders import Order
 from battlestudio.model.units import Echelon
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import (
-    Attached, CancellationWritten, CommandRolled, Detached, GeneralMoveBought, OrderCancelled, OrderCompleted,
-    OrderDelivered, OrderFailed, OrderWritten,
+    Attached,
+    CancellationWritten,
+    CommandRolled,
+    Detached,
+    GeneralMoveBought,
+    OrderCancelled,
+    OrderCompleted,
+    OrderDelivered,
+    OrderFailed,
+    OrderWritten,
 )
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
@@ -30,7 +39,15 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OrderOutcome, OrderRequest
 from battlestudio.rules.toe.command import zones_for
 from battlestudio.rules.toe.common import (
-    CHIEFS, base_of, command_ability, commander, is_detached, name_of, pending_orders, position_of, shape_of,
+    CHIEFS,
+    base_of,
+    command_ability,
+    commander,
+    is_detached,
+    name_of,
+    pending_orders,
+    position_of,
+    shape_of,
 )
 from battlestudio.rules.toe.orders import chief_cost, check_request
 
@@ -82,8 +99,9 @@ def new_order_id(state: GameState, taken: set[str]) -> str:
     return f"o-{state.turn}-{n}"
 
 
-def _roll(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, what: str,
-          extra: Sequence[Modifier]) -> RollRecord | None:
+def _roll(
+    state: GameState, p: RuleParameters, dice: DiceSource, order: Order, what: str, extra: Sequence[Modifier]
+) -> RollRecord | None:
     """One command-control roll for ``order`` (``what`` = "order" or "cancellation"); None when
     the order needs no roll (corps order with ``corps_orders_roll`` false)."""
     issuer = commander(state, order.issuer)
@@ -93,10 +111,14 @@ def _roll(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, w
         zones = zones_for(p, issuer)
         zone = next((b.zone for b in zones if b.outer is None or d <= b.outer + 1e-9), None)
         if zone is None:
-            raise RuleRefused(f"{name_of(state, order.recipient)} is {d:.1f} cm from {issuer.name}, beyond zone 3 "
-                              f"({zones[-1].outer:g} cm): the {what} cannot be sent (2.2, 3.2)")
-        label = (f"Command control{' (cancellation)' if what == 'cancellation' else ''}, {issuer.name} → "
-                 f"{name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm")
+            raise RuleRefused(
+                f"{name_of(state, order.recipient)} is {d:.1f} cm from {issuer.name}, beyond zone 3 "
+                f"({zones[-1].outer:g} cm): the {what} cannot be sent (2.2, 3.2)"
+            )
+        label = (
+            f"Command control{' (cancellation)' if what == 'cancellation' else ''}, {issuer.name} → "
+            f"{name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm"
+        )
         ech = issuer.echelon
     else:
         if not p.get("corps_orders_roll"):
@@ -104,9 +126,13 @@ def _roll(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, w
         zone, ech = 1, issuer.echelon
         if order.order_type == "D" and order.recipient in state.commanders:
             div = state.commanders[order.recipient]
-            mods.append(Modifier(command_ability(p, div), f"command ability (KE) of {div.name}, used for detachments (2.12)"))
-        label = (f"Command control (corps general's own {order.order_type} order, A20), {issuer.name} → "
-                 f"{name_of(state, order.recipient)}, zone 1")
+            mods.append(
+                Modifier(command_ability(p, div), f"command ability (KE) of {div.name}, used for detachments (2.12)")
+            )
+        label = (
+            f"Command control (corps general's own {order.order_type} order, A20), {issuer.name} → "
+            f"{name_of(state, order.recipient)}, zone 1"
+        )
     _, th = thresholds(p, ech)
     mods += table1_modifiers(p) + list(extra)
     spec = dice_spec(p)
@@ -114,10 +140,15 @@ def _roll(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, w
     total = sum(raw) + sum(m.value for m in mods)
     ok = total >= th[zone - 1]
     return RollRecord(
-        purpose=f"toe-command-control:{order.id}:{what}:t{state.turn}", label=label, dice=spec, raw=raw,
+        purpose=f"toe-command-control:{order.id}:{what}:t{state.turn}",
+        label=label,
+        dice=spec,
+        raw=raw,
         modifiers=tuple(mods),
-        threshold=th[zone - 1], threshold_source="scenario Table 1 value",
-        outcome=f"{what} {'passes' if ok else 'fails'}", success=ok,
+        threshold=th[zone - 1],
+        threshold_source="scenario Table 1 value",
+        outcome=f"{what} {'passes' if ok else 'fails'}",
+        success=ok,
     )
 
 
@@ -135,19 +166,30 @@ def _delivery_events(state: GameState, order: Order) -> list[BattleEvent]:
     if order.order_type == "D":
         before = state.oob.superior(order.recipient) or ""
         after = order.issuer if order.recipient in state.units else before
-        out.append(_ev(state, Detached, node=order.recipient, superior_before=before, superior_after=after,
-                       order_id=order.id))
-    elif order.order_type == "M" and is_detached(state, order.recipient) and \
-            state.commanders[order.issuer].echelon == Echelon.CORPS.value:
+        out.append(
+            _ev(state, Detached, node=order.recipient, superior_before=before, superior_after=after, order_id=order.id)
+        )
+    elif (
+        order.order_type == "M"
+        and is_detached(state, order.recipient)
+        and state.commanders[order.issuer].echelon == Echelon.CORPS.value
+    ):
         back = state.flags[f"detached:{order.recipient}"].get("from") or order.issuer
         out.append(_ev(state, Attached, node=order.recipient, superior=back, order_id=order.id))
-        out.append(_ev(state, OrderCompleted, order_id=order.id,
-                       reason="detachment lifted: the formation rejoins its corps and must regain command distance"))
+        out.append(
+            _ev(
+                state,
+                OrderCompleted,
+                order_id=order.id,
+                reason="detachment lifted: the formation rejoins its corps and must regain command distance",
+            )
+        )
     return out
 
 
-def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderRequest], dice: DiceSource,
-                reroll_pending: bool = True) -> PhaseOutcome:
+def order_phase(
+    state: GameState, p: RuleParameters, requests: Sequence[OrderRequest], dice: DiceSource, reroll_pending: bool = True
+) -> PhaseOutcome:
     """Run the order phase for the declarations ``requests`` (3.3). Nothing is mutated.
 
     Illegal declarations are refused one by one (status ``refused`` with the reason), the rest
@@ -182,8 +224,7 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
         if not why and req.order_type not in ("move", "mission"):
             clash = ordered if is_cancel else cancel_targets
             if recipient in clash:
-                why = (f"{name_of(state, recipient)} cannot get both an order and a cancellation in the same turn "
-                       "(3.3)")
+                why = f"{name_of(state, recipient)} cannot get both an order and a cancellation in the same turn (3.3)"
         if why:
             out.outcomes.append(OrderOutcome("refused", req.cancel, f"Refused: {why}."))
             continue
@@ -201,13 +242,33 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
             writes.append(_ev(state, CancellationWritten, order_id=oid, issuer=req.issuer, cost=cost))
         elif req.order_type == "move":
             to = req.parameters.get("to", req.objective)
-            moves.append(_ev(state, GeneralMoveBought, issuer=req.issuer, commander=req.recipient,
-                             start=position_of(state, req.recipient), end=(float(to[0]), float(to[1])), cost=cost))
+            moves.append(
+                _ev(
+                    state,
+                    GeneralMoveBought,
+                    issuer=req.issuer,
+                    commander=req.recipient,
+                    start=position_of(state, req.recipient),
+                    end=(float(to[0]), float(to[1])),
+                    cost=cost,
+                )
+            )
         else:
             params = dict(req.parameters)
             objective = req.objective if req.order_type != "D" else params.get("point", req.objective)
-            writes.append(_ev(state, OrderWritten, order_id=oid, issuer=req.issuer, recipient=req.recipient,
-                              order_type=req.order_type, objective=objective, parameters=params, cost=cost))
+            writes.append(
+                _ev(
+                    state,
+                    OrderWritten,
+                    order_id=oid,
+                    issuer=req.issuer,
+                    recipient=req.recipient,
+                    order_type=req.order_type,
+                    objective=objective,
+                    parameters=params,
+                    cost=cost,
+                )
+            )
     out.events.extend(writes)
     written = state
     for e in writes:
@@ -231,8 +292,15 @@ def order_phase(state: GameState, p: RuleParameters, requests: Sequence[OrderReq
     return out
 
 
-def _resolve(state: GameState, p: RuleParameters, dice: DiceSource, order: Order, cancel: bool,
-             extra: Sequence[Modifier], out: PhaseOutcome) -> OrderOutcome:
+def _resolve(
+    state: GameState,
+    p: RuleParameters,
+    dice: DiceSource,
+    order: Order,
+    cancel: bool,
+    extra: Sequence[Modifier],
+    out: PhaseOutcome,
+) -> OrderOutcome:
     what = "cancellation" if cancel else "order"
     if cancel and not p.get("cancellation_needs_roll"):
         roll = None
@@ -242,14 +310,27 @@ def _resolve(state: GameState, p: RuleParameters, dice: DiceSource, order: Order
     if roll is not None:
         events.append(_ev(state, CommandRolled, order_id=order.id, roll=roll.to_dict(), explanation=roll.explain()))
     ok = roll is None or bool(roll.success)
-    head = roll.explain() if roll is not None else f"{name_of(state, order.issuer)} → {name_of(state, order.recipient)}: no roll needed"
+    head = (
+        roll.explain()
+        if roll is not None
+        else f"{name_of(state, order.issuer)} → {name_of(state, order.recipient)}: no roll needed"
+    )
     if cancel:
         if ok:
-            events.append(_ev(state, OrderCancelled, order_id=order.id, reason=f"cancelled by {name_of(state, order.issuer)}"))
+            events.append(
+                _ev(state, OrderCancelled, order_id=order.id, reason=f"cancelled by {name_of(state, order.issuer)}")
+            )
             detached = state.flags.get(f"detached:{order.recipient}")
             if order.order_type == "D" and detached and detached.get("order") == order.id:
-                events.append(_ev(state, Attached, node=order.recipient, superior=detached.get("from") or order.issuer,
-                                  order_id=order.id))  # the detachment ends with its order (2.11)
+                events.append(
+                    _ev(
+                        state,
+                        Attached,
+                        node=order.recipient,
+                        superior=detached.get("from") or order.issuer,
+                        order_id=order.id,
+                    )
+                )  # the detachment ends with its order (2.11)
         status = "cancelled" if ok else "failed"
         text = f"{head}. Order {order.id} ({order.order_type}) {'is cancelled' if ok else 'stays as it was'}."
     else:
@@ -260,8 +341,15 @@ def _resolve(state: GameState, p: RuleParameters, dice: DiceSource, order: Order
         status = "delivered" if ok else "failed"
         text = f"{head}." + ("" if ok else " It stays pending and is rolled for again next order phase (A6).")
     out.events.extend(events)
-    return OrderOutcome(status, order.id, text, tuple(events), (roll,) if roll else (),
-                        {order.issuer: chief_cost(state, order.issuer)}, tuple(p.assumptions()))
+    return OrderOutcome(
+        status,
+        order.id,
+        text,
+        tuple(events),
+        (roll,) if roll else (),
+        {order.issuer: chief_cost(state, order.issuer)},
+        tuple(p.assumptions()),
+    )
 
 
 def _check_cancel(state: GameState, p: RuleParameters, req: OrderRequest, used: int) -> str:
@@ -281,5 +369,7 @@ def _move_text(state: GameState, req: OrderRequest) -> str:
     to = req.parameters.get("to", req.objective)
     here = position_of(state, req.recipient)
     d = math.hypot(to[0] - here[0], to[1] - here[1])
-    return (f"{name_of(state, req.issuer)} spends 1 OAS to move {name_of(state, req.recipient)} {d:.1f} cm "
-            f"to ({to[0]:g}, {to[1]:g}) (2.12).")
+    return (
+        f"{name_of(state, req.issuer)} spends 1 OAS to move {name_of(state, req.recipient)} {d:.1f} cm "
+        f"to ({to[0]:g}, {to[1]:g}) (2.12)."
+    )

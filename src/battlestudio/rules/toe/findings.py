@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 from shapely.geometry.base import BaseGeometry
 
@@ -60,10 +61,17 @@ def chief_for(c: Commander, reach: float) -> Chief:
     if hit is not None and hit[0] is c and hit[1].reach == reach:
         return hit[1]
     name = c.name or c.id
-    chief = Chief(c.id, reach, base_of(c), name, f" is within {name}'s command distance (", f" ≤ {reach:g} cm)",
-                  f" cm from {name}, outside his command distance of {reach:g} cm: it must move back inside in its "
-                  f"movement phase, changing to a faster formation if that gets it there, and if terrain prevents it "
-                  f"make its maximum move towards him (2.4, 2.5, 2.7)")
+    chief = Chief(
+        c.id,
+        reach,
+        base_of(c),
+        name,
+        f" is within {name}'s command distance (",
+        f" ≤ {reach:g} cm)",
+        f" cm from {name}, outside his command distance of {reach:g} cm: it must move back inside in its "
+        f"movement phase, changing to a faster formation if that gets it there, and if terrain prevents it "
+        f"make its maximum move towards him (2.4, 2.5, 2.7)",
+    )
     if len(_CHIEFS) >= 1 << 14:
         _CHIEFS.clear()
     _CHIEFS[id(c)] = (c, chief)
@@ -122,12 +130,22 @@ def _maker() -> Callable[[str, Chief, str, float, bool], OutOfCommandFinding] | 
     """A fast constructor of ``LazyFinding`` (slots set directly: the frozen dataclass's
     ``__init__`` costs a generic ``object.__setattr__`` per field), or None when the protocol's
     finding no longer has the fields it knows."""
-    if _FIELDS != ("subject", "superior", "distance", "reach", "within", "exemption", "consequence", "text",
-                   "rule") or hasattr(OutOfCommandFinding, "__post_init__"):
+    if _FIELDS != (
+        "subject",
+        "superior",
+        "distance",
+        "reach",
+        "within",
+        "exemption",
+        "consequence",
+        "text",
+        "rule",
+    ) or hasattr(OutOfCommandFinding, "__post_init__"):
         return None
     slot = OutOfCommandFinding.__dict__
     subject, superior, distance, reach, within, exemption, consequence, rule = (
-        slot[n].__set__ for n in _FIELDS if n != "text")
+        slot[n].__set__ for n in _FIELDS if n != "text"
+    )
     who_, chief_ = LazyFinding.__dict__["_who"].__set__, LazyFinding.__dict__["_chief"].__set__
     new = object.__new__
 
@@ -163,8 +181,17 @@ def fled_state(p: RuleParameters, memo: list[Any]) -> Any:
     return memo[0]
 
 
-def word_finding(state: GameState, p: RuleParameters, fled: list[Any], node: str, rec: Any, chief: Chief,
-                 d: float, inside: bool, by_id: bool = False) -> OutOfCommandFinding:
+def word_finding(
+    state: GameState,
+    p: RuleParameters,
+    fled: list[Any],
+    node: str,
+    rec: Any,
+    chief: Chief,
+    d: float,
+    inside: bool,
+    by_id: bool = False,
+) -> OutOfCommandFinding:
     """The finding of subject ``node`` (record ``rec``) measured ``d`` cm from ``chief``,
     ``inside`` his command distance or not, worded at once (2.4, 2.5, 2.11, 4.9).
 
@@ -194,12 +221,16 @@ def word_finding(state: GameState, p: RuleParameters, fled: list[Any], node: str
         text = f"{who} is {fmt_cm(d)} cm from {name} (command distance {reach:g} cm) but routed (2.4)"
     elif unit is not None and unit.arm == Arm.CAVALRY and raid and not raid.get("returning"):
         exemption, rule = "cavalry-attack", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {name} (command distance {reach:g} cm) on an attack outside command "
-                f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)")
+        text = (
+            f"{who} is {fmt_cm(d)} cm from {name} (command distance {reach:g} cm) on an attack outside command "
+            f"distance since turn {raid.get('left_turn')}: it must attack at least one enemy unit each turn (4.9)"
+        )
     elif unit is not None and raid:
         consequence, rule = "must-return-facing-chief", "4.9"
-        text = (f"{who} is {fmt_cm(d)} cm from {name} (command distance {reach:g} cm) and no longer attacking: it "
-                f"must move at once towards {name}'s command distance, facing him (4.9)")
+        text = (
+            f"{who} is {fmt_cm(d)} cm from {name} (command distance {reach:g} cm) and no longer attacking: it "
+            f"must move at once towards {name}'s command distance, facing him (4.9)"
+        )
     else:
         consequence = "must-return"
         text = f"{who} is {fmt_cm(d)}{chief.out}"

@@ -34,19 +34,26 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OutOfCommandFinding
 from battlestudio.rules.toe.command import check_command, fmt_cm
 from battlestudio.rules.toe.common import (
-    commander, corps_units, enemies_of, is_detached, march_length, name_of, position_of, standing_order,
+    commander,
+    corps_units,
+    enemies_of,
+    is_detached,
+    march_length,
+    name_of,
+    position_of,
+    standing_order,
 )
 
 _ITER = 100
 
 
-def first_within(p0: Point, u: Point, length: float, poly: BaseGeometry, limit: float,
-                 ahead: bool) -> float | None:
+def first_within(p0: Point, u: Point, length: float, poly: BaseGeometry, limit: float, ahead: bool) -> float | None:
     """Smallest ``t`` in [0, length] with ``distance(p0 + t·u, poly) ≤ limit`` (cm), or None.
 
     With ``ahead`` the polygon must also have some part ahead of the moving point (G-11), which
     holds for ``t`` below ``max_v (v − p0)·u``. ``u`` is a unit vector; ``poly`` convex.
     """
+
     def d(t: float) -> float:
         return float(poly.distance(SPoint(p0[0] + t * u[0], p0[1] + t * u[1])))
 
@@ -125,7 +132,9 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     if cid in state.units:  # a detached independent brigade moving to its point (2.11)
         c = state.units[cid]
         if not is_detached(state, cid):
-            raise RuleRefused(f"{c.name} gets no orders of its own: it keeps within its general's command distance (2.1)")
+            raise RuleRefused(
+                f"{c.name} gets no orders of its own: it keeps within its general's command distance (2.1)"
+            )
     else:
         c = commander(state, cid)
     order = standing_order(state, cid)
@@ -154,8 +163,14 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
             raise RuleRefused(f"engage_direction {p.get('engage_direction')!r} is not supported; use 'half_plane' (A9)")
         eng = float(p.get("engage_distance_cm"))
         if any(e.distance(SPoint(here)) <= eng + TINY for e in enemies):
-            return _still(state, p, cid, kind, f"{c.name} is engaged (an enemy unit within {eng:g} cm) and does not "
-                          "advance (2.7, A8)", engaged=True)
+            return _still(
+                state,
+                p,
+                cid,
+                kind,
+                f"{c.name} is engaged (an enemy unit within {eng:g} cm) and does not advance (2.7, A8)",
+                engaged=True,
+            )
         top = min(float(p.get("attack_step_max_cm")), remaining)
         lo_band = min(float(p.get("attack_step_min_cm")), remaining)
         stop, who = _first_stop(here, u, top, enemies, names, eng, ahead=True)
@@ -169,16 +184,20 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     elif kind in ("M", "T"):
         speed, slow = slowest_march(state, p, cid)
         top = min(speed, remaining)
-        stop_reason = ("objective reached" if top >= remaining - TINY
-                       else f"march length of the slowest unit, {name_of(state, slow)}: {speed:g} cm") + \
-                      (" (2.10)" if kind == "M" else " (2.9, A19)")
+        stop_reason = (
+            "objective reached"
+            if top >= remaining - TINY
+            else f"march length of the slowest unit, {name_of(state, slow)}: {speed:g} cm"
+        ) + (" (2.10)" if kind == "M" else " (2.9, A19)")
         if kind == "M":
             lim = float(p.get("march_exclusion_cm"))
             stop, who = _first_stop(here, u, top, enemies, names, lim, ahead=False)
             if stop is not None:
                 top = stop
-                stop_reason = (f"march limit: {who} would be within {lim:g} cm; reaching this point turns the "
-                               "order into defence (2.10)")
+                stop_reason = (
+                    f"march limit: {who} would be within {lim:g} cm; reaching this point turns the "
+                    "order into defence (2.10)"
+                )
         lo_band = top
     else:
         raise RuleRefused(f"no movement rule for order type {kind!r}")
@@ -190,23 +209,46 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
     if top > TINY:
         events.append(Moved(turn=state.turn, side=state.side, phase="movement", id=cid, path=(here, end)))
     if kind == "A" and stop_reason.startswith("engaged"):
-        events.append(CommandStateChanged(turn=state.turn, side=state.side, phase="movement", subject=cid,
-                                          state="engaged", value=True, reason=stop_reason))
+        events.append(
+            CommandStateChanged(
+                turn=state.turn,
+                side=state.side,
+                phase="movement",
+                subject=cid,
+                state="engaged",
+                value=True,
+                reason=stop_reason,
+            )
+        )
     if completes and detachment:
         stop_reason += "; there the formation stays, detached (2.11)"
     elif completes:
-        events.append(OrderCompleted(turn=state.turn, side=state.side, phase="movement", order_id=order.id,
-                                     reason="objective reached", defence_objective=end))
-    text = (f"{c.name} ({kind}) moves {lo_band:.1f}–{top:.1f} cm on bearing {direction:.0f}° from "
-            f"({here[0]:.1f}, {here[1]:.1f}) to at most ({end[0]:.1f}, {end[1]:.1f}): {stop_reason}.")
+        events.append(
+            OrderCompleted(
+                turn=state.turn,
+                side=state.side,
+                phase="movement",
+                order_id=order.id,
+                reason="objective reached",
+                defence_objective=end,
+            )
+        )
+    text = (
+        f"{c.name} ({kind}) moves {lo_band:.1f}–{top:.1f} cm on bearing {direction:.0f}° from "
+        f"({here[0]:.1f}, {here[1]:.1f}) to at most ({end[0]:.1f}, {end[1]:.1f}): {stop_reason}."
+    )
     if close:
-        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})"
-                                              for f in close) + "."
+        text += (
+            " Must close up: "
+            + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})" for f in close)
+            + "."
+        )
     return MoveHelp(cid, kind, here, direction, lo_band, top, end, stop_reason, completes, close, text, tuple(events))
 
 
-def _first_stop(here: Point, u: Point, top: float, enemies: list[BaseGeometry], names: list[str], limit: float,
-                ahead: bool) -> tuple[float | None, str]:
+def _first_stop(
+    here: Point, u: Point, top: float, enemies: list[BaseGeometry], names: list[str], limit: float, ahead: bool
+) -> tuple[float | None, str]:
     best: tuple[float, str] | None = None
     for poly, name in zip(enemies, names):
         t = first_within(here, u, top, poly, limit, ahead)
@@ -223,12 +265,16 @@ def _close_up(state: GameState, p: RuleParameters, cid: str, end: Point) -> tupl
     return tuple(f for f in report.findings if f.subject in below and f.consequence.startswith("must-return"))
 
 
-def _still(state: GameState, p: RuleParameters, cid: str, kind: str, why: str, engaged: bool = False,
-           completes: bool = False) -> MoveHelp:
+def _still(
+    state: GameState, p: RuleParameters, cid: str, kind: str, why: str, engaged: bool = False, completes: bool = False
+) -> MoveHelp:
     here = position_of(state, cid)
     close = _close_up(state, p, cid, here)
     text = why + "."
     if close:
-        text += " Must close up: " + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})"
-                                              for f in close) + "."
+        text += (
+            " Must close up: "
+            + "; ".join(f"{name_of(state, f.subject)} ({fmt_cm(f.distance)} cm, limit {f.reach:g})" for f in close)
+            + "."
+        )
     return MoveHelp(cid, kind, here, None, 0.0, 0.0, here, why, completes, close, text)

@@ -35,24 +35,43 @@ def toe_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, 
     who, to = c.name, name_of(state, recipient)
     if c.echelon not in CHIEFS:
         chance = success_probability(spec, total, th[0])
-        row = OddsRow(f"own order (zone 1, needs {th[0]})", chance, None,
-                      f"{spec} {total:+d} ≥ {th[0]}", True)
-        return Odds(ruleset_id, issuer, recipient, f"{who}'s own order to {to}: {pct(chance)} (A20, zone 1)", (row,),
-                    tuple(mods), d, 1, "A corps general's own order always rolls as zone 1.", rule="3.2, A20")
+        row = OddsRow(f"own order (zone 1, needs {th[0]})", chance, None, f"{spec} {total:+d} ≥ {th[0]}", True)
+        return Odds(
+            ruleset_id,
+            issuer,
+            recipient,
+            f"{who}'s own order to {to}: {pct(chance)} (A20, zone 1)",
+            (row,),
+            tuple(mods),
+            d,
+            1,
+            "A corps general's own order always rolls as zone 1.",
+            rule="3.2, A20",
+        )
     zones = zones_for(p, c)
     zone = next((b.zone for b in zones if b.outer is None or d <= b.outer + 1e-9), None)
     rows = []
     for b in zones:
         chance = success_probability(spec, total, th[b.zone - 1])
         span = f"{b.inner:g}–{b.outer:g} cm" if b.outer is not None else f"beyond {b.inner:g} cm"
-        rows.append(OddsRow(f"zone {b.zone} ({span}), needs {th[b.zone - 1]}", chance, None,
-                            f"{spec} {total:+d} ≥ {th[b.zone - 1]}", b.zone == zone))
+        rows.append(
+            OddsRow(
+                f"zone {b.zone} ({span}), needs {th[b.zone - 1]}",
+                chance,
+                None,
+                f"{spec} {total:+d} ≥ {th[b.zone - 1]}",
+                b.zone == zone,
+            )
+        )
     if zone is None:
         last = zones[-1]
-        head = (f"{to} is {d:.1f} cm from {who}, beyond zone {last.zone} ({last.outer:g} cm): "
-                "no order can be sent (2.2, 3.2)")
-        what = (f"Riding {d - (last.outer or 0):.1f} cm closer brings {to} into zone {last.zone}: "
-                f"{pct(rows[-1].chance)}.")
+        head = (
+            f"{to} is {d:.1f} cm from {who}, beyond zone {last.zone} ({last.outer:g} cm): "
+            "no order can be sent (2.2, 3.2)"
+        )
+        what = (
+            f"Riding {d - (last.outer or 0):.1f} cm closer brings {to} into zone {last.zone}: {pct(rows[-1].chance)}."
+        )
     else:
         now = rows[zone - 1].chance
         head = f"{who} → {to}: {d:.1f} cm, zone {zone}: {pct(now)} that the order gets through"
@@ -60,6 +79,8 @@ def toe_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, 
             what = "Already in zone 1: riding closer does not change the odds."
         else:
             inner = zones[zone - 2]
-            what = (f"Riding {d - (inner.outer or 0):.1f} cm closer (into zone {zone - 1}, ≤ {inner.outer:g} cm) "
-                    f"raises the chance from {pct(now)} to {pct(rows[zone - 2].chance)}.")
+            what = (
+                f"Riding {d - (inner.outer or 0):.1f} cm closer (into zone {zone - 1}, ≤ {inner.outer:g} cm) "
+                f"raises the chance from {pct(now)} to {pct(rows[zone - 2].chance)}."
+            )
     return Odds(ruleset_id, issuer, recipient, head, tuple(rows), tuple(mods), d, zone, what, rule="3.2, Table 1, 2.12")

@@ -20,7 +20,15 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec, ParameterSpec
 from battlestudio.rules.toe.command import fmt_cm
 from battlestudio.rules.toe.common import (
-    CHIEFS, corps_of, enemies_of, is_detached, name_of, order_capacity, position_of, shape_of, standing_order,
+    CHIEFS,
+    corps_of,
+    enemies_of,
+    is_detached,
+    name_of,
+    order_capacity,
+    position_of,
+    shape_of,
+    standing_order,
 )
 
 ORDER_TERMS = {
@@ -55,18 +63,39 @@ def spec(order_type: str, p: RuleParameters, unavailable: str = "", cost: int = 
         issuers = CHIEFS + (Echelon.CORPS.value,)
         recipients = recipients + (Echelon.BRIGADE.value,)
     elif order_type == "D":
-        params = (ParameterSpec("point", "point", True, note="where the division general or brigade goes"),
-                  ParameterSpec("mode", "choice", True, choices=("M", "H", "T")))
+        params = (
+            ParameterSpec("point", "point", True, note="where the division general or brigade goes"),
+            ParameterSpec("mode", "choice", True, choices=("M", "H", "T")),
+        )
         issuers, recipients = (Echelon.CORPS.value,), (Echelon.DIVISION.value, Echelon.BRIGADE.value)
     elif order_type == "mission":
         params = (ParameterSpec("text", "text", True),)
         issuers, recipients = (Echelon.C_IN_C.value,), (Echelon.ARMY.value,)
     elif order_type == "move":
-        params = (ParameterSpec("to", "point", True, float(p.get("oas_corps_move_cm")),
-                                note=f"{p.get('oas_chief_move_cm')} cm when a chief moves himself"),)
+        params = (
+            ParameterSpec(
+                "to",
+                "point",
+                True,
+                float(p.get("oas_corps_move_cm")),
+                note=f"{p.get('oas_chief_move_cm')} cm when a chief moves himself",
+            ),
+        )
         recipients, standing, dice = (Echelon.CORPS.value,) + CHIEFS, False, False
-    return OrderTypeSpec(order_type, label, term, issuers, recipients, params, cost,
-                         "OAS" if cost else "", dice, standing, unavailable, rule)
+    return OrderTypeSpec(
+        order_type,
+        label,
+        term,
+        issuers,
+        recipients,
+        params,
+        cost,
+        "OAS" if cost else "",
+        dice,
+        standing,
+        unavailable,
+        rule,
+    )
 
 
 def _echelon_of(state: GameState, node: str) -> str:
@@ -131,7 +160,9 @@ def retreat_direction(state: GameState, node: str, p: RuleParameters | None = No
     """
     how = "nearest_enemy" if p is None else str(p.get("retreat_direction"))
     if how not in RETREAT_DIRECTIONS:
-        raise RuleRefused(f"retreat_direction {how!r} is not supported; use one of {', '.join(RETREAT_DIRECTIONS)} (A11)")
+        raise RuleRefused(
+            f"retreat_direction {how!r} is not supported; use one of {', '.join(RETREAT_DIRECTIONS)} (A11)"
+        )
     if how == "enemy_front":
         front = _enemy_front_facing(state, node, float(p.get("retreat_front_radius_cm")))  # type: ignore[union-attr]
         if front is not None:
@@ -210,8 +241,10 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
         if t not in CORPS_ORDERS:
             return f"a {issuer.echelon.replace('_', '-')} general gives A, H, T or M orders, not {t!r} (2.2-2.4)"
         if r_ech not in (Echelon.CORPS.value, Echelon.DIVISION.value) or not direct:
-            return (f"{issuer.name} orders only corps generals or divisions directly under him; "
-                    f"{name_of(state, req.recipient)} is not (2.2, 2.3)")
+            return (
+                f"{issuer.name} orders only corps generals or divisions directly under him; "
+                f"{name_of(state, req.recipient)} is not (2.2, 2.3)"
+            )
     elif issuer.echelon == Echelon.CORPS.value:
         if t == "T" and req.recipient == req.issuer:
             pass
@@ -219,8 +252,10 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             if t == "M" and not is_detached(state, req.recipient):
                 return "a corps general's march order only lifts a detachment (2.11); this formation is not detached"
         else:
-            return ("a corps general may give only a retreat (T) to his own corps and detachment orders to its "
-                    "divisions and brigades (2.4)")
+            return (
+                "a corps general may give only a retreat (T) to his own corps and detachment orders to its "
+                "divisions and brigades (2.4)"
+            )
     else:
         return f"a {issuer.echelon} general gives no orders (2.1, 2.5)"
     if t == "A" and is_detached(state, req.recipient):
@@ -247,8 +282,10 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
     if t in ("A", "T"):
         d = _dist(here, obj)
         if d > limit + 1e-9:
-            return (f"the objective is {fmt_cm(d)} cm from {name_of(state, req.recipient)}; "
-                    f"it must lie within {limit:g} cm ({ORDER_TERMS[t][2]})")
+            return (
+                f"the objective is {fmt_cm(d)} cm from {name_of(state, req.recipient)}; "
+                f"it must lie within {limit:g} cm ({ORDER_TERMS[t][2]})"
+            )
         if t == "A":
             found = nearest_enemy_point(state, req.recipient)
             if found is not None and d > 0:
@@ -256,16 +293,20 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
                 ang = _angle((obj[0] - here[0], obj[1] - here[1]), (q[0] - here[0], q[1] - here[1]))
                 limit_deg = float(p.get("attack_toward_enemy_max_deg"))
                 if ang > limit_deg + 1e-9:
-                    return (f"an attack must go towards the enemy; the objective lies {ang:.0f}° from the nearest "
-                            f"enemy (more than {limit_deg:g}°, 2.7)")
+                    return (
+                        f"an attack must go towards the enemy; the objective lies {ang:.0f}° from the nearest "
+                        f"enemy (more than {limit_deg:g}°, 2.7)"
+                    )
         else:
             away = retreat_direction(state, req.recipient, p)
             if away is not None and d > 0:
                 ang = _angle((obj[0] - here[0], obj[1] - here[1]), away)
                 tol = float(p.get("retreat_direction_tolerance_deg"))
                 if ang > tol + 1e-9:
-                    return (f"a retreat goes directly away from the enemy front; the objective lies {ang:.0f}° off "
-                            f"that direction (more than {tol:g}°, 2.9)")
+                    return (
+                        f"a retreat goes directly away from the enemy front; the objective lies {ang:.0f}° off "
+                        f"that direction (more than {tol:g}°, 2.9)"
+                    )
     if t == "M":
         from battlestudio.model.command_geometry import march_order_violations
 
@@ -291,8 +332,11 @@ def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
     d = _dist(mover.position, (float(to[0]), float(to[1])))
     if mover.id == issuer.id:
         limit = float(p.get("oas_chief_move_cm"))
-    elif mover.echelon == Echelon.CORPS.value and corps_of(state, mover.id) == mover.id and \
-            req.issuer in state.oob.chain_of_command(mover.id):
+    elif (
+        mover.echelon == Echelon.CORPS.value
+        and corps_of(state, mover.id) == mover.id
+        and req.issuer in state.oob.chain_of_command(mover.id)
+    ):
         o = standing_order(state, mover.id)
         if o is not None and o.order_type not in ("H", DEFENCE):
             return f"{mover.name} is carrying out another order ({o.order_type}); no 15 cm move (2.12)"
@@ -321,7 +365,9 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
         for t in CORPS_ORDERS:  # objective at his own position: checks the type, not a choice
             candidates.append((t, OrderRequest(issuer, recipient, t, objective=here)))
     if c.echelon in CHIEFS and (recipient == issuer or r_ech == Echelon.CORPS.value):
-        candidates.append(("move", OrderRequest(issuer, recipient, "move", parameters={"to": position_of(state, recipient)})))
+        candidates.append(
+            ("move", OrderRequest(issuer, recipient, "move", parameters={"to": position_of(state, recipient)}))
+        )
     if c.echelon == Echelon.CORPS.value:
         if recipient == issuer:
             candidates.append(("T", OrderRequest(issuer, recipient, "T", objective=position_of(state, recipient))))

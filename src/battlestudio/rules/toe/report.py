@@ -6,14 +6,22 @@ refusals naming the parameter; assumed readings used are listed at the end.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from battlestudio.model.units import Echelon
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe.command import check_command, oas_budget
 from battlestudio.rules.toe.common import (
-    CHIEFS, is_detached, name_of, order_in_force_for, order_label, params_for, pending_orders, standing_order,
+    CHIEFS,
+    is_detached,
+    name_of,
+    order_in_force_for,
+    order_label,
+    params_for,
+    pending_orders,
+    standing_order,
 )
 
 _ORDERED = (Echelon.C_IN_C.value, Echelon.ARMY.value, Echelon.CORPS.value, Echelon.DIVISION.value)
@@ -85,7 +93,9 @@ def _order_line(state: GameState, cid: str) -> str:
     if c.echelon in CHIEFS and own is None:
         text = f"{head}: issues orders"
     elif own is not None:
-        text = f"{head}: {order_label(own)}, in force since turn {own.parameters.get('delivered_turn', own.turn_issued)}"
+        text = (
+            f"{head}: {order_label(own)}, in force since turn {own.parameters.get('delivered_turn', own.turn_issued)}"
+        )
         if state.flags.get(f"engaged:{cid}"):
             text += ", engaged"
     else:

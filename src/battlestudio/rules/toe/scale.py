@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import DEFAULT_FIGURE_SIZE, Arm, Echelon, Formation, Subtype, Unit
@@ -51,8 +52,12 @@ def round_half_up(x: float) -> int:
     return int(math.floor(x + 0.5))
 
 
-def figures_from_men(men: int, arm: Arm | str, men_per_infantry: int = MEN_PER_INFANTRY_FIGURE,
-                     men_per_cavalry: int = MEN_PER_CAVALRY_FIGURE) -> int:
+def figures_from_men(
+    men: int,
+    arm: Arm | str,
+    men_per_infantry: int = MEN_PER_INFANTRY_FIGURE,
+    men_per_cavalry: int = MEN_PER_CAVALRY_FIGURE,
+) -> int:
     """Figures for ``men`` soldiers of ``arm`` (Torden over Europa 1.1).
 
     Ordinary rounding, at least 1 figure for any men > 0. Artillery and other arms return 0
@@ -132,8 +137,9 @@ def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
     return GunModels(models, shares, real_guns * BATTERY_FRACTION / models)
 
 
-def map_echelon(source: str, nation: str = "", year: int | None = None,
-                parent_echelon: str | None = None) -> tuple[str, str]:
+def map_echelon(
+    source: str, nation: str = "", year: int | None = None, parent_echelon: str | None = None
+) -> tuple[str, str]:
     """Map a source echelon onto Torden over Europa's Figure 1 (1.3–1.4).
 
     A Prussian brigade of 1806–1813 that is not already under a division acts as a division (its
@@ -146,9 +152,9 @@ def map_echelon(source: str, nation: str = "", year: int | None = None,
     """
     ech, notes = source, []
     above_division = parent_echelon is None or (
-        parent_echelon in _ORDER and _ORDER.index(parent_echelon) < _ORDER.index(Echelon.DIVISION.value))
-    if (source == Echelon.BRIGADE.value and nation == "Prussia" and year and 1806 <= year <= 1813
-            and above_division):
+        parent_echelon in _ORDER and _ORDER.index(parent_echelon) < _ORDER.index(Echelon.DIVISION.value)
+    )
+    if source == Echelon.BRIGADE.value and nation == "Prussia" and year and 1806 <= year <= 1813 and above_division:
         ech = Echelon.DIVISION.value
         notes.append("Prussian brigade acts as a division (Torden over Europa 1.3)")
     if parent_echelon in _ORDER and ech in _ORDER and _ORDER.index(ech) <= _ORDER.index(parent_echelon):
@@ -170,7 +176,8 @@ class ScaleParameters:
     men_per_infantry_figure: int = MEN_PER_INFANTRY_FIGURE
     men_per_cavalry_figure: int = MEN_PER_CAVALRY_FIGURE
     figure_size: Mapping[str, tuple[float, float]] = field(
-        default_factory=lambda: {a.value: s for a, s in DEFAULT_FIGURE_SIZE.items()})
+        default_factory=lambda: {a.value: s for a, s in DEFAULT_FIGURE_SIZE.items()}
+    )
     men_per_base: Mapping[str, int] | None = None
 
     def as_parameters(self) -> dict[str, Any]:
@@ -253,7 +260,10 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
         if (gm.unrepresented_guns or (crews and gm.models == 0)) and gid:
             c = sc.commanders[gid]
             attrs = dict(c.attributes)
-            for key, n in (("unrepresented_guns", gm.unrepresented_guns), ("unrepresented_men", crews if not gm.models else 0)):
+            for key, n in (
+                ("unrepresented_guns", gm.unrepresented_guns),
+                ("unrepresented_men", crews if not gm.models else 0),
+            ):
                 if n:
                     un = dict(attrs.get(key, {}))
                     un[cat] = un.get(cat, 0) + n
@@ -265,13 +275,19 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
         for i in range(gm.models):
             mid = f"{gid or 'army'}-{cat}-guns-{i + 1}"
             model = replace(
-                first, id=mid,
+                first,
+                id=mid,
                 name=f"{group_name} {_CAT_NAME[cat]}" + (f" {i + 1}/{gm.models}" if gm.models > 1 else ""),
-                figures=1, bases=1, men=men_base + (1 if i < men_extra else 0), guns=gm.real_guns[i],
+                figures=1,
+                bases=1,
+                men=men_base + (1 if i < men_extra else 0),
+                guns=gm.real_guns[i],
                 formation=Formation.LIMBERED,
-                figure_width=w, figure_depth=d,
+                figure_width=w,
+                figure_depth=d,
                 attributes={
-                    "gun_category": cat, "pieces": None if gm.pieces is None else round(gm.pieces, 2),
+                    "gun_category": cat,
+                    "pieces": None if gm.pieces is None else round(gm.pieces, 2),
                     "source_batteries": [b.name for b in batteries],
                     "source_ids": [b.attributes.get("source_id", b.id) for b in batteries],
                 },
@@ -281,8 +297,11 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
                 sc.oob.add(attach, mid)
     for cid in emptied:
         emptied_command = sc.commanders.get(cid)
-        if emptied_command and not sc.oob.subordinates(cid) and \
-                _is_artillery_command(emptied_command.attributes.get("formation", emptied_command.name)):
+        if (
+            emptied_command
+            and not sc.oob.subordinates(cid)
+            and _is_artillery_command(emptied_command.attributes.get("formation", emptied_command.name))
+        ):
             sc.oob.remove(cid)
             del sc.commanders[cid]
             notes.append(f"{cid}: artillery command left without batteries; removed")

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from battlestudio.store.importers.common import (
-    ImportResult, ImportSummary, ImportWarning, OobImportError,
+    ImportResult,
+    ImportSummary,
+    ImportWarning,
+    OobImportError,
 )
 
 FORMATS = ("oob", "csv", "xlsx", "fogofwar")
@@ -90,15 +93,20 @@ def import_oob(
     if not res.scenario.units and not res.scenario.commanders:
         names = ", ".join(str(p) for p in paths)
         probs = res.problems()
-        raise OobImportError(f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
-                             "found)"
-                             + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else ""))
+        raise OobImportError(
+            f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
+            "found)" + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else "")
+        )
     if convert:
         from battlestudio.rules.toe.scale import convert_to_toe
 
         sc, notes = convert_to_toe(res.scenario)
-        res = replace(res, scenario=sc, warnings=res.warnings + [
-            ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes])
+        res = replace(
+            res,
+            scenario=sc,
+            warnings=res.warnings
+            + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
+        )
     for p in res.scenario.validate_oob():
         res.warnings.append(ImportWarning("order of battle", 0, f"{p.code}: {p.message}"))
     return res

@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Echelon
@@ -83,7 +83,7 @@ class ImportSummary:
     per_side: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, scenario: Scenario) -> "ImportSummary":
+    def of(cls, scenario: Scenario) -> ImportSummary:
         """Count ``scenario``'s commanders and units."""
         echelons = Counter(c.echelon for c in scenario.commanders.values())
         arms = Counter(u.arm.value for u in scenario.units.values())
@@ -118,8 +118,7 @@ class ImportSummary:
         ]
         for side, s in self.per_side.items():
             out.append(
-                f"  {side}: {s['commanders']} commanders, {s['units']} units, "
-                f"{s['men']:,} men, {s['guns']:,} guns"
+                f"  {side}: {s['commanders']} commanders, {s['units']} units, {s['men']:,} men, {s['guns']:,} guns"
             )
         return out
 
@@ -193,5 +192,6 @@ def read_text(path: Path) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         off = e.start + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)
-        raise OobImportError(f"{path}: not UTF-8 text (byte 0x{raw[off]:02x} at byte offset {off}); "
-                             "save it as UTF-8") from e
+        raise OobImportError(
+            f"{path}: not UTF-8 text (byte 0x{raw[off]:02x} at byte offset {off}); save it as UTF-8"
+        ) from e

@@ -24,7 +24,7 @@ import csv
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
@@ -41,9 +41,15 @@ LEVEL_ECHELON = {1: Echelon.ARMY.value, 2: Echelon.CORPS.value, 3: Echelon.DIVIS
 """lookup_cmd_level id → echelon (5 Battalion and 6 Company have no Torden over Europa twin)."""
 
 RATING_QUALITY = {
-    "Guard": Quality.GUARD, "Grenadier": Quality.ELITE, "Elite": Quality.ELITE,
-    "Crack Line": Quality.CRACK, "Regular Line": Quality.REGULAR, "Reserve Line": Quality.CONSCRIPT,
-    "Conscript": Quality.CONSCRIPT, "Landwehr": Quality.MILITIA, "Militia": Quality.MILITIA,
+    "Guard": Quality.GUARD,
+    "Grenadier": Quality.ELITE,
+    "Elite": Quality.ELITE,
+    "Crack Line": Quality.CRACK,
+    "Regular Line": Quality.REGULAR,
+    "Reserve Line": Quality.CONSCRIPT,
+    "Conscript": Quality.CONSCRIPT,
+    "Landwehr": Quality.MILITIA,
+    "Militia": Quality.MILITIA,
     "Rabble": Quality.RABBLE,
 }
 """lookup_rating name → Quality."""
@@ -61,9 +67,20 @@ class _Tables:
         self.force = self._rows("force.csv")
         self.force_unit = self._rows("force_unit.csv")
         self.scenario = self._rows("scenario.csv", required=False)
-        self.lookup = {name: {r["id"]: r for r in self._rows(f"lookup_{name}.csv")}
-                       for name in ("utype", "cmd_level", "rating", "cmd_rating", "inspiration",
-                                    "condition", "drill", "cav_type", "gunnery")}
+        self.lookup = {
+            name: {r["id"]: r for r in self._rows(f"lookup_{name}.csv")}
+            for name in (
+                "utype",
+                "cmd_level",
+                "rating",
+                "cmd_rating",
+                "inspiration",
+                "condition",
+                "drill",
+                "cav_type",
+                "gunnery",
+            )
+        }
 
     def _rows(self, name: str, required: bool = True) -> list[dict[str, str]]:
         p = self.dir / name
@@ -85,8 +102,9 @@ def _int(row: dict[str, str], col: str, file: str, rowno: int, warnings: list[Im
     try:
         v = int(raw)
     except ValueError:
-        warnings.append(ImportWarning(file, rowno, f"column {col!r}: {raw!r} is not a whole number; read as 0",
-                                      _render(row)))
+        warnings.append(
+            ImportWarning(file, rowno, f"column {col!r}: {raw!r} is not a whole number; read as 0", _render(row))
+        )
         return 0
     if v < 0:
         warnings.append(ImportWarning(file, rowno, f"column {col!r}: negative value {v}; read as 0", _render(row)))
@@ -159,26 +177,36 @@ def import_fogofwar(
         if len(in_tables) > 1:
             names = {r.get("id", ""): (r.get("name") or "").strip() for r in t.scenario}
             listed = ", ".join(f"{i} ({names[i]})" if names.get(i) else i for i in in_tables)
-            raise OobImportError(f"{d / 'force.csv'}: the tables hold {len(in_tables)} scenarios; choose one "
-                                 f"with --scenario-id: {listed}")
+            raise OobImportError(
+                f"{d / 'force.csv'}: the tables hold {len(in_tables)} scenarios; choose one "
+                f"with --scenario-id: {listed}"
+            )
     rows_by_force: dict[str, list[tuple[int, dict[str, str]]]] = {}
     for i, r in enumerate(t.force_unit, start=2):
         rows_by_force.setdefault(r["force_id"], []).append((i, r))
     known_forces = {f["id"] for f in t.force}
     for rowno, r in ((i, r) for fid, rs in rows_by_force.items() if fid not in known_forces for i, r in rs):
-        warnings.append(ImportWarning(fu_file, rowno, f"force_id {r['force_id']!r} is not in force.csv; row skipped",
-                                      _render(r)))
+        warnings.append(
+            ImportWarning(fu_file, rowno, f"force_id {r['force_id']!r} is not in force.csv; row skipped", _render(r))
+        )
     roots: list[str] = []
     for f in forces:
         roots.append(_import_force(t, f, rows_by_force.get(f["id"], []), sc, ids, warnings, sides or {}, fu_file))
-    sc.sources.append(Source(
-        "fogofwar / Action Front order-of-battle tables (steveoc64/fogofwar, database/actionfront.sql)",
-        REPO, LICENCE, "forces: " + ", ".join(f"{f['id']} {f['name']}" for f in forces),
-    ))
-    sc.info = replace(sc.info, parameters={
-        **sc.info.parameters,
-        "toe.assumed.command_ability_from": "fogofwar lookup_cmd_rating.effect (Magnificent +2 … Blithering Idiot -2)",
-    })
+    sc.sources.append(
+        Source(
+            "fogofwar / Action Front order-of-battle tables (steveoc64/fogofwar, database/actionfront.sql)",
+            REPO,
+            LICENCE,
+            "forces: " + ", ".join(f"{f['id']} {f['name']}" for f in forces),
+        )
+    )
+    sc.info = replace(
+        sc.info,
+        parameters={
+            **sc.info.parameters,
+            "toe.assumed.command_ability_from": "fogofwar lookup_cmd_rating.effect (Magnificent +2 … Blithering Idiot -2)",
+        },
+    )
     return ImportResult(sc, warnings, roots)
 
 
@@ -195,17 +223,33 @@ def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_fi
     level = LEVEL_ECHELON.get(int(f["level"]) if f["level"].isdigit() else 0)
     force_file = str(t.dir / "force.csv")
     if level is None:
-        warnings.append(ImportWarning(force_file, 0, f"force {f['id']}: level {f['level']!r} has no echelon; "
-                                                     "read as corps", f["name"], "note"))
+        warnings.append(
+            ImportWarning(
+                force_file, 0, f"force {f['id']}: level {f['level']!r} has no echelon; read as corps", f["name"], "note"
+            )
+        )
         level = Echelon.CORPS.value
     order = [e.value for e in Echelon]
-    highest = min((order.index(LEVEL_ECHELON[int(r["cmd_level"])]) for _, r in rows
-                   if r["utype"].strip() == "1" and r["cmd_level"].strip().isdigit()
-                   and int(r["cmd_level"]) in LEVEL_ECHELON), default=len(order))
+    highest = min(
+        (
+            order.index(LEVEL_ECHELON[int(r["cmd_level"])])
+            for _, r in rows
+            if r["utype"].strip() == "1" and r["cmd_level"].strip().isdigit() and int(r["cmd_level"]) in LEVEL_ECHELON
+        ),
+        default=len(order),
+    )
     if highest == order.index(level) or (highest < order.index(level) and level == Echelon.BRIGADE.value):
         raised = order[max(highest - 1, 0)]
-        warnings.append(ImportWarning(force_file, 0, f"force {f['id']} ({f['name']}) is a {level} over commands "
-                                      f"of echelon {order[highest]}; read as a {raised}", f["name"], "note"))
+        warnings.append(
+            ImportWarning(
+                force_file,
+                0,
+                f"force {f['id']} ({f['name']}) is a {level} over commands "
+                f"of echelon {order[highest]}; read as a {raised}",
+                f["name"],
+                "note",
+            )
+        )
         level = raised
     attrs: dict = {"formation": f["name"], "source_id": f"force:{f['id']}"}
     ke = None
@@ -219,11 +263,19 @@ def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_fi
             if table == "cmd_rating":
                 ke = int(row["effect"])
     root = ids.make(side, f["name"])
-    sc.commanders[root] = Commander(root, f["commander_name"].strip() or f["name"], side, nation, level,
-                                    figures=_FIGS[level], command_ability=ke, attributes=attrs)
+    sc.commanders[root] = Commander(
+        root,
+        f["commander_name"].strip() or f["name"],
+        side,
+        nation,
+        level,
+        figures=_FIGS[level],
+        command_ability=ke,
+        attributes=attrs,
+    )
     sc.oob.add_node(root)
-    node_of: dict[str, str] = {}   # path -> commander id (commands) or unit id (units)
-    cmd_of: dict[str, str] = {}    # path -> commander id responsible for that path
+    node_of: dict[str, str] = {}  # path -> commander id (commands) or unit id (units)
+    cmd_of: dict[str, str] = {}  # path -> commander id responsible for that path
     for rowno, r in sorted(rows, key=lambda x: (x[1]["path"].count("."), x[0])):
         path = r["path"].strip()
         parent_path = path.rsplit(".", 1)[0] if "." in path else ""
@@ -232,14 +284,27 @@ def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_fi
             if parent_path in cmd_of:
                 parent = cmd_of[parent_path]
                 if node_of[parent_path] != parent:
-                    warnings.append(ImportWarning(fu_file, rowno, f"row nested under unit row {parent_path!r}; "
-                                                  "attached to that unit's commander", _render(r), "note"))
+                    warnings.append(
+                        ImportWarning(
+                            fu_file,
+                            rowno,
+                            f"row nested under unit row {parent_path!r}; attached to that unit's commander",
+                            _render(r),
+                            "note",
+                        )
+                    )
                 break
             parent_path = parent_path.rsplit(".", 1)[0] if "." in parent_path else ""
         else:
             if "." in path:
-                warnings.append(ImportWarning(fu_file, rowno, f"no row for the parent path of {path!r}; "
-                                              "attached to the force commander", _render(r)))
+                warnings.append(
+                    ImportWarning(
+                        fu_file,
+                        rowno,
+                        f"no row for the parent path of {path!r}; attached to the force commander",
+                        _render(r),
+                    )
+                )
         utype = r["utype"].strip()
         if utype == "1":
             cid = _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file)
@@ -265,12 +330,26 @@ def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> s
     src = LEVEL_ECHELON.get(int(lvl) if lvl.isdigit() else 0)
     if src is None:
         name = _lookup_name(t, "cmd_level", lvl) or lvl
-        warnings.append(ImportWarning(fu_file, rowno, f"command level {name!r} has no Torden over Europa echelon; "
-                                      "read as one below its superior", _render(r), "note"))
+        warnings.append(
+            ImportWarning(
+                fu_file,
+                rowno,
+                f"command level {name!r} has no Torden over Europa echelon; read as one below its superior",
+                _render(r),
+                "note",
+            )
+        )
         src = Echelon.BRIGADE.value
     if src == Echelon.BRIGADE.value and re.search(r"\bdiv", r["name"], re.IGNORECASE):
-        warnings.append(ImportWarning(fu_file, rowno, "command level Brigade on a row named a division; "
-                                      "read as a division", _render(r), "note"))
+        warnings.append(
+            ImportWarning(
+                fu_file,
+                rowno,
+                "command level Brigade on a row named a division; read as a division",
+                _render(r),
+                "note",
+            )
+        )
         src = Echelon.DIVISION.value
     ech, note = map_echelon(src, nation, None, sc.commanders[parent].echelon)
     if note:
@@ -280,8 +359,15 @@ def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> s
     attrs = {"formation": name, "source_id": f"force_unit:{r['id']}", "source_echelon": src}
     if r.get("descr"):
         attrs["description"] = r["descr"].strip()
-    sc.commanders[cid] = Commander(cid, r["commander_name"].strip() or name, side,
-                                   (r["nation"] or nation).strip(), ech, figures=_FIGS[ech], attributes=attrs)
+    sc.commanders[cid] = Commander(
+        cid,
+        r["commander_name"].strip() or name,
+        side,
+        (r["nation"] or nation).strip(),
+        ech,
+        figures=_FIGS[ech],
+        attributes=attrs,
+    )
     sc.oob.add(parent, cid)
     return cid
 
@@ -297,17 +383,25 @@ def _row_name(r, rowno, warnings, fu_file) -> str:
     name = r["name"].strip() or r["path"]
     if name.endswith(COPY_SUFFIX) and name[: -len(COPY_SUFFIX)].strip():
         name = name[: -len(COPY_SUFFIX)].strip()
-        warnings.append(ImportWarning(fu_file, rowno, f"name {r['name'].strip()!r} ends with the fogofwar editor's "
-                                      f"copy suffix (a user's copy of a row, renamed); read as {name!r}",
-                                      _render(r), "note"))
+        warnings.append(
+            ImportWarning(
+                fu_file,
+                rowno,
+                f"name {r['name'].strip()!r} ends with the fogofwar editor's "
+                f"copy suffix (a user's copy of a row, renamed); read as {name!r}",
+                _render(r),
+                "note",
+            )
+        )
     return name
 
 
 def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
     name = _lookup_name(t, "rating", code)
     if name is None:
-        warnings.append(ImportWarning(fu_file, rowno, f"unknown rating code {code!r}; read as Regular Line",
-                                      _render(r)))
+        warnings.append(
+            ImportWarning(fu_file, rowno, f"unknown rating code {code!r}; read as Regular Line", _render(r))
+        )
         return Quality.REGULAR.value, ""
     return RATING_QUALITY.get(name, Quality.REGULAR).value, name
 
@@ -330,60 +424,138 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
         return out
     if utype == "5":
         q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
-        out.append(Unit(ids.make(side, name), name, arm=Arm.OTHER, quality=q, men=bay + sab, horses=sab,
-                        guns=guns, attributes={**base_attrs, "fogofwar_rating": qn}, **common))
+        out.append(
+            Unit(
+                ids.make(side, name),
+                name,
+                arm=Arm.OTHER,
+                quality=q,
+                men=bay + sab,
+                horses=sab,
+                guns=guns,
+                attributes={**base_attrs, "fogofwar_rating": qn},
+                **common,
+            )
+        )
         return out
     if bay > 0 or (utype == "2" and sab == 0):
         q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
         drill = _lookup_name(t, "drill", r["drill"]) or ""
-        sub = (Subtype.GRENADIERS if qn == "Grenadier" else
-               Subtype.LIGHT_INFANTRY if drill in LIGHT_DRILL else Subtype.LINE_INFANTRY)
-        out.append(Unit(ids.make(side, name), name, arm=Arm.INFANTRY, subtype=sub, quality=q, men=bay,
-                        attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_drill": drill}, **common))
+        sub = (
+            Subtype.GRENADIERS
+            if qn == "Grenadier"
+            else Subtype.LIGHT_INFANTRY
+            if drill in LIGHT_DRILL
+            else Subtype.LINE_INFANTRY
+        )
+        out.append(
+            Unit(
+                ids.make(side, name),
+                name,
+                arm=Arm.INFANTRY,
+                subtype=sub,
+                quality=q,
+                men=bay,
+                attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_drill": drill},
+                **common,
+            )
+        )
     if sab > 0:
         code = r["cav_rating"] if r["cav_rating"].strip() not in ("", "0") else r["rating"]
         q, qn = _quality(t, code, r, rowno, warnings, fu_file)
         ct = _lookup_name(t, "cav_type", r["cav_type"])
         if ct is None:
-            warnings.append(ImportWarning(fu_file, rowno, f"unknown cav_type {r['cav_type']!r}; read as light cavalry",
-                                          _render(r)))
-        sub = (Subtype.HEAVY_CAVALRY if ct in HEAVY_CAV else
-               Subtype.MEDIUM_CAVALRY if ct in MEDIUM_CAV else Subtype.LIGHT_CAVALRY)
+            warnings.append(
+                ImportWarning(fu_file, rowno, f"unknown cav_type {r['cav_type']!r}; read as light cavalry", _render(r))
+            )
+        sub = (
+            Subtype.HEAVY_CAVALRY
+            if ct in HEAVY_CAV
+            else Subtype.MEDIUM_CAVALRY
+            if ct in MEDIUM_CAV
+            else Subtype.LIGHT_CAVALRY
+        )
         cname = name if not out else f"{name} (cavalry)"
-        out.append(Unit(ids.make(side, cname), cname, arm=Arm.CAVALRY, subtype=sub, quality=q, men=sab, horses=sab,
-                        attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_cav_type": ct or ""}, **common))
+        out.append(
+            Unit(
+                ids.make(side, cname),
+                cname,
+                arm=Arm.CAVALRY,
+                subtype=sub,
+                quality=q,
+                men=sab,
+                horses=sab,
+                attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_cav_type": ct or ""},
+                **common,
+            )
+        )
         if len(out) == 2:
-            warnings.append(ImportWarning(fu_file, rowno, f"{bay} bayonets and {sab} sabres: split into an infantry "
-                                          f"and a cavalry unit", _render(r), "note"))
+            warnings.append(
+                ImportWarning(
+                    fu_file,
+                    rowno,
+                    f"{bay} bayonets and {sab} sabres: split into an infantry and a cavalry unit",
+                    _render(r),
+                    "note",
+                )
+            )
     if guns > 0:
         if guns > BATTALION_GUNS_MAX or not out:
             out.append(_battery(t, r, rowno, f"{name} battery", guns, ids, side, common, base_attrs, warnings, fu_file))
-            warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns on a {'cavalry' if utype == '3' else 'infantry'}"
-                                          " row: made an attached battery", _render(r), "note"))
+            warnings.append(
+                ImportWarning(
+                    fu_file,
+                    rowno,
+                    f"{guns} guns on a {'cavalry' if utype == '3' else 'infantry'} row: made an attached battery",
+                    _render(r),
+                    "note",
+                )
+            )
         else:
             out[0] = replace(out[0], guns=guns, attributes={**out[0].attributes, "battalion_guns": guns})
-            warnings.append(ImportWarning(fu_file, rowno, f"{guns} guns kept on the unit as battalion guns",
-                                          _render(r), "note"))
+            warnings.append(
+                ImportWarning(fu_file, rowno, f"{guns} guns kept on the unit as battalion guns", _render(r), "note")
+            )
     if not out:
-        warnings.append(ImportWarning(fu_file, rowno, f"unit {name!r} has no bayonets, sabres or guns; row skipped",
-                                      _render(r)))
+        warnings.append(
+            ImportWarning(fu_file, rowno, f"unit {name!r} has no bayonets, sabres or guns; row skipped", _render(r))
+        )
     elif not unreadable and all(u.men == 0 and u.guns == 0 for u in out):
-        warnings.append(ImportWarning(fu_file, rowno, f"unit {name!r} has no bayonets, sabres or guns; imported with "
-                                      "0 men: fill in its strength", _render(r)))
+        warnings.append(
+            ImportWarning(
+                fu_file,
+                rowno,
+                f"unit {name!r} has no bayonets, sabres or guns; imported with 0 men: fill in its strength",
+                _render(r),
+            )
+        )
     return out
 
 
 def _battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, fu_file) -> Unit:
     gname = _lookup_name(t, "gunnery", r["gunnery_type"])
     if gname is None:
-        warnings.append(ImportWarning(fu_file, rowno, f"unknown gunnery_type {r['gunnery_type']!r}; read as 6lb",
-                                      _render(r)))
+        warnings.append(
+            ImportWarning(fu_file, rowno, f"unknown gunnery_type {r['gunnery_type']!r}; read as 6lb", _render(r))
+        )
     if guns == 0:
         warnings.append(ImportWarning(fu_file, rowno, "artillery row with 0 guns", _render(r)))
     horse = r["horse_guns"].strip().lower() in ("t", "true", "1")
-    sub = (Subtype.HORSE_ARTILLERY if horse else
-           Subtype.HEAVY_ARTILLERY if gname == "12lb" else Subtype.FOOT_ARTILLERY)
+    sub = Subtype.HORSE_ARTILLERY if horse else Subtype.HEAVY_ARTILLERY if gname == "12lb" else Subtype.FOOT_ARTILLERY
     q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
-    return Unit(ids.make(side, name), name, arm=Arm.ARTILLERY, subtype=sub, quality=q, guns=guns, bases=1,
-                attributes={**base_attrs, "gun_category": BATTERY_CATEGORY[sub], "fogofwar_gunnery": gname or "",
-                            "fogofwar_rating": qn}, **common)
+    return Unit(
+        ids.make(side, name),
+        name,
+        arm=Arm.ARTILLERY,
+        subtype=sub,
+        quality=q,
+        guns=guns,
+        bases=1,
+        attributes={
+            **base_attrs,
+            "gun_category": BATTERY_CATEGORY[sub],
+            "fogofwar_gunnery": gname or "",
+            "fogofwar_rating": qn,
+        },
+        **common,
+    )

@@ -20,13 +20,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, read_text, slug
 from battlestudio.store.importers.republique5_words import (
-    BATTERY_CODES, CAVALRY_NAME, COMMAND_STYLES, GRADES, NATIONS, TYPE_PHRASES, TYPE_WORDS,
+    BATTERY_CODES,
+    CAVALRY_NAME,
+    COMMAND_STYLES,
+    GRADES,
+    NATIONS,
+    TYPE_PHRASES,
+    TYPE_WORDS,
 )
 from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
@@ -83,11 +89,14 @@ def _parent(st: _FileState, level: int, lineno: int, raw: str, warnings: list[Im
     """Pop the command stack to ``level`` and return (superior id, corrected level)."""
     depth = len(st.stack)
     if level > depth:
-        warnings.append(ImportWarning(
-            str(st.path), lineno,
-            f"bad indentation: level {level} under a line of level {depth - 1}; read as level {depth}",
-            raw,
-        ))
+        warnings.append(
+            ImportWarning(
+                str(st.path),
+                lineno,
+                f"bad indentation: level {level} under a line of level {depth - 1}; read as level {depth}",
+                raw,
+            )
+        )
         level = depth
     while st.stack and st.stack[-1][0] >= level:
         st.stack.pop()
@@ -145,15 +154,23 @@ def import_oob_file(
         spaces = len(line) - len(line.lstrip())
         level = spaces // max(st.indent, 1)
         if spaces % max(st.indent, 1):
-            warnings.append(ImportWarning(
-                str(path), lineno,
-                f"bad indentation: {spaces} spaces is not a multiple of !Indent {st.indent}; read as level {level}",
-                raw,
-            ))
+            warnings.append(
+                ImportWarning(
+                    str(path),
+                    lineno,
+                    f"bad indentation: {spaces} spaces is not a multiple of !Indent {st.indent}; read as level {level}",
+                    raw,
+                )
+            )
         if last_unit_level is not None and level > last_unit_level and (not st.stack or level > st.stack[-1][0] + 1):
-            warnings.append(ImportWarning(
-                str(path), lineno, "line indented under a unit line; attached to that unit's commander", raw,
-            ))
+            warnings.append(
+                ImportWarning(
+                    str(path),
+                    lineno,
+                    "line indented under a unit line; attached to that unit's commander",
+                    raw,
+                )
+            )
             level = last_unit_level
         parent, level = _parent(st, level, lineno, raw, warnings)
         parts = SPLIT_RE.split(stripped, maxsplit=1)
@@ -174,40 +191,59 @@ def import_oob_file(
             last_unit_level = level
             continue
         if re.match(r"^[-+]?\d", rest):
-            warnings.append(ImportWarning(
-                str(path), lineno, f"strength not understood: {rest!r} (expected 'N bases …'); line skipped", raw,
-            ))
+            warnings.append(
+                ImportWarning(
+                    str(path),
+                    lineno,
+                    f"strength not understood: {rest!r} (expected 'N bases …'); line skipped",
+                    raw,
+                )
+            )
             continue
         if BAD_CODE_RE.match(rest):
-            warnings.append(ImportWarning(
-                str(path), lineno,
-                f"unknown battery code {rest.split()[0]!r} (known: {', '.join(BATTERY_CODES)}); line skipped", raw,
-            ))
+            warnings.append(
+                ImportWarning(
+                    str(path),
+                    lineno,
+                    f"unknown battery code {rest.split()[0]!r} (known: {', '.join(BATTERY_CODES)}); line skipped",
+                    raw,
+                )
+            )
             continue
         why = _not_a_command(name, rest)
         if why:
-            warnings.append(ImportWarning(
-                str(path), lineno, f"neither a command line ('Name - Commander') nor a unit line "
-                f"('Name - N bases …'): {why}; line skipped", raw,
-            ))
+            warnings.append(
+                ImportWarning(
+                    str(path),
+                    lineno,
+                    f"neither a command line ('Name - Commander') nor a unit line "
+                    f"('Name - N bases …'): {why}; line skipped",
+                    raw,
+                )
+            )
             continue
         last_unit_level = None
         cid = ids.make(prefix, name)
         src_echelon = _source_echelon(name, parent, scenario)
-        echelon, note = map_echelon(src_echelon, st.nation, st.year, parent_echelon=(
-            scenario.commanders[parent].echelon if parent else None))
+        echelon, note = map_echelon(
+            src_echelon, st.nation, st.year, parent_echelon=(scenario.commanders[parent].echelon if parent else None)
+        )
         if note:
             warnings.append(ImportWarning(str(path), lineno, note, raw, "note"))
         person = rest if rest and not rest.startswith("(") else ""
-        attrs = {"formation": name, "source_file": path.name, "source_line": lineno,
-                 "source_echelon": src_echelon}
+        attrs = {"formation": name, "source_file": path.name, "source_line": lineno, "source_echelon": src_echelon}
         if rest.startswith("("):
             attrs["commander_note"] = rest.strip("()")
         if parent is None and st.styles:
             attrs["republique_styles"] = list(st.styles)
         scenario.commanders[cid] = Commander(
-            id=cid, name=person or name, side=side_id, nation=st.nation, echelon=echelon,
-            figures=_GENERAL_FIGURES[echelon], attributes=attrs,
+            id=cid,
+            name=person or name,
+            side=side_id,
+            nation=st.nation,
+            echelon=echelon,
+            figures=_GENERAL_FIGURES[echelon],
+            attributes=attrs,
         )
         if parent is None:
             scenario.oob.add_node(cid)
@@ -236,8 +272,11 @@ def _not_a_command(name: str, rest: str) -> str:
 
 
 _GENERAL_FIGURES = {
-    Echelon.C_IN_C.value: 6, Echelon.ARMY.value: 4, Echelon.CORPS.value: 3,
-    Echelon.DIVISION.value: 2, Echelon.BRIGADE.value: 2,
+    Echelon.C_IN_C.value: 6,
+    Echelon.ARMY.value: 4,
+    Echelon.CORPS.value: 3,
+    Echelon.DIVISION.value: 2,
+    Echelon.BRIGADE.value: 2,
 }
 """Figures on a general's base by echelon (Torden over Europa 1.4)."""
 
@@ -267,8 +306,9 @@ def _unit(st, path, lineno, raw, name, m_unit, m_bty, side_id, ids, prefix, warn
     if m_unit:
         bases = int(m_unit.group("n"))
         if bases < 0:
-            warnings.append(ImportWarning(
-                str(path), lineno, f"negative strength {bases} bases; imported with 0 bases", raw))
+            warnings.append(
+                ImportWarning(str(path), lineno, f"negative strength {bases} bases; imported with 0 bases", raw)
+            )
             bases = 0
         arm, subtype, grade, grade_word, unknown = _classify(m_unit.group("words"), name)
         if m_unit.group("details"):
@@ -282,12 +322,15 @@ def _unit(st, path, lineno, raw, name, m_unit, m_bty, side_id, ids, prefix, warn
         attrs["battery_code"] = code
         attrs["gun_category"] = BATTERY_CATEGORY[subtype]
     if unknown:
-        warnings.append(ImportWarning(
-            str(path), lineno,
-            f"unknown grade/type word(s) {', '.join(repr(w) for w in unknown)}; "
-            f"grade {'from the file default' if grade is None else grade.value} kept",
-            raw,
-        ))
+        warnings.append(
+            ImportWarning(
+                str(path),
+                lineno,
+                f"unknown grade/type word(s) {', '.join(repr(w) for w in unknown)}; "
+                f"grade {'from the file default' if grade is None else grade.value} kept",
+                raw,
+            )
+        )
     if grade is None:
         grade, grade_word = st.grade or Quality.REGULAR, st.grade_word
     if grade_word:
@@ -295,8 +338,15 @@ def _unit(st, path, lineno, raw, name, m_unit, m_bty, side_id, ids, prefix, warn
     if st.year:
         attrs["year"] = st.year
     return Unit(
-        id=uid, name=name, side=side_id, nation=st.nation, arm=arm, subtype=subtype,
-        quality=grade.value, bases=bases, attributes=attrs,
+        id=uid,
+        name=name,
+        side=side_id,
+        nation=st.nation,
+        arm=arm,
+        subtype=subtype,
+        quality=grade.value,
+        bases=bases,
+        attributes=attrs,
     )
 
 
@@ -358,10 +408,14 @@ def import_republique5(
     for p in paths:
         roots += import_oob_file(p, sc, ids, warnings, side)
     if not any(s.title.startswith("republique5") for s in sc.sources):
-        sc.sources.append(Source(
-            "republique5 order-of-battle files (steveoc64/republique5)", REPO, LICENCE,
-            "files: " + ", ".join(Path(p).name for p in paths),
-        ))
+        sc.sources.append(
+            Source(
+                "republique5 order-of-battle files (steveoc64/republique5)",
+                REPO,
+                LICENCE,
+                "files: " + ", ".join(Path(p).name for p in paths),
+            )
+        )
     _note_roots(sc, roots, warnings, paths)
     return ImportResult(sc, warnings, roots)
 
@@ -372,8 +426,13 @@ def _note_roots(sc: Scenario, roots: Iterable[str], warnings: list[ImportWarning
         by_side.setdefault(sc.commanders[r].side, []).append(r)
     for s, rs in by_side.items():
         if len(rs) > 1:
-            warnings.append(ImportWarning(
-                ", ".join(Path(p).name for p in paths), 0,
-                f"side {s!r} has {len(rs)} top commanders ({', '.join(rs)}); "
-                "put a commander-in-chief above them before play", "", "note",
-            ))
+            warnings.append(
+                ImportWarning(
+                    ", ".join(Path(p).name for p in paths),
+                    0,
+                    f"side {s!r} has {len(rs)} top commanders ({', '.join(rs)}); "
+                    "put a commander-in-chief above them before play",
+                    "",
+                    "note",
+                )
+            )

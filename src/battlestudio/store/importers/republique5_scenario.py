@@ -94,7 +94,9 @@ def read_scenario(path: str | Path) -> ScenarioFile:
             elif head.lower() in ("start", "starttime"):
                 out.start = _start(rest.strip())
                 if out.start is None:
-                    out.warnings.append(ImportWarning(str(path), lineno, f"start time {rest.strip()!r} not understood", raw))
+                    out.warnings.append(
+                        ImportWarning(str(path), lineno, f"start time {rest.strip()!r} not understood", raw)
+                    )
             else:
                 out.warnings.append(ImportWarning(str(path), lineno, f"unknown directive {s!r}; ignored", raw))
             continue
@@ -114,21 +116,34 @@ def read_scenario(path: str | Path) -> ScenarioFile:
         else:
             m = ARRIVAL_RE.match(s)
             if not m or not side:
-                out.warnings.append(ImportWarning(
-                    str(path), lineno, "arrival not understood (expected 'Command [- Sub] (contact|A-B hrs) [P%]')", raw))
+                out.warnings.append(
+                    ImportWarning(
+                        str(path),
+                        lineno,
+                        "arrival not understood (expected 'Command [- Sub] (contact|A-B hrs) [P%]')",
+                        raw,
+                    )
+                )
                 continue
             command, _, sub = m.group("ref").partition(" - ")
             contact = bool(m.group("contact"))
             a, b = (0, 0) if contact else (int(m.group("a")), int(m.group("b")))
             if a > b:
-                out.warnings.append(ImportWarning(str(path), lineno, f"window {a}-{b} hrs runs backwards; swapped", raw))
+                out.warnings.append(
+                    ImportWarning(str(path), lineno, f"window {a}-{b} hrs runs backwards; swapped", raw)
+                )
                 a, b = b, a
             p = int(m.group("p")) / 100.0 if m.group("p") else 1.0
             if p > 1.0:
-                out.warnings.append(ImportWarning(str(path), lineno, f"probability {m.group('p')}% over 100; read as 100%", raw))
+                out.warnings.append(
+                    ImportWarning(str(path), lineno, f"probability {m.group('p')}% over 100; read as 100%", raw)
+                )
                 p = 1.0
-            out.arrivals.append(Arrival(side, "centre" if zone == "center" else zone, command.strip(), sub.strip(),
-                                        a, b, p, contact, lineno))
+            out.arrivals.append(
+                Arrival(
+                    side, "centre" if zone == "center" else zone, command.strip(), sub.strip(), a, b, p, contact, lineno
+                )
+            )
     if side and brief and zone == "briefing":
         out.briefings[side] = "\n".join(brief).strip()
     return out

@@ -12,18 +12,37 @@ import re
 from battlestudio.model.units import Arm, Quality, Subtype
 
 NATIONS = {
-    "french": "France", "france": "France", "prussia": "Prussia", "prussian": "Prussia",
-    "russia": "Russia", "russian": "Russia", "austria": "Austria", "austrian": "Austria",
-    "sweden": "Sweden", "swedish": "Sweden", "britain": "Britain", "british": "Britain",
-    "saxony": "Saxony", "saxon": "Saxony", "bavaria": "Bavaria", "bavarian": "Bavaria",
+    "french": "France",
+    "france": "France",
+    "prussia": "Prussia",
+    "prussian": "Prussia",
+    "russia": "Russia",
+    "russian": "Russia",
+    "austria": "Austria",
+    "austrian": "Austria",
+    "sweden": "Sweden",
+    "swedish": "Sweden",
+    "britain": "Britain",
+    "british": "Britain",
+    "saxony": "Saxony",
+    "saxon": "Saxony",
+    "bavaria": "Bavaria",
+    "bavarian": "Bavaria",
 }
 """Directive nation words → nation names."""
 
 GRADES = {
-    "guard": Quality.GUARD, "guards": Quality.GUARD, "elite": Quality.ELITE,
-    "veteran": Quality.VETERAN, "crack": Quality.CRACK, "regular": Quality.REGULAR,
-    "green": Quality.CONSCRIPT, "conscript": Quality.CONSCRIPT, "landwehr": Quality.MILITIA,
-    "militia": Quality.MILITIA, "rabble": Quality.RABBLE,
+    "guard": Quality.GUARD,
+    "guards": Quality.GUARD,
+    "elite": Quality.ELITE,
+    "veteran": Quality.VETERAN,
+    "crack": Quality.CRACK,
+    "regular": Quality.REGULAR,
+    "green": Quality.CONSCRIPT,
+    "conscript": Quality.CONSCRIPT,
+    "landwehr": Quality.MILITIA,
+    "militia": Quality.MILITIA,
+    "rabble": Quality.RABBLE,
 }
 """Grade words → ``Quality`` (``green`` is read as conscript, ``landwehr`` as militia)."""
 
@@ -76,12 +95,16 @@ TYPE_WORDS: dict[str, tuple[Arm, Subtype | None]] = {
 
 CAVALRY_NAME = re.compile(
     r"cavalry|\bcav\b|hussar|dragoon|cuirassier|kuirassier|uhlan|lancer|chasseurs? a.?cheval|"
-    r"cossack|carabinier|chev\.?\s*leg", re.IGNORECASE
+    r"cossack|carabinier|chev\.?\s*leg",
+    re.IGNORECASE,
 )
 """Name words that make a unit with no type word cavalry (e.g. ``III Corps Cavalry - 6 bases``)."""
 
 BATTERY_CODES = {
-    "HvF": Subtype.HEAVY_ARTILLERY, "MdF": Subtype.FOOT_ARTILLERY, "LtF": Subtype.FOOT_ARTILLERY,
-    "MdH": Subtype.HORSE_ARTILLERY, "LtH": Subtype.HORSE_ARTILLERY,
+    "HvF": Subtype.HEAVY_ARTILLERY,
+    "MdF": Subtype.FOOT_ARTILLERY,
+    "LtF": Subtype.FOOT_ARTILLERY,
+    "MdH": Subtype.HORSE_ARTILLERY,
+    "LtH": Subtype.HORSE_ARTILLERY,
 }
 """Battery codes → artillery subtype (HvF = heavy/12-pounder foot; …H = horse)."""

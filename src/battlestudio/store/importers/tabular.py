@@ -62,7 +62,8 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Quality, Unit
@@ -73,9 +74,20 @@ from battlestudio.store.importers.republique5_words import GRADES
 from battlestudio.rules.toe.scale import map_echelon
 
 ARM_ALIASES = {
-    "inf": "infantry", "infantry": "infantry", "i": "infantry", "cav": "cavalry", "cavalry": "cavalry",
-    "c": "cavalry", "art": "artillery", "arty": "artillery", "artillery": "artillery", "a": "artillery",
-    "other": "other", "command": "command", "hq": "command", "": "command",
+    "inf": "infantry",
+    "infantry": "infantry",
+    "i": "infantry",
+    "cav": "cavalry",
+    "cavalry": "cavalry",
+    "c": "cavalry",
+    "art": "artillery",
+    "arty": "artillery",
+    "artillery": "artillery",
+    "a": "artillery",
+    "other": "other",
+    "command": "command",
+    "hq": "command",
+    "": "command",
 }
 """Arm words understood without a ``[values.arm]`` table."""
 _FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
@@ -90,14 +102,19 @@ def _check_kind(path: Path, fmt: str) -> None:
         raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
     is_zip = head.startswith(b"PK\x03\x04")
     if fmt == "xlsx" and not is_zip:
-        raise OobImportError(f"{path}: --format xlsx, but the file is not an XLSX workbook (not a zip archive); "
-                             "for a CSV file use --format csv")
+        raise OobImportError(
+            f"{path}: --format xlsx, but the file is not an XLSX workbook (not a zip archive); "
+            "for a CSV file use --format csv"
+        )
     if fmt == "csv" and is_zip:
-        raise OobImportError(f"{path}: --format csv, but the file is a zip archive (an XLSX workbook?); "
-                             "use --format xlsx")
+        raise OobImportError(
+            f"{path}: --format csv, but the file is a zip archive (an XLSX workbook?); use --format xlsx"
+        )
 
 
-def _read_rows(path: Path, sheet: str | None, fmt: str | None = None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+def _read_rows(
+    path: Path, sheet: str | None, fmt: str | None = None
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1.
 
     ``fmt`` (``"csv"`` or ``"xlsx"``) is checked against the file's content; without it the
@@ -121,8 +138,10 @@ def _read_rows(path: Path, sheet: str | None, fmt: str | None = None) -> tuple[l
             header = [("" if c is None else str(c)).strip() for c in next(it, ())]
             rows = []
             for n, values in enumerate(it, start=2):
-                cells = ["" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
-                         for v in values]
+                cells = [
+                    "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
+                    for v in values
+                ]
                 if any(c.strip() for c in cells):
                     rows.append((n, dict(zip(header, cells))))
             return header, rows
@@ -140,8 +159,13 @@ def _read_rows(path: Path, sheet: str | None, fmt: str | None = None) -> tuple[l
         raise OobImportError(f"{path}: not a readable CSV file ({e})") from e
 
 
-def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scenario: Scenario | None = None,
-                 sheet: str | None = None, fmt: str | None = None) -> ImportResult:
+def import_table(
+    path: str | Path,
+    mapping: str | Path | Mapping[str, Any],
+    scenario: Scenario | None = None,
+    sheet: str | None = None,
+    fmt: str | None = None,
+) -> ImportResult:
     """Import a CSV or XLSX order of battle through ``mapping``.
 
     Parameters
@@ -176,8 +200,10 @@ def import_table(path: str | Path, mapping: str | Path | Mapping[str, Any], scen
     needed += list(m.hierarchy.get("levels", []))
     missing = [c for c in needed if c not in header]
     if missing:
-        raise OobImportError(f"{path}: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
-                             f"are not in the header ({', '.join(header)})")
+        raise OobImportError(
+            f"{path}: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
+            f"are not in the header ({', '.join(header)})"
+        )
     return _Builder(path, m, scenario if scenario is not None else Scenario()).run(rows)
 
 
@@ -201,7 +227,7 @@ class _Builder:
     def number(self, row, key: str, rowno: int) -> int:
         cols = self.m.columns.get(key)
         total = 0
-        for c in (cols if isinstance(cols, list) else [cols] if cols else []):
+        for c in cols if isinstance(cols, list) else [cols] if cols else []:
             raw = (row.get(c) or "").strip().replace(",", "").replace("_", "")
             if not raw:
                 continue
@@ -254,8 +280,11 @@ class _Builder:
                 self.warn(rowno, f"same names as row {entries[key][0]}; imported as a separate entry", row, "note")
                 key = f"{key}\x1e{rowno}"
             if key in entries:
-                self.warn(rowno, f"duplicate entry {key.replace(chr(31), ' / ')!r} (first on row "
-                                 f"{entries[key][0]}); row skipped", row)
+                self.warn(
+                    rowno,
+                    f"duplicate entry {key.replace(chr(31), ' / ')!r} (first on row {entries[key][0]}); row skipped",
+                    row,
+                )
                 continue
             entries[key] = (rowno, row, parent, name)
         # parents that have no row of their own become commands (path and levels modes)
@@ -288,8 +317,12 @@ class _Builder:
                 arm = "infantry"
             if not row or arm == "command" or key in has_children:
                 if row and arm not in ("command",) and key in has_children:
-                    self.warn(rowno, f"row has rows under it, so it is read as a command (its arm {arm_raw!r} "
-                                     "kept as an attribute)", row, "note")
+                    self.warn(
+                        rowno,
+                        f"row has rows under it, so it is read as a command (its arm {arm_raw!r} kept as an attribute)",
+                        row,
+                        "note",
+                    )
                 nid = self._commander(key, rowno, row, name, pid, arm_raw)
                 if pid is None:
                     roots.append(nid)
@@ -299,8 +332,14 @@ class _Builder:
                     self.warn(rowno, "unit with no command above it", row)
             node[key] = nid
         title = self.m.source.get("title", f"order-of-battle table {self.path.name}")
-        self.sc.sources.append(Source(title, self.m.source.get("url", ""), self.m.source.get("licence", ""),
-                                      f"imported from {self.path.name} with mapping {Path(self.m.origin).name}"))
+        self.sc.sources.append(
+            Source(
+                title,
+                self.m.source.get("url", ""),
+                self.m.source.get("licence", ""),
+                f"imported from {self.path.name} with mapping {Path(self.m.origin).name}",
+            )
+        )
         return ImportResult(self.sc, self.warnings, roots)
 
     def _depth(self, key: str, entries) -> int:
@@ -312,14 +351,21 @@ class _Builder:
     def _side(self, row, rowno: int) -> tuple[str, str]:
         nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
         raw = self.col(row, "side")
-        side = self.m.values.get("side", {}).get(raw, slug(raw)) if raw else self.m.defaults.get("side") or slug(nation or "side")
+        side = (
+            self.m.values.get("side", {}).get(raw, slug(raw))
+            if raw
+            else self.m.defaults.get("side") or slug(nation or "side")
+        )
         if side not in self.sc.sides:
             self.sc.sides[side] = Side(side, raw or nation or side, (nation,) if nation else ())
         return side, nation
 
     def _commander(self, key, rowno, row, name, pid, arm_raw) -> str:
-        side, nation = self._side(row, rowno) if row else (
-            (self.sc.commanders[pid].side, self.sc.commanders[pid].nation) if pid else self._side({}, rowno))
+        side, nation = (
+            self._side(row, rowno)
+            if row
+            else ((self.sc.commanders[pid].side, self.sc.commanders[pid].nation) if pid else self._side({}, rowno))
+        )
         raw = self.col(row, "echelon") if row else ""
         src = self.m.values.get("echelon", {}).get(raw) or (raw.lower() if raw.lower() in ECHELONS else "")
         if raw and not src:
@@ -344,7 +390,9 @@ class _Builder:
         if arm_raw:
             attrs["source_arm"] = arm_raw
         cid = self.ids.make(side, name)
-        self.sc.commanders[cid] = Commander(cid, person or name, side, nation, ech, figures=_FIGS[ech], attributes=attrs)
+        self.sc.commanders[cid] = Commander(
+            cid, person or name, side, nation, ech, figures=_FIGS[ech], attributes=attrs
+        )
         if pid:
             self.sc.oob.add(pid, cid)
         else:
@@ -355,8 +403,12 @@ class _Builder:
         side, nation = self._side(row, rowno)
         qraw = self.col(row, "quality")
         q = self.m.values.get("quality", {}).get(qraw) or (
-            qraw.lower() if qraw.lower() in {x.value for x in Quality} else
-            GRADES[qraw.lower()].value if qraw.lower() in GRADES else "")
+            qraw.lower()
+            if qraw.lower() in {x.value for x in Quality}
+            else GRADES[qraw.lower()].value
+            if qraw.lower() in GRADES
+            else ""
+        )
         if qraw and not q:
             self.warn(rowno, f"unknown quality {qraw!r}; read as {self.m.defaults.get('quality', 'regular')}", row)
         attrs: dict[str, Any] = {"source_row": rowno}
@@ -367,11 +419,21 @@ class _Builder:
         if men == 0 and guns == 0:
             cols = self.m.columns.get("men")
             where = f"column(s) {cols!r} empty or 0" if cols else "no men column mapped"
-            self.warn(rowno, f"unit {name!r} has no men and no guns ({where}); imported with 0 men: "
-                             "fill in its strength", row)
+            self.warn(
+                rowno, f"unit {name!r} has no men and no guns ({where}); imported with 0 men: fill in its strength", row
+            )
         self.sc.units[uid] = Unit(
-            uid, name, side, nation, arm=Arm(arm), quality=q or self.m.defaults.get("quality", "regular"),
-            men=men, horses=self.number(row, "horses", rowno), guns=guns, attributes=attrs)
+            uid,
+            name,
+            side,
+            nation,
+            arm=Arm(arm),
+            quality=q or self.m.defaults.get("quality", "regular"),
+            men=men,
+            horses=self.number(row, "horses", rowno),
+            guns=guns,
+            attributes=attrs,
+        )
         if pid:
             self.sc.oob.add(pid, uid)
         return uid

@@ -13,7 +13,8 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from battlestudio.model.units import Echelon, Quality
 from battlestudio.store.importers.common import OobImportError
@@ -27,8 +28,7 @@ NUMERIC_COLUMNS = ("men", "horses", "guns")
 
 KNOWN: dict[str, tuple[str, ...]] = {
     "hierarchy": ("path", "separator", "prefix", "id", "parent", "levels", "sheet"),
-    "columns": ("name", "commander", "men", "horses", "guns", "arm", "quality", "nation", "side",
-                "echelon", "year"),
+    "columns": ("name", "commander", "men", "horses", "guns", "arm", "quality", "nation", "side", "echelon", "year"),
     "values": ("arm", "quality", "echelon", "side"),
     "defaults": ("side", "nation", "quality", "arm", "year"),
     "source": ("title", "url", "licence"),
@@ -100,8 +100,9 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
             raise OobImportError(f"{origin}: not valid TOML ({e})") from e
     for sec in spec:
         if sec not in KNOWN:
-            raise OobImportError(f"{origin}: unknown section [{sec}]; known sections: "
-                                 + ", ".join(f"[{s}]" for s in KNOWN))
+            raise OobImportError(
+                f"{origin}: unknown section [{sec}]; known sections: " + ", ".join(f"[{s}]" for s in KNOWN)
+            )
     h = dict(_table(origin, "[hierarchy]", spec.get("hierarchy", {})))
     _known(origin, "[hierarchy]", h, KNOWN["hierarchy"])
     modes = [m for m in ("path", "id", "levels") if m in h]
@@ -111,7 +112,7 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
         if k in h:
             _text(origin, f"[hierarchy] {k}", h[k], "a worksheet name" if k == "sheet" else "a column name")
     if "separator" in h:
-        _text(origin, "[hierarchy] separator", h["separator"], "a separator such as \".\"")
+        _text(origin, "[hierarchy] separator", h["separator"], 'a separator such as "."')
     if modes[0] == "id" and "parent" not in h:
         raise OobImportError(f"{origin}: [hierarchy] id needs a parent column")
     if modes[0] != "id" and "parent" in h:
@@ -119,8 +120,10 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
     if modes[0] == "levels":
         levels = h["levels"]
         if not isinstance(levels, list) or not levels:
-            raise OobImportError(f"{origin}: [hierarchy] levels = {levels!r}: expected a list of column names, "
-                                 'one per echelon, e.g. levels = ["army", "corps", "division"]')
+            raise OobImportError(
+                f"{origin}: [hierarchy] levels = {levels!r}: expected a list of column names, "
+                'one per echelon, e.g. levels = ["army", "corps", "division"]'
+            )
         for i, c in enumerate(levels):
             _text(origin, f"[hierarchy] levels[{i}]", c)
             if c in levels[:i]:
@@ -140,8 +143,10 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
     values: dict[str, dict[str, str]] = {}
     for k, table in _table(origin, "[values]", spec.get("values", {})).items():
         _known(origin, "[values]", {k: 0}, KNOWN["values"])
-        values[k] = {str(a): _text(origin, f"[values.{k}] {a!r}", b, f"a {k} name")
-                     for a, b in _table(origin, f"[values.{k}]", table).items()}
+        values[k] = {
+            str(a): _text(origin, f"[values.{k}] {a!r}", b, f"a {k} name")
+            for a, b in _table(origin, f"[values.{k}]", table).items()
+        }
     for k, allowed in (("arm", list(ARMS)), ("quality", QUALITIES), ("echelon", sorted(ECHELONS))):
         for src, tgt in values.get(k, {}).items():
             if tgt not in allowed:
@@ -157,8 +162,9 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
     if defaults.get("arm", "infantry") not in ARMS:
         raise OobImportError(f"{origin}: [defaults] arm = {defaults['arm']!r} is not one of {', '.join(ARMS)}")
     if defaults.get("quality", "regular") not in QUALITIES:
-        raise OobImportError(f"{origin}: [defaults] quality = {defaults['quality']!r} is not one of "
-                             f"{', '.join(QUALITIES)}")
+        raise OobImportError(
+            f"{origin}: [defaults] quality = {defaults['quality']!r} is not one of {', '.join(QUALITIES)}"
+        )
     source = dict(_table(origin, "[source]", spec.get("source", {})))
     _known(origin, "[source]", source, KNOWN["source"])
     for k, v in source.items():

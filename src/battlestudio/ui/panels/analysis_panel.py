@@ -12,12 +12,20 @@ SVG (or PDF); the marker is not part of the export.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTabWidget, QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.analysis.common import turn_end_positions
@@ -51,8 +59,9 @@ class ChartView(QWidget):
         self._turn: int | None = None
         self._background = None  # the rendered chart without the marker, for blitting
         if chart.turns:
-            self._marker = chart.figure.axes[0].axvline(0, color="#c08000", linestyle="--", linewidth=1.2,
-                                                        animated=True, visible=False)
+            self._marker = chart.figure.axes[0].axvline(
+                0, color="#c08000", linestyle="--", linewidth=1.2, animated=True, visible=False
+            )
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         for fmt in ("PNG", "SVG"):
@@ -118,8 +127,9 @@ class ChartView(QWidget):
         return self.chart.save(path)
 
     def export_dialog(self, fmt: str) -> Path | None:
-        name, _ = QFileDialog.getSaveFileName(self, f"Export chart as {fmt.upper()}", f"{self.chart.key}.{fmt}",
-                                              f"{fmt.upper()} (*.{fmt})")
+        name, _ = QFileDialog.getSaveFileName(
+            self, f"Export chart as {fmt.upper()}", f"{self.chart.key}.{fmt}", f"{fmt.upper()} (*.{fmt})"
+        )
         if not name:
             return None
         try:
@@ -145,9 +155,9 @@ class AnalysisPanel(QWidget):
         self.tabs = QTabWidget()
         self.views: dict[str, ChartView] = {}
         self.turn_ends: dict[int, int] = {}
-        self._timeline: "Timeline | None" = None
+        self._timeline: Timeline | None = None
         self._pending: tuple | None = None
-        self._shown_log: "GameLog | None" = None
+        self._shown_log: GameLog | None = None
         self._shown_len = 0
         self._held = False
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
@@ -157,7 +167,7 @@ class AnalysisPanel(QWidget):
         lay.addWidget(self.tabs, 1)
         self.turn_requested.connect(self._seek)
 
-    def set_game(self, log: "GameLog", scenario: "Scenario", params: Mapping[str, object] | None = None) -> None:
+    def set_game(self, log: GameLog, scenario: Scenario, params: Mapping[str, object] | None = None) -> None:
         """Show the charts of ``log`` (played from ``scenario``): built now when the panel is
         visible, else the first time it is shown (a long game takes a second to analyse); a
         log still being checked in idle time (``GameLog.lazy``) is analysed once it is checked."""
@@ -222,7 +232,7 @@ class AnalysisPanel(QWidget):
         if self._timeline is not None:
             self._on_position(self._timeline.position)
 
-    def bind_timeline(self, timeline: "Timeline | None") -> None:
+    def bind_timeline(self, timeline: Timeline | None) -> None:
         """Move ``timeline`` when a turn is clicked, and mark its turn on the charts."""
         if self._timeline is not None:
             self._timeline.position_changed.disconnect(self._on_position)

@@ -9,7 +9,8 @@ out, a combo choice, a spin-box step). Units are shown in the label/suffix: cm, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QRegularExpression, Signal
 from PySide6.QtGui import QRegularExpressionValidator
@@ -106,7 +107,7 @@ class FieldEditor(QObject):
         if s.editor == "float":
             w = QDoubleSpinBox()
             w.setDecimals(s.decimals)
-            step = 10 ** -s.decimals
+            step = 10**-s.decimals
             w.setRange(s.minimum - (step if s.optional else 0), s.maximum)
             if s.optional:
                 w.setSpecialValueText(NONE_TEXT)

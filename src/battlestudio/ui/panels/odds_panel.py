@@ -11,12 +11,20 @@ his subordinates) picks the pair.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QComboBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.analysis.odds import order_odds
@@ -43,7 +51,7 @@ class OddsPanel(QWidget):
         self.ruleset_id = ""
         self.params: Mapping[str, Any] = {}
         self.odds: Odds | None = None
-        self._document: "Document | None" = None
+        self._document: Document | None = None
         self.issuer = QComboBox()
         self.recipient = QComboBox()
         for combo in (self.issuer, self.recipient):
@@ -77,7 +85,7 @@ class OddsPanel(QWidget):
         self.recipient.currentIndexChanged.connect(lambda _i: self.recompute())
 
     # -- inputs --------------------------------------------------------------------------
-    def bind(self, document: "Document") -> None:
+    def bind(self, document: Document) -> None:
         """Follow ``document``: its scenario, changes (live while dragging) and selection."""
         if self._document is not None:
             self._document.changed.disconnect(self._on_doc_changed)
@@ -97,8 +105,10 @@ class OddsPanel(QWidget):
         """Show odds in ``state`` (keeps the chosen pair when both still exist)."""
         self.state, self.ruleset_id, self.params = state, ruleset_id, params
         keep = self.issuer.currentData()
-        issuers = sorted((c for c in state.commanders.values() if c.id not in state.off_table),
-                         key=lambda c: (c.side, ECHELON_RANK.get(c.echelon, 9), c.name))
+        issuers = sorted(
+            (c for c in state.commanders.values() if c.id not in state.off_table),
+            key=lambda c: (c.side, ECHELON_RANK.get(c.echelon, 9), c.name),
+        )
         ids = [c.id for c in issuers]
         if ids != [self.issuer.itemData(i) for i in range(self.issuer.count())]:
             self.issuer.blockSignals(True)

@@ -132,8 +132,8 @@ class OobModel(QAbstractItemModel):
             return
         s = self.document.scenario
         ids = {i for c in changes if c.kind in ("units", "commanders") for i in c.ids}
-        structural = "oob" in kinds or "sides" in kinds or any(
-            (i in self._key) != (s.record(i) is not None) for i in ids
+        structural = (
+            "oob" in kinds or "sides" in kinds or any((i in self._key) != (s.record(i) is not None) for i in ids)
         )
         if structural:
             self.beginResetModel()

@@ -11,7 +11,14 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.document import Document
@@ -139,7 +146,8 @@ class OobPanel(QWidget):
         if m is None or self.proxy.sourceModel() is not m:
             return
         self._collapsed = {
-            n for n in m.node_ids()
+            n
+            for n in m.node_ids()
             if m.rowCount(m.index_of(n)) and not self.tree.isExpanded(self.proxy.mapFromSource(m.index_of(n)))
         }
 
@@ -234,14 +242,20 @@ class OobPanel(QWidget):
         x, y = sup.position
         if unit:
             new_id = s.next_id("u")
-            rec = Unit(new_id, name, sup.side, sup.nation, figures=24, men=2400, position=(x, y + 10.0), facing=sup.facing)
+            rec = Unit(
+                new_id, name, sup.side, sup.nation, figures=24, men=2400, position=(x, y + 10.0), facing=sup.facing
+            )
             kind = "units"
         else:
             new_id = s.next_id("c")
             rec = Commander(new_id, name, sup.side, sup.nation, _NEXT_ECHELON[sup.echelon], (x, y + 10.0), sup.facing)
             kind = "commanders"
-        self.document.push(Macro([PutRecords(kind, {new_id: rec}, "Add"), Reattach(new_id, superior, "Attach")],
-                                 f"Add {name} under {sup.name}"))
+        self.document.push(
+            Macro(
+                [PutRecords(kind, {new_id: rec}, "Add"), Reattach(new_id, superior, "Attach")],
+                f"Add {name} under {sup.name}",
+            )
+        )
         self.document.set_selection({new_id})
         return new_id
 

@@ -112,8 +112,11 @@ class ProblemsPanel(QWidget):
 
     def _culprits(self, item: QTreeWidgetItem) -> list[str]:
         s = self.document.scenario
-        return [i for i in item.data(0, IDS_ROLE) or [] if any(i in getattr(s, k) for k in
-                ("units", "commanders", "terrain", "towns", "objectives"))]
+        return [
+            i
+            for i in item.data(0, IDS_ROLE) or []
+            if any(i in getattr(s, k) for k in ("units", "commanders", "terrain", "towns", "objectives"))
+        ]
 
     def _on_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         ids = self._culprits(item)

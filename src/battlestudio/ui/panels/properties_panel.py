@@ -114,9 +114,13 @@ INFO_SPECS = [
     FieldSpec("description", "Description"),
 ]
 
-KIND_TITLES = {"units": ("unit", "units"), "commanders": ("commander", "commanders"),
-               "terrain": ("terrain feature", "terrain features"), "towns": ("town zone", "town zones"),
-               "objectives": ("objective", "objectives")}
+KIND_TITLES = {
+    "units": ("unit", "units"),
+    "commanders": ("commander", "commanders"),
+    "terrain": ("terrain feature", "terrain features"),
+    "towns": ("town zone", "town zones"),
+    "objectives": ("objective", "objectives"),
+}
 
 
 class PropertiesPanel(QWidget):
@@ -240,7 +244,7 @@ class PropertiesPanel(QWidget):
         if kind == "info" and attr == "ruleset":
             switched, _ = switch_ruleset(self.document, value, self.confirm_switch or ask(self))
             if not switched:
-                self.refresh()      # the combo goes back to the ruleset in force
+                self.refresh()  # the combo goes back to the ruleset in force
             return
         if kind == "info":
             self.document.push(SetInfo({attr: value}, f"Set scenario {label}"))
@@ -250,5 +254,9 @@ class PropertiesPanel(QWidget):
         if not ids:
             return
         what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
-        self.document.set_fields(kind, {i: with_value(d[i], attr, value) for i in ids}, f"Set {label} of {what}",
-                                 key=("properties", kind, attr, tuple(ids)))
+        self.document.set_fields(
+            kind,
+            {i: with_value(d[i], attr, value) for i in ids},
+            f"Set {label} of {what}",
+            key=("properties", kind, attr, tuple(ids)),
+        )

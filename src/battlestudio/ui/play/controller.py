@@ -50,8 +50,9 @@ if TYPE_CHECKING:
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
 
-def make_play_document(doc: Document, position: int | None = None, seed: int | str | None = None,
-                       lazy: bool = False) -> PlayDocument:
+def make_play_document(
+    doc: Document, position: int | None = None, seed: int | str | None = None, lazy: bool = False
+) -> PlayDocument:
     """A ``PlayDocument`` over ``doc``'s battle, recording when its ruleset is installed.
 
     With ``lazy`` its log is ``GameLog.lazy``: events are replayed (and checked) only as far as
@@ -99,8 +100,14 @@ class PlayView(QObject):
     frame_pending = Signal()
     frame_done = Signal()
 
-    def __init__(self, map_view: MapView, docks: DockHost, show_status: Callable[[str, int], None],
-                 document: Document, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        map_view: MapView,
+        docks: DockHost,
+        show_status: Callable[[str, int], None],
+        document: Document,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.map_view = map_view
         self.show_status = show_status
@@ -152,14 +159,25 @@ class PlayView(QObject):
 
         make("start", "&Start Game", self.start_game, None, "Switch to play: record the game turn by turn")
         make("next_phase", "&Next Phase", self.next_phase, "Ctrl+Return", "Close this phase and open the next")
-        make("order", "Issue &Order…", self.open_order_dialog, "Ctrl+Shift+O",
-             "Write an order through the ruleset: zone, modifiers, exact odds, roll")
-        make("umpire", "&Umpire Entry…", self.open_umpire_dialog, "Ctrl+Shift+U",
-             "Casualties, melee and morale outcomes")
+        make(
+            "order",
+            "Issue &Order…",
+            self.open_order_dialog,
+            "Ctrl+Shift+O",
+            "Write an order through the ruleset: zone, modifiers, exact odds, roll",
+        )
+        make(
+            "umpire", "&Umpire Entry…", self.open_umpire_dialog, "Ctrl+Shift+U", "Casualties, melee and morale outcomes"
+        )
         make("annotate", "&Annotate…", self.annotate, "Ctrl+Shift+N", "Pin a note to this moment and a place")
         make("resume", "&Record from the End", self.resume, None, "Go to the end of the game to go on recording")
-        make("editor", "&Back to Scenario Editor", self.back_to_editor, None,
-             "Edit the scenario itself (the recorded game is kept)")
+        make(
+            "editor",
+            "&Back to Scenario Editor",
+            self.back_to_editor,
+            None,
+            "Edit the scenario itself (the recorded game is kept)",
+        )
         self.menu = docks.add_menu("&Game", "menu_game")
         a = self.actions
         self.menu.addActions([a["start"], a["next_phase"]])
@@ -314,8 +332,11 @@ class PlayView(QObject):
         info = p.base.scenario.info
         side = p.base.scenario.sides.get(c.side)
         ruleset = p.session.ruleset if p.session is not None else None
-        phases = [(s.id, s.name) for s in ruleset.turn_sequence(t.state)] if ruleset is not None else \
-            [(k.phase, k.phase) for k in p.log.phases() if k.turn == c.turn and k.side == c.side]
+        phases = (
+            [(s.id, s.name) for s in ruleset.turn_sequence(t.state)]
+            if ruleset is not None
+            else [(k.phase, k.phase) for k in p.log.phases() if k.turn == c.turn and k.side == c.side]
+        )
         parts, current = [], c.phase
         for i, (pid, name) in enumerate(phases, 1):
             short = pid.replace("_", " ").capitalize()
@@ -326,8 +347,10 @@ class PlayView(QObject):
                 parts.append(f"<span style='color:gray'>{i} {short}</span>")
         self.strip.setToolTip(f"Turn {c.turn}, {c.side}: {current}")
         last = f"/{info.turns}" if info.turns else ""
-        return (f"{mode} · <b>Turn {c.turn}{last}</b> {game_time(info, c.turn)} · "
-                f"<b>{side.name.split(':')[0] if side else c.side}</b> · " + " ".join(parts))
+        return (
+            f"{mode} · <b>Turn {c.turn}{last}</b> {game_time(info, c.turn)} · "
+            f"<b>{side.name.split(':')[0] if side else c.side}</b> · " + " ".join(parts)
+        )
 
     def _on_refused(self, text: str) -> None:
         self.show_status(text, 10_000)
@@ -443,8 +466,12 @@ class PlayView(QObject):
                 if not event.isAutoRepeat():
                     self._space_down, self._space_used = True, False
                 return False
-            if key in ARROWS and p.recording and p.selection and \
-                    not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            if (
+                key in ARROWS
+                and p.recording
+                and p.selection
+                and not event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            ):
                 return False  # nudging the selection is a move
             if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
                 return False

@@ -25,8 +25,6 @@ CHECK_SLICE_S = 0.02
 """Seconds of idle time one slice of checking a lazily opened game may take."""
 
 
-
-
 class IdleCheck(QObject):
     """Checks the game of the shown ``PlayDocument`` in idle slices after the map's first frame.
 

@@ -17,8 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QPushButton, QTextBrowser,
-    QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.model.units import ECHELON_RANK, Commander
@@ -46,7 +54,7 @@ class OrderDialog(QDialog):
         the map, for picking the objective.
     """
 
-    def __init__(self, document: "PlayDocument", view: "MapView | None" = None, parent: QWidget | None = None) -> None:
+    def __init__(self, document: PlayDocument, view: MapView | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("order_dialog")
         self.setWindowTitle("Issue order")
@@ -118,9 +126,13 @@ class OrderDialog(QDialog):
         phase = self.session.step().spec
         self.where.setText(f"<b>Turn {k.turn}</b> ({self.session.clock()}), {k.side}: {phase.name}")
         rank = {e.id: e for e in self.session.ruleset.describe().echelons}
-        issuers = [c for c in state.commanders.values()
-                   if c.side == k.side and c.id not in state.off_table
-                   and (c.echelon not in rank or rank[c.echelon].issues_orders)]
+        issuers = [
+            c
+            for c in state.commanders.values()
+            if c.side == k.side
+            and c.id not in state.off_table
+            and (c.echelon not in rank or rank[c.echelon].issues_orders)
+        ]
         issuers.sort(key=lambda c: (ECHELON_RANK.get(c.echelon, 9), c.name))
         self.issuer.blockSignals(True)
         self.issuer.clear()
@@ -138,13 +150,18 @@ class OrderDialog(QDialog):
         self.recipient.blockSignals(True)
         self.recipient.clear()
         if issuer is not None:
-            subs = [n for n in state.oob.all_subordinates(issuer)
-                    if isinstance(state.record(n), Commander) and n not in state.off_table]
+            subs = [
+                n
+                for n in state.oob.all_subordinates(issuer)
+                if isinstance(state.record(n), Commander) and n not in state.off_table
+            ]
             for n in [issuer] + subs:
                 rec = state.record(n)
                 self.recipient.addItem(f"{rec.name} ({rec.echelon.replace('_', '-')})", n)
             sel = [i for i in self.document.selection if self.recipient.findData(i) >= 0 and i != issuer]
-            self.recipient.setCurrentIndex(self.recipient.findData(sel[0]) if sel else min(1, self.recipient.count() - 1))
+            self.recipient.setCurrentIndex(
+                self.recipient.findData(sel[0]) if sel else min(1, self.recipient.count() - 1)
+            )
         self.recipient.blockSignals(False)
         self._fill_types()
 
@@ -163,8 +180,9 @@ class OrderDialog(QDialog):
             model = self.order_type.model()
             for t in types:
                 self._types[t.id] = t
-                self.order_type.addItem(f"{t.id} — {t.label}" + (f" ({t.term})" if t.term and t.term != t.label else ""),
-                                        t.id)
+                self.order_type.addItem(
+                    f"{t.id} — {t.label}" + (f" ({t.term})" if t.term and t.term != t.label else ""), t.id
+                )
                 row = self.order_type.count() - 1
                 if t.unavailable:
                     model.item(row).setEnabled(False)
@@ -241,8 +259,11 @@ class OrderDialog(QDialog):
 
     def refresh(self) -> None:
         """Recompute the preview for the order as written."""
-        self.objective_label.setText("—" if self.objective is None else
-                                     f"({self.objective[0]:.1f}, {self.objective[1]:.1f}) cm{self._objective_distance()}")
+        self.objective_label.setText(
+            "—"
+            if self.objective is None
+            else f"({self.objective[0]:.1f}, {self.objective[1]:.1f}) cm{self._objective_distance()}"
+        )
         req = self.request()
         self.roll_button.setEnabled(False)
         if req is None:
@@ -311,6 +332,8 @@ class OrderDialog(QDialog):
         self.result = res
         odds = ", ".join(f"{p.numerator}/{p.denominator}" for p in res.odds if p is not None)
         colour = {"delivered": "#1e7d32", "failed": "#b00020", "refused": "#b00020"}.get(res.status, "#333")
-        self.outcome.setHtml(f"<b style='color:{colour}'>{res.status.capitalize()}</b>"
-                             f"{' (odds ' + odds + ')' if odds else ''}<br>{_esc(res.explanation)}")
+        self.outcome.setHtml(
+            f"<b style='color:{colour}'>{res.status.capitalize()}</b>"
+            f"{' (odds ' + odds + ')' if odds else ''}<br>{_esc(res.explanation)}"
+        )
         self.roll_button.setEnabled(False)

@@ -7,7 +7,7 @@ calls ``done(None)``; either way the tool that was current before comes back.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent

@@ -13,7 +13,15 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QHBoxLayout, QLabel, QSpinBox, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.replay.cursor import PhaseKey
@@ -101,7 +109,9 @@ class ReplayPanel(QWidget):
         replayed, for ``reason`` (naming the first bad event); say so instead of "no game"."""
         self.set_timeline(None)
         self.bar.where.setText(f"Recorded game of {count} events not replayable")
-        self.heading.setText(f"The recorded game ({count} event{'' if count == 1 else 's'}) cannot be replayed: {reason}")
+        self.heading.setText(
+            f"The recorded game ({count} event{'' if count == 1 else 's'}) cannot be replayed: {reason}"
+        )
         self.heading.setToolTip(self.heading.text())
 
     def _on_bounds(self, _lo: int, _hi: int) -> None:

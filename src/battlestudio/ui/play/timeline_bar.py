@@ -18,7 +18,14 @@ from bisect import bisect_right
 from PySide6.QtCore import QElapsedTimer, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSpinBox, QToolButton, QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from battlestudio.replay.timeline import STEP_UNITS, Timeline
@@ -232,9 +239,13 @@ class TimelineBar(QWidget):
         self._on_playing(timeline.playing)
 
     def _slots(self, t: Timeline):
-        return ((t.position_changed, self._on_position), (t.playing_changed, self._on_playing),
-                (t.speed_changed, self._on_speed), (t.bounds_changed, self._on_bounds),
-                (t.step_unit_changed, self._on_unit))
+        return (
+            (t.position_changed, self._on_position),
+            (t.playing_changed, self._on_playing),
+            (t.speed_changed, self._on_speed),
+            (t.bounds_changed, self._on_bounds),
+            (t.step_unit_changed, self._on_unit),
+        )
 
     # -- model → widgets ------------------------------------------------------------------------
     def _on_bounds(self, _lo: int, hi: int) -> None:
@@ -262,8 +273,10 @@ class TimelineBar(QWidget):
         else:
             clock = self.clock_of(c.turn)
             n = len(t.log.events_of(*c.key))
-            text = (f"<b>Turn {c.turn}</b>{' · ' + clock if clock else ''} · {c.side or 'both sides'} · "
-                    f"{c.phase} · event {c.index + 1}/{n}")
+            text = (
+                f"<b>Turn {c.turn}</b>{' · ' + clock if clock else ''} · {c.side or 'both sides'} · "
+                f"{c.phase} · event {c.index + 1}/{n}"
+            )
         self.where.setText(f"{text}  <span style='color:gray'>({pos}/{len(t.log)})</span>")
         self.buttons["end"].setEnabled(not t.at_end)
         self.buttons["start"].setEnabled(not t.at_start)
@@ -299,10 +312,15 @@ class TimelineBar(QWidget):
         if t is None:
             return
         {
-            "start": t.to_start, "end": t.to_end, "play": t.toggle_play,
-            "turn_back": lambda: t.step_turn(-1), "turn_fwd": lambda: t.step_turn(1),
-            "phase_back": lambda: t.step_phase(-1), "phase_fwd": lambda: t.step_phase(1),
-            "event_back": lambda: t.step_event(-1), "event_fwd": lambda: t.step_event(1),
+            "start": t.to_start,
+            "end": t.to_end,
+            "play": t.toggle_play,
+            "turn_back": lambda: t.step_turn(-1),
+            "turn_fwd": lambda: t.step_turn(1),
+            "phase_back": lambda: t.step_phase(-1),
+            "phase_fwd": lambda: t.step_phase(1),
+            "event_back": lambda: t.step_event(-1),
+            "event_fwd": lambda: t.step_event(1),
         }[name]()
 
     def _seek(self, pos: int) -> None:

@@ -14,8 +14,21 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QPlainTextEdit, QSpinBox, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 if TYPE_CHECKING:
@@ -40,8 +53,9 @@ def _unit_list(state, side_of, selection, name: str) -> QListWidget:
     lst = QListWidget()
     lst.setObjectName(name)
     lst.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
-    for u in sorted((u for u in state.units.values() if side_of(u.side) and u.id not in state.off_table),
-                    key=lambda u: u.name):
+    for u in sorted(
+        (u for u in state.units.values() if side_of(u.side) and u.id not in state.off_table), key=lambda u: u.name
+    ):
         item = QListWidgetItem(u.name)
         item.setData(Qt.ItemDataRole.UserRole, u.id)
         lst.addItem(item)
@@ -59,7 +73,7 @@ class UmpireDialog(QDialog):
 
     TABS = ("casualties", "melee", "morale")
 
-    def __init__(self, document: "PlayDocument", start: str = "casualties", parent: QWidget | None = None) -> None:
+    def __init__(self, document: PlayDocument, start: str = "casualties", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("umpire_dialog")
         self.setWindowTitle("Umpire's entry")
@@ -76,8 +90,13 @@ class UmpireDialog(QDialog):
         self.cas_guns = QSpinBox(objectName="umpire_cas_guns", maximum=1000)
         self.cas_cause = QComboBox(objectName="umpire_cas_cause", editable=True)
         self.cas_cause.addItems(["fire", "melee", "artillery", "rout", "umpire"])
-        for label, w in (("Unit", self.cas_unit), ("Figures lost", self.cas_figures), ("Men", self.cas_men),
-                         ("Guns", self.cas_guns), ("Cause", self.cas_cause)):
+        for label, w in (
+            ("Unit", self.cas_unit),
+            ("Figures lost", self.cas_figures),
+            ("Men", self.cas_men),
+            ("Guns", self.cas_guns),
+            ("Cause", self.cas_cause),
+        ):
             f.addRow(label, w)
         self.tabs.addTab(cas, "Casualties")
         # melee
@@ -86,8 +105,7 @@ class UmpireDialog(QDialog):
         self.mel_att = _unit_list(state, lambda sd: sd == active, sel, "umpire_melee_attackers")
         self.mel_def = _unit_list(state, lambda sd: sd != active, sel, "umpire_melee_defenders")
         self.mel_winner = QComboBox(objectName="umpire_melee_winner")
-        for label, value in (("attackers", "attacker"), ("defenders", "defender"), ("draw", "draw"),
-                             ("undecided", "")):
+        for label, value in (("attackers", "attacker"), ("defenders", "defender"), ("draw", "draw"), ("undecided", "")):
             self.mel_winner.addItem(label, value)
         self.mel_text = QLineEdit(objectName="umpire_melee_text", placeholderText="why, in a sentence")
         f.addRow(f"Attackers ({active})", self.mel_att)
@@ -103,13 +121,16 @@ class UmpireDialog(QDialog):
         self.mor_result = QComboBox(objectName="umpire_morale_result", editable=True)
         self.mor_result.addItems(["holds", "falls back", "routs", "disordered"])
         self.mor_text = QLineEdit(objectName="umpire_morale_text", placeholderText="why, in a sentence")
-        for label, w in (("Unit", self.mor_unit), ("Test", self.mor_passed), ("Result", self.mor_result),
-                         ("Explanation", self.mor_text)):
+        for label, w in (
+            ("Unit", self.mor_unit),
+            ("Test", self.mor_passed),
+            ("Result", self.mor_result),
+            ("Explanation", self.mor_text),
+        ):
             f.addRow(label, w)
         self.tabs.addTab(mor, "Morale")
         self.tabs.setCurrentIndex(self.TABS.index(start) if start in self.TABS else 0)
-        note = QLabel("The seed's fire, melee and morale tables (Tables 2–12) are missing: "
-                      "enter the umpire's ruling.")
+        note = QLabel("The seed's fire, melee and morale tables (Tables 2–12) are missing: enter the umpire's ruling.")
         note.setWordWrap(True)
         note.setStyleSheet("color: gray;")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -127,9 +148,16 @@ class UmpireDialog(QDialog):
         if tab == "casualties":
             uid = self.cas_unit.currentData()
             name = self.cas_unit.currentText()
-            ok = self.document.run(f"Casualties of {name}", lambda s: s.casualties(
-                uid, self.cas_figures.value(), men=self.cas_men.value(), guns=self.cas_guns.value(),
-                cause=self.cas_cause.currentText()))
+            ok = self.document.run(
+                f"Casualties of {name}",
+                lambda s: s.casualties(
+                    uid,
+                    self.cas_figures.value(),
+                    men=self.cas_men.value(),
+                    guns=self.cas_guns.value(),
+                    cause=self.cas_cause.currentText(),
+                ),
+            )
         elif tab == "melee":
             att, dfn = _chosen(self.mel_att), _chosen(self.mel_def)
             if not att or not dfn:
@@ -139,8 +167,12 @@ class UmpireDialog(QDialog):
             ok = self.document.run("Melee", lambda s: s.melee(att, dfn, winner, self.mel_text.text()))
         else:
             uid = self.mor_unit.currentData()
-            ok = self.document.run(f"Morale test of {self.mor_unit.currentText()}", lambda s: s.morale_test(
-                uid, self.mor_passed.isChecked(), self.mor_result.currentText(), self.mor_text.text()))
+            ok = self.document.run(
+                f"Morale test of {self.mor_unit.currentText()}",
+                lambda s: s.morale_test(
+                    uid, self.mor_passed.isChecked(), self.mor_result.currentText(), self.mor_text.text()
+                ),
+            )
         if ok is not None:
             self.accept()
             return True
@@ -150,7 +182,7 @@ class UmpireDialog(QDialog):
 class AnnotationDialog(QDialog):
     """Title and text of a note pinned to the open phase, ``at`` a place (cm) and ``ids``."""
 
-    def __init__(self, document: "PlayDocument", at: tuple[float, float] | None, parent: QWidget | None = None) -> None:
+    def __init__(self, document: PlayDocument, at: tuple[float, float] | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("annotation_dialog")
         self.setWindowTitle("Annotation")
@@ -181,8 +213,9 @@ class AnnotationDialog(QDialog):
             self.document.refused.emit("An annotation needs some text.")
             return False
         title = self.title_edit.text().strip()
-        ok = self.document.run(f"Annotation {title or text[:20]}",
-                               lambda s: s.annotate(text, title=title, at=self.at, ids=self.ids))
+        ok = self.document.run(
+            f"Annotation {title or text[:20]}", lambda s: s.annotate(text, title=title, at=self.at, ids=self.ids)
+        )
         if ok is not None:
             self.accept()
             return True

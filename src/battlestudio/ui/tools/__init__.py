@@ -51,6 +51,16 @@ def make_tool(name: str) -> Tool:
 
 
 __all__ = [
-    "Tool", "SelectTool", "RotateTool", "DrawTerrainTool", "VertexTool", "TownTool", "MeasureTool",
-    "DeleteTool", "delete_selection", "place_records", "make_tool", "tool_names",
+    "Tool",
+    "SelectTool",
+    "RotateTool",
+    "DrawTerrainTool",
+    "VertexTool",
+    "TownTool",
+    "MeasureTool",
+    "DeleteTool",
+    "delete_selection",
+    "place_records",
+    "make_tool",
+    "tool_names",
 ]

@@ -75,8 +75,9 @@ class DrawTerrainTool(Tool):
         self._preview: QGraphicsPathItem | None = None
 
     def _idle_hint(self) -> str:
-        return (f"Click to start a {NOUN[self.kind]}; Enter or double-click finishes, Backspace undoes a point, "
-                "Esc cancels")
+        return (
+            f"Click to start a {NOUN[self.kind]}; Enter or double-click finishes, Backspace undoes a point, Esc cancels"
+        )
 
     def reset(self) -> None:
         super().reset()
@@ -154,5 +155,7 @@ class DrawTerrainTool(Tool):
             path.closeSubpath()
         self._preview.setPath(path)
         n = len(self.vertices)
-        self.set_hint(f"{NOUN[self.kind].capitalize()}: {n} point{'s' if n != 1 else ''}; "
-                      "Enter or double-click finishes, Backspace removes the last, Esc cancels")
+        self.set_hint(
+            f"{NOUN[self.kind].capitalize()}: {n} point{'s' if n != 1 else ''}; "
+            "Enter or double-click finishes, Backspace removes the last, Esc cancels"
+        )

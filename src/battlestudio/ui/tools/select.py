@@ -123,7 +123,8 @@ class SelectTool(Tool):
             a = self.view.mapFromScene(self._band_from)
             rect = QRect(a, event.position().toPoint()).normalized()
             hit = {  # the view's query, so screen-sized items (commander flags) are hit as drawn
-                i.id for i in self.view.items(rect, Qt.ItemSelectionMode.IntersectsItemShape)
+                i.id
+                for i in self.view.items(rect, Qt.ItemSelectionMode.IntersectsItemShape)
                 if isinstance(i, MapItem) and i.isVisible()
             }
             if bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier):

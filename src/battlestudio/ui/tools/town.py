@@ -24,8 +24,11 @@ class TownTool(VertexTool):
     kinds = ("town",)
 
     def press(self, event: QMouseEvent) -> None:
-        if (event.button() == Qt.MouseButton.LeftButton and self.target is not None
-                and self.vertex_at(event) is not None):
+        if (
+            event.button() == Qt.MouseButton.LeftButton
+            and self.target is not None
+            and self.vertex_at(event) is not None
+        ):
             super().press(event)
             return
         if event.button() == Qt.MouseButton.LeftButton and self.item_at(event, ("town",)) is None:
@@ -38,8 +41,9 @@ class TownTool(VertexTool):
         s = self.document.scenario
         tid = s.next_id("town")
         name = f"Town {len(s.towns) + 1}"
-        self.document.push(PutRecords("towns", {tid: TownZone(tid, name, default_town_polygon(centre))},
-                                      f"Add town zone {name}"))
+        self.document.push(
+            PutRecords("towns", {tid: TownZone(tid, name, default_town_polygon(centre))}, f"Add town zone {name}")
+        )
         self.target = ("towns", tid)
         self.document.set_selection({tid})
         self._show_handles()

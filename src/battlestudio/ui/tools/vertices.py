@@ -64,8 +64,10 @@ class VertexTool(Tool):
     """Edit the vertices of a terrain feature or town zone."""
 
     name = "vertices"
-    hint = ("Click a terrain feature or town; drag vertices, double-click an edge to add one, "
-            "right-click a vertex to delete it")
+    hint = (
+        "Click a terrain feature or town; drag vertices, double-click an edge to add one, "
+        "right-click a vertex to delete it"
+    )
     kinds = ("terrain", "town")
 
     def __init__(self) -> None:
@@ -202,8 +204,10 @@ class VertexTool(Tool):
         """The start rectangle with corner ``i`` dragged to ``p``, the opposite corner fixed."""
         ox, oy = self._start[(i + 2) % 4]
         if abs(p[0] - ox) < 1.0 or abs(p[1] - oy) < 1.0:
-            p = (ox + (1.0 if p[0] >= ox else -1.0) * max(1.0, abs(p[0] - ox)),
-                 oy + (1.0 if p[1] >= oy else -1.0) * max(1.0, abs(p[1] - oy)))
+            p = (
+                ox + (1.0 if p[0] >= ox else -1.0) * max(1.0, abs(p[0] - ox)),
+                oy + (1.0 if p[1] >= oy else -1.0) * max(1.0, abs(p[1] - oy)),
+            )
         out = list(self._start)
         out[i] = p
         out[(i + 2) % 4] = (ox, oy)
