@@ -75,7 +75,8 @@ def synthetic(n_units: int, seed: int = 1813) -> Scenario:
             uid = f"u{k}"
             s.units[uid] = Unit(
                 uid,
-                f"{rng.randint(1, 120)}e {'Ligne' if arm == Arm.INFANTRY else 'Cuirassiers' if arm == Arm.CAVALRY else 'Batterie'} {k}",
+                f"{rng.randint(1, 120)}e "
+                f"{'Ligne' if arm == Arm.INFANTRY else 'Cuirassiers' if arm == Arm.CAVALRY else 'Batterie'} {k}",
                 side,
                 nation,
                 arm=arm,

@@ -72,7 +72,8 @@ def main() -> None:
     log = GameLog.from_battle(battle)
     s = battle.scenario
     print(
-        f"{'CPU time of the main thread' if args.cpu else 'wall clock'}; {path.name}: {len(s.units)} units, {len(s.commanders)} commanders, {len(s.terrain)} terrain, "
+        f"{'CPU time of the main thread' if args.cpu else 'wall clock'}; {path.name}: {len(s.units)} units, "
+        f"{len(s.commanders)} commanders, {len(s.terrain)} terrain, "
         f"{len(s.towns)} towns, {len(log)} events; load average {os.getloadavg()[0]:.2f}"
     )
     prof = cProfile.Profile() if args.profile else None
@@ -112,7 +113,7 @@ def main() -> None:
     _row("view_create", create)
     _row("show_head", head)
     _row("first_paint", first)
-    _row("create+head+paint", [a + b + c for a, b, c in zip(create, head, first)])
+    _row("create+head+paint", [a + b + c for a, b, c in zip(create, head, first, strict=True)])
     app.processEvents()
     rng = random.Random(3)
     jumps = [rng.randrange(len(log) + 1) for _ in range(args.jumps)]

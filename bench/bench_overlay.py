@@ -105,7 +105,7 @@ def main() -> None:
         start = s.commanders[general].position
         t_edit, t_paint, t_full, kinds = [], [], [], []
         t_overlay.clear()
-        for i in range(args.steps):
+        for _ in range(args.steps):
             pos = (start[0] + rng.uniform(-40, 40), start[1] + rng.uniform(-40, 40))
             t0 = time.perf_counter()
             doc.push(MoveRecords("commanders", {general: pos}, None, "Move", merge_key=("bench", general)))
@@ -115,7 +115,7 @@ def main() -> None:
             t2 = time.perf_counter()
             t_edit.append((t1 - t0) * 1e3)
             t_paint.append((t2 - t0) * 1e3)
-        for i in range(args.steps // 4):
+        for _ in range(args.steps // 4):
             t0 = time.perf_counter()
             overlay.refresh()
             t_full.append((time.perf_counter() - t0) * 1e3)

@@ -169,9 +169,9 @@ def main() -> None:
         states = [log.state_at(c) for c in cursors[1:]]
         kinds[name] = []
 
-        def show(st) -> None:
+        def show(st, shown: list[str] = kinds[name]) -> None:
             overlay.show_state(st)
-            kinds[name].append(getattr(overlay, "last_update", "?"))
+            shown.append(getattr(overlay, "last_update", "?"))
 
         rows[f"{name} (overlay)"] = run(show, states)
     overlay.bind(doc)

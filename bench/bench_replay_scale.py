@@ -157,7 +157,7 @@ def main() -> None:
 
         n = runs[0]["events"]
 
-        def us(key: str, rs: list[dict] = runs) -> str:
+        def us(key: str, rs: list[dict] = runs, n: int = n) -> str:
             return f"{best(key + '_cpu', rs) / n * 1e6:6.1f} ({best(key + '_wall', rs) / n * 1e6:6.1f})"
 
         rows.append(
@@ -195,9 +195,9 @@ def main() -> None:
         "RSS MiB",
     )
     widths = [max(len(h), max(len(str(r[i])) for r in rows)) for i, h in enumerate(head)]
-    print("  ".join(h.rjust(w) for h, w in zip(head, widths)))
+    print("  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True)))
     for r in rows:
-        print("  ".join(str(v).rjust(w) for v, w in zip(r, widths)))
+        print("  ".join(str(v).rjust(w) for v, w in zip(r, widths, strict=True)))
     if len(rows) > 1:
         print("growth per event from the first scale to the last: ", end="")
         print(", ".join(f"{h} x{_num(rows[-1][i]) / _num(rows[0][i]):.2f}" for i, h in enumerate(head) if 3 <= i <= 8))

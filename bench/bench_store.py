@@ -46,10 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as d:
         for name in ("x.battle", "x.battle.json"):
             path = os.path.join(d, name)
-            save = _median(lambda: store.save(battle, path), args.repeat)
-            load = _median(lambda: store.load(path), args.repeat)
+            save = _median(lambda path=path: store.save(battle, path), args.repeat)
+            load = _median(lambda path=path: store.load(path), args.repeat)
             print(
-                f"{name:14s} save {save * 1000:8.0f} ms   load {load * 1000:8.0f} ms   {os.path.getsize(path) / 1e6:6.1f} MB"
+                f"{name:14s} save {save * 1000:8.0f} ms   load {load * 1000:8.0f} ms   "
+                f"{os.path.getsize(path) / 1e6:6.1f} MB"
             )
         path = os.path.join(d, "x.battle")
         n = len(battle.events)
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
             times.append(time.perf_counter() - t)
         times.sort()
         print(
-            f"append one event: median {statistics.median(times) * 1000:.1f} ms, p95 {times[int(0.95 * len(times)) - 1] * 1000:.1f} ms"
+            f"append one event: median {statistics.median(times) * 1000:.1f} ms, "
+            f"p95 {times[int(0.95 * len(times)) - 1] * 1000:.1f} ms"
         )
     return 0
 

@@ -11,8 +11,9 @@ Umpire's table (d10 read 0–9, as the command rolls):
 * fire (passive side's fire phase): each unit fires at the nearest enemy within 10 cm
   (infantry, cavalry do not fire) or 60 cm (artillery); 7+ (artillery 6+) costs the target 1 figure;
 * melee (attack phase): an attacking unit under an attack order within 20 cm of an enemy
-  (2.7's engagement distance) moves straight at it into contact and fights it; each side d10, +1 for more figures, −2 in disorder (U), +2 defending a
-  village, plus the game's ``lean`` for the side (the historical course, e.g. fog and surprise);
+  (2.7's engagement distance) moves straight at it into contact and fights it; each side d10, +1 for
+  more figures, −2 in disorder (U), +2 defending a village, plus the game's ``lean`` for the side
+  (the historical course, e.g. fog and surprise);
   the loser loses 1 + difference // 3 figures, the winner 1; a draw costs each 1;
 * morale (after a lost melee): d10 + 1 for the unit's remaining strength above half ≥ 5 holds
   in disorder (U) and falls back 12 cm; below it flees in complete disorder (FU), 25 cm

@@ -99,7 +99,7 @@ def _blob(rng: random.Random, cx: float, cy: float, r: float, n: int | None = No
     step = 2 * math.pi / n
     angles = [k * step + rng.uniform(0, 0.8 * step) for k in range(n)]  # gaps < π: a simple ring
     radii = [r * rng.uniform(0.5, 1.0) for _ in angles]
-    return [(cx + d * math.cos(a), cy + d * math.sin(a)) for a, d in zip(angles, radii)]
+    return [(cx + d * math.cos(a), cy + d * math.sin(a)) for a, d in zip(angles, radii, strict=True)]
 
 
 def _line(rng: random.Random, w: float, h: float) -> LineString:
@@ -191,73 +191,85 @@ def scenarios(
 
 
 def _build_armies(sc: Scenario, rng: random.Random, n_units: int, sides: list[tuple]) -> None:
-    w, h = sc.info.table_width, sc.info.table_height
+    h = sc.info.table_height
     per_side = [n_units // len(sides) + (1 if i < n_units % len(sides) else 0) for i in range(len(sides))]
-    for s_i, ((sid, _, nations, _), count) in enumerate(zip(sides, per_side)):
+    for s_i, ((sid, _, nations, _), count) in enumerate(zip(sides, per_side, strict=True)):
         y0, y1 = (0.0, h / 2) if s_i % 2 == 0 else (h / 2, h)
-        facing = 90.0 if s_i % 2 == 0 else 270.0
+        _build_side(sc, rng, sid, nations, count, (y0, y1), 90.0 if s_i % 2 == 0 else 270.0)
 
-        def place() -> tuple[float, float]:
-            return (rng.uniform(0, w), rng.uniform(y0, y1))
 
-        def commander(cid: str, echelon: Echelon, figures: int) -> str:
-            sc.commanders[cid] = Commander(
-                cid,
-                f"{rng.choice(NAMES)} ({echelon.value})",
-                sid,
-                nation=nations[0],
-                echelon=echelon.value,
-                position=place(),
-                facing=facing,
-                figures=figures,
-                order_capacity=rng.choice([None, 1, 2, 3]),
-                command_ability=rng.choice([None, -1, 0, 1, 2]),
-                command_distance=rng.choice([None, 20.0, rng.uniform(10, 40)]),
-                attributes={"adcs": rng.randint(0, 3)} if rng.random() < 0.3 else {},
-            )
-            return cid
+def _build_side(
+    sc: Scenario,
+    rng: random.Random,
+    sid: str,
+    nations: tuple[str, ...],
+    count: int,
+    ys: tuple[float, float],
+    facing: float,
+) -> None:
+    """One side's chain of command and ``count`` units, placed at random in the band ``ys`` (cm)."""
+    w = sc.info.table_width
+    y0, y1 = ys
 
-        chief = commander(f"{sid}-cinc", Echelon.C_IN_C, 6)
-        sc.oob.add_node(chief)
-        divisions: list[str] = []
-        for c in range(max(1, min(6, count // 12 + 1))):
-            corps = commander(f"{sid}-c{c + 1}", Echelon.CORPS, 3)
-            sc.oob.add(chief, corps)
-            for d in range(rng.randint(1, 3)):
-                div = commander(f"{sid}-c{c + 1}-d{d + 1}", Echelon.DIVISION, 2)
-                sc.oob.add(corps, div)
-                divisions.append(div)
-        for u in range(count):
-            subtype = rng.choice([*Subtype, None])
-            arm = SUBTYPE_ARM[subtype] if subtype else rng.choice(list(Arm))
-            figures = rng.randint(1, 40)  # a unit with no figures is a problem `check` reports
-            uid = f"{sid}-u{u + 1:04d}"
-            sc.units[uid] = Unit(
-                uid,
-                f"{u + 1}e brigade",
-                sid,
-                nation=rng.choice(nations),
-                arm=arm,
-                subtype=subtype,
-                quality=rng.choice(QUALITIES),
-                figures=figures,
-                bases=rng.choice([None, figures // 4]),
-                men=figures * rng.randint(60, 110),
-                horses=figures * 80 if arm is Arm.CAVALRY else 0,
-                guns=rng.randint(4, 12) if arm is Arm.ARTILLERY else 0,
-                position=place(),
-                facing=(facing + rng.uniform(-45, 45)) % 360.0,
-                formation=rng.choice(list(Formation)),
-                state=rng.choice(STATES),
-                ammunition=rng.choice([None, rng.randint(0, 12)]) if arm is Arm.ARTILLERY else None,
-                figure_width=rng.choice([2.0, 2.5, 3.0]),
-                figure_depth=rng.choice([1.5, 2.0, 3.0, 4.0]),
-                column_ranks=rng.choice([3, 4]),
-                attributes={"source_row": rng.randint(1, 999), "colonel": rng.choice(NAMES)}
-                if rng.random() < 0.3
-                else {},
-            )
-            sc.oob.add(rng.choice(divisions), uid)
+    def place() -> tuple[float, float]:
+        return (rng.uniform(0, w), rng.uniform(y0, y1))
+
+    def commander(cid: str, echelon: Echelon, figures: int) -> str:
+        sc.commanders[cid] = Commander(
+            cid,
+            f"{rng.choice(NAMES)} ({echelon.value})",
+            sid,
+            nation=nations[0],
+            echelon=echelon.value,
+            position=place(),
+            facing=facing,
+            figures=figures,
+            order_capacity=rng.choice([None, 1, 2, 3]),
+            command_ability=rng.choice([None, -1, 0, 1, 2]),
+            command_distance=rng.choice([None, 20.0, rng.uniform(10, 40)]),
+            attributes={"adcs": rng.randint(0, 3)} if rng.random() < 0.3 else {},
+        )
+        return cid
+
+    chief = commander(f"{sid}-cinc", Echelon.C_IN_C, 6)
+    sc.oob.add_node(chief)
+    divisions: list[str] = []
+    for c in range(max(1, min(6, count // 12 + 1))):
+        corps = commander(f"{sid}-c{c + 1}", Echelon.CORPS, 3)
+        sc.oob.add(chief, corps)
+        for d in range(rng.randint(1, 3)):
+            div = commander(f"{sid}-c{c + 1}-d{d + 1}", Echelon.DIVISION, 2)
+            sc.oob.add(corps, div)
+            divisions.append(div)
+    for u in range(count):
+        subtype = rng.choice([*Subtype, None])
+        arm = SUBTYPE_ARM[subtype] if subtype else rng.choice(list(Arm))
+        figures = rng.randint(1, 40)  # a unit with no figures is a problem `check` reports
+        uid = f"{sid}-u{u + 1:04d}"
+        sc.units[uid] = Unit(
+            uid,
+            f"{u + 1}e brigade",
+            sid,
+            nation=rng.choice(nations),
+            arm=arm,
+            subtype=subtype,
+            quality=rng.choice(QUALITIES),
+            figures=figures,
+            bases=rng.choice([None, figures // 4]),
+            men=figures * rng.randint(60, 110),
+            horses=figures * 80 if arm is Arm.CAVALRY else 0,
+            guns=rng.randint(4, 12) if arm is Arm.ARTILLERY else 0,
+            position=place(),
+            facing=(facing + rng.uniform(-45, 45)) % 360.0,
+            formation=rng.choice(list(Formation)),
+            state=rng.choice(STATES),
+            ammunition=rng.choice([None, rng.randint(0, 12)]) if arm is Arm.ARTILLERY else None,
+            figure_width=rng.choice([2.0, 2.5, 3.0]),
+            figure_depth=rng.choice([1.5, 2.0, 3.0, 4.0]),
+            column_ranks=rng.choice([3, 4]),
+            attributes={"source_row": rng.randint(1, 999), "colonel": rng.choice(NAMES)} if rng.random() < 0.3 else {},
+        )
+        sc.oob.add(rng.choice(divisions), uid)
 
 
 def _build_terrain(sc: Scenario, rng: random.Random, n_terrain: int) -> None:
@@ -493,9 +505,10 @@ def differences(a: Battle, b: Battle, limit: int = 10) -> list[str]:
     if sa.oob != sb.oob:
         ga, gb = sa.oob.graph, sb.oob.graph
         out.append(
-            f"oob: nodes only in one {sorted(set(ga.nodes) ^ set(gb.nodes))}, edges only in one {sorted(set(ga.edges) ^ set(gb.edges))}"
+            f"oob: nodes only in one {sorted(set(ga.nodes) ^ set(gb.nodes))}, "
+            f"edges only in one {sorted(set(ga.edges) ^ set(gb.edges))}"
         )
     if len(a.events) != len(b.events):
         out.append(f"events: {len(a.events)} != {len(b.events)}")
-    out += [f"events[{i}]: {x!r} != {y!r}" for i, (x, y) in enumerate(zip(a.events, b.events)) if x != y]
+    out += [f"events[{i}]: {x!r} != {y!r}" for i, (x, y) in enumerate(zip(a.events, b.events, strict=False)) if x != y]
     return out[:limit]

@@ -10,8 +10,8 @@ Exit codes: 0 success, 1 a problem was found (bad file, an error in ``check``), 
 interrupted. Bad input never shows a Python traceback: ``main`` turns BattleFileError,
 ValueError and OSError into one line on stderr. A reader that closes the pipe early
 (``battlestudio log FILE | head``) ends the command quietly with 0, as Unix tools do. Every
-command that writes a file checks its folder first (``store.atomic.check_output_folder``). Set ``BATTLESTUDIO_DEBUG=1`` to see the
-traceback of an unexpected error.
+command that writes a file checks its folder first (``store.atomic.check_output_folder``). Set
+``BATTLESTUDIO_DEBUG=1`` to see the traceback of an unexpected error.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
 
 from battlestudio import __version__
 
@@ -114,12 +115,13 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _info_text(path: str, i: dict) -> str:
-    def counts(d: dict) -> str:
+def _info_text(path: str, i: dict[str, Any]) -> str:
+    def counts(d: dict[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
     lines = [
-        f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), ruleset {i['ruleset']}",
+        f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), "
+        f"ruleset {i['ruleset']}",
         f"table {i['table_cm'][0]:g} × {i['table_cm'][1]:g} cm",
     ]
     for sid, side in i["sides"].items():
@@ -449,7 +451,7 @@ def _writable(path: str) -> None:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: one line plus the usage, exit 2
+    def error(self, message: str) -> NoReturn:  # usage errors: one line plus the usage, exit 2
         self.print_usage(sys.stderr)
         raise UsageError(f"{self.prog}: {message}")
 

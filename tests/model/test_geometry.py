@@ -53,7 +53,7 @@ def close(p, q, tol=1e-9):
 def test_glossary_7_defender_corners_and_lines():
     """§7: D's corners are FL (0,0), FR (10,0), RR (10,-2), RL (0,-2); extended front y = 0."""
     fl, fr, rr, rl = D.corners()
-    for got, want in zip((fl, fr, rr, rl), ((0, 0), (10, 0), (10, -2), (0, -2))):
+    for got, want in zip((fl, fr, rr, rl), ((0, 0), (10, 0), (10, -2), (0, -2)), strict=True):
         assert close(got, want)
     assert D.s((3.0, 4.0)) == pytest.approx(4.0)  # in front of the extended front
     assert D.s((30.0, -0.5)) == pytest.approx(-0.5)  # behind it, even far to the side
@@ -117,7 +117,7 @@ def test_angles_wrap_at_360(a, k):
 @given(rects, st.integers(-3, 3), st.tuples(coord, coord))
 def test_facing_plus_whole_turns_gives_the_same_footprint_and_bearings(r, k, p):
     turned = UnitRect(r.front, r.facing + 360.0 * k, r.width, r.depth)
-    for a, b in zip(r.corners(), turned.corners()):
+    for a, b in zip(r.corners(), turned.corners(), strict=True):
         assert close(a, b, 1e-6)
     if math.dist(p, r.front) > 1e-3:
         diff = signed_angle(r.bearing(p) - turned.bearing(p))

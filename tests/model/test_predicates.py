@@ -189,7 +189,7 @@ def test_glossary_g7_multi_leg_path():
     sweep = swept_path(D, [Translate(0.0, 10.0), Pivot(-90.0, "FR"), Translate(10.0, 0.0)])
     assert sweep.cost == pytest.approx(10.0 + 10.0 * math.pi / 2 + 10.0)
     assert sweep.final.facing == pytest.approx(0.0)
-    for a, b in zip(sweep.final.corners(), ((20.0, 20.0), (20.0, 10.0), (18.0, 10.0), (18.0, 20.0))):
+    for a, b in zip(sweep.final.corners(), ((20.0, 20.0), (20.0, 10.0), (18.0, 10.0), (18.0, 20.0)), strict=True):
         assert a == pytest.approx(b, abs=1e-9)
     assert sweep.area.contains(swept_translation(D, (0.0, 10.0)).buffer(-1e-6))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -67,7 +68,7 @@ def test_every_phase_boundary_has_a_keyframe_and_no_gap_exceeds_n(forty_turns):
     kf = log.keyframe_positions()
     starts = {start for start, _ in (log.phase_range(k) for k in log.phases())}
     assert starts <= set(kf)
-    assert max(b - a for a, b in zip(kf, kf[1:])) <= 8
+    assert max(b - a for a, b in pairwise(kf)) <= 8
     assert len(log) - kf[-1] < 8
 
 

@@ -209,7 +209,7 @@ def run_case(folder: Path, cases: Path, ruleset_id: str, special: Handler) -> No
     steps = expected["steps"]
     assert len(steps) == len(actions), f"{folder.name}: {len(actions)} actions but {len(steps)} expected steps"
     common = protocol_action(ruleset_id)
-    for i, (action, want) in enumerate(zip(actions, steps)):
+    for i, (action, want) in enumerate(zip(actions, steps, strict=True)):
         if action["do"] == "set" and "params" in action:
             params = _merge(params, action["params"])
         result, state = run_action(state, params, action, terrain, special, common)

@@ -14,7 +14,7 @@ def test_case(folder):
     state, params, actions, expected = load_case(folder)
     steps = expected["steps"]
     assert len(steps) == len(actions), f"{folder.name}: {len(actions)} actions but {len(steps)} expected steps"
-    for i, (action, want) in enumerate(zip(actions, steps)):
+    for i, (action, want) in enumerate(zip(actions, steps, strict=True)):
         result, state = run_action(state, params, action)
         match(want, result, f"{folder.name} step {i + 1} ({action['do']})")
     if "final" in expected:

@@ -24,7 +24,6 @@ def mid_game() -> GameState:
 
 def one_by_one(state: GameState, measure: str) -> list[tuple[str, str, float, bool]]:
     """Reference: every subject measured on its own, in the order the check lists them."""
-    p = params_for({**PARAMS, "command_measure": measure})
     out = []
     subjects = [c for c in state.commanders.values() if c.echelon == "division"] + list(state.units.values())
     for rec in subjects:

@@ -89,7 +89,7 @@ def reference_check_command(
         for sup, reach, base, nodes, shapes in measured:
             ds = command_distances(base, shapes, how)
             ins = within_command_many(base, shapes, reach, measure)
-            for node, d, ok in zip(nodes, ds, ins):
+            for node, d, ok in zip(nodes, ds, ins, strict=True):
                 found[node] = _reference_finding(state, p, node, sup, float(d), reach, bool(ok))
     findings = [found[rec.id] for rec in subjects if rec.id in found]
     return CommandReport(tuple(findings), tuple(refusals))
@@ -313,7 +313,9 @@ def test_findings_compare_hash_copy_and_pickle_like_plain_findings(planted):
     unread = [pickle.loads(pickle.dumps(f)) for f in found[:40]] + [copy.copy(f) for f in found[40:80]]
     again = check_command(planted, params_for(PARAMS)).findings
     assert [f.text for f in unread] == [f.text for f in found[:80]] and again == found
-    assert all(a is b for a, b in zip(again, found) if type(b) is not OutOfCommandFinding)  # kept, not rebuilt
+    assert all(
+        a is b for a, b in zip(again, found, strict=True) if type(b) is not OutOfCommandFinding
+    )  # kept, not rebuilt
     for f in found[:40]:
         plain = OutOfCommandFinding(**asdict(f))
         assert f == plain and plain == f and hash(f) == hash(plain) and not (f != plain)

@@ -70,7 +70,7 @@ def test_out_of_command_is_invariant_under_translation_and_rotation(dx, dy, thet
     state, params, _, _ = load_case(BOUNDARIES)
     french = sorted(u for u in state.units if state.units[u].side == "french")
     units = dict(state.units)
-    for uid, (jx, jy) in zip(french, jitter):
+    for uid, (jx, jy) in zip(french, jitter, strict=False):
         u = units[uid]
         units[uid] = replace(u, position=(u.position[0] + jx, u.position[1] + jy))
     state = state.evolve(units=units)

@@ -275,7 +275,7 @@ def match(expected: Any, actual: Any, where: str = "") -> None:
     elif isinstance(expected, list):
         assert isinstance(actual, (list, tuple)), f"{where}: expected a list, got {actual!r}"
         assert len(expected) == len(actual), f"{where}: expected {len(expected)} items, got {len(actual)}: {actual!r}"
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             match(e, a, f"{where}[{i}]")
     elif isinstance(expected, str) and expected.startswith("~") and isinstance(actual, (list, tuple)):
         assert any(isinstance(a, str) and expected[1:] in a for a in actual), (

@@ -157,7 +157,7 @@ def test_formations_do_not_stack_on_each_other(ends):
     from shapely.strtree import STRtree
 
     stacked = 0
-    for turn, st in ends.items():
+    for st in ends.values():
         units = [u for u in st.units.values() if u.id not in st.off_table and u.state != "eliminated"]
         shapes = [u.footprint() for u in units]
         tree = STRtree(shapes)

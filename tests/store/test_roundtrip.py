@@ -58,7 +58,7 @@ def test_floats_round_trip_exactly(tmp_path):
     back = store.load(tmp_path / "f.battle").scenario.units["vedel"]
     assert back.position == (awkward[0], awkward[4]) and back.facing == awkward[5]
     assert back.attributes["values"] == awkward
-    assert all(a.hex() == b.hex() for a, b in zip(back.attributes["values"], awkward))
+    assert all(a.hex() == b.hex() for a, b in zip(back.attributes["values"], awkward, strict=True))
 
 
 def test_negative_zero_is_written_as_zero_in_both_formats(tmp_path):
@@ -90,7 +90,7 @@ def test_changing_one_unit_changes_one_line(jena):
     before = dumps(jena).splitlines()
     jena.scenario.units["vedel"] = replace(jena.scenario.units["vedel"], men=2350)
     after = dumps(jena).splitlines()
-    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    changed = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
     assert len(before) == len(after) and changed == [('      "men": 2400,', '      "men": 2350,')]
 
 

@@ -12,12 +12,11 @@ from battlestudio.store import BattleFileError
 from battlestudio.store.json_format import dumps
 
 
-def _error(tmp_path, jena, edit, name="bad.battle.json") -> str:
+def _error(tmp_path, jena, edit) -> str:
     doc = json.loads(dumps(jena))
     edit(doc)
     src = tmp_path / "src.battle.json"
     src.write_text(json.dumps(doc), encoding="utf-8")
-    path = tmp_path / name
     with pytest.raises(BattleFileError) as info:
         store.load(src)
     msg = str(info.value)

@@ -40,7 +40,7 @@ def test_stepping_phase_by_phase_syncs_only_what_changed(replay, monkeypatch):
         for item in view.map_scene.items_by_kind[kind].values():
             original = item.sync
             monkeypatch.setattr(item, "sync", lambda rec, _o=original: (synced.append(rec.id), _o(rec))[1])
-    for a, b in zip(starts[:12], starts[1:13]):
+    for a, b in zip(starts[:12], starts[1:13], strict=False):
         before, after = log.state_at(a), log.state_at(b)
         synced.clear()
         view.show_state(after.units, after.commanders)

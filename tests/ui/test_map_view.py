@@ -45,7 +45,7 @@ def test_unit_item_is_its_true_footprint(view, scenario, uid):
     poly = item.shape().toFillPolygon()
     corners = sorted(scene_to_table(item.mapToScene(p)) for p in list(poly)[:4])
     expected = sorted(scenario.units[uid].rect().corners())
-    for got, want in zip(corners, expected):
+    for got, want in zip(corners, expected, strict=True):
         assert got == pytest.approx(want, abs=1e-6)
 
 

@@ -63,7 +63,7 @@ def test_draw_a_wood_polygon_with_clicks_and_enter(view, document, mouse):
     assert wood.kind == TerrainKind.WOODS
     drawn = list(wood.geometry.exterior.coords)[:-1]
     tol = 1.0 / view.zoom() + 1e-6
-    for got, want in zip(drawn, corners):
+    for got, want in zip(drawn, corners, strict=True):
         assert got == pytest.approx(want, abs=tol)
     assert view.map_scene.item_for(fid) is not None
     document.undo()

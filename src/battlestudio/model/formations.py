@@ -154,7 +154,7 @@ def figure_cells(rect: UnitRect, formation: str, figures: int, column_ranks: int
     c0 = fl + np.outer(jk[:, 0] * cw + inset, r) - np.outer(jk[:, 1] * cd, f)
     ring_coords = np.stack([c0, c0 - cd * f, c0 - cd * f + fw * r, c0 + fw * r], axis=1)
     polys = shapely.polygons(ring_coords)
-    return [FigureCell(int(j), int(k), p) for (j, k), p in zip(slots, polys)]
+    return [FigureCell(int(j), int(k), p) for (j, k), p in zip(slots, polys, strict=True)]
 
 
 def turn_on_the_spot(rect: UnitRect, turn: Literal["right", "left"]) -> UnitRect:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 from collections.abc import Iterable
 
@@ -37,7 +38,7 @@ def swept_pivot(p: UnitRect | BaseGeometry, angle: float, origin: Point, step: f
     g = _geom(p)
     n = max(1, math.ceil(abs(angle) / step))
     poses = [affinity.rotate(g, angle * i / n, origin=origin) for i in range(n + 1)]
-    return unary_union([unary_union([a, b]).convex_hull for a, b in zip(poses, poses[1:])])
+    return unary_union([unary_union([a, b]).convex_hull for a, b in pairwise(poses)])
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ Battle with an empty event list.
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from dataclasses import dataclass, field
 
 from battlestudio.model.scenario import Scenario
@@ -17,7 +18,7 @@ class Battle:
     """``scenario`` (the initial state) and ``events`` (the game log, oldest first)."""
 
     scenario: Scenario = field(default_factory=Scenario)
-    events: list[BattleEvent] = field(default_factory=list)
+    events: MutableSequence[BattleEvent] = field(default_factory=list)  # a RecordedEvents when read lazily
 
     @property
     def turns_logged(self) -> int:

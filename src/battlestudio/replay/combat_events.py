@@ -17,7 +17,7 @@ from battlestudio.replay.flow_events import unit_of
 from battlestudio.replay.state import GameState
 
 
-def _freeze_roll(event: BattleEvent) -> None:
+def _freeze_roll(event: Fired | Melee | MoraleTest) -> None:
     roll = event.roll
     if roll is not None:
         if not isinstance(roll, Mapping):

@@ -189,7 +189,7 @@ class RecordedEvents(MutableSequence[BattleEvent]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple, RecordedEvents)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     def __repr__(self) -> str:

@@ -112,8 +112,7 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
         raise_for_places(events.heads(), battle.scenario, "events[{i}]")  # seq = index: no gaps
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
-            events = list(events)
-        battle.events = events
+        battle.events = events if lazy_events else list(events)
         return battle
     except DocumentError as err:
         raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None
@@ -232,7 +231,7 @@ _HEAD_KEYS = frozenset(("kind", "turn", "side", "phase"))
 
 def _columns(spec: RecordSpec) -> str:
     """The columns of ``spec``'s table, named (a file missing one is an SQL error, not a gap)."""
-    names = []
+    names: list[str] = []
     for name, codec in spec.fields:
         names.extend((f"{name}_x", f"{name}_y") if codec is POINT or codec is OPT_POINT else (name,))
     return ", ".join(names)  # unquoted: SQLite reads an unknown quoted name as a string

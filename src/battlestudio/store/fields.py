@@ -212,7 +212,7 @@ class EnumOf(Codec):
 
     def __init__(self, enum: type[Enum]) -> None:
         self.enum = enum
-        self.values = {e.value: e for e in enum}  # type: ignore[attr-defined]
+        self.values = {e.value: e for e in enum}
 
     def dump(self, value: Any) -> Any:
         return self.load(value.value if isinstance(value, Enum) else value).value
@@ -270,7 +270,7 @@ class JsonMapping(Codec):
         if not isinstance(raw, dict):
             raise DocumentError("", f"expected an object, got {_kind(raw)}")
         try:
-            return _json_value(raw)
+            return _json_object(raw)
         except RecursionError:
             raise DocumentError("", "nested too deeply") from None
 
@@ -291,16 +291,20 @@ def _json_value(raw: Any) -> Any:
                 raise nested(f"[{i}]", err) from None
         return out
     if isinstance(raw, dict):
-        obj = {}
-        for k in sorted(raw, key=str):
-            if not isinstance(k, str):
-                raise DocumentError("", f"object keys must be strings, got {show(k)}")
-            try:
-                obj[k] = _json_value(raw[k])
-            except DocumentError as err:
-                raise nested(f".{k}", err) from None
-        return obj
+        return _json_object(raw)
     raise DocumentError("", f"expected a JSON value, got {type(raw).__name__}")
+
+
+def _json_object(raw: dict[Any, Any]) -> dict[str, Any]:
+    obj = {}
+    for k in sorted(raw, key=str):
+        if not isinstance(k, str):
+            raise DocumentError("", f"object keys must be strings, got {show(k)}")
+        try:
+            obj[k] = _json_value(raw[k])
+        except DocumentError as err:
+            raise nested(f".{k}", err) from None
+    return obj
 
 
 _DEPTH = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
@@ -363,7 +367,8 @@ def _check_geojson(raw: dict[str, Any]) -> None:
         raise DocumentError(f".{sorted(extra)[0]}", f"unexpected key in a {gtype}")
     if "coordinates" not in raw:
         raise DocumentError(".coordinates", "missing")
-    _check_coords(raw["coordinates"], _DEPTH[gtype], ".coordinates")
+    depth = _DEPTH[raw["type"]]  # a key of _DEPTH: the caller checked the type (GeometryField._check_type)
+    _check_coords(raw["coordinates"], depth, ".coordinates")
 
 
 def _check_coords(raw: Any, depth: int, where: str) -> None:

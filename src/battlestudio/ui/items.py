@@ -239,7 +239,7 @@ def _town_blocks(town: TownZone, cell: float = 3.0, street: float = 0.8) -> list
     shapely.prepare(inner)
     inside = shapely.contains(inner, shapely.box(gx, gy, gx + side, gy + side))
     blocks: list[QRectF] = []
-    for x, y in zip(gx[inside].tolist(), gy[inside].tolist()):
+    for x, y in zip(gx[inside].tolist(), gy[inside].tolist(), strict=True):
         blocks.append(QRectF(table_to_scene(x, y + side), table_to_scene(x + side, y)))
     return blocks
 

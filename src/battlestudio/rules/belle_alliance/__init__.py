@@ -249,6 +249,7 @@ class BelleAllianceRuleset(RulesetDefaults):
                 shapely.points(
                     np.asarray([state.commanders[s].position for s in sups], dtype=float).reshape(-1, 2)
                 ).tolist(),
+                strict=True,
             )
         )
         ds = shapely.distance(
@@ -256,7 +257,7 @@ class BelleAllianceRuleset(RulesetDefaults):
             np.asarray(footprints([u for _, u, _ in pairs]), dtype=object),
         ).tolist()
         out = []
-        for (uid, u, sup), d in zip(pairs, ds):
+        for (uid, _, sup), d in zip(pairs, ds, strict=True):
             ok = d <= reach + 1e-6
             out.append(
                 OutOfCommandFinding(

@@ -288,7 +288,7 @@ class GdaRuleset(RulesetDefaults):
             np.asarray(bases, dtype=object), np.asarray(footprints([u for *_, u in rows]), dtype=object)
         ).tolist()
         out = []
-        for (b, c, u), d in zip(rows, ds):
+        for (b, c, u), d in zip(rows, ds, strict=True):
             ok = d <= r + TINY
             out.append(
                 OutOfCommandFinding(

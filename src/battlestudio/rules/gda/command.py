@@ -60,7 +60,8 @@ class FalteringResult(StrEnum):
 HESITANT_RESTRICTIONS: tuple[str, ...] = (
     "1. no attacks; cavalry may only counter-attack",
     "2. a unit that is attacked suffers -1",
-    "3. no advance: no move may bring its units closer to the enemy (attacked units may wheel to face; winners may occupy the enemy's position)",
+    "3. no advance: no move may bring its units closer to the enemy "
+    "(attacked units may wheel to face; winners may occupy the enemy's position)",
     '4. no formation change with an enemy within 15 cm [9"], except forming Square or an Unformed unit',
     "5. artillery: no long-range fire or artillery preparation; guns may wheel but not relocate",
     "6. fire straight ahead only (skirmishers exempt)",

@@ -372,11 +372,11 @@ class RegimentalRuleset(RulesetDefaults):
             when the scenario does not say how many adjutants the side has.
         """
         p = parameters(params)
-        c = state.commanders.get(adjutant)
         oid = f"regimental-adjutant-{adjutant}-t{state.turn}"
         try:
             ok, _, text = adjutant_move(state, adjutant, to, p)
-            usable_adjutants(state, c.side, p)  # type: ignore[union-attr]
+            c = state.commanders[adjutant]  # there: adjutant_move refuses an id that is not an adjutant
+            usable_adjutants(state, c.side, p)
         except MissingParameterError:
             raise
         except RuleRefused as exc:
@@ -388,8 +388,8 @@ class RegimentalRuleset(RulesetDefaults):
             state.side,
             state.phase or "activation",
             id=adjutant,
-            path=(tuple(c.position), (float(to[0]), float(to[1]))),
-        )  # type: ignore[union-attr]
+            path=((c.position[0], c.position[1]), (float(to[0]), float(to[1]))),
+        )
         return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
 
     def hq(self, state: GameState, side: str) -> Commander | None:

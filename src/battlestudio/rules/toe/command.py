@@ -264,7 +264,7 @@ def check_command(
                 np.asarray(shapes, dtype=object), np.asarray([sups[k].base for k in todo], dtype=object)
             )
             inside = (dists <= np.asarray([sups[k].reach for k in todo], dtype=float) + TINY).tolist()
-            for k, d, ok in zip(todo, dists.tolist(), inside):
+            for k, d, ok in zip(todo, dists.tolist(), inside, strict=True):
                 ds[k], ins[k] = d, ok
         else:  # superior by superior, as command_geometry measures one general's subordinates
             how: Literal["centre", "nearest"] = "centre" if measure == "centre" else "nearest"
@@ -278,6 +278,7 @@ def check_command(
                     js,
                     command_distances(chief.base, group, how),
                     within_command_many(chief.base, group, chief.reach, measure),
+                    strict=True,
                 ):
                     ds[todo[j]], ins[todo[j]] = float(d), bool(ok)
     flags = state.flags
@@ -286,7 +287,7 @@ def check_command(
     add = findings.append
     if len(_KNOWN) + n > 1 << 16:
         _KNOWN.clear()
-    for rid, rec, chief, f, d, ok in zip(ids, recs, sups, known, ds, ins):
+    for rid, rec, chief, f, d, ok in zip(ids, recs, sups, known, ds, ins, strict=True):
         if f is not None:
             d, ok = f.distance, f.within
         if (
@@ -306,7 +307,7 @@ def check_command(
                 _KNOWN[id(rec)] = (rec, chief, f)
             add(f)
     if clash:  # as keyed by id: both records of a shared id get the commander's finding
-        found = dict(zip(ids, findings))
+        found = dict(zip(ids, findings, strict=True))
         subjects = [c for c in commanders.values() if c.echelon == division] + list(units.values())
         findings = [found[rec.id] for rec in subjects if rec.id in found]
     return CommandReport(tuple(findings), tuple(refusals))

@@ -84,7 +84,7 @@ def bases_of(cs: Iterable[Commander]) -> list[BaseGeometry]:
         points = shapely.points(np.asarray([cs[k].position for k in missing], dtype=float).reshape(-1, 2))
         if len(_BASES) + len(missing) > 1 << 14:
             _BASES.clear()
-        for k, base in zip(missing, points.tolist()):
+        for k, base in zip(missing, points.tolist(), strict=True):
             _BASES[id(cs[k])] = (cs[k], base)
             out[k] = base
     return out

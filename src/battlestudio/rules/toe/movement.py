@@ -250,7 +250,7 @@ def _first_stop(
     here: Point, u: Point, top: float, enemies: list[BaseGeometry], names: list[str], limit: float, ahead: bool
 ) -> tuple[float | None, str]:
     best: tuple[float, str] | None = None
-    for poly, name in zip(enemies, names):
+    for poly, name in zip(enemies, names, strict=True):
         t = first_within(here, u, top, poly, limit, ahead)
         if t is not None and (best is None or t < best[0]):
             best = (t, name)

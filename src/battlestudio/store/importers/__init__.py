@@ -59,8 +59,8 @@ def import_oob(
     ------
     OobImportError
         for an unknown format, a missing mapping (or one given for a format that reads none),
-        a table whose content is not of ``fmt`` (an XLSX workbook is a zip archive), a file that cannot be read, or an import that
-        yields neither a commander nor a unit.
+        a table whose content is not of ``fmt`` (an XLSX workbook is a zip archive), a file that cannot be read,
+        or an import that yields neither a commander nor a unit.
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -107,8 +107,8 @@ def import_oob(
             warnings=res.warnings
             + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
         )
-    for p in res.scenario.validate_oob():
-        res.warnings.append(ImportWarning("order of battle", 0, f"{p.code}: {p.message}"))
+    for problem in res.scenario.validate_oob():
+        res.warnings.append(ImportWarning("order of battle", 0, f"{problem.code}: {problem.message}"))
     return res
 
 

@@ -25,6 +25,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 from collections.abc import Iterable
+from typing import Any
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
@@ -53,6 +54,9 @@ RATING_QUALITY = {
     "Rabble": Quality.RABBLE,
 }
 """lookup_rating name → Quality."""
+
+_Row = dict[str, str]
+"""One CSV row, column → cell."""
 
 HEAVY_CAV = {"Cuirassier", "Heavy Dragoons", "Carabiniers"}
 MEDIUM_CAV = {"Dragoons"}
@@ -204,7 +208,9 @@ def import_fogofwar(
         sc.info,
         parameters={
             **sc.info.parameters,
-            "toe.assumed.command_ability_from": "fogofwar lookup_cmd_rating.effect (Magnificent +2 … Blithering Idiot -2)",
+            "toe.assumed.command_ability_from": (
+                "fogofwar lookup_cmd_rating.effect (Magnificent +2 … Blithering Idiot -2)"
+            ),
         },
     )
     return ImportResult(sc, warnings, roots)
@@ -215,7 +221,16 @@ def _lookup_name(t: _Tables, table: str, code: str) -> str | None:
     return row["name"] if row else None
 
 
-def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_file) -> str:
+def _import_force(
+    t: _Tables,
+    f: _Row,
+    rows: list[tuple[int, _Row]],
+    sc: Scenario,
+    ids: IdMaker,
+    warnings: list[ImportWarning],
+    sides: dict[str, str],
+    fu_file: str,
+) -> str:
     nation = f["nation"].strip()
     side = sides.get(nation, slug(nation))
     if side not in sc.sides:
@@ -251,8 +266,8 @@ def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_fi
             )
         )
         level = raised
-    attrs: dict = {"formation": f["name"], "source_id": f"force:{f['id']}"}
-    ke = None
+    attrs: dict[str, Any] = {"formation": f["name"], "source_id": f"force:{f['id']}"}
+    ke: int | None = None
     for col, table in (("rating", "cmd_rating"), ("inspiration", "inspiration"), ("condition", "condition")):
         row = t.lookup[table].get(f[col].strip())
         if row is None and f[col].strip():
@@ -325,7 +340,18 @@ def _import_force(t, f, rows, sc: Scenario, ids: IdMaker, warnings, sides, fu_fi
 _FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
 
 
-def _command(t, r, rowno, parent, side, nation, sc, ids, warnings, fu_file) -> str:
+def _command(
+    t: _Tables,
+    r: _Row,
+    rowno: int,
+    parent: str,
+    side: str,
+    nation: str,
+    sc: Scenario,
+    ids: IdMaker,
+    warnings: list[ImportWarning],
+    fu_file: str,
+) -> str:
     lvl = r["cmd_level"].strip()
     src = LEVEL_ECHELON.get(int(lvl) if lvl.isdigit() else 0)
     if src is None:
@@ -378,7 +404,7 @@ renames the copy into another unit and the suffix stays: ``9e Hussar_Copy`` is t
 copied from the 10e Hussar row beside it (Treilhard's brigade of V Corps held both regiments)."""
 
 
-def _row_name(r, rowno, warnings, fu_file) -> str:
+def _row_name(r: _Row, rowno: int, warnings: list[ImportWarning], fu_file: str) -> str:
     """The row's name without the editor's copy suffix (a note says so)."""
     name = r["name"].strip() or r["path"]
     if name.endswith(COPY_SUFFIX) and name[: -len(COPY_SUFFIX)].strip():
@@ -396,7 +422,9 @@ def _row_name(r, rowno, warnings, fu_file) -> str:
     return name
 
 
-def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
+def _quality(
+    t: _Tables, code: str, r: _Row, rowno: int, warnings: list[ImportWarning], fu_file: str
+) -> tuple[str, str]:
     name = _lookup_name(t, "rating", code)
     if name is None:
         warnings.append(
@@ -406,7 +434,16 @@ def _quality(t, code: str, r, rowno, warnings, fu_file) -> tuple[str, str]:
     return RATING_QUALITY.get(name, Quality.REGULAR).value, name
 
 
-def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
+def _units(
+    t: _Tables,
+    r: _Row,
+    rowno: int,
+    side: str,
+    nation: str,
+    ids: IdMaker,
+    warnings: list[ImportWarning],
+    fu_file: str,
+) -> list[Unit]:
     utype = r["utype"].strip()
     before = len(warnings)
     bay = _int(r, "bayonets", fu_file, rowno, warnings)
@@ -417,10 +454,10 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
     base_attrs = {"source_id": f"force_unit:{r['id']}"}
     if r.get("descr"):
         base_attrs["description"] = r["descr"].strip()
-    common = dict(side=side, nation=(r["nation"] or nation).strip())
+    unit_nation = (r["nation"] or nation).strip()
     out: list[Unit] = []
     if utype == "4":
-        out.append(_battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, fu_file))
+        out.append(_battery(t, r, rowno, name, guns, ids, side, unit_nation, base_attrs, warnings, fu_file))
         return out
     if utype == "5":
         q, qn = _quality(t, r["rating"], r, rowno, warnings, fu_file)
@@ -434,7 +471,8 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
                 horses=sab,
                 guns=guns,
                 attributes={**base_attrs, "fogofwar_rating": qn},
-                **common,
+                side=side,
+                nation=unit_nation,
             )
         )
         return out
@@ -457,7 +495,8 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
                 quality=q,
                 men=bay,
                 attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_drill": drill},
-                **common,
+                side=side,
+                nation=unit_nation,
             )
         )
     if sab > 0:
@@ -486,7 +525,8 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
                 men=sab,
                 horses=sab,
                 attributes={**base_attrs, "fogofwar_rating": qn, "fogofwar_cav_type": ct or ""},
-                **common,
+                side=side,
+                nation=unit_nation,
             )
         )
         if len(out) == 2:
@@ -501,7 +541,9 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
             )
     if guns > 0:
         if guns > BATTALION_GUNS_MAX or not out:
-            out.append(_battery(t, r, rowno, f"{name} battery", guns, ids, side, common, base_attrs, warnings, fu_file))
+            out.append(
+                _battery(t, r, rowno, f"{name} battery", guns, ids, side, unit_nation, base_attrs, warnings, fu_file)
+            )
             warnings.append(
                 ImportWarning(
                     fu_file,
@@ -532,7 +574,19 @@ def _units(t, r, rowno, side, nation, ids, warnings, fu_file) -> list[Unit]:
     return out
 
 
-def _battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, fu_file) -> Unit:
+def _battery(
+    t: _Tables,
+    r: _Row,
+    rowno: int,
+    name: str,
+    guns: int,
+    ids: IdMaker,
+    side: str,
+    unit_nation: str,
+    base_attrs: dict[str, str],
+    warnings: list[ImportWarning],
+    fu_file: str,
+) -> Unit:
     gname = _lookup_name(t, "gunnery", r["gunnery_type"])
     if gname is None:
         warnings.append(
@@ -557,5 +611,6 @@ def _battery(t, r, rowno, name, guns, ids, side, common, base_attrs, warnings, f
             "fogofwar_gunnery": gname or "",
             "fogofwar_rating": qn,
         },
-        **common,
+        side=side,
+        nation=unit_nation,
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
@@ -264,8 +265,8 @@ def _not_a_command(name: str, rest: str) -> str:
     for part in (name, rest.strip("()") if rest.startswith("(") else rest):
         if not part:
             continue
-        if STRENGTH_RE.search(part):
-            return f"{STRENGTH_RE.search(part).group(0)!r} is not a strength this format reads"
+        if strength := STRENGTH_RE.search(part):
+            return f"{strength.group(0)!r} is not a strength this format reads"
         if not NAME_RE.match(part) or not part.isprintable():
             return f"{part!r} does not read as a name"
     return ""
@@ -300,9 +301,22 @@ def _directive(st: _FileState, stripped: str, lineno: int, raw: str, warnings: l
         warnings.append(ImportWarning(str(st.path), lineno, f"unknown directive {stripped!r}; ignored", raw))
 
 
-def _unit(st, path, lineno, raw, name, m_unit, m_bty, side_id, ids, prefix, warnings) -> Unit:
+def _unit(
+    st: _FileState,
+    path: Path,
+    lineno: int,
+    raw: str,
+    name: str,
+    m_unit: re.Match[str] | None,
+    m_bty: re.Match[str] | None,
+    side_id: str,
+    ids: IdMaker,
+    prefix: str,
+    warnings: list[ImportWarning],
+) -> Unit:
+    """The unit of a strength line: ``m_unit`` matched it, or else ``m_bty`` (a battery)."""
     uid = ids.make(prefix, name)
-    attrs: dict = {"source_file": path.name, "source_line": lineno}
+    attrs: dict[str, Any] = {"source_file": path.name, "source_line": lineno}
     if m_unit:
         bases = int(m_unit.group("n"))
         if bases < 0:
@@ -315,6 +329,7 @@ def _unit(st, path, lineno, raw, name, m_unit, m_bty, side_id, ids, prefix, warn
             attrs["details"] = m_unit.group("details").strip()
         code = None
     else:
+        assert m_bty is not None, "the caller passes a battery match when there is no unit match"
         bases = 1
         code = m_bty.group("code")
         arm, subtype = Arm.ARTILLERY, BATTERY_CODES[code]
@@ -420,7 +435,7 @@ def import_republique5(
     return ImportResult(sc, warnings, roots)
 
 
-def _note_roots(sc: Scenario, roots: Iterable[str], warnings: list[ImportWarning], paths) -> None:
+def _note_roots(sc: Scenario, roots: Iterable[str], warnings: list[ImportWarning], paths: Sequence[str | Path]) -> None:
     by_side: dict[str, list[str]] = {}
     for r in roots:
         by_side.setdefault(sc.commanders[r].side, []).append(r)

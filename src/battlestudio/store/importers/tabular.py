@@ -63,7 +63,7 @@ import csv
 import io
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Quality, Unit
@@ -143,7 +143,7 @@ def _read_rows(
                     for v in values
                 ]
                 if any(c.strip() for c in cells):
-                    rows.append((n, dict(zip(header, cells))))
+                    rows.append((n, dict(zip(header, cells, strict=False))))
             return header, rows
         finally:
             wb.close()
@@ -151,7 +151,11 @@ def _read_rows(
         with open(path, encoding="utf-8-sig", newline="") as f:
             reader = csv.reader(f)
             header = [h.strip() for h in next(reader, [])]
-            rows = [(n, dict(zip(header, r))) for n, r in enumerate(reader, start=2) if any(c.strip() for c in r)]
+            rows = [
+                (n, dict(zip(header, r, strict=False)))
+                for n, r in enumerate(reader, start=2)
+                if any(c.strip() for c in r)
+            ]
             return header, rows
     except OSError as e:
         raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
@@ -207,6 +211,10 @@ def import_table(
     return _Builder(path, m, scenario if scenario is not None else Scenario()).run(rows)
 
 
+_Entry = tuple[int, dict[str, str], str, str]
+"""A row of the table: (row number, row, parent key, display name)."""
+
+
 class _Builder:
     """Turns mapped rows into commanders, units and OOB edges."""
 
@@ -224,7 +232,7 @@ class _Builder:
         c = self.m.columns.get(key)
         return (row.get(c) or "").strip() if isinstance(c, str) else ""
 
-    def number(self, row, key: str, rowno: int) -> int:
+    def number(self, row: Mapping[str, str], key: str, rowno: int) -> int:
         cols = self.m.columns.get(key)
         total = 0
         for c in cols if isinstance(cols, list) else [cols] if cols else []:
@@ -242,7 +250,7 @@ class _Builder:
             total += v
         return total
 
-    def keys(self, row, rowno: int) -> tuple[str, str, str] | None:
+    def keys(self, row: Mapping[str, str], rowno: int) -> tuple[str, str, str] | None:
         """(key, parent key, display name) of a row."""
         h = self.m.hierarchy
         if self.m.mode == "id":
@@ -269,8 +277,8 @@ class _Builder:
         parts = levels[: depth + 1]
         return "\x1f".join(parts), "\x1f".join(p for p in parts[:-1] if p), self.col(row, "name") or parts[-1]
 
-    def run(self, rows) -> ImportResult:
-        entries: dict[str, tuple[int, dict[str, str], str, str]] = {}
+    def run(self, rows: Iterable[tuple[int, dict[str, str]]]) -> ImportResult:
+        entries: dict[str, _Entry] = {}
         for rowno, row in rows:
             k = self.keys(row, rowno)
             if k is None:
@@ -308,6 +316,7 @@ class _Builder:
             rowno, row, parent, name = entries[key]
             pid = node.get(parent) if parent else None
             arm_raw = self.col(row, "arm")
+            arm: str | None
             if "arm" not in self.m.columns:
                 arm = self.m.defaults.get("arm", "infantry")
             else:
@@ -342,13 +351,13 @@ class _Builder:
         )
         return ImportResult(self.sc, self.warnings, roots)
 
-    def _depth(self, key: str, entries) -> int:
+    def _depth(self, key: str, entries: Mapping[str, _Entry]) -> int:
         d, p = 0, entries[key][2]
         while p and p in entries and d < 100:
             d, p = d + 1, entries[p][2]
         return d
 
-    def _side(self, row, rowno: int) -> tuple[str, str]:
+    def _side(self, row: Mapping[str, str], rowno: int) -> tuple[str, str]:
         nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
         raw = self.col(row, "side")
         side = (
@@ -360,7 +369,7 @@ class _Builder:
             self.sc.sides[side] = Side(side, raw or nation or side, (nation,) if nation else ())
         return side, nation
 
-    def _commander(self, key, rowno, row, name, pid, arm_raw) -> str:
+    def _commander(self, key: str, rowno: int, row: Mapping[str, str], name: str, pid: str | None, arm_raw: str) -> str:
         side, nation = (
             self._side(row, rowno)
             if row
@@ -399,7 +408,7 @@ class _Builder:
             self.sc.oob.add_node(cid)
         return cid
 
-    def _unit(self, rowno, row, name, pid, arm) -> str:
+    def _unit(self, rowno: int, row: Mapping[str, str], name: str, pid: str | None, arm: str) -> str:
         side, nation = self._side(row, rowno)
         qraw = self.col(row, "quality")
         q = self.m.values.get("quality", {}).get(qraw) or (

@@ -167,25 +167,27 @@ class OobModel(QAbstractItemModel):
         return list(self._nodes)
 
     # -- QAbstractItemModel --------------------------------------------------------------
-    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+    # The ``QModelIndex()`` defaults are Qt's model API idiom (an invalid index is the root) and
+    # a value, never mutated: hence ``noqa: B008``.
+    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
         kids = self._children.get(self.node(parent), [])
         if not (0 <= row < len(kids) and 0 <= column < len(COLUMNS)):
             return QModelIndex()
         return self.createIndex(row, column, self._key[kids[row]])
 
-    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         n = self.node(index)
         if n is None:
             return QModelIndex()
         p = self._parent.get(n)
         return self.index_of(p) if p is not None else QModelIndex()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt API
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self._children.get(self.node(parent), []))
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
         return len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802

@@ -137,7 +137,10 @@ class ReplayMarks:
         t = self.timeline
         log, pos = t.log, t.position
         turn = t.cursor.turn
-        first = next((p - 1 for tn, p in zip(log.turns(), log.turn_starts()) if tn >= turn - self.trail_turns + 1), 0)
+        first = next(
+            (p - 1 for tn, p in zip(log.turns(), log.turn_starts(), strict=False) if tn >= turn - self.trail_turns + 1),
+            0,
+        )
         start = log.state_at(first)
         trails: dict[str, list[tuple[float, float]]] = {}
         for _, e in log.events_between(first, pos):

@@ -251,7 +251,7 @@ class TimelineBar(QWidget):
     def _on_bounds(self, _lo: int, hi: int) -> None:
         log = self.timeline.log
         self.track.length = hi
-        self.track.turns = list(zip(log.turns(), log.turn_starts()))
+        self.track.turns = list(zip(log.turns(), log.turn_starts(), strict=False))
         self.track.phases = log.phase_starts()
         turns = log.turns()
         self.turn_box.blockSignals(True)
