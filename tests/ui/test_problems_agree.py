@@ -171,3 +171,49 @@ def test_cli_and_dock_agree_on_50_generated_battles(qtbot, capsys, tmp_path):
     agree()
     assert len(broken) == 50
     assert sum(1 for f in broken if f) >= 30  # most of them broken on purpose
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+def test_the_windows_dock_agrees_with_check_anywhere_in_the_replay(path, qtbot, capsys, tmp_path):
+    """Opened in the real window (a recorded game becomes a replay at its start), the dock lists
+    what ``check`` prints for the file, at the start, in the middle and at the end of the game:
+    the state at the cursor is not a scenario to check."""
+    from tests.ui.window_helpers import make_window
+
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(path)
+    timeline = getattr(w.document, "timeline", None)
+    places = [None] if timeline is None else ["start", "middle", "end"]
+    for place in places:
+        if place == "middle":
+            timeline.seek(len(timeline.log) // 2)
+        elif place == "end":
+            timeline.to_end()
+        w.problems_panel.check()
+        code, cli = cli_problems(path, capsys)
+        assert dock_problems(w.problems_panel) == cli == [], place
+        assert code == 0
+
+
+def test_the_windows_dock_and_check_word_an_unplayable_game_alike(qtbot, capsys, tmp_path, monkeypatch):
+    import json
+
+    from tests.ui.window_helpers import ModalRecorder
+
+    modals = ModalRecorder(monkeypatch)  # the window warns once that the game cannot be replayed
+
+    jena = next(p for p in BUNDLED if p.name.startswith("jena"))
+    data = json.loads(jena.read_text())
+    moved = next(e for e in data["events"] if e["kind"] == "moved")
+    moved["id"] = "nobody"  # a move of a unit the scenario does not have
+    bad = tmp_path / "jena-nobody.battle.json"
+    bad.write_text(json.dumps(data))
+    from tests.ui.window_helpers import make_window
+
+    w = make_window(qtbot, tmp_path)
+    w.files.open_path(bad)
+    qtbot.waitUntil(lambda: any(p.check == "game.replay" for p in w.problems_panel.problems), timeout=20_000)
+    code, cli = cli_problems(bad, capsys)
+    assert code == 1 and dock_problems(w.problems_panel) == cli
+    assert [c for _, c, _ in cli] == ["game.replay"] and "'nobody'" in cli[0][2]
+    assert [kind for kind, _, _ in modals.calls] == ["warning"]

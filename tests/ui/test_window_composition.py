@@ -80,15 +80,15 @@ def test_a_recorded_games_problems_reach_the_problems_dock_and_stay_with_their_d
     qtbot.waitUntil(lambda: not isinstance(w.document, PlayDocument))
     shown = w.document
     top = w.problems_panel.list.topLevelItem(0)
-    assert top.text(1) == "game.not_replayable" and "no unit 'ghost'" in top.text(0)
+    assert top.text(1) == "game.replay" and "no unit 'ghost'" in top.text(0)
     errors = sum(p.severity == "error" for p in w.problems_panel.problems)
     assert errors >= 1 and w.problems_label.text().startswith(f"{errors} errors")  # counted in the status bar
 
     assert w.files.open_path(JENA, ask=False)  # another document: its problems, not the last one's
-    assert all(p.check != "game.not_replayable" for p in w.problems_panel.problems)
+    assert all(p.check != "game.replay" for p in w.problems_panel.problems)
 
     w.set_document(shown)  # the bad one again: its game's problem comes back with it
-    assert w.problems_panel.problems[0].check == "game.not_replayable"
+    assert w.problems_panel.problems[0].check == "game.replay"
     assert len(modals.of("warning")) == 1  # warned once per document
 
 

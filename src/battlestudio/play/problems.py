@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from battlestudio.document import Document
 from battlestudio.validate import Problem
+from battlestudio.validate.game import replay_problem
 from battlestudio.store import BattleFileError
 
 
@@ -30,16 +31,6 @@ def unplayable_text(doc: Document, exc: Exception) -> str:
 
 
 def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
-    """For the Problems dock: one error when ``doc``'s recorded game cannot be replayed
-    (``exc``, naming the first bad event; None when it can)."""
-    if exc is None:
-        return []
-    n = len(doc.battle.events)
-    return [
-        Problem(
-            "error",
-            "game.not_replayable",
-            f"The recorded game ({n} event{'' if n == 1 else 's'}) cannot be replayed: {exc}",
-            (),
-        )
-    ]
+    """For the Problems dock: the error ``battlestudio check`` gives when ``doc``'s recorded game
+    cannot be replayed (``exc``, naming the first bad event; None when it can)."""
+    return [] if exc is None else [replay_problem(exc)]

@@ -17,4 +17,10 @@ def game_log(battle: Battle) -> Iterable[Problem]:
     try:
         GameLog.from_battle(battle)
     except ValueError as exc:
-        yield error("game.replay", "events: " + " ".join(str(exc).split()))
+        yield replay_problem(exc)
+
+
+def replay_problem(exc: Exception) -> Problem:
+    """The error for a game that cannot be replayed: ``exc`` names its first bad event. The one
+    wording of both ``battlestudio check`` and the Problems dock."""
+    return error("game.replay", "events: " + " ".join(str(exc).split()))

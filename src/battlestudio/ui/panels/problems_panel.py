@@ -89,7 +89,9 @@ class ProblemsPanel(QWidget):
         """Validate now and show the result."""
         self._timer.stop()
         extra = self._extra.get(self.document, [])
-        self.problems = extra + find_problems(self.document.scenario, self._footprints)
+        # the scenario as designed (``battle.scenario``), as ``battlestudio check`` reads the file; in
+        # a game ``document.scenario`` is the state at the replay cursor, which is not a scenario to check
+        self.problems = extra + find_problems(self.document.battle.scenario, self._footprints)
         style = self.style()
         icons = {
             "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
