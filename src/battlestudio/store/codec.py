@@ -100,8 +100,8 @@ class RecordSpec:
         defaults = {f.name: f.default for f in dataclasses.fields(self.cls)}
         not_none = [n for n in self.since if defaults.get(n) is not None]
         if not_none:  # an older file has no value for it: only None can stand for "not given"
-            names = ", ".join(not_none)
-            raise TypeError(f"{self.cls.__name__}: field(s) {names} added in a later version must default to None")
+            listed = ", ".join(not_none)
+            raise TypeError(f"{self.cls.__name__}: field(s) {listed} added in a later version must default to None")
 
     def version_of(self, rec: Mapping[str, Any]) -> int:
         """The oldest schema version that holds the dumped record ``rec``."""

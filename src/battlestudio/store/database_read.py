@@ -111,8 +111,9 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
         raise_for_places(events.heads(), battle.scenario, "events[{i}]")  # seq = index: no gaps
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
-            events = list(events)
-        battle.events = events
+            battle.events = list(events)
+        else:
+            battle.events = events  # type: ignore[assignment]  # a read-only Sequence standing for the list
         return battle
     except DocumentError as err:
         raise BattleFileError(path, err.what, _table_where(err.where, doc)) from None

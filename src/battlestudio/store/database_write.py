@@ -128,7 +128,7 @@ def insert_rows(conn: Any, table: type, rows: list[dict[str, Any]]) -> None:
 def _oob_rows(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     # superiors first, in document order, so reading the rows back lists them in that order
     nodes: dict[str, None] = dict.fromkeys(entry["id"] for entry in entries)
-    edges = []
+    edges: list[dict[str, Any]] = []
     for entry in entries:
         for sub in entry["subordinates"]:
             nodes.setdefault(sub)

@@ -220,7 +220,7 @@ class EnumOf(Codec):
 
     def __init__(self, enum: type[Enum]) -> None:
         self.enum = enum
-        self.values = {e.value: e for e in enum}  # type: ignore[attr-defined]
+        self.values = {e.value: e for e in enum}
 
     def dump(self, value: Any) -> Any:
         return self.load(value.value if isinstance(value, Enum) else value).value
@@ -281,7 +281,8 @@ class JsonMapping(Codec):
         if not isinstance(raw, dict):
             raise DocumentError("", f"expected an object, got {_kind(raw)}")
         try:
-            return _json_value(raw)
+            value: dict[str, Any] = _json_value(raw)
+            return value
         except RecursionError:
             raise DocumentError("", "nested too deeply") from None
 
@@ -374,7 +375,7 @@ def _check_geojson(raw: dict[str, Any]) -> None:
         raise DocumentError(f".{sorted(extra)[0]}", f"unexpected key in a {gtype}")
     if "coordinates" not in raw:
         raise DocumentError(".coordinates", "missing")
-    _check_coords(raw["coordinates"], _DEPTH[gtype], ".coordinates")
+    _check_coords(raw["coordinates"], _DEPTH[str(gtype)], ".coordinates")
 
 
 def _check_coords(raw: Any, depth: int, where: str) -> None:
