@@ -150,6 +150,6 @@ def test_export_geojson_from_the_editor_and_at_the_replay_cursor(window, qtbot, 
 
     modals.save_name = str(tmp_path / "no" / "such" / "x.geojson")
     window.actions["export_geojson"].trigger()
-    (kind, title, text), = modals.of("critical")
+    ((kind, title, text),) = modals.of("critical")
     assert title == "Could not export GeoJSON" and "does not exist" in text
     assert not (tmp_path / "no").exists()
