@@ -17,6 +17,7 @@ from shapely.geometry import box
 
 from battlestudio import __version__, store
 from battlestudio.cli import COMMANDS, main
+from battlestudio.store.codec import SCHEMA_VERSION
 from battlestudio.model import Commander, DeploymentZone, Order, Reinforcement, TownZone, Unit
 from tests.store.conftest import jena_battle
 
@@ -225,7 +226,7 @@ def _bad_inputs(tmp: Path) -> list[list[str]]:
     con.close()
     Path(tmp / "newer.battle").write_bytes(Path(tmp / "ok.battle").read_bytes())
     con = sqlite3.connect(tmp / "newer.battle")
-    con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    con.execute(f"UPDATE meta SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'")
     con.commit()
     con.close()
     files = [
@@ -266,7 +267,7 @@ def test_bad_input_gives_one_line_and_an_exit_code(tmp_path, capsys, monkeypatch
 
 def test_no_traceback_reaches_the_user_of_the_real_command(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), str(REPO)])  # this tree, not an installed one
     runs = _bad_inputs(tmp_path)
     sample = [
         runs[2],

@@ -119,10 +119,11 @@ def _info_text(path: str, i: dict[str, Any]) -> str:
     def counts(d: dict[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
 
+    place = ", " + i["place"] if i["place"] else ""
     lines = [
-        f"{path}: {i['title']} ({i['date'] or 'no date'}{', ' + i['place'] if i['place'] else ''}), "
-        f"ruleset {i['ruleset']}",
+        f"{path}: {i['title']} ({i['date'] or 'no date'}{place}), ruleset {i['ruleset']}",
         f"table {i['table_cm'][0]:g} × {i['table_cm'][1]:g} cm",
+        _georef_text(i["georef"]),
     ]
     for sid, side in i["sides"].items():
         lines.append(
@@ -139,6 +140,15 @@ def _info_text(path: str, i: dict[str, Any]) -> str:
     )
     lines.append(f"turns {i['turns']}; game log: {i['events']} events up to turn {i['turns_logged']}")
     return "\n".join(lines)
+
+
+def _georef_text(g: dict[str, float] | None) -> str:
+    """``georeference: origin 11.5000 E 50.9000 N, +x bearing 90.0 deg`` or ``not georeferenced``."""
+    if g is None:
+        return "not georeferenced"
+    lon = f"{abs(g['lon']):.4f} {'E' if g['lon'] >= 0 else 'W'}"
+    lat = f"{abs(g['lat']):.4f} {'N' if g['lat'] >= 0 else 'S'}"
+    return f"georeference: origin {lon} {lat}, +x bearing {g['bearing']:.1f} deg"
 
 
 # -- convert ----------------------------------------------------------------------------------
@@ -346,6 +356,48 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- export (interchange formats) ----------------------------------------------------------
+def _args_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file")
+    p.add_argument("--format", required=True, choices=sorted(EXPORT_FORMATS), help="what to write")
+    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP + " (geojson; default end)")
+    p.add_argument("--out", required=True, help="the file to write (geojson: .geojson or .json); replaced atomically")
+    p.epilog = (
+        "geojson: terrain, towns, objectives, deployment zones, and the units' footprints and commanders at --at, "
+        "in WGS84 lon/lat when the scenario is georeferenced, else in table cm with a crs member saying so."
+    )
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    return EXPORT_FORMATS[args.format](args)
+
+
+def _export_geojson(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.replay.game import GameLog
+    from battlestudio.session.text import position_at
+    from battlestudio.store.geojson import feature_collection, write_geojson
+
+    _at_syntax(args.at)
+    _suffix(args.out, (".geojson", ".json"))
+    _writable(args.out)
+    battle = store.load(args.file)
+    try:
+        log = GameLog.from_battle(battle)
+        doc = feature_collection(battle, log, position_at(log, args.at))
+    except ValueError as exc:
+        raise _Problem(f"{args.file}: {exc}") from None
+    write_geojson(doc, args.out)
+    print(f"wrote {args.out} ({len(doc['features'])} features, {doc['battlestudio']['coordinates']})")
+    return EXIT_OK
+
+
+EXPORT_FORMATS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "geojson": _export_geojson,
+}
+"""``export --format`` name → the function that writes it (checks its options, then writes)."""
+
+
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
     Command(
@@ -387,6 +439,7 @@ COMMANDS: list[Command] = [
         _args_export_map,
         _cmd_export_map,
     ),
+    Command("export", "export a battle to another program's format (GeoJSON for GIS)", _args_export, _cmd_export),
 ]
 """Every subcommand, in the order ``--help`` lists them."""
 

@@ -197,7 +197,7 @@ def test_sqlite_from_a_newer_version(tmp_path, jena):
     store.save(jena, p)
     _sql(p, "UPDATE meta SET value = '7' WHERE key = 'schema_version'", "CREATE TABLE keyframe_v7 (x)")
     msg = _load_error(p)
-    assert "written by a newer BattleStudio (schema version 7; this version reads up to 1)" in msg
+    assert "written by a newer BattleStudio (schema version 7; this version reads up to 2)" in msg
 
 
 def test_foreign_sqlite_database(tmp_path):

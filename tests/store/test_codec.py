@@ -27,9 +27,9 @@ def test_every_stored_field_has_its_column(key):
     spec, table = SPECS[key], TABLES[key]
     columns = set(table.__table__.c.keys())
     for name, codec in spec.fields:
-        wanted = {f"{name}_x", f"{name}_y"} if codec in (POINT, OPT_POINT) else {name}
+        wanted = {f"{name}_x", f"{name}_y"} if codec in (POINT, OPT_POINT) else set(codec.columns(name))
         assert wanted <= columns, (table.__tablename__, name)
-    extra = columns - {c for n, k in spec.fields for c in ({f"{n}_x", f"{n}_y"} if k in (POINT, OPT_POINT) else {n})}
+    extra = columns - {c for n, k in spec.fields for c in k.columns(n)}
     assert extra <= {"seq"} or (key == "info" and extra == {"id"}), extra
 
 

@@ -14,6 +14,7 @@ from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import Point
+from battlestudio.model.georef import Georeference
 from battlestudio.model.oob import OobProblem, OrderOfBattle
 from battlestudio.model.orders import Order
 from battlestudio.model.terrain import TerrainFeature, TownZone
@@ -108,6 +109,9 @@ class ScenarioInfo:
     turns : int
         number of turns the scenario lasts.
     description : str
+    georef : Georeference | None
+        where the table lies on the Earth (origin lon/lat, bearing of +x; ``model.georef``), or
+        None when the scenario is not georeferenced.
     """
 
     title: str = "Untitled"
@@ -122,6 +126,7 @@ class ScenarioInfo:
     first_turn: str = "06:00"
     turns: int = 20
     description: str = ""
+    georef: Georeference | None = None
 
 
 @dataclass

@@ -44,6 +44,7 @@ from battlestudio.store.fields import (
     JSON,
     OPT_COUNT,
     OPT_FLOAT,
+    OPT_GEOREF,
     OPT_INT,
     OPT_POINT,
     POINT,
@@ -63,16 +64,27 @@ from battlestudio.store.fields import (
 FORMAT = "battlestudio"
 """Value of the document's ``format`` key."""
 
-SCHEMA_VERSION = 1
-"""Version of the document layout this code writes; it reads this version and older."""
+SCHEMA_VERSION = 2
+"""Newest version of the document layout; this code reads it and every older one.
+
+1: the first layout. 2: ``info.georef`` (three ``scenario_info`` columns ``georef_lon``,
+``georef_lat``, ``georef_bearing`` in a ``.battle`` file). A field added after version 1 is
+named in its spec's ``since`` and defaults to None; a document is written in the oldest
+version that holds it (such a field is left out while it is None), so a scenario that uses no
+newer field still opens in an older BattleStudio, and an older file, which has no column for
+the field, reads as None.
+"""
 
 
 @dataclass(frozen=True)
 class RecordSpec:
-    """How one record class is written: its fields in order, each with a codec."""
+    """How one record class is written: its fields in order, each with a codec; ``since``
+    names the fields added after schema version 1 with the version that added them (each
+    defaults to None and is written only when it is not None)."""
 
     cls: type
     fields: tuple[tuple[str, Codec], ...]
+    since: Mapping[str, int] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = {f.name for f in dataclasses.fields(self.cls)}
@@ -85,16 +97,35 @@ class RecordSpec:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         }
         object.__setattr__(self, "required", frozenset(required))
+        defaults = {f.name: f.default for f in dataclasses.fields(self.cls)}
+        not_none = [n for n in self.since if defaults.get(n) is not None]
+        if not_none:  # an older file has no value for it: only None can stand for "not given"
+            listed = ", ".join(not_none)
+            raise TypeError(f"{self.cls.__name__}: field(s) {listed} added in a later version must default to None")
+
+    def version_of(self, rec: Mapping[str, Any]) -> int:
+        """The oldest schema version that holds the dumped record ``rec``."""
+        return max((v for n, v in self.since.items() if n in rec), default=1)
+
+    def at_version(self, version: int) -> RecordSpec:
+        """This spec as schema ``version`` wrote it: without the fields added after it."""
+        if all(v <= version for v in self.since.values()):
+            return self
+        kept = tuple((n, c) for n, c in self.fields if self.since.get(n, 1) <= version)
+        return RecordSpec(self.cls, kept, {n: v for n, v in self.since.items() if v <= version})
 
     def uncovered(self) -> list[str]:
-        """Model fields this spec does not store (a test keeps this empty: add a codec, a
-        column in ``tables`` and bump nothing, since a new field with a default reads old files)."""
+        """Model fields this spec does not store (a test keeps this empty: add a codec, its
+        columns in ``tables``, bump ``SCHEMA_VERSION`` and name the field in ``since``, so a
+        ``.battle`` file of the older version, which has no such column, still reads)."""
         known = {n for n, _ in self.fields}
         return [f.name for f in dataclasses.fields(self.cls) if f.name not in known]
 
     def dump(self, record: Any, where: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, codec in self.fields:
+            if name in self.since and getattr(record, name) is None:
+                continue  # the older layout, without it
             try:
                 out[name] = codec.dump(getattr(record, name))
             except DocumentError as err:
@@ -124,8 +155,8 @@ class RecordSpec:
             raise DocumentError(where, str(exc)) from None
 
 
-def _spec(cls: type, **codecs: Codec) -> RecordSpec:
-    return RecordSpec(cls, tuple(codecs.items()))
+def _spec(cls: type, since: Mapping[str, int] | None = None, **codecs: Codec) -> RecordSpec:
+    return RecordSpec(cls, tuple(codecs.items()), dict(since or {}))
 
 
 MAX_TABLE_CM = 100_000.0
@@ -148,6 +179,8 @@ INFO = _spec(
     first_turn=HHMM,
     turns=IntIn(1, MAX_TURNS),
     description=STR,
+    georef=OPT_GEOREF,
+    since={"georef": 2},
 )
 SIDE = _spec(Side, id=STR, name=STR, nations=STRS, colour=STR)
 UNIT = _spec(
@@ -245,7 +278,8 @@ TOP_KEYS = ("format", "schema_version", "info", *COLLECTIONS, "sources", "oob", 
 
 # -- writing --------------------------------------------------------------------------------
 def battle_to_doc(battle: Battle) -> dict[str, Any]:
-    """The document for ``battle``: records sorted by id, OOB in graph order, events in order.
+    """The document for ``battle``: records sorted by id, OOB in graph order, events in order;
+    ``schema_version`` the oldest that holds it (see ``SCHEMA_VERSION``).
 
     Raises
     ------
@@ -254,12 +288,14 @@ def battle_to_doc(battle: Battle) -> dict[str, Any]:
         geometry of the wrong type, a non-JSON attribute), naming its path.
     """
     sc = battle.scenario
-    doc: dict[str, Any] = {"format": FORMAT, "schema_version": SCHEMA_VERSION}
+    doc: dict[str, Any] = {"format": FORMAT, "schema_version": 1}
     doc["info"] = INFO.dump(sc.info, "info")
     for key, spec in COLLECTIONS.items():
         records = getattr(sc, key)
         doc[key] = [spec.dump(records[i], f"{key}[{n}]") for n, i in enumerate(sorted(records))]
     doc["sources"] = [SOURCE.dump(s, f"sources[{n}]") for n, s in enumerate(sc.sources)]
+    newer = [(key, spec) for key, spec in (*COLLECTIONS.items(), ("sources", SOURCE)) if spec.since]
+    doc["schema_version"] = max([INFO.version_of(doc["info"])] + [s.version_of(r) for k, s in newer for r in doc[k]])
     doc["oob"] = oob_to_doc(sc.oob)
     doc["events"] = [event_to_doc(e, f"events[{n}]") for n, e in enumerate(battle.events)]
     return doc

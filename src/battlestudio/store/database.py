@@ -21,7 +21,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import create_engine
 
 from battlestudio.store.codec import RecordSpec
-from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf
+from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf, GeorefOf
 from battlestudio.store.rows import (  # noqa: F401 - re-exported for database_write and older callers
     check_header,
     parse_json,
@@ -63,16 +63,19 @@ def json_text(value: Any) -> str:
 
 
 def row_from_record(spec: RecordSpec, rec: dict[str, Any]) -> dict[str, Any]:
-    """A table row for one document record: points split, JSON as text, geometry as WKB."""
+    """A table row for one document record: points and georeferences split, JSON as text,
+    geometry as WKB."""
     row: dict[str, Any] = {}
     for name, codec in spec.fields:
-        value = rec[name]
+        value = rec.get(name) if name in spec.since else rec[name]  # a newer field left out: None
         if codec is POINT or codec is OPT_POINT:
             row[f"{name}_x"], row[f"{name}_y"] = value if value is not None else (None, None)
         elif codec is JSON or codec is STRS:
             row[name] = json_text(value)
         elif isinstance(codec, GeometryOf):
             row[name] = shapely.to_wkb(value)
+        elif isinstance(codec, GeorefOf):
+            row.update(zip(codec.columns(name), [value[p] for p in codec.PARTS] if value else [None] * 3, strict=True))
         else:
             row[name] = value
     return row

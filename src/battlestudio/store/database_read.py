@@ -37,7 +37,6 @@ from battlestudio.store.codec import (
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.event_places import raise_for_places
-from battlestudio.store.fields import OPT_POINT, POINT
 from battlestudio.store.rows import (
     COLLECTION_TABLE_NAMES,
     EVENT_TABLE,
@@ -104,8 +103,8 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
         with sql_errors(path, "damaged or unreadable .battle file"):
             conn = connect(os.fspath(path), mode)
             conn.execute("BEGIN")
-            check_header(os.fspath(path), conn)
-            read_document(conn, doc)
+            version = check_header(os.fspath(path), conn)
+            read_document(conn, doc, version)
             events = read_events(conn, path)
             conn.execute("COMMIT")
         battle = battle_from_doc(doc)
@@ -121,25 +120,29 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             conn.close()
 
 
-def read_document(conn: Any, doc: dict[str, Any]) -> dict[str, Any]:
-    """Fill ``doc`` with all tables of an open, checked .battle file (``sqlite3`` connection
-    with ``sqlite3.Row`` rows; values not yet checked; events: ``read_events``).
+def read_document(conn: Any, doc: dict[str, Any], version: int = SCHEMA_VERSION) -> dict[str, Any]:
+    """Fill ``doc`` with all tables of an open, checked .battle file of schema ``version``
+    (``sqlite3`` connection with ``sqlite3.Row`` rows; values not yet checked; events:
+    ``read_events``). A field added after ``version`` has no column and is left out (its default).
 
     Filling a caller's dict lets an error message name the row of a half-read document.
     """
     doc.update({"format": FORMAT, "schema_version": SCHEMA_VERSION})
-    info = conn.execute(f"SELECT {_columns(INFO)} FROM {INFO_TABLE}").fetchall()
+    info_spec = INFO.at_version(version)
+    info = conn.execute(f"SELECT {_columns(info_spec)} FROM {INFO_TABLE}").fetchall()
     if len(info) != 1:
         raise DocumentError("scenario_info", f"expected exactly one row, found {len(info)}")
-    doc["info"] = record_from_row(INFO, info[0], "info")
-    for key, spec in COLLECTIONS.items():
+    doc["info"] = record_from_row(info_spec, info[0], "info")
+    for key, full in COLLECTIONS.items():
+        spec = full.at_version(version)
         rows = conn.execute(f"SELECT {_columns(spec)} FROM {COLLECTION_TABLE_NAMES[key]} ORDER BY rowid")
         doc[key] = []
         for i, r in enumerate(rows):
             doc[key].append({"id": r["id"]})  # for the message if the row is bad
             doc[key][i] = record_from_row(spec, r, f"{key}[{i}]")
-    sources = conn.execute(f"SELECT {_columns(SOURCE)} FROM {SOURCE_TABLE} ORDER BY seq")
-    doc["sources"] = [record_from_row(SOURCE, r, f"sources[{i}]") for i, r in enumerate(sources)]
+    source_spec = SOURCE.at_version(version)
+    sources = conn.execute(f"SELECT {_columns(source_spec)} FROM {SOURCE_TABLE} ORDER BY seq")
+    doc["sources"] = [record_from_row(source_spec, r, f"sources[{i}]") for i, r in enumerate(sources)]
     oob = OrderOfBattle()
     for seq, node in conn.execute(f"SELECT seq, id FROM {OOB_NODE_TABLE} ORDER BY seq"):
         oob.graph.add_node(_oob_id(node, f"{OOB_NODE_TABLE} seq={seq}.id"))
@@ -231,9 +234,7 @@ _HEAD_KEYS = frozenset(("kind", "turn", "side", "phase"))
 
 def _columns(spec: RecordSpec) -> str:
     """The columns of ``spec``'s table, named (a file missing one is an SQL error, not a gap)."""
-    names: list[str] = []
-    for name, codec in spec.fields:
-        names.extend((f"{name}_x", f"{name}_y") if codec is POINT or codec is OPT_POINT else (name,))
+    names = [column for name, codec in spec.fields for column in codec.columns(name)]
     return ", ".join(names)  # unquoted: SQLite reads an unknown quoted name as a string
 
 

@@ -25,7 +25,6 @@ from battlestudio.store.codec import (
     COLLECTIONS,
     FORMAT,
     INFO,
-    SCHEMA_VERSION,
     SOURCE,
     battle_to_doc,
     event_payload_json,
@@ -98,10 +97,11 @@ def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) 
     try:
         with engine.connect() as conn:
             conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            version = int(doc["schema_version"])  # the oldest that holds it (codec.SCHEMA_VERSION)
+            conn.exec_driver_sql(f"PRAGMA user_version = {version}")
             conn.exec_driver_sql("BEGIN")
             METADATA.create_all(conn)
-            meta = {"format": FORMAT, "schema_version": str(SCHEMA_VERSION), "app_version": __version__}
+            meta = {"format": FORMAT, "schema_version": str(version), "app_version": __version__}
             insert_rows(conn, MetaRow, [{"key": k, "value": v} for k, v in meta.items()])
             insert_rows(conn, InfoRow, [{"id": 1, **row_from_record(INFO, doc["info"])}])
             for key, spec in COLLECTIONS.items():

@@ -22,6 +22,7 @@ from shapely.errors import ShapelyError
 from shapely.geometry import shape
 from shapely.geometry.base import BaseGeometry
 
+from battlestudio.model.georef import Georeference, GeoreferenceError
 from battlestudio.store.errors import DocumentError
 
 INT_LIMIT = 2**63
@@ -67,6 +68,10 @@ class Codec:
     def load(self, raw: Any) -> Any:  # pragma: no cover - abstract
         """The model value of a document value, after checking it."""
         raise NotImplementedError
+
+    def columns(self, name: str) -> tuple[str, ...]:
+        """The SQLite columns that hold a field ``name`` of this codec: one, of the same name."""
+        return (name,)
 
 
 class Str(Codec):
@@ -206,6 +211,9 @@ class Optional(Codec):
     def load(self, raw: Any) -> Any:
         return None if raw is None else self.inner.load(raw)
 
+    def columns(self, name: str) -> tuple[str, ...]:
+        return self.inner.columns(name)
+
 
 class EnumOf(Codec):
     """One of a ``StrEnum``'s values."""
@@ -228,7 +236,10 @@ class EnumOf(Codec):
 
 
 class PointOf(Codec):
-    """An ``(x, y)`` point in cm, written as ``[x, y]``."""
+    """An ``(x, y)`` point in cm, written as ``[x, y]``; two SQLite columns ``<name>_x``, ``<name>_y``."""
+
+    def columns(self, name: str) -> tuple[str, ...]:
+        return (f"{name}_x", f"{name}_y")
 
     def dump(self, value: Any) -> Any:
         return list(self.load(value))
@@ -387,6 +398,57 @@ def _check_coords(raw: Any, depth: int, where: str) -> None:
         _check_coords(item, depth - 1, f"{where}[{i}]")
 
 
+class GeorefOf(Codec):
+    """A ``Georeference`` or ``None``: ``{"lon": deg, "lat": deg, "bearing": deg}`` in a JSON
+    document, three nullable REAL columns ``<name>_lon``, ``<name>_lat``, ``<name>_bearing`` in
+    SQLite (all NULL: not georeferenced). Reading refuses a longitude outside -180..180, a
+    latitude outside -90..90, a missing, unknown or non-finite part, naming it (``.lat``)."""
+
+    PARTS = ("lon", "lat", "bearing")
+    CHECKS: dict[str, Codec] = {
+        "lon": FloatIn(-180.0, 180.0, lo_open=False),
+        "lat": FloatIn(-90.0, 90.0, lo_open=False),
+        "bearing": Float(),
+    }
+
+    def columns(self, name: str) -> tuple[str, ...]:
+        return tuple(f"{name}_{p}" for p in self.PARTS)
+
+    def dump(self, value: Any) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, Georeference):
+            raise DocumentError("", f"expected a Georeference, got {type(value).__name__}")
+        out = {}
+        for part in self.PARTS:
+            try:
+                out[part] = FLOAT.dump(getattr(value, part))
+            except DocumentError as err:
+                raise nested(f".{part}", err) from None
+        return out
+
+    def load(self, raw: Any) -> Georeference | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            raise DocumentError("", f'expected {{"lon": ..., "lat": ..., "bearing": ...}} or null, got {_kind(raw)}')
+        for key in raw:
+            if key not in self.PARTS:
+                raise DocumentError(f".{key}", "unknown part (a georeference has lon, lat, bearing)")
+        values = {}
+        for part in self.PARTS:
+            if part not in raw:
+                raise DocumentError(f".{part}", "missing")
+            try:
+                values[part] = self.CHECKS[part].load(raw[part])
+            except DocumentError as err:
+                raise nested(f".{part}", err) from None
+        try:
+            return Georeference(**values)
+        except GeoreferenceError as exc:  # (the ranges above are the model's own)
+            raise DocumentError("", str(exc)) from None
+
+
 STR = Str()
 INT = Int()
 FLOAT = Float()
@@ -403,3 +465,4 @@ POLYGON = GeometryOf({"Polygon"})
 OPT_INT = Optional(INT)
 OPT_FLOAT = Optional(FLOAT)
 OPT_POINT = Optional(POINT)
+OPT_GEOREF = GeorefOf()

@@ -23,7 +23,7 @@ from shapely.errors import ShapelyError
 
 from battlestudio.store.codec import SCHEMA_VERSION, RecordSpec
 from battlestudio.store.errors import BattleFileError, DocumentError
-from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf
+from battlestudio.store.fields import JSON, OPT_POINT, POINT, STRS, GeometryOf, GeorefOf
 
 APPLICATION_ID = 0x42415453
 """``PRAGMA application_id`` of a .battle file ("BATS"); ``tables.APPLICATION_ID``."""
@@ -150,6 +150,9 @@ def record_from_row(spec: RecordSpec, row: Any, where: str) -> dict[str, Any]:
             rec[name] = parse_json(row[name], f"{where}.{name}")
         elif isinstance(codec, GeometryOf):
             rec[name] = parse_wkb(row[name], f"{where}.{name}")
+        elif isinstance(codec, GeorefOf):
+            parts = [row[c] for c in codec.columns(name)]
+            rec[name] = None if all(v is None for v in parts) else dict(zip(codec.PARTS, parts, strict=True))
         else:
             rec[name] = row[name]
     return rec

@@ -24,10 +24,12 @@ def summarize(battle: Battle) -> dict[str, Any]:
         (highest turn in the game log) and ``events``; ``sides`` (id → name, commanders, units,
         men, guns, horses, units_per_arm), ``arms`` (arm → units, men, guns, horses),
         ``commanders_per_echelon``, ``terrain_per_kind``, ``events_per_kind``, and the
-        scenario's ``title``, ``date``, ``place``, ``ruleset``, ``table_cm``.
+        scenario's ``title``, ``date``, ``place``, ``ruleset``, ``table_cm``, ``ground_scale``
+        (m per cm) and ``georef`` (``{"lon", "lat", "bearing"}`` in degrees, or None).
     """
     s = battle.scenario
     units, cmd = s.units.values(), s.commanders.values()
+    g = s.info.georef
 
     def strength(records: Any) -> dict[str, int]:
         rs = list(records)
@@ -57,6 +59,8 @@ def summarize(battle: Battle) -> dict[str, Any]:
         "place": s.info.place,
         "ruleset": s.info.ruleset,
         "table_cm": [s.info.table_width, s.info.table_height],
+        "ground_scale": s.info.ground_scale,
+        "georef": None if g is None else {"lon": g.lon, "lat": g.lat, "bearing": g.bearing},
         "sides": sides,
         "commanders": len(s.commanders),
         "commanders_per_echelon": dict(sorted(echelons.items(), key=lambda kv: (ECHELON_RANK.get(kv[0], 99), kv[0]))),

@@ -1,7 +1,8 @@
 """The SQLite schema of a ``.battle`` file, as sqlmodel tables.
 
 One table per scenario container, one row per record; column names are the record's field
-names, except that a point field ``p`` becomes two REAL columns ``p_x`` and ``p_y``, free-form
+names, except that a point field ``p`` becomes two REAL columns ``p_x`` and ``p_y`` (and the
+georeference ``georef`` three, ``georef_lon``, ``georef_lat``, ``georef_bearing``), free-form
 mappings and string lists are JSON text, and geometries are WKB blobs. ``meta`` holds the
 format name and schema version. ``event`` holds the game log as (seq, turn, side, phase, kind,
 payload) where payload is the JSON text of the event's own fields.
@@ -50,6 +51,9 @@ class InfoRow(_Base, table=True):
     first_turn: str
     turns: int
     description: str
+    georef_lon: float | None = None  # schema version 2: all three NULL = not georeferenced
+    georef_lat: float | None = None
+    georef_bearing: float | None = None
 
 
 class SideRow(_Base, table=True):

@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
 
+from battlestudio.ui.geojson_export import export_geojson
+from battlestudio.ui.georef_dialog import edit_georeference
 from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
 
@@ -118,6 +120,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     recent.aboutToShow.connect(lambda: files.fill_recent_menu(recent))
     file_menu.addSeparator()
     file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
+    file_menu.addAction(make("export_geojson", "Export &GeoJSON…", lambda: export_geojson(w)))
     file_menu.addSeparator()
     file_menu.addAction(acts["quit"])
     edit_menu = m.addMenu("&Edit")
@@ -126,6 +129,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     edit_menu.addActions([acts[n] for n in ("cut", "copy", "paste", "duplicate", "delete")])
     edit_menu.addSeparator()
     edit_menu.addAction(acts["select_all"])
+    edit_menu.addAction(make("georeference", "&Georeference…", lambda: edit_georeference(w)))
     view_menu = m.addMenu("&View")
     view_menu.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit", "zoom_100")])
     view_menu.addSeparator()

@@ -19,6 +19,7 @@ from battlestudio.model.geometry import normalize_angle
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
 from battlestudio.rules import DEFAULT_RULESET, available_rulesets
+from battlestudio.ui.georef_dialog import GeorefField
 from battlestudio.ui.panels.fields import FieldEditor, FieldSpec, get_value, with_value
 
 
@@ -202,6 +203,8 @@ class PropertiesPanel(QWidget):
             ed.committed.connect(lambda value, k=kind, a=spec.attr: self.apply(k, a, value))
             form.addRow(spec.label, ed.widget)
             eds[spec.attr] = ed
+        if kind == "info":
+            eds["georef"] = GeorefField(self.document, form)  # type: ignore[assignment]  # set_value alike
         if kind == "towns":
             self.area_label = QLabel()
             form.addRow("Area", self.area_label)
