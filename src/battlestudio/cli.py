@@ -23,6 +23,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from collections.abc import Callable, Iterator, Sequence
 
 from battlestudio import __version__
@@ -250,9 +251,15 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 # -- import-oob -------------------------------------------------------------------------------
 def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="order-of-battle files (fogofwar: the tables' folder)")
-    p.add_argument("--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar"], help="input format")
+    p.add_argument(
+        "--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar", "orbat-mapper"], help="input format"
+    )
     p.add_argument("--map", help="TOML column mapping (csv and xlsx)")
     p.add_argument("--scenario-id", type=int, help="fogofwar scenario whose forces to import")
+    p.add_argument("--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (orbat-mapper; default: derived)")
+    p.add_argument("--turn-minutes", type=int, help="minutes per turn of the recorded game (orbat-mapper; default 15)")
+    p.add_argument("--start", metavar="ISO", help="clock time of the deployment (orbat-mapper; default startTime)")
+    p.add_argument("--ground-scale", type=float, help="metres of ground per table cm (orbat-mapper; default 30)")
     p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
     p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
@@ -275,16 +282,32 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         raise UsageError(f"import-oob: --map is only read with --format csv or xlsx, not {args.format}")
     if args.scenario_id is not None and args.format != "fogofwar":
         raise UsageError(f"import-oob: --scenario-id is only read with --format fogofwar, not {args.format}")
+    clock = {"georef": args.georef, "turn_minutes": args.turn_minutes, "start": args.start}
+    clock["ground_scale"] = args.ground_scale
+    given = [k.replace("_", "-") for k, v in clock.items() if v is not None]
+    if given and args.format != "orbat-mapper":
+        raise UsageError(f"import-oob: --{', --'.join(given)} only read with --format orbat-mapper, not {args.format}")
     if os.path.exists(args.out) and not args.force:
         raise _Problem(f"{args.out}: already exists; use --force to replace it")
     _writable(args.out)  # before the whole import, not after it
     res = import_oob(
-        args.files, args.format, mapping=args.map, scenario_id=args.scenario_id, convert=not args.no_convert
+        args.files,
+        args.format,
+        mapping=args.map,
+        scenario_id=args.scenario_id,
+        convert=not args.no_convert,
+        georef=_georef(args.georef),
+        turn_minutes=args.turn_minutes,
+        start=args.start,
+        ground_scale=args.ground_scale,
     )
     print("\n".join(res.summary.lines()))
     for w in res.warnings:
         print(w, file=sys.stderr)
-    store.save(Battle(res.scenario), args.out)
+    events = list(getattr(res, "events", []))  # orbat-mapper: the timed state as a recorded game
+    if events:
+        print(f"recorded game: {len(events)} events in {max(e.turn for e in events)} turns")
+    store.save(Battle(res.scenario, events), args.out)
     print(f"wrote {args.out} ({len(res.problems())} warning(s), {len(res.warnings) - len(res.problems())} note(s))")
     return EXIT_OK
 
@@ -344,6 +367,66 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- export -----------------------------------------------------------------------------------
+def _args_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a .battle or .battle.json file")
+    p.add_argument("--format", required=True, choices=sorted(EXPORT_FORMATS), help="output format")
+    p.add_argument("--out", required=True, help="the file to write")
+    p.add_argument("--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (default: the scenario's)")
+    p.add_argument("--start", metavar="ISO", help="clock time of the deployment (default: the date at the first turn)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from battlestudio import store
+
+    suffix, write = EXPORT_FORMATS[args.format]
+    _suffix(args.out, suffix)
+    if os.path.exists(args.out) and not args.force:
+        raise _Problem(f"{args.out}: already exists; use --force to replace it")
+    georef = _georef(args.georef)
+    _writable(args.out)
+    battle = store.load(args.file)
+    try:
+        written = write(battle, args.out, georef, args)
+    except ValueError as exc:  # a missing georeference, an invalid document: nothing written
+        raise _Problem(f"{args.file}: {exc}") from None
+    print(f"wrote {written}")
+    return EXIT_OK
+
+
+def _export_orbat_mapper(battle: Any, out: str, georef: Any, args: argparse.Namespace) -> Any:
+    from battlestudio.store.orbat_mapper_export import write_orbat_mapper
+
+    return write_orbat_mapper(battle, out, georef, start=args.start)
+
+
+EXPORT_FORMATS: dict[str, tuple[tuple[str, ...], Callable[[Any, str, Any, argparse.Namespace], Any]]] = {
+    "orbat-mapper": ((".json",), _export_orbat_mapper),
+}
+"""``export --format`` name → (suffixes allowed for ``--out``, writer(battle, out, georef, args))."""
+
+GEOREF_HELP = "the table origin's longitude and latitude and the bearing of its x axis (degrees; 90 = east)"
+
+
+def _georef(text: str | None) -> Any:
+    """``LON,LAT[,BEARING]`` as a ``Georeference`` (None for None); usage error when malformed."""
+    if text is None:
+        return None
+    from battlestudio.model.georef import Georeference, GeoreferenceError
+
+    try:
+        parts = [float(p) for p in text.split(",")]
+        if len(parts) not in (2, 3):
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"--georef {text!r}: give LON,LAT or LON,LAT,BEARING in degrees, e.g. 11.4,50.9,90") from None
+    try:
+        return Georeference(*parts)
+    except GeoreferenceError as exc:
+        raise UsageError(f"--georef {text!r}: {exc}") from None
+
+
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
     Command(
@@ -369,9 +452,15 @@ COMMANDS: list[Command] = [
     ),
     Command(
         "import-oob",
-        "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
+        "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar, ORBAT Mapper) into a battle file",
         _args_import_oob,
         _cmd_import_oob,
+    ),
+    Command(
+        "export",
+        "export a battle for other programs: ORBAT Mapper JSON (its order of battle, moves per turn, map)",
+        _args_export,
+        _cmd_export,
     ),
     Command(
         "report",
