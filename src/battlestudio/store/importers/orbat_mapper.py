@@ -241,7 +241,7 @@ def import_orbat_mapper_data(
     if turn_minutes is not None and turn_minutes < 1:
         raise r.fail("turn_minutes", f"{turn_minutes} is not a turn length (1 minute or more)")
     sides, nodes, groups = walk(r, doc)
-    entries = {uid: entries(r, n) for uid, n in nodes.items()}
+    timelines = {uid: entries(r, n) for uid, n in nodes.items()}
 
     # places, read and checked first so a bad one fails before anything is built
     base_loc: dict[str, tuple[float, float] | None] = {}
@@ -253,7 +253,7 @@ def import_orbat_mapper_data(
         if base_loc[uid] is not None:
             lonlats.append(base_loc[uid])  # type: ignore[arg-type]
             first_place_path = first_place_path or f"{n.path}.location"
-        for e in entries[uid]:
+        for e in timelines[uid]:
             if e.data.get("location") is not None:
                 lonlats.append(r.position(e.data["location"], f"{e.path}.location"))
                 first_place_path = first_place_path or f"{e.path}.location"
@@ -269,7 +269,7 @@ def import_orbat_mapper_data(
     elif doc.get("startTime") is not None:
         start_t = r.time(doc["startTime"], "$.startTime")
     else:
-        times = [e.t for es in entries.values() for e in es]
+        times = [e.t for es in timelines.values() for e in es]
         start_t = min(times) if times else datetime(1800, 1, 1, tzinfo=UTC)
         r.note(f"the file has no startTime; the game starts at {start_t.isoformat()}")
     clock = _Clock(start_t, turn_minutes or DEFAULT_TURN_MINUTES)
@@ -330,7 +330,7 @@ def import_orbat_mapper_data(
         loc = base_loc[uid]
         status = n.data.get("status") if isinstance(n.data.get("status"), str) else ""
         rest = []
-        for e in entries[uid]:
+        for e in timelines[uid]:
             turn = clock.turn(e.t)
             if turn == 0:
                 if "location" in e.data:
