@@ -521,3 +521,20 @@ def test_sidc_codes_round_trip():
     hq = parse_sidc(build_sidc("3", "121000", "22", hq=True))
     assert hq is not None and hq.is_headquarters and hq.arm is None and hq.echelon_name == "corps"
     assert parse_sidc("SFGPUCI----") is None  # a letter SIDC is not read
+
+
+def test_an_imported_scenario_exports_back_with_its_ids_symbols_groups_and_places(tmp_path):
+    res = import_orbat_mapper(ISSUE663)
+    saved = tmp_path / "issue663.battle"  # through the SQLite file and back
+    store.save(res.battle(), saved)
+    doc = export_orbat_mapper(store.load(saved))  # georeference and clock kept from the import
+    assert schema_errors(doc) == []
+    src = load("issue663Scenario.json")
+    assert doc["startTime"] == "2026-08-08T08:00:00Z"
+    (side,) = doc["sides"]
+    assert (side["id"], side["standardIdentity"], side["groups"][0]["id"]) == ("blue-side", "3", "blue-units")
+    out = {u["id"]: u for u in _walk_units(doc)}
+    for u in _walk_units(src):
+        assert out[u["id"]]["sidc"] == u["sidc"] and out[u["id"]]["name"] == u["name"]
+        assert out[u["id"]]["location"] == pytest.approx(u["location"], abs=1e-6)
+    assert [e["title"] for e in doc["events"]] == [e["title"] for e in src["events"]]

@@ -282,9 +282,7 @@ def import_orbat_mapper_data(
         georef, emb_scale, tw, th = embedded
         scale = scale or emb_scale
         table = (tw, th)
-        r.note(
-            f"georeference from the BattleStudio table outline: {georef.lon}, {georef.lat}, {georef.bearing}"
-        )
+        r.note(f"georeference from the BattleStudio table outline: {georef.lon}, {georef.lat}, {georef.bearing}")
     scale = scale or DEFAULT_GROUND_SCALE
     if scale <= 0:
         raise r.fail("ground_scale", f"{scale} is not a ground scale (metres per table cm, above 0)")
@@ -648,6 +646,9 @@ def import_orbat_mapper_data(
                 "symbologyStandard": str(doc.get("symbologyStandard", "")),
             },
             "orbat_mapper.groups": groups,
+            "orbat_mapper.sides": {
+                sid: {"standardIdentity": str(side.get("standardIdentity", ""))} for sid, side, _p in sides
+            },
             **(
                 {"orbat_mapper.georef": {"lon": georef.lon, "lat": georef.lat, "bearing": georef.bearing}}
                 if georef is not None
