@@ -39,6 +39,8 @@ THIRD_PARTY = (
     ("openpyxl", "MIT", "openpyxl"),
     ("Matplotlib", "Matplotlib licence (PSF-based)", "matplotlib"),
     ("Pillow", "MIT-CMU", "pillow"),
+    ("pyproj and PROJ", "MIT", "pyproj"),
+    ("jsonschema", "MIT", "jsonschema"),
 )
 """(component, licence, PyPI distribution) of the libraries a packaged BattleStudio ships;
 every runtime dependency of pyproject.toml is one of them (tests/ui/test_about.py)."""
