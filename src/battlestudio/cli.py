@@ -262,9 +262,15 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 # -- import-oob -------------------------------------------------------------------------------
 def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="order-of-battle files (fogofwar: the tables' folder)")
-    p.add_argument("--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar"], help="input format")
+    p.add_argument(
+        "--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar", "orbat-mapper"], help="input format"
+    )
     p.add_argument("--map", help="TOML column mapping (csv and xlsx)")
     p.add_argument("--scenario-id", type=int, help="fogofwar scenario whose forces to import")
+    p.add_argument("--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (orbat-mapper; default: derived)")
+    p.add_argument("--turn-minutes", type=int, help="minutes per turn of the recorded game (orbat-mapper; default 15)")
+    p.add_argument("--start", metavar="ISO", help="clock time of the deployment (orbat-mapper; default startTime)")
+    p.add_argument("--ground-scale", type=float, help="metres of ground per table cm (orbat-mapper; default 30)")
     p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
     p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
@@ -287,16 +293,32 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         raise UsageError(f"import-oob: --map is only read with --format csv or xlsx, not {args.format}")
     if args.scenario_id is not None and args.format != "fogofwar":
         raise UsageError(f"import-oob: --scenario-id is only read with --format fogofwar, not {args.format}")
+    clock = {"georef": args.georef, "turn_minutes": args.turn_minutes, "start": args.start}
+    clock["ground_scale"] = args.ground_scale
+    given = [k.replace("_", "-") for k, v in clock.items() if v is not None]
+    if given and args.format != "orbat-mapper":
+        raise UsageError(f"import-oob: --{', --'.join(given)} only read with --format orbat-mapper, not {args.format}")
     if os.path.exists(args.out) and not args.force:
         raise _Problem(f"{args.out}: already exists; use --force to replace it")
     _writable(args.out)  # before the whole import, not after it
     res = import_oob(
-        args.files, args.format, mapping=args.map, scenario_id=args.scenario_id, convert=not args.no_convert
+        args.files,
+        args.format,
+        mapping=args.map,
+        scenario_id=args.scenario_id,
+        convert=not args.no_convert,
+        georef=_georef(args.georef),
+        turn_minutes=args.turn_minutes,
+        start=args.start,
+        ground_scale=args.ground_scale,
     )
     print("\n".join(res.summary.lines()))
     for w in res.warnings:
         print(w, file=sys.stderr)
-    store.save(Battle(res.scenario), args.out)
+    events = list(getattr(res, "events", []))  # orbat-mapper: the timed state as a recorded game
+    if events:
+        print(f"recorded game: {len(events)} events in {max(e.turn for e in events)} turns")
+    store.save(Battle(res.scenario, events), args.out)
     print(f"wrote {args.out} ({len(res.problems())} warning(s), {len(res.warnings) - len(res.problems())} note(s))")
     return EXIT_OK
 
@@ -360,42 +382,91 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
 def _args_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file")
     p.add_argument("--format", required=True, choices=sorted(EXPORT_FORMATS), help="what to write")
+    p.add_argument("--out", required=True, help="the file to write; replaced atomically")
     p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP + " (geojson; default end)")
-    p.add_argument("--out", required=True, help="the file to write (geojson: .geojson or .json); replaced atomically")
+    p.add_argument(
+        "--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (default: the scenario's georeference)"
+    )
+    p.add_argument(
+        "--start",
+        metavar="ISO",
+        help="orbat-mapper: clock time of the deployment (default: the date at the first turn)",
+    )
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.epilog = (
         "geojson: terrain, towns, objectives, deployment zones, and the units' footprints and commanders at --at, "
-        "in WGS84 lon/lat when the scenario is georeferenced, else in table cm with a crs member saying so."
+        "in WGS84 lon/lat when the scenario is georeferenced, else in table cm with a crs member saying so. "
+        "orbat-mapper: the order of battle with symbol codes and every unit's place at each turn's end "
+        "(ORBAT Mapper scenario format 3.4.0, checked against its schema before writing)."
     )
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    return EXPORT_FORMATS[args.format](args)
-
-
-def _export_geojson(args: argparse.Namespace) -> int:
     from battlestudio import store
+
+    suffixes, write = EXPORT_FORMATS[args.format]
+    _suffix(args.out, suffixes)
+    if os.path.exists(args.out) and not args.force:
+        raise _Problem(f"{args.out}: already exists; use --force to replace it")
+    georef = _georef(args.georef)
+    if args.format == "geojson":
+        _at_syntax(args.at)
+    _writable(args.out)
+    battle = store.load(args.file)
+    try:
+        written = write(battle, args.out, georef, args)
+    except ValueError as exc:  # a missing georeference, a bad cursor, an invalid document: nothing written
+        raise _Problem(f"{args.file}: {exc}") from None
+    print(f"wrote {written}")
+    return EXIT_OK
+
+
+def _export_geojson(battle: Any, out: str, georef: Any, args: argparse.Namespace) -> str:
+    from dataclasses import replace
+
     from battlestudio.replay.game import GameLog
     from battlestudio.session.text import position_at
     from battlestudio.store.geojson import feature_collection, write_geojson
 
-    _at_syntax(args.at)
-    _suffix(args.out, (".geojson", ".json"))
-    _writable(args.out)
-    battle = store.load(args.file)
-    try:
-        log = GameLog.from_battle(battle)
-        doc = feature_collection(battle, log, position_at(log, args.at))
-    except ValueError as exc:
-        raise _Problem(f"{args.file}: {exc}") from None
-    write_geojson(doc, args.out)
-    print(f"wrote {args.out} ({len(doc['features'])} features, {doc['battlestudio']['coordinates']})")
-    return EXIT_OK
+    if georef is not None:
+        battle.scenario.info = replace(battle.scenario.info, georef=georef)
+    log = GameLog.from_battle(battle)
+    doc = feature_collection(battle, log, position_at(log, args.at))
+    write_geojson(doc, out)
+    return f"{out} ({len(doc['features'])} features, {doc['battlestudio']['coordinates']})"
 
 
-EXPORT_FORMATS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "geojson": _export_geojson,
+def _export_orbat_mapper(battle: Any, out: str, georef: Any, args: argparse.Namespace) -> Any:
+    from battlestudio.store.orbat_mapper_export import write_orbat_mapper
+
+    return write_orbat_mapper(battle, out, georef, start=args.start)
+
+
+EXPORT_FORMATS: dict[str, tuple[tuple[str, ...], Callable[[Any, str, Any, argparse.Namespace], Any]]] = {
+    "geojson": ((".geojson", ".json"), _export_geojson),
+    "orbat-mapper": ((".json",), _export_orbat_mapper),
 }
-"""``export --format`` name → the function that writes it (checks its options, then writes)."""
+"""``export --format`` name → (suffixes allowed for ``--out``, writer(battle, out, georef, args))."""
+
+GEOREF_HELP = "the table origin's longitude and latitude and the bearing of its x axis (degrees; 90 = east)"
+
+
+def _georef(text: str | None) -> Any:
+    """``LON,LAT[,BEARING]`` as a ``Georeference`` (None for None); usage error when malformed."""
+    if text is None:
+        return None
+    from battlestudio.model.georef import Georeference, GeoreferenceError
+
+    try:
+        parts = [float(p) for p in text.split(",")]
+        if len(parts) not in (2, 3):
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"--georef {text!r}: give LON,LAT or LON,LAT,BEARING in degrees, e.g. 11.4,50.9,90") from None
+    try:
+        return Georeference(*parts)
+    except GeoreferenceError as exc:
+        raise UsageError(f"--georef {text!r}: {exc}") from None
 
 
 COMMANDS: list[Command] = [
@@ -423,9 +494,15 @@ COMMANDS: list[Command] = [
     ),
     Command(
         "import-oob",
-        "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar) into a battle file",
+        "import orders of battle (republique5 .oob, CSV/XLSX, fogofwar, ORBAT Mapper) into a battle file",
         _args_import_oob,
         _cmd_import_oob,
+    ),
+    Command(
+        "export",
+        "export a battle for other programs: ORBAT Mapper JSON (its order of battle, moves per turn, map)",
+        _args_export,
+        _cmd_export,
     ),
     Command(
         "report",

@@ -3,6 +3,7 @@
 * ``republique5``: indented-text ``.oob`` files (``republique5_scenario`` reads ``.scenario``);
 * ``tabular``: CSV and XLSX through a TOML column mapping;
 * ``fogofwar``: the fogofwar force / force_unit / lookup tables;
+* ``orbat_mapper``: ORBAT Mapper scenario files, with their timed state as a recorded game;
 * ``common``: ``ImportResult``, ``ImportWarning``, ``ImportSummary``.
 
 ``import_oob`` picks the importer for a format and, by default, converts the result to
@@ -16,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from collections.abc import Sequence
 
+from battlestudio.model.georef import Georeference
 from battlestudio.store.importers.common import (
     ImportResult,
     ImportSummary,
@@ -23,7 +25,7 @@ from battlestudio.store.importers.common import (
     OobImportError,
 )
 
-FORMATS = ("oob", "csv", "xlsx", "fogofwar")
+FORMATS = ("oob", "csv", "xlsx", "fogofwar", "orbat-mapper")
 """Format names ``import_oob`` understands."""
 
 
@@ -33,6 +35,10 @@ def import_oob(
     mapping: str | Path | None = None,
     scenario_id: int | None = None,
     convert: bool = True,
+    georef: Georeference | None = None,
+    turn_minutes: int | None = None,
+    start: str | None = None,
+    ground_scale: float | None = None,
 ) -> ImportResult:
     """Import order-of-battle files of one format into one scenario.
 
@@ -47,7 +53,11 @@ def import_oob(
     scenario_id : int | None
         fogofwar scenario whose forces to import (all forces when None).
     convert : bool
-        convert to Torden over Europa's scale (figures, gun models, footprints; 1.1, 1.3).
+        convert to Torden over Europa's scale (figures, gun models, footprints; 1.1, 1.3);
+        not for ``orbat-mapper``, whose recorded game names every unit it imports.
+    georef, turn_minutes, start, ground_scale
+        only for ``orbat-mapper`` (``store.importers.orbat_mapper.import_orbat_mapper``); the
+        result is then an ``OrbatMapperImport`` holding the recorded game too.
 
     Returns
     -------
@@ -70,6 +80,19 @@ def import_oob(
         raise OobImportError(f"a column mapping is only read for --format csv or xlsx, not {fmt}")
     if scenario_id is not None and fmt != "fogofwar":
         raise OobImportError(f"--scenario-id is only read for --format fogofwar, not {fmt}")
+    clock = {"georef": georef, "turn_minutes": turn_minutes, "start": start, "ground_scale": ground_scale}
+    given = [k for k, v in clock.items() if v is not None]
+    if given and fmt != "orbat-mapper":
+        raise OobImportError(f"{', '.join(given)}: only read for --format orbat-mapper, not {fmt}")
+    if fmt == "orbat-mapper":
+        if len(paths) != 1:
+            raise OobImportError("--format orbat-mapper takes one scenario file")
+        from battlestudio.store.importers.orbat_mapper import import_orbat_mapper
+
+        om = import_orbat_mapper(paths[0], georef, turn_minutes=turn_minutes, start=start, ground_scale=ground_scale)
+        if not om.scenario.units and not om.scenario.commanders:
+            raise OobImportError(f"{paths[0]}: nothing imported (no side of the scenario holds a unit)")
+        return om
     if fmt == "oob":
         from battlestudio.store.importers.republique5 import import_republique5
 
@@ -107,8 +130,8 @@ def import_oob(
             warnings=res.warnings
             + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
         )
-    for problem in res.scenario.validate_oob():
-        res.warnings.append(ImportWarning("order of battle", 0, f"{problem.code}: {problem.message}"))
+    for prob in res.scenario.validate_oob():
+        res.warnings.append(ImportWarning("order of battle", 0, f"{prob.code}: {prob.message}"))
     return res
 
 
