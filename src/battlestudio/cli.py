@@ -500,7 +500,7 @@ COMMANDS: list[Command] = [
     ),
     Command(
         "export",
-        "export a battle for other programs: ORBAT Mapper JSON (its order of battle, moves per turn, map)",
+        "export a battle for other programs: GeoJSON for GIS, ORBAT Mapper JSON (order of battle, moves per turn)",
         _args_export,
         _cmd_export,
     ),
@@ -516,7 +516,6 @@ COMMANDS: list[Command] = [
         _args_export_map,
         _cmd_export_map,
     ),
-    Command("export", "export a battle to another program's format (GeoJSON for GIS)", _args_export, _cmd_export),
 ]
 """Every subcommand, in the order ``--help`` lists them."""
 
