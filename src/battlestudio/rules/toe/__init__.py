@@ -236,14 +236,23 @@ class TordenOverEuropa(RulesetDefaults):
         return PHASES
 
     def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult:
-        """Agreed between the sides, not rolled (1.2): the scenario's ``initiative`` parameter
-        (a side id, or a list per turn), else the side currently active."""
-        value = dict(params).get("initiative")
+        """Agreed between the sides, not rolled (1.2): the ``initiative`` entry (scenario choice
+        ``toe.scenario.initiative``), a side id or a list of side ids per turn (the last one
+        repeats). Nothing agreed: side ``""`` (the session then gives it to the scenario's first
+        side every turn, so the sides still alternate)."""
+        p = params_for(params)
+        value = p.get("initiative")
+        how = "the scenario's agreed initiative" if p.overridden("initiative") else "the ruleset default"
         if isinstance(value, (list, tuple)) and value:
             side = str(value[min(max(state.turn, 1), len(value)) - 1])
+            how += f" for turn {max(state.turn, 1)}"
         else:
-            side = str(value) if value else state.side
-        return InitiativeResult(side, f"Initiative is agreed, not rolled (1.2): {side or 'not set'}.")
+            side = str(value) if value else ""
+        if not side:
+            return InitiativeResult("", "Initiative is agreed between the sides, not rolled (1.2): not agreed.")
+        return InitiativeResult(
+            side, f"Initiative is agreed between the sides, not rolled (1.2): {side} ({how}) plays first."
+        )
 
     def next_activation(self, state: GameState) -> str:
         """Whole sides act in turn (1.2): the active side."""
