@@ -10,6 +10,7 @@ Under every ruleset the player-turns of one game turn belong to different sides.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def test_the_player_turns_of_a_turn_belong_to_different_sides(ruleset):
     if ruleset == "toe":
         # agreed before the game: the French keep it every turn, so no side plays twice running
         assert firsts == ["french"] * 4
-        assert all(a[1] != b[1] for a, b in zip(blocks, blocks[1:]))
+        assert all(a[1] != b[1] for a, b in pairwise(blocks))
     elif ruleset == "belle-alliance":
         assert firsts == [sides[0]] * 4
     else:

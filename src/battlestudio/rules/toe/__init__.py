@@ -6,7 +6,8 @@
 (order types and legality), ``control`` (the command-control procedure), ``movement`` (a
 general's legal move under his order), ``checks``
 (engaged, automatic retreat, march conversion, completion, cavalry outside command distance),
-``report`` (the orders report the ``battlestudio orders`` command prints).
+``report`` (the orders report the ``battlestudio orders`` command prints), ``formations``
+(formation changes, 1.6, 1.7, 4.4, 4.5).
 
 Scenario parameters this ruleset needs because the rules text lost them (no defaults):
 
@@ -53,7 +54,8 @@ from battlestudio.rules.protocol import (
     RulesetDefaults,
     StateMachineSpec,
 )
-from battlestudio.rules.toe import checks, command, control, movement, orders
+from battlestudio.model.formations import FormationChange
+from battlestudio.rules.toe import checks, command, control, formations, movement, orders
 from battlestudio.rules.toe.common import params_for
 from battlestudio.rules.toe.odds import toe_odds
 from battlestudio.rules.toe.report import orders_report
@@ -227,6 +229,18 @@ class TordenOverEuropa(RulesetDefaults):
         if report.refusals:
             raise report.refusals[0]
         return report.findings
+
+    def formation_change(
+        self,
+        state: GameState,
+        unit_id: str,
+        formation: str,
+        params: Mapping[str, Any],
+        column_ranks: int | None = None,
+    ) -> FormationChange:
+        """A unit changing formation (1.6, 1.7, 4.4, 4.5): where it stands afterwards and what
+        it costs; raises ``RuleRefused`` naming the rule that forbids it."""
+        return formations.formation_change(state, params_for(params), unit_id, formation, column_ranks)
 
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:
         """This turn's legal move of a general under his standing order (2.7–2.11)."""
