@@ -33,6 +33,7 @@ from battlestudio.edits.moves import move_text, rotate_text, turned
 from battlestudio.edits.place import place_text, placed_records
 from battlestudio.model.formations import FormationChange
 from battlestudio.model.geometry import Point
+from battlestudio.model.names import display_names
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Unit
@@ -213,6 +214,44 @@ class PlayDocument(Document):
         if not self.timeline.at_end:
             return "Replaying: the map shows the past. Go to the end of the game (End) to record."
         return ""
+
+    def side_on_the_move(self) -> str | None:
+        """The side id whose units move in the open phase while recording: the phase's side when
+        only the active side acts in it (Torden over Europa 1.2, 4.2: the active side's movement;
+        Regimental activations); None when both sides may act, in the past, or not recording."""
+        session = self.session
+        if not self.recording or session is None:
+            return None
+        try:
+            step = session.step()
+        except SessionError:
+            return None
+        return step.side if step.spec.who == "active" else None
+
+    def why_not_moving(self, ids: Iterable[str]) -> str:
+        """Why moving the units and commanders ``ids`` needs the umpire's word ("" when it does
+        not): they belong to a side not on the move (``side_on_the_move``), e.g. "39e Ligne
+        belongs to Austria, which is not on the move." Unknown ids are ignored."""
+        moving = self.side_on_the_move()
+        if moving is None:
+            return ""
+        s = self.scenario
+        names = display_names(s)
+        others: dict[str, list[str]] = {}
+        for i in dict.fromkeys(ids):
+            rec = s.units.get(i) or s.commanders.get(i)
+            if rec is not None and rec.side != moving:
+                others.setdefault(rec.side, []).append(names.get(i, i))
+        if not others:
+            return ""
+        parts = []
+        for side, who in others.items():
+            side_name = s.sides[side].name if side in s.sides else side or "no side"
+            listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+            if len(who) > 4:
+                listed = f"{', '.join(who[:3])} and {len(who) - 3} more"
+            parts.append(f"{listed} {'belongs' if len(who) == 1 else 'belong'} to {side_name}")
+        return f"{'; '.join(parts)}, which is not on the move."
 
     def run(self, text: str, do: Callable[[GameSession], Any], merge_key: object = None, starting: bool = False) -> Any:
         """Do one recording action through the session as one undo step; return what ``do``
