@@ -265,10 +265,10 @@ def reformed_unit(
     Raises
     ------
     ValueError
-        (``UnitValueError``) for an unknown formation; for a ``turn`` or ``side`` as
-        ``reform_anchor`` raises.
+        for an unknown formation, and for a ``turn`` or ``side`` as ``reform_anchor`` raises.
     """
-    new = replace(unit, formation=formation, column_ranks=unit.column_ranks if column_ranks is None else column_ranks)
+    ranks = unit.column_ranks if column_ranks is None else column_ranks
+    new = replace(unit, formation=Formation(formation), column_ranks=ranks)
     if new.formation == unit.formation:
         return new
     front, facing = reform_anchor(unit.rect(), unit.formation.value, new.formation.value, turn=turn, side=side)

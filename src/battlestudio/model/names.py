@@ -48,8 +48,8 @@ def display_names(roster: Roster) -> dict[str, str]:
         sup_names: dict[str, str] = {}
         for rid in ids:
             sup = roster.oob.superior(rid)
-            rec = records.get(sup) if sup is not None else None
-            sup_names[rid] = (rec.name or sup) if rec is not None else (sup or "")
+            boss = records.get(sup) if sup is not None else None
+            sup_names[rid] = (boss.name or boss.id) if boss is not None else (sup or "")
         counts: dict[str, int] = defaultdict(int)
         for s in sup_names.values():
             counts[s] += 1
@@ -62,3 +62,14 @@ def display_names(roster: Roster) -> dict[str, str]:
             else:
                 out[rid] = f"{name} ({rid})"
     return out
+
+
+def labelled(name: str, shown: str, detail: str) -> str:
+    """``shown`` (the display name of a record called ``name``) with ``detail`` added: inside
+    the parentheses a duplicate name got ("Avantgarde (von Loudon, brigade)"), else in its own
+    ("Marshal Michel Ney (corps)")."""
+    if not detail:
+        return shown
+    if shown != name and shown.endswith(")"):
+        return f"{shown[:-1]}, {detail})"
+    return f"{shown} ({detail})"
