@@ -9,12 +9,14 @@ module adds what the rules say about them:
   square 2 ranks, hollow, four fronts and no flank or rear; the FU mob (``none``) has no front;
 * the figure grid, a figure addressed as (file from the LEFT, rank from the FRONT);
 * the anchor of a formation change: same front midpoint and facing, except line ↔ march column
-  (the figures turn on the spot) and square → other (any of its four sides becomes the front).
+  (the figures turn on the spot) and square → other (any of its four sides becomes the front);
+  ``reformed_unit`` puts a unit record there, ``FormationChange`` is a change as a ruleset
+  allows it (the unit afterwards, the explanation, the march-length cost).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -33,6 +35,7 @@ from battlestudio.model.geometry import (
     right_of,
     unit_rect,
 )
+from battlestudio.model.units import Formation, Unit
 
 COLUMN_MIN_FIGURES = 6
 """Fewest figures that may form column: 3 ranks × 2 files (Torden over Europa 1.7; value [I] A42)."""
@@ -243,3 +246,49 @@ def figures_outline(rect: UnitRect, formation: str, figures: int, column_ranks: 
     if not cells:
         return Polygon()
     return shapely.union_all([c.polygon for c in cells], grid_size=1e-6)  # snap shared cell edges
+
+
+def reformed_unit(
+    unit: Unit,
+    formation: Formation | str,
+    column_ranks: int | None = None,
+    *,
+    turn: Literal["right", "left"] = "right",
+    side: EdgeName = "front",
+) -> Unit:
+    """``unit`` after changing to ``formation`` about the anchor of ``reform_anchor``
+    (Torden over Europa 4.5, glossary T-13): its front-edge midpoint (``Unit.position``) and
+    facing kept, turned on the spot for line ↔ march column, faced out of ``side`` for a square.
+    ``column_ranks`` (3 or 4) replaces the unit's when given. Whether the rules allow the
+    change is the caller's (``formation_problem``, the ruleset's ``formation_change``).
+
+    Raises
+    ------
+    ValueError
+        for an unknown formation, and for a ``turn`` or ``side`` as ``reform_anchor`` raises.
+    """
+    ranks = unit.column_ranks if column_ranks is None else column_ranks
+    new = replace(unit, formation=Formation(formation), column_ranks=ranks)
+    if new.formation == unit.formation:
+        return new
+    front, facing = reform_anchor(unit.rect(), unit.formation.value, new.formation.value, turn=turn, side=side)
+    return replace(new, position=(float(front[0]), float(front[1])), facing=facing)
+
+
+@dataclass(frozen=True, slots=True)
+class FormationChange:
+    """A formation change as a ruleset allows it (its optional ``formation_change``).
+
+    Attributes
+    ----------
+    unit : Unit
+        the unit afterwards: new formation, front-edge midpoint (cm) and facing (degrees).
+    explanation : str
+        the rule sections applied, the anchor, and the cost or why none is taken.
+    cost_cm : float | None
+        march length the change costs, cm; None when the rules give no figure.
+    """
+
+    unit: Unit
+    explanation: str
+    cost_cm: float | None = None

@@ -184,6 +184,16 @@ class Unit:
     column_ranks: int = 3
     attributes: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # a formation, arm or subtype given as its string value (a Qt combo, a hand-written
+        # file) becomes the enum here, so drawing and measuring never meet a plain string
+        if type(self.formation) is not Formation:
+            object.__setattr__(self, "formation", _member(Formation, self.formation, self, "formation"))
+        if type(self.arm) is not Arm:
+            object.__setattr__(self, "arm", _member(Arm, self.arm, self, "arm"))
+        if self.subtype is not None and type(self.subtype) is not Subtype:
+            object.__setattr__(self, "subtype", _member(Subtype, self.subtype, self, "subtype"))
+
     def rect(self) -> UnitRect:
         """The unit's footprint rectangle for its formation and facing (glossary §1.4)."""
         return unit_rect(
@@ -218,6 +228,26 @@ class Unit:
             position=(float(position[0]), float(position[1])),
             facing=self.facing if facing is None else normalize_angle(facing),
         )
+
+
+class UnitValueError(ValueError):
+    """A unit field holds a value its enum does not have; the message names unit, field and
+    the values allowed."""
+
+
+def _member(enum: type[StrEnum], value: Any, unit: Unit, attr: str) -> Any:
+    """``value`` as a member of ``enum``.
+
+    Raises
+    ------
+    UnitValueError
+        when ``value`` is none of the enum's values.
+    """
+    try:
+        return enum(value)
+    except ValueError:
+        known = ", ".join(m.value for m in enum)
+        raise UnitValueError(f"unit {unit.id!r}: {attr} {value!r} is not one of {known}") from None
 
 
 FOOTPRINT_CACHE_SIZE = 1 << 16

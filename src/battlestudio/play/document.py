@@ -31,14 +31,18 @@ from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
 from battlestudio.edits.moves import move_text, rotate_text, turned
 from battlestudio.edits.place import place_text, placed_records
+from battlestudio.model.formations import FormationChange
 from battlestudio.model.geometry import Point
+from battlestudio.model.names import display_names
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Scenario
+from battlestudio.model.units import Unit
 from battlestudio.play.events import PLAY_KINDS, Piece, events_for, move_events
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.replay.timeline import Timeline
+from battlestudio.rules.params import RuleRefused
 from battlestudio.session import GameSession, SessionError
 
 Build = Callable[[GameState], list[BattleEvent]]
@@ -88,10 +92,13 @@ class PlayDocument(Document):
         an edit or action was refused; the text says why.
     recorded()
         events were recorded or taken back.
+    explained(str)
+        the rules a recorded gesture followed (a formation change: its anchor and cost).
     """
 
     refused = Signal(str)
     recorded = Signal()
+    explained = Signal(str)
 
     def __init__(
         self,
@@ -208,6 +215,44 @@ class PlayDocument(Document):
             return "Replaying: the map shows the past. Go to the end of the game (End) to record."
         return ""
 
+    def side_on_the_move(self) -> str | None:
+        """The side id whose units move in the open phase while recording: the phase's side when
+        only the active side acts in it (Torden over Europa 1.2, 4.2: the active side's movement;
+        Regimental activations); None when both sides may act, in the past, or not recording."""
+        session = self.session
+        if not self.recording or session is None:
+            return None
+        try:
+            step = session.step()
+        except SessionError:
+            return None
+        return step.side if step.spec.who == "active" else None
+
+    def why_not_moving(self, ids: Iterable[str]) -> str:
+        """Why moving the units and commanders ``ids`` needs the umpire's word ("" when it does
+        not): they belong to a side not on the move (``side_on_the_move``), e.g. "39e Ligne
+        belongs to Austria, which is not on the move." Unknown ids are ignored."""
+        moving = self.side_on_the_move()
+        if moving is None:
+            return ""
+        s = self.scenario
+        names = display_names(s)
+        others: dict[str, list[str]] = {}
+        for i in dict.fromkeys(ids):
+            rec = s.units.get(i) or s.commanders.get(i)
+            if rec is not None and rec.side != moving:
+                others.setdefault(rec.side, []).append(names.get(i, i))
+        if not others:
+            return ""
+        parts = []
+        for side, who in others.items():
+            side_name = s.sides[side].name if side in s.sides else side or "no side"
+            listed = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+            if len(who) > 4:
+                listed = f"{', '.join(who[:3])} and {len(who) - 3} more"
+            parts.append(f"{listed} {'belongs' if len(who) == 1 else 'belong'} to {side_name}")
+        return f"{'; '.join(parts)}, which is not on the move."
+
     def run(self, text: str, do: Callable[[GameSession], Any], merge_key: object = None, starting: bool = False) -> Any:
         """Do one recording action through the session as one undo step; return what ``do``
         returned (True for None), or None when it was refused (``refused`` says why).
@@ -314,12 +359,47 @@ class PlayDocument(Document):
             self._refuse(self.why_not_recording() or f"{text} {SCENARIO_ONLY}")
             return []
 
+        notes: list[str] = []
+
         def build(state: GameState) -> list[BattleEvent]:
             records: Mapping[str, Piece] = getattr(state, kind)
             before = {i: records[i] for i in fields}
-            return events_for(before, {i: replace(r, **fields[i]) for i, r in before.items()}, self._stamped)
+            notes.clear()
+            after = {i: self._with_fields(state, r, fields[i], notes) for i, r in before.items()}
+            return events_for(before, after, self._stamped)
 
-        return self._record_gesture(text, key, build)
+        changes = self._record_gesture(text, key, build)
+        if changes and notes:
+            self.explained.emit(" ".join(notes))
+        return changes
+
+    def _with_fields(self, state: GameState, rec: Piece, values: Mapping[str, Any], notes: list[str]) -> Piece:
+        """``rec`` with ``values`` set; a unit's new formation (or column ranks) placed and
+        checked by the ruleset's ``formation_change`` where it has one (Torden over Europa 4.5:
+        the front-edge midpoint stays), its explanation added to ``notes``.
+
+        Raises
+        ------
+        SessionError
+            when the ruleset refuses the change (naming the rule); ``ValueError`` for a value
+            the record cannot hold.
+        """
+        new = replace(rec, **values)
+        if not isinstance(rec, Unit) or not isinstance(new, Unit):
+            return new
+        if (new.formation, new.column_ranks) == (rec.formation, rec.column_ranks):
+            return new
+        rules = getattr(self.session.ruleset, "formation_change", None) if self.session is not None else None
+        if rules is None or self.session is None:
+            return new  # no rules of its own: the front-edge midpoint and facing are kept
+        ranks = new.column_ranks if new.column_ranks != rec.column_ranks else None
+        try:
+            change: FormationChange = rules(state, rec.id, new.formation.value, self.session.params, ranks)
+        except RuleRefused as exc:
+            raise SessionError(str(exc)) from None
+        notes.append(change.explanation)
+        rest = {k: v for k, v in values.items() if k not in ("formation", "column_ranks")}
+        return replace(change.unit, **rest)
 
     def place(self, ids: Iterable[str], point: Point) -> list[str]:
         """Record the units and commanders ``ids`` dropped at ``point`` (cm) as the events that

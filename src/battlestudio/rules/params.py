@@ -4,8 +4,9 @@ Each entry of a ruleset file has a ``status``: ``rule`` (printed in the rules), 
 reading, used as a default and reported whenever used) or ``missing`` (no default: the scenario
 must supply it, or the rule is refused with ``MissingParameterError`` naming the parameter).
 Scenario parameters (``ScenarioInfo.parameters``) override any entry under the same key, written
-plain or with the ruleset id in front (``toe.zones_cm.army``); keys of missing values may be
-templates such as ``zones_cm.army`` or ``command_ability.France.corps``.
+plain, with the ruleset id in front (``toe.zones_cm.army``) or, for a choice the rules leave to
+the players or the scenario, as ``<id>.scenario.<key>`` (``toe.scenario.initiative``); keys of
+missing values may be templates such as ``zones_cm.army`` or ``command_ability.France.corps``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from collections.abc import Iterable, Mapping
 RULE = "rule"
 ASSUMED = "assumed"
 MISSING = "missing"
+SCENARIO_CHOICE = "scenario"
+"""The namespace of scenario choices under a ruleset's prefix: ``toe.scenario.initiative``."""
 
 
 class RuleRefused(Exception):
@@ -133,12 +136,12 @@ class RuleParameters:
         return cls(ruleset_id, entries, dict(scenario or {}), str(header.get("name", ruleset_id)))
 
     def _find(self, key: str) -> tuple[bool, Any]:
-        """A scenario value for ``key`` or for ``<ruleset id>.<key>`` (e.g. ``toe.zones_cm.army``)."""
-        if key in self.scenario:
-            return True, self.scenario[key]
-        prefixed = f"{self.ruleset_id}.{key}"
-        if prefixed in self.scenario:
-            return True, self.scenario[prefixed]
+        """A scenario value for ``key``, ``<ruleset id>.<key>`` (e.g. ``toe.zones_cm.army``) or
+        ``<ruleset id>.scenario.<key>`` (a choice the rules leave to the scenario, e.g.
+        ``toe.scenario.initiative``), first found in that order."""
+        for k in (key, f"{self.ruleset_id}.{key}", f"{self.ruleset_id}.{SCENARIO_CHOICE}.{key}"):
+            if k in self.scenario:
+                return True, self.scenario[k]
         return False, None
 
     def get(self, key: str) -> Any:

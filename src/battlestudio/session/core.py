@@ -146,8 +146,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
         """Every phase of game turn ``turn`` in order, the side with the initiative first.
 
         For a turn already in the log the side order is the one recorded; otherwise the
-        ruleset decides the initiative (Torden over Europa 1.2: agreed, the ``initiative``
-        parameter).
+        ruleset decides the initiative (Torden over Europa 1.2: agreed, the scenario choice
+        ``toe.scenario.initiative``); each side plays one player-turn of the turn.
         """
         if turn not in self._steps:
             recorded = list(dict.fromkeys(k.side for k in self.log.phases() if k.turn == turn))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from typing import Any, cast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
+from battlestudio.model.names import display_names
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
@@ -36,12 +37,14 @@ def _pt(p: object) -> str:
     return f"({x:.0f}, {y:.0f})"
 
 
-def describe(event: BattleEvent, before: GameState) -> str:
-    """One readable sentence for ``event``, names read from the state ``before`` it."""
+def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | None = None) -> str:
+    """One readable sentence for ``event``, names read from the state ``before`` it, or from
+    ``names`` (id → name shown, e.g. ``model.names.display_names``) where it has them."""
     e: Any = event  # its fields depend on its kind, read below
 
     def n(node: str) -> str:
-        return _name(before, node)
+        shown = names.get(node) if names is not None else None
+        return shown if shown else _name(before, node)
 
     k = e.kind
     if k == "phase_started":
@@ -133,10 +136,11 @@ def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:
     log = GameLog.from_battle(battle)
     info = battle.scenario.info
     state = log.initial
+    names = display_names(state)  # names are the scenario's: a game does not rename
     for e in log.events:
         if turn is None or e.turn == turn:
             where = f"T{e.turn:<2} {game_time(info, e.turn)} {e.side or '-':<9} {e.phase or '-':<18}"
-            yield f"{where} | {describe(e, state)}"
+            yield f"{where} | {describe(e, state, names)}"
         state = e.apply(state)
 
 

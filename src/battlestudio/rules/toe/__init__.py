@@ -6,7 +6,8 @@
 (order types and legality), ``control`` (the command-control procedure), ``movement`` (a
 general's legal move under his order), ``checks``
 (engaged, automatic retreat, march conversion, completion, cavalry outside command distance),
-``report`` (the orders report the ``battlestudio orders`` command prints).
+``report`` (the orders report the ``battlestudio orders`` command prints), ``formations``
+(formation changes, 1.6, 1.7, 4.4, 4.5).
 
 Scenario parameters this ruleset needs because the rules text lost them (no defaults):
 
@@ -53,7 +54,8 @@ from battlestudio.rules.protocol import (
     RulesetDefaults,
     StateMachineSpec,
 )
-from battlestudio.rules.toe import checks, command, control, movement, orders
+from battlestudio.model.formations import FormationChange
+from battlestudio.rules.toe import checks, command, control, formations, movement, orders
 from battlestudio.rules.toe.common import params_for
 from battlestudio.rules.toe.odds import toe_odds
 from battlestudio.rules.toe.report import orders_report
@@ -228,6 +230,18 @@ class TordenOverEuropa(RulesetDefaults):
             raise report.refusals[0]
         return report.findings
 
+    def formation_change(
+        self,
+        state: GameState,
+        unit_id: str,
+        formation: str,
+        params: Mapping[str, Any],
+        column_ranks: int | None = None,
+    ) -> FormationChange:
+        """A unit changing formation (1.6, 1.7, 4.4, 4.5): where it stands afterwards and what
+        it costs; raises ``RuleRefused`` naming the rule that forbids it."""
+        return formations.formation_change(state, params_for(params), unit_id, formation, column_ranks)
+
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:
         """This turn's legal move of a general under his standing order (2.7–2.11)."""
         return movement.legal_move(state, params_for(params), commander_id)
@@ -236,14 +250,23 @@ class TordenOverEuropa(RulesetDefaults):
         return PHASES
 
     def initiative(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> InitiativeResult:
-        """Agreed between the sides, not rolled (1.2): the scenario's ``initiative`` parameter
-        (a side id, or a list per turn), else the side currently active."""
-        value = dict(params).get("initiative")
+        """Agreed between the sides, not rolled (1.2): the ``initiative`` entry (scenario choice
+        ``toe.scenario.initiative``), a side id or a list of side ids per turn (the last one
+        repeats). Nothing agreed: side ``""`` (the session then gives it to the scenario's first
+        side every turn, so the sides still alternate)."""
+        p = params_for(params)
+        value = p.get("initiative")
+        how = "the scenario's agreed initiative" if p.overridden("initiative") else "the ruleset default"
         if isinstance(value, (list, tuple)) and value:
             side = str(value[min(max(state.turn, 1), len(value)) - 1])
+            how += f" for turn {max(state.turn, 1)}"
         else:
-            side = str(value) if value else state.side
-        return InitiativeResult(side, f"Initiative is agreed, not rolled (1.2): {side or 'not set'}.")
+            side = str(value) if value else ""
+        if not side:
+            return InitiativeResult("", "Initiative is agreed between the sides, not rolled (1.2): not agreed.")
+        return InitiativeResult(
+            side, f"Initiative is agreed between the sides, not rolled (1.2): {side} ({how}) plays first."
+        )
 
     def next_activation(self, state: GameState) -> str:
         """Whole sides act in turn (1.2): the active side."""

@@ -142,7 +142,7 @@ class FieldEditor(QObject):
             if isinstance(w, (QSpinBox, QDoubleSpinBox)):
                 w.setValue(w.minimum() if value is None else value)
             elif isinstance(w, QComboBox):
-                i = w.findData(value)
+                i = self.index_of(value)
                 if i < 0 and w.isEditable():
                     w.setEditText("" if value is None else str(value))
                 else:
@@ -171,13 +171,22 @@ class FieldEditor(QObject):
         else:
             self._emit(int(value) if isinstance(w, QSpinBox) else float(value))
 
+    def index_of(self, value: Any) -> int:
+        """The combo index of the choice whose value equals ``value`` (-1 when none does)."""
+        return next((i for i, (_, v) in enumerate(self.choices) if v == value), -1)
+
+    def choice_value(self, index: int) -> Any:
+        """The value of choice ``index`` as given in the spec (an enum stays an enum: the combo's
+        own item data would hand a ``StrEnum`` back as a plain ``str``)."""
+        return self.choices[index][1] if 0 <= index < len(self.choices) else None
+
     def _on_choice(self, index: int) -> None:
-        self._emit(self.widget.itemData(index))
+        self._emit(self.choice_value(index))
 
     def _on_combo_text(self) -> None:
         text = self.widget.currentText().strip()
         i = self.widget.findText(text)
-        self._emit(self.widget.itemData(i) if i >= 0 else text)
+        self._emit(self.choice_value(i) if i >= 0 else text)
 
     def _valid(self, text: str) -> bool:
         if self.spec.required and not text.strip():

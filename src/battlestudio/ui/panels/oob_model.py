@@ -1,7 +1,8 @@
 """OobModel: a ``QAbstractItemModel`` adapter over the order of battle's networkx graph.
 
 Rows are commanders and units, children are direct subordinates in the graph's order; columns
-are name, men and guns (a commander shows the totals of everything below him). The model
+are name, men and guns (a commander shows the totals of everything below him); a name several
+records share is shown with the superior's (``model.names.display_names``). The model
 mirrors the Document: it re-reads the graph when an ``oob``, ``units`` or ``commanders``
 change arrives, and every edit it makes (rename, drag-and-drop reassignment) is pushed on the
 Document's history. Nodes are keyed by a small int stored in ``QModelIndex.internalId``.
@@ -15,6 +16,7 @@ from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelInde
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, Macro, PutRecords, Reattach, reattach_problem
+from battlestudio.model.names import display_names
 from battlestudio.model.units import ECHELON_RANK, Commander, Unit
 from battlestudio.ui.panels.icons import arm_icon, commander_icon
 
@@ -26,6 +28,9 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 """Data role giving a row's record id."""
 
 COLUMNS = ("Name", "Men", "Guns")
+
+_ROOT = QModelIndex()
+"""The invisible root, the default parent of Qt's model calls."""
 
 
 def encode_ids(ids: list[str]) -> QMimeData:
@@ -62,6 +67,7 @@ class OobModel(QAbstractItemModel):
         self._parent: dict[str, str | None] = {}
         self._children: dict[str | None, list[str]] = {}
         self._totals: dict[str, tuple[int, int]] = {}
+        self._shown: dict[str, str] = {}  # id -> the name shown (duplicates with their superior)
         self._rebuild()
         document.changed.connect(self._on_changed)
 
@@ -113,6 +119,7 @@ class OobModel(QAbstractItemModel):
         self._nodes = list(parent)
         self._key = {n: i for i, n in enumerate(self._nodes)}
         self._compute_totals()
+        self._shown = display_names(s)
 
     def _compute_totals(self) -> None:
         s = self.document.scenario
@@ -141,7 +148,8 @@ class OobModel(QAbstractItemModel):
             self.endResetModel()
             return
         self._compute_totals()
-        dirty: set[str] = set()
+        shown, self._shown = self._shown, display_names(s)
+        dirty: set[str] = {i for i, name in self._shown.items() if shown.get(i) != name and i in self._key}
         for i in ids:
             dirty.add(i)
             dirty.update(a for a in s.oob.chain_of_command(i) if a in self._key)
@@ -167,27 +175,25 @@ class OobModel(QAbstractItemModel):
         return list(self._nodes)
 
     # -- QAbstractItemModel --------------------------------------------------------------
-    # The ``QModelIndex()`` defaults are Qt's model API idiom (an invalid index is the root) and
-    # a value, never mutated: hence ``noqa: B008``.
-    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+    def index(self, row: int, column: int, parent: QModelIndex = _ROOT) -> QModelIndex:
         kids = self._children.get(self.node(parent), [])
         if not (0 <= row < len(kids) and 0 <= column < len(COLUMNS)):
             return QModelIndex()
         return self.createIndex(row, column, self._key[kids[row]])
 
-    def parent(self, index: QModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+    def parent(self, index: QModelIndex = _ROOT) -> QModelIndex:  # type: ignore[override]
         n = self.node(index)
         if n is None:
             return QModelIndex()
         p = self._parent.get(n)
         return self.index_of(p) if p is not None else QModelIndex()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+    def rowCount(self, parent: QModelIndex = _ROOT) -> int:  # noqa: N802 - Qt API
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self._children.get(self.node(parent), []))
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+    def columnCount(self, parent: QModelIndex = _ROOT) -> int:  # noqa: N802
         return len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
@@ -206,7 +212,9 @@ class OobModel(QAbstractItemModel):
             return n
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if col == 0:
-                return rec.name if rec else f"? {n}"
+                if rec is None:
+                    return f"? {n}"
+                return self._shown.get(n, rec.name) if role == Qt.ItemDataRole.DisplayRole else rec.name
             men, guns = self._totals.get(n, (0, 0))
             value = men if col == 1 else guns
             return f"{value:,}" if role == Qt.ItemDataRole.DisplayRole and value else (value or "")
@@ -221,9 +229,10 @@ class OobModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if rec is None:
                 return f"{n} is in the order of battle but has no record"
+            name = self._shown.get(n, rec.name)
             if isinstance(rec, Commander):
-                return f"{rec.name}: {rec.echelon.replace('_', ' ')}, {rec.side}"
-            return f"{rec.name}: {rec.arm.value}, {rec.figures} figures, {rec.formation.value}"
+                return f"{name}: {rec.echelon.replace('_', ' ')}, {rec.side}"
+            return f"{name}: {rec.arm.value}, {rec.figures} figures, {rec.formation.value}"
         return None
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:

@@ -139,7 +139,14 @@ class PropertiesPanel(QWidget):
         scroll.setWidget(self.body)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
+        self.note = QLabel()
+        """The rules the last edit followed while recording (a formation change's anchor and
+        cost), or why an edit could not be made."""
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: gray;")
+        self.note.hide()
         lay.addWidget(self.header)
+        lay.addWidget(self.note)
         lay.addWidget(scroll, 1)
         self.editors: dict[str, dict[str, FieldEditor]] = {}
         self.confirm_switch: Confirm | None = None
@@ -151,10 +158,20 @@ class PropertiesPanel(QWidget):
         if self.document is not None:
             self.document.changed.disconnect(self._on_changed)
             self.document.selection_changed.disconnect(self._on_selection)
+            explained = getattr(self.document, "explained", None)
+            if explained is not None:
+                explained.disconnect(self._show_note)
         self.document = document
         document.changed.connect(self._on_changed)
         document.selection_changed.connect(self._on_selection)
+        explained = getattr(document, "explained", None)  # a PlayDocument: the rules an edit followed
+        if explained is not None:
+            explained.connect(self._show_note)
         self.rebuild()
+
+    def _show_note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
 
     # -- building ------------------------------------------------------------------------
     def selected_by_kind(self) -> dict[str, list[str]]:
@@ -176,6 +193,7 @@ class PropertiesPanel(QWidget):
                 w.hide()  # stays a hidden child until deleted: never a stray top-level window
                 w.deleteLater()
         self.editors = {}
+        self._show_note("")
         groups = self.selected_by_kind()
         if not groups:
             self.header.setText("<b>Scenario</b> (nothing selected)")
@@ -257,9 +275,15 @@ class PropertiesPanel(QWidget):
         if not ids:
             return
         what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
-        self.document.set_fields(
-            kind,
-            {i: with_value(d[i], attr, value) for i in ids},
-            f"Set {label} of {what}",
-            key=("properties", kind, attr, tuple(ids)),
-        )
+        try:
+            changes = self.document.set_fields(
+                kind,
+                {i: with_value(d[i], attr, value) for i in ids},
+                f"Set {label} of {what}",
+                key=("properties", kind, attr, tuple(ids)),
+            )
+        except ValueError as exc:  # a value the record cannot hold (e.g. an unknown formation)
+            changes = []
+            self._show_note(str(exc))
+        if not changes:
+            self.refresh()  # refused or unchanged: the form shows the record as it stands

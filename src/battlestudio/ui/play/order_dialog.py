@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.model.names import display_names, labelled
 from battlestudio.model.units import ECHELON_RANK, Commander
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec
@@ -136,8 +137,9 @@ class OrderDialog(QDialog):
         issuers.sort(key=lambda c: (ECHELON_RANK.get(c.echelon, 9), c.name))
         self.issuer.blockSignals(True)
         self.issuer.clear()
+        names = display_names(state)
         for c in issuers:
-            self.issuer.addItem(f"{c.name} ({c.echelon.replace('_', '-')})", c.id)
+            self.issuer.addItem(labelled(c.name, names.get(c.id, c.name), c.echelon.replace("_", "-")), c.id)
         sel = [i for i in self.document.selection if self.issuer.findData(i) >= 0]
         if sel:
             self.issuer.setCurrentIndex(self.issuer.findData(sel[0]))
@@ -155,9 +157,10 @@ class OrderDialog(QDialog):
                 for n in state.oob.all_subordinates(issuer)
                 if isinstance(state.record(n), Commander) and n not in state.off_table
             ]
+            names = display_names(state)
             for n in [issuer] + subs:
                 rec = state.record(n)
-                self.recipient.addItem(f"{rec.name} ({rec.echelon.replace('_', '-')})", n)
+                self.recipient.addItem(labelled(rec.name, names.get(n, rec.name), rec.echelon.replace("_", "-")), n)
             sel = [i for i in self.document.selection if self.recipient.findData(i) >= 0 and i != issuer]
             self.recipient.setCurrentIndex(
                 self.recipient.findData(sel[0]) if sel else min(1, self.recipient.count() - 1)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.model.names import display_names
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.timeline import Timeline
 from battlestudio.session.text import describe
@@ -149,8 +150,9 @@ class ReplayPanel(QWidget):
         self.events.clear()
         self._items = []
         state = log.state_at(start)
+        names = display_names(state)  # duplicate names told apart by their superior
         for p, e in enumerate(log.events[start:end], start):
-            text = describe(e, state)
+            text = describe(e, state, names)
             item = QTreeWidgetItem([str(p - start + 1), text])
             item.setToolTip(1, text)
             item.setData(0, POS_ROLE, p + 1)

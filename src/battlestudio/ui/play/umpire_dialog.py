@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.model.names import display_names, labelled
+
 if TYPE_CHECKING:
     from battlestudio.play.document import PlayDocument
 
@@ -40,9 +42,10 @@ def _unit_combo(state, selection, name: str) -> QComboBox:
     box.setObjectName(name)
     box.setEditable(True)
     box.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-    units = sorted((u for u in state.units.values() if u.id not in state.off_table), key=lambda u: (u.side, u.name))
-    for u in units:
-        box.addItem(f"{u.name} ({u.side})", u.id)
+    names = display_names(state)
+    units = (u for u in state.units.values() if u.id not in state.off_table)
+    for u in sorted(units, key=lambda u: (u.side, names[u.id])):
+        box.addItem(labelled(u.name, names[u.id], u.side), u.id)
     sel = [i for i in selection if i in state.units]
     if sel:
         box.setCurrentIndex(box.findData(sel[0]))
@@ -53,10 +56,11 @@ def _unit_list(state, side_of, selection, name: str) -> QListWidget:
     lst = QListWidget()
     lst.setObjectName(name)
     lst.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
+    names = display_names(state)
     for u in sorted(
-        (u for u in state.units.values() if side_of(u.side) and u.id not in state.off_table), key=lambda u: u.name
+        (u for u in state.units.values() if side_of(u.side) and u.id not in state.off_table), key=lambda u: names[u.id]
     ):
-        item = QListWidgetItem(u.name)
+        item = QListWidgetItem(names[u.id])
         item.setData(Qt.ItemDataRole.UserRole, u.id)
         lst.addItem(item)
         item.setSelected(u.id in selection)
@@ -193,7 +197,8 @@ class AnnotationDialog(QDialog):
         self.text_edit = QPlainTextEdit(objectName="annotation_text")
         self.text_edit.setPlaceholderText("What happens here, and why")
         where = "no place" if at is None else f"({at[0]:.1f}, {at[1]:.1f}) cm"
-        names = ", ".join(document.session.state.record(i).name for i in self.ids[:4])
+        shown = display_names(document.session.state)
+        names = ", ".join(shown.get(i, i) for i in self.ids[:4])
         info = QLabel(f"Pinned to {document.session.key} at {where}" + (f"; about {names}" if names else ""))
         info.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)

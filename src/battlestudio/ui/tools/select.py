@@ -2,14 +2,16 @@
 
 A drag calls ``Document.move`` on every mouse move with the displacement since the press and
 the gesture's merge key, so the whole drag is one undo step (an edit in the editor, one
-``Moved`` per record while recording) and the map always shows the document's truth.
+``Moved`` per record while recording) and the map always shows the document's truth. While
+recording, a drag of records of a side not on the move (``PlayDocument.why_not_moving``) asks
+once, when the drag ends: Yes keeps the move, No puts them back where the drag began.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsRectItem
+from PySide6.QtWidgets import QGraphicsRectItem, QMessageBox
 
 from battlestudio.edits.moves import snapshot
 from battlestudio.ui.items import MapItem
@@ -132,9 +134,27 @@ class SelectTool(Tool):
             self.document.set_selection(hit)
         if self._state == "moving":
             self.set_hint(type(self).hint)
+            self._confirm_side(event)
         self.clear_previews()
         self._band = None
         self._state = "idle"
+
+    def _confirm_side(self, event: QMouseEvent) -> None:
+        """At the end of a drag while recording: ask whether records of a side not on the move
+        may move; No moves them back (the drag's events are replaced by none)."""
+        why_not = getattr(self.document, "why_not_moving", None)
+        why = why_not(self._originals) if why_not is not None else ""
+        if not why:
+            return
+        answer = QMessageBox.question(
+            self.view,
+            "Not on the move",
+            f"{why} Move {'them' if len(self._originals) > 1 else 'it'} anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            self.document.move(self._originals, 0.0, 0.0, self._key)
 
     def key_press(self, event: QKeyEvent) -> bool:
         key = event.key()
