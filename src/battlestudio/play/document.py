@@ -375,10 +375,12 @@ class PlayDocument(Document):
             self._after_record()
         return changes if events else []
 
-    # -- undo / redo of the open phase -------------------------------------------------------
+    # -- undo / redo -------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:
-        return self.session is not None and self.log.undoable > 0
+        """An action recorded here can be taken back (reaching back into the phases it closed), or
+        an event of the open phase recorded before (e.g. read from the file)."""
+        return self.session is not None and (bool(self._actions) or self.log.undoable > 0)
 
     @property
     def can_redo(self) -> bool:
@@ -396,15 +398,17 @@ class PlayDocument(Document):
 
     @property
     def undo_count(self) -> int:
+        """Events of the open phase (those undone before the phase before is reopened)."""
         return self.log.undoable
 
     def undo(self) -> list[Change]:
-        """Take back the last recording action (its events), within the open phase."""
+        """Take back the last recording action (its events). "Next phase" is one action: taking
+        it back reopens the phase it closed, whose actions can then be taken back in turn."""
         session = self.session
         if session is None or not self.can_undo:
             return []
         top = self._actions.pop() if self._actions else Action(f"event {len(self.log)}", 1)
-        removed = session.undo(min(top.count, self.log.undoable))
+        removed = session.undo(top.count)
         self._redo.append(Action(top.text, len(removed), top.merge_key, list(removed)))
         self._after_record()
         return []

@@ -275,12 +275,11 @@ class GameSession(UmpireEntries, InitiativeEntries):
     def _record(self, events: list[BattleEvent]) -> None:
         if not events:
             return
-        if isinstance(events[0], PhaseStarted):
-            k, rest = PhaseKey(events[0].turn, events[0].side, events[0].phase), events[1:]
-        else:
-            k, rest = self.key, events
-        for e in rest:
-            if (e.turn, e.side, e.phase) != tuple(k):
+        k = None if isinstance(events[0], PhaseStarted) else self.key
+        for e in events:  # each event in the open phase, or in the one a PhaseStarted before it opens
+            if isinstance(e, PhaseStarted):
+                k = PhaseKey(e.turn, e.side, e.phase)
+            elif k is None or (e.turn, e.side, e.phase) != tuple(k):
                 raise SessionError(
                     f"event {e.kind!r} belongs to turn {e.turn}, side {e.side or '-'}, phase "
                     f"{e.phase or '-'}, but the open phase is {k}"
@@ -293,8 +292,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
                 done += 1
         except ValueError as exc:
             if done:
-                self.log.undo(done)
-                del self.battle.events[len(self.battle.events) - done :]
+                self.undo(done)
             raise SessionError(str(exc)) from None
 
     def _stamp(self) -> dict[str, Any]:
@@ -302,24 +300,26 @@ class GameSession(UmpireEntries, InitiativeEntries):
         return {"turn": k.turn, "side": k.side, "phase": k.phase}
 
     def undo(self, count: int = 1) -> list[BattleEvent]:
-        """Take back the last ``count`` events of the open phase (the phase's own start counts:
-        taking it back reopens the phase before). Returns them, oldest first.
+        """Take back the last ``count`` events, newest first; a phase's own start counts, and
+        taking it back reopens the phase before, whose events come next (so "next phase" with
+        the turn's end it recorded is taken back as one). Returns them, oldest first.
 
         Raises
         ------
         SessionError
-            for more events than the open phase holds.
+            for fewer than 1 or more events than the game holds; nothing is taken back.
         """
-        try:
-            removed = self.log.undo(count)
-        except ValueError as exc:
-            raise SessionError(str(exc)) from None
+        if not 1 <= count <= len(self.log):
+            raise SessionError(f"can undo 1 to {len(self.log)} event(s), not {count}")
+        removed: list[BattleEvent] = []
+        while len(removed) < count:
+            removed[:0] = self.log.undo(min(count - len(removed), self.log.undoable))
         del self.battle.events[len(self.battle.events) - len(removed) :]
         return removed
 
     @property
     def undoable(self) -> int:
-        """How many events ``undo`` may take back now."""
+        """How many events of the open phase ``undo`` takes back before reopening the one before."""
         return self.log.undoable
 
     # -- orders through the ruleset -------------------------------------------------------
