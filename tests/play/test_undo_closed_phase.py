@@ -47,3 +47,29 @@ def test_undo_of_the_turns_last_next_phase_takes_its_end_back_with_it(jena_play)
     play.redo()
     assert len(play.log) == n and play.session.key.turn == 2
     assert [e for e in play.log.events if e.kind == "turn_ended"] == ends
+
+
+def test_a_battle_file_is_untouched_and_its_journal_follows_undo(jena_play, tmp_path):
+    from battlestudio import store
+    from battlestudio.document import Document
+    from battlestudio.session import GameSession
+    from battlestudio.store.journal import read_journal
+
+    path = tmp_path / "jena.battle"
+    store.save(jena_play.battle, path)  # turn 1 started, French orders
+    before = path.read_bytes()
+    base = Document(store.load(path), path)
+    play = PlayDocument(base, GameSession(base.battle, seed=7))
+    uid = _french_unit(play)
+    play.move([uid], 5.0, 0.0, key=("move", 1))
+    assert read_journal(path) is None  # the open phase is not journaled
+    play.run("Next phase", lambda s: s.next_phase())
+    closed = list(play.log.events[:-1])
+    assert list(read_journal(path).events) == closed[1:] and path.read_bytes() == before
+    play.undo()  # Next phase: the journal still holds the reopened phase's move
+    assert list(read_journal(path).events) == closed[1:]
+    play.undo()  # the move: gone from the journal too
+    j = read_journal(path)
+    assert j.keep == 1 and j.events == () and path.read_bytes() == before
+    play.mark_saved()
+    assert read_journal(path) is None
