@@ -1,6 +1,6 @@
 """A failed order through the window: issued in the order dialog, it fails; when the side's next
-order phase opens (Next Phase), it is rolled again and the roll stands in the Replay dock's list
-with its explanation; Undo Next phase takes the roll back with the phase."""
+order phase closes (Next Phase, after its declarations, 3.3), it is rolled again and the roll
+stands in the Replay dock's list with its explanation; Undo Next phase takes it back too."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def jena_file(tmp_path):
     return path
 
 
-def test_a_failed_order_is_rolled_again_and_shown_when_the_order_phase_opens(qtbot, tmp_path, monkeypatch, jena_file):
+def test_a_failed_order_is_rolled_again_as_the_next_order_phase_closes(qtbot, tmp_path, monkeypatch, jena_file):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     w.resize(1500, 950)
@@ -49,13 +49,18 @@ def test_a_failed_order_is_rolled_again_and_shown_when_the_order_phase_opens(qtb
 
     while not (doc.session.key.turn == 2 and doc.session.key.phase == "orders"):
         pv.actions["next_phase"].trigger()
-    assert doc.session.key.side == "french"
+    assert doc.session.key.side == "french" and doc.state.orders[oid].status.value == "failed"
+    pv.actions["next_phase"].trigger()  # the orders phase closes: its pending order is rolled again
+    assert doc.session.key.phase == "movement" and doc.state.orders[oid].status.value == "delivered"
+    start, end = doc.log.phase_range((2, "french", "orders"))
+    doc.timeline.seek(end)  # the Replay dock shows the orders phase's events
     lines = pv.panel.item_texts()
+    assert len(lines) == 3 and lines[0].startswith("phase begins: Order issuing")
     assert lines[1].startswith(f"roll for {oid}: Command control (failed order rolled again, A6)")
-    assert "order passes" in lines[1] and lines[2] == f"order {oid} (Lannes, A) delivered"
-    assert doc.state.orders[oid].status.value == "delivered"
+    assert lines[1].endswith("order passes") and lines[2] == f"order {oid} (Lannes, A) delivered"
 
+    doc.timeline.to_end()
     assert w.actions["undo"].text() == "&Undo Next phase"
-    w.actions["undo"].trigger()  # the phase, its roll and the turn's end go back together
-    assert doc.session.key.turn == 1 and doc.state.orders[oid].status.value == "failed"
-    assert not any("rolled again" in t for t in pv.panel.item_texts())
+    w.actions["undo"].trigger()  # the phase start and the roll go back together
+    assert doc.session.key.phase == "orders" and doc.state.orders[oid].status.value == "failed"
+    assert [e.kind for e in doc.log.events[start:]] == ["phase_started"]

@@ -98,7 +98,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
         self.log = log if log is not None else GameLog.from_battle(battle, keyframe_every=keyframe_every)
         self._steps: dict[int, list[PhaseStep]] = {}
-        self.reroll_outcomes: list[OrderOutcome] = []  # the failed orders rolled again as the last phase opened
+        self.reroll_outcomes: list[OrderOutcome] = []  # failed orders rolled again as the last order phase closed
 
     # -- where the game stands ------------------------------------------------------------
     @property
@@ -219,6 +219,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         if not self.started:
             raise SessionError("the game has not started; call start() first")
         nxt = self.next_step()
+        self._reroll_failed_orders(self.step())  # closing an order phase
         last = self.battle.scenario.info.turns
         if nxt.turn != self.key.turn:
             if last and nxt.turn > last:
@@ -255,13 +256,14 @@ class GameSession(UmpireEntries, InitiativeEntries):
 
     def _open(self, step: PhaseStep) -> PhaseStep:
         self._record([PhaseStarted(step.turn, step.side, step.phase, name=step.spec.name)])
-        self._reroll_failed_orders(step)
         return step
 
     def _reroll_failed_orders(self, step: PhaseStep) -> None:
-        """Opening an order phase rolls the active side's failed orders again, as the ruleset's
-        ``reroll_pending`` says (Torden over Europa A6); its events (each roll with its
-        explanation) are recorded in the phase and its outcomes kept in ``reroll_outcomes``."""
+        """Closing an order phase rolls the active side's failed orders of earlier turns again
+        that its declarations did not roll, cancel or replace, as the ruleset's
+        ``reroll_pending`` says (Torden over Europa A6: after every declaration, 3.3); each roll
+        is an event with its explanation, recorded in the phase as part of "next phase", and
+        the outcomes are kept in ``reroll_outcomes``."""
         reroll = getattr(self.ruleset, "reroll_pending", None)
         self.reroll_outcomes = []
         if reroll is None or "issue_order" not in step.spec.methods:
@@ -375,8 +377,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
 
     def issue_orders(self, requests: Sequence[OrderRequest], reroll_pending: bool = True) -> list[IssueResult]:
         """A whole order phase: every declaration first, then the rolls (Torden over Europa 3.3),
-        and with ``reroll_pending`` the earlier failed orders of the active side rolled again (A6)
-        when opening the phase did not roll them already (``reroll_outcomes``).
+        and with ``reroll_pending`` the earlier failed orders of the active side rolled again (A6);
+        those it leaves are rolled when the phase closes (``next_phase``).
 
         Uses the ruleset's ``order_phase`` where it has one, else ``issue_order`` per request.
         """

@@ -216,7 +216,7 @@ class TordenOverEuropa(RulesetDefaults):
     def reroll_pending(
         self, state: GameState, params: Mapping[str, Any], dice: DiceSource
     ) -> control.PhaseOutcome:
-        """The order phase's first step, as it opens: the active side's failed orders rolled again (A6)."""
+        """The order phase's last step, as it closes: the active side's failed orders rolled again (A6)."""
         return control.reroll_pending(state, params_for(params), dice)
 
     def command_check(

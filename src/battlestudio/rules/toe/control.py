@@ -7,8 +7,9 @@
 3. d10 + the issuer's KE + Table 1 modifiers, read against that zone's threshold (Table 1:
    scenario parameters ``command_thresholds``, ``command_modifiers``).
 4. Spare OAS then buys general moves (15 cm corps general, 40 cm chief).
-Failed orders stay pending and are rolled again in later order phases (A6): ``reroll_pending``
-rolls them when the order phase opens, from the positions at its start.
+Failed orders stay pending and are rolled again in later order phases (A6), after that phase's
+declarations (3.3): ``order_phase`` rolls them with its own, ``reroll_pending`` those left when
+the phase closes.
 A new order replaces the recipient's orders not yet through when it is written, and one that
 goes through supersedes the order in force: each is cancelled by an event of its own.
 """
@@ -243,12 +244,12 @@ def rerollable(state: GameState) -> list[Order]:
 
 
 def reroll_pending(state: GameState, p: RuleParameters, dice: DiceSource) -> PhaseOutcome:
-    """The first step of an order phase, run as it opens (A6, 3.3): every order of the active
-    side that failed in an earlier turn is rolled again (no OAS), from the positions at the
-    phase's start. One outcome each: delivered, or failed again (still pending); one that
-    cannot be rolled now (out of every zone, a value missing) fails again with the reason. With
-    ``failed_orders_persist`` false a failed order lapses instead (an ``OrderCancelled``).
-    Nothing is mutated.
+    """The last step of an order phase, run as it closes (A6; after every declaration, 3.3):
+    every order of the active side that failed in an earlier turn and was not rolled, cancelled
+    or replaced in this phase is rolled again (no OAS). One outcome each: delivered, or failed
+    again (still pending); one that cannot be rolled now (out of every zone, a value missing)
+    fails again with the reason. With ``failed_orders_persist`` false a failed order lapses
+    instead (an ``OrderCancelled``). Nothing is mutated.
     """
     out = PhaseOutcome()
     persist = bool(p.get("failed_orders_persist"))
