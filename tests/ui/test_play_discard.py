@@ -150,3 +150,17 @@ def test_ctrl_z_after_next_phase_reopens_the_phase_and_undoes_its_move(qtbot, tm
     qtbot.keyClick(w.map_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert doc.scenario.units[uid].position == pytest.approx(start)
     assert len(doc.log) == 88
+
+
+def test_a_recovery_copy_older_than_the_journal_gives_way_to_it(jena88):
+    from battlestudio.ui.file_commands import newest_game
+
+    b = store.load(jena88)
+    full = store.load(JENA)
+    journaled = Battle(b.scenario, list(full.events[:96]))
+    older = Battle(b.scenario, list(full.events[:90]))
+    newer = Battle(b.scenario, list(full.events[:99]))
+    assert newest_game(older, journaled).events == journaled.events  # phases closed after the autosave
+    assert newest_game(newer, journaled) is newer  # the copy holds the open phase too
+    other = Battle(b.scenario, list(full.events[:89]) + [full.events[95]])
+    assert newest_game(other, journaled) is other  # they went apart: the copy, as before
