@@ -47,7 +47,7 @@ def on_table(s: Scenario) -> Scenario:
 
 
 def toe_game() -> Battle:
-    """The bundled Jena 1806 game: Torden over Europa, 3730 recorded events."""
+    """The bundled Jena 1806 game: Torden over Europa, 3752 recorded events."""
     return store.load(JENA)
 
 

@@ -209,7 +209,7 @@ def test_undo_takes_back_only_the_open_phase(jena_scenario):
     assert len(s.battle.events) == n and s.state.units[uid].position == here
     assert s.undoable == 1  # the phase's own start
     with pytest.raises(SessionError):
-        s.undo(2)
+        s.undo(len(s.log) + 1)
     s.undo()
     assert tuple(s.key) == (1, "french", "orders")
 
@@ -283,10 +283,37 @@ def test_undoing_the_next_turns_first_phase_does_not_end_the_turn_twice(jena_sce
     n = len(s.battle.events)
     removed = s.undo()
     assert [type(e) for e in removed] == [PhaseStarted] and s.key.turn == 1
-    assert s.undoable == 0  # the turn's end is sealed with the phase it closed
+    assert isinstance(s.battle.events[-1], TurnEnded)  # the turn's end stays with the phase it closed
     s.next_phase()
     assert s.key.turn == 2 and len(s.battle.events) == n
     assert [e for e in s.battle.events if isinstance(e, TurnEnded)] == ended and len(ended) == 1
     assert s.log.state_at(len(s.log)) == s.state
     s.next_phase()  # and the game goes on
     assert s.key.turn == 2
+
+
+def test_undo_reaches_back_into_the_phases_next_phase_closed(jena_scenario):
+    s = fresh(jena_scenario, seed=3)
+    s.advance_to("movement")
+    uid = next(u for u in s.state.oob.all_subordinates(SUCHET) if u in s.state.units)
+    here = s.state.units[uid].position
+    s.move(uid, [here, (here[0], here[1] + 10.0)])
+    moved_state = s.state
+    s.next_phase()
+    s.next_phase()
+    assert s.key.phase not in ("orders", "movement")
+    # the two phase starts and the move, newest first, in one call: the movement phase is open again
+    removed = s.undo(3)
+    assert [type(e) for e in removed] == [Moved, PhaseStarted, PhaseStarted]
+    assert tuple(s.key) == (1, "french", "movement") and s.state.units[uid].position == here
+    assert s.log.state_at(len(s.log)) == s.state and len(s.battle.events) == len(s.log)
+    s.record_all(removed)  # the three again, across the phases they open
+    assert s.state.units == moved_state.units and s.key.phase not in ("orders", "movement")
+    # a whole turn and its end, as one undo: the turn's end goes too
+    while s.key.turn == 1:
+        s.next_phase()
+    n = len(s.log)
+    removed = s.undo(2)
+    assert [type(e) for e in removed] == [TurnEnded, PhaseStarted] and s.key.turn == 1
+    s.record_all(removed)
+    assert len(s.log) == n and s.key.turn == 2

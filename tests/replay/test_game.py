@@ -163,12 +163,16 @@ def test_undo_takes_back_only_the_open_phase(jena):
     assert [e.kind for e in removed] == ["fired", "casualties"]
     assert log.head == after_move and log.head.units["vedel"].figures == 24
     log.undo()  # the "next phase" itself
-    assert log.undoable == 0 and log.phases()[-1] == PhaseKey(1, "french", "movement")
-    with pytest.raises(ValueError, match="can undo 1 to 0"):
-        log.undo()
-    # back in the movement phase: it takes more events, but its old ones stay fixed
+    # back in the movement phase: it is open again, its own events can be taken back in turn
+    assert log.undoable == 2 and log.phases()[-1] == PhaseKey(1, "french", "movement")
+    with pytest.raises(ValueError, match="can undo 1 to 2"):
+        log.undo(3)
+    moved = log.undo()
+    assert [e.kind for e in moved] == ["moved"] and log.head.units["vedel"].position == jena.units["vedel"].position
+    log.extend(moved)
+    # it takes more events
     log.append(Moved(1, "french", "movement", id="claparede", path=((100.0, 60.0), (100.0, 70.0))))
-    assert log.undoable == 1
+    assert log.undoable == 3
     log.append(PhaseStarted(1, "french", "firing"))
     log.extend(removed)
     assert log.head.units["vedel"].figures == 22
@@ -181,10 +185,14 @@ def test_undo_then_reappend_gives_identical_states(forty_turns, reference):
         k = log.undoable
         removed = log.undo(k)
         p = len(log)
-        assert p + k == len(reference) - 1 and log.undoable == 0
+        assert p + k == len(reference) - 1 and removed[0].kind == "phase_started"
         assert log.head == reference[p] and log.state_at(p) == reference[p]
         assert all(x <= p for x in log.keyframe_positions())
-        log.extend(removed)
+        # the phase before is open again: its events go back too, down to its own start
+        k2 = log.undoable
+        earlier = log.undo(k2)
+        assert earlier[0].kind == "phase_started" and log.head == reference[p - k2]
+        log.extend(earlier + removed)
         assert log.head == reference[-1]
     rng = random.Random(11)
     for p in rng.sample(range(len(log) + 1), 200):

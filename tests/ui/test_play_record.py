@@ -15,6 +15,7 @@ import pytest
 
 from battlestudio import store
 from battlestudio.replay.battle import Battle
+from battlestudio.store.journal import read_journal
 from battlestudio.ui.resources import bundled_scenarios
 from battlestudio.play.document import PlayDocument
 from tests.ui.window_helpers import ModalRecorder, drag, make_window, mouse, px
@@ -137,12 +138,16 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     assert doc.scenario.units[uid].name != "Renamed"
     assert "belongs to the scenario" in w.statusBar().currentMessage()
 
-    # Next Phase closes the orders phase: its events are appended to the .battle file at once
+    # Next Phase closes the orders phase: its events go to the journal beside the file at once,
+    # the file itself stays as it was opened until Save
+    saved_bytes = jena_file.read_bytes()
     pv.actions["next_phase"].trigger()
     assert doc.session.key == (1, "french", "movement")
     assert "Movement" in pv.strip.toolTip() and "white'>&nbsp;2 Movement" in pv.strip.text()
-    on_disk = store.load(jena_file).events
-    assert on_disk == list(doc.log.events[: len(doc.log) - doc.log.undoable])
+    assert jena_file.read_bytes() == saved_bytes and store.load(jena_file).events == []
+    journal = read_journal(jena_file)
+    assert journal is not None and journal.keep == 0
+    assert list(journal.events) == list(doc.log.events[: len(doc.log) - doc.log.undoable])
     assert doc.log.undoable == 1  # the new phase's start can still be taken back
     assert doc.is_modified
 
@@ -154,6 +159,7 @@ def test_record_save_reopen_and_replay(qtbot, tmp_path, monkeypatch, jena_file):
     assert doc.log.events[-1].kind == "casualties" and doc.log.events[-1].figures == 2
     assert w.files.save()
     assert not doc.is_modified and not modal.calls
+    assert read_journal(jena_file) is None and store.load(jena_file).events == list(doc.log.events)
     recorded = list(doc.log.events)
     states = [doc.log.state_at(p) for p in range(len(recorded) + 1)]
 

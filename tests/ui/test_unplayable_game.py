@@ -126,7 +126,7 @@ def test_an_unreadable_payload_is_copied_verbatim_and_json_asks_first(qtbot, tmp
     assert w.autosaver.save_now()
     assert not w.recovery.data_path.exists() and _event_rows(w.recovery.raw_data_path) == rows
     entry = RecoveryStore(w.recovery.folder)  # as the next start would see it, once this one is gone
-    monkeypatch.setattr("battlestudio.ui.recovery._alive", lambda pid: False)
+    monkeypatch.setattr("battlestudio.ui.recovery.process_alive", lambda pid: False)
     (found,) = entry.pending()
     assert found.data == w.recovery.raw_data_path
     assert found.source == good and entry.load(found).scenario.units[uid].position == (12.0, 34.0)

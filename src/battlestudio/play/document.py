@@ -12,9 +12,11 @@ gestures of the map tools and the Properties dock (``Document``'s verbs ``move``
 record from where the drag began, and a call continuing a gesture (the same merge key) replaces
 the gesture's events so far. Any edit ``push``-ed is the scenario's business and refused, as is
 every gesture while replaying; ``refused`` says why. Undo and redo work on the events of the
-open phase (``GameLog.undo``), one user action at a time. ``battle`` is the real battle (base
-scenario plus every event), so saving it saves the game; events of closed phases are appended
-to a ``.battle`` file as soon as the phase closes.
+game, one user action at a time; taking back "Next phase" reopens the phase it closed, whose
+actions come next. ``battle`` is the real battle (base scenario plus every event), so saving it
+saves the game. A ``.battle`` file is never written before Save: the events of each phase as it
+closes go to its journal (``store.journal``), which Save and Discard remove and which the next
+open offers if the program died.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from collections.abc import Callable, Iterable, Mapping
 
 from psygnal import Signal
 
-from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
 from battlestudio.edits.moves import move_text, rotate_text, turned
@@ -44,6 +45,8 @@ from battlestudio.replay.state import GameState
 from battlestudio.replay.timeline import Timeline
 from battlestudio.rules.params import RuleRefused
 from battlestudio.session import GameSession, SessionError
+from battlestudio.store.errors import BattleFileError
+from battlestudio.store.journal import JournalWriter
 
 Build = Callable[[GameState], list[BattleEvent]]
 """Makes a gesture's events from the state they start from (the end of the log)."""
@@ -132,7 +135,9 @@ class PlayDocument(Document):
         self._actions: list[Action] = []
         self._redo: list[Action] = []
         self._dirty = False
-        self._written = len(self.log) if self._is_database() and not base.is_modified else -1
+        self._journal: JournalWriter | None = None
+        self._journaled = 0  # the log's events before this position are in the file or the journal
+        self._start_journal(not base.is_modified)
         self._sync()
         self.timeline.position_changed.connect(self._on_position)
         self.timeline.bounds_changed.connect(self._on_bounds)
@@ -288,19 +293,42 @@ class PlayDocument(Document):
     def _is_database(self) -> bool:
         return self.path is not None and str(self.path).lower().endswith(".battle")
 
+    def _start_journal(self, file_holds_game: bool) -> None:
+        """Journal the phases closed from now on when the ``.battle`` file holds the game as
+        it stands (just opened or saved, the scenario unedited); else Save writes them."""
+        self._journal = None
+        if file_holds_game and self._is_database() and self.path is not None:
+            self._journal = JournalWriter(self.path, len(self.log))
+            self._journaled = len(self.log)
+
+    @property
+    def journal_path(self) -> Path | None:
+        """The journal this document writes beside its ``.battle`` file (None if none)."""
+        return self._journal.path if self._journal is not None else None
+
     def _write_closed(self) -> None:
-        """Append the events no undo can take back any more to the ``.battle`` file."""
-        path = self.path
-        if self._written < 0 or self.base.is_modified or path is None or not self._is_database():
+        """Keep the journal equal to the game up to the open phase: the events of phases closed
+        since the last write, or a shorter game after an undo took journaled events back."""
+        j = self._journal
+        if j is None or self.base.is_modified:
             return
-        sealed = len(self.log) - self.log.undoable
-        if sealed <= self._written:
-            return
+        n = len(self.log)
+        sealed = n - self.log.undoable
         try:
-            self._written = store.append_events(path, self.log.events[self._written : sealed], after=self._written)
-        except Exception as exc:  # noqa: BLE001 - the events stay in memory and go out with Save
-            self._written = -1
+            if n < self._journaled:
+                j.write(n, [])
+                self._journaled = n
+            if sealed > self._journaled:
+                j.write(self._journaled, self.log.events[self._journaled : sealed])
+                self._journaled = sealed
+        except BattleFileError as exc:  # the events stay in memory (and the autosave) and go out with Save
+            self._journal = None
             self._refuse(f"{exc} — the game will be written on Save")
+
+    def discard_journal(self) -> None:
+        """Forget the unsaved phases on disk (Discard): the file stays as it was."""
+        if self._journal is not None:
+            self._journal.remove()
 
     def push(self, edit: Edit) -> list[Change]:
         """Refuse ``edit``: while playing, the map and the docks change the game through the
@@ -455,10 +483,12 @@ class PlayDocument(Document):
             self._after_record()
         return changes if events else []
 
-    # -- undo / redo of the open phase -------------------------------------------------------
+    # -- undo / redo -------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:
-        return self.session is not None and self.log.undoable > 0
+        """An action recorded here can be taken back (reaching back into the phases it closed), or
+        an event of the open phase recorded before (e.g. read from the file)."""
+        return self.session is not None and (bool(self._actions) or self.log.undoable > 0)
 
     @property
     def can_redo(self) -> bool:
@@ -476,15 +506,17 @@ class PlayDocument(Document):
 
     @property
     def undo_count(self) -> int:
+        """Events of the open phase (those undone before the phase before is reopened)."""
         return self.log.undoable
 
     def undo(self) -> list[Change]:
-        """Take back the last recording action (its events), within the open phase."""
+        """Take back the last recording action (its events). "Next phase" is one action: taking
+        it back reopens the phase it closed, whose actions can then be taken back in turn."""
         session = self.session
         if session is None or not self.can_undo:
             return []
         top = self._actions.pop() if self._actions else Action(f"event {len(self.log)}", 1)
-        removed = session.undo(min(top.count, self.log.undoable))
+        removed = session.undo(top.count)
         self._redo.append(Action(top.text, len(removed), top.merge_key, list(removed)))
         self._after_record()
         return []
@@ -517,7 +549,9 @@ class PlayDocument(Document):
             self.path = self.base.path
             self.path_changed.emit()
         self._dirty = False
-        self._written = len(self.log) if self._is_database() else -1
+        if self._journal is not None:
+            self._journal.remove()  # the file holds everything now
+        self._start_journal(True)
         self.history_changed.emit()
 
     def mark_unsaved(self) -> None:

@@ -209,7 +209,7 @@ class GameLog(LogQueries, LazyChecking):
         """Take back the last ``count`` events of the open phase; return them, oldest first.
 
         Taking back a phase's first event (undoing "next phase") makes the phase before the
-        last one again, so it takes new events, but its own events stay closed to undo.
+        last one again: it takes new events, and its own events may be taken back in turn.
 
         Raises
         ------
@@ -242,7 +242,7 @@ class GameLog(LogQueries, LazyChecking):
                     lst.pop()
                 if not lst:
                     del self._touch[node_id]
-        self._sealed = min(self._sealed, n)
+        self._sealed = self._seg_starts[-1] if self._seg_starts else 0  # the last phase is open again
         self._head = self._front = self._fold_to(n)
         self._checked = n
         self.truncated.emit(n)

@@ -104,7 +104,9 @@ class OrderWritten(BattleEvent):
 @register
 @dataclass(frozen=True, slots=True)
 class CancellationWritten(BattleEvent):
-    """``issuer`` declared the cancellation of ``order_id``, paying ``cost`` points (2.12)."""
+    """``issuer`` declared the cancellation of ``order_id``, paying ``cost`` points (2.12); the
+    order's ``cancellation_turn`` parameter holds the turn (its recipient gets no new order in
+    it, Torden over Europa 3.3)."""
 
     kind = "cancellation_written"
 
@@ -113,6 +115,9 @@ class CancellationWritten(BattleEvent):
     cost: int = 1
 
     def apply(self, state: GameState) -> GameState:
+        order = state.orders.get(self.order_id)
+        if order is not None:
+            state = state.with_order(replace(order, parameters={**order.parameters, "cancellation_turn": self.turn}))
         return _spend(state, self.issuer, self.cost, self.turn)
 
 
@@ -191,16 +196,20 @@ class OrderFailed(BattleEvent):
 @register
 @dataclass(frozen=True, slots=True)
 class OrderCancelled(BattleEvent):
-    """``order_id`` is cancelled (a cancellation went through, or the umpire lifted it)."""
+    """``order_id`` is cancelled: a cancellation went through, the umpire lifted it, it lapsed,
+    or (``superseded_by`` the id) a newer order to the same recipient went through; ``reason``
+    in words."""
 
     kind = "order_cancelled"
 
     order_id: str = ""
     reason: str = ""
+    superseded_by: str = ""
 
     def apply(self, state: GameState) -> GameState:
         order = _order(state, self, self.order_id)
-        state = _set_status(state, self, self.order_id, OrderStatus.CANCELLED, cancelled_turn=self.turn)
+        extra = {"superseded_by": self.superseded_by} if self.superseded_by else {}
+        state = _set_status(state, self, self.order_id, OrderStatus.CANCELLED, cancelled_turn=self.turn, **extra)
         flags = dict(state.flags)
         flags.pop(f"engaged:{order.recipient}", None)
         return state.evolve(flags=flags)

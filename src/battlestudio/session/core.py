@@ -98,6 +98,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
         self.log = log if log is not None else GameLog.from_battle(battle, keyframe_every=keyframe_every)
         self._steps: dict[int, list[PhaseStep]] = {}
+        self.reroll_outcomes: list[OrderOutcome] = []  # failed orders rolled again as the last order phase closed
 
     # -- where the game stands ------------------------------------------------------------
     @property
@@ -218,6 +219,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
         if not self.started:
             raise SessionError("the game has not started; call start() first")
         nxt = self.next_step()
+        self._reroll_failed_orders(self.step())  # closing an order phase
         last = self.battle.scenario.info.turns
         if nxt.turn != self.key.turn:
             if last and nxt.turn > last:
@@ -256,6 +258,20 @@ class GameSession(UmpireEntries, InitiativeEntries):
         self._record([PhaseStarted(step.turn, step.side, step.phase, name=step.spec.name)])
         return step
 
+    def _reroll_failed_orders(self, step: PhaseStep) -> None:
+        """Closing an order phase rolls the active side's failed orders of earlier turns again
+        that its declarations did not roll, cancel or replace, as the ruleset's
+        ``reroll_pending`` says (Torden over Europa A6: after every declaration, 3.3); each roll
+        is an event with its explanation, recorded in the phase as part of "next phase", and
+        the outcomes are kept in ``reroll_outcomes``."""
+        reroll = getattr(self.ruleset, "reroll_pending", None)
+        self.reroll_outcomes = []
+        if reroll is None or "issue_order" not in step.spec.methods:
+            return
+        out = reroll(self.state, self.params, self.dice)
+        self._record(list(out.events))
+        self.reroll_outcomes = list(out.outcomes)
+
     # -- recording ------------------------------------------------------------------------
     def record(self, event: EventT) -> EventT:
         """Record one event in the open phase (it must carry the open phase's turn, side, phase).
@@ -275,12 +291,11 @@ class GameSession(UmpireEntries, InitiativeEntries):
     def _record(self, events: list[BattleEvent]) -> None:
         if not events:
             return
-        if isinstance(events[0], PhaseStarted):
-            k, rest = PhaseKey(events[0].turn, events[0].side, events[0].phase), events[1:]
-        else:
-            k, rest = self.key, events
-        for e in rest:
-            if (e.turn, e.side, e.phase) != tuple(k):
+        k = None if isinstance(events[0], PhaseStarted) else self.key
+        for e in events:  # each event in the open phase, or in the one a PhaseStarted before it opens
+            if isinstance(e, PhaseStarted):
+                k = PhaseKey(e.turn, e.side, e.phase)
+            elif k is None or (e.turn, e.side, e.phase) != tuple(k):
                 raise SessionError(
                     f"event {e.kind!r} belongs to turn {e.turn}, side {e.side or '-'}, phase "
                     f"{e.phase or '-'}, but the open phase is {k}"
@@ -293,8 +308,7 @@ class GameSession(UmpireEntries, InitiativeEntries):
                 done += 1
         except ValueError as exc:
             if done:
-                self.log.undo(done)
-                del self.battle.events[len(self.battle.events) - done :]
+                self.undo(done)
             raise SessionError(str(exc)) from None
 
     def _stamp(self) -> dict[str, Any]:
@@ -302,24 +316,26 @@ class GameSession(UmpireEntries, InitiativeEntries):
         return {"turn": k.turn, "side": k.side, "phase": k.phase}
 
     def undo(self, count: int = 1) -> list[BattleEvent]:
-        """Take back the last ``count`` events of the open phase (the phase's own start counts:
-        taking it back reopens the phase before). Returns them, oldest first.
+        """Take back the last ``count`` events, newest first; a phase's own start counts, and
+        taking it back reopens the phase before, whose events come next (so "next phase" with
+        the turn's end it recorded is taken back as one). Returns them, oldest first.
 
         Raises
         ------
         SessionError
-            for more events than the open phase holds.
+            for fewer than 1 or more events than the game holds; nothing is taken back.
         """
-        try:
-            removed = self.log.undo(count)
-        except ValueError as exc:
-            raise SessionError(str(exc)) from None
+        if not 1 <= count <= len(self.log):
+            raise SessionError(f"can undo 1 to {len(self.log)} event(s), not {count}")
+        removed: list[BattleEvent] = []
+        while len(removed) < count:
+            removed[:0] = self.log.undo(min(count - len(removed), self.log.undoable))
         del self.battle.events[len(self.battle.events) - len(removed) :]
         return removed
 
     @property
     def undoable(self) -> int:
-        """How many events ``undo`` may take back now."""
+        """How many events of the open phase ``undo`` takes back before reopening the one before."""
         return self.log.undoable
 
     # -- orders through the ruleset -------------------------------------------------------
@@ -361,7 +377,8 @@ class GameSession(UmpireEntries, InitiativeEntries):
 
     def issue_orders(self, requests: Sequence[OrderRequest], reroll_pending: bool = True) -> list[IssueResult]:
         """A whole order phase: every declaration first, then the rolls (Torden over Europa 3.3),
-        and with ``reroll_pending`` the earlier failed orders of the active side rolled again (A6).
+        and with ``reroll_pending`` the earlier failed orders of the active side rolled again (A6);
+        those it leaves are rolled when the phase closes (``next_phase``).
 
         Uses the ruleset's ``order_phase`` where it has one, else ``issue_order`` per request.
         """

@@ -10,11 +10,16 @@ dialog naming the file and the place in it, leaving the open document untouched 
 leaves it modified). A game holding recorded events that cannot be read is saved with them to a
 ``.battle`` file (their rows as they are); a ``.battle.json`` file cannot hold them, so the user
 is asked whether to save the scenario without its recorded game (``ask_save_without_game``).
+
+A game recorded in a ``.battle`` file leaves the file as it was until Save; the phases closed
+meanwhile are in its journal (``store.journal``). Save and Discard remove the journal; opening
+a file whose journal was left by an editor that died offers its events (``offer_journal``).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Callable
@@ -27,6 +32,7 @@ from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
 from battlestudio.replay.battle import Battle
+from battlestudio.store.journal import Journal, read_journal, remove_journal
 from battlestudio.ui import dialogs
 from battlestudio.ui.resources import is_battle_file, is_bundled
 
@@ -100,7 +106,17 @@ class FileCommands(QObject):
         answer = dialogs.ask_save_changes(self.map_view, document_name(self.document))
         if answer == "save":
             return self.save()
-        return answer == "discard"
+        if answer == "discard":
+            self.discard_journal()
+            return True
+        return False
+
+    def discard_journal(self) -> None:
+        """Drop the unsaved phases journaled beside the document's ``.battle`` file: the file
+        is as it was when opened or last saved."""
+        path = self.document.path
+        if path is not None and _is_database(path):
+            remove_journal(path)
 
     def new_document(self) -> None:
         if self.maybe_save():
@@ -128,12 +144,85 @@ class FileCommands(QObject):
             return False
         if ask and not self.maybe_save():
             return False
+        restored = self.offer_journal(path, battle)
+        if restored is not None:
+            battle = restored
         gc.unfreeze()  # the last document's objects may be collected again once it is closed
-        self.document_opened.emit(Document(battle, path), False)
+        doc = Document(battle, path)
+        if restored is not None:
+            doc.mark_unsaved()
+        self.document_opened.emit(doc, restored is not None)  # restored: written to the recovery copy at once
         gc.freeze()  # what lives as long as the document is not rescanned by every full collection (issue 9)
+        if restored is not None:
+            self._journal_taken_over(path)
         self.settings.add_recent(path)
-        self.show_status(f"Opened {path}", 5_000)
+        self.show_status(f"Opened {path}" + (" with its unsaved phases restored" if restored else ""), 5_000)
         return True
+
+    def offer_journal(self, path: Path, battle: Battle) -> Battle | None:
+        """When an editor that died left a journal beside ``path``, offer its events: the battle
+        with them (restored, to be saved), or None (declined: the journal is deleted; or there
+        is none, or another editor is recording this file: said in a warning, left alone)."""
+        if not _is_database(path):
+            return None
+        try:
+            journal = read_journal(path)
+        except store.BattleFileError as exc:
+            dialogs.show_error(self.map_view, "Unsaved recording not readable", f"{exc}\nIt is left as it is.")
+            return None
+        if journal is None or journal.pid == os.getpid():
+            return None
+        if not journal.stale:
+            QMessageBox.warning(
+                self.map_view,
+                "Recorded in another window",
+                f"{path.name} is being recorded in another BattleStudio window (process {journal.pid}); "
+                f"its unsaved phases are in {journal.path.name}. Save there before recording here.",
+            )
+            return None
+        if not journal.changes_game:
+            remove_journal(path)
+            return None
+        if not journal.fits():
+            kept = journal.path.with_name(journal.path.name + ".unusable")
+            journal.path.replace(kept)
+            dialogs.show_error(
+                self.map_view,
+                "Unsaved recording cannot be restored",
+                f"{path.name} has changed since the recording in {journal.path.name} began "
+                f"({journal.started.replace('T', ' ')[:19]} UTC), so its {len(journal.events)} events "
+                f"cannot be added to it. The journal was kept as {kept}.",
+            )
+            return None
+        if not self.ask_restore_journal(path, journal):
+            remove_journal(path)
+            return None
+        try:
+            return journal.applied(battle)
+        except store.BattleFileError as exc:
+            dialogs.show_error(self.map_view, "Unsaved recording cannot be restored", str(exc))
+            return None
+
+    def _journal_taken_over(self, path: Path | None) -> None:
+        """A restored game is in this session's recovery copy now: its journal goes."""
+        if path is not None and (self.recovery.data_path.exists() or self.recovery.raw_data_path.exists()):
+            remove_journal(path)
+
+    def ask_restore_journal(self, path: Path, journal: Journal) -> bool:
+        """Ask whether to restore the phases ``journal`` holds; True to restore."""
+        undone = journal.events_in_file - journal.keep
+        what = f"{len(journal.events)} recorded event(s)" + (
+            f", {undone} of the saved ones taken back," if undone else ""
+        )
+        text = (
+            f"BattleStudio did not close normally while recording {path.name}. {what} of phases closed "
+            f"after it was last saved were kept in {journal.path.name} "
+            f"(recording began {journal.started.replace('T', ' ')[:19]} UTC).\n\n"
+            "Restore them? The game then opens unsaved; Save writes them to the file. "
+            "(No discards them; the file stays as it was saved.)"
+        )
+        b = QMessageBox.StandardButton
+        return QMessageBox.question(self.map_view, "Restore unsaved recording", text, b.Yes | b.No, b.Yes) == b.Yes
 
     def save(self) -> bool:
         """Save to the document's file; True on success.
@@ -160,6 +249,7 @@ class FileCommands(QObject):
     def save_to(self, path: Path) -> bool:
         """Write the document to ``path``; on failure show an error and keep it modified."""
         without_game = False
+        old = self.document.path
         try:
             try:
                 store.save(self.document.battle, path)
@@ -171,6 +261,9 @@ class FileCommands(QObject):
         except Exception as exc:  # noqa: BLE001
             dialogs.show_error(self.map_view, "Could not save file", _describe(exc, path, "write"))
             return False
+        for p in {old, path}:  # the saved file holds the game: no unsaved phases beside either
+            if p is not None and _is_database(p):
+                remove_journal(p)
         self.document.mark_saved(path)
         self.settings.add_recent(path)
         what = " (the scenario without its recorded game)" if without_game else ""
@@ -256,12 +349,43 @@ class FileCommands(QObject):
                     f"{_describe(exc, entry.data, 'read')}\nThe copy was kept as {kept}.",
                 )
                 continue
+            battle = self._with_journal(battle, entry.source)
             doc = Document(battle, entry.source)
             doc.mark_unsaved()
             self.document_opened.emit(doc, True)
             self.recovery.remove(entry)
+            self._journal_taken_over(entry.source if entry.source and _is_database(entry.source) else None)
             return True
         return False
+
+
+    def _with_journal(self, copy: Battle, source: Path | None) -> Battle:
+        """The recovered ``copy`` of ``source``, or the game of ``source`` with the journal the
+        dead editor left beside it when that holds more (phases closed after the last autosave)."""
+        if source is None or not _is_database(source):
+            return copy
+        try:
+            journal = read_journal(source)
+            if journal is None or not journal.stale or not journal.fits():
+                return copy
+            journaled = journal.applied(store.load(source, lazy_events=True))
+        except (store.BattleFileError, OSError):
+            return copy
+        return newest_game(copy, journaled)
+
+
+def newest_game(copy: Battle, journaled: Battle) -> Battle:
+    """``copy`` (an autosaved recovery copy), unless the ``journaled`` game (the file with its
+    journal) continues it with more events: then that game with the copy's scenario."""
+    a, b = copy.events, journaled.events
+    if len(b) > len(a) and list(b[: len(a)]) == list(a):
+        return Battle(copy.scenario, list(b))
+    return copy
+
+
+def _is_database(path: Path) -> bool:
+    """Whether ``path`` names a ``.battle`` file (the kind a journal goes beside)."""
+    return str(path).lower().endswith(".battle")
 
 
 def dropped_file(event: QDragEnterEvent | QDropEvent) -> Path | None:

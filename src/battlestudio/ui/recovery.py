@@ -8,6 +8,11 @@ discards the session's own copy. A document whose recorded game holds events tha
 (opened from a damaged ``.battle`` file) is copied as ``<session>.battle`` instead, which keeps
 those events' rows as they are (a JSON copy could not hold them).
 
+A game recorded in a ``.battle`` file also keeps the phases it closed in a journal beside that
+file (``store.journal``); restoring a copy of such a game takes the journal's game instead when
+it holds more (``FileCommands.offer_recovery``), and the journal goes once the restored game
+is in this session's copy.
+
 ``Autosaver`` decides when to write: every ``interval`` seconds and after ``idle`` seconds
 without edits, but only if the document changed since it was last saved or autosaved.
 """
@@ -26,6 +31,7 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.replay.battle import Battle
+from battlestudio.store.journal import process_alive
 
 RECOVERY_SUFFIX = ".battle.json"
 """Recovery copies are readable JSON documents."""
@@ -37,20 +43,6 @@ def default_folder() -> Path:
     """``<app data>/recovery`` for this user (``$XDG_DATA_HOME/BattleStudio/recovery`` on Linux)."""
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
     return Path(base) / "BattleStudio" / "recovery"
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    except OSError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -160,7 +152,7 @@ class RecoveryStore:
                 pid = int(info.get("pid", 0))
             except (OSError, ValueError, AttributeError):
                 info, pid = {}, 0
-            if _alive(pid) or not data.exists():
+            if process_alive(pid) or not data.exists():
                 continue
             src = info.get("source")
             found.append(

@@ -215,6 +215,12 @@ class TordenOverEuropa(RulesetDefaults):
         """A whole order phase: every declaration first, then the rolls, then bought moves (3.3)."""
         return control.order_phase(state, params_for(params), requests, dice)
 
+    def reroll_pending(
+        self, state: GameState, params: Mapping[str, Any], dice: DiceSource
+    ) -> control.PhaseOutcome:
+        """The order phase's last step, as it closes: the active side's failed orders rolled again (A6)."""
+        return control.reroll_pending(state, params_for(params), dice)
+
     def command_check(
         self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource
     ) -> CheckResult:

@@ -7,18 +7,22 @@
 3. d10 + the issuer's KE + Table 1 modifiers, read against that zone's threshold (Table 1:
    scenario parameters ``command_thresholds``, ``command_modifiers``).
 4. Spare OAS then buys general moves (15 cm corps general, 40 cm chief).
-Failed orders stay pending and are rolled again in later order phases (A6).
+Failed orders stay pending and are rolled again in later order phases (A6), after that phase's
+declarations (3.3): ``order_phase`` rolls them with its own, ``reroll_pending`` those left when
+the phase closes.
+A new order replaces the recipient's orders not yet through when it is written, and one that
+goes through supersedes the order in force: each is cancelled by an event of its own.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 from collections.abc import Sequence
 
 from battlestudio.model.command_geometry import command_distances
-from battlestudio.model.orders import Order
+from battlestudio.model.orders import Order, OrderStatus
 from battlestudio.model.units import Echelon
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import (
@@ -49,7 +53,7 @@ from battlestudio.rules.toe.common import (
     position_of,
     shape_of,
 )
-from battlestudio.rules.toe.orders import chief_cost, check_request
+from battlestudio.rules.toe.orders import cancel_target, check_cancel, check_request, chief_cost
 
 PHASE = "orders"
 
@@ -100,10 +104,17 @@ def new_order_id(state: GameState, taken: set[str]) -> str:
 
 
 def _roll(
-    state: GameState, p: RuleParameters, dice: DiceSource, order: Order, what: str, extra: Sequence[Modifier]
+    state: GameState,
+    p: RuleParameters,
+    dice: DiceSource,
+    order: Order,
+    what: str,
+    extra: Sequence[Modifier],
+    again: bool = False,
 ) -> RollRecord | None:
-    """One command-control roll for ``order`` (``what`` = "order" or "cancellation"); None when
-    the order needs no roll (corps order with ``corps_orders_roll`` false)."""
+    """One command-control roll for ``order`` (``what`` = "order" or "cancellation"; ``again``
+    for a pending order rolled again, A6); None when the order needs no roll (corps order with
+    ``corps_orders_roll`` false)."""
     issuer = commander(state, order.issuer)
     mods = [Modifier(command_ability(p, issuer), f"command ability (KE) of {issuer.name} (2.12)")]
     if issuer.echelon in CHIEFS:
@@ -115,9 +126,9 @@ def _roll(
                 f"{name_of(state, order.recipient)} is {d:.1f} cm from {issuer.name}, beyond zone 3 "
                 f"({zones[-1].outer:g} cm): the {what} cannot be sent (2.2, 3.2)"
             )
+        kind = " (cancellation)" if what == "cancellation" else f" ({_AGAIN})" if again else ""
         label = (
-            f"Command control{' (cancellation)' if what == 'cancellation' else ''}, {issuer.name} → "
-            f"{name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm"
+            f"Command control{kind}, {issuer.name} → {name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm"
         )
         ech = issuer.echelon
     else:
@@ -130,8 +141,8 @@ def _roll(
                 Modifier(command_ability(p, div), f"command ability (KE) of {div.name}, used for detachments (2.12)")
             )
         label = (
-            f"Command control (corps general's own {order.order_type} order, A20), {issuer.name} → "
-            f"{name_of(state, order.recipient)}, zone 1"
+            f"Command control (corps general's own {order.order_type} order, A20"
+            f"{', ' + _AGAIN if again else ''}), {issuer.name} → {name_of(state, order.recipient)}, zone 1"
         )
     _, th = thresholds(p, ech)
     mods += table1_modifiers(p) + list(extra)
@@ -152,6 +163,8 @@ def _roll(
     )
 
 
+_AGAIN = "failed order rolled again, A6"
+
 E = TypeVar("E", bound=BattleEvent)
 
 
@@ -162,7 +175,19 @@ def _ev(state: GameState, cls: type[E], **kw: Any) -> E:
 def _delivery_events(state: GameState, order: Order) -> list[BattleEvent]:
     """What delivering ``order`` does: in force from the recipient's position; a detachment
     re-parents; a march to a detached formation lifts the detachment at once (2.11)."""
-    out: list[BattleEvent] = [_ev(state, OrderDelivered, order_id=order.id, origin=position_of(state, order.recipient))]
+    out: list[BattleEvent] = [
+        _ev(
+            state,
+            OrderCancelled,
+            order_id=other.id,
+            superseded_by=order.id,
+            reason=f"superseded by order {order.id} ({order.order_type}) of {name_of(state, order.issuer)}, "
+            "which went through",
+        )
+        for other in state.orders.values()
+        if other.id != order.id and other.recipient == order.recipient and other.status in _SUPERSEDED
+    ]
+    out.append(_ev(state, OrderDelivered, order_id=order.id, origin=position_of(state, order.recipient)))
     if order.order_type == "D":
         before = state.oob.superior(order.recipient) or ""
         after = order.issuer if order.recipient in state.units else before
@@ -187,6 +212,67 @@ def _delivery_events(state: GameState, order: Order) -> list[BattleEvent]:
     return out
 
 
+_SUPERSEDED = (OrderStatus.DELIVERED, OrderStatus.WRITTEN, OrderStatus.FAILED)
+"""The statuses of a recipient's orders a newly delivered order replaces (``OrderDelivered``)."""
+
+
+def _replaced(state: GameState, req: OrderRequest, oid: str) -> list[BattleEvent]:
+    """A new order replaces the recipient's orders that have not gone through (written or
+    failed): each is cancelled by an event naming the new one, never silently."""
+    return [
+        _ev(
+            state,
+            OrderCancelled,
+            order_id=o.id,
+            superseded_by=oid,
+            reason=f"replaced by order {oid} ({req.order_type}) of {name_of(state, req.issuer)} before it went through",
+        )
+        for o in sorted(pending_orders(state, req.recipient), key=lambda o: o.id)
+    ]
+
+
+def rerollable(state: GameState) -> list[Order]:
+    """The active side's orders pending from earlier turns and not rolled yet this turn, by id."""
+    return [
+        o
+        for o in sorted(pending_orders(state), key=lambda o: o.id)
+        if o.turn_issued < state.turn
+        and o.parameters.get("failed_turn") != state.turn
+        and (iss := state.commanders.get(o.issuer)) is not None
+        and (not state.side or iss.side == state.side)
+    ]
+
+
+def reroll_pending(state: GameState, p: RuleParameters, dice: DiceSource) -> PhaseOutcome:
+    """The last step of an order phase, run as it closes (A6; after every declaration, 3.3):
+    every order of the active side that failed in an earlier turn and was not rolled, cancelled
+    or replaced in this phase is rolled again (no OAS). One outcome each: delivered, or failed
+    again (still pending); one that cannot be rolled now (out of every zone, a value missing)
+    fails again with the reason. With ``failed_orders_persist`` false a failed order lapses
+    instead (an ``OrderCancelled``). Nothing is mutated.
+    """
+    out = PhaseOutcome()
+    persist = bool(p.get("failed_orders_persist"))
+    for o in rerollable(state):
+        if not persist:
+            why = "a failed order lapses (failed_orders_persist off, A6)"
+            lapse = _ev(state, OrderCancelled, order_id=o.id, reason=why)
+            out.events.append(lapse)
+            text = f"Order {o.id} ({o.order_type}) lapses (A6)."
+            out.outcomes.append(OrderOutcome("cancelled", o.id, text, (lapse,)))
+            continue
+        try:
+            out.outcomes.append(_resolve(state, p, dice, o, False, [], out, again=True))
+        except RuleRefused as exc:
+            why = f"not rolled again this turn: {exc}"
+            ev = _ev(state, OrderFailed, order_id=o.id, reason=why)
+            out.events.append(ev)
+            text = f"Order {o.id} ({o.order_type}) to {name_of(state, o.recipient)} is {why}; it stays pending (A6)."
+            out.outcomes.append(OrderOutcome("failed", o.id, text, (ev,)))
+    out.assumed = p.assumptions()
+    return out
+
+
 def order_phase(
     state: GameState, p: RuleParameters, requests: Sequence[OrderRequest], dice: DiceSource, reroll_pending: bool = True
 ) -> PhaseOutcome:
@@ -194,7 +280,8 @@ def order_phase(
 
     Illegal declarations are refused one by one (status ``refused`` with the reason), the rest
     proceed. With ``reroll_pending`` (assumed ``failed_orders_persist``) every earlier pending
-    order of the active side is rolled again, unless cancelled in this phase.
+    order of the active side not yet rolled this turn (``reroll_pending`` at the phase's start
+    rolls them) is rolled again, unless cancelled in this phase.
 
     Raises
     ------
@@ -211,8 +298,9 @@ def order_phase(
     for req in requests:  # 1. declare everything first
         is_cancel = req.order_type == "cancel"
         if is_cancel:
+            req = replace(req, cancel=cancel_target(state, req))
             target = state.orders.get(req.cancel)
-            why = _check_cancel(state, p, req, used.get(req.issuer, 0))
+            why = check_cancel(state, p, req, used.get(req.issuer, 0))
             recipient = target.recipient if target is not None else ""
         else:
             why = check_request(state, p, req, used.get(req.issuer, 0))
@@ -269,6 +357,7 @@ def order_phase(
                     cost=cost,
                 )
             )
+            writes += _replaced(state, req, oid)
     out.events.extend(writes)
     written = state
     for e in writes:
@@ -280,13 +369,10 @@ def order_phase(
         extra = [Modifier(v, s) for v, s in req.modifiers]
         out.outcomes.append(_resolve(written, p, dice, written.orders[oid], req.order_type == "cancel", extra, out))
     if reroll_pending and p.get("failed_orders_persist"):
-        for o in sorted(pending_orders(state), key=lambda o: o.id):
+        for o in rerollable(state):
             if o.id in cancel_targets or o.id in taken or o.recipient in ordered:
-                continue  # cancelled now, or replaced by this phase's new order to the recipient
-            iss = state.commanders.get(o.issuer)
-            if iss is None or (state.side and iss.side != state.side):
-                continue
-            out.outcomes.append(_resolve(written, p, dice, o, False, [], out))
+                continue  # cancelled now, or a new order of another issuer to the recipient
+            out.outcomes.append(_resolve(written, p, dice, o, False, [], out, again=True))
     out.events.extend(moves)  # 4. spare OAS moves
     out.assumed = p.assumptions()
     return out
@@ -300,12 +386,13 @@ def _resolve(
     cancel: bool,
     extra: Sequence[Modifier],
     out: PhaseOutcome,
+    again: bool = False,
 ) -> OrderOutcome:
     what = "cancellation" if cancel else "order"
     if cancel and not p.get("cancellation_needs_roll"):
         roll = None
     else:
-        roll = _roll(state, p, dice, order, what, extra)
+        roll = _roll(state, p, dice, order, what, extra, again)
     events: list[BattleEvent] = []
     if roll is not None:
         events.append(_ev(state, CommandRolled, order_id=order.id, roll=roll.to_dict(), explanation=roll.explain()))
@@ -337,7 +424,9 @@ def _resolve(
         if ok:
             events += _delivery_events(state, order)
         else:
-            events.append(_ev(state, OrderFailed, order_id=order.id, reason=roll.outcome if roll else ""))
+            why = roll.outcome if roll else ""
+            why = f"{why} again; it stays pending (A6)" if again else why
+            events.append(_ev(state, OrderFailed, order_id=order.id, reason=why))
         status = "delivered" if ok else "failed"
         text = f"{head}." + ("" if ok else " It stays pending and is rolled for again next order phase (A6).")
     out.events.extend(events)
@@ -350,19 +439,6 @@ def _resolve(
         {order.issuer: chief_cost(state, order.issuer)},
         tuple(p.assumptions()),
     )
-
-
-def _check_cancel(state: GameState, p: RuleParameters, req: OrderRequest, used: int) -> str:
-    target = state.orders.get(req.cancel)
-    if target is None:
-        return f"there is no order {req.cancel!r} to cancel"
-    if target.status.value in ("cancelled", "completed"):
-        return f"order {req.cancel} is already {target.status.value}"
-    if target.issuer != req.issuer:
-        return f"order {req.cancel} was written by {name_of(state, target.issuer)}; only he cancels it"
-    probe = OrderRequest(req.issuer, target.recipient, "H")
-    why = check_request(state, p, probe, used)
-    return why if "order capacity" in why else ""
 
 
 def _move_text(state: GameState, req: OrderRequest) -> str:

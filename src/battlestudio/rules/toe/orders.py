@@ -4,8 +4,10 @@ Orders go to corps generals (and divisions directly under a chief) from the C-in
 generals: A attack, H hold, T retreat, M march; the C-in-C gives army generals mission orders;
 a corps general may order his own corps to retreat and detach divisions or brigades with M, H or
 T; a march order to a detached formation lifts the detachment. Spare order capacity buys general
-moves (15 cm corps general, 40 cm chief). ``check_request`` answers "may this be ordered now,
-and why not".
+moves (15 cm corps general, 40 cm chief). An order that has not gone through stays pending
+(A6) until it passes, its issuer cancels it (1 OAS, 2.12), or a new order to the recipient
+replaces it; no corps gets both an order and a cancellation in one turn (3.3).
+``check_request`` answers "may this be ordered now, and why not".
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import math
 
 from battlestudio.model.geometry import Point
+from battlestudio.model.orders import Order
 from battlestudio.model.units import Echelon
 from battlestudio.replay.order_events import DEFENCE, oas_spent
 from battlestudio.replay.state import GameState
@@ -26,6 +29,7 @@ from battlestudio.rules.toe.common import (
     is_detached,
     name_of,
     order_capacity,
+    pending_orders,
     position_of,
     shape_of,
     standing_order,
@@ -71,6 +75,8 @@ def spec(order_type: str, p: RuleParameters, unavailable: str = "", cost: int = 
     elif order_type == "mission":
         params = (ParameterSpec("text", "text", True),)
         issuers, recipients = (Echelon.C_IN_C.value,), (Echelon.ARMY.value,)
+    elif order_type == "cancel":
+        standing, dice = False, bool(p.get("cancellation_needs_roll"))
     elif order_type == "move":
         params = (
             ParameterSpec(
@@ -260,7 +266,18 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
         return f"a {issuer.echelon} general gives no orders (2.1, 2.5)"
     if t == "A" and is_detached(state, req.recipient):
         return "detached formations cannot receive an attack order (2.11)"
+    cancelled = (o for o in state.orders.values() if o.recipient == req.recipient)
+    if any(o.parameters.get("cancellation_turn") == state.turn for o in cancelled):
+        return (
+            f"{name_of(state, req.recipient)} got a cancellation this turn; a corps gets no order and "
+            "cancellation in the same turn (3.3)"
+        )
     return _check_objective(state, p, req)
+
+
+def pending_from(state: GameState, issuer: str, recipient: str) -> Order | None:
+    """``issuer``'s order to ``recipient`` that has not gone through yet (written or failed)."""
+    return next((o for o in sorted(pending_orders(state, recipient), key=lambda o: o.id) if o.issuer == issuer), None)
 
 
 def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
@@ -364,6 +381,9 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
         here = position_of(state, recipient)
         for t in CORPS_ORDERS:  # objective at his own position: checks the type, not a choice
             candidates.append((t, OrderRequest(issuer, recipient, t, objective=here)))
+    waiting = pending_from(state, issuer, recipient)
+    if waiting is not None:
+        candidates.append(("cancel", OrderRequest(issuer, recipient, "cancel", cancel=waiting.id)))
     if c.echelon in CHIEFS and (recipient == issuer or r_ech == Echelon.CORPS.value):
         candidates.append(
             ("move", OrderRequest(issuer, recipient, "move", parameters={"to": position_of(state, recipient)}))
@@ -377,6 +397,48 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
                 candidates.append(("M", OrderRequest(issuer, recipient, "M")))
     out = []
     for t, req in candidates:
-        why = check_request(state, p, req)
+        why = check_cancel(state, p, req) if t == "cancel" else check_request(state, p, req)
         out.append(spec(t, p, why, cost))
     return out
+
+
+def check_cancel(state: GameState, p: RuleParameters, req: OrderRequest, used: int = 0) -> str:
+    """Why the cancellation ``req`` may not be declared now ("" when it may): the order named by
+    ``req.cancel`` (default: the issuer's pending order to ``req.recipient``) must exist, not be
+    over, be the issuer's own, and he must have 1 OAS left (2.12)."""
+    oid = cancel_target(state, req)
+    target = state.orders.get(oid)
+    if target is None:
+        if not oid:
+            return f"{name_of(state, req.recipient)} has no order to cancel"
+        return f"there is no order {oid!r} to cancel"
+    if target.status.value in ("cancelled", "completed"):
+        return f"order {oid} is already {target.status.value}"
+    if target.issuer != req.issuer:
+        return f"order {oid} was written by {name_of(state, target.issuer)}; only he cancels it"
+    fresh = [
+        o.id
+        for o in state.orders.values()
+        if o.recipient == target.recipient and o.turn_issued == state.turn and o.order_type != DEFENCE
+    ]
+    if fresh:
+        return (
+            f"{name_of(state, target.recipient)} got order {fresh[0]} this turn; a corps gets no order and "
+            "cancellation in the same turn (3.3)"
+        )
+    issuer = state.commanders.get(req.issuer)
+    if issuer is not None and chief_cost(state, req.issuer):
+        cap = order_capacity(p, issuer)
+        spent = oas_spent(state, req.issuer) + used
+        if spent + 1 > cap:
+            return f"{issuer.name} has no order capacity left ({spent} of OAS {cap} spent this turn, 2.12)"
+    return ""
+
+
+def cancel_target(state: GameState, req: OrderRequest) -> str:
+    """The id of the order a cancellation names: ``req.cancel``, else the issuer's pending order
+    to ``req.recipient`` ("" when there is none)."""
+    if req.cancel:
+        return req.cancel
+    waiting = pending_from(state, req.issuer, req.recipient) if req.recipient else None
+    return waiting.id if waiting is not None else ""
