@@ -20,6 +20,7 @@ from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
 from battlestudio.rules import DEFAULT_RULESET, available_rulesets
 from battlestudio.ui.panels.fields import FieldEditor, FieldSpec, get_value, with_value
+from battlestudio.ui.panels.parameters_panel import ParametersPanel
 
 
 def _enum(enum, optional: bool = False) -> list[tuple[str, Any]]:
@@ -141,6 +142,8 @@ class PropertiesPanel(QWidget):
         lay.addWidget(self.header)
         lay.addWidget(scroll, 1)
         self.editors: dict[str, dict[str, FieldEditor]] = {}
+        self.parameters_panel: ParametersPanel | None = None
+        """Properties ▸ Ruleset parameters, shown with the scenario information."""
         self.confirm_switch: Confirm | None = None
         """How a ruleset switch is confirmed (default: a message box with the report)."""
         self.document: Document | None = None
@@ -175,10 +178,13 @@ class PropertiesPanel(QWidget):
                 w.hide()  # stays a hidden child until deleted: never a stray top-level window
                 w.deleteLater()
         self.editors = {}
+        self.parameters_panel = None
         groups = self.selected_by_kind()
         if not groups:
             self.header.setText("<b>Scenario</b> (nothing selected)")
             self._add_group("info", "Scenario information", INFO_SPECS)
+            self.parameters_panel = ParametersPanel(self.document, self.body)
+            self.body_layout.addWidget(self.parameters_panel)
         else:
             parts = [f"{len(ids)} {KIND_TITLES[k][len(ids) > 1]}" for k, ids in groups.items()]
             self.header.setText("<b>Selected:</b> " + ", ".join(parts))
@@ -216,6 +222,8 @@ class PropertiesPanel(QWidget):
             if kind == "info":
                 for attr, ed in eds.items():
                     ed.set_value(getattr(s.info, attr))
+                if self.parameters_panel is not None:
+                    self.parameters_panel.refresh()
                 continue
             records = [getattr(s, kind)[i] for i in groups.get(kind, [])]
             if not records:
