@@ -18,7 +18,7 @@ from battlestudio.edits import SetInfo
 from battlestudio.replay.battle import Battle
 from battlestudio.rules import OrderRequest, available_rulesets, get_ruleset
 from battlestudio.session import GameSession
-from battlestudio.ui.panels.parameters_panel import NAME, UNSET, VALUE
+from battlestudio.ui.panels.parameters_panel import NAME, RESET, SECTION, STATUS, UNSET, VALUE
 from tests.ui.window_helpers import ELCHINGEN, ModalRecorder, make_window
 
 NEY, LOISON = "french-vi-corps", "french-2eme-division"
@@ -42,8 +42,9 @@ def _type(qtbot, panel, key: str, text: str, column: int = VALUE) -> None:
     table.scrollToItem(table.item(row, column))
     table.setCurrentCell(row, column)
     table.editItem(table.item(row, column))
-    editor = QApplication.focusWidget()
-    assert isinstance(editor, QLineEdit)
+    editors = [e for e in table.viewport().findChildren(QLineEdit) if e.isVisible()]
+    assert len(editors) == 1
+    editor = editors[0]
     editor.selectAll()
     qtbot.keyClicks(editor, text)
     qtbot.keyClick(editor, Qt.Key.Key_Return)
@@ -96,12 +97,12 @@ def test_an_assumed_reading_overridden_changes_the_odds_and_undo_restores_it(qtb
 
     # Reset: the ruleset's reading again, one more undo step
     panel = _panel(w)
-    button = panel.table.cellWidget(panel.row_of("d10_zero_based"), 4)
+    button = panel.table.cellWidget(panel.row_of("d10_zero_based"), RESET)
     assert button.isEnabled()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert "toe.d10_zero_based" not in doc.scenario.info.parameters
     assert _chance(w) == Fraction(7, 10) and doc.undo_count == undo_before + 2
-    assert not _panel(w).table.cellWidget(_panel(w).row_of("d10_zero_based"), 4).isEnabled()
+    assert not _panel(w).table.cellWidget(_panel(w).row_of("d10_zero_based"), RESET).isEnabled()
 
 
 def test_bad_values_are_refused_naming_the_parameter_and_the_value(qtbot, tmp_path, monkeypatch):
@@ -166,6 +167,23 @@ def test_every_ruleset_lists_its_parameters(qtbot, tmp_path, monkeypatch):
         assert [r.key for r in panel.rows] == [r.key for r in expected] and panel.table.rowCount() == len(expected)
         assert {r.status for r in panel.rows} == {"rule", "assumed", "missing"}
         for i, r in enumerate(panel.rows):
-            assert panel.table.item(i, 2).text() == r.status and r.section in panel.table.item(i, 1).text()
+            assert panel.table.item(i, STATUS).text() == r.status and r.section in panel.table.item(i, SECTION).text()
             assert (panel.table.item(i, VALUE).background().color() == UNSET) == r.unset
         assert get_ruleset(rid).describe().name in panel.summary.text()
+
+
+def test_the_larger_view_edits_the_same_parameters_and_follows_undo(qtbot, tmp_path, monkeypatch):
+    w = _window(qtbot, tmp_path, monkeypatch)
+    doc = w.document
+    qtbot.mouseClick(_panel(w).larger, Qt.MouseButton.LeftButton)
+    dlg = _panel(w).larger_window
+    assert dlg is not None and dlg.isVisible() and dlg.width() >= 900
+    big = dlg.findChild(type(_panel(w)))
+    assert not big.larger.isVisible() and [r.key for r in big.rows] == [r.key for r in _panel(w).rows]
+    _type(qtbot, big, "retreat_direction", "enemy_front")
+    qtbot.waitUntil(lambda: doc.scenario.info.parameters.get("toe.retreat_direction") == "enemy_front")
+    assert _panel(w).table.item(_panel(w).row_of("retreat_direction"), VALUE).text() == "enemy_front"
+    w.undo()
+    assert big.table.item(big.row_of("retreat_direction"), VALUE).text() == "nearest_enemy"
+    dlg.close()
+    qtbot.waitUntil(lambda: _panel(w).larger_window is None)

@@ -173,9 +173,8 @@ def check_value(row: ParameterRow, value: Any) -> str:
 
 def refusals(ruleset: Ruleset, state: GameState, params: Mapping[str, Any]) -> set[str]:
     """What the ruleset refuses, as messages, when asked for every commander's reach, order
-    budget and odds of command to himself and to his first subordinate, and for who is out of
-    command (a refusal the question gets both before and after an edit does not count); a
-    value the scenario has not given (``MissingParameterError``) is not counted."""
+    budget and odds of command (to himself and to his first subordinate) and for who is out of
+    command; a value the scenario has not given (``MissingParameterError``) is not counted."""
     out: set[str] = set()
 
     def ask(call: Any, *args: Any) -> None:

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
+    QDialog,
     QGroupBox,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
@@ -42,7 +44,7 @@ from battlestudio.rules.params import MISSING
 if TYPE_CHECKING:
     from battlestudio.document import Document
 
-NAME, SECTION, STATUS, VALUE, RESET = range(5)
+NAME, VALUE, STATUS, SECTION, RESET = range(5)
 UNSET = QColor("#f8d7da")
 """Background of a missing value the scenario does not supply."""
 
@@ -54,12 +56,14 @@ class ParametersPanel(QGroupBox):
     ----------
     rows : list[ParameterRow]
         what the table shows, row by row.
+    larger_window : QDialog | None
+        the same table in a window of its own ("Larger view…"), while open.
     message : QLabel
         the last refusal (hidden when there is none).
     """
 
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
-        super().__init__("Ruleset parameters", parent)
+    def __init__(self, document: Document, parent: QWidget | None = None, in_window: bool = False) -> None:
+        super().__init__("" if in_window else "Ruleset parameters", parent)
         self.setObjectName("ruleset_parameters")
         self.document = document
         self.rows: list[ParameterRow] = []
@@ -67,7 +71,7 @@ class ParametersPanel(QGroupBox):
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, 5)
         self.table.setObjectName("parameters_table")
-        self.table.setHorizontalHeaderLabels(["Parameter", "Section", "Status", "Value", ""])
+        self.table.setHorizontalHeaderLabels(["Parameter", "Value", "Status", "Section", ""])
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
@@ -81,12 +85,40 @@ class ParametersPanel(QGroupBox):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020")
         self.message.hide()
+        self.larger = QPushButton("Larger view…")
+        self.larger.setObjectName("parameters_larger")
+        self.larger.setToolTip("The same table in a window of its own")
+        self.larger.clicked.connect(self.open_window)
+        self.larger.setVisible(not in_window)
+        self.larger_window: QDialog | None = None
         lay = QVBoxLayout(self)
         lay.addWidget(self.summary)
+        lay.addWidget(self.larger, 0, Qt.AlignmentFlag.AlignRight)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.message)
         self.table.itemChanged.connect(self._on_item_changed)
         self.refresh()
+
+    def open_window(self) -> QDialog:
+        """The same table in a dialog of its own (not modal), following the document while open."""
+        if self.larger_window is not None:
+            self.larger_window.raise_()
+            return self.larger_window
+        top = self.window()
+        dlg = QDialog(top if top is not self else None)
+        dlg.setObjectName("parameters_window")
+        dlg.setWindowTitle("Ruleset parameters")
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        panel = ParametersPanel(self.document, dlg, in_window=True)
+        QVBoxLayout(dlg).addWidget(panel)
+        doc, follow = self.document, panel.refresh
+        doc.changed.connect(follow)
+        dlg.destroyed.connect(lambda *_: doc.changed.disconnect(follow))
+        dlg.finished.connect(lambda *_: setattr(self, "larger_window", None))
+        dlg.resize(900, 640)
+        dlg.show()
+        self.larger_window = dlg
+        return dlg
 
     # -- document → table ---------------------------------------------------------------------
     def ruleset(self) -> Any:
@@ -118,7 +150,7 @@ class ParametersPanel(QGroupBox):
         for i, row in enumerate(self.rows):
             tip = row.text + (f" (reading {row.ambiguity})" if row.ambiguity else "")
             section = row.section + (f" · {row.ambiguity}" if row.ambiguity else "")
-            cells = [row.key, section, row.status, show_value(row.value)]
+            cells = [row.key, show_value(row.value), row.status, section]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -134,6 +166,7 @@ class ParametersPanel(QGroupBox):
             self.table.setCellWidget(i, RESET, self._reset_button(row))
         self.table.blockSignals(False)
         self.table.resizeColumnToContents(NAME)
+        self.table.setColumnWidth(NAME, min(self.table.columnWidth(NAME), 190))  # the dock is narrow
 
     def _tip(self, row: ParameterRow, col: int, text: str) -> str:
         if col == VALUE:
