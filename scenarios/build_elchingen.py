@@ -10,6 +10,7 @@ heights north of it, the large wood to the north-west, the roads to Albeck and t
 
 from __future__ import annotations
 
+import csv
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -83,8 +84,13 @@ def build():
         **sc.info.parameters,
         **toe_placeholders({ney: 2, riesch: 2}),
         "toe.scenario.acting_army_chief": {FRENCH: ney, AUSTRIAN: riesch},
-        "toe.note.acting_army_chief": "one corps a side: each corps general also acts as his side's army "
-        "chief for issuing orders (scenario choice)",
+        "toe.note.acting_army_chief": "one corps a side and no army general in play: each corps general also "
+        "acts as his side's army chief for issuing orders (scenario choice; toe.toml scenario.acting_army_chief). "
+        "Ney and Riesch each give their own corps A, H or M orders as an army chief does (2.3), 1 OAS each "
+        "(toe.placeholder.order_capacity.*), rolled in the army zones (toe.zones_cm.army: zone 1 for his own "
+        "corps); as corps generals they still order their corps' retreat (T) and detach divisions (D) without "
+        "OAS (2.4, A20); the divisions get no orders of their own (2.1)",
+        **_division_command_ability(sc),
         "toe.scenario.initiative": FRENCH,
         "toe.note.unrepresented_guns": "one-third rule (1.3): the French 12-pdr battery (4 guns) and the "
         "Austrian horse battery (8 guns) round to no gun model; see the corps "
@@ -121,6 +127,37 @@ def build():
     apply_order_capacity(sc)
     sc.sources = sc.sources + GEOGRAPHY_SOURCES
     return sc
+
+
+def _division_command_ability(sc) -> dict:
+    """``toe.command_ability.division``: the division generals' KE, which a detachment (D) order
+    adds to the corps general's (2.12, A20), from the same fogofwar rating as the corps generals'
+    (``toe.assumed.command_ability_from``), with the note saying so.
+
+    Raises
+    ------
+    ValueError
+        when the data rates the division commanders differently (then one value would not do).
+    """
+    data = OOB_DATA / "fogofwar"
+    with open(data / "lookup_cmd_rating.csv", encoding="utf-8", newline="") as fh:
+        ratings = {r["id"]: r for r in csv.DictReader(fh)}
+    with open(data / "force_unit.csv", encoding="utf-8", newline="") as fh:
+        rows = {f"force_unit:{r['id']}": r for r in csv.DictReader(fh)}
+    found = {}
+    for c in sc.commanders.values():
+        if c.echelon == "division":
+            rating = ratings[rows[c.attributes["source_id"]]["rating"].strip()]
+            found[c.name] = (rating["name"], int(rating["effect"]))
+    if len(set(found.values())) != 1:
+        raise ValueError(f"the division commanders are rated differently: {found}")
+    name, effect = next(iter(found.values()))
+    return {
+        "toe.command_ability.division": effect,
+        "toe.note.command_ability_division": f"a detachment order (D) adds the division general's KE (2.12: "
+        f"'bruges kun ved detacheringer'; A20); the fogofwar data rates all {len(found)} division commanders "
+        f"'{name}' (force_unit rating, read through lookup_cmd_rating as the corps generals' KE is): {effect:+d}",
+    }
 
 
 def _terrain(sc) -> None:

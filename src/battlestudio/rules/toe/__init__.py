@@ -215,9 +215,7 @@ class TordenOverEuropa(RulesetDefaults):
         """A whole order phase: every declaration first, then the rolls, then bought moves (3.3)."""
         return control.order_phase(state, params_for(params), requests, dice)
 
-    def reroll_pending(
-        self, state: GameState, params: Mapping[str, Any], dice: DiceSource
-    ) -> control.PhaseOutcome:
+    def reroll_pending(self, state: GameState, params: Mapping[str, Any], dice: DiceSource) -> control.PhaseOutcome:
         """The order phase's last step, as it closes: the active side's failed orders rolled again (A6)."""
         return control.reroll_pending(state, params_for(params), dice)
 

@@ -30,6 +30,8 @@ from battlestudio.rules.toe.common import (
     commander,
     corps_command_distance,
     division_command_distance,
+    is_chief,
+    issuing_echelon,
     order_capacity,
 )
 from battlestudio.rules.toe.findings import Chief, chief_for, fled_state, fmt_cm, plain_finding, word_finding
@@ -71,8 +73,10 @@ def parse_zones(value: object, key: str) -> tuple[ZoneBand, ...]:
 
 
 def zones_for(p: RuleParameters, c: Commander) -> tuple[ZoneBand, ...]:
-    """Zone bands of a C-in-C or army general (Table 1 via ``zones_cm.<echelon>``)."""
-    key, value = p.require("zones_cm", f"zones_cm.{c.nation}.{c.echelon}", f"zones_cm.{c.echelon}")
+    """Zone bands of a C-in-C or army general (Table 1 via ``zones_cm.<echelon>``); an acting
+    army chief reaches with an army general's (2.3, ``zones_cm.army``)."""
+    ech = issuing_echelon(p, c)
+    key, value = p.require("zones_cm", f"zones_cm.{c.nation}.{ech}", f"zones_cm.{ech}")
     return parse_zones(value, key)
 
 
@@ -359,9 +363,10 @@ def oas_budget(state: GameState, p: RuleParameters, cid: str) -> tuple[int, int,
 
 
 def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None:
-    """A chief's OAS this turn as a ``Budget`` (2.12); None for a corps or division general."""
+    """A chief's OAS this turn as a ``Budget`` (2.12); None for a corps or division general
+    (an acting army chief has one)."""
     c = state.commanders[cid]
-    if c.echelon not in CHIEFS:
+    if not is_chief(p, c):
         return None
     cap = order_capacity(p, c)
     spent = oas_spent(state, cid)

@@ -29,6 +29,9 @@ CHIEFS = (Echelon.C_IN_C.value, Echelon.ARMY.value)
 
 PENDING = (OrderStatus.WRITTEN, OrderStatus.FAILED)
 
+ACTING_ARMY_CHIEF = "scenario.acting_army_chief"
+"""Scenario parameter: side id → the corps general who also acts as that side's army chief."""
+
 
 def params_for(params: RuleParameters | Mapping[str, Any] | None) -> RuleParameters:
     """A ``RuleParameters`` for Torden over Europa from a scenario mapping (or pass-through)."""
@@ -135,9 +138,60 @@ def is_fled(u: Unit, p: RuleParameters) -> bool:
     return bool(u.state == p.get("fled_state"))
 
 
-def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str) -> int:
+def acting_army_chiefs(p: RuleParameters, state: GameState | None = None) -> dict[str, str]:
+    """Side id → the corps general who also acts as that side's army chief for issuing orders
+    (scenario parameter ``scenario.acting_army_chief``; {} when the scenario names none).
+
+    The seed knows a general acting for the echelon above him: an army chief in base contact
+    with the C-in-C "fungerer som hærchef" (2.12, A5). A scenario with one corps a side and no
+    army general in play names its corps general so (2.3): he then has an OAS and three command
+    zones and gives his corps A, H, T or M orders, while keeping what a corps general does
+    himself (2.4: his own retreat, detachments).
+
+    Raises
+    ------
+    RuleRefused
+        naming the parameter for a value that is not a mapping side → commander id, or (with
+        ``state``) one that names no corps general of that side.
+    """
+    found = p.lookup(ACTING_ARMY_CHIEF)
+    if found is None:
+        return {}
+    key, value = found
+    key = key if key in p.scenario else f"{p.ruleset_id}.{key}"  # as the scenario spells it
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise RuleRefused(f"scenario parameter {key} must map a side to the id of its acting army chief, got {value!r}")
+    if state is not None:
+        for side, cid in value.items():
+            c = state.commanders.get(cid)
+            if c is None or c.side != side or c.echelon != Echelon.CORPS.value:
+                what = "no commander" if c is None else f"{c.name}, a {c.echelon} general of {c.side}"
+                raise RuleRefused(
+                    f"scenario parameter {key} names {cid!r} for {side} ({what}); only a corps general of "
+                    "that side acts as its army chief (2.3, 2.12)"
+                )
+    return dict(value)
+
+
+def is_acting_chief(p: RuleParameters, c: Commander) -> bool:
+    """True when the corps general ``c`` acts as his side's army chief (``acting_army_chiefs``)."""
+    return c.echelon == Echelon.CORPS.value and acting_army_chiefs(p).get(c.side) == c.id
+
+
+def issuing_echelon(p: RuleParameters, c: Commander) -> str:
+    """The echelon ``c`` issues orders as: ``army`` for an acting army chief (2.3), else his own."""
+    return Echelon.ARMY.value if is_acting_chief(p, c) else c.echelon
+
+
+def is_chief(p: RuleParameters, c: Commander) -> bool:
+    """A C-in-C, army general or acting army chief: he has OAS and command zones (2.2, 2.3, 2.12)."""
+    return issuing_echelon(p, c) in CHIEFS
+
+
+def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str, echelon: str = "") -> int:
     """OAS (``attr="order_capacity"``) or KE (``"command_ability"``) of ``c``: his own value,
-    else ``<entry>.<nation>.<echelon>``, else ``<entry>.<echelon>`` (2.12).
+    else ``<entry>.<nation>.<echelon>``, else ``<entry>.<echelon>`` (2.12); ``echelon``
+    defaults to his own.
 
     Raises
     ------
@@ -147,15 +201,21 @@ def echelon_rating(p: RuleParameters, c: Commander, attr: str, entry: str) -> in
     own = getattr(c, attr)
     if own is not None:
         return int(own)
-    _, value = p.require(entry, f"{entry}.{c.nation}.{c.echelon}", f"{entry}.{c.echelon}")
-    return int(value)
+    ech = echelon or c.echelon
+    key, value = p.require(entry, f"{entry}.{c.nation}.{ech}", f"{entry}.{ech}")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise RuleRefused(f"scenario parameter {key} must be a whole number, got {value!r}") from None
 
 
 def order_capacity(p: RuleParameters, c: Commander) -> int:
-    """OAS of a C-in-C or army general (2.12); corps and division generals have none (0)."""
-    if c.echelon not in CHIEFS:
+    """OAS of a C-in-C, army general or acting army chief (2.12, read as ``order_capacity.army``
+    for the last); corps and division generals have none (0)."""
+    ech = issuing_echelon(p, c)
+    if ech not in CHIEFS:
         return 0
-    return echelon_rating(p, c, "order_capacity", "order_capacity")
+    return echelon_rating(p, c, "order_capacity", "order_capacity", ech)
 
 
 def command_ability(p: RuleParameters, c: Commander) -> int:

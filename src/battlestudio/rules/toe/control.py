@@ -43,17 +43,17 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OrderOutcome, OrderRequest
 from battlestudio.rules.toe.command import zones_for
 from battlestudio.rules.toe.common import (
-    CHIEFS,
     base_of,
     command_ability,
     commander,
     is_detached,
+    issuing_echelon,
     name_of,
     pending_orders,
     position_of,
     shape_of,
 )
-from battlestudio.rules.toe.orders import cancel_target, check_cancel, check_request, chief_cost
+from battlestudio.rules.toe.orders import cancel_target, check_cancel, check_request, goes_as_chief, order_cost
 
 PHASE = "orders"
 
@@ -117,7 +117,7 @@ def _roll(
     ``corps_orders_roll`` false)."""
     issuer = commander(state, order.issuer)
     mods = [Modifier(command_ability(p, issuer), f"command ability (KE) of {issuer.name} (2.12)")]
-    if issuer.echelon in CHIEFS:
+    if goes_as_chief(state, p, order.issuer, order.recipient, order.order_type):
         d = float(command_distances(base_of(issuer), [shape_of(state, order.recipient)], "nearest")[0])
         zones = zones_for(p, issuer)
         zone = next((b.zone for b in zones if b.outer is None or d <= b.outer + 1e-9), None)
@@ -127,10 +127,8 @@ def _roll(
                 f"({zones[-1].outer:g} cm): the {what} cannot be sent (2.2, 3.2)"
             )
         kind = " (cancellation)" if what == "cancellation" else f" ({_AGAIN})" if again else ""
-        label = (
-            f"Command control{kind}, {issuer.name} → {name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm"
-        )
-        ech = issuer.echelon
+        label = f"Command control{kind}, {issuer.name} → {name_of(state, order.recipient)}, zone {zone} at {d:.0f} cm"
+        ech = issuing_echelon(p, issuer)
     else:
         if not p.get("corps_orders_roll"):
             return None
@@ -317,7 +315,7 @@ def order_phase(
             out.outcomes.append(OrderOutcome("refused", req.cancel, f"Refused: {why}."))
             continue
         (cancel_targets if is_cancel else ordered).add(recipient)
-        cost = chief_cost(state, req.issuer)
+        cost = _cost(state, p, req)
         used[req.issuer] = used.get(req.issuer, 0) + cost
         oid = req.cancel if is_cancel else new_order_id(state, taken)
         taken.add(oid)
@@ -325,7 +323,7 @@ def order_phase(
     writes: list[BattleEvent] = []
     moves: list[BattleEvent] = []
     for req, oid in accepted:
-        cost = chief_cost(state, req.issuer)
+        cost = _cost(state, p, req)
         if req.order_type == "cancel":
             writes.append(_ev(state, CancellationWritten, order_id=oid, issuer=req.issuer, cost=cost))
         elif req.order_type == "move":
@@ -436,9 +434,19 @@ def _resolve(
         text,
         tuple(events),
         (roll,) if roll else (),
-        {order.issuer: chief_cost(state, order.issuer)},
+        {order.issuer: order_cost(state, p, order.issuer, order.recipient, order.order_type)},
         tuple(p.assumptions()),
     )
+
+
+def _cost(state: GameState, p: RuleParameters, req: OrderRequest) -> int:
+    """OAS points ``req`` costs: a cancellation costs what its order did (2.12)."""
+    if req.order_type == "cancel":
+        target = state.orders.get(req.cancel)
+        if target is None:
+            return 0
+        return order_cost(state, p, target.issuer, target.recipient, target.order_type)
+    return order_cost(state, p, req.issuer, req.recipient, req.order_type)
 
 
 def _move_text(state: GameState, req: OrderRequest) -> str:

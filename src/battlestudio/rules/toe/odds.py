@@ -12,8 +12,9 @@ from battlestudio.rules.dice import success_probability
 from battlestudio.rules.odds import Odds, OddsRow, name_of, pct
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.toe.command import zones_for
-from battlestudio.rules.toe.common import CHIEFS, base_of, command_ability, commander, shape_of
+from battlestudio.rules.toe.common import base_of, command_ability, commander, issuing_echelon, shape_of
 from battlestudio.rules.toe.control import dice_spec, table1_modifiers, thresholds
+from battlestudio.rules.toe.orders import goes_as_chief
 
 
 def toe_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, recipient: str) -> Odds:
@@ -30,10 +31,11 @@ def toe_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, 
     mods += [(m.value, m.source) for m in table1_modifiers(p)]
     total = sum(v for v, _ in mods)
     spec = dice_spec(p)
-    _, th = thresholds(p, c.echelon)
+    chief = goes_as_chief(state, p, issuer, recipient, "A")  # an acting army chief orders as one (2.3)
+    _, th = thresholds(p, issuing_echelon(p, c) if chief else c.echelon)
     d = float(command_distances(base_of(c), [shape_of(state, recipient)], "nearest")[0])
     who, to = c.name, name_of(state, recipient)
-    if c.echelon not in CHIEFS:
+    if not chief:
         chance = success_probability(spec, total, th[0])
         row = OddsRow(f"own order (zone 1, needs {th[0]})", chance, None, f"{spec} {total:+d} ≥ {th[0]}", True)
         return Odds(

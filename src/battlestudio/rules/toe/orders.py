@@ -4,10 +4,12 @@ Orders go to corps generals (and divisions directly under a chief) from the C-in
 generals: A attack, H hold, T retreat, M march; the C-in-C gives army generals mission orders;
 a corps general may order his own corps to retreat and detach divisions or brigades with M, H or
 T; a march order to a detached formation lifts the detachment. Spare order capacity buys general
-moves (15 cm corps general, 40 cm chief). An order that has not gone through stays pending
-(A6) until it passes, its issuer cancels it (1 OAS, 2.12), or a new order to the recipient
-replaces it; no corps gets both an order and a cancellation in one turn (3.3).
-``check_request`` answers "may this be ordered now, and why not".
+moves (15 cm corps general, 40 cm chief). A corps general the scenario names acting army chief
+(``scenario.acting_army_chief``) also gives his own corps A, H or M orders as an army chief does
+(2.3, 2.12). An order that has not gone through stays pending (A6) until it passes, its issuer
+cancels it (it costs what the order cost, 2.12), or a new order to the recipient replaces it; no
+corps gets both an order and a cancellation in one turn (3.3). ``check_request`` answers "may this
+be ordered now, and why not".
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from battlestudio.rules.toe.command import fmt_cm
 from battlestudio.rules.toe.common import (
     CHIEFS,
     corps_of,
+    acting_army_chiefs,
     enemies_of,
+    is_acting_chief,
     is_detached,
     name_of,
     order_capacity,
@@ -203,10 +207,43 @@ def _enemy_front_facing(state: GameState, node: str, radius: float) -> tuple[flo
     return (sx / n, sy / n)
 
 
-def chief_cost(state: GameState, issuer: str) -> int:
-    """1 OAS point for a chief's order, cancellation or move; corps generals pay nothing."""
+ACTING_CHIEF_MOVES = ("corps", "chief")
+"""Readings of an acting army chief's bought move of himself (``acting_chief_moves_as``)."""
+
+
+def goes_as_chief(state: GameState, p: RuleParameters, issuer: str, recipient: str, order_type: str) -> bool:
+    """True when ``issuer``'s order of ``order_type`` to ``recipient`` goes as a chief's (1 OAS,
+    rolled in his command zones, 2.2, 2.3, 2.12), False as a corps general's own (no OAS, zone 1,
+    2.4, A20).
+
+    An acting army chief (``scenario.acting_army_chief``) gives his own corps A, H or M as an army
+    chief (2.3; "Ordren tildeles korpset af hærchefen eller armégeneralen", 2.4) and buys moves
+    with his OAS; his retreat of his own corps, detachments and the march lifting one stay a
+    corps general's own orders (2.4: "selvstændigt"). Orders to the divisions directly under him
+    go as a chief's only with the assumed ``acting_chief_orders_divisions`` (2.1, 2.3).
+    """
     c = state.commanders.get(issuer)
-    return 1 if c is not None and c.echelon in CHIEFS else 0
+    if c is None:
+        return False
+    if c.echelon in CHIEFS:
+        return True
+    if not is_acting_chief(p, c):
+        return False
+    if order_type == "move":
+        return True
+    if order_type not in CORPS_ORDERS:
+        return False
+    if recipient == issuer:
+        return order_type != "T"
+    if order_type == "M" and is_detached(state, recipient):
+        return False
+    return bool(p.get("acting_chief_orders_divisions"))
+
+
+def order_cost(state: GameState, p: RuleParameters, issuer: str, recipient: str, order_type: str) -> int:
+    """1 OAS point for a chief's order, cancellation or move (2.12); a corps general's own
+    orders cost nothing (``goes_as_chief``)."""
+    return 1 if goes_as_chief(state, p, issuer, recipient, order_type) else 0
 
 
 def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget_used: int = 0) -> str:
@@ -228,7 +265,8 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
         return f"{name_of(state, req.recipient)} fights for another side"
     if req.recipient in state.off_table:
         return f"{name_of(state, req.recipient)} is not on the table yet"
-    cost = chief_cost(state, req.issuer)
+    acting_army_chiefs(p, state)  # refuses a scenario value naming no corps general
+    cost = order_cost(state, p, req.issuer, req.recipient, req.order_type)
     if cost:
         cap = order_capacity(p, issuer)
         spent = oas_spent(state, req.issuer) + budget_used
@@ -251,12 +289,24 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
                 f"{issuer.name} orders only corps generals or divisions directly under him; "
                 f"{name_of(state, req.recipient)} is not (2.2, 2.3)"
             )
+    elif goes_as_chief(state, p, req.issuer, req.recipient, t):  # an acting army chief's order
+        if req.recipient != req.issuer and (r_ech != Echelon.DIVISION.value or not direct):
+            return (
+                f"as acting army chief {issuer.name} orders his own corps, or divisions directly under him; "
+                f"{name_of(state, req.recipient)} is neither (2.3)"
+            )
     elif issuer.echelon == Echelon.CORPS.value:
         if t == "T" and req.recipient == req.issuer:
             pass
         elif t in ("D", "M") and req.recipient != req.issuer and corps_of(state, req.recipient) == req.issuer:
             if t == "M" and not is_detached(state, req.recipient):
                 return "a corps general's march order only lifts a detachment (2.11); this formation is not detached"
+        elif is_acting_chief(p, issuer):
+            return (
+                f"{issuer.name} orders his own corps (A, H, T, M, 2.3, 2.4) and detaches its divisions and "
+                "brigades (D, 2.11); they get no orders of their own (2.1; scenario parameter "
+                "acting_chief_orders_divisions)"
+            )
         else:
             return (
                 "a corps general may give only a retreat (T) to his own corps and detachment orders to its "
@@ -339,7 +389,7 @@ def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
     if to is None:
         return "a general move needs the point he moves to"
     issuer = state.commanders[req.issuer]
-    if issuer.echelon not in CHIEFS:
+    if not goes_as_chief(state, p, req.issuer, req.recipient, "move"):
         return "only a C-in-C or army general buys general moves with order capacity (2.12)"
     mover = state.commanders.get(req.recipient)
     if mover is None:
@@ -347,7 +397,17 @@ def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
     if p.get("one_oas_move_per_general") and state.flags.get(f"moved_by_oas:{mover.id}") == state.turn:
         return f"{mover.name} has already been moved with order capacity this turn (A18)"
     d = _dist(mover.position, (float(to[0]), float(to[1])))
-    if mover.id == issuer.id:
+    if mover.id == issuer.id and is_acting_chief(p, issuer):
+        how = p.get("acting_chief_moves_as")
+        if how not in ACTING_CHIEF_MOVES:
+            raise RuleRefused(
+                f"acting_chief_moves_as {how!r} is not supported; use one of {', '.join(ACTING_CHIEF_MOVES)}"
+            )
+        limit = float(p.get("oas_chief_move_cm" if how == "chief" else "oas_corps_move_cm"))
+        o = standing_order(state, mover.id)
+        if how == "corps" and o is not None and o.order_type not in ("H", DEFENCE):
+            return f"{mover.name} is carrying out another order ({o.order_type}); no 15 cm move (2.12)"
+    elif mover.id == issuer.id:
         limit = float(p.get("oas_chief_move_cm"))
     elif (
         mover.echelon == Echelon.CORPS.value
@@ -372,7 +432,7 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
     c = state.commanders.get(issuer)
     if c is None:
         raise RuleRefused(f"no commander {issuer!r} in this game")
-    cost = chief_cost(state, issuer)
+    acting_army_chiefs(p, state)
     r_ech = _echelon_of(state, recipient)
     candidates: list[tuple[str, OrderRequest]] = []
     if c.echelon == Echelon.C_IN_C.value and r_ech == Echelon.ARMY.value:
@@ -388,6 +448,20 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
         candidates.append(
             ("move", OrderRequest(issuer, recipient, "move", parameters={"to": position_of(state, recipient)}))
         )
+    acting = c.echelon == Echelon.CORPS.value and is_acting_chief(p, c)
+    if acting and recipient == issuer:  # his own corps as army chief (2.3), and his bought move
+        here = position_of(state, recipient)
+        candidates += [(t, OrderRequest(issuer, recipient, t, objective=here)) for t in ("A", "H", "M")]
+        candidates.append(("move", OrderRequest(issuer, recipient, "move", parameters={"to": here})))
+    elif acting and r_ech == Echelon.DIVISION.value and state.oob.superior(recipient) == issuer:
+        if p.get("acting_chief_orders_divisions"):
+            here = position_of(state, recipient)
+            lifting = is_detached(state, recipient)  # then M lifts the detachment (below)
+            candidates += [
+                (t, OrderRequest(issuer, recipient, t, objective=here))
+                for t in CORPS_ORDERS
+                if not (t == "M" and lifting)
+            ]
     if c.echelon == Echelon.CORPS.value:
         if recipient == issuer:
             candidates.append(("T", OrderRequest(issuer, recipient, "T", objective=position_of(state, recipient))))
@@ -396,8 +470,14 @@ def order_types(state: GameState, p: RuleParameters, issuer: str, recipient: str
             if is_detached(state, recipient):
                 candidates.append(("M", OrderRequest(issuer, recipient, "M")))
     out = []
-    for t, req in candidates:
-        why = check_cancel(state, p, req) if t == "cancel" else check_request(state, p, req)
+    listed = ("mission", "A", "H", "T", "M", "D", "move", "cancel")
+    for t, req in sorted(candidates, key=lambda tr: listed.index(tr[0])):
+        if t == "cancel":
+            why = check_cancel(state, p, req)
+            cost = order_cost(state, p, waiting.issuer, waiting.recipient, waiting.order_type) if waiting else 0
+        else:
+            why = check_request(state, p, req)
+            cost = order_cost(state, p, issuer, recipient, t)
         out.append(spec(t, p, why, cost))
     return out
 
@@ -427,10 +507,11 @@ def check_cancel(state: GameState, p: RuleParameters, req: OrderRequest, used: i
             "cancellation in the same turn (3.3)"
         )
     issuer = state.commanders.get(req.issuer)
-    if issuer is not None and chief_cost(state, req.issuer):
+    cost = order_cost(state, p, target.issuer, target.recipient, target.order_type)  # what its order cost
+    if issuer is not None and cost:
         cap = order_capacity(p, issuer)
         spent = oas_spent(state, req.issuer) + used
-        if spent + 1 > cap:
+        if spent + cost > cap:
             return f"{issuer.name} has no order capacity left ({spent} of OAS {cap} spent this turn, 2.12)"
     return ""
 

@@ -15,6 +15,7 @@ from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe.command import check_command, oas_budget
 from battlestudio.rules.toe.common import (
     CHIEFS,
+    is_chief,
     is_detached,
     name_of,
     order_in_force_for,
@@ -42,7 +43,7 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
             if c.echelon not in _ORDERED or cid in state.off_table:
                 continue
             lines.append("  " * (depth + 1) + _order_line(state, cid))
-        chiefs = [c for c in state.commanders.values() if c.side == side and c.echelon in CHIEFS]
+        chiefs = [c for c in state.commanders.values() if c.side == side and is_chief(p, c)]
         if chiefs:
             lines.append("Order capacity (OAS) this turn:")
             for c in chiefs:

@@ -21,6 +21,7 @@ from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Qualit
 from battlestudio.rules import DEFAULT_RULESET, available_rulesets
 from battlestudio.ui.georef_dialog import GeorefField
 from battlestudio.ui.panels.fields import FieldEditor, FieldSpec, get_value, with_value
+from battlestudio.ui.panels.parameters_panel import ParametersPanel
 
 
 def _enum(enum, optional: bool = False) -> list[tuple[str, Any]]:
@@ -149,6 +150,8 @@ class PropertiesPanel(QWidget):
         lay.addWidget(self.note)
         lay.addWidget(scroll, 1)
         self.editors: dict[str, dict[str, FieldEditor]] = {}
+        self.parameters_panel: ParametersPanel | None = None
+        """Properties ▸ Ruleset parameters, shown with the scenario information."""
         self.confirm_switch: Confirm | None = None
         """How a ruleset switch is confirmed (default: a message box with the report)."""
         self.document: Document | None = None
@@ -194,10 +197,13 @@ class PropertiesPanel(QWidget):
                 w.deleteLater()
         self.editors = {}
         self._show_note("")
+        self.parameters_panel = None
         groups = self.selected_by_kind()
         if not groups:
             self.header.setText("<b>Scenario</b> (nothing selected)")
             self._add_group("info", "Scenario information", INFO_SPECS)
+            self.parameters_panel = ParametersPanel(self.document, self.body)
+            self.body_layout.addWidget(self.parameters_panel)
         else:
             parts = [f"{len(ids)} {KIND_TITLES[k][len(ids) > 1]}" for k, ids in groups.items()]
             self.header.setText("<b>Selected:</b> " + ", ".join(parts))
@@ -237,6 +243,8 @@ class PropertiesPanel(QWidget):
             if kind == "info":
                 for attr, ed in eds.items():
                     ed.set_value(getattr(s.info, attr))
+                if self.parameters_panel is not None:
+                    self.parameters_panel.refresh()
                 continue
             records = [getattr(s, kind)[i] for i in groups.get(kind, [])]
             if not records:
