@@ -392,7 +392,6 @@ def _args_export(p: argparse.ArgumentParser) -> None:
         metavar="ISO",
         help="orbat-mapper: clock time of the deployment (default: the date at the first turn)",
     )
-    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.epilog = (
         "geojson: terrain, towns, objectives, deployment zones, and the units' footprints and commanders at --at, "
         "in WGS84 lon/lat when the scenario is georeferenced, else in table cm with a crs member saying so. "
@@ -406,8 +405,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     suffixes, write = EXPORT_FORMATS[args.format]
     _suffix(args.out, suffixes)
-    if os.path.exists(args.out) and not args.force:
-        raise _Problem(f"{args.out}: already exists; use --force to replace it")
     georef = _georef(args.georef)
     if args.format == "geojson":
         _at_syntax(args.at)

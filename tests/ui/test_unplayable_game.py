@@ -196,4 +196,6 @@ def test_a_turn_damaged_at_one_row_is_named_at_opening_in_the_warning_the_replay
     heading = w.play_view.panel.heading.text()
     assert heading.startswith(f"The recorded game ({n} events) cannot be replayed: game log event {seq + 2}: ")
     assert culprit in heading
-    assert w.problems_panel.problems[0].message == heading
+    first = w.problems_panel.problems[0]  # as battlestudio check words it
+    assert first.check == "game.replay" and first.message.startswith(f"events: game log event {seq + 2}: ")
+    assert culprit in first.message
