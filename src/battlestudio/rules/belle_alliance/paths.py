@@ -76,11 +76,11 @@ def first_break_in(
     first = _touching(state, u, _rect_at(u, pts[0]), depth, eps)
     if first:
         return PathStop(first[0], pts[0], 0.0)
-    for a, b in zip(pts, pts[1:]):
+    for a, b in zip(pts, pts[1:], strict=False):
         seg = math.dist(a, b)
         n = max(1, math.ceil(seg / SAMPLE_CM))
 
-        def at(t: float) -> tuple[float, float]:
+        def at(t: float, a: tuple[float, float] = a, b: tuple[float, float] = b) -> tuple[float, float]:
             return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
         lo = 0.0

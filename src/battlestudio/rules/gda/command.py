@@ -30,6 +30,7 @@ from battlestudio.rules.gda.brigades import (
     UnitState,
     brigade_quality,
     brigade_status,
+    brigades_of,
     demoralised_now,
     is_skirmisher,
     members,
@@ -60,7 +61,8 @@ class FalteringResult(StrEnum):
 HESITANT_RESTRICTIONS: tuple[str, ...] = (
     "1. no attacks; cavalry may only counter-attack",
     "2. a unit that is attacked suffers -1",
-    "3. no advance: no move may bring its units closer to the enemy (attacked units may wheel to face; winners may occupy the enemy's position)",
+    "3. no advance: no move may bring its units closer to the enemy "
+    "(attacked units may wheel to face; winners may occupy the enemy's position)",
     '4. no formation change with an enemy within 15 cm [9"], except forming Square or an Unformed unit',
     "5. artillery: no long-range fire or artillery preparation; guns may wheel but not relocate",
     "6. fire straight ahead only (skirmishers exempt)",
@@ -468,16 +470,14 @@ def _disperse_brigade(
     return CommandRollResult(brigade, new, False, None, None, (), tuple(ev), text, Fraction(0))
 
 
-def end_of_turn(state: GameState, side: str | None = None) -> list[BattleEvent]:
+def end_of_turn(state: GameState, params: RuleParameters, side: str | None = None) -> list[BattleEvent]:
     """Events that clear every Hesitant marker at the end of the turn (Командная Ситуация,
     КОЛЕБЛЮЩАЯСЯ: "все маркеры снимаются в конце каждого хода"; digest §2.2): each Hesitant
     brigade (of ``side``, or of every side) becomes Steady again. Faltering brigades stay
     Faltering until the Faltering table rallies them. Events are stamped with the state's
     turn, side and phase."""
     out: list[BattleEvent] = []
-    for b, c in sorted(state.commanders.items()):
-        if c.echelon != "brigade" or (side and c.side != side):
-            continue
+    for b in brigades_of(state, side or None, params):
         status = brigade_status(state, b)
         if status.state is CommandState.HESITANT:
             new = status.evolve(state=CommandState.STEADY, state_turn=state.turn)
