@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.analysis.odds import order_odds
 from battlestudio.model.units import ECHELON_RANK, Commander, Unit
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec
@@ -330,14 +331,26 @@ class OrderDialog(QDialog):
             self.preview.setHtml(f"<b>Refused:</b> {_esc(pv.reason)}")
             return
         html = [_esc(self._distance_line(req))]
-        html += [f"• {_esc(line)}" for line in pv.text.splitlines()]
-        if pv.probability is not None:
+        if not pv.rolls:
+            html.append(f"<b>No roll as it is written.</b> {_esc(self._later_odds(req))}")
+        else:
+            html += [f"• {_esc(line)}" for line in pv.text.splitlines()]
+        if pv.rolls and all(r.probability() is None for r in pv.rolls):  # table rolls: no pass or fail
+            html.append(f"<b>Read on the table.</b> {_esc(self._later_odds(req))}")
+        elif pv.rolls and pv.probability is not None:
             p = pv.probability
             html.append(f"<b>Chance the order goes through: {p.numerator}/{p.denominator} ({float(p):.1%})</b>")
         if spec is not None and spec.rule:
             html.append(f"<span style='color:gray'>Rule {spec.rule}</span>")
         self.preview.setHtml("<br>".join(html))
         self.roll_button.setEnabled(True)
+
+    def _later_odds(self, req: OrderRequest) -> str:
+        """What the ruleset's odds say of an order that rolls nothing when written (a General
+        d'Armée ADC task comes into force on the brigade's command roll), or why it gives none."""
+        s = self.session
+        odds = order_odds(s.state, s.ruleset.id, s.params, req.issuer, req.recipient)
+        return f"Odds not known: {odds.refusal}" if odds.refusal else f"Then: {odds.headline}"
 
     def _objective_distance(self) -> str:
         rec = self.session.state.record(self.recipient.currentData() or "")

@@ -153,7 +153,8 @@ class CommandRollDialog(QDialog):
 
     def _show(self, results: list[CheckResult]) -> None:
         for r in results:
-            rolls = "".join(f"<br>&nbsp;&nbsp;· {_esc(x.explain())}" for x in r.rolls)
+            said = [x.explain() for x in r.rolls if x.explain() not in r.explanation]  # not said twice
+            rolls = "".join(f"<br>&nbsp;&nbsp;· {_esc(line)}" for line in said)
             self.outcome.append(f"<b>{_esc(_name(self.document, r.formation))}</b>{rolls}<br>{_esc(r.explanation)}")
 
     def _run(self, label: str, formations: list[str] | None) -> list[CheckResult]:
