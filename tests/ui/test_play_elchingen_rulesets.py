@@ -95,6 +95,8 @@ def test_gda_adc_to_a_division_command_rolls_with_odds_and_the_initiative_at_pha
     assert offered["infantry_assault"] == "", offered["infantry_assault"]
     choose(dlg.order_type, "infantry_assault")
     assert dlg.roll_button.isEnabled()
+    preview = dlg.preview.toPlainText()  # the task waits for the brigade's command roll, not 1/1
+    assert "No roll as it is written. Then: " in preview and "66.7 % to obey this turn" in preview
     qtbot.mouseClick(dlg.roll_button, Qt.MouseButton.LeftButton)
     assert dlg.result is not None and dlg.result.status == "pending" and "2 ADCs sent" in dlg.result.explanation
     dlg.close()
@@ -226,6 +228,7 @@ def test_belle_alliance_attack_order_to_a_unit_with_target_and_storm(qtbot, tmp_
     choose(dlg.extra["storm"][0], "yes")
     assert dlg.extra["against_position"][0].currentData() == "no"
     assert dlg.roll_button.isEnabled()
+    assert "Odds not known" in dlg.preview.toPlainText() and "order_roll" in dlg.preview.toPlainText()
     qtbot.mouseClick(dlg.roll_button, Qt.MouseButton.LeftButton)
     assert dlg.result is not None and dlg.result.status == "pending"
     written = next(e for e in reversed(doc.log.events) if isinstance(e, OrderWritten))
