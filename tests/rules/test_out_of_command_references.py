@@ -206,7 +206,9 @@ def test_regimental_on_a_mid_game_army_is_as_before(mid_game, side):
     via = assert_same("regimental", chained, {"adjutants": 3}, side)
     assert any("via" in f[7][1] for f in via)
     assert assert_same("regimental", chained, {"adjutants": 2}, side)[0] == "raised"  # three on the table
-    assert assert_same("regimental", mid_game, {}, side)[0] == "raised"  # no HQ
+    assert assert_same("regimental", mid_game, {"hq_fallback": "none"}, side)[0] == "raised"  # no HQ
+    # no c_in_c: the assumed hq_fallback takes each side's top general as its HQ
+    assert assert_same("regimental", mid_game, {}, side)[0] != "raised"
 
 
 @pytest.mark.parametrize("side", [None, "french"])

@@ -64,9 +64,8 @@ def test_regimental_activation_announces_up_to_three_actions_in_the_dialog(qtbot
     pv.actions["start"].trigger()
     doc = w.document
     session = doc.session
+    assert session.key.phase == "initiative" and session.initiative_rolled() == session.key  # rolled as it opened
     while session.key.phase != "activation":
-        if session.key.phase == "initiative":
-            session.initiative()
         pv.actions["next_phase"].trigger()
         session = doc.session
     issuer, recipient = ("fhq", "fdiv") if session.key.side == "france" else ("hq", "div")

@@ -27,6 +27,7 @@ from battlestudio.rules.dice import (
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.odds import Odds, OddsRow, pct
 from battlestudio.rules.protocol import (
+    ActivationChoice,
     Budget,
     CheckResult,
     CommandReach,
@@ -86,7 +87,9 @@ def _load(ep: EntryPoint) -> Ruleset:
     obj = ep.load()
     where = f"entry point {ep.name} = {ep.value} in {ENTRY_POINT_GROUP}"
     if not isinstance(obj, Ruleset):
-        lacks = sorted(m for m in _PROTOCOL_MEMBERS if not hasattr(obj, m))
+        required = _PROTOCOL_MEMBERS[: _PROTOCOL_MEMBERS.index("event_types")]
+        lacks = sorted(m for m in required if not hasattr(obj, m))  # the required ones first
+        lacks += sorted(m for m in _PROTOCOL_MEMBERS if m not in required and not hasattr(obj, m))
         raise RuleRefused(
             f"{where} is not a Ruleset (it lacks {', '.join(lacks) or 'nothing'}; inherit "
             "rules.RulesetDefaults for the optional methods)"
@@ -118,6 +121,10 @@ _PROTOCOL_MEMBERS = (
     "order_budget",
     "finding_dependencies",
     "orders_report",
+    "issuers",
+    "checks_due",
+    "activation_choices",
+    "choose_activation",
 )
 
 
@@ -162,6 +169,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 __all__ = [
+    "ActivationChoice",
     "DEFAULT_RULESET",
     "ENTRY_POINT_GROUP",
     "available_rulesets",

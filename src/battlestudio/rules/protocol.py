@@ -18,7 +18,7 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, RollRecord
 from battlestudio.rules.odds import Odds
-from battlestudio.rules.params import RuleParameters
+from battlestudio.rules.params import RuleParameters, RuleRefused
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +37,10 @@ class EchelonSpec:
 
 @dataclass(frozen=True, slots=True)
 class ParameterSpec:
-    """One parameter of the order form: ``name``, ``kind`` (``point``, ``text``, ``choice``),
-    ``required``, limits such as ``max_distance_cm``, ``choices``; ``multiple`` > 1 lets the
-    writer pick up to that many choices in order (the value is then a tuple of choices)."""
+    """One parameter of the order form: ``name``, ``kind`` (``point``, ``text``, ``choice``,
+    ``enemy_unit``: the id of a unit of another side), ``required``, limits such as
+    ``max_distance_cm``, ``choices``; ``multiple`` > 1 lets the writer pick up to that many
+    choices in order (the value is then a tuple of choices)."""
 
     name: str
     kind: str
@@ -55,7 +56,9 @@ class OrderTypeSpec:
     """An order type: id, label, native ``term``, who may issue/receive it (echelon ids), its
     ``parameters``, ``cost`` (in the ruleset's currency, ``cost_unit``), whether delivery needs
     ``dice``, whether it is ``standing``; ``unavailable`` gives the reason when it cannot be
-    given right now ("" = available), ``rule`` the section."""
+    given right now ("" = available), ``rule`` the section. ``recipient_kind`` says what the
+    order goes to: ``commander`` (a general), ``unit`` (a unit's own order sheet) or ``none``
+    (no one: the issuer himself, e.g. an ADC kept for the initiative roll)."""
 
     id: str
     label: str
@@ -69,6 +72,7 @@ class OrderTypeSpec:
     standing: bool = True
     unavailable: str = ""
     rule: str = ""
+    recipient_kind: str = "commander"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +89,17 @@ class StateMachineSpec:
 @dataclass(frozen=True, slots=True)
 class PhaseSpec:
     """A phase of the turn: ``id``, ``name``, ``who`` acts (``active``, ``passive``, ``both``,
-    ``umpire``), the ruleset ``methods`` the game calls in it, and its ``rule`` section."""
+    ``umpire``), the ruleset ``methods`` the game calls in it, and its ``rule`` section.
+    ``automatic`` names those of ``methods`` the game runs by itself when the phase opens (no
+    player decides anything first: e.g. ``initiative``); a ``both`` phase's step runs once a
+    turn, in the first player-turn."""
 
     id: str
     name: str
     who: str
     methods: tuple[str, ...] = ()
     rule: str = ""
+    automatic: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +230,17 @@ class InitiativeResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivationChoice:
+    """Which formation activates next (optional method ``choose_activation``): the
+    ``formation`` and its ``side``, the ``explanation`` and the ``events`` recording the choice."""
+
+    formation: str
+    side: str
+    explanation: str
+    events: tuple[BattleEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Budget:
     """A chief's order budget this turn (optional method ``order_budget``): ``unit`` in the
     ruleset's own currency (e.g. ``OAS``, ``ADCs``), ``capacity``, ``spent``, ``left``
@@ -303,6 +322,14 @@ class Ruleset(Protocol):
 
     def orders_report(self, state: GameState, params: Mapping[str, Any], sides: Mapping[str, str]) -> str | None: ...
 
+    def issuers(self, state: GameState, side: str, params: Mapping[str, Any]) -> Sequence[str]: ...
+
+    def checks_due(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]: ...
+
+    def activation_choices(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]: ...
+
+    def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice: ...
+
 
 class RulesetDefaults:
     """The optional methods of ``Ruleset`` with the answers of a ruleset that has none of them;
@@ -321,6 +348,14 @@ class RulesetDefaults:
       drag; None: recompute the picture whole.
     * ``orders_report``: a plain-text report of standing orders and command (``battlestudio
       orders``); None when the ruleset has none.
+    * ``issuers``: the commanders of ``side`` on the table who may issue orders now (the order
+      dialog's issuers); here those whose echelon ``describe`` says issues orders, or whose
+      echelon it does not list.
+    * ``checks_due``: the formations whose ``command_check`` is still due in the open phase, in
+      the order they roll (e.g. every brigade's command roll); none here.
+    * ``activation_choices`` / ``choose_activation``: the formations that may activate next in
+      the open phase, and the events recording the one chosen (alternating activations); none
+      here, and choosing raises ``RuleRefused``.
     """
 
     id: str
@@ -342,3 +377,22 @@ class RulesetDefaults:
 
     def orders_report(self, state: GameState, params: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
         return None
+
+    def issuers(self, state: GameState, side: str, params: Mapping[str, Any]) -> Sequence[str]:
+        rank = {e.id: e for e in self.describe().echelons}  # type: ignore[attr-defined]
+        return [
+            c.id
+            for c in state.commanders.values()
+            if c.side == side
+            and c.id not in state.off_table
+            and (c.echelon not in rank or rank[c.echelon].issues_orders)
+        ]
+
+    def checks_due(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
+        return ()
+
+    def activation_choices(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
+        return ()
+
+    def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice:
+        raise RuleRefused(f"ruleset {self.id!r} has no alternating activations")

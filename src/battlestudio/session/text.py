@@ -81,7 +81,7 @@ def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | N
         cost = f", {e.cost} OAS" if e.cost else ""
         return f"order {e.order_id} written: {n(e.issuer)} → {n(e.recipient)}: {e.order_type}{obj}{cost}"
     if k == "command_roll":
-        return f"roll for {e.order_id}: {e.explanation}"
+        return f"roll for {e.order_id}: {e.explanation}" if e.order_id else f"roll: {e.explanation}"
     if k in ("order_delivered", "order_failed", "order_cancelled", "order_completed"):
         o = before.orders.get(e.order_id)
         who = f" ({n(o.recipient)}, {o.order_type})" if o is not None else ""

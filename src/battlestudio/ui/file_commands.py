@@ -358,7 +358,6 @@ class FileCommands(QObject):
             return True
         return False
 
-
     def _with_journal(self, copy: Battle, source: Path | None) -> Battle:
         """The recovered ``copy`` of ``source``, or the game of ``source`` with the journal the
         dead editor left beside it when that holds more (phases closed after the last autosave)."""

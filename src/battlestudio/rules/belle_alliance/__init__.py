@@ -58,16 +58,28 @@ ATTACK = OrderTypeSpec(
     ("c_in_c", "army", "corps", "division", "brigade"),
     ("unit",),
     (
-        ParameterSpec("target", "text", note="the unit attacked (or none for a position)"),
-        ParameterSpec("storm", "choice", required=False, choices=("no", "yes")),
-        ParameterSpec("against_position", "choice", required=False, choices=("no", "yes")),
+        ParameterSpec("target", "enemy_unit", required=False, note="the unit attacked, as on the order sheet (4.1.1)"),
+        ParameterSpec("storm", "choice", required=False, choices=("no", "yes"), note="storm or not (4.1.1)"),
+        ParameterSpec(
+            "against_position",
+            "choice",
+            required=False,
+            choices=("no", "yes"),
+            note="against the target's position rather than the unit (4.1.2)",
+        ),
     ),
     cost=0,
     cost_unit="",
     dice=True,
     standing=True,
     rule="4.1.1, 4.1.2 (order sheet 1.1.2, order roll 1.1.3)",
+    recipient_kind="unit",
 )
+
+
+def _yes(value: Any) -> bool:
+    """An order-sheet yes/no as written: True, or the dialog's ``"yes"``."""
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("yes", "true", "1"))
 
 
 class BelleAllianceRuleset(RulesetDefaults):
@@ -157,11 +169,14 @@ class BelleAllianceRuleset(RulesetDefaults):
         if request.recipient not in state.units:
             return OrderOutcome("refused", oid, f"attack orders go to units; {request.recipient!r} is not one")
         target = request.parameters.get("target")
-        position = bool(request.parameters.get("against_position", False))
+        position = _yes(request.parameters.get("against_position", False))
+        storm = _yes(request.parameters.get("storm", False))
         if not target and not position:
             return OrderOutcome("refused", oid, "an attack order names its target (4.1.1), or a position (4.1.2)")
         if target and target not in state.units:
             return OrderOutcome("refused", oid, f"no unit {target!r} to attack")
+        if target and state.units[target].side == state.units[request.recipient].side:
+            return OrderOutcome("refused", oid, f"{target!r} is on the same side as {request.recipient!r}")
         footprint = None
         if position and target:
             footprint = [list(c) for c in state.units[target].footprint().exterior.coords]
@@ -176,7 +191,7 @@ class BelleAllianceRuleset(RulesetDefaults):
             parameters={
                 "ruleset": "belle-alliance",
                 "target": target,
-                "storm": bool(request.parameters.get("storm")),
+                "storm": storm,
                 "against_position": position,
                 "position": footprint,
             },
@@ -187,7 +202,7 @@ class BelleAllianceRuleset(RulesetDefaults):
             if roll is None
             else f"the order roll is {roll[1]} (scenario)"
         )
-        what = f"position of {target}" if position else target
+        what = f"the position of {target}" if position and target else ("its own position" if position else target)
         return OrderOutcome(
             "pending",
             oid,

@@ -23,7 +23,7 @@ from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task, order_budget
-from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, members
+from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, brigades_of, is_brigade, members
 from battlestudio.rules.gda.command import FORBIDS, command_roll, end_of_turn, restrictions
 from battlestudio.rules.gda.events import DamageTaken, LowAmmunition, TaskInForce
 from battlestudio.rules.gda.geometry import distance_cm
@@ -85,7 +85,9 @@ class GdaRuleset(RulesetDefaults):
         echelons = (
             EchelonSpec("c_in_c", "Commander-in-Chief", "Главнокомандующий", True, False, "none"),
             EchelonSpec("corps", "Corps commander", "корпусной командир", True, False, "none"),
-            EchelonSpec("division", "Division", "дивизия", False, False, "none"),
+            EchelonSpec(
+                "division", "Division (its brigadier when units stand under it)", "дивизия", False, True, "none"
+            ),
             EchelonSpec("brigade", "Brigadier", "бригадир", False, True, "radius"),
         )
         order_types = tuple(self._task_spec(t, "") for t in TASKS)
@@ -111,7 +113,7 @@ class GdaRuleset(RulesetDefaults):
         phases = (
             PhaseSpec("adc", "ADC tasks", "both", ("order_types", "issue_order"), "ADC chapter (lost)"),
             PhaseSpec("command", "Brigade command rolls", "both", ("command_check",), "Командная Ситуация"),
-            PhaseSpec("initiative", "Initiative", "both", ("initiative",), "ИНИЦИАТИВА"),
+            PhaseSpec("initiative", "Initiative", "both", ("initiative",), "ИНИЦИАТИВА", automatic=("initiative",)),
             PhaseSpec(
                 "attack-declaration", "Attack declarations, active then passive", "both", (), "ПРОЦЕДУРА АТАКИ 1"
             ),
@@ -154,12 +156,12 @@ class GdaRuleset(RulesetDefaults):
             standing=task == "infantry_assault",
             unavailable=unavailable,
             rule=effect,
+            recipient_kind="none" if task == "initiative" else "commander",
         )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
         p = parameters(params)
-        c = state.commanders[commander_id]
-        if c.echelon != "brigade":
+        if not is_brigade(state, commander_id, p):
             return CommandReach(
                 commander_id,
                 "none",
@@ -271,9 +273,8 @@ class GdaRuleset(RulesetDefaults):
         rows: list[tuple[str, Any, Any]] = []  # brigade id, brigadier, unit
         bases: list[Any] = []
         r = 0.0
-        for b, c in sorted(state.commanders.items()):
-            if c.echelon != "brigade" or (side and c.side != side):
-                continue
+        for b in brigades_of(state, side or None, p):
+            c = state.commanders[b]
             present = members(state, b).present
             if not present:
                 continue
@@ -319,9 +320,20 @@ class GdaRuleset(RulesetDefaults):
     def next_activation(self, state: GameState) -> str:
         return "whole side"
 
+    def checks_due(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
+        """Every brigade of both sides with units on the table that has not rolled its command
+        die this turn (Командная Ситуация: one roll per brigade per turn), side by side."""
+        p = parameters(params)
+        due = [
+            b
+            for b in brigades_of(state, None, p)
+            if members(state, b).present and brigade_status(state, b).state_turn != state.turn
+        ]
+        return sorted(due, key=lambda b: (state.commanders[b].side, state.commanders[b].name or b))
+
     def end_turn(self, state: GameState, params: Mapping[str, Any], side: str | None = None) -> tuple[BattleEvent, ...]:
         """Events of the end of the turn: Hesitant brigades return to Steady (digest §2.2)."""
-        return tuple(end_of_turn(state, side))
+        return tuple(end_of_turn(state, parameters(params), side))
 
     def brigade_restrictions(self, state: GameState, brigade: str) -> tuple[str, ...]:
         """Restrictions in force for ``brigade`` now (digest §2.2)."""

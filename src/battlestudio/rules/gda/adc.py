@@ -14,6 +14,7 @@ from battlestudio.model.orders import OrderStatus
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
+from battlestudio.rules.gda.brigades import is_brigade, not_a_brigade
 from battlestudio.rules.protocol import Budget
 
 TASKS: dict[str, tuple[str, str, str]] = {
@@ -91,7 +92,7 @@ def order_budget(state: GameState, commander: str, params: RuleParameters) -> Bu
     """ADCs of a C-in-C or corps commander this turn (sent and lost count as spent); None for
     a brigadier, who sends none."""
     c = state.commanders[commander]
-    if c.echelon == "brigade":
+    if is_brigade(state, commander, params):
         return None
     cap = adcs_available(state, commander, params)
     spent = oas_spent(state, commander) + int(c.attributes.get("adcs_lost", 0))
@@ -163,8 +164,9 @@ def check_task(
         if sent + adcs > mx:
             return TaskCheck(task, cost, f"at most {mx} ADCs may carry Initiative! ({sent} already sent this turn)")
     else:
-        if brigade not in state.commanders or state.commanders[brigade].echelon != "brigade":
-            return TaskCheck(task, 0, f"{brigade!r} is not a brigade")
+        why = not_a_brigade(state, brigade, params)
+        if why:
+            return TaskCheck(task, 0, why)
         if state.commanders[brigade].side != c.side:
             return TaskCheck(task, 0, "ADCs go to brigades of their own side")
         cost = task_cost(task, params)

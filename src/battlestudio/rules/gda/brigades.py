@@ -223,6 +223,42 @@ def brigade_status(state: GameState, brigade: str) -> BrigadeStatus:
     return BrigadeStatus.from_value(brigade, state.commanders[brigade].attributes.get(FLAG, {}))
 
 
+def is_brigade(state: GameState, cid: str, params: RuleParameters) -> bool:
+    """Whether commander ``cid`` leads a General d'Armée brigade: a brigadier, or a general of
+    an echelon in ``brigade_leaders`` (assumed: a division) with units directly under him, who
+    is their brigadier (a scenario built for another ruleset puts regiments straight under
+    their division). A division over brigades only is not one (digest §1)."""
+    c = state.commanders.get(cid)
+    if c is None:
+        return False
+    if c.echelon == "brigade":
+        return True
+    if not any(n not in state.commanders for n in state.oob.subordinates(cid)):
+        return False
+    return c.echelon in tuple(params.get("brigade_leaders"))
+
+
+def brigades_of(state: GameState, side: str | None, params: RuleParameters) -> list[str]:
+    """Ids of the commanders leading a brigade (``is_brigade``), of ``side`` (None: every side), sorted."""
+    return sorted(
+        c.id for c in state.commanders.values() if (side is None or c.side == side) and is_brigade(state, c.id, params)
+    )
+
+
+def not_a_brigade(state: GameState, cid: str, params: RuleParameters) -> str:
+    """Why ``cid`` takes no ADC task and rolls no command die ("" when it leads a brigade)."""
+    if is_brigade(state, cid, params):
+        return ""
+    c = state.commanders.get(cid)
+    if c is None:
+        return f"{cid!r} is not a brigade"
+    under = [b for b in state.oob.all_subordinates(cid) if is_brigade(state, b, params)]
+    if under:
+        names = ", ".join(state.commanders[b].name or b for b in under)
+        return f"{c.name or cid} ({c.echelon}) is not a brigade: ADCs go to one of his brigades ({names})"
+    return f"{c.name or cid} ({c.echelon}) is not a brigade: ADCs go to a brigadier and his units"
+
+
 @dataclass(frozen=True, slots=True)
 class BrigadeMembers:
     """The units of a brigade: ``present`` on the table (not dispersed) and the ids of those

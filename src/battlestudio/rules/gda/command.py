@@ -30,6 +30,7 @@ from battlestudio.rules.gda.brigades import (
     UnitState,
     brigade_quality,
     brigade_status,
+    brigades_of,
     demoralised_now,
     is_skirmisher,
     members,
@@ -469,16 +470,14 @@ def _disperse_brigade(
     return CommandRollResult(brigade, new, False, None, None, (), tuple(ev), text, Fraction(0))
 
 
-def end_of_turn(state: GameState, side: str | None = None) -> list[BattleEvent]:
+def end_of_turn(state: GameState, params: RuleParameters, side: str | None = None) -> list[BattleEvent]:
     """Events that clear every Hesitant marker at the end of the turn (Командная Ситуация,
     КОЛЕБЛЮЩАЯСЯ: "все маркеры снимаются в конце каждого хода"; digest §2.2): each Hesitant
     brigade (of ``side``, or of every side) becomes Steady again. Faltering brigades stay
     Faltering until the Faltering table rallies them. Events are stamped with the state's
     turn, side and phase."""
     out: list[BattleEvent] = []
-    for b, c in sorted(state.commanders.items()):
-        if c.echelon != "brigade" or (side and c.side != side):
-            continue
+    for b in brigades_of(state, side or None, params):
         status = brigade_status(state, b)
         if status.state is CommandState.HESITANT:
             new = status.evolve(state=CommandState.STEADY, state_turn=state.turn)

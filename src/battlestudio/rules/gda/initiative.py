@@ -16,15 +16,10 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
-from battlestudio.rules.gda.brigades import CommandState, brigade_status
+from battlestudio.rules.gda.brigades import CommandState, brigade_status, brigades_of
 from battlestudio.rules.params import RuleParameters, RuleRefused
 
 HOLDER_FLAG = "initiative:holder"
-
-
-def brigades_of(state: GameState, side: str) -> list[str]:
-    """Brigadier ids of ``side`` (commanders with echelon ``brigade``)."""
-    return sorted(c.id for c in state.commanders.values() if c.side == side and c.echelon == "brigade")
 
 
 def initiative_modifiers(state: GameState, side: str, params: RuleParameters) -> list[Modifier]:
@@ -33,7 +28,7 @@ def initiative_modifiers(state: GameState, side: str, params: RuleParameters) ->
     per = int(params.get("initiative_penalty_per_brigade"))
     params.get("initiative_count_brigade_once")
     mods = []
-    for b in brigades_of(state, side):
+    for b in brigades_of(state, side, params):
         st = brigade_status(state, b)
         if st.state in (CommandState.HESITANT, CommandState.FALTERING) and (
             st.state is CommandState.FALTERING or st.state_turn == state.turn

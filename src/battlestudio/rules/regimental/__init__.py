@@ -20,6 +20,7 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
+    ActivationChoice,
     CheckResult,
     CommandReach,
     EchelonSpec,
@@ -35,7 +36,7 @@ from battlestudio.rules.protocol import (
     RulesetDescription,
     StateMachineSpec,
 )
-from battlestudio.rules.regimental.activation import RegimentOrder, activate, regiment_order
+from battlestudio.rules.regimental.activation import RegimentOrder, activate, choice_event, chosen_next, regiment_order
 from battlestudio.rules.regimental.command import (
     ACTIONS,
     adjutant_move,
@@ -129,7 +130,7 @@ class RegimentalRuleset(RulesetDefaults):
             ),
         )
         phases = (
-            PhaseSpec("initiative", "Initiative test", "both", ("initiative",), "2.1"),
+            PhaseSpec("initiative", "Initiative test", "both", ("initiative",), "2.1", automatic=("initiative",)),
             PhaseSpec(
                 "activation",
                 "Alternating activations of one brigade or division",
@@ -188,6 +189,11 @@ class RegimentalRuleset(RulesetDefaults):
     ) -> Sequence[OrderTypeSpec]:
         spec = self.describe().order_types[0]
         why = may_activate(state, recipient)
+        c = state.commanders.get(recipient)
+        chosen = chosen_next(state, c.side) if c is not None else None
+        if not why and chosen is not None and chosen != recipient:
+            name = state.commanders[chosen].name or chosen
+            why = f"{name} was chosen to activate next (2.2: one brigade or division at a time)"
         return [OrderTypeSpec(**{**{f: getattr(spec, f) for f in spec.__slots__}, "unavailable": why})]
 
     def issue_order(
@@ -353,6 +359,40 @@ class RegimentalRuleset(RulesetDefaults):
             nxt = next(s for s in order if left[s])
         return nxt
 
+    def issuers(self, state: GameState, side: str, params: Mapping[str, Any]) -> Sequence[str]:
+        """The side's HQ (orders come from the штаб, 2.2), its ``c_in_c`` or, assumed
+        (``hq_fallback``), its top commander; none when it has no HQ."""
+        hq = hq_of(state, side, parameters(params))
+        return [hq.id] if hq is not None and hq.id not in state.off_table else []
+
+    def activation_choices(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
+        """The brigades and divisions of the side on the move that may still activate this turn (2.2)."""
+        return eligible(state, state.side) if state.side else []
+
+    def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice:
+        """Record that ``formation`` activates next (2.2: alternating activations, one brigade or
+        division at a time); its orders test follows through ``issue_order``.
+
+        Raises
+        ------
+        RuleRefused
+            for a formation that may not activate now (naming why).
+        """
+        c = state.commanders.get(formation)
+        why = may_activate(state, formation)
+        if not why and c is not None and state.side and c.side != state.side:
+            why = f"it is {state.side}'s activation, {c.name or formation} belongs to {c.side}"
+        if why or c is None:
+            raise RuleRefused(f"{formation} cannot activate now: {why}")
+        due = self.next_activation(state)
+        left = len(eligible(state, c.side))
+        turn_of = "" if due in (c.side, "turn over") else f" (the alternation would give {due} the next activation)"
+        text = (
+            f"{c.side} activates {c.name or formation} next{turn_of}: announce up to 3 actions, then the "
+            f"orders test (2.2); {left - 1} more formation{'s' if left != 2 else ''} of {c.side} to activate this turn."
+        )
+        return ActivationChoice(formation, c.side, text, (choice_event(state, formation, text),))
+
     def regiment_order(
         self, state: GameState, regiment: str, division_actions: int, params: Mapping[str, Any], dice: DiceSource
     ) -> RegimentOrder:
@@ -383,6 +423,7 @@ class RegimentalRuleset(RulesetDefaults):
             return OrderOutcome("refused", oid, f"Adjutant move refused: {exc}.")
         if not ok:
             return OrderOutcome("refused", oid, f"Adjutant move refused: {text}.")
+        assert c is not None  # adjutant_move refused an unknown adjutant
         ev = Moved(
             state.turn,
             state.side,
@@ -393,8 +434,8 @@ class RegimentalRuleset(RulesetDefaults):
         return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
 
     def hq(self, state: GameState, side: str) -> Commander | None:
-        """The side's HQ commander."""
-        return hq_of(state, side)
+        """The side's HQ commander (the assumed ``hq_fallback`` applies)."""
+        return hq_of(state, side, parameters({}))
 
 
 ruleset = RegimentalRuleset()

@@ -29,6 +29,33 @@ from battlestudio.rules.regimental.command import (
 )
 
 
+NEXT = "next_activation"
+"""``CommandStateChanged.state`` (flag prefix, subject the side) of the formation chosen to activate next."""
+
+
+def chosen_next(state: GameState, side: str) -> str | None:
+    """The formation ``side`` chose this turn to activate next and has not activated yet."""
+    rec = state.flags.get(f"{NEXT}:{side}")
+    if not isinstance(rec, dict) or int(rec.get("turn", -1)) != state.turn:
+        return None
+    formation = str(rec.get("formation", ""))
+    return formation if formation and not may_activate(state, formation) else None
+
+
+def choice_event(state: GameState, formation: str, why: str) -> CommandStateChanged:
+    """The event recording that ``formation``'s side activates it next (2.2), stamped with the state's phase."""
+    side = state.commanders[formation].side
+    return CommandStateChanged(
+        state.turn,
+        state.side,
+        state.phase or "activation",
+        subject=side,
+        state=NEXT,
+        value={"turn": state.turn, "formation": formation},
+        reason=why,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Activation:
     """Outcome of activating a formation: ``status`` (``delivered`` / ``failed`` / ``refused``),

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Commander, Unit
+from battlestudio.model.units import ECHELON_RANK, Commander, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
@@ -40,12 +40,22 @@ def general_condition(state: GameState, cid: str) -> str:
     return str(c.attributes.get("status", "alive")) if c else "killed"
 
 
-def hq_of(state: GameState, side: str) -> Commander | None:
-    """The side's HQ (штаб): its ``c_in_c`` commander, or one with ``attributes["role"] == "hq"``."""
+def hq_of(state: GameState, side: str, params: RuleParameters | None = None) -> Commander | None:
+    """The side's HQ (штаб): its ``c_in_c`` commander, or one with ``attributes["role"] == "hq"``;
+    with ``params`` and ``hq_fallback`` ``top_commander`` (assumed), else its highest commander
+    without a superior (a scenario built for another ruleset, whose top general is a corps)."""
     for c in state.commanders.values():
         if c.side == side and (c.echelon == "c_in_c" or c.attributes.get("role") == "hq"):
             return c
-    return None
+    if params is None or params.get("hq_fallback") != "top_commander":
+        return None
+    tops = [
+        c
+        for c in state.commanders.values()
+        if c.side == side and c.attributes.get("role") != "adjutant" and state.oob.superior(c.id) is None
+    ]
+    tops.sort(key=lambda c: (ECHELON_RANK.get(c.echelon, 99), -len(state.oob.all_subordinates(c.id)), c.id))
+    return tops[0] if tops else None
 
 
 def adjutants_of(state: GameState, side: str) -> list[Commander]:
@@ -183,7 +193,7 @@ def hq_link(
     """
     if memo is None:
         memo = {}
-    hq = memo[("hq", side)] if ("hq", side) in memo else memo.setdefault(("hq", side), hq_of(state, side))
+    hq = memo[("hq", side)] if ("hq", side) in memo else memo.setdefault(("hq", side), hq_of(state, side, params))
     if hq is None:
         raise RuleRefused(f"side {side!r} has no HQ (a c_in_c commander) for the Regimental command zones")
     zone = float(params.get("hq_zone_cm"))

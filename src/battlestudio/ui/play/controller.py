@@ -2,11 +2,18 @@
 
 ``PlayView(map_view, docks, show_status, document)`` is made once by the ``MainWindow``, which
 wires its signals (messages up) and hands it each new document. It adds the Game menu and toolbar
-(Start Game, Next Phase Ctrl+Return, Issue Order, Umpire Entry, Annotate, Record from the End,
-Back to Scenario Editor) with a phase strip naming the turn, game time, side and the ruleset's
-phases with the current one marked; the Replay dock (``ReplayPanel``); the trails, change halos
-and annotation pins on the map (``ReplayMarks``); and replay keys on the map (Left/Right,
-Shift/Ctrl+Left/Right, PageUp/PageDown, Home/End, Space released without panning).
+(Start Game, Next Phase Ctrl+Return, Issue Order, Roll Initiative, Command Rolls, Choose
+Activation, Umpire Entry, Annotate, Record from the End, Back to Scenario Editor) with a phase
+strip naming the turn, game time, side and the ruleset's phases with the current one marked;
+the Replay dock (``ReplayPanel``); the trails, change halos and annotation pins on the map
+(``ReplayMarks``); and replay keys on the map (Left/Right, Shift/Ctrl+Left/Right,
+PageUp/PageDown, Home/End, Space released without panning).
+
+Roll Initiative, Command Rolls and Choose Activation are enabled by what the ruleset declares
+for the open phase (``PhaseSpec.methods``: ``initiative``, ``command_check`` with checks due,
+``next_activation`` with formations to choose from); the phase's automatic steps
+(``PhaseSpec.automatic``, e.g. the initiative roll) run as it opens, in the same undo step as
+Next Phase or Start Game, and their events show in the Replay dock.
 
 A document whose battle holds a recorded game opens as a ``PlayDocument`` (``wrap``): at the
 start of a finished game, at the end of one still being played. The window's views then follow
@@ -33,11 +40,12 @@ from battlestudio.play.document import PlayDocument
 from battlestudio.play.problems import game_problems, unplayable_text
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
-from battlestudio.session import GameSession
+from battlestudio.session import GameSession, SessionError
 from battlestudio.session.turns import game_time
 from battlestudio.ui.play.idle_check import IdleCheck
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
+from battlestudio.ui.play.phase_dialogs import ActivationDialog, CommandRollDialog
 from battlestudio.ui.play.pick import pick_point
 from battlestudio.ui.play.replay_panel import ReplayPanel
 from battlestudio.ui.play.timeline_bar import handle_key
@@ -119,6 +127,8 @@ class PlayView(QObject):
         self.order_dialog: OrderDialog | None = None
         self.umpire_dialog: UmpireDialog | None = None
         self.annotation_dialog: AnnotationDialog | None = None
+        self.command_dialog: CommandRollDialog | None = None
+        self.activation_dialog: ActivationDialog | None = None
         self.panel = ReplayPanel()
         self.dock = docks.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         docks.tabify("dock_problems", self.dock, raise_anchor=False)
@@ -167,6 +177,27 @@ class PlayView(QObject):
             "Write an order through the ruleset: zone, modifiers, exact odds, roll",
         )
         make(
+            "initiative",
+            "Roll &Initiative",
+            self.roll_initiative,
+            None,
+            "Roll this turn's initiative, as the ruleset's initiative phase asks",
+        )
+        make(
+            "command_rolls",
+            "&Command Rolls…",
+            self.open_command_rolls,
+            None,
+            "Roll the command checks due in this phase, one by one or all, with their odds",
+        )
+        make(
+            "activation",
+            "Choose &Activation…",
+            self.open_activation_dialog,
+            None,
+            "Choose the brigade or division that activates next",
+        )
+        make(
             "umpire", "&Umpire Entry…", self.open_umpire_dialog, "Ctrl+Shift+U", "Casualties, melee and morale outcomes"
         )
         make("annotate", "&Annotate…", self.annotate, "Ctrl+Shift+N", "Pin a note to this moment and a place")
@@ -182,12 +213,25 @@ class PlayView(QObject):
         a = self.actions
         self.menu.addActions([a["start"], a["next_phase"]])
         self.menu.addSeparator()
-        self.menu.addActions([a["order"], a["umpire"], a["annotate"]])
+        self.menu.addActions([a["order"], a["initiative"], a["command_rolls"], a["activation"]])
+        self.menu.addSeparator()
+        self.menu.addActions([a["umpire"], a["annotate"]])
         self.menu.addSeparator()
         self.menu.addActions([a["resume"], a["editor"]])
         bar = docks.add_toolbar("Game", "toolbar_game", new_row=True)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        bar.addActions([a["start"], a["next_phase"], a["order"], a["umpire"], a["annotate"]])
+        bar.addActions(
+            [
+                a["start"],
+                a["next_phase"],
+                a["order"],
+                a["initiative"],
+                a["command_rolls"],
+                a["activation"],
+                a["umpire"],
+                a["annotate"],
+            ]
+        )
         self.strip = QLabel()
         self.strip.setObjectName("phase_strip")
         self.strip.setTextFormat(Qt.TextFormat.RichText)
@@ -264,7 +308,13 @@ class PlayView(QObject):
             old.recorded.disconnect(self.update)
             old.timeline.position_changed.disconnect(self._on_position)
             old.timeline.unreplayable.disconnect(self._on_unreplayable)
-        for dlg in (self.order_dialog, self.umpire_dialog, self.annotation_dialog):
+        for dlg in (
+            self.order_dialog,
+            self.umpire_dialog,
+            self.annotation_dialog,
+            self.command_dialog,
+            self.activation_dialog,
+        ):
             if dlg is not None:
                 dlg.close()
         self.doc = doc
@@ -316,9 +366,42 @@ class PlayView(QObject):
         a["start"].setText("&Start Game" if p is None and not (self.doc and self.doc.battle.events) else "&Resume Game")
         for n in ("next_phase", "order", "umpire", "annotate"):
             a[n].setEnabled(rec)
+        self._update_phase_actions(p if rec else None)
         a["resume"].setEnabled(p is not None and p.session is not None and not p.timeline.at_end)
         a["editor"].setEnabled(p is not None)
         self.strip.setText(self._strip_text())
+
+    def _update_phase_actions(self, p: PlayDocument | None) -> None:
+        """Enable Roll Initiative, Command Rolls and Choose Activation when the ruleset's open
+        phase has them (its ``methods``) and they have something to do; the tip says why not."""
+        a = self.actions
+        tips = {
+            "initiative": "No initiative roll in this phase",
+            "command_rolls": "No command checks in this phase",
+            "activation": "No activations in this phase",
+        }
+        on = dict.fromkeys(tips, False)
+        s = p.session if p is not None else None
+        if s is not None and s.started:
+            try:
+                methods = s.step().spec.methods
+            except SessionError:
+                methods = ()
+            if "initiative" in methods:
+                k = s.initiative_rolled()
+                on["initiative"] = k is None
+                if k is not None:
+                    tips["initiative"] = f"The initiative of turn {k.turn} is rolled ({k.side}, {k.phase})"
+            if "command_check" in methods:
+                on["command_rolls"] = bool(s.checks_due())
+                tips["command_rolls"] = "Every command check of this phase is rolled"
+            if "next_activation" in methods:
+                on["activation"] = bool(s.activation_choices())
+                tips["activation"] = "No formation of this side may activate any more this turn"
+        for n, tip in tips.items():
+            a[n].setEnabled(on[n])
+            base = a[n].text().replace("&", "").rstrip("…")
+            a[n].setToolTip(base if on[n] else f"{base}: {tip}")
 
     def _strip_text(self) -> str:
         p = self.play
@@ -372,7 +455,9 @@ class PlayView(QObject):
             self._on_refused(play.why_not_recording())
             return None
         if not play.session.started:
-            play.run("Start game", lambda s: s.start(), starting=True)
+            entry = play.run("Start game", lambda s: (s.start(), s.phase_entry())[1], starting=True)
+            if entry is not None and entry is not True and entry.text:
+                self.show_status(entry.text, 10_000)
         if play is not doc:
             self._editor_docs.discard(doc)
             self._switch(play)
@@ -382,9 +467,51 @@ class PlayView(QObject):
 
     def next_phase(self) -> None:
         p = self.play
-        if p is not None and p.run("Next phase", lambda s: s.next_phase()) is not None:
+        entry = None if p is None else p.run("Next phase", lambda s: (s.next_phase(), s.phase_entry())[1])
+        if p is not None and entry is not None:
             k = p.session.key
-            self.show_status(f"Now {k} ({p.session.clock()})", 5_000)
+            said = f" — {entry.text}" if entry is not True and entry.text else ""
+            self.show_status(f"Now {k} ({p.session.clock()}){said}", 10_000)
+
+    def roll_initiative(self) -> object:
+        """Roll this turn's initiative (the ruleset's initiative phase); its rolls show in the
+        Replay dock and its explanation in the status bar."""
+        p = self.play
+        if p is None:
+            return None
+        res = p.run("Roll initiative", lambda s: s.initiative())
+        if res is not None and res is not True:
+            self.show_status(res.explanation, 15_000)
+        return res
+
+    def _recording(self) -> PlayDocument | None:
+        p = self.play
+        if p is None or not p.recording:
+            self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
+            return None
+        return p
+
+    def open_command_rolls(self) -> CommandRollDialog | None:
+        """Show the command checks due in this phase (``CommandRollDialog``)."""
+        p = self._recording()
+        if p is None:
+            return None
+        if self.command_dialog is not None:
+            self.command_dialog.close()
+        self.command_dialog = CommandRollDialog(p, self.map_view)
+        self.command_dialog.show()
+        return self.command_dialog
+
+    def open_activation_dialog(self) -> ActivationDialog | None:
+        """Show the formations that may activate next (``ActivationDialog``)."""
+        p = self._recording()
+        if p is None:
+            return None
+        if self.activation_dialog is not None:
+            self.activation_dialog.close()
+        self.activation_dialog = ActivationDialog(p, self.map_view)
+        self.activation_dialog.show()
+        return self.activation_dialog
 
     def open_order_dialog(self) -> OrderDialog | None:
         p = self.play

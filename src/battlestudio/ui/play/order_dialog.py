@@ -1,11 +1,14 @@
 """The order dialog: write one order through the ruleset, see its exact odds, roll it.
 
-Issuer (a general of the active side who may issue orders), recipient (anyone under him, or any
-general of his side), order type (the ruleset's ``order_types``; those not possible now are
-disabled with the reason), the objective picked on the map with a click, and the type's other
-parameters. Before rolling it shows the ruleset's preview (``GameSession.preview``): zone,
-distance, modifiers with their sources, threshold and the exact chance as a fraction. "Roll"
-issues the order through the session's dice (``GameSession.issue_order``) as one undo step and
+Issuer (a general of the active side the ruleset lets issue orders, ``Ruleset.issuers``),
+recipient (the issuer himself and the generals under him, and the units under him when an order
+type of the ruleset goes to units: ``OrderTypeSpec.recipient_kind``), order type (the ruleset's
+``order_types``; those not possible now are disabled with the reason), the objective picked on
+the map with a click, and the type's other parameters (a choice, or an enemy unit picked from
+those on the table, nearest to the recipient first). Before rolling it shows the ruleset's
+preview (``GameSession.preview``): zone, distance, modifiers with their sources, threshold and
+the exact chance as a fraction. "Roll" issues the order through the session's dice
+(``GameSession.issue_order``) as one undo step and
 shows the outcome with the ruleset's explanation. The dialog is not modal, so the map stays
 usable for picking and looking.
 """
@@ -29,8 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.analysis.odds import order_odds
 from battlestudio.model.names import display_names, labelled
-from battlestudio.model.units import ECHELON_RANK, Commander
+from battlestudio.model.units import ECHELON_RANK, Commander, Unit
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec
 from battlestudio.ui.play.pick import pick_point
@@ -77,6 +81,8 @@ class OrderDialog(QDialog):
         self.pick_button.clicked.connect(self.start_pick)
         self.extra: dict[str, list[QComboBox]] = {}
         self._types: dict[str, OrderTypeSpec] = {}
+        self._kinds: set[str] = set()
+        self._no_issuers = ""
         self.extra_form = QFormLayout()
         self.preview = QTextBrowser(self)
         self.preview.setObjectName("order_preview")
@@ -126,25 +132,42 @@ class OrderDialog(QDialog):
         k = self.session.key
         phase = self.session.step().spec
         self.where.setText(f"<b>Turn {k.turn}</b> ({self.session.clock()}), {k.side}: {phase.name}")
-        rank = {e.id: e for e in self.session.ruleset.describe().echelons}
-        issuers = [
-            c
-            for c in state.commanders.values()
-            if c.side == k.side
-            and c.id not in state.off_table
-            and (c.echelon not in rank or rank[c.echelon].issues_orders)
-        ]
+        ruleset = self.session.ruleset
+        self._kinds = {t.recipient_kind for t in ruleset.describe().order_types}
+        ids = ruleset.issuers(state, k.side, self.session.params)
+        issuers = [state.commanders[i] for i in ids if i in state.commanders]
         issuers.sort(key=lambda c: (ECHELON_RANK.get(c.echelon, 9), c.name))
         self.issuer.blockSignals(True)
         self.issuer.clear()
         names = display_names(state)
         for c in issuers:
             self.issuer.addItem(labelled(c.name, names.get(c.id, c.name), c.echelon.replace("_", "-")), c.id)
-        sel = [i for i in self.document.selection if self.issuer.findData(i) >= 0]
-        if sel:
-            self.issuer.setCurrentIndex(self.issuer.findData(sel[0]))
+        picked = self._issuer_for_selection()
+        if picked is not None:
+            self.issuer.setCurrentIndex(self.issuer.findData(picked))
         self.issuer.blockSignals(False)
+        self._no_issuers = (
+            ""
+            if issuers
+            else f"<b>No one of {_esc(k.side)} may issue orders now</b> under {_esc(ruleset.describe().name)}: "
+            "its issuing echelons are "
+            + _esc(", ".join(e.label for e in ruleset.describe().echelons if e.issues_orders) or "none")
+            + "."
+        )
         self._fill_recipients()
+
+    def _issuer_for_selection(self) -> str | None:
+        """The issuer the map's selection points at: a selected issuer, else the nearest
+        issuer above a selected unit or general."""
+        state = self.session.state
+        for i in self.document.selection:
+            if self.issuer.findData(i) >= 0:
+                return str(i)
+        for i in self.document.selection:
+            for sup in state.oob.chain_of_command(i):
+                if self.issuer.findData(sup) >= 0:
+                    return str(sup)
+        return None
 
     def _fill_recipients(self) -> None:
         state = self.session.state
@@ -152,19 +175,24 @@ class OrderDialog(QDialog):
         self.recipient.blockSignals(True)
         self.recipient.clear()
         if issuer is not None:
-            subs = [
-                n
-                for n in state.oob.all_subordinates(issuer)
-                if isinstance(state.record(n), Commander) and n not in state.off_table
-            ]
+            below = [n for n in state.oob.all_subordinates(issuer) if n not in state.off_table]
+            generals = [n for n in below if isinstance(state.record(n), Commander)]
+            units = [n for n in below if isinstance(state.record(n), Unit)] if "unit" in self._kinds else []
             names = display_names(state)
-            for n in [issuer] + subs:
+            for n in [issuer] + generals:
                 rec = state.record(n)
                 self.recipient.addItem(labelled(rec.name, names.get(n, rec.name), rec.echelon.replace("_", "-")), n)
+            for n in units:
+                rec = state.record(n)
+                self.recipient.addItem(labelled(rec.name, names.get(n, rec.name), "unit"), n)
             sel = [i for i in self.document.selection if self.recipient.findData(i) >= 0 and i != issuer]
-            self.recipient.setCurrentIndex(
-                self.recipient.findData(sel[0]) if sel else min(1, self.recipient.count() - 1)
-            )
+            if sel:
+                first = self.recipient.findData(sel[0])
+            elif units and self._kinds == {"unit"}:
+                first = 1 + len(generals)  # every order of the ruleset goes to a unit
+            else:
+                first = min(1, self.recipient.count() - 1)
+            self.recipient.setCurrentIndex(first)
         self.recipient.blockSignals(False)
         self._fill_types()
 
@@ -221,8 +249,29 @@ class OrderDialog(QDialog):
                     self.extra_form.addRow(label, box)
                     boxes.append(box)
                 self.extra[p.name] = boxes
+            elif p.kind == "enemy_unit":
+                box = self._enemy_box(p.name, p.required, p.note)
+                self.extra_form.addRow(p.name.replace("_", " ").capitalize(), box)
+                self.extra[p.name] = [box]
         self.pick_button.setEnabled(wants_point)
         self.refresh()
+
+    def _enemy_box(self, name: str, required: bool, note: str) -> QComboBox:
+        """A choice of the units of the other sides on the table, nearest to the recipient first."""
+        state = self.session.state
+        rec = state.record(self.recipient.currentData() or "")
+        box = QComboBox(self)
+        box.setObjectName(f"order_param_{name}")
+        if not required:
+            box.addItem("—", None)
+        if rec is not None:
+            enemies = [u for u in state.units.values() if u.side != rec.side and u.id not in state.off_table]
+            enemies.sort(key=lambda u: (math.dist(u.position, rec.position), u.name))
+            for u in enemies:
+                box.addItem(f"{u.name or u.id} ({math.dist(u.position, rec.position):.0f} cm)", u.id)
+        box.setToolTip(note)
+        box.currentIndexChanged.connect(self.refresh)
+        return box
 
     # -- objective ------------------------------------------------------------------------
     def start_pick(self) -> None:
@@ -270,7 +319,7 @@ class OrderDialog(QDialog):
         req = self.request()
         self.roll_button.setEnabled(False)
         if req is None:
-            self.preview.setHtml("Choose issuer, recipient and order.")
+            self.preview.setHtml(self._no_issuers or "Choose issuer, recipient and order.")
             return
         spec = self._types.get(req.order_type)
         if spec is not None and spec.unavailable:
@@ -285,14 +334,26 @@ class OrderDialog(QDialog):
             self.preview.setHtml(f"<b>Refused:</b> {_esc(pv.reason)}")
             return
         html = [_esc(self._distance_line(req))]
-        html += [f"• {_esc(line)}" for line in pv.text.splitlines()]
-        if pv.probability is not None:
+        if not pv.rolls:
+            html.append(f"<b>No roll as it is written.</b> {_esc(self._later_odds(req))}")
+        else:
+            html += [f"• {_esc(line)}" for line in pv.text.splitlines()]
+        if pv.rolls and all(r.probability() is None for r in pv.rolls):  # table rolls: no pass or fail
+            html.append(f"<b>Read on the table.</b> {_esc(self._later_odds(req))}")
+        elif pv.rolls and pv.probability is not None:
             p = pv.probability
             html.append(f"<b>Chance the order goes through: {p.numerator}/{p.denominator} ({float(p):.1%})</b>")
         if spec is not None and spec.rule:
             html.append(f"<span style='color:gray'>Rule {spec.rule}</span>")
         self.preview.setHtml("<br>".join(html))
         self.roll_button.setEnabled(True)
+
+    def _later_odds(self, req: OrderRequest) -> str:
+        """What the ruleset's odds say of an order that rolls nothing when written (a General
+        d'Armée ADC task comes into force on the brigade's command roll), or why it gives none."""
+        s = self.session
+        odds = order_odds(s.state, s.ruleset.id, s.params, req.issuer, req.recipient)
+        return f"Odds not known: {odds.refusal}" if odds.refusal else f"Then: {odds.headline}"
 
     def _objective_distance(self) -> str:
         rec = self.session.state.record(self.recipient.currentData() or "")
