@@ -36,7 +36,8 @@ def player_turns(session: GameSession, turns: int) -> tuple[list[tuple[int, str]
         if not blocks or blocks[-1] != (k.turn, k.side):
             blocks.append((k.turn, k.side))
         if k.phase == "initiative" and "initiative" in session.step().spec.methods:
-            session.initiative()
+            if session.initiative_rolled() is None:  # once a turn, in the first player-turn's phase
+                session.initiative()
         holders[k.turn] = str(session.state.flags.get("initiative:holder", ""))
         if session.next_step().turn > turns:
             return blocks, holders
