@@ -14,21 +14,9 @@ from battlestudio.play.document import PlayDocument
 from battlestudio.replay.battle import Battle
 from battlestudio.session import GameSession
 from tests.elchingen import elchingen_scenario
+from tests.jena import ENGINE
 
 JENA = Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json"
-ENGINE = {  # scenarios/record_jena.py ENGINE_PARAMETERS, placeholders resolved
-    "toe.zones_cm.c_in_c": [20, 40, "60+"],
-    "toe.zones_cm.army": [20, 40, "60+"],
-    "toe.command_thresholds": [4, 6, 8],
-    "toe.command_modifiers": {},
-    "toe.corps_command_distance_cm": 30,
-    "toe.division_command_distance_cm": 15,
-    "toe.march_length_cm.infantry": 30,
-    "toe.march_length_cm.artillery": 30,
-    "toe.march_length_cm.cavalry": 45,
-    "toe.march_length_cm.other": 30,
-    "initiative": "french",
-}
 
 
 @pytest.fixture

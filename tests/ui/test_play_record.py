@@ -18,22 +18,10 @@ from battlestudio.replay.battle import Battle
 from battlestudio.store.journal import read_journal
 from battlestudio.ui.resources import bundled_scenarios
 from battlestudio.play.document import PlayDocument
+from tests.jena import ENGINE
 from tests.ui.window_helpers import ModalRecorder, drag, make_window, mouse, px
 
 JENA = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
-ENGINE = {  # scenarios/record_jena.py ENGINE_PARAMETERS, placeholders resolved
-    "toe.zones_cm.c_in_c": [20, 40, "60+"],
-    "toe.zones_cm.army": [20, 40, "60+"],
-    "toe.command_thresholds": [4, 6, 8],
-    "toe.command_modifiers": {},
-    "toe.corps_command_distance_cm": 30,
-    "toe.division_command_distance_cm": 15,
-    "toe.march_length_cm.infantry": 30,
-    "toe.march_length_cm.artillery": 30,
-    "toe.march_length_cm.cavalry": 45,
-    "toe.march_length_cm.other": 30,
-    "initiative": "french",
-}
 NAPOLEON, LANNES = "french-imperial-guard", "french-v-corps"
 
 
