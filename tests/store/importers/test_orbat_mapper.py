@@ -95,8 +95,9 @@ def test_a_scenario_of_drawings_only_imports_nothing_and_says_so(tmp_path):
 
 
 def test_an_old_version_is_refused_naming_it(tmp_path):
-    with pytest.raises(OrbatMapperError, match=r"\$\.version: version '0\.6\.0' is not read \(written by an older"):
-        import_orbat_mapper(DATA / "narvik40-0.6.0.json")
+    older = load("narvik40-0.6.0.json") | {"version": "0.4.0"}  # below the versions upgraded
+    with pytest.raises(OrbatMapperError, match=r"\$\.version: version '0\.4\.0' is not read \(written by an older"):
+        import_orbat_mapper_data(older)
     newer = load("issue663Scenario.json") | {"version": "9.0.0"}
     with pytest.raises(OrbatMapperError, match="'9.0.0' is not read .newer than this importer knows"):
         import_orbat_mapper_data(newer)
@@ -358,8 +359,17 @@ def test_cli_import_writes_the_game_and_bad_input_writes_nothing(tmp_path, capsy
     battle = store.load(out)
     assert len(battle.scenario.units) + len(battle.scenario.commanders) == 10 and battle.turns_logged == 12
     old = tmp_path / "narvik.battle.json"
-    assert main(["import-oob", str(DATA / "narvik40-0.6.0.json"), "--format", "orbat-mapper", "--out", str(old)]) == 1
-    assert "$.version: version '0.6.0' is not read" in capsys.readouterr().err and not old.exists()
+    older = tmp_path / "narvik-0.4.0.json"
+    older.write_text(json.dumps(load("narvik40-0.6.0.json") | {"version": "0.4.0"}), encoding="utf-8")
+    assert main(["import-oob", str(older), "--format", "orbat-mapper", "--out", str(old)]) == 1
+    assert "$.version: version '0.4.0' is not read" in capsys.readouterr().err and not old.exists()
+    upgraded = tmp_path / "narvik-0.6.0.battle.json"
+    assert (
+        main(["import-oob", str(DATA / "narvik40-0.6.0.json"), "--format", "orbat-mapper", "--out", str(upgraded)]) == 0
+    )
+    assert "format version 0.6.0 upgraded to 3.2.0" in capsys.readouterr().err
+    narvik = store.load(upgraded).scenario
+    assert len(narvik.units) + len(narvik.commanders) == 21
     assert main(["import-oob", str(ISSUE663), "--format", "csv", "--georef", "10,59", "--out", str(old)]) == 2
     assert main(["import-oob", str(ISSUE663), "--format", "orbat-mapper", "--georef", "10", "--out", str(old)]) == 2
     assert not old.exists()

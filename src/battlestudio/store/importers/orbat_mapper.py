@@ -24,8 +24,9 @@ a SIDC turned to destroyed → ``eliminated``), ``Attached`` (a timed ``hierarch
 ``Annotation`` (other statuses, titled entries, the scenario's ``events``); one phase per turn.
 
 Versions read: 3.2.0 to 3.6.0 (ORBAT Mapper's own upgrader changes nothing in units, state or
-events from 3.2.0 on); older files are refused naming their version (open and save them in
-ORBAT Mapper first), and so are newer ones.
+events from 3.2.0 on); 0.5.0 and 0.6.0 are upgraded first (``orbat_mapper_upgrade``); other
+older files are refused naming their version (open and save them in ORBAT Mapper first), and so
+are newer ones.
 
 Bad input raises ``OrbatMapperError`` naming the file and the JSON path of the field
 (``$.sides[0].groups[1].subUnits[3].id``): a missing or repeated id, a unit nested inside
@@ -75,13 +76,13 @@ from battlestudio.store.importers.orbat_mapper_read import (
     Entry,
     Node,
     Reader,
-    check_version,
     entries,
     read_orbat_mapper,
     strength,
     walk,
 )
 from battlestudio.store.importers.orbat_mapper_sidc import COMMANDER_ECHELON, DESTROYED, parse_sidc
+from battlestudio.store.importers.orbat_mapper_upgrade import upgrade
 
 DEFAULT_TURN_MINUTES = ScenarioInfo().turn_minutes
 DEFAULT_GROUND_SCALE = ScenarioInfo().ground_scale
@@ -237,7 +238,7 @@ def import_orbat_mapper_data(
 ) -> OrbatMapperImport:
     """``import_orbat_mapper`` of an already parsed document; ``file`` names it in messages."""
     r = Reader(file)
-    version = check_version(doc, file)
+    doc, version = upgrade(r, doc)
     if turn_minutes is not None and turn_minutes < 1:
         raise r.fail("turn_minutes", f"{turn_minutes} is not a turn length (1 minute or more)")
     sides, nodes, groups = walk(r, doc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
@@ -19,8 +19,8 @@ from battlestudio.store.importers.common import ImportWarning, OobImportError
 
 FORMAT_TYPE = "ORBAT-mapper"
 READ_VERSIONS = ("3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0")
-"""ORBAT Mapper file versions read (its own upgrader changes nothing in units, state or events
-from 3.2.0 on)."""
+"""ORBAT Mapper file versions read as they are (its own upgrader changes nothing in units, state
+or events from 3.2.0 on); older ones are upgraded by ``orbat_mapper_upgrade`` where known."""
 GUN_WORDS = ("gun", "howitzer", "cannon", "mortar", "artillery", "piece")
 HORSE_WORDS = ("horse",)
 
@@ -145,14 +145,15 @@ def read_orbat_mapper(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def check_version(doc: Mapping[str, Any], file: str) -> str:
-    """The file's ``version`` if this importer reads it.
+def check_version(doc: Mapping[str, Any], file: str, upgradable: Sequence[str] = ()) -> str:
+    """The file's ``version`` if this importer reads it (``READ_VERSIONS``) or upgrades it
+    (``upgradable``).
 
     Raises
     ------
     OrbatMapperError
-        for a file that is not an ORBAT Mapper scenario, an encrypted one, or a version outside
-        ``READ_VERSIONS`` (named, with what to do).
+        for a file that is not an ORBAT Mapper scenario, an encrypted one, or a version neither
+        read nor upgradable (named, with what to do).
     """
     kind = doc.get("type")
     if kind == "ORBAT-mapper-encrypted":
@@ -164,13 +165,14 @@ def check_version(doc: Mapping[str, Any], file: str) -> str:
     version = doc.get("version")
     if not isinstance(version, str):
         raise OrbatMapperError(file, "$.version", f"{version!r} is not a version string such as '3.4.0'")
-    if version not in READ_VERSIONS:
+    if version not in READ_VERSIONS and version not in upgradable:
         if _version_key(version) < _version_key(READ_VERSIONS[0]):
             hint = "written by an older ORBAT Mapper; open it in ORBAT Mapper and save it to upgrade it"
         else:
             hint = "newer than this importer knows"
+        also = f"; upgraded: {', '.join(upgradable)}" if upgradable else ""
         raise OrbatMapperError(
-            file, "$.version", f"version {version!r} is not read ({hint}); read: {', '.join(READ_VERSIONS)}"
+            file, "$.version", f"version {version!r} is not read ({hint}); read: {', '.join(READ_VERSIONS)}{also}"
         )
     return version
 
