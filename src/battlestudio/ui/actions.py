@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
 
 from battlestudio.ui.geojson_export import export_geojson
 from battlestudio.ui.georef_dialog import edit_georeference
+from battlestudio.ui.orbat_mapper_dialogs import export_orbat_mapper_file, import_orbat_mapper_file
 from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
 
@@ -121,6 +122,8 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     file_menu.addSeparator()
     file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
     file_menu.addAction(make("export_geojson", "Export &GeoJSON…", lambda: export_geojson(w)))
+    file_menu.addAction(make("import_orbat_mapper", "&Import ORBAT Mapper…", lambda: import_orbat_mapper_file(files)))
+    file_menu.addAction(make("export_orbat_mapper", "Export ORBAT &Mapper…", lambda: export_orbat_mapper_file(files)))
     file_menu.addSeparator()
     file_menu.addAction(acts["quit"])
     edit_menu = m.addMenu("&Edit")

@@ -159,6 +159,17 @@ class FileCommands(QObject):
         self.show_status(f"Opened {path}" + (" with its unsaved phases restored" if restored else ""), 5_000)
         return True
 
+    def open_imported(self, battle: Battle, status: str) -> bool:
+        """Show ``battle`` (imported from another program's file) as a new unsaved document,
+        after asking about unsaved changes; True when shown. ``status`` goes to the status bar."""
+        if not self.maybe_save():
+            return False
+        doc = Document(battle)
+        doc.mark_unsaved()
+        self.document_opened.emit(doc, False)
+        self.show_status(status, 10_000)
+        return True
+
     def offer_journal(self, path: Path, battle: Battle) -> Battle | None:
         """When an editor that died left a journal beside ``path``, offer its events: the battle
         with them (restored, to be saved), or None (declined: the journal is deleted; or there
