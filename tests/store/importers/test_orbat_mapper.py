@@ -84,6 +84,14 @@ def test_issue663_fixture_imports_every_unit_with_its_strength_place_and_event()
     GameLog.from_battle(res.battle())
 
 
+def test_the_transcribed_schema_is_itself_a_valid_json_schema():
+    from jsonschema import Draft202012Validator
+
+    from battlestudio.store.orbat_mapper_export import orbat_mapper_schema
+
+    Draft202012Validator.check_schema(orbat_mapper_schema())  # raises SchemaError naming the bad keyword
+
+
 def test_orbat_mappers_own_fixtures_satisfy_the_transcribed_schema():
     for name in ("issue663Scenario.json", "controlMeasureScenario.json"):
         assert schema_errors(load(name)) == [], name
