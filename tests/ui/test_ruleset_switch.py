@@ -102,3 +102,24 @@ def test_a_scenario_without_a_ruleset_shows_the_default_it_plays(qtbot):
     p.confirm_switch = lambda report: True
     choose(combo, "regimental")
     assert doc.scenario.info.ruleset == "regimental"
+
+
+def test_a_battle_with_a_recorded_game_keeps_its_ruleset(qtbot, document):
+    """A game recorded under General d'Armée, back in the editor: switching to the Regimental
+    rules is refused with the reason in the dock (resuming it under another ruleset broke Next
+    Phase), and the scenario keeps its ruleset."""
+    from battlestudio.rules import get_ruleset
+    from battlestudio.session import GameSession
+
+    document.push(SetInfo({"ruleset": "gda"}))
+    session = GameSession(document.battle, get_ruleset("gda"), seed=3)
+    session.start()
+    session.next_phase()
+    assert document.battle.events  # the game recorded into the document's battle
+    p = PropertiesPanel(document)
+    qtbot.addWidget(p)
+    p.confirm_switch = lambda report: True
+    combo: QComboBox = p.editors["info"]["ruleset"].widget
+    choose(combo, "regimental")
+    assert document.scenario.info.ruleset == "gda" and combo.currentData() == "gda"
+    assert "recorded game" in p.note.text() and "keeps its ruleset" in p.note.text()

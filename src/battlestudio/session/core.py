@@ -190,7 +190,12 @@ class GameSession(UmpireEntries, InitiativeEntries):
             return self.steps(1)[0]
         k = self.key
         steps = self.steps(k.turn)
-        i = next(i for i, s in enumerate(steps) if (s.side, s.phase) == (k.side, k.phase))
+        i = next((i for i, s in enumerate(steps) if (s.side, s.phase) == (k.side, k.phase)), None)
+        if i is None:
+            raise SessionError(
+                f"the open phase {k} is not a phase of ruleset {self.ruleset.id!r}: the game was recorded "
+                "under another ruleset"
+            )
         return steps[i + 1] if i + 1 < len(steps) else self.steps(k.turn + 1)[0]
 
     # -- the sequence ---------------------------------------------------------------------

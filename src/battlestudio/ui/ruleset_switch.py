@@ -43,9 +43,18 @@ def ask(parent: QWidget | None) -> Confirm:
 def switch_ruleset(document: Document, new: str, confirm: Confirm) -> tuple[bool, SwitchReport | str]:
     """Switch ``document``'s scenario to ruleset ``new`` after ``confirm`` accepts the report
     (not asked when everything carries over). Returns ``(switched, report)``; for a ruleset
-    that is not installed ``(False, message)`` and nothing changes."""
+    that is not installed, or a battle with a recorded game, ``(False, message)`` and nothing
+    changes."""
     if new == document.scenario.info.ruleset:
         return False, switch_report(document.scenario, new)
+    recorded = len(document.battle.events)
+    if recorded:  # a game is recorded under one ruleset: its phases and events belong to it
+        return False, (
+            f"This battle holds a recorded game ({recorded} event{'' if recorded == 1 else 's'}) played under "
+            f"{document.scenario.info.ruleset or 'the default ruleset'}; a recorded game keeps its ruleset. "
+            "To play the scenario under another ruleset, save a copy without the game "
+            "(File ▸ Save As after Game ▸ Back to Scenario Editor and discarding the game) and switch there."
+        )
     try:
         report = switch_report(document.scenario, new)
     except RuleRefused as exc:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, QRegularExpression, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRegularExpression, Qt, Signal
 from PySide6.QtGui import QRegularExpressionValidator
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
 
 NONE_TEXT = "—"
 """Shown for an optional value that is not set."""
@@ -91,6 +91,21 @@ class FieldEditor(QObject):
         self.choices = list(choices)
         self.widget = self._build()
         self._value: Any = None
+        if isinstance(self.widget, (QSpinBox, QDoubleSpinBox, QComboBox)):
+            # a wheel over a form scrolls the form: it changes a value only in the field being edited
+            self.widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            self.widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        """Wheel events over an unfocused number or choice field go to the scroll area around it."""
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            area = watched.parentWidget()
+            while area is not None and not isinstance(area, QAbstractScrollArea):
+                area = area.parentWidget()
+            if area is not None:
+                QCoreApplication.sendEvent(area.verticalScrollBar(), event)
+            return True
+        return False
 
     def _build(self) -> QWidget:
         s = self.spec

@@ -271,9 +271,11 @@ class PropertiesPanel(QWidget):
         """Set ``attr`` to ``value`` on every selected record of ``kind`` as one undo step."""
         label = attr.split(".")[0].replace("_", " ")
         if kind == "info" and attr == "ruleset":
-            switched, _ = switch_ruleset(self.document, value, self.confirm_switch or ask(self))
+            switched, why = switch_ruleset(self.document, value, self.confirm_switch or ask(self))
             if not switched:
                 self.refresh()  # the combo goes back to the ruleset in force
+                if isinstance(why, str):
+                    self._show_note(why)
             return
         if kind == "info":
             self.document.push(SetInfo({attr: value}, f"Set scenario {label}"))
