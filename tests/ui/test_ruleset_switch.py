@@ -104,22 +104,22 @@ def test_a_scenario_without_a_ruleset_shows_the_default_it_plays(qtbot):
     assert doc.scenario.info.ruleset == "regimental"
 
 
-def test_a_battle_with_a_recorded_game_keeps_its_ruleset(qtbot, document):
-    """A game recorded under General d'Armée, back in the editor: switching to the Regimental
-    rules is refused with the reason in the dock (resuming it under another ruleset broke Next
+def test_a_battle_with_a_recorded_game_keeps_its_ruleset(qtbot):
+    """Jena's recorded Torden over Europa game, in the editor: switching to the Regimental rules
+    is refused with the reason in the dock (a game resumed under another ruleset broke Next
     Phase), and the scenario keeps its ruleset."""
-    from battlestudio.rules import get_ruleset
-    from battlestudio.session import GameSession
+    from battlestudio import store
+    from battlestudio.document import Document
+    from battlestudio.ui.resources import bundled_scenarios
 
-    document.push(SetInfo({"ruleset": "gda"}))
-    session = GameSession(document.battle, get_ruleset("gda"), seed=3)
-    session.start()
-    session.next_phase()
-    assert document.battle.events  # the game recorded into the document's battle
+    jena = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
+    document = Document(store.load(jena))
+    assert document.battle.events and document.scenario.info.ruleset == "toe"
     p = PropertiesPanel(document)
     qtbot.addWidget(p)
     p.confirm_switch = lambda report: True
     combo: QComboBox = p.editors["info"]["ruleset"].widget
     choose(combo, "regimental")
-    assert document.scenario.info.ruleset == "gda" and combo.currentData() == "gda"
+    assert document.scenario.info.ruleset == "toe" and combo.currentData() == "toe"
     assert "recorded game" in p.note.text() and "keeps its ruleset" in p.note.text()
+    assert not document.is_modified
