@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from battlestudio.model.geometry import Point
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
+from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -330,6 +331,16 @@ class Ruleset(Protocol):
 
     def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice: ...
 
+    def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> Sequence[ActionSpec]: ...
+
+    def action_subjects(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]: ...
+
+    def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview: ...
+
+    def resolve_action(
+        self, state: GameState, request: ActionRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> ActionOutcome: ...
+
 
 class RulesetDefaults:
     """The optional methods of ``Ruleset`` with the answers of a ruleset that has none of them;
@@ -356,6 +367,13 @@ class RulesetDefaults:
     * ``activation_choices`` / ``choose_activation``: the formations that may activate next in
       the open phase, and the events recording the one chosen (alternating activations); none
       here, and choosing raises ``RuleRefused``.
+    * ``actions``: the actions (``rules.actions.ActionSpec``) the open phase (``state.phase``,
+      ``state.side``) offers ``subject`` — a unit, commander or formation id, or "" for the
+      actions with no subject — legal ones and, with ``unavailable`` set, the ones that are
+      not legal now; none here. ``action_subjects``: the ids that have a legal action now (the
+      panel's "who can act" list); none here.
+    * ``preview_action`` / ``resolve_action``: legality and exact odds before the roll, and the
+      outcome with its events and rolls; here every action is refused (the ruleset has none).
     """
 
     id: str
@@ -396,3 +414,18 @@ class RulesetDefaults:
 
     def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice:
         raise RuleRefused(f"ruleset {self.id!r} has no alternating activations")
+
+    def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> Sequence[ActionSpec]:
+        return ()
+
+    def action_subjects(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
+        return ()
+
+    def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview:
+        reason = f"ruleset {self.id!r} has no action {request.action!r}"
+        return ActionPreview(request.action, request.subject, False, reason)
+
+    def resolve_action(
+        self, state: GameState, request: ActionRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> ActionOutcome:
+        return ActionOutcome("refused", f"ruleset {self.id!r} has no action {request.action!r}")

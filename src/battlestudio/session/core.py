@@ -34,6 +34,7 @@ from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
 from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
+from battlestudio.session.actions import ActionEntries
 from battlestudio.session.umpire import SessionError, follow_moves
 
 
@@ -54,7 +55,7 @@ class IssueResult:
         return self.outcome.explanation
 
 
-class GameSession(UmpireEntries, InitiativeEntries):
+class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
     """Record a game of ``battle`` under ``ruleset``.
 
     Parameters
