@@ -73,7 +73,7 @@ def test_an_action_is_rolled_and_recorded_in_the_open_phase() -> None:
 def test_a_ruleset_without_actions_refuses_them() -> None:
     s = GameSession(store.load(ELCHINGEN), get_ruleset("belle-alliance"))
     s.start()
-    assert s.actions(next(iter(s.state.units))) == ()
+    assert list(s.actions(next(iter(s.state.units)))) == []
     assert s.act(ActionRequest("fire", "x")).status == "refused"
 
 

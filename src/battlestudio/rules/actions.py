@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from battlestudio.replay.events import BattleEvent
-from battlestudio.rules.dice import RollRecord
+from battlestudio.replay.state import GameState
+from battlestudio.rules.dice import DiceSource, RollRecord
+from battlestudio.rules.params import RuleParameters, RuleRefused
 
 #: subject kinds an action may have
 SUBJECT_KINDS = ("unit", "commander", "formation", "none")
@@ -112,3 +114,93 @@ class ActionOutcome:
 def refused(reason: str) -> ActionOutcome:
     """An outcome that records nothing, with ``reason``."""
     return ActionOutcome("refused", reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionHandler:
+    """One action of a ruleset: ``spec(state, params, subject)`` the ``ActionSpec`` offered to
+    ``subject`` in the open phase (None: not offered to it here), ``preview(state, request,
+    params)`` the odds, ``resolve(state, request, params, dice)`` the outcome. ``params`` is the
+    ruleset's ``RuleParameters``. ``preview`` and ``resolve`` are only called for a request whose
+    spec is legal; they may raise ``RuleRefused`` (the table turns it into a refusal)."""
+
+    id: str
+    spec: Callable[[GameState, RuleParameters, str], ActionSpec | None]
+    preview: Callable[[GameState, ActionRequest, RuleParameters], ActionPreview]
+    resolve: Callable[[GameState, ActionRequest, RuleParameters, DiceSource], ActionOutcome]
+
+
+class ActionTable:
+    """A ruleset's actions as a table of ``ActionHandler``: answers the Protocol's ``actions``,
+    ``action_subjects``, ``preview_action`` and ``resolve_action`` (a ruleset delegates to it).
+
+    Legality is checked here once for every handler: an unknown action, a subject it is not
+    offered to, an ``unavailable`` spec, or a missing umpire result where the table is lost are
+    refused with the reason; ``RuleRefused`` from a handler becomes a refusal with its message.
+    """
+
+    def __init__(
+        self, handlers: Iterable[ActionHandler], params: Callable[[Mapping[str, Any]], RuleParameters]
+    ) -> None:
+        self.handlers = {h.id: h for h in handlers}
+        self._params = params
+
+    def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> list[ActionSpec]:
+        p = self._params(params)
+        out = []
+        for h in self.handlers.values():
+            try:
+                spec = h.spec(state, p, subject)
+            except RuleRefused as exc:
+                spec = ActionSpec(h.id, h.id.replace("_", " "), unavailable=str(exc))
+            if spec is not None:
+                out.append(spec)
+        return out
+
+    def action_subjects(self, state: GameState, params: Mapping[str, Any]) -> list[str]:
+        ids = ["", *state.units, *state.commanders]
+        return [i for i in ids if any(a.legal for a in self.actions(state, params, i))]
+
+    def _check(self, state: GameState, request: ActionRequest, p: RuleParameters) -> tuple[ActionHandler | None, str]:
+        h = self.handlers.get(request.action)
+        if h is None:
+            return None, f"there is no action {request.action!r} in this ruleset"
+        try:
+            spec = h.spec(state, p, request.subject)
+        except RuleRefused as exc:
+            return None, str(exc)
+        if spec is None:
+            who = request.subject or "no subject"
+            return None, f"{spec_label(h)} is not offered to {who} in the {state.phase or '?'} phase"
+        if spec.unavailable:
+            return None, spec.unavailable
+        return h, ""
+
+    def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview:
+        p = self._params(params)
+        h, why = self._check(state, request, p)
+        if h is None:
+            return ActionPreview(request.action, request.subject, False, why)
+        try:
+            return h.preview(state, request, p)
+        except RuleRefused as exc:
+            return ActionPreview(request.action, request.subject, False, str(exc))
+
+    def resolve_action(
+        self, state: GameState, request: ActionRequest, params: Mapping[str, Any], dice: DiceSource
+    ) -> ActionOutcome:
+        p = self._params(params)
+        h, why = self._check(state, request, p)
+        if h is None:
+            return refused(why)
+        spec = h.spec(state, p, request.subject)
+        if spec is not None and spec.umpire_table and request.umpire_result is None:
+            return refused(f"{spec.label}: {spec.umpire_table} is not in the rules text; enter the table's result")
+        try:
+            return h.resolve(state, request, p, dice)
+        except RuleRefused as exc:
+            return refused(str(exc))
+
+
+def spec_label(h: ActionHandler) -> str:
+    return h.id.replace("_", " ").capitalize()

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from battlestudio.model.geometry import Point
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
-from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec
+from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec, ActionTable
 from battlestudio.rules.dice import DiceSource, RollRecord
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -373,10 +373,13 @@ class RulesetDefaults:
       not legal now; none here. ``action_subjects``: the ids that have a legal action now (the
       panel's "who can act" list); none here.
     * ``preview_action`` / ``resolve_action``: legality and exact odds before the roll, and the
-      outcome with its events and rolls; here every action is refused (the ruleset has none).
+      outcome with its events and rolls. All four answer from ``action_table`` (a
+      ``rules.actions.ActionTable``) when the ruleset sets one; without it every action is
+      refused (the ruleset has none).
     """
 
     id: str
+    action_table: ActionTable | None = None
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
         return ()
@@ -416,16 +419,20 @@ class RulesetDefaults:
         raise RuleRefused(f"ruleset {self.id!r} has no alternating activations")
 
     def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> Sequence[ActionSpec]:
-        return ()
+        return () if self.action_table is None else self.action_table.actions(state, params, subject)
 
     def action_subjects(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]:
-        return ()
+        return () if self.action_table is None else self.action_table.action_subjects(state, params)
 
     def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview:
+        if self.action_table is not None:
+            return self.action_table.preview_action(state, request, params)
         reason = f"ruleset {self.id!r} has no action {request.action!r}"
         return ActionPreview(request.action, request.subject, False, reason)
 
     def resolve_action(
         self, state: GameState, request: ActionRequest, params: Mapping[str, Any], dice: DiceSource
     ) -> ActionOutcome:
+        if self.action_table is not None:
+            return self.action_table.resolve_action(state, request, params, dice)
         return ActionOutcome("refused", f"ruleset {self.id!r} has no action {request.action!r}")

@@ -20,6 +20,7 @@ from battlestudio.model.units import footprints
 
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
+from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
@@ -85,6 +86,8 @@ def _yes(value: Any) -> bool:
 class BelleAllianceRuleset(RulesetDefaults):
     """Belle Alliance: attack orders, break-in distance, neighbours, supports, continued advance.
     Its events are all in ``replay``; it has no order budget and no orders report."""
+
+    action_table = ACTIONS
 
     id = "belle-alliance"
 

@@ -21,6 +21,7 @@ from battlestudio.model.units import footprints
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
+from battlestudio.rules.gda.actions import ACTIONS
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.adc import TASKS, adcs_left, check_task, order_budget
 from battlestudio.rules.gda.brigades import _STATE_ALIASES, UnitState, brigade_status, brigades_of, is_brigade, members
@@ -60,6 +61,8 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
 
 class GdaRuleset(RulesetDefaults):
     """General d'Armée: ADCs as order tokens, a command roll per brigade per turn, initiative."""
+
+    action_table = ACTIONS
 
     id = "gda"
     state_aliases = dict(_STATE_ALIASES)

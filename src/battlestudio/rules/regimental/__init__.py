@@ -16,6 +16,7 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
+from battlestudio.rules.regimental.actions import ACTIONS as ACTION_TABLE
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.odds import Odds
@@ -65,6 +66,8 @@ def parameters(params: Mapping[str, Any] | None) -> RuleParameters:
 
 class RegimentalRuleset(RulesetDefaults):
     """Alternating activations of brigades or divisions, each with a D6 orders test."""
+
+    action_table = ACTION_TABLE
 
     id = "regimental"
 

@@ -34,6 +34,7 @@ from typing import Any
 from collections.abc import Mapping, Sequence
 
 from battlestudio.replay.state import GameState
+from battlestudio.rules.toe.actions import ACTIONS
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
@@ -142,6 +143,8 @@ STATE_MACHINES = (
 class TordenOverEuropa(RulesetDefaults):
     """The Torden over Europa ruleset (Protocol ``rules.Ruleset``); stateless. Its events are
     all in ``replay`` (orders, command states, rolls): no ``event_types`` of its own."""
+
+    action_table = ACTIONS
 
     id = "toe"
 
