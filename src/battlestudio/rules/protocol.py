@@ -41,7 +41,9 @@ class ParameterSpec:
     """One parameter of the order form: ``name``, ``kind`` (``point``, ``text``, ``choice``,
     ``enemy_unit``: the id of a unit of another side), ``required``, limits such as
     ``max_distance_cm``, ``choices``; ``multiple`` > 1 lets the writer pick up to that many
-    choices in order (the value is then a tuple of choices)."""
+    choices in order (the value is then a tuple of choices). Actions (``rules.actions``) also
+    use the kinds ``unit``, ``friendly_unit`` (ids), ``int`` (within ``minimum``–``maximum``)
+    and ``bool``; ``label`` is the form's caption ("" = ``name``)."""
 
     name: str
     kind: str
@@ -50,6 +52,9 @@ class ParameterSpec:
     choices: tuple[str, ...] = ()
     note: str = ""
     multiple: int = 1
+    minimum: int | None = None
+    maximum: int | None = None
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
