@@ -31,6 +31,7 @@ from typing import Any
 from hypothesis import strategies as st
 from shapely.geometry import LineString, MultiLineString, MultiPolygon, Point, Polygon, box
 
+from battlestudio.model.formations import arm_formation_problem
 from battlestudio.model import (
     Arm,
     Commander,
@@ -261,7 +262,7 @@ def _build_side(
             guns=rng.randint(4, 12) if arm is Arm.ARTILLERY else 0,
             position=place(),
             facing=(facing + rng.uniform(-45, 45)) % 360.0,
-            formation=rng.choice(list(Formation)),
+            formation=rng.choice([f for f in Formation if arm_formation_problem(arm, f) is None]),
             state=rng.choice(STATES),
             ammunition=rng.choice([None, rng.randint(0, 12)]) if arm is Arm.ARTILLERY else None,
             figure_width=rng.choice([2.0, 2.5, 3.0]),

@@ -296,7 +296,7 @@ def test_zero_figure_units_still_measure():
 
 
 # -- hypothesis properties ------------------------------------------------------------------
-coord = st.floats(-200, 200, allow_nan=False)
+coord = st.floats(-200, 200, allow_nan=False, allow_subnormal=False)  # table cm; GEOS misreads subnormals
 facing = st.floats(0, 360, allow_nan=False)
 rects = st.builds(UnitRect, st.tuples(coord, coord), facing, st.floats(1, 40), st.floats(1, 10))
 # touching pairs: the second unit faces the first one's front and sits exactly on it

@@ -28,6 +28,19 @@ def footprint_on_map(w, uid: str) -> list[tuple[float, float]]:
     return sorted(tuple(round(c, 6) for c in scene_to_table(item.mapToScene(p))) for p in list(poly)[:4])
 
 
+def pick_from_list(qtbot, w, value: Formation) -> None:
+    """The user opens the Properties ▸ Formation list and clicks ``value``."""
+    editor = w.properties_panel.editors["units"]["formation"]
+    combo: QComboBox = editor.widget
+    combo.setFocus()
+    combo.showPopup()
+    view = combo.view()
+    row = editor.index_of(value)
+    assert row >= 0, f"{value} is not offered"
+    rect = view.visualRect(view.model().index(row, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
 def pick_next_formation(qtbot, combo: QComboBox) -> None:
     """The user steps the focused combo one entry down with the keyboard."""
     combo.setFocus()
@@ -92,20 +105,53 @@ def test_recording_line_to_march_column_turns_on_the_spot(qtbot, recording):
     doc: PlayDocument = w.document
     doc.set_selection({UID})
     before = doc.scenario.units[UID]
-    combo: QComboBox = w.properties_panel.editors["units"]["formation"].widget
-    combo.setFocus()
-    qtbot.keyClick(combo, Qt.Key.Key_Down)  # column
-    qtbot.keyClick(combo, Qt.Key.Key_Down)  # march column: the same step continued, merged
+    n, steps = len(doc.log), doc.undo_count
+    pick_from_list(qtbot, w, Formation.MARCH_COLUMN)  # picked directly: one change
     u = doc.scenario.units[UID]
     assert u.formation is Formation.MARCH_COLUMN
+    assert [e.kind for e in doc.log.events[n:]].count("formation_changed") == 1
     # 4.5: the figures turn right on the spot: the new front is the old right edge
     right = before.rect().edges()["right"]
     mid = ((right[0][0] + right[1][0]) / 2, (right[0][1] + right[1][1]) / 2)
     assert u.position == pytest.approx(mid) and u.facing == pytest.approx((before.facing - 90) % 360)
     assert "turn on the spot" in w.properties_panel.note.text()
-    assert doc.undo_count >= 1
+    assert doc.undo_count == steps + 1
     w.undo()
     assert doc.scenario.units[UID] == before
+
+
+def test_two_formation_changes_are_two_events_and_two_undo_steps(qtbot, recording):
+    w = recording
+    doc: PlayDocument = w.document
+    doc.set_selection({UID})
+    before = doc.scenario.units[UID]
+    combo: QComboBox = w.properties_panel.editors["units"]["formation"].widget
+    n, steps = len(doc.log), doc.undo_count
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # column
+    qtbot.keyClick(combo, Qt.Key.Key_Down)  # march column: a second change, paid again (4.4)
+    changes = doc.log.events[n:]
+    assert [(e.kind, e.formation) for e in changes] == [
+        ("formation_changed", "column"),
+        ("formation_changed", "march_column"),
+    ]
+    assert doc.undo_count == steps + 2
+    w.undo()
+    assert doc.scenario.units[UID].formation is Formation.COLUMN
+    w.undo()
+    assert doc.scenario.units[UID] == before
+
+
+def test_infantry_cannot_be_limbered_while_recording(qtbot, recording):
+    w = recording
+    doc: PlayDocument = w.document
+    doc.set_selection({UID})
+    n = len(doc.log)
+    combo: QComboBox = w.properties_panel.editors["units"]["formation"].widget
+    pick_from_list(qtbot, w, Formation.LIMBERED)
+    assert len(doc.log) == n and doc.scenario.units[UID].formation is Formation.LINE
+    assert combo.currentText() == "line"
+    assert "infantry cannot be limbered" in w.statusBar().currentMessage()
 
 
 def test_recording_refuses_what_the_rules_forbid_and_the_combo_goes_back(qtbot, recording):

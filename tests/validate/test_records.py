@@ -131,3 +131,21 @@ def test_a_recorded_game_that_cannot_be_replayed_is_an_error_and_can_be_skipped(
     assert [(p.severity, p.check) for p in got] == [("error", "game.replay")]
     assert got[0].message.startswith("events: ") and "murat" in got[0].message
     assert find_problems(b.scenario) == []  # the dock's check: the play layer reports the game
+
+
+def test_a_formation_only_another_arm_can_take_is_an_error_naming_the_field():
+    from battlestudio.model.units import Arm, Formation
+
+    b = jena_battle()
+    s = b.scenario
+    inf = next(u for u in s.units.values() if u.arm is Arm.INFANTRY)
+    gun = next(u for u in s.units.values() if u.arm is Arm.ARTILLERY)
+    s.units[inf.id] = replace(inf, formation=Formation.LIMBERED)
+    s.units[gun.id] = replace(gun, formation=Formation.SQUARE)
+    found = {p.subjects[0]: p for p in check_battle(b) if p.check == "unit.formation_arm"}
+    assert set(found) == {inf.id, gun.id}
+    assert found[inf.id].message.startswith(f"units[{inf.id!r}].formation: 'limbered' — infantry cannot be limbered")
+    assert "only infantry can" in found[gun.id].message
+    s.units[inf.id] = replace(inf, formation=Formation.SQUARE)
+    s.units[gun.id] = replace(gun, formation=Formation.UNLIMBERED)
+    assert not [p for p in check_battle(b) if p.check == "unit.formation_arm"]

@@ -35,13 +35,31 @@ from battlestudio.model.geometry import (
     right_of,
     unit_rect,
 )
-from battlestudio.model.units import Formation, Unit
+from battlestudio.model.units import Arm, Formation, Unit
 
 COLUMN_MIN_FIGURES = 6
 """Fewest figures that may form column: 3 ranks × 2 files (Torden over Europa 1.7; value [I] A42)."""
 
 MARCH_COLUMN_MIN_FIGURES = 3
 """Fewest figures for a march column: depth at least 3 ranks (Torden over Europa 1.7, A42)."""
+
+
+FORMATION_ARM: dict[Formation, Arm] = {
+    Formation.SQUARE: Arm.INFANTRY,
+    Formation.LIMBERED: Arm.ARTILLERY,
+    Formation.UNLIMBERED: Arm.ARTILLERY,
+}
+"""Formations only one arm can take: the square is infantry's (Torden over Europa 1.7, 4.5
+"infantry square"), limbered and unlimbered are artillery's (4.6). A unit of arm ``other``
+takes any formation."""
+
+
+def arm_formation_problem(arm: Arm | str, formation: Formation | str) -> str | None:
+    """Why a unit of ``arm`` cannot stand in ``formation`` at all, or None (``FORMATION_ARM``)."""
+    only = FORMATION_ARM.get(Formation(formation))
+    if only is None or Arm(arm) in (only, Arm.OTHER):
+        return None
+    return f"{Arm(arm).value} cannot be {Formation(formation).value} (only {only.value} can)"
 
 
 class FormationError(ValueError):

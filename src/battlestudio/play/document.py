@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from psygnal import Signal
 
+from battlestudio.model.formations import arm_formation_problem
 from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
 from battlestudio.edits.moves import move_text, rotate_text, turned
@@ -417,6 +418,9 @@ class PlayDocument(Document):
             return new
         if (new.formation, new.column_ranks) == (rec.formation, rec.column_ranks):
             return new
+        wrong_arm = arm_formation_problem(new.arm, new.formation)
+        if wrong_arm is not None:
+            raise SessionError(f"{rec.name}: {wrong_arm}")
         rules = getattr(self.session.ruleset, "formation_change", None) if self.session is not None else None
         if rules is None or self.session is None:
             return new  # no rules of its own: the front-edge midpoint and facing are kept

@@ -35,6 +35,7 @@ def find_problems(s: Scenario, cache: FootprintCache | None = None) -> list[Prob
     found += records.info(s)
     found += records.reinforcements(s)
     found += records.unit_strengths(s)
+    found += records.formations(s)
     found += geometry.geometries(s)
     found += geometry.town_overlaps(s)
     found += placement.off_table(s, footprints)

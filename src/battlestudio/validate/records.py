@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from battlestudio.model.formations import arm_formation_problem
 from battlestudio.model.scenario import Scenario
 from battlestudio.validate.problem import Problem, error, warning
 
@@ -146,4 +147,15 @@ def unit_strengths(s: Scenario) -> Iterable[Problem]:
                 "unit.no_strength",
                 f"units[{uid!r}].men: 0, with 0 figures and no guns ({u.name}): no strength given",
                 uid,
+            )
+
+
+def formations(s: Scenario) -> Iterable[Problem]:
+    """Units in a formation their arm cannot take (a square of guns, limbered infantry)."""
+    for uid in sorted(s.units):
+        u = s.units[uid]
+        why = arm_formation_problem(u.arm, u.formation)
+        if why is not None:
+            yield error(
+                "unit.formation_arm", f"units[{uid!r}].formation: {u.formation.value!r} — {why} ({u.name})", uid
             )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from battlestudio.model.formations import FormationChange, formation_problem, reformed_unit
+from battlestudio.model.formations import FormationChange, arm_formation_problem, formation_problem, reformed_unit
 from battlestudio.model.geometry import EdgeName
 from battlestudio.model.units import Formation, OrderState, UnitValueError
 from battlestudio.replay.state import GameState
@@ -66,6 +66,9 @@ def formation_change(
             f"only a unit in complete disorder (FU) stands as a mob without formation (Torden over Europa 1.6); "
             f"{u.name} is in state {u.state}: record its order state instead"
         )
+    wrong_arm = arm_formation_problem(u.arm, new)
+    if wrong_arm is not None:
+        raise RuleRefused(f"{u.name}: {wrong_arm} (Torden over Europa 1.7, 4.6)")
     ranks = u.column_ranks if column_ranks is None else column_ranks
     problem = formation_problem(new.value, u.figures, ranks)
     if problem is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, SetInfo
@@ -285,12 +285,16 @@ class PropertiesPanel(QWidget):
         if not ids:
             return
         what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
+        # a spin box's or text field's steps merge into one undo step; each choice of a combo
+        # or a check box is a change of its own (two formation changes are two events)
+        ed = self.editors.get(kind, {}).get(attr)
+        discrete = ed is not None and isinstance(ed.widget, (QComboBox, QCheckBox))
         try:
             changes = self.document.set_fields(
                 kind,
                 {i: with_value(d[i], attr, value) for i in ids},
                 f"Set {label} of {what}",
-                key=("properties", kind, attr, tuple(ids)),
+                key=None if discrete else ("properties", kind, attr, tuple(ids)),
             )
         except ValueError as exc:  # a value the record cannot hold (e.g. an unknown formation)
             changes = []
