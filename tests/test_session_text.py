@@ -22,3 +22,31 @@ def test_jena_log_lines_agree_in_number():
     assert any("103e Ligne loses 1 figure (100 men)" in line for line in lines)
     assert any(line.endswith("| Lefebvre arrives: 6 units and generals enter") for line in lines)
     assert any("Augereau, Desjardin, Bierre, Durosnel arrive: 16 units and generals enter" in line for line in lines)
+
+
+def test_ruleset_states_read_as_words_not_python_data():
+    """General d'Armée brigade states and Regimental activations are mappings in the flags; the
+    log names what changed in words (the ids as names), never a raw dict."""
+    from dataclasses import replace
+
+    from battlestudio.rules import get_ruleset
+    from battlestudio.session import GameSession
+
+    elchingen = JENA.with_name("elchingen-1805.battle.json")
+    for rid in ("gda", "regimental"):
+        b = store.load(elchingen)
+        b.scenario.info = replace(b.scenario.info, ruleset=rid, parameters={**b.scenario.info.parameters, "adcs": 3})
+        s = GameSession(b, get_ruleset(rid), seed=5)
+        s.start()
+        for _ in range(8):
+            for f in s.checks_due():
+                s.command_check(f)
+            if s.activation_choices():
+                s.choose_activation(s.activation_choices()[0])
+            s.next_phase()
+        lines = list(log_lines(b))
+        assert not [line for line in lines if "{" in line or "': " in line or "('" in line], rid
+        if rid == "gda":
+            assert any("state steady" in line for line in lines)
+        else:
+            assert any(": next activation " in line and "formation " in line and "turn 1" in line for line in lines)

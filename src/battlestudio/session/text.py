@@ -37,6 +37,28 @@ def _pt(p: object) -> str:
     return f"({x:.0f}, {y:.0f})"
 
 
+def _plain_value(v: Any, n: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_plain_value(x, n) for x in v) if v else "none"
+    if isinstance(v, str):
+        return str(n(v))
+    if isinstance(v, Mapping):
+        return "; ".join(f"{str(key).replace('_', ' ')} {_plain_value(x, n)}" for key, x in v.items())
+    return str(v)
+
+
+def _state_value(value: Any, old: Any, n: Any) -> str:
+    """A command state's value in words: for a mapping, the entries that differ from ``old``
+    (all of them the first time), "unchanged" when none does; ids become names."""
+    if not isinstance(value, Mapping):
+        return _plain_value(value, n)
+    prev = old if isinstance(old, Mapping) else {}
+    changed = {k: v for k, v in value.items() if k not in prev or prev[k] != v}
+    return _plain_value(changed, n) if changed else "unchanged"
+
+
 def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | None = None) -> str:
     """One readable sentence for ``event``, names read from the state ``before`` it, or from
     ``names`` (id → name shown, e.g. ``model.names.display_names``) where it has them."""
@@ -90,8 +112,9 @@ def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | N
     if k == "cancellation_written":
         return f"{n(e.issuer)} writes the cancellation of {e.order_id}"
     if k == "command_state_changed":
-        val = "cleared" if e.value is None else e.value
-        return f"{n(e.subject)}: {e.state} {val}{' (' + e.reason + ')' if e.reason else ''}"
+        val = "cleared" if e.value is None else _state_value(e.value, before.flags.get(f"{e.state}:{e.subject}"), n)
+        label = e.state.replace("_", " ")
+        return f"{n(e.subject)}: {label} {val}{' (' + e.reason + ')' if e.reason else ''}"
     if k == "detached":
         return f"{n(e.node)} detached from {n(e.superior_before)} by {e.order_id}"
     if k == "attached":
