@@ -153,3 +153,24 @@ def test_export_geojson_from_the_editor_and_at_the_replay_cursor(window, qtbot, 
     ((kind, title, text),) = modals.of("critical")
     assert title == "Could not export GeoJSON" and "does not exist" in text
     assert not (tmp_path / "no").exists()
+
+
+def test_a_latitude_typed_out_of_range_is_refused_by_name_not_clamped(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    dialog = _open(window, qtbot)
+    dialog.lat.setFocus()
+    dialog.lat.selectAll()
+    qtbot.keyClicks(dialog.lat, "95")
+    qtbot.keyClick(dialog.lat, Qt.Key.Key_Return)  # the value is read, and Return is the dialog's OK
+    assert dialog.lat.value() == 95.0  # what was typed, not 9.0
+    assert dialog.isVisible() and window.document.scenario.info.georef is None
+    assert "georef.lat: 95.0 is not a latitude in -90..90 degrees" in dialog.message.text()
+
+
+def test_the_dialog_is_read_only_while_a_game_is_shown(window, qtbot):
+    assert window.files.open_path(JENA, ask=False)
+    dialog = _open(window, qtbot)
+    assert not dialog.lat.isEnabled() and not dialog.lon.isEnabled() and not dialog.points[0]["x"].isEnabled()
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    assert "Back to Scenario Editor" in dialog.message.text()

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.play.document import PlayDocument
 from battlestudio.edits import SetInfo
 from battlestudio.model.georef import Georeference, GeoreferenceError, from_two_points
 from battlestudio.ui.play.pick import pick_point
@@ -89,8 +90,10 @@ class GeorefDialog(QDialog):
 
         typed = QGroupBox("Table origin (bottom-left corner) and the direction of the table's x axis")
         form = QFormLayout(typed)
-        self.lon = _spin(-180.0, 180.0, 7, "°", g.lon)
-        self.lat = _spin(-90.0, 90.0, 7, "°", g.lat)
+        # wider than the valid ranges, so a mistyped 95° stays 95° and is refused by name
+        # instead of being clamped to 9° keystroke by keystroke
+        self.lon = _spin(-999.0, 999.0, 7, "°", g.lon)
+        self.lat = _spin(-999.0, 999.0, 7, "°", g.lat)
         self.bearing = _spin(0.0, 360.0, 3, "° from north", g.bearing % 360.0)
         self.bearing.setWrapping(True)
         form.addRow("Longitude (E +, W −)", self.lon)
@@ -109,8 +112,8 @@ class GeorefDialog(QDialog):
             p = {
                 "x": _spin(-100_000.0, 100_000.0, 1, " cm", corners[i][0]),
                 "y": _spin(-100_000.0, 100_000.0, 1, " cm", corners[i][1]),
-                "lon": _spin(-180.0, 180.0, 7, "°", g.lon),
-                "lat": _spin(-90.0, 90.0, 7, "°", g.lat),
+                "lon": _spin(-999.0, 999.0, 7, "°", g.lon),
+                "lat": _spin(-999.0, 999.0, 7, "°", g.lat),
             }
             pick = QPushButton("Pick on map")
             pick.setObjectName(f"georef_pick_{i}")
@@ -145,6 +148,17 @@ class GeorefDialog(QDialog):
         lay.addWidget(known)
         lay.addWidget(self.message)
         lay.addWidget(buttons)
+        self.read_only = isinstance(document, PlayDocument)
+        if self.read_only:  # a game shown: the scenario is not edited, so nothing may be typed
+            for box in (typed, known):
+                box.setEnabled(False)
+            self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+            self.clear_button.setEnabled(False)
+            self._say(
+                f"Now: {georef_text(info.georef)}. The scenario is not changed while a game is shown: "
+                "Game ▸ Back to Scenario Editor first.",
+                True,
+            )
 
     # -- the two known places -----------------------------------------------------------------
     def pick(self, i: int) -> None:
@@ -206,8 +220,14 @@ class GeorefDialog(QDialog):
         return Georeference(self.lon.value(), self.lat.value(), self.bearing.value())
 
     def apply(self) -> None:
-        """Set the typed georeference as one undo step and close (kept open if refused)."""
-        self._set(self.georeference(), "Set georeference")
+        """Set the typed georeference as one undo step and close (kept open, the field and
+        value named, when it is not a valid place)."""
+        try:
+            g = self.georeference()
+        except GeoreferenceError as exc:
+            self._say(f"{exc}: correct it and press OK again.", warning=True)
+            return
+        self._set(g, "Set georeference")
 
     def remove(self) -> None:
         """Make the scenario not georeferenced (one undo step) and close."""
