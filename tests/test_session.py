@@ -165,6 +165,12 @@ def test_umpire_entries_change_the_state(jena_scenario):
     figs = s.state.units[uid].figures
     s.casualties(uid, 2, men=180, cause="fire of the Prussian advance guard (umpire)")
     assert s.state.units[uid].figures == figs - 2
+    u = s.state.units[uid]
+    n = len(s.log)
+    for too_much, field in (({"figures": u.figures + 1}, "figures"), ({"figures": 1, "guns": u.guns + 1}, "guns")):
+        with pytest.raises(SessionError, match=rf"{u.name}: {field} lost \d+ — it has \d+"):
+            s.casualties(uid, too_much.pop("figures"), **too_much)
+    assert len(s.log) == n
     roll = umpire_roll(
         s.dice,
         f"umpire-morale:{uid}:t1",

@@ -97,7 +97,21 @@ class UmpireEntries:
     def casualties(
         self, unit_id: str, figures: int, *, men: int = 0, horses: int = 0, guns: int = 0, cause: str = ""
     ) -> Casualties:
-        """Losses entered by the umpire (figures ≈ 100 infantry / 80 cavalry men, 1.1)."""
+        """Losses entered by the umpire (figures ≈ 100 infantry / 80 cavalry men, 1.1).
+
+        Raises
+        ------
+        SessionError
+            for an unknown unit, or a loss below 0 or above what the unit has (naming the
+            unit, the field and the value); nothing is recorded.
+        """
+        u = self.state.units.get(unit_id)
+        if u is None:
+            raise SessionError(f"no unit {unit_id!r} on the table")
+        for name, lost in (("figures", figures), ("men", men), ("horses", horses), ("guns", guns)):
+            has = getattr(u, name)
+            if lost < 0 or lost > has:
+                raise SessionError(f"{u.name}: {name} lost {lost} — it has {has}; enter 0 to {has}")
         return self.record(
             Casualties(**self._stamp(), unit=unit_id, figures=figures, men=men, horses=horses, guns=guns, cause=cause)
         )
