@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from psygnal import Signal
 
+from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.model.formations import arm_formation_problem
 from battlestudio.document import Document
 from battlestudio.edits import Change, Edit
@@ -358,7 +359,59 @@ class PlayDocument(Document):
                 out += move_events(rid, getattr(state, kind)[rid], to, None, self._stamped)
             return out
 
-        return self._record_gesture(text, key, build)
+        # the table as the drag found it: the moved units where they stood at its start
+        before = self.timeline.state.with_records([rec for kind, rec in start.values() if kind == "units"])
+        changes = self._record_gesture(text, key, build)
+        if changes:
+            units = [rid for rid, (kind, _rec) in start.items() if kind == "units"]
+            self._explain_moves(before, units, (dx, dy))
+        return changes
+
+    MOVE_CHECK_LIMIT = 12
+    """At most this many units of one drag are checked against the movement rules."""
+
+    def move_checks(self, state: GameState, ids: Iterable[str], delta: Point) -> list[MoveCheck]:
+        """The ruleset's movement check (``move_check``, e.g. Torden over Europa 4.1-4.7) of the
+        units ``ids`` moved by ``delta`` cm from where they stand in ``state``; empty when not
+        recording or the ruleset has no movement rules."""
+        session = self.session
+        if session is None:
+            return []
+        info = self.base.scenario.info
+        terrain = tuple(self.base.scenario.terrain.values())
+        out = []
+        for uid in ids:
+            u = state.units.get(uid)
+            if u is None:
+                continue
+            req = MoveRequest(
+                uid,
+                (u.position, (u.position[0] + delta[0], u.position[1] + delta[1])),
+                None,
+                terrain,
+                (info.table_width, info.table_height),
+            )
+            try:
+                found = session.ruleset.move_check(state, req, session.params)
+            except RuleRefused:
+                continue
+            if found is not None:
+                out.append(found)
+        return out
+
+    def _explain_moves(self, before: GameState, ids: list[str], delta: Point) -> None:
+        """Say how the drag stands against the movement rules (``explained``): the broken rules
+        of each unit that breaks one, else how far of how far for a single unit."""
+        if not ids or len(ids) > self.MOVE_CHECK_LIMIT:
+            return
+        checks = self.move_checks(before, ids, delta)
+        names = {u: before.units[u].name for u in ids if u in before.units}
+        bad = [c for c in checks if not c.legal or c.leaves_table]
+        if bad:
+            self.explained.emit(" ".join(f"{names.get(c.unit, c.unit)}: {c.explanation}" for c in bad))
+        elif len(checks) == 1:
+            c = checks[0]
+            self.explained.emit(f"{names.get(c.unit, c.unit)}: {c.explanation}")
 
     def rotate(self, ids: Iterable[str], delta: float, key: object = None) -> list[Change]:
         """Record the units among ``ids`` turned by ``delta`` degrees CCW about their footprint's

@@ -18,6 +18,7 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec, ActionTable
 from battlestudio.rules.dice import DiceSource, RollRecord
+from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.params import RuleParameters, RuleRefused
 
@@ -338,6 +339,8 @@ class Ruleset(Protocol):
 
     def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> Sequence[ActionSpec]: ...
 
+    def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck | None: ...
+
     def action_subjects(self, state: GameState, params: Mapping[str, Any]) -> Sequence[str]: ...
 
     def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview: ...
@@ -372,6 +375,9 @@ class RulesetDefaults:
     * ``activation_choices`` / ``choose_activation``: the formations that may activate next in
       the open phase, and the events recording the one chosen (alternating activations); none
       here, and choosing raises ``RuleRefused``.
+    * ``move_check``: a unit's move (``rules.moves.MoveRequest``) checked against the
+      ruleset's movement rules — legal or not, how far of how far, why; None when the ruleset
+      has no movement rules to check.
     * ``actions``: the actions (``rules.actions.ActionSpec``) the open phase (``state.phase``,
       ``state.side``) offers ``subject`` — a unit, commander or formation id, or "" for the
       actions with no subject — legal ones and, with ``unavailable`` set, the ones that are
@@ -422,6 +428,9 @@ class RulesetDefaults:
 
     def choose_activation(self, state: GameState, formation: str, params: Mapping[str, Any]) -> ActivationChoice:
         raise RuleRefused(f"ruleset {self.id!r} has no alternating activations")
+
+    def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck | None:
+        return None
 
     def actions(self, state: GameState, params: Mapping[str, Any], subject: str) -> Sequence[ActionSpec]:
         return () if self.action_table is None else self.action_table.actions(state, params, subject)

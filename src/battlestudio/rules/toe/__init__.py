@@ -56,7 +56,8 @@ from battlestudio.rules.protocol import (
     StateMachineSpec,
 )
 from battlestudio.model.formations import FormationChange
-from battlestudio.rules.toe import checks, command, control, formations, movement, orders
+from battlestudio.rules.moves import MoveCheck, MoveRequest
+from battlestudio.rules.toe import checks, command, control, formations, march, movement, orders
 from battlestudio.rules.toe.common import params_for
 from battlestudio.rules.toe.odds import toe_odds
 from battlestudio.rules.toe.report import orders_report
@@ -248,6 +249,9 @@ class TordenOverEuropa(RulesetDefaults):
         """A unit changing formation (1.6, 1.7, 4.4, 4.5): where it stands afterwards and what
         it costs; raises ``RuleRefused`` naming the rule that forbids it."""
         return formations.formation_change(state, params_for(params), unit_id, formation, column_ranks)
+
+    def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck:
+        return march.check_move(state, params_for(params), request)
 
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:
         """This turn's legal move of a general under his standing order (2.7–2.11)."""

@@ -305,6 +305,7 @@ class PlayView(QObject):
         old = self.doc
         if isinstance(old, PlayDocument) and old is not doc:
             old.refused.disconnect(self._on_refused)
+            old.explained.disconnect(self._on_refused)
             old.recorded.disconnect(self.update)
             old.timeline.position_changed.disconnect(self._on_position)
             old.timeline.unreplayable.disconnect(self._on_unreplayable)
@@ -320,6 +321,7 @@ class PlayView(QObject):
         self.doc = doc
         if isinstance(doc, PlayDocument):
             doc.refused.connect(self._on_refused)
+            doc.explained.connect(self._on_refused)  # the rules a gesture met: status bar too
             doc.recorded.connect(self.update)
             doc.timeline.position_changed.connect(self._on_position)
             doc.timeline.unreplayable.connect(self._on_unreplayable)

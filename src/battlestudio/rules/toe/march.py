@@ -1,0 +1,207 @@
+"""Torden over Europa: a unit's move checked against chapter 4 (4.1-4.4, 4.6.3, 4.7).
+
+What the seed gives, each a problem or note with its section:
+
+* 4.1 "Den enkelte enheds marchlængde måles fra den figur der har længst at gå": the distance
+  is that of the footprint corner that travels farthest along the path (a turn at the end
+  included);
+* 4.2 the active side moves in its movement phase; the passive side moves only units that
+  react after a reaction roll (5.2); units in continued melee (7.5) do not move;
+* 4.4 no move beyond the march length ("Ingen enhed må foretage bevægelser/formationsændringer
+  der overstiger enhedens marchlængde"); march lengths by formation are in the lost national
+  supplement: ``march_length_cm.<arm>.<formation>`` when the scenario gives it, else the
+  arm's ``march_length_cm`` (``common.march_length``); forward = within 45° of the front,
+  backwards "med ½ marchlængde"; squares make no voluntary move; FU units cannot be moved;
+  a turn or pivot of more than 45° counts as a formation change (its cost, when the scenario
+  gives ``formation_change_cm``, is deducted); leaving the table loses the unit;
+* 4.4 Gennemmarch: no passage through friendly units, except own unlimbered batteries;
+* 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
+* 4.7 no unit marches through woods; artillery and cavalry cannot pass walls; impassable
+  terrain is impassable.
+
+A move neither forward nor backwards (a sideways move: 4.3 "Enheder må flyttes i enhver
+retning") is measured at ``sideways_move_factor`` (assumed 1: full march length).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from shapely.geometry import LineString, Polygon, box
+from shapely.ops import unary_union
+
+from battlestudio.model.geometry import Point, direction_angle, normalize_angle
+from battlestudio.model.terrain import TerrainKind
+from battlestudio.model.units import Arm, Formation, OrderState, Unit
+from battlestudio.replay.state import GameState
+from battlestudio.rules.moves import MoveCheck, MoveRequest
+from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.toe.common import march_length
+
+PIVOT_FREE_DEG = 45.0
+
+
+def _angle(a: float, b: float) -> float:
+    """Smallest angle between two directions, degrees (0-180)."""
+    d = abs(normalize_angle(a) - normalize_angle(b)) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _corner_paths(u: Unit, path: tuple[Point, ...], facing: float) -> list[float]:
+    """How far each footprint corner travels: along the path at the old facing, then the turn
+    to ``facing`` at the end (4.1: the figure with farthest to go)."""
+    start = u.rect().corners()
+    legs: list[tuple[Point, ...]] = [start]
+    for p in path[1:]:
+        legs.append(replace(u, position=p).rect().corners())
+    legs.append(replace(u, position=path[-1], facing=facing).rect().corners())
+    out = []
+    for i in range(4):
+        out.append(sum(math.dist(a[i], b[i]) for a, b in zip(legs, legs[1:], strict=False)))
+    return out
+
+
+def _allowance(u: Unit, p: RuleParameters, notes: list[str]) -> float | None:
+    """The unit's march length in its formation (4.4), None when the scenario lacks it."""
+    found = p.lookup(
+        f"march_length_cm.{u.nation}.{u.arm.value}.{u.formation.value}",
+        f"march_length_cm.{u.arm.value}.{u.formation.value}",
+    )
+    if found is not None:
+        notes.append(f"march length {float(found[1]):g} cm in {u.formation.value} (scenario {found[0]}, 4.4).")
+        return float(found[1])
+    try:
+        length = march_length(p, u)
+    except RuleRefused as exc:
+        notes.append(f"No march length: {exc}")
+        return None
+    notes.append(f"march length {length:g} cm ({u.arm.value}; 4.1, national supplement value from the scenario).")
+    return length
+
+
+def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveCheck:
+    """``req`` checked against 4.1-4.7 (see the module); ``MoveCheck.legal`` False names each
+    broken rule. Raises ``RuleRefused`` for an unknown unit or a path of fewer than 2 points."""
+    u = state.units.get(req.unit)
+    if u is None:
+        raise RuleRefused(f"no unit {req.unit!r} on the table")
+    if len(req.path) < 2:
+        raise RuleRefused(f"{u.name}: a move needs a path of at least 2 points")
+    facing = u.facing if req.facing is None else req.facing
+    problems: list[str] = []
+    notes: list[str] = []
+    assumed: list[str] = []
+    start, end = req.path[0], req.path[-1]
+    used = max(_corner_paths(u, req.path, facing))
+    moved = math.dist(start, end) > 1e-6
+    turned = _angle(u.facing, facing)
+
+    # 4.2 who moves
+    if state.phase == "movement" and u.side != state.side:
+        problems.append(
+            f"{u.name} belongs to the passive side: it moves only as a reaction after a reaction roll (4.2, 5.2)."
+        )
+    if state.flags.get(f"continued_melee:{u.id}"):
+        problems.append(f"{u.name} is in continued melee and cannot move unless the melee is broken off (4.2, 7.5).")
+    # 4.4 states and formations that do not move
+    if u.state == OrderState.ELIMINATED.value:
+        problems.append(f"{u.name} is eliminated.")
+    elif u.state == OrderState.FU.value:
+        problems.append(f"{u.name} is in complete disorder (FU) and cannot be moved except by flight (4.4, 8.8).")
+    if u.formation is Formation.SQUARE and moved:
+        problems.append(f"{u.name} is in square: squares make no voluntary move (4.4).")
+    if u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED:
+        if used > 2.0 + 1e-9 or turned > PIVOT_FREE_DEG + 1e-9:
+            problems.append(
+                f"{u.name} is unlimbered: it may only pivot up to 45° within 2 cm ({used:.1f} cm, "
+                f"{turned:.0f}°); limber it to march (4.6.3)."
+            )
+    # 4.4 direction and distance
+    allowed = _allowance(u, p, notes)
+    if moved and allowed is not None:
+        heading = direction_angle((end[0] - start[0], end[1] - start[1]))
+        off = _angle(heading, u.facing)
+        if off <= 45.0 + 1e-9:
+            notes.append(f"forward move ({off:.0f}° from the front, 4.4).")
+        elif off >= 135.0 - 1e-9:
+            allowed /= 2.0
+            notes.append(f"backwards move ({off:.0f}° from the front): half march length, {allowed:g} cm (4.4).")
+        else:
+            factor = float(p.get("sideways_move_factor"))
+            if not p.overridden("sideways_move_factor"):
+                assumed.append("sideways_move_factor")
+            allowed *= factor
+            notes.append(
+                f"sideways move ({off:.0f}° from the front, 4.3): {factor:g} × march length "
+                f"(assumed reading sideways_move_factor), {allowed:g} cm."
+            )
+    if turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
+        found = p.lookup(f"formation_change_cm.{u.nation}", "formation_change_cm") if u.nation else None
+        found = found or p.lookup("formation_change_cm")
+        if found is not None and allowed is not None:
+            allowed -= float(found[1])
+            notes.append(
+                f"the turn of {turned:.0f}° (> 45°) counts as a formation change: {float(found[1]):g} cm "
+                f"deducted (4.4, scenario {found[0]})."
+            )
+        else:
+            notes.append(f"the turn of {turned:.0f}° (> 45°) counts as a formation change (4.4).")
+    if allowed is not None and used > allowed + 1e-6:
+        problems.append(f"{u.name} goes {used:.1f} cm, beyond its {allowed:.1f} cm (4.4).")
+    # 4.4 passage through friendly units
+    after = replace(u, position=end, facing=facing)
+    swept = _swept(u, after, req.path)
+    friends = [
+        o
+        for o in state.units.values()
+        if o.id != u.id
+        and o.side == u.side
+        and o.id not in state.off_table
+        and o.state != OrderState.ELIMINATED.value
+        and not (o.arm is Arm.ARTILLERY and o.formation is Formation.UNLIMBERED)
+    ]
+    here = u.footprint()
+    crossed = [  # more ground shared than where it stood (touching neighbours share none)
+        o.name for o in friends if swept.intersection(o.footprint()).area > here.intersection(o.footprint()).area + 1e-6
+    ]
+    if crossed:
+        problems.append(
+            f"{u.name} passes through {', '.join(sorted(crossed))}: passage through friendly units is not "
+            "allowed, except own unlimbered batteries, fleeing units (8.8) and the 8.7 cases (4.4 Gennemmarch)."
+        )
+    # 4.7 terrain: the centre's way through woods is a march through them; a line whose
+    # centre stays outside may stand at the wood's edge ("placeres i skovkant")
+    centres = LineString([replace(u, position=q).rect().centre for q in req.path[:-1]] + [after.rect().centre])
+    for t in req.terrain:
+        if not swept.intersects(t.geometry):
+            continue
+        name = t.name or t.kind.value
+        if t.kind is TerrainKind.WOODS:
+            if centres.intersection(t.geometry).length > 1e-6:
+                problems.append(f"{u.name} marches through the woods {name}: no unit marches through woods (4.7).")
+        elif t.kind is TerrainKind.WALL and u.arm in (Arm.ARTILLERY, Arm.CAVALRY):
+            problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
+        elif t.kind is TerrainKind.IMPASSABLE:
+            problems.append(f"{u.name} enters the impassable {name} (4.7).")
+    # 4.4 leaving the table
+    leaves = False
+    if req.table is not None:
+        board = box(0.0, 0.0, req.table[0], req.table[1])
+        if not board.buffer(1e-6).contains(after.footprint()):
+            leaves = True
+            notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
+    return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed))
+
+
+def _swept(before: Unit, after: Unit, path: tuple[Point, ...]) -> Polygon:
+    """The ground the footprint covers on its way: the hull of each leg's start and end."""
+    shapes = []
+    rec = before
+    for p in path[1:]:
+        nxt = replace(rec, position=p)
+        shapes.append(unary_union([rec.footprint(), nxt.footprint()]).convex_hull)
+        rec = nxt
+    shapes.append(unary_union([rec.footprint(), after.footprint()]).convex_hull)
+    out = unary_union(shapes)
+    return out if isinstance(out, Polygon) else out.convex_hull

@@ -1,0 +1,171 @@
+"""Torden over Europa chapter 4 on a unit's move (rules/toe/march.py), on Elchingen's own
+units in its movement phase: the march length by arm or formation, forward and backwards (4.4:
+"med ½ marchlængde"), measured from the figure with farthest to go (4.1), squares and FU units
+that do not move, the unlimbered battery's 2 cm / 45° (4.6.3), passage through friends (4.4
+Gennemmarch), woods (4.7), leaving the table (4.4), the passive side (4.2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from shapely.geometry import box
+
+from battlestudio import store
+from battlestudio.model.geometry import forward, right_of
+from battlestudio.model.terrain import TerrainFeature, TerrainKind
+from battlestudio.model.units import Arm, Formation
+from battlestudio.replay.state import GameState
+from battlestudio.rules import get_ruleset
+from battlestudio.rules.moves import MoveRequest
+from battlestudio.session import GameSession
+
+ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
+TABLE = (240.0, 180.0)
+
+
+@pytest.fixture(scope="module")
+def movement() -> tuple[GameState, dict]:
+    battle = store.load(ELCHINGEN)
+    s = GameSession(battle, seed=4)
+    s.advance_to("movement")
+    return s.state, dict(s.params)
+
+
+def _alone(state: GameState, *units) -> GameState:
+    return state.evolve(units={u.id: u for u in units})
+
+
+def _unit(state: GameState, arm: Arm, side: str | None = None):
+    side = side or state.side
+    u = next(u for u in sorted(state.units.values(), key=lambda u: u.id) if u.arm is arm and u.side == side)
+    return replace(u, position=(120.0, 90.0), facing=90.0, state="O")
+
+
+def _check(state, params, u, delta, facing=None, terrain=(), table=TABLE):
+    end = (u.position[0] + delta[0], u.position[1] + delta[1])
+    return get_ruleset("toe").move_check(state, MoveRequest(u.id, (u.position, end), facing, terrain, table), params)
+
+
+def test_forward_within_the_march_length_and_beyond(movement):
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    st = _alone(state, u)
+    f = forward(u.facing)
+    ok = _check(st, params, u, (f[0] * 29.0, f[1] * 29.0))
+    assert ok.legal and ok.allowed_cm == 30.0 and ok.used_cm == pytest.approx(29.0)
+    far = _check(st, params, u, (f[0] * 31.0, f[1] * 31.0))
+    assert not far.legal and "goes 31.0 cm, beyond its 30.0 cm (4.4)" in far.problems[0]
+
+
+def test_backwards_is_half_the_march_length(movement):
+    state, params = movement
+    u = _unit(state, Arm.INFANTRY)
+    st = _alone(state, u)
+    f = forward(u.facing)
+    back = _check(st, params, u, (-f[0] * 16.0, -f[1] * 16.0))
+    assert not back.legal and back.allowed_cm == 15.0 and any("half march length" in n for n in back.notes)
+    assert _check(st, params, u, (-f[0] * 14.0, -f[1] * 14.0)).legal
+
+
+def test_a_march_length_per_formation_from_the_scenario_wins(movement):
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.COLUMN)
+    st = _alone(state, u)
+    f = forward(u.facing)
+    step = (f[0] * 35.0, f[1] * 35.0)
+    assert not _check(st, params, u, step).legal
+    assert _check(st, {**params, "toe.march_length_cm.infantry.column": 40}, u, step).legal
+
+
+def test_the_sideways_reading_is_assumed_and_its_override_changes_the_answer(movement):
+    state, params = movement
+    u = _unit(state, Arm.INFANTRY)
+    st = _alone(state, u)
+    r = right_of(u.facing)
+    side = (r[0] * 20.0, r[1] * 20.0)
+    full = _check(st, params, u, side)
+    assert full.legal and full.assumed == ("sideways_move_factor",)
+    half = _check(st, {**params, "toe.sideways_move_factor": 0.5}, u, side)
+    assert not half.legal and half.allowed_cm == 15.0 and half.assumed == ()
+
+
+def test_the_figure_with_farthest_to_go_measures_a_turn(movement):
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    st = _alone(state, u)
+    f = forward(u.facing)
+    straight = _check(st, params, u, (f[0] * 20.0, f[1] * 20.0))
+    turning = _check(st, params, u, (f[0] * 20.0, f[1] * 20.0), facing=u.facing + 40.0)
+    assert turning.used_cm > straight.used_cm + 1.0  # a wing swings farther than the centre
+    wheel = _check(st, params, u, (0.0, 0.0), facing=u.facing + 90.0)
+    assert any("counts as a formation change (4.4)" in n for n in wheel.notes)
+
+
+def test_squares_and_fu_units_do_not_move(movement):
+    state, params = movement
+    u = _unit(state, Arm.INFANTRY)
+    f = forward(u.facing)
+    sq = replace(u, formation=Formation.SQUARE)
+    assert (
+        "squares make no voluntary move (4.4)"
+        in _check(_alone(state, sq), params, sq, (f[0] * 5, f[1] * 5)).problems[0]
+    )
+    fu = replace(u, state="FU", formation=Formation.NONE)
+    assert "complete disorder (FU)" in _check(_alone(state, fu), params, fu, (f[0] * 5, f[1] * 5)).problems[0]
+
+
+def test_an_unlimbered_battery_pivots_45_within_2_cm_only(movement):
+    state, params = movement
+    gun = replace(_unit(state, Arm.ARTILLERY), formation=Formation.UNLIMBERED)
+    st = _alone(state, gun)
+    small = _check(st, params, gun, (0.0, 0.0), facing=gun.facing + 10.0)
+    assert small.legal and small.used_cm <= 2.0
+    wide = _check(st, params, gun, (0.0, 0.0), facing=gun.facing + 44.0)  # a wing swings beyond 2 cm
+    assert wide.used_cm > 2.0 and not wide.legal
+    f = forward(gun.facing)
+    moved = _check(st, params, gun, (f[0] * 5.0, f[1] * 5.0))
+    assert not moved.legal and "(4.6.3)" in moved.problems[0]
+    limbered = replace(gun, formation=Formation.LIMBERED)
+    assert _check(_alone(state, limbered), params, limbered, (f[0] * 5.0, f[1] * 5.0)).legal
+
+
+def test_no_passage_through_friends_except_unlimbered_batteries(movement):
+    state, params = movement
+    u = _unit(state, Arm.INFANTRY)
+    f = forward(u.facing)
+    other = next(
+        o
+        for o in sorted(state.units.values(), key=lambda o: o.id)
+        if o.side == u.side and o.id != u.id and o.arm is Arm.INFANTRY
+    )
+    ahead = replace(
+        other,
+        position=(u.position[0] + f[0] * 10.0, u.position[1] + f[1] * 10.0),
+        facing=u.facing,
+        formation=Formation.LINE,
+        state="O",
+    )
+    through = _check(_alone(state, u, ahead), params, u, (f[0] * 25.0, f[1] * 25.0))
+    assert not through.legal and "passes through" in through.problems[0] and "Gennemmarch" in through.problems[0]
+    gun = next(o for o in state.units.values() if o.side == u.side and o.arm is Arm.ARTILLERY)
+    battery = replace(gun, position=ahead.position, facing=u.facing, formation=Formation.UNLIMBERED, state="O")
+    assert _check(_alone(state, u, battery), params, u, (f[0] * 25.0, f[1] * 25.0)).legal
+
+
+def test_woods_the_table_edge_and_the_passive_side(movement):
+    state, params = movement
+    u = _unit(state, Arm.INFANTRY)
+    st = _alone(state, u)
+    f = forward(u.facing)
+    c = (u.position[0] + f[0] * 12.0, u.position[1] + f[1] * 12.0)
+    wood = TerrainFeature("w", TerrainKind.WOODS, box(c[0] - 20, c[1] - 3, c[0] + 20, c[1] + 3), name="Kesselwald")
+    into = _check(st, params, u, (f[0] * 25.0, f[1] * 25.0), terrain=(wood,))
+    assert not into.legal and "marches through the woods Kesselwald" in into.problems[0]
+    edge = replace(u, position=(120.0, TABLE[1] - 5.0))
+    off = _check(_alone(state, edge), params, edge, (f[0] * 20.0, f[1] * 20.0))
+    assert off.leaves_table and any("lost for the rest of the game (4.4)" in n for n in off.notes)
+    enemy = _unit(state, Arm.INFANTRY, side=next(x for x in {v.side for v in state.units.values()} if x != state.side))
+    passive = _check(_alone(state, enemy), params, enemy, (f[0] * 5.0, f[1] * 5.0))
+    assert not passive.legal and "(4.2, 5.2)" in passive.problems[0]
