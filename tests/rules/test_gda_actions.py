@@ -344,3 +344,51 @@ def test_the_retreat_result_is_recorded_as_unit_state_events():
 @pytest.mark.parametrize("below", [0, 4, 7])
 def test_reroll_distribution_sums_to_one(below):
     assert sum(p for _, p in natural_distribution((0, -1), below)) == 1
+
+
+def movement_session(brigade_state: str, **unit_changes) -> GameSession:
+    battle = elchingen(**unit_changes)
+    c = battle.scenario.commanders[LOISON]
+    battle.scenario.commanders[LOISON] = replace(c, attributes={"gda": {"state": brigade_state, "state_turn": 1}})
+    s = GameSession(battle, get_ruleset("gda"), dice=SeededDice(2), params=MOVES)
+    s.start()
+    s.advance_to("movement", side="french")
+    return s
+
+
+def test_a_steady_brigade_rallies_its_retreating_and_routing_units_in_the_movement_phase():
+    s = movement_session("steady", **{ATTACKER: {"state": "routing"}, SUPPORT: {"state": "retreating"}})
+    assert [a.id for a in s.actions("french-bde-marcognet")] == []  # formed: nothing to rally
+    (spec,) = s.actions(ATTACKER)
+    assert spec.id == "rally" and spec.legal and "Фазу Движения" in spec.rule
+    out = s.act(ActionRequest("rally", ATTACKER, {"formation": "line"}))
+    assert out.status == "resolved", out.explanation
+    assert s.state.units[ATTACKER].state == "formed" and s.state.units[ATTACKER].formation.value == "line"
+    # the assumed rallied state changes what the unit stands in when the scenario overrides it
+    s2 = movement_session("steady", **{SUPPORT: {"state": "retreating"}})
+    s2.params["gda.rallied_unit_state"] = "unformed"
+    s2.act(ActionRequest("rally", SUPPORT))
+    assert s2.state.units[SUPPORT].state == "unformed"
+
+
+@pytest.mark.parametrize("state", ["hesitant", "faltering"])
+def test_hesitant_and_faltering_brigades_do_not_rally(state):
+    s = movement_session(state, **{SUPPORT: {"state": "retreating"}})
+    (spec,) = [a for a in s.actions(SUPPORT) if a.id == "rally"]
+    assert not spec.legal
+    assert ("не могут быть Собраны" if state == "hesitant" else "Faltering table") in spec.unavailable
+    assert s.act(ActionRequest("rally", SUPPORT)).status == "refused"
+
+
+def test_a_hesitant_brigade_retreating_unit_takes_1_damage_and_a_router_disperses_falter():
+    s = movement_session("hesitant", **{ATTACKER: {"state": "routing"}, SUPPORT: {"state": "retreating"}})
+    (spec,) = s.actions(LOISON)
+    assert spec.id == "hesitant_morale" and spec.legal
+    out = s.act(ActionRequest("hesitant_morale", LOISON))
+    assert out.status == "resolved", out.explanation
+    st = s.state
+    assert ATTACKER not in st.units
+    assert st.units[SUPPORT].attributes["damage"] == 1 and st.units[SUPPORT].state == "retreating"
+    # a dispersed unit makes the brigade Faltering (ДРОГНУВШИЕ)
+    assert brigade_status(st, LOISON).state is CommandState.FALTERING
+    assert [a.id for a in s.actions(LOISON) if a.legal] == []
