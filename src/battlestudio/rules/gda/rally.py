@@ -17,6 +17,8 @@ offered to its units.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from battlestudio.model.units import Formation
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, OrderStateChanged, UnitRemoved
@@ -90,7 +92,7 @@ def _rally_events(state: GameState, request: ActionRequest, params: RuleParamete
 def rally_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
     _, text = _rally_events(state, request, params)
     return ActionPreview(
-        "rally", request.subject, True, explanation=text, odds=(("rallies", 1),), assumed=tuple(params.assumptions())
+        "rally", request.subject, True, explanation=text, odds=(("rallies", Fraction(1)),), assumed=tuple(params.assumptions())
     )
 
 
