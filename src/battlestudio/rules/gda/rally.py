@@ -92,7 +92,12 @@ def _rally_events(state: GameState, request: ActionRequest, params: RuleParamete
 def rally_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
     _, text = _rally_events(state, request, params)
     return ActionPreview(
-        "rally", request.subject, True, explanation=text, odds=(("rallies", Fraction(1)),), assumed=tuple(params.assumptions())
+        "rally",
+        request.subject,
+        True,
+        explanation=text,
+        odds=(("rallies", Fraction(1)),),
+        assumed=tuple(params.assumptions()),
     )
 
 
