@@ -392,3 +392,41 @@ def test_a_hesitant_brigade_retreating_unit_takes_1_damage_and_a_router_disperse
     # a dispersed unit makes the brigade Faltering (ДРОГНУВШИЕ)
     assert brigade_status(st, LOISON).state is CommandState.FALTERING
     assert [a.id for a in s.actions(LOISON) if a.legal] == []
+
+
+def flank_supported(params=None) -> GameSession:
+    """Villatte attacks with Roguet on his right flank, 3 cm away, both in Infantry Assault!."""
+    battle = elchingen(**{SUPPORT: {"position": (137.0, 32.0)}})
+    s = session_at("attack-declaration", battle, params=params)
+    out = s.act(ActionRequest("declare_attack", ATTACKER, {"target": TARGET, "supports": (SUPPORT,)}))
+    assert out.status == "resolved", out.explanation
+    s.advance_to("attacks", side="french")
+    return s
+
+
+def test_defensive_fire_three_damage_leader_takes_two_the_flank_support_one():
+    """Step 5 А's example: three damage, the leading unit takes two."""
+    s = flank_supported()
+    (spec,) = [a for a in s.actions(ATTACKER) if a.id == "defensive_fire"]
+    assert "Missing piece 10" in spec.umpire_table
+    out = s.act(ActionRequest("defensive_fire", ATTACKER, umpire_result={"damage": 3}))
+    assert out.status == "resolved", out.explanation
+    assert s.state.units[ATTACKER].attributes["damage"] == 2
+    assert s.state.units[SUPPORT].attributes["damage"] == 1
+    # the 2 damage in this attack and the unit's own 2 now cost the leader -1 (Урон в Атаке 2*)
+    p = s.preview_action(ActionRequest("attack", ATTACKER))
+    assert "-1 2 damage in this attack" in p.explanation
+
+
+def test_defensive_fire_on_a_rear_supported_attack_all_goes_on_the_leader():
+    s = declared()
+    s.act(ActionRequest("defensive_fire", ATTACKER, umpire_result={"damage": 3}))
+    assert s.state.units[ATTACKER].attributes["damage"] == 3
+    assert "damage" not in s.state.units[SUPPORT].attributes
+
+
+def test_the_assumed_fire_split_changes_the_damage_when_overridden():
+    s = flank_supported(params={"gda.fire_damage_split": "leader"})
+    s.act(ActionRequest("defensive_fire", ATTACKER, umpire_result={"damage": 3}))
+    assert s.state.units[ATTACKER].attributes["damage"] == 3
+    assert "damage" not in s.state.units[SUPPORT].attributes

@@ -252,7 +252,10 @@ def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tupl
     # a support whose brigade turned Faltering since the declaration no longer rerolls (З)
     a_sup = {s: p for s, p in a_sup.items() if not check_support(state, a, t, s, params).startswith("refused")}
     d_sup = defending_supports(state, t, a, params)
-    a_mods = attack_modifiers(state, a, situation_from_positions(state, a, t, True, params), params)
+    in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
+    a_mods = attack_modifiers(
+        state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
+    )
     d_mods = attack_modifiers(state, t, situation_from_positions(state, t, a, False, params), params)
     att = Side(a, a_sup, _penalties(state, list(a_sup), t, params), tuple(a_mods))
     dfn = Side(t, d_sup, _penalties(state, list(d_sup), a, params), tuple(d_mods))
