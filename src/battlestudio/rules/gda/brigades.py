@@ -109,6 +109,12 @@ def is_skirmisher(unit: Unit) -> bool:
     return unit.subtype == Subtype.SKIRMISHERS or bool(unit.attributes.get("skirmisher"))
 
 
+def is_heavy_cavalry(unit: Unit) -> bool:
+    """Heavy cavalry (Тяжелая кавалерия): subtype ``heavy_cavalry`` (the importers' cuirassiers)
+    or attribute ``heavy``."""
+    return unit.arm is Arm.CAVALRY and (unit.subtype == Subtype.HEAVY_CAVALRY or bool(unit.attributes.get("heavy")))
+
+
 def is_cossack(unit: Unit) -> bool:
     """Cossacks (attribute ``cossack``): -1 in attacks, may evade, restriction 13."""
     return bool(unit.attributes.get("cossack"))
