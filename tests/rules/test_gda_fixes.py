@@ -100,3 +100,17 @@ def test_d16_adc_costs_inferred_from_the_examples_are_assumed_and_overridable():
     assert task_cost("infantry_assault", gda_params(adc_cost_infantry_assault=1)) == 1
     assert task_cost("forward", gda_params(adc_cost_brigade_attachment=1)) == 2
     assert task_cost("forward", gda_params(adc_cost_brigade_attachment=1, adc_cost_forward_plus_attachment=4)) == 3
+
+
+def test_d3_an_adc_lost_to_sauve_qui_peut_leaves_the_corps_commanders_supply():
+    """«Бригада перманентно теряет своего Адъютанта» (Ambiguity 23: the supply is reduced by one)."""
+    from battlestudio.rules.gda.adc import adcs_left
+    from gda_world import general
+
+    ney = general("ney", echelon="corps", adcs=3)
+    c1, us1, e1 = brigade("b1", [unit("a1")], adc_lost=True, state="faltering")
+    c2, us2, e2 = brigade("b2", [unit("a2", x=30)])
+    st = world([ney, c1, c2], us1 + us2, e1 + e2 + [("ney", "b1"), ("ney", "b2")])
+    assert adcs_left(st, "ney", gda_params()) == 2
+    healthy = st.evolve(flags={"gda:b1": {"state": "faltering", "adc_lost": False}})
+    assert adcs_left(healthy, "ney", gda_params()) == 3
