@@ -195,7 +195,9 @@ def test_sauve_qui_peut_loses_adc_once_skirmishers_disperse_artillery_low_ammo()
     assert again.status.sauve_qui_peut == 2 and "loses no further ADC" in again.explanation
 
 
-def test_battery_far_behind_the_front_ignores_retreat():
+def test_battery_far_behind_the_front_ignores_only_the_low_ammunition():
+    """ERRATA GdA 1: «это требование» exempts the battery from Low Ammunition only; it still
+    retreats with the brigade and takes its damage."""
     units = [
         unit("l1", y=0),
         unit("l2", x=15, y=0),
@@ -203,8 +205,10 @@ def test_battery_far_behind_the_front_ignores_retreat():
     ]
     c, us, e = brigade("b", units, state="faltering")
     res = command_roll(world([c], us, e), "b", P, dice(("gda-faltering:b:t1", (3,))))
-    assert all(getattr(ev, "unit", "") != "fa" for ev in res.events)
-    assert "fa ignores the result (35.0 cm behind" in res.explanation
+    assert not [ev for ev in res.events if isinstance(ev, LowAmmunition)]
+    assert [ev.points for ev in res.events if isinstance(ev, DamageTaken) and ev.unit == "fa"] == [1]
+    assert [ev.state for ev in res.events if isinstance(ev, OrderStateChanged) and ev.unit == "fa"] == ["retreating"]
+    assert "fa ignores the Low Ammunition requirement (35.0 cm behind" in res.explanation
     near = [
         units[0],
         units[1],

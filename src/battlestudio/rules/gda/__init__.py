@@ -139,6 +139,7 @@ class GdaRuleset(RulesetDefaults):
                 "adc_cost_redeploy",
                 "adcs",
                 "normal_move_cm.<arm>",
+                "attack_results",
             ),
         )
 

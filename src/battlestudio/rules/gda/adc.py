@@ -14,7 +14,7 @@ from battlestudio.model.orders import OrderStatus
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
-from battlestudio.rules.gda.brigades import is_brigade, not_a_brigade
+from battlestudio.rules.gda.brigades import brigade_status, is_brigade, not_a_brigade
 from battlestudio.rules.protocol import Budget
 
 TASKS: dict[str, tuple[str, str, str]] = {
@@ -101,9 +101,35 @@ def order_budget(state: GameState, commander: str, params: RuleParameters) -> Bu
 
 def adcs_left(state: GameState, commander: str, params: RuleParameters) -> int:
     """ADCs ``commander`` has not yet sent this turn (sends are kept in the per-turn spend
-    counter of ``order_events``), minus ADCs brigades under him lost for good (Ambiguity 23)."""
-    lost = int(state.commanders[commander].attributes.get("adcs_lost", 0))
+    counter of ``order_events``), minus ADCs lost for good (Ambiguity 23): the scenario's
+    ``attributes["adcs_lost"]`` and one for each brigade whose ADC he sends that lost it to
+    Sauve qui Peut! or a dispersal («Бригада перманентно теряет своего Адъютанта»)."""
+    lost = int(state.commanders[commander].attributes.get("adcs_lost", 0)) + len(
+        brigades_lost_adc(state, commander, params)
+    )
     return adcs_available(state, commander, params) - oas_spent(state, commander) - lost
+
+
+def adc_sender_of(state: GameState, brigade: str, params: RuleParameters) -> str | None:
+    """The nearest commander above ``brigade`` of an ``adc_senders`` echelon (whose ADC it holds)."""
+    senders = tuple(params.get("adc_senders"))
+    for cid in state.oob.chain_of_command(brigade):
+        c = state.commanders.get(cid)
+        if c is not None and c.echelon in senders:
+            return cid
+    return None
+
+
+def brigades_lost_adc(state: GameState, commander: str, params: RuleParameters) -> list[str]:
+    """Brigades whose ADC ``commander`` sends that have lost it for good (``adc_lost``)."""
+    return [
+        b
+        for b in state.oob.all_subordinates(commander)
+        if b in state.commanders
+        and is_brigade(state, b, params)
+        and brigade_status(state, b).adc_lost
+        and adc_sender_of(state, b, params) == commander
+    ]
 
 
 @dataclass(frozen=True, slots=True)

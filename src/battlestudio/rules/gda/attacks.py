@@ -21,6 +21,7 @@ from battlestudio.rules.gda.brigades import (
     brigade_status,
     grade_of,
     is_cossack,
+    is_heavy_cavalry,
     is_skirmisher,
     unit_state,
 )
@@ -181,10 +182,10 @@ def check_attack(
         for e in enemies_of(state, a):
             if e.arm is Arm.CAVALRY and e.id != t.id and unit_state(e) is UnitState.FORMED:
                 s, _ = e.rect().local(a.footprint().centroid.coords[0])
-                if s > 0 and unit_distance(a, e) <= near + TINY:
+                if s > 0 and unit_distance(a, e) < near - TINY:  # «ближе, чем в 15см»: closer than
                     reasons.append(
-                        f"restriction 7: formed enemy cavalry {e.id} is within {near:g} cm with the infantry "
-                        "in front of it"
+                        f"restriction 7: formed enemy cavalry {e.id} is closer than {near:g} cm with the infantry "
+                        "in front of it («ближе, чем в 15см»)"
                     )
                     break
     if a.attributes.get("garrison") and not a.attributes.get("attack_into_strongpoint"):
@@ -235,7 +236,7 @@ def check_attack(
         if (
             t.arm is Arm.ARTILLERY
             or (t.arm is Arm.INFANTRY and is_close_order(t))
-            or (t.arm is Arm.CAVALRY and t.attributes.get("heavy"))
+            or is_heavy_cavalry(t)
         ):
             reasons.append(
                 "restriction 13: Cossacks may not attack close-order infantry, artillery or heavy cavalry frontally"

@@ -109,6 +109,12 @@ def is_skirmisher(unit: Unit) -> bool:
     return unit.subtype == Subtype.SKIRMISHERS or bool(unit.attributes.get("skirmisher"))
 
 
+def is_heavy_cavalry(unit: Unit) -> bool:
+    """Heavy cavalry (Тяжелая кавалерия): subtype ``heavy_cavalry`` (the importers' cuirassiers)
+    or attribute ``heavy``."""
+    return unit.arm is Arm.CAVALRY and (unit.subtype == Subtype.HEAVY_CAVALRY or bool(unit.attributes.get("heavy")))
+
+
 def is_cossack(unit: Unit) -> bool:
     """Cossacks (attribute ``cossack``): -1 in attacks, may evade, restriction 13."""
     return bool(unit.attributes.get("cossack"))
@@ -156,6 +162,9 @@ class BrigadeStatus:
         ADC tasks in force: ``forward``, ``infantry_assault``, ``brigade_attachment``, ``redeploy``.
     state_turn : int
         turn the state was set (Hesitant ends at the end of that turn).
+    dispersed_grades : tuple[str, ...]
+        grades of its graded units that dispersed, so "Elite brigades never become
+        Demoralised" is judged on the brigade as formed, not on the survivors.
     """
 
     brigade: str
@@ -165,6 +174,7 @@ class BrigadeStatus:
     sauve_qui_peut: int = 0
     tasks: tuple[str, ...] = ()
     state_turn: int = 0
+    dispersed_grades: tuple[str, ...] = ()
 
     def to_value(self) -> dict[str, Any]:
         """Plain JSON data for ``CommandStateChanged.value``."""
@@ -175,6 +185,7 @@ class BrigadeStatus:
             "sauve_qui_peut": self.sauve_qui_peut,
             "tasks": list(self.tasks),
             "state_turn": self.state_turn,
+            "dispersed_grades": list(self.dispersed_grades),
         }
 
     @classmethod
@@ -200,6 +211,7 @@ class BrigadeStatus:
             sauve_qui_peut=int(value.get("sauve_qui_peut", 0)),
             tasks=tuple(str(t) for t in value.get("tasks", ())),
             state_turn=int(value.get("state_turn", 0)),
+            dispersed_grades=tuple(str(g) for g in value.get("dispersed_grades", ())),
         )
 
     def evolve(self, **changes: Any) -> BrigadeStatus:
@@ -312,7 +324,9 @@ def demoralised_now(state: GameState, brigade: str, params: RuleParameters) -> t
     """Whether the brigade is (or has become) Demoralised, and why, in words.
 
     More than ``demoralised_dispersed_fraction`` of its original units dispersed; Elite brigades
-    (by averaged quality) never are (Командная Ситуация деморализованной Бригады).
+    never are (Командная Ситуация деморализованной Бригады: «Элитные Бригады никогда не
+    становятся Деморализованными»), judged on the averaged quality of the brigade as formed:
+    its present units and the grades kept for its dispersed ones (``dispersed_grades``).
     """
     status = brigade_status(state, brigade)
     if status.demoralised:
@@ -323,10 +337,12 @@ def demoralised_now(state: GameState, brigade: str, params: RuleParameters) -> t
     frac = float(params.get("demoralised_dispersed_fraction"))
     if len(m.dispersed) <= frac * m.original:
         return False, f"{len(m.dispersed)} of {m.original} units dispersed, not more than {frac:.0%}"
-    if params.get("elite_never_demoralised") and m.present:
+    if params.get("elite_never_demoralised"):
+        grades = [grade_of(u, params) for u in graded_units(m.present, params)]
+        grades += [Grade(g) for g in status.dispersed_grades]
         try:
-            if brigade_quality(state, brigade, params) is Grade.ELITE:
-                return False, "an Elite brigade never becomes Demoralised"
+            if grades and average_quality(grades, str(params.get("quality_average"))) is Grade.ELITE:
+                return False, "an Elite brigade (averaged quality as formed) never becomes Demoralised"
         except RuleRefused:
             pass
     return True, f"{len(m.dispersed)} of {m.original} units dispersed, more than {frac:.0%}"

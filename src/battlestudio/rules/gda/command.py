@@ -403,10 +403,11 @@ def faltering_effects(
             continue
         if u.arm not in (Arm.INFANTRY, Arm.CAVALRY, Arm.ARTILLERY):
             continue
+        # «Исключение: Если Батарея развернута в 30см[18”] за передовой линией Бригады, она может
+        # игнорировать это требование» — the requirement is the Low Ammunition status only
         exempt, why = battery_exempt(state, brigade, u, params) if u.arm is Arm.ARTILLERY else (False, "")
         if exempt:
-            notes.append(f"{u.name or u.id} ignores the result ({why})")
-            continue
+            notes.append(f"{u.name or u.id} ignores the Low Ammunition requirement ({why})")
         if u.attributes.get("garrison"):
             notes.append(f"{u.name or u.id} is a garrison and stays")
         else:
@@ -421,7 +422,7 @@ def faltering_effects(
                 )
             )
         ev.append(DamageTaken(turn, side, phase, unit=u.id, points=damage, cause=f"{result.label} (Faltering brigade)"))
-        if u.arm is Arm.ARTILLERY and (sqp or _is_foot_artillery(u)):
+        if u.arm is Arm.ARTILLERY and (sqp or _is_foot_artillery(u)) and not exempt:
             ev.append(LowAmmunition(turn, side, phase, unit=u.id, cause=result.label))
     for oid in _active_assault_orders(state, brigade):
         ev.append(OrderCancelled(turn, side, phase, order_id=oid, reason=f"{result.label} cancels Assault!"))

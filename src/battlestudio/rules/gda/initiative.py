@@ -16,19 +16,22 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
-from battlestudio.rules.gda.brigades import CommandState, brigade_status, brigades_of
+from battlestudio.rules.gda.brigades import CommandState, brigade_status, brigades_of, members
 from battlestudio.rules.params import RuleParameters, RuleRefused
 
 HOLDER_FLAG = "initiative:holder"
 
 
 def initiative_modifiers(state: GameState, side: str, params: RuleParameters) -> list[Modifier]:
-    """The modifiers of ``side``'s initiative roll: -1 per Hesitant or Faltering brigade (a
-    brigade counts once, Demoralised alone not at all), +1 per Initiative! ADC sent this turn."""
+    """The modifiers of ``side``'s initiative roll: -1 per Hesitant or Faltering brigade on the
+    table (a brigade counts once, Demoralised alone not at all; a dispersed brigade not at all),
+    +1 per Initiative! ADC sent this turn."""
     per = int(params.get("initiative_penalty_per_brigade"))
     params.get("initiative_count_brigade_once")
     mods = []
     for b in brigades_of(state, side, params):
+        if not members(state, b).present:
+            continue  # a dispersed brigade is off the table: it is no longer Hesitant or Faltering
         st = brigade_status(state, b)
         if st.state in (CommandState.HESITANT, CommandState.FALTERING) and (
             st.state is CommandState.FALTERING or st.state_turn == state.turn

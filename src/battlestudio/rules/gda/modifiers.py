@@ -16,7 +16,15 @@ from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
-from battlestudio.rules.gda.brigades import CommandState, Grade, brigade_status, grade_of, is_cossack, unit_state
+from battlestudio.rules.gda.brigades import (
+    CommandState,
+    Grade,
+    brigade_status,
+    grade_of,
+    is_cossack,
+    is_heavy_cavalry,
+    unit_state,
+)
 from battlestudio.rules.gda.brigades import UnitState
 from battlestudio.rules.gda.geometry import attack_aspect, flanked_by
 from battlestudio.rules.params import RuleParameters
@@ -85,16 +93,16 @@ def attack_modifiers(state: GameState, unit: Unit, sit: AttackSituation, params:
         )
     if sit.attacking:
         mods.append(Modifier(int(o["attacking"]), "attacking"))
-    if unit.arm is Arm.CAVALRY and unit.attributes.get("heavy"):
+    if is_heavy_cavalry(unit):
         mods.append(Modifier(int(o["heavy_cavalry"]), "heavy cavalry"))
     if unit.attributes.get("pikemen") and sit.enemy.arm is Arm.INFANTRY:
         mods.append(Modifier(int(o["pikemen_vs_infantry"]), "pikemen against infantry"))
     if (
         unit.arm is Arm.CAVALRY
-        and not unit.attributes.get("heavy")
+        and not is_heavy_cavalry(unit)
         and not unit.attributes.get("shock")
         and sit.enemy.arm is Arm.CAVALRY
-        and (sit.enemy.attributes.get("heavy") or sit.enemy.attributes.get("shock"))
+        and (is_heavy_cavalry(sit.enemy) or sit.enemy.attributes.get("shock"))
     ):
         mods.append(Modifier(int(o["ordinary_vs_heavy_cavalry"]), "ordinary cavalry against heavy/shock cavalry"))
     if unit_state(unit) is UnitState.UNFORMED:

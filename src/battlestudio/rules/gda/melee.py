@@ -1,0 +1,635 @@
+"""General d'Armée attacks at the table (АТАКА): declaration, the 2D6 attack roll, the result.
+
+Three actions, each in its phase of the turn (``rules.gda`` phases):
+
+* ``declare_attack`` (phase ``attack-declaration``; ПРОЦЕДУРА АТАКИ 1, ОБЪЯВЛЕНИЕ АТАКИ,
+  ОГРАНИЧЕНИЯ НА АТАКУ 1–16, ПОДДЕРЖКА АТАКИ): ``attacks.check_attack`` against this side's
+  declarations already made this turn; recorded as the unit flag ``gda-attack:<unit>``
+  (``order_events.CommandStateChanged``).
+* ``attack`` (phase ``attacks``; ПРОВЕДЕНИЕ АТАКИ 1–3, 9; ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»): «Обе
+  стороны бросают 2Д6, добавляют модификаторы» — both leading units roll 2D6 with
+  ``modifiers.attack_modifiers``; each support allows one die rerolled («переброс 1Д6», with
+  ``attacks.support_reroll_penalty``, minimum 1), attacker first, then the defender, whose
+  supports in range are included whether he wants them or not (step 3 «не имеет вариантов
+  отказаться»). A clean double six calls for a Fate test («Двойная 6»). The difference of the
+  totals is recorded as a ``combat_events.Melee`` with no winner yet.
+* ``attack_result`` (phase ``attacks``): the Attack Results table is not in the text («сверяются
+  с таблицей» — the table itself is lost), so the result by difference comes from the scenario
+  parameter ``attack_results`` (status "missing") or is entered by the umpire; it is applied «ко
+  всем подразделениям, вовлеченным в атаку»: damage as ``events.DamageTaken``, the unit states
+  (unformed, retreating, routing) as ``flow_events.OrderStateChanged``, dispersal as
+  ``flow_events.UnitRemoved``, then both brigades' states follow (``states.follow_units``).
+
+Reroll choice: a player rerolls his lowest die while it shows less than ``reroll_below``
+(the action's parameter), once per support («Перебросы поддержки добровольны»); the exact
+distribution of the difference is computed for that choice before the roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+from collections.abc import Mapping, Sequence
+
+from battlestudio.model.units import Arm, Unit
+from battlestudio.replay.combat_events import Melee
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
+from battlestudio.replay.order_events import CommandStateChanged
+from battlestudio.replay.state import GameState
+from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
+from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
+from battlestudio.rules.gda.attacks import (
+    Declaration,
+    brigade_of,
+    check_attack,
+    check_support,
+    support_reroll_penalty,
+)
+from battlestudio.rules.gda.brigades import UnitState, members, unit_state
+from battlestudio.rules.gda.events import DamageTaken
+from battlestudio.rules.gda.modifiers import attack_modifiers, situation_from_positions
+from battlestudio.rules.gda.states import apply_events, follow_units
+from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.protocol import ParameterSpec
+
+ATTACK_FLAG = "gda-attack"
+"""``CommandStateChanged.state`` of a declared / rolled attack, keyed by the leading attacker."""
+
+D6 = DiceSpec(1, 6)
+TWO_D6 = DiceSpec(2, 6)
+
+UNIT_RESULTS = ("stands", "unformed", "retreating", "routing", "dispersed")
+"""What the Attack Results table can do to a unit, in the seed's words (Не построенные,
+Отступают, Бегут, Рассеиваются); ``stands`` leaves it as it is."""
+
+DECLARE_RULE = "ПРОЦЕДУРА АТАКИ 1; ОБЪЯВЛЕНИЕ АТАКИ; ОГРАНИЧЕНИЯ НА АТАКУ 1-16"
+ATTACK_RULE = "ПРОВЕДЕНИЕ АТАКИ 1-3, 9; ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»; Модификаторы атаки"
+RESULT_TABLE = "ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ» (values lost), scenario parameter gda.attack_results"
+
+
+def attack_of(state: GameState, unit_id: str) -> Mapping[str, Any] | None:
+    """The attack ``unit_id`` leads this turn (declared or rolled), or None."""
+    v = state.flags.get(f"{ATTACK_FLAG}:{unit_id}")
+    if not isinstance(v, Mapping) or int(v.get("turn", -1)) != state.turn:
+        return None
+    return v
+
+
+def declared_this_turn(state: GameState, side: str) -> list[Declaration]:
+    """This side's attacks declared this turn (restrictions 3, 5, 11 look at them)."""
+    out = []
+    for key, v in state.flags.items():
+        if not key.startswith(ATTACK_FLAG + ":") or not isinstance(v, Mapping):
+            continue
+        uid = key.split(":", 1)[1]
+        u = state.units.get(uid)
+        if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn:
+            out.append(Declaration(uid, str(v["target"]), tuple(v.get("supports", ()))))
+    return out
+
+
+def _own_unit(state: GameState, subject: str) -> Unit | None:
+    u = state.units.get(subject)
+    if u is None or u.side != state.side:
+        return None
+    return u
+
+
+# ------------------------------------------------------------------------------- declaration
+def declare_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
+    """Offered to a unit of the side whose player-turn it is, in the attack-declaration phase."""
+    if state.phase != "attack-declaration":
+        return None
+    u = _own_unit(state, subject)
+    if u is None:
+        return None
+    why = ""
+    if attack_of(state, u.id) is not None:
+        why = f"{u.name or u.id} has already declared an attack this turn"
+    elif u.arm is Arm.ARTILLERY:
+        why = "restriction 14: artillery may not declare attacks («Артиллерия не может заявлять атаки»)"
+    else:
+        try:
+            st = unit_state(u)
+        except RuleRefused as exc:
+            st, why = UnitState.FORMED, str(exc)
+        if st is not UnitState.FORMED and not why:
+            why = f"restriction 2: a {st.value} unit may not declare an attack"
+    return ActionSpec(
+        "declare_attack",
+        "Declare an attack",
+        term="Атака!",
+        rule=DECLARE_RULE,
+        parameters=(
+            ParameterSpec("target", "enemy_unit", label="Target"),
+            ParameterSpec(
+                "supports", "friendly_unit", required=False, multiple=3, label="Supports (left, right, rear)"
+            ),
+            ParameterSpec("line_of_sight", "bool", required=False, label="Line of sight to the target"),
+        ),
+        unavailable=why,
+    )
+
+
+def _declaration(state: GameState, request: ActionRequest) -> Declaration:
+    target = str(request.parameters.get("target") or "")
+    if target not in state.units:
+        raise RuleRefused(f"declare an attack on a unit: {target!r} is not one")
+    if state.units[target].side == state.units[request.subject].side:
+        raise RuleRefused(f"{target} is a friendly unit")
+    sup = request.parameters.get("supports") or ()
+    sup = (sup,) if isinstance(sup, str) else tuple(str(s) for s in sup)
+    return Declaration(request.subject, target, sup, bool(request.parameters.get("line_of_sight", True)))
+
+
+def declare_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
+    decl = _declaration(state, request)
+    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    sup = "; ".join(f"{s}: {v}" for s, v in chk.supports.items())
+    bad = [f"support {s} {v}" for s, v in chk.supports.items() if v.startswith("refused")]
+    return ActionPreview(
+        "declare_attack",
+        request.subject,
+        chk.legal and not bad,
+        "; ".join([*chk.reasons, *bad]),
+        chk.explain() + (f" Supports: {sup}." if sup else ""),
+        assumed=tuple(params.assumptions()),
+    )
+
+
+def declare_resolve(
+    state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
+) -> ActionOutcome:
+    decl = _declaration(state, request)
+    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    if not chk.legal:
+        raise RuleRefused(chk.explain())
+    bad = {s: v for s, v in chk.supports.items() if v.startswith("refused")}
+    if bad:
+        raise RuleRefused("; ".join(f"support {s} {v}" for s, v in bad.items()) + " (ПОДДЕРЖКА АТАКИ)")
+    value = {
+        "turn": state.turn,
+        "stage": "declared",
+        "target": decl.target,
+        "supports": list(decl.supports),
+        "positions": dict(chk.supports),
+    }
+    ev = CommandStateChanged(
+        state.turn, state.side, state.phase, subject=decl.attacker, state=ATTACK_FLAG, value=value, reason="Атака!"
+    )
+    return ActionOutcome("resolved", chk.explain(), (ev,), assumed=tuple(params.assumptions()))
+
+
+# ------------------------------------------------------------------------------- the roll
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of an attack roll: the leading ``unit``, its ``supports`` (id → position),
+    the ``penalties`` of the rerolls they give (0 or -1 each, best first), its ``modifiers``."""
+
+    unit: Unit
+    supports: Mapping[str, str]
+    penalties: tuple[int, ...]
+    modifiers: tuple[Modifier, ...]
+
+    @property
+    def modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+def _penalties(state: GameState, ids: Sequence[str], enemy: Unit, params: RuleParameters) -> tuple[int, ...]:
+    pens = [
+        support_reroll_penalty(state.units[s], params, against_cavalry=enemy.arm is Arm.CAVALRY)
+        for s in ids
+        if s in state.units
+    ]
+    return tuple(sorted(pens, reverse=True))
+
+
+def defending_supports(state: GameState, defender: Unit, attacker: Unit, params: RuleParameters) -> dict[str, str]:
+    """Every unit of the defender's brigade that may support it (``check_support`` with
+    ``defending``), one per position: ПРОВЕДЕНИЕ АТАКИ 3, the defender must include them."""
+    b = brigade_of(state, defender.id)
+    out: dict[str, str] = {}
+    if not b:
+        return out
+    for u in sorted(members(state, b).present, key=lambda x: x.id):
+        if u.id == defender.id:
+            continue
+        v = check_support(state, defender, attacker, u.id, params, defending=True)
+        if not v.startswith("refused") and v not in out.values():
+            out[u.id] = v
+    return out
+
+
+def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tuple[Side, Side, Mapping[str, Any]]:
+    """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn.
+
+    Raises
+    ------
+    RuleRefused
+        when it has no declared attack this turn, its target is gone (ПРОЦЕДУРА АТАКИ 1:
+        «атака отменяется»), or the target is a garrison / built-up area (step 10: straight
+        into melee, chapter 9 lost).
+    """
+    decl = attack_of(state, attacker_id)
+    if decl is None:
+        raise RuleRefused(f"{attacker_id} has declared no attack this turn (ПРОЦЕДУРА АТАКИ 1)")
+    a = state.units.get(attacker_id)
+    t = state.units.get(str(decl["target"]))
+    if a is None or t is None:
+        raise RuleRefused("the attacker or its target has left the table: the attack is cancelled (ПРОЦЕДУРА АТАКИ 1)")
+    if t.attributes.get("garrison") or t.attributes.get("built_up"):
+        raise RuleRefused(
+            "ПРОВЕДЕНИЕ АТАКИ 10 / Атака против гарнизона: the attacker goes straight into melee, the 2D6 "
+            "procedure is skipped; the melee chapter (9) is not in the text, the umpire resolves it"
+        )
+    a_sup = {
+        s: p for s, p in dict(decl.get("positions", {})).items() if s in state.units and not p.startswith("refused")
+    }
+    # a support whose brigade turned Faltering since the declaration no longer rerolls (З)
+    a_sup = {s: p for s, p in a_sup.items() if not check_support(state, a, t, s, params).startswith("refused")}
+    d_sup = defending_supports(state, t, a, params)
+    in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
+    a_mods = attack_modifiers(
+        state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
+    )
+    d_mods = attack_modifiers(state, t, situation_from_positions(state, t, a, False, params), params)
+    att = Side(a, a_sup, _penalties(state, list(a_sup), t, params), tuple(a_mods))
+    dfn = Side(t, d_sup, _penalties(state, list(d_sup), a, params), tuple(d_mods))
+    return att, dfn, decl
+
+
+@lru_cache(maxsize=256)
+def natural_distribution(penalties: tuple[int, ...], below: int) -> tuple[tuple[int, Fraction], ...]:
+    """Exact distribution of a side's 2D6 after its rerolls: while the lowest die shows less
+    than ``below`` and a reroll is left, reroll it (next penalty, result at least 1)."""
+    dist: dict[int, Fraction] = {}
+
+    def walk(d: tuple[int, int], pens: tuple[int, ...], p: Fraction) -> None:
+        lo = min(d)
+        if not pens or lo >= below:
+            dist[d[0] + d[1]] = dist.get(d[0] + d[1], Fraction(0)) + p
+            return
+        keep = max(d)
+        for f in range(1, 7):
+            walk((keep, max(1, f + pens[0])), pens[1:], p / 6)
+
+    for a in range(1, 7):
+        for b in range(1, 7):
+            walk((a, b), penalties, Fraction(1, 36))
+    return tuple(sorted(dist.items()))
+
+
+def difference_distribution(att: Side, dfn: Side, a_below: int, d_below: int) -> dict[int, Fraction]:
+    """Exact distribution of attacker total − defender total."""
+    out: dict[int, Fraction] = {}
+    for x, px in natural_distribution(att.penalties, a_below):
+        for y, py in natural_distribution(dfn.penalties, d_below):
+            k = (x + att.modifier) - (y + dfn.modifier)
+            out[k] = out.get(k, Fraction(0)) + px * py
+    return out
+
+
+def attack_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
+    """Offered in the attacks phase to a unit of this side that declared an attack this turn."""
+    if state.phase != "attacks":
+        return None
+    u = _own_unit(state, subject)
+    if u is None:
+        return None
+    decl = attack_of(state, u.id)
+    if decl is None:
+        return None
+    why = "" if decl.get("stage") == "declared" else f"{u.name or u.id} has already rolled its attack this turn"
+    return ActionSpec(
+        "attack",
+        f"Attack {decl['target']}",
+        term="Проведение атаки",
+        rule=ATTACK_RULE,
+        parameters=(
+            ParameterSpec(
+                "reroll_below",
+                "int",
+                required=False,
+                minimum=0,
+                maximum=7,
+                label="Attacker rerolls his lowest die while it shows less than (0 = no rerolls)",
+            ),
+            ParameterSpec(
+                "defender_reroll_below",
+                "int",
+                required=False,
+                minimum=0,
+                maximum=7,
+                label="Defender rerolls his lowest die while it shows less than",
+            ),
+        ),
+        unavailable=why,
+    )
+
+
+def _belows(request: ActionRequest) -> tuple[int, int]:
+    try:
+        return int(request.parameters.get("reroll_below", 0)), int(request.parameters.get("defender_reroll_below", 0))
+    except (TypeError, ValueError):
+        raise RuleRefused("reroll_below and defender_reroll_below are faces 0-7") from None
+
+
+def _describe(side: Side, who: str) -> str:
+    mods = ", ".join(f"{m.value:+d} {m.source}" for m in side.modifiers if m.value) or "none"
+    sup = ", ".join(f"{s} ({p})" for s, p in side.supports.items()) or "none"
+    pens = ", ".join("−1" if p else "0" for p in side.penalties)
+    return f"{who} {side.unit.name or side.unit.id}: 2D6 {side.modifier:+d} (modifiers: {mods}); supports {sup}" + (
+        f", rerolls at {pens}" if side.penalties else ", no rerolls"
+    )
+
+
+def attack_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
+    att, dfn, _ = sides_of(state, request.subject, params)
+    a_below, d_below = _belows(request)
+    dist = difference_distribution(att, dfn, a_below, d_below)
+    higher = sum((p for k, p in dist.items() if k > 0), Fraction(0))
+    tie = dist.get(0, Fraction(0))
+    text = (
+        f"{_describe(att, 'Attacker')}. {_describe(dfn, 'Defender')}. The difference of the totals goes to the "
+        f"Attack Results table ({RESULT_TABLE}). {ATTACK_RULE}."
+    )
+    return ActionPreview(
+        "attack",
+        request.subject,
+        True,
+        explanation=text,
+        odds=(
+            ("attacker's total higher", higher),
+            ("totals equal", tie),
+            ("defender's total higher", 1 - higher - tie),
+            ("a clean double six for one side (Fate test)", Fraction(1, 36)),
+        ),
+        outcomes=tuple((f"difference {k:+d}", p) for k, p in sorted(dist.items())),
+        assumed=tuple(params.assumptions()),
+    )
+
+
+def _roll_side(side: Side, who: str, base: str, below: int, dice: DiceSource) -> tuple[int, list[RollRecord], bool]:
+    """Roll one side's 2D6 and its rerolls; (natural after rerolls, records, clean double six)."""
+    first = dice.roll(f"{base}:{who}", TWO_D6)
+    recs = [
+        RollRecord(
+            f"{base}:{who}",
+            f"Attack roll, {who} {side.unit.name or side.unit.id}",
+            TWO_D6,
+            first,
+            side.modifiers,
+            outcome="table roll (Attack Results)",
+        )
+    ]
+    faces = [first[0], first[1]]
+    for i, pen in enumerate(side.penalties):
+        lo = min(range(2), key=lambda j: faces[j])
+        if faces[lo] >= below:
+            break
+        face = dice.roll(f"{base}:{who}:reroll{i + 1}", D6)[0]
+        new = max(1, face + pen)
+        recs.append(
+            RollRecord(
+                f"{base}:{who}:reroll{i + 1}",
+                f"Support reroll {i + 1} of the {who}'s {faces[lo]}" + (" at −1, minimum 1" if pen else ""),
+                D6,
+                (face,),
+                (Modifier(pen, "support reroll penalty (Выгоды)"),) if pen else (),
+                outcome=f"the die now reads {new} and must be kept",
+            )
+        )
+        faces[lo] = new
+    return faces[0] + faces[1], recs, first == (6, 6)
+
+
+def attack_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    att, dfn, decl = sides_of(state, request.subject, params)
+    a_below, d_below = _belows(request)
+    base = f"gda-attack:{att.unit.id}:{dfn.unit.id}:t{state.turn}"
+    xa, ra, six_a = _roll_side(att, "attacker", base, a_below, dice)
+    xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
+    ta, td = xa + att.modifier, xd + dfn.modifier
+    diff = ta - td
+    fate = [w for w, six in (("attacker", six_a), ("defender", six_d)) if six]
+    roll = {
+        "attacker_total": ta,
+        "defender_total": td,
+        "difference": diff,
+        "attacker_modifier": att.modifier,
+        "defender_modifier": dfn.modifier,
+        "fate_test": fate,
+    }
+    text = (
+        f"{_describe(att, 'Attacker')}: {xa} {att.modifier:+d} = {ta}. {_describe(dfn, 'Defender')}: {xd} "
+        f"{dfn.modifier:+d} = {td}. Difference {diff:+d} for the Attack Results table ({RESULT_TABLE})."
+    )
+    if fate:
+        text += (
+            f" A clean double six for the {' and '.join(fate)}: a Fate test is due now (Двойная «6»; Fate table lost)."
+        )
+    melee = Melee(
+        state.turn,
+        state.side,
+        state.phase,
+        attackers=(att.unit.id, *att.supports),
+        defenders=(dfn.unit.id, *dfn.supports),
+        winner="",
+        roll=roll,
+        explanation=text,
+    )
+    value = {
+        **dict(decl),
+        "stage": "rolled",
+        "positions": dict(att.supports),
+        "defending_supports": dict(dfn.supports),
+        **roll,
+    }
+    flag = CommandStateChanged(
+        state.turn, state.side, state.phase, subject=att.unit.id, state=ATTACK_FLAG, value=value, reason="attack rolled"
+    )
+    return ActionOutcome(
+        "resolved", text + f" {ATTACK_RULE}.", (melee, flag), tuple(ra + rd), tuple(params.assumptions())
+    )
+
+
+# ------------------------------------------------------------------------------- the result
+def _table_row(params: RuleParameters, diff: int) -> Mapping[str, Any] | None:
+    """The scenario's row of the Attack Results table for ``diff`` (None: not supplied).
+
+    ``attack_results`` is a list of rows ``{"min": d, "max": d, "winner": ..., "attacker": ...,
+    "defender": ..., "attacker_damage": n, "defender_damage": n}`` (``min``/``max`` optional).
+
+    Raises
+    ------
+    RuleRefused
+        when the supplied table has no row for ``diff``.
+    """
+    found = params.lookup("attack_results", "gda.attack_results")
+    if found is None:
+        return None
+    for row in found[1]:
+        lo, hi = row.get("min"), row.get("max")
+        if (lo is None or diff >= int(lo)) and (hi is None or diff <= int(hi)):
+            return dict(row)
+    raise RuleRefused(f"the scenario's attack_results has no row for a difference of {diff:+d}")
+
+
+def result_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
+    """Offered in the attacks phase to a unit whose attack is rolled and not yet applied."""
+    if state.phase != "attacks":
+        return None
+    u = _own_unit(state, subject)
+    decl = attack_of(state, subject) if u is not None else None
+    if decl is None or decl.get("stage") != "rolled":
+        return None
+    supplied = params.lookup("attack_results", "gda.attack_results") is not None
+    return ActionSpec(
+        "attack_result",
+        f"Apply the attack result (difference {int(decl['difference']):+d})",
+        term="Результаты Атаки",
+        rule="ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»; ПРОВЕДЕНИЕ АТАКИ 9: «Результаты применяются немедленно»",
+        umpire_table="" if supplied else RESULT_TABLE,
+        umpire_result=(
+            ParameterSpec("winner", "choice", choices=("attacker", "defender", "draw"), label="Winner"),
+            ParameterSpec("attacker", "choice", choices=UNIT_RESULTS, label="Attacking units"),
+            ParameterSpec("defender", "choice", choices=UNIT_RESULTS, label="Defending units"),
+            ParameterSpec(
+                "attacker_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading attacker"
+            ),
+            ParameterSpec(
+                "defender_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading defender"
+            ),
+        ),
+    )
+
+
+def _entry(state: GameState, request: ActionRequest, params: RuleParameters) -> tuple[dict[str, Any], str]:
+    decl = attack_of(state, request.subject)
+    assert decl is not None
+    if request.umpire_result is not None:
+        row, source = dict(request.umpire_result), "entered by the umpire (the table is not in the text)"
+    else:
+        table = _table_row(params, int(decl["difference"]))
+        if table is None:
+            raise RuleRefused(f"{RESULT_TABLE} is not supplied; enter the table's result")
+        row, source = dict(table), "scenario parameter attack_results"
+    if row.get("winner") not in ("attacker", "defender", "draw"):
+        raise RuleRefused(f"winner must be attacker, defender or draw, not {row.get('winner')!r}")
+    for k in ("attacker", "defender"):
+        if row.get(k, "stands") not in UNIT_RESULTS:
+            raise RuleRefused(f"{k}: {row.get(k)!r} is not one of {', '.join(UNIT_RESULTS)}")
+        try:
+            dmg = int(row.get(f"{k}_damage", 0) or 0)
+        except (TypeError, ValueError):
+            raise RuleRefused(f"{k}_damage must be a whole number of damage points") from None
+        if dmg < 0:
+            raise RuleRefused(f"{k}_damage cannot be negative")
+        row[f"{k}_damage"] = dmg
+    return row, source
+
+
+def result_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
+    decl = attack_of(state, request.subject)
+    assert decl is not None
+    try:
+        row, source = _entry(state, request, params)
+    except RuleRefused as exc:
+        return ActionPreview(
+            "attack_result",
+            request.subject,
+            True,
+            str(exc),
+            f"Difference {int(decl['difference']):+d}: {RESULT_TABLE}.",
+            umpire_entry=True,
+        )
+    return ActionPreview(
+        "attack_result",
+        request.subject,
+        True,
+        explanation=f"Difference {int(decl['difference']):+d}, result {source}: {row}.",
+        umpire_entry=request.umpire_result is not None,
+    )
+
+
+def _unit_events(state: GameState, ids: Sequence[str], result: str, why: str) -> list[BattleEvent]:
+    out: list[BattleEvent] = []
+    for uid in ids:
+        if uid not in state.units or result == "stands":
+            continue
+        if result == "dispersed":
+            out.append(UnitRemoved(state.turn, state.side, state.phase, id=uid, reason=f"{why}: dispersed"))
+        elif unit_state(state.units[uid]).value != result:
+            out.append(OrderStateChanged(state.turn, state.side, state.phase, unit=uid, state=result, reason=why))
+    return out
+
+
+def result_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    decl = attack_of(state, request.subject)
+    assert decl is not None
+    row, source = _entry(state, request, params)
+    attackers = [request.subject, *dict(decl.get("positions", {}))]
+    defenders = [str(decl["target"]), *dict(decl.get("defending_supports", {}))]
+    diff = int(decl["difference"])
+    why = f"Attack Results, difference {diff:+d}"
+    turn, side, phase = state.turn, state.side, state.phase
+    events: list[BattleEvent] = [
+        Melee(
+            turn,
+            side,
+            phase,
+            attackers=tuple(a for a in attackers if a in state.units),
+            defenders=tuple(d for d in defenders if d in state.units),
+            winner=str(row["winner"]),
+            roll={k: decl[k] for k in ("attacker_total", "defender_total", "difference")},
+            explanation=f"{why}: {row['winner']} ({source})",
+        )
+    ]
+    for lead, key in ((attackers[0], "attacker"), (defenders[0], "defender")):
+        dmg = int(row[f"{key}_damage"])
+        if dmg and lead in state.units:
+            events.append(DamageTaken(turn, side, phase, unit=lead, points=dmg, cause=why))
+    events += _unit_events(state, attackers, str(row.get("attacker", "stands")), why)
+    events += _unit_events(state, defenders, str(row.get("defender", "stands")), why)
+    after = apply_events(state, events)
+    broken = [
+        u
+        for u in attackers + defenders
+        if u in state.units
+        and (u not in after.units or unit_state(after.units[u]) is UnitState.ROUTING)
+        and unit_state(state.units[u]) is not UnitState.ROUTING
+    ]
+    brigades = [b for b in (brigade_of(state, u) for u in attackers + defenders) if b]
+    follow, notes = follow_units(state, after, brigades, broken, params)
+    events += follow
+    events.append(
+        CommandStateChanged(
+            turn,
+            side,
+            phase,
+            subject=request.subject,
+            state=ATTACK_FLAG,
+            value={**dict(decl), "stage": "applied", "winner": row["winner"]},
+            reason="attack result applied",
+        )
+    )
+    text = (
+        f"{why} ({source}): {row['winner']} wins; attackers {row.get('attacker', 'stands')}"
+        f" ({row['attacker_damage']} damage to the leader), defenders {row.get('defender', 'stands')}"
+        f" ({row['defender_damage']} damage to the leader), applied to every unit in the attack "
+        "(ПРОВЕДЕНИЕ АТАКИ 9)."
+    )
+    if notes:
+        text += " " + ". ".join(notes) + "."
+    return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
+
+
+HANDLERS = (
+    ActionHandler("declare_attack", declare_spec, declare_preview, declare_resolve),
+    ActionHandler("attack", attack_spec, attack_preview, attack_resolve),
+    ActionHandler("attack_result", result_spec, result_preview, result_resolve),
+)
