@@ -85,10 +85,12 @@ def test_the_sideways_reading_is_assumed_and_its_override_changes_the_answer(mov
     st = _alone(state, u)
     r = right_of(u.facing)
     side = (r[0] * 20.0, r[1] * 20.0)
-    full = _check(st, params, u, side)
-    assert full.legal and full.assumed == ("sideways_move_factor",)
-    half = _check(st, {**params, "toe.sideways_move_factor": 0.5}, u, side)
-    assert not half.legal and half.allowed_cm == 15.0 and half.assumed == ()
+    turn = _check(st, params, u, side)
+    assert not turn.legal and "turns first" in turn.problems[0] and turn.assumed == ("sideways_move",)
+    full = _check(st, {**params, "toe.sideways_move": "full"}, u, side)
+    assert full.legal and full.allowed_cm == 30.0 and full.assumed == ()
+    half = _check(st, {**params, "toe.sideways_move": "half"}, u, side)
+    assert not half.legal and half.allowed_cm == 15.0
 
 
 def test_the_figure_with_farthest_to_go_measures_a_turn(movement):

@@ -233,11 +233,7 @@ def check_attack(
     if decl.flank_or_rear is None:
         notes.append(f"attacks the target's {aspect}" + ("" if aspect == "front" else " (flank or rear)"))
     if is_cossack(a) and not flank_or_rear and unit_state(t) is UnitState.FORMED:
-        if (
-            t.arm is Arm.ARTILLERY
-            or (t.arm is Arm.INFANTRY and is_close_order(t))
-            or is_heavy_cavalry(t)
-        ):
+        if t.arm is Arm.ARTILLERY or (t.arm is Arm.INFANTRY and is_close_order(t)) or is_heavy_cavalry(t):
             reasons.append(
                 "restriction 13: Cossacks may not attack close-order infantry, artillery or heavy cavalry frontally"
             )

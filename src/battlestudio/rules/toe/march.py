@@ -20,7 +20,8 @@ What the seed gives, each a problem or note with its section:
   terrain is impassable.
 
 A move neither forward nor backwards (a sideways move: 4.3 "Enheder må flyttes i enhver
-retning") is measured at ``sideways_move_factor`` (assumed 1: full march length).
+retning", which 4.4 does not measure) follows ``sideways_move`` (assumed "turn": the unit must
+turn first; "half" or "full" allow a sidestep; A37).
 """
 
 from __future__ import annotations
@@ -128,14 +129,22 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             allowed /= 2.0
             notes.append(f"backwards move ({off:.0f}° from the front): half march length, {allowed:g} cm (4.4).")
         else:
-            factor = float(p.get("sideways_move_factor"))
-            if not p.overridden("sideways_move_factor"):
-                assumed.append("sideways_move_factor")
-            allowed *= factor
-            notes.append(
-                f"sideways move ({off:.0f}° from the front, 4.3): {factor:g} × march length "
-                f"(assumed reading sideways_move_factor), {allowed:g} cm."
-            )
+            how = str(p.get("sideways_move"))
+            if not p.overridden("sideways_move"):
+                assumed.append("sideways_move")
+            if how == "turn":
+                problems.append(
+                    f"{u.name} moves sideways ({off:.0f}° from the front): 4.4 defines only forward and backwards "
+                    "moves, so it turns first (a turn over 45° is a formation change; assumed reading A37, "
+                    "scenario parameter toe.sideways_move = 'half' or 'full' allows a sidestep)."
+                )
+            else:
+                factor = 0.5 if how == "half" else 1.0
+                allowed *= factor
+                notes.append(
+                    f"sideways move ({off:.0f}° from the front, 4.3): {how} march length, {allowed:g} cm "
+                    "(toe.sideways_move)."
+                )
     if turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
         found = p.lookup(f"formation_change_cm.{u.nation}", "formation_change_cm") if u.nation else None
         found = found or p.lookup("formation_change_cm")
