@@ -149,10 +149,16 @@ def test_attack_order_moves_the_corps_general_and_his_troops_follow(jena_scenari
     d_obj = (obj[0] - start[0], obj[1] - start[1])
     assert (end[0] - start[0]) * d_obj[1] - (end[1] - start[1]) * d_obj[0] == pytest.approx(0.0, abs=1e-6)
     delta = (end[0] - start[0], end[1] - start[1])
+    stayed = []
     for uid in before.oob.all_subordinates(LANNES):
         if uid in before.units:
-            p0, p1 = before.units[uid].position, after.units[uid].position
-            assert p1 == pytest.approx((p0[0] + delta[0], p0[1] + delta[1]), abs=0.01), uid
+            u, p0, p1 = before.units[uid], before.units[uid].position, after.units[uid].position
+            if u.formation.value in ("unlimbered", "square"):  # 4.4, 4.6.3: they do not march (D7)
+                assert p1 == p0, uid
+                stayed.append(u.name)
+            else:
+                assert p1 == pytest.approx((p0[0] + delta[0], p0[1] + delta[1]), abs=0.01), uid
+    assert stayed and all(any(n.startswith(f"{name} stays") for n in s.march_notes) for name in stayed)
     assert after.commanders[SUCHET].position == pytest.approx(
         (before.commanders[SUCHET].position[0] + delta[0], before.commanders[SUCHET].position[1] + delta[1]), abs=0.01
     )
@@ -323,3 +329,26 @@ def test_undo_reaches_back_into_the_phases_next_phase_closed(jena_scenario):
     assert [type(e) for e in removed] == [TurnEnded, PhaseStarted] and s.key.turn == 1
     s.record_all(removed)
     assert len(s.log) == n and s.key.turn == 2
+
+
+def test_a_retreat_order_moves_troops_facing_the_enemy_backwards_at_half_their_march_length(jena_scenario):
+    """D7 (4.4 "Baglæns bevægelse ... med ½ marchlængde"): an executed T order carries the
+    general as far as 2.9 lets him, but troops still facing the enemy step back only half
+    their march length (Jena: infantry 30 cm, so 15 cm)."""
+    s = fresh(jena_scenario, dice=FixedDice(9))
+    s.start()
+    start = s.state.commanders[LANNES].position
+    away = (start[0], start[1] - 40.0)
+    out = s.issue_order(OrderRequest(NAPOLEON, LANNES, "T", objective=away))
+    assert out.status == "delivered", out.explanation
+    s.advance_to("movement")
+    before = s.state
+    help_ = s.execute_order(LANNES)
+    step = math.dist(before.commanders[LANNES].position, s.state.commanders[LANNES].position)
+    assert step > 15.0, help_.explanation  # the general goes further than half a march length
+    held = [n for n in s.march_notes if "stops after 15.0 of" in n and "half march length" in n]
+    assert held, s.march_notes
+    for uid in before.oob.all_subordinates(LANNES):
+        u = before.units.get(uid)
+        if u is not None and u.arm.value == "infantry" and u.formation.value != "square":
+            assert math.dist(u.position, s.state.units[uid].position) <= 15.0 + 0.02, u.name

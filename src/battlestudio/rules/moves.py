@@ -9,7 +9,6 @@ go and why, and the consequences the rules attach (e.g. leaving the table loses 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from collections.abc import Sequence
 
 from battlestudio.model.geometry import Point
@@ -37,6 +36,8 @@ class MoveCheck:
     march length this move may use (None when the rules give no number, e.g. a missing
     supplement value); ``problems`` each broken rule in words with its section; ``notes`` the
     readings and deductions applied; ``leaves_table`` when the unit ends off the table (lost);
+    ``immobile`` when the unit may not make this kind of move at all (a square, a unit in
+    complete disorder, an unlimbered battery beyond its pivot), however short;
     ``assumed`` the assumed readings used."""
 
     unit: str
@@ -47,7 +48,7 @@ class MoveCheck:
     notes: tuple[str, ...] = ()
     leaves_table: bool = False
     assumed: tuple[str, ...] = ()
-    detail: Any = None
+    immobile: bool = False
 
     @property
     def explanation(self) -> str:

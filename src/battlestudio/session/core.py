@@ -9,7 +9,7 @@ refused (nothing recorded) if it cannot apply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -17,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import PhaseStarted, TurnEnded
+from battlestudio.replay.flow_events import Moved, PhaseStarted, TurnEnded
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
+from battlestudio.rules.moves import MoveRequest
+from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import (
     CheckResult,
     InitiativeResult,
@@ -99,6 +101,7 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
         self.log = log if log is not None else GameLog.from_battle(battle, keyframe_every=keyframe_every)
         self._steps: dict[int, list[PhaseStep]] = {}
+        self.march_notes: list[str] = []  # what the movement rules held back in the last executed order
         self.reroll_outcomes: list[OrderOutcome] = []  # failed orders rolled again as the last order phase closed
 
     # -- where the game stands ------------------------------------------------------------
@@ -453,5 +456,43 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
                 wheel=wheel,
                 **self._stamp(),
             )
+            events = self._within_march(events)
         self._record(events)
         return help_
+
+    def _within_march(self, events: list[BattleEvent]) -> list[BattleEvent]:
+        """The troops' moves of an executed order held to the ruleset's movement rules
+        (``move_check``; Torden over Europa 4.4, 4.6.3): a unit that may not move stays (a
+        square, a unit in complete disorder, an unlimbered battery), one that would go beyond
+        what its march length allows this way (backwards at ½) stops there. What was held back
+        is said in ``march_notes``."""
+        self.march_notes = []
+        info = self.battle.scenario.info
+        terrain = tuple(self.battle.scenario.terrain.values())
+        out: list[BattleEvent] = []
+        for e in events:
+            u = self.state.units.get(e.id) if isinstance(e, Moved) else None
+            if u is None or not isinstance(e, Moved) or len(e.path) < 2:
+                out.append(e)
+                continue
+            end = (float(e.path[-1][0]), float(e.path[-1][1]))
+            req = MoveRequest(u.id, (u.position, end), e.facing, terrain, (info.table_width, info.table_height))
+            try:
+                check = self.ruleset.move_check(self.state, req, self.params)
+            except RuleRefused:
+                check = None
+            if check is None:
+                out.append(e)
+            elif check.immobile:
+                self.march_notes.append(f"{u.name} stays: {' '.join(check.problems)}")
+            elif check.allowed_cm is not None and check.used_cm > check.allowed_cm + 1e-6:
+                share = max(0.0, check.allowed_cm) / check.used_cm
+                (x0, y0), (x1, y1) = u.position, e.path[-1]
+                end = (round(x0 + (x1 - x0) * share, 2), round(y0 + (y1 - y0) * share, 2))
+                self.march_notes.append(
+                    f"{u.name} stops after {check.allowed_cm:.1f} of {check.used_cm:.1f} cm: {' '.join(check.notes)}"
+                )
+                out.append(replace(e, path=(u.position, end)))
+            else:
+                out.append(e)
+        return out

@@ -98,22 +98,28 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     moved = math.dist(start, end) > 1e-6
     turned = _angle(u.facing, facing)
 
+    immobile = False
     # 4.2 who moves
     if state.phase == "movement" and u.side != state.side:
         problems.append(
             f"{u.name} belongs to the passive side: it moves only as a reaction after a reaction roll (4.2, 5.2)."
         )
     if state.flags.get(f"continued_melee:{u.id}"):
+        immobile = True
         problems.append(f"{u.name} is in continued melee and cannot move unless the melee is broken off (4.2, 7.5).")
     # 4.4 states and formations that do not move
+    if u.state in (OrderState.ELIMINATED.value, OrderState.FU.value):
+        immobile = True
     if u.state == OrderState.ELIMINATED.value:
         problems.append(f"{u.name} is eliminated.")
     elif u.state == OrderState.FU.value:
         problems.append(f"{u.name} is in complete disorder (FU) and cannot be moved except by flight (4.4, 8.8).")
     if u.formation is Formation.SQUARE and moved:
+        immobile = True
         problems.append(f"{u.name} is in square: squares make no voluntary move (4.4).")
     if u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED:
         if used > 2.0 + 1e-9 or turned > PIVOT_FREE_DEG + 1e-9:
+            immobile = True
             problems.append(
                 f"{u.name} is unlimbered: it may only pivot up to 45° within 2 cm ({used:.1f} cm, "
                 f"{turned:.0f}°); limber it to march (4.6.3)."
@@ -200,7 +206,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
         if not board.buffer(1e-6).contains(after.footprint()):
             leaves = True
             notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
-    return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed))
+    return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed), immobile)
 
 
 def _swept(before: Unit, after: Unit, path: tuple[Point, ...]) -> Polygon:
