@@ -249,7 +249,7 @@ def test_the_scenario_length_bounds_the_game(jena_scenario):
 
 
 def test_troops_halt_at_contact_and_at_the_table_edge(jena_scenario):
-    from battlestudio.session.umpire import follow_moves
+    from battlestudio.rules.following import follow_moves
 
     s = fresh(jena_scenario, seed=6)
     s.advance_to("movement")
@@ -352,3 +352,30 @@ def test_a_retreat_order_moves_troops_facing_the_enemy_backwards_at_half_their_m
         u = before.units.get(uid)
         if u is not None and u.arm.value == "infantry" and u.formation.value != "square":
             assert math.dist(u.position, s.state.units[uid].position) <= 15.0 + 0.02, u.name
+
+
+def test_carrying_out_the_order_is_an_action_of_the_movement_phase(jena_scenario):
+    """The window's way to execute an order: the ToE action ``execute_order`` for a general of
+    the side on the move, the same events as ``GameSession.execute_order``."""
+    from battlestudio.rules.actions import ActionRequest
+
+    s = fresh(jena_scenario, dice=FixedDice(9))
+    s.start()
+    assert s.issue_order(OrderRequest(NAPOLEON, LANNES, "A", objective=(420.0, 200.0))).status == "delivered"
+    assert "execute_order" not in [a.id for a in s.actions(LANNES)]  # not in the order phase
+    s.advance_to("movement")
+    (spec,) = [a for a in s.actions(LANNES) if a.id == "execute_order"]
+    assert spec.legal and spec.subject_kind == "commander"
+    held = [a for a in s.actions(SUCHET) if a.id == "execute_order"]
+    assert held and "no standing order" in held[0].unavailable
+    assert "moves" in s.preview_action(ActionRequest("execute_order", LANNES)).explanation
+    twin = fresh(jena_scenario, dice=FixedDice(9))
+    twin.start()
+    twin.issue_order(OrderRequest(NAPOLEON, LANNES, "A", objective=(420.0, 200.0)))
+    twin.advance_to("movement")
+    n = len(s.log)
+    res = s.act(ActionRequest("execute_order", LANNES))
+    assert res.status == "resolved" and "follow him (2.5)" in res.explanation
+    twin.execute_order(LANNES)
+    assert s.state.units == twin.state.units and s.state.commanders == twin.state.commanders
+    assert len(s.log) > n + 1

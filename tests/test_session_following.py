@@ -14,7 +14,7 @@ import pytest
 from battlestudio import store
 from battlestudio.replay.battle import Battle
 from battlestudio.session import GameSession
-from battlestudio.session.umpire import follow_moves, free_of_friends
+from battlestudio.rules.following import follow_moves, free_of_friends
 
 JENA = Path(__file__).resolve().parents[1] / "scenarios" / "jena-1806.battle.json"
 LANNES, SUCHET, GAZAN = "french-v-corps", "french-1eme-division", "french-2eme-division"

@@ -67,12 +67,16 @@ class ActionSpec:
 class ActionRequest:
     """What is asked: ``action`` id for ``subject`` (a unit, commander or formation id; "" for
     ``none``), the ``parameters`` filled in, and ``umpire_result`` when the umpire enters the
-    table's result instead of rolling (None: roll)."""
+    table's result instead of rolling (None: roll). ``table`` (width, height cm) and
+    ``terrain`` (``TerrainFeature``s) are the scenario's, filled in by the session: the game
+    state does not hold them."""
 
     action: str
     subject: str = ""
     parameters: Mapping[str, Any] = field(default_factory=dict)
     umpire_result: Mapping[str, Any] | None = None
+    table: tuple[float, float] | None = None
+    terrain: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

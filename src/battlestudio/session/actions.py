@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping, Sequence
 
+from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
@@ -44,6 +45,7 @@ class ActionEntries:
     ruleset: Ruleset
     params: Mapping[str, Any]
     dice: DiceSource
+    battle: Battle
 
     if TYPE_CHECKING:  # provided by GameSession
 
@@ -65,9 +67,16 @@ class ActionEntries:
         """The ids that have a legal action in the open phase."""
         return self.ruleset.action_subjects(self.state, self.params)
 
+    def _with_table(self, request: ActionRequest) -> ActionRequest:
+        scenario = self.battle.scenario
+        table = (scenario.info.table_width, scenario.info.table_height)
+        return replace(
+            request, table=request.table or table, terrain=request.terrain or tuple(scenario.terrain.values())
+        )
+
     def preview_action(self, request: ActionRequest) -> ActionPreview:
         """Legality and exact odds of ``request``; rolls nothing, records nothing."""
-        return self.ruleset.preview_action(self.state, request, self.params)
+        return self.ruleset.preview_action(self.state, self._with_table(request), self.params)
 
     def act(self, request: ActionRequest) -> ActionResult:
         """Resolve ``request`` through the ruleset (rolling the session's dice unless the umpire
@@ -82,7 +91,7 @@ class ActionEntries:
             (``MissingParameterError``) when the scenario lacks a value the rule needs.
         """
         k = self.key  # raises before start
-        out = self.ruleset.resolve_action(self.state, request, self.params, self.dice)
+        out = self.ruleset.resolve_action(self.state, self._with_table(request), self.params, self.dice)
         if out.status not in ("resolved", "refused"):
             raise SessionError(f"ruleset {self.ruleset.id!r} returned status {out.status!r} for {request.action!r}")
         if out.resolved:

@@ -9,7 +9,7 @@ refused (nothing recorded) if it cannot apply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -17,13 +17,11 @@ from collections.abc import Mapping, Sequence
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import Moved, PhaseStarted, TurnEnded
+from battlestudio.replay.flow_events import PhaseStarted, TurnEnded
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
-from battlestudio.rules.moves import MoveRequest
-from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import (
     CheckResult,
     InitiativeResult,
@@ -37,7 +35,8 @@ from battlestudio.session.turns import PhaseStep, game_time, initiative_for, pha
 from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
 from battlestudio.session.actions import ActionEntries
-from battlestudio.session.umpire import SessionError, follow_moves
+from battlestudio.rules.following import follow_moves, held_to_march
+from battlestudio.session.umpire import SessionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,38 +460,14 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         return help_
 
     def _within_march(self, events: list[BattleEvent]) -> list[BattleEvent]:
-        """The troops' moves of an executed order held to the ruleset's movement rules
-        (``move_check``; Torden over Europa 4.4, 4.6.3): a unit that may not move stays (a
-        square, a unit in complete disorder, an unlimbered battery), one that would go beyond
-        what its march length allows this way (backwards at ½) stops there. What was held back
-        is said in ``march_notes``."""
-        self.march_notes = []
+        """``rules.following.held_to_march`` with the ruleset's ``move_check``; what was held
+        back goes to ``march_notes``."""
         info = self.battle.scenario.info
-        terrain = tuple(self.battle.scenario.terrain.values())
-        out: list[BattleEvent] = []
-        for e in events:
-            u = self.state.units.get(e.id) if isinstance(e, Moved) else None
-            if u is None or not isinstance(e, Moved) or len(e.path) < 2:
-                out.append(e)
-                continue
-            end = (float(e.path[-1][0]), float(e.path[-1][1]))
-            req = MoveRequest(u.id, (u.position, end), e.facing, terrain, (info.table_width, info.table_height))
-            try:
-                check = self.ruleset.move_check(self.state, req, self.params)
-            except RuleRefused:
-                check = None
-            if check is None:
-                out.append(e)
-            elif check.immobile:
-                self.march_notes.append(f"{u.name} stays: {' '.join(check.problems)}")
-            elif check.allowed_cm is not None and check.used_cm > check.allowed_cm + 1e-6:
-                share = max(0.0, check.allowed_cm) / check.used_cm
-                (x0, y0), (x1, y1) = u.position, e.path[-1]
-                end = (round(x0 + (x1 - x0) * share, 2), round(y0 + (y1 - y0) * share, 2))
-                self.march_notes.append(
-                    f"{u.name} stops after {check.allowed_cm:.1f} of {check.used_cm:.1f} cm: {' '.join(check.notes)}"
-                )
-                out.append(replace(e, path=(u.position, end)))
-            else:
-                out.append(e)
+        out, self.march_notes = held_to_march(
+            self.state,
+            events,
+            lambda req: self.ruleset.move_check(self.state, req, self.params),
+            (info.table_width, info.table_height),
+            tuple(self.battle.scenario.terrain.values()),
+        )
         return out

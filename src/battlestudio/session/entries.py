@@ -25,7 +25,8 @@ from battlestudio.replay.flow_events import (
 )
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import RollRecord
-from battlestudio.session.umpire import SessionError, arrival_event, follow_moves
+from battlestudio.rules.following import follow_moves
+from battlestudio.session.umpire import SessionError, arrival_event
 
 EventT = TypeVar("EventT", bound=BattleEvent)
 

@@ -1,11 +1,12 @@
-"""The actions of Torden over Europa in the open phase (``rules.actions``): fire and
+"""The actions of Torden over Europa in the open phase (``rules.actions``): carrying out a
+standing order (``execution``, 2.5-2.11 and chapter 4), fire and
 ammunition (``fire``, chapter 6), melee (``melee``, chapter 7), morale and reorganisation
 (``morale``, chapters 8-9)."""
 
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionTable
-from battlestudio.rules.toe import fire, melee, morale
+from battlestudio.rules.toe import execution, fire, melee, morale
 from battlestudio.rules.toe.common import params_for
 
-ACTIONS = ActionTable(fire.HANDLERS + melee.HANDLERS + morale.HANDLERS, params_for)
+ACTIONS = ActionTable(execution.HANDLERS + fire.HANDLERS + melee.HANDLERS + morale.HANDLERS, params_for)
