@@ -471,3 +471,40 @@ def test_fire_arcs_are_polygons_for_the_map():
     assert set(arcs) == {"front"} and arcs["front"].contains(geo.ShapelyPoint(100, 60))
     assert not arcs["front"].contains(geo.ShapelyPoint(100, 30))
     assert set(fire.fire_arcs(s.state, p, INFANTRY)) == {"front", "right", "rear", "left"}
+
+
+def test_artillery_at_infantry_in_a_town_reads_zone_1_as_zone_2():
+    # 4.8.4: "Skydninger mod infanteri i en by på zone 1 gælder som en zone 2 skydning"
+    params = {"toe.fire_table.artillery": TABLE, "toe.fire_modifiers.artillery": {}}
+    town = {"position": (100.0, 43.0), "facing": 270.0, "attributes": {geo.TOWN_ATTRIBUTE: "elchingen"}}
+    s = elchingen({GUNS: gun_at(), "austrian-avantgarde": town}, dice=Script(5), params=params)
+    res = s.act(ActionRequest("fire", GUNS, {"target": "austrian-avantgarde"}))
+    assert res.status == "resolved", res.explanation
+    assert "counts as zone 2 (4.8.4)" in res.explanation and "2 figures lost" in res.explanation  # zone 1 would be 3
+    open_ground = elchingen(
+        {GUNS: gun_at(), "austrian-avantgarde": {**town, "attributes": {}}}, dice=Script(5), params=params
+    )
+    assert (
+        "3 figures lost" in open_ground.act(ActionRequest("fire", GUNS, {"target": "austrian-avantgarde"})).explanation
+    )
+
+
+def test_resupply_on_a_one_to_ten_die_reads_the_ten_as_nought():
+    s = elchingen({GUNS: gun_at(ammunition=2)}, dice=Script(10), params={"toe.d10_zero_based": False})
+    assert s.preview_action(ActionRequest("resupply", GUNS)).odds == (("resupplied", Fraction(1, 2)),)
+    res = s.act(ActionRequest("resupply", GUNS))
+    assert "resupplied to 8" in res.explanation and s.state.units[GUNS].ammunition == 8
+    zero_based = elchingen({GUNS: gun_at(ammunition=2)}, dice=Script(9))
+    assert "not resupplied" in zero_based.act(ActionRequest("resupply", GUNS)).explanation
+
+
+def test_a_fire_phase_saved_and_opened_again_replays_to_the_same_state(tmp_path):
+    s = elchingen({GUNS: gun_at(), HORSE_GUNS: gun_at(140, 40, ammunition=3), CAV: target_centre_at(100, 55)})
+    s.act(ActionRequest("fire", GUNS, {"target": CAV}, umpire_result={"figures": 1}))
+    s.act(ActionRequest("resupply", HORSE_GUNS))
+    path = tmp_path / "fire.battle.json"
+    store.save(s.battle, path)
+    again = GameSession(store.load(path), get_ruleset("toe"))
+    assert again.state.units[GUNS] == s.state.units[GUNS] and again.state.units[CAV].figures == 3
+    assert dict(again.state.flags) == dict(s.state.flags)
+    assert "already fired this turn" in spec(again, GUNS).unavailable
