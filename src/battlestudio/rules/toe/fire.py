@@ -31,6 +31,12 @@ som er vist i tabel 5, tab aflæses i tabel [6]"). A shot records ``Fired``, the
 ``OrderStateChanged`` to eliminated when no figure is left, for a battery ``AmmunitionUsed``
 (preceded, for a battery not counted yet, by ``AmmunitionResupplied`` to its full allowance),
 and the phase's bookkeeping flag. The morale test after fire (8.2) is lost with chapter 8.
+
+Not computed, for want of data in ``GameState``: town polygons (a unit in a town is marked by
+``attributes["town_zone"]`` and its own rectangle stands for the zone: range "til byzonen" and
+"the line of fire passes through the battery's side of the town", 4.8.6, are the umpire's) and
+terrain levels (``attributes["height_level"]``, A22). ``fire_arcs`` gives the map the ground a
+unit may fire at, one shapely polygon per side.
 """
 
 from __future__ import annotations
@@ -415,7 +421,8 @@ def _aim(
         )
     else:
         n = firer.figures
-        clauses.append(f"all {n} figures fire: one figure in range lets the whole unit fire (6.1)")
+        if not is_artillery(firer):
+            clauses.append(f"all {n} figures fire: one figure in range lets the whole unit fire (6.1)")
     return Shot(firer, target, front.name, rng, half, close, zone, flank, n, line, clauses)
 
 
@@ -518,7 +525,7 @@ def _nearest_refusal(state: GameState, p: RuleParameters, u: Unit) -> str:
     try:
         plan(state, p, u, enemies[0].id)
     except RuleRefused as exc:
-        return f": nearest, {exc}"
+        return f"; at the nearest, {enemies[0].name}: {exc}"
     return " (6.1)"
 
 
