@@ -33,7 +33,9 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
+from battlestudio.rules.toe.combat_marks import CombatMarked
 from battlestudio.rules.toe.actions import ACTIONS
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
@@ -142,11 +144,15 @@ STATE_MACHINES = (
 
 class TordenOverEuropa(RulesetDefaults):
     """The Torden over Europa ruleset (Protocol ``rules.Ruleset``); stateless. Its events are
-    all in ``replay`` (orders, command states, rolls): no ``event_types`` of its own."""
+    in ``replay`` (orders, command states, rolls, combat) but for ``CombatMarked``."""
 
     action_table = ACTIONS
 
     id = "toe"
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """The ruleset's own event: the combat marks of melee and morale (``combat_marks``)."""
+        return (CombatMarked,)
 
     def parameters(self, params: Mapping[str, Any] | None) -> RuleParameters:
         """The ruleset's numbers with the scenario's parameters on top."""
