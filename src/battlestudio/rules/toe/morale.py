@@ -202,7 +202,7 @@ def rally_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
     unavailable = ""
     if m.get("permanent_disorder"):
         unavailable = f"{u.name} is in permanent disorder for the rest of the game (1.6 'permanent uorden')"
-    elif m.get("rallied") == [state.turn, state.side]:
+    elif tuple(m.get("rallied") or ()) == (state.turn, state.side):
         unavailable = f"{u.name} has already tried to reorganise in this phase"
     choices = ("O", "U") if u.state == OrderState.U.value else ("U", "FU")
     return ActionSpec(
