@@ -289,3 +289,58 @@ def test_a_unit_that_loses_its_last_figures_is_eliminated():
 
 def test_opposed_odds_sum_to_one():
     assert sum(opposed_odds(0, 0)) == 1 and opposed_odds(0, 0)[0] == opposed_odds(0, 0)[1] == Fraction(575, 1296)
+
+
+# ------------------------------------------------------------------------------ undecided melee (7.3.2)
+def _undecided(params=None, dice=None):
+    s = jena(params=params, dice=dice)
+    s.act(melee(umpire={"winner": "undecided", "attacker_losses": 1, "defender_losses": 1}))
+    return s
+
+
+def test_after_an_undecided_melee_a_passed_reaction_roll_moves_back_half_a_march():
+    # Jena's march length of infantry is 30 cm: back 15 cm; d10 (0-9) + 0 ≥ 6 passes on 6-9
+    s = _undecided(params={"toe.reaction_modifiers": {}}, dice=ScriptedDice([(7,)]))
+    pv = s.preview_action(ActionRequest("break_off", ATT))
+    assert dict(pv.odds)["breaks off"] == Fraction(4, 10)
+    n = len(s.log)
+    res = s.act(ActionRequest("break_off", ATT))
+    assert res.status == "resolved" and "½ marchlængde" in res.explanation
+    assert res.outcome.rolls[0].success is True
+    assert any(isinstance(e, Moved) for e in s.log.events[n:])
+    assert s.state.units[ATT].position == (FRONT[0], FRONT[1] - 15.0)
+
+
+def test_a_failed_reaction_roll_stays_and_the_umpire_may_enter_the_order_it_costs():
+    s = _undecided()
+    spec = next(a for a in s.actions(ATT) if a.id == "break_off")
+    assert "Table 3" in spec.umpire_table
+    res = s.act(ActionRequest("break_off", ATT, {}, {"passed": False, "state": "U"}))
+    assert res.status == "resolved"
+    assert s.state.units[ATT].position == FRONT and s.state.units[ATT].state == "U"
+
+
+def test_no_break_off_once_a_side_has_left_its_original_order():
+    s = _undecided()
+    s.act(ActionRequest("morale_test", DEF, {}, {"result": "U"}))
+    spec = next(a for a in s.actions(ATT) if a.id == "break_off")
+    assert not spec.legal and "oprindelig" not in spec.unavailable and "original O" in spec.unavailable
+
+
+def test_a_melee_with_support_the_loser_s_test_and_the_advance_replay_identically(tmp_path):
+    from battlestudio import store
+    from battlestudio.replay.battle import Battle
+    from battlestudio.replay.game import GameLog
+
+    s = jena(params=TABLES, dice=ScriptedDice([(5, 6), (1, 2)]))
+    assert s.act(melee(support=SUP)).status == "resolved"
+    s.act(ActionRequest("morale_test", DEF, {}, {"result": "FU", "move_to": (FRONT[0], FRONT[1] + 25.0)}))
+    s.act(ActionRequest("advance", ATT, {"follow_up": "advance"}))
+    path = tmp_path / "melee.battle.json"
+    store.save(Battle(s.battle.scenario, list(s.log.events)), path)
+    again = GameLog.from_battle(store.load(path)).head
+    for uid in (ATT, DEF, SUP):
+        assert again.units[uid] == s.state.units[uid]
+    assert again.flags == s.state.flags
+    melee_event = next(e for e in s.log.events if isinstance(e, Melee))
+    assert all("Table 7" in r["threshold_source"] for r in (melee_event.roll["attacker"], melee_event.roll["defender"]))

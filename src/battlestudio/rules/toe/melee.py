@@ -16,7 +16,6 @@ that won "skal ... rykke op til 5 cm frem, besætte bygning eller foretage forts
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -24,11 +23,10 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Mapping
 
-from battlestudio.model.geometry import forward
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import Melee
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import Moved, OrderStateChanged, UnitRemoved
+from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
@@ -36,25 +34,11 @@ from battlestudio.rules.losses import loss_event
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.combat_marks import CombatMarked, mark_of, melee_count, this_turn
+from battlestudio.rules.toe import after_melee
 from battlestudio.rules.toe.common import corps_of, order_in_force_for
+from battlestudio.rules.toe.contact import PHASE, stamp_of, enemies_in_contact, in_contact, on_table
 
-PHASE = "attack"
-ALIVE = (OrderState.O.value, OrderState.U.value, OrderState.FU.value)
 WINNERS = ("attacker", "defender", "undecided")
-
-
-# ------------------------------------------------------------------------------ geometry
-def on_table(state: GameState, u: Unit | None) -> bool:
-    return u is not None and u.id not in state.off_table and u.state in ALIVE
-
-
-def in_contact(p: RuleParameters, a: Unit, b: Unit) -> bool:
-    """Base contact (brikkontakt, 5.1): footprints within ``contact_tolerance_cm``."""
-    return bool(a.footprint().distance(b.footprint()) <= float(p.get("contact_tolerance_cm")))
-
-
-def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Unit]:
-    return [e for e in state.units.values() if e.side != u.side and on_table(state, e) and in_contact(p, u, e)]
 
 
 def aspect_of(attacker: Unit, defender: Unit) -> str:
@@ -481,10 +465,6 @@ def melee_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> Ac
 
 
 # ------------------------------------------------------------------------------ resolve
-def _stamp(state: GameState) -> dict[str, Any]:
-    return {"turn": state.turn, "side": state.side, "phase": state.phase}
-
-
 def _mark(
     state: GameState, u: Unit, result: str, opponent: Unit, attacker: bool, deduction: int | None, count: bool
 ) -> CombatMarked:
@@ -497,6 +477,7 @@ def _mark(
         "opponents": [*opponents, opponent.id],
         "attacker": attacker,
         "formation": u.formation.value,
+        "state_before": u.state,
         "arm": u.arm.value,
         "deduction": deduction,
         "tested": False,
@@ -504,7 +485,7 @@ def _mark(
     }
     if "original_figures" not in old:
         mark["original_figures"] = u.figures
-    return CombatMarked(**_stamp(state), unit=u.id, mark=mark, count_melee=count)
+    return CombatMarked(**stamp_of(state), unit=u.id, mark=mark, count_melee=count)
 
 
 def _int_entry(entry: Mapping[str, Any], key: str, required: bool = True) -> int | None:
@@ -519,7 +500,7 @@ def _int_entry(entry: Mapping[str, Any], key: str, required: bool = True) -> int
 def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
     sit = situation(state, req, p)
     att, de = sit.attacker, sit.defender
-    stamp = _stamp(state)
+    stamp = stamp_of(state)
     lines = list(sit.notes)
     if sit.overrun:
         lines.append(sit.overrun)
@@ -653,110 +634,7 @@ def _outcome(r: RollRecord, winner: str, side: str) -> RollRecord:
     return replace(r, outcome=f"{side} {word}")
 
 
-# ------------------------------------------------------------------------------ advance (7.3.1)
-def _must_follow_up(state: GameState, u: Unit) -> bool:
-    m = mark_of(state, u.id)
-    if not (this_turn(state, m) and m.get("result") == "winner" and m.get("attacker")):
-        return False
-    if m.get("followed_up"):
-        return False
-    return m.get("arm") == Arm.CAVALRY.value or (
-        m.get("arm") == Arm.INFANTRY.value and m.get("formation") == Formation.COLUMN.value
-    )
-
-
-def advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
-    u = state.units.get(subject)
-    if state.phase != PHASE or not on_table(state, u):
-        return None
-    assert u is not None
-    if not _must_follow_up(state, u):
-        return None
-    m = mark_of(state, u.id)
-    still = [
-        o
-        for o in m.get("opponents", ())
-        if o in state.units and on_table(state, state.units[o]) and in_contact(p, u, state.units[o])
-    ]
-    why = ""
-    if still:
-        why = (
-            f"{u.name} follows up only once the beaten enemy has fallen back "
-            "(7.3.1 'umiddelbart efter modstanderens enhed har trukket sig tilbage')"
-        )
-    cap = int(p.get("follow_up_distance_cm"))
-    return ActionSpec(
-        "advance",
-        "Follow up the vacated ground",
-        "rømmet territorium",
-        "7.3.1",
-        "unit",
-        (
-            ParameterSpec(
-                "follow_up",
-                "choice",
-                choices=("advance", "occupy", "continue"),
-                label="advance, occupy a building or attack on",
-            ),
-            ParameterSpec(
-                "distance_cm", "int", required=False, minimum=0, maximum=cap, label=f"advance (up to {cap} cm)"
-            ),
-            ParameterSpec("blocked", "bool", required=False, label="blocked short of the full advance"),
-            ParameterSpec("to", "point", required=False, label="the building's position (occupy)"),
-        ),
-        (),
-        why,
-        "",
-        "an infantry column or cavalry attacker that won must do one of these (7.3.1 'skal')",
-    )
-
-
-def advance_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
-    return ActionPreview("advance", req.subject, True, "", _advance(state, req, p)[0], assumed=tuple(p.assumptions()))
-
-
-def _advance(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[str, list[BattleEvent]]:
-    u = state.units[req.subject]
-    stamp = _stamp(state)
-    how = str(req.parameters.get("follow_up", ""))
-    cap = int(p.get("follow_up_distance_cm"))
-    done = CombatMarked(**stamp, unit=u.id, mark={"followed_up": True})
-    if how == "advance":
-        d = req.parameters.get("distance_cm")
-        exact = bool(p.get("follow_up_exact"))
-        if d is None:
-            d = cap
-        if not isinstance(d, int | float) or isinstance(d, bool) or not 0 <= d <= cap:
-            raise RuleRefused(f"advance: the winner advances up to {cap} cm (7.3.1 'op til 5 cm'), got {d!r}")
-        if exact and d < cap and not req.parameters.get("blocked"):
-            raise RuleRefused(f"advance: the follow-up is the full {cap} cm unless blocked (follow_up_exact, A30)")
-        fx, fy = forward(u.facing)
-        to = (u.position[0] + fx * d, u.position[1] + fy * d)
-        text = f"{u.name} advances {d:g} cm straight ahead onto the vacated ground (7.3.1)"
-        return text, [Moved(**stamp, id=u.id, path=(u.position, to)), done]
-    if how == "occupy":
-        to_raw = req.parameters.get("to")
-        if not to_raw:
-            raise RuleRefused("advance: occupying a building needs the building's position ('to')")
-        to = (float(to_raw[0]), float(to_raw[1]))
-        dist = math.dist(u.position, to)
-        return f"{u.name} occupies the building {dist:.1f} cm away (7.3.1 'besætte bygning')", [
-            Moved(**stamp, id=u.id, path=(u.position, to)),
-            done,
-        ]
-    if how == "continue":
-        return f"{u.name} makes a continued attack (7.3.1 'foretage fortsat angreb'; 7.5 is not in the rules text)", [
-            done
-        ]
-    raise RuleRefused(f"advance: follow_up must be advance, occupy or continue, got {how!r}")
-
-
-def advance_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
-    text, evs = _advance(state, req, p)
-    return ActionOutcome("resolved", text, tuple(evs), (), tuple(p.assumptions()))
-
-
 HANDLERS: tuple[ActionHandler, ...] = (
     ActionHandler("melee", melee_spec, melee_preview, melee_resolve),
-    ActionHandler("advance", advance_spec, advance_preview, advance_resolve),
+    *after_melee.HANDLERS,
 )

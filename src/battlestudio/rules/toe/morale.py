@@ -33,7 +33,7 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.combat_marks import CombatMarked, mark_of, original_figures, this_turn
-from battlestudio.rules.toe.melee import on_table
+from battlestudio.rules.toe.contact import on_table
 
 TEST_PHASES = ("fire", "attack")
 RALLY_PHASE = "reorganisation"
