@@ -344,3 +344,22 @@ def test_a_melee_with_support_the_loser_s_test_and_the_advance_replay_identicall
     assert again.flags == s.state.flags
     melee_event = next(e for e in s.log.events if isinstance(e, Melee))
     assert all("Table 7" in r["threshold_source"] for r in (melee_event.roll["attacker"], melee_event.roll["defender"]))
+
+
+def test_i_ordren_refuses_a_supporter_detached_under_another_order_and_i_orden_does_not():
+    from battlestudio.model.orders import Order, OrderStatus
+    from battlestudio.rules.toe.common import params_for
+    from battlestudio.rules.toe.melee import support_problems
+
+    s = jena()
+    st = s.state
+    orders = {
+        "o-v": Order("o-v", "french-napoleon", "french-v-corps", "A", status=OrderStatus.DELIVERED, turn_issued=1),
+        "o-d": Order("o-d", "french-v-corps", SUP, "D", status=OrderStatus.DELIVERED, turn_issued=1),
+    }
+    st = st.evolve(orders={**dict(st.orders), **orders}, flags={**dict(st.flags), f"detached:{SUP}": True})
+    att, sup = st.units[ATT], st.units[SUP]
+    literal = support_problems(st, params_for(s.params), att, sup)
+    assert len(literal) == 1 and "i ordren" in literal[0]
+    assert support_problems(st, params_for({**s.params, "toe.support_reading": "O"}), att, sup) == []
+    assert len(support_problems(st, params_for({**s.params, "toe.support_reading": "both"}), att, sup)) == 1

@@ -23,6 +23,10 @@ Scenario parameters this ruleset needs because the rules text lost them (no defa
   general's record has ``command_distance``;
 * ``march_length_cm.<arm>`` / ``march_length_cm.<nation>.<arm>`` — unless the unit has
   ``attributes["march_length_cm"]`` (march and retreat speed).
+* ``melee_modifiers``, ``melee_odds_modifiers`` (Table 7), ``melee_losses.<arm>`` (Table 8),
+  ``reaction_modifiers`` (Table 3), ``morale_table`` (Tables 9-10), ``rally_table`` (Table 11):
+  until given, the umpire enters the melee, break-off, morale and reorganisation results
+  (``melee``, ``after_melee``, ``morale``).
 
 Every other number is in ``resources/rulesets/toe.toml`` with its section and status; assumed
 readings are overridable under the same key.
