@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from itertools import product
 from typing import Any
 from collections.abc import Mapping
 
@@ -326,16 +327,25 @@ def _fmt(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
 
 
-@lru_cache(maxsize=1)
-def _two_d6() -> dict[int, Fraction]:
-    c = Counter(a + b for a in range(1, 7) for b in range(1, 7))
-    return {k: Fraction(v, 36) for k, v in c.items()}
+def melee_dice(p: RuleParameters) -> DiceSpec:
+    """The dice each side throws (7.2.1: 2d6, ``melee_dice``)."""
+    count, sides = p.get("melee_dice")
+    return DiceSpec(int(count), int(sides))
 
 
-def opposed_odds(att_mod: int, def_mod: int) -> tuple[Fraction, Fraction, Fraction]:
-    """Exact chances (attacker higher, defender higher, equal) of two opposed 2d6 rolls with
-    these total modifiers (7.2.1)."""
-    d = _two_d6()
+@lru_cache(maxsize=8)
+def _sums(count: int, sides: int) -> dict[int, Fraction]:
+    c = Counter(sum(f) for f in product(range(1, sides + 1), repeat=count))
+    return {k: Fraction(v, sides**count) for k, v in c.items()}
+
+
+TWO_D6 = DiceSpec(2, 6)
+
+
+def opposed_odds(att_mod: int, def_mod: int, dice: DiceSpec = TWO_D6) -> tuple[Fraction, Fraction, Fraction]:
+    """Exact chances (attacker higher, defender higher, equal) of two opposed rolls of ``dice``
+    (2d6, 7.2.1) with these total modifiers."""
+    d = _sums(dice.count, dice.sides)
     win = lose = tie = Fraction(0)
     for a, pa in d.items():
         for b, pb in d.items():
@@ -447,7 +457,7 @@ def melee_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> Ac
     if t7 is not None:
         ma, md = modifiers(sit, "attacker", p), modifiers(sit, "defender", p)
         sa, sd = sum(m.value for m in ma), sum(m.value for m in md)
-        w, lo, t = opposed_odds(sa, sd)
+        w, lo, t = opposed_odds(sa, sd, melee_dice(p))
         odds = (("attacker wins", w), ("defender wins", lo), ("equal totals, undecided", t))
         lines.append(f"{sit.attacker.name} 2d6 {sa:+d} against {sit.defender.name} 2d6 {sd:+d} (7.2.1, Table 7)")
     if missing:
@@ -546,7 +556,7 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
     else:
         n = melee_count(state) + 1
         ma, md = modifiers(sit, "attacker", p), modifiers(sit, "defender", p)
-        two = DiceSpec(2, 6)
+        two = melee_dice(p)
         ra = RollRecord(
             f"toe-melee:{n}:{att.id}:attacker",
             f"Melee, {att.name} attacking {de.name}",
