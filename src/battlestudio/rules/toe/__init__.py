@@ -23,6 +23,10 @@ Scenario parameters this ruleset needs because the rules text lost them (no defa
   general's record has ``command_distance``;
 * ``march_length_cm.<arm>`` / ``march_length_cm.<nation>.<arm>`` — unless the unit has
   ``attributes["march_length_cm"]`` (march and retreat speed).
+* ``melee_modifiers``, ``melee_odds_modifiers`` (Table 7), ``melee_losses.<arm>`` (Table 8),
+  ``reaction_modifiers`` (Table 3), ``morale_table`` (Tables 9-10), ``rally_table`` (Table 11):
+  until given, the umpire enters the melee, break-off, morale and reorganisation results
+  (``melee``, ``after_melee``, ``morale``).
 
 Every other number is in ``resources/rulesets/toe.toml`` with its section and status; assumed
 readings are overridable under the same key.
@@ -33,7 +37,9 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
+from battlestudio.rules.toe.combat_marks import CombatMarked
 from battlestudio.rules.toe.actions import ACTIONS
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
@@ -143,11 +149,15 @@ STATE_MACHINES = (
 
 class TordenOverEuropa(RulesetDefaults):
     """The Torden over Europa ruleset (Protocol ``rules.Ruleset``); stateless. Its events are
-    all in ``replay`` (orders, command states, rolls): no ``event_types`` of its own."""
+    in ``replay`` (orders, command states, rolls, combat) but for ``CombatMarked``."""
 
     action_table = ACTIONS
 
     id = "toe"
+
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """The ruleset's own event: the combat marks of melee and morale (``combat_marks``)."""
+        return (CombatMarked,)
 
     def parameters(self, params: Mapping[str, Any] | None) -> RuleParameters:
         """The ruleset's numbers with the scenario's parameters on top."""

@@ -1,0 +1,32 @@
+"""Torden over Europa: base contact and the units still in the fight (5.1, 7.3), shared by the
+melee and morale actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battlestudio.model.units import OrderState, Unit
+from battlestudio.replay.state import GameState
+from battlestudio.rules.params import RuleParameters
+
+PHASE = "attack"
+ALIVE = (OrderState.O.value, OrderState.U.value, OrderState.FU.value)
+
+
+# ------------------------------------------------------------------------------ geometry
+def on_table(state: GameState, u: Unit | None) -> bool:
+    return u is not None and u.id not in state.off_table and u.state in ALIVE
+
+
+def in_contact(p: RuleParameters, a: Unit, b: Unit) -> bool:
+    """Base contact (brikkontakt, 5.1): footprints within ``contact_tolerance_cm``."""
+    return bool(a.footprint().distance(b.footprint()) <= float(p.get("contact_tolerance_cm")))
+
+
+def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Unit]:
+    return [e for e in state.units.values() if e.side != u.side and on_table(state, e) and in_contact(p, u, e)]
+
+
+def stamp_of(state: GameState) -> dict[str, Any]:
+    """The turn, side and phase an event of the open phase carries."""
+    return {"turn": state.turn, "side": state.side, "phase": state.phase}
