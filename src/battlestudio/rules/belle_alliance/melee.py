@@ -1,0 +1,4 @@
+"""placeholder"""
+from battlestudio.rules.actions import ActionHandler
+
+HANDLERS: tuple[ActionHandler, ...] = ()
