@@ -23,6 +23,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
+from battlestudio.rules.belle_alliance.melee import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.belle_alliance.orders import roll_order
 from battlestudio.replay.events import BattleEvent
@@ -97,7 +98,7 @@ class BelleAllianceRuleset(RulesetDefaults):
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
         """An attack announced and settled, the after-melee status (``events``)."""
-        return EVENT_TYPES
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES)
 
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""
@@ -123,7 +124,7 @@ class BelleAllianceRuleset(RulesetDefaults):
         )
         phases = (
             PhaseSpec("orders", "Order sheets and order rolls", "both", ("issue_order",), "1.1.2, 1.1.3"),
-            PhaseSpec("movement", "Movement to break-in distance", "both", (), "4.1.1"),
+            PhaseSpec("movement", "Movement to break-in distance and announcements", "both", (), "4.1.1"),
             PhaseSpec("fire", "Fire", "both", (), "3"),
             PhaseSpec("melee", "Melee, all attacks at once", "both", (), "4.1.1, 4.1.3"),
             PhaseSpec("continued-advance", "Continued advance and attack", "both", (), "4.1.4"),
