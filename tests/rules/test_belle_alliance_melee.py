@@ -408,3 +408,20 @@ def test_after_melee_status_lasts_the_rest_of_this_and_all_the_next_turn():
 )
 def test_inflicted_losses_are_shared_pro_rata(total, weights, expected):
     assert share(total, weights) == expected
+
+
+def test_a_common_target_melee_is_saved_and_replayed(tmp_path):
+    s = session()
+    french_attacks(s, {ROGUET: AVANT, VILLATTE: AVANT})
+    s.advance_to("melee", side="french")
+    res = {**entry(ROGUET, 7, 4, "U", on_d="1.5", on_a="5"), **entry(VILLATTE, 6, 5, "LU", on_d="0.75", on_a="3")}
+    assert s.act(ActionRequest("melee", AVANT, umpire_result=res)).status == "resolved"
+    path = tmp_path / "ba.battle.json"
+    store.save(s.battle, path)
+    again = GameSession(store.load(path), get_ruleset("belle-alliance"))
+    assert again.key == s.key
+    assert again.state.units[AVANT] == s.state.units[AVANT]
+    assert again.state.units[ROGUET].figures == s.state.units[ROGUET].figures == 32
+    assert dict(again.state.flags) == dict(s.state.flags)
+    (melee,) = [e for e in again.battle.events if isinstance(e, Melee)]
+    assert melee.roll["measured_from"] == ROGUET

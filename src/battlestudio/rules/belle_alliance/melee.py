@@ -66,7 +66,7 @@ class MeleeSubPhase(BattleEvent):
     def apply(self, state: GameState) -> GameState:
         key = f"ba:subphase:{self.turn}:{self.phase}"
         old = dict(state.flags.get(key) or {})
-        snap = old.get("snapshot") or dict(self.snapshot)
+        snap = old.get("snapshot") or {u: (str(v[0]), int(v[1])) for u, v in self.snapshot.items()}
         roles = {**dict(old.get("roles") or {}), **dict(self.roles)}
         return _flags(state, **{key: {"snapshot": snap, "roles": roles}})
 
