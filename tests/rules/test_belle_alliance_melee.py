@@ -425,3 +425,12 @@ def test_a_common_target_melee_is_saved_and_replayed(tmp_path):
     assert dict(again.state.flags) == dict(s.state.flags)
     (melee,) = [e for e in again.battle.events if isinstance(e, Melee)]
     assert melee.roll["measured_from"] == ROGUET
+
+
+def test_a_square_counts_the_two_ranks_of_the_attacked_side_whichever_side():
+    from battlestudio.model.units import Formation
+    from battlestudio.rules.belle_alliance.paths import counted_figures
+
+    u = replace(session().state.units[AVANT], formation=Formation.SQUARE)  # 34 figures: side 7
+    counts = {side: counted_figures(u, side) for side in ("front", "left", "right", "rear")}
+    assert counts == {"front": 14, "left": 14, "right": 14, "rear": 14}
