@@ -19,7 +19,7 @@ import pytest
 
 from battlestudio import store
 from battlestudio.replay.combat_events import Casualties, Melee
-from battlestudio.replay.flow_events import Moved, OrderStateChanged
+from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.belle_alliance.events import MeleeStatus
@@ -434,3 +434,46 @@ def test_a_square_counts_the_two_ranks_of_the_attacked_side_whichever_side():
     u = replace(session().state.units[AVANT], formation=Formation.SQUARE)  # 34 figures: side 7
     counts = {side: counted_figures(u, side) for side in ("front", "left", "right", "rear")}
     assert counts == {"front": 14, "left": 14, "right": 14, "rear": 14}
+
+
+def test_a_tie_has_no_loser_unless_the_scenario_reads_it_for_the_defender():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee", AVANT, umpire_result=entry(ROGUET, 5, 5, "U", on_d="1", on_a="1")))
+    assert "tie, no loser (A5)" in out.explanation
+    assert recorded(s, Melee)[0].winner == "draw"
+    assert s.state.units[ROGUET].state == "O" and s.state.units[AVANT].state == "O"
+    # overridden: the defender holds a tie
+    s2 = session()
+    s2.params = {**s2.params, "melee_tie": "defender_wins"}
+    french_attacks(s2, {ROGUET: AVANT})
+    s2.advance_to("melee", side="french")
+    s2.act(ActionRequest("melee", AVANT, umpire_result=entry(ROGUET, 5, 5, "U")))
+    assert recorded(s2, Melee)[0].winner == "defender" and s2.state.units[ROGUET].state == "U"
+
+
+def test_the_defenders_best_attack_and_the_sharing_are_readings_the_scenario_may_change():
+    res = {
+        # the defender's margin is best against villatte (-1), its highest result against roguet (6)
+        **entry(ROGUET, 9, 6, "U", on_a="4"),
+        **entry(VILLATTE, 5, 4, "LU", on_a="3"),
+    }
+
+    def play(**params) -> dict[str, int]:
+        s = session()
+        s.params = {**s.params, **params}
+        french_attacks(s, {ROGUET: AVANT, VILLATTE: AVANT})
+        # villatte deploys into line (17 files): its two ranks count 34 figures, roguet's column 24
+        s.record(FormationChanged(**stamp(s), unit=VILLATTE, formation="line"))
+        s.record(Moved(**stamp(s), id=VILLATTE, path=((138.0, 58.0),)))
+        s.advance_to("melee", side="french")
+        assert s.act(ActionRequest("melee", AVANT, umpire_result=res)).status == "resolved"
+        return {e.unit: e.figures for e in recorded(s, Casualties)}
+
+    # 3 from villatte's attack, by counted figures 24 : 34 -> 1 and 1, the remainder to villatte
+    assert play() == {ROGUET: 1, VILLATTE: 2}
+    # 4 from roguet's attack, where the defender rolled highest: 1 and 2, the remainder to villatte
+    assert play(defender_best_conditions="highest_result") == {ROGUET: 1, VILLATTE: 3}
+    # shared by all figures (34 : 34) instead: 2 and 2
+    assert play(defender_best_conditions="highest_result", loss_sharing="all_figures") == {ROGUET: 2, VILLATTE: 2}

@@ -139,7 +139,15 @@ class BelleAllianceRuleset(RulesetDefaults):
             (ATTACK,),
             machines,
             phases,
-            unknown_parameters=("command_distance_cm", "order_roll", "support_max_cm"),
+            unknown_parameters=(
+                "command_distance_cm",
+                "order_roll",
+                "support_max_cm",
+                "melee_dice",
+                "melee_modifiers",
+                "melee_result",
+                "melee_losses",
+            ),
         )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:

@@ -581,8 +581,11 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
             "on_attacker": _figures(res.get(f"losses_on_attacker:{k}", "0"), f"losses {target} inflicts on {k}"),
         }
     # 4.1.3: the lower result loses; the difference gives the loser's morale (skema 11)
+    tie = str(p.get("melee_tie"))  # A5: no_loser | defender_wins
     won = {k: r for k, r in rows.items() if r["difference"] > 0}
-    lost_attacks = {k: r for k, r in rows.items() if r["difference"] < 0}
+    lost_attacks = {
+        k: r for k, r in rows.items() if r["difference"] < 0 or (r["difference"] == 0 and tie == "defender_wins")
+    }
     new_state: dict[str, str] = {}
     measured = ""
     if won:
@@ -604,16 +607,21 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
     suffered = sum((r["on_defender"] for r in rows.values()), Fraction(0))
     t_loss = math.floor(suffered)
     # 4.1.5: losses inflicted from the attack with the defender's best conditions (A7), shared (A8)
-    best = max(rows, key=lambda k: (rows[k]["defender"] - rows[k]["attacker"], rows[k]["defender"], k))
+    if str(p.get("defender_best_conditions")) == "highest_result":
+        best = max(rows, key=lambda k: (rows[k]["defender"], rows[k]["defender"] - rows[k]["attacker"], k))
+    else:
+        best = max(rows, key=lambda k: (rows[k]["defender"] - rows[k]["attacker"], rows[k]["defender"], k))
     inflicted = math.floor(rows[best]["on_attacker"])
-    shares = share(inflicted, {k: plan.counted[k] for k in rows})
+    by_all = str(p.get("loss_sharing")) == "all_figures"
+    weight = {k: state.units[k].figures if by_all else plan.counted[k] for k in rows}
+    shares = share(inflicted, weight)
     p_def = _int(res.get("prisoners_from_defender", 0) or 0, "prisoners from the defender")
     p_att = _int(res.get("prisoners_from_attackers", 0) or 0, "prisoners from the attackers")
     if p_def and not target_fu:
         raise RuleRefused(f"4.1.3: prisoners are taken only from a unit in FU; {target} is not")
     if p_att and not fu_attackers:
         raise RuleRefused("4.1.3 / 4.1.5: prisoners are shared only among attackers that go FU; none does")
-    p_shares = share(p_att, {k: plan.counted[k] for k in fu_attackers})
+    p_shares = share(p_att, {k: weight[k] for k in fu_attackers})
     after = state
     losses: list[BattleEvent] = []
 
@@ -651,8 +659,8 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
     parts = [
         f"{k} {r['attacker']} against {target} {r['defender']}: "
         + (
-            "tie, no loser"
-            if r["difference"] == 0
+            "tie, no loser (A5)"
+            if r["difference"] == 0 and k not in lost_attacks
             else f"{'attacker' if r['difference'] > 0 else 'defender'} wins by "
             f"{abs(r['difference'])}, the loser {r['loser_state']} (skema 11)"
         )
