@@ -477,3 +477,69 @@ def test_the_defenders_best_attack_and_the_sharing_are_readings_the_scenario_may
     assert play(defender_best_conditions="highest_result") == {ROGUET: 1, VILLATTE: 3}
     # shared by all figures (34 : 34) instead: 2 and 2
     assert play(defender_best_conditions="highest_result", loss_sharing="all_figures") == {ROGUET: 2, VILLATTE: 2}
+
+
+# -- 4.1.1: an unannounced attack demanded; 4.1.2: an intervening unit -----------------------------
+def test_the_opponent_may_demand_an_unannounced_attack():
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, ROGUET, AVANT)
+    s.advance_to("movement", side="french")
+    place(s, PLACES)
+    s.advance_to("melee", side="french")
+    assert not [a for a in s.actions(AVANT) if a.id == "melee"]  # nothing announced: no melee
+    out = s.act(ActionRequest("demand_attack", ROGUET))
+    assert out.status == "resolved" and "4.1.1" in out.explanation
+    (spec,) = [a for a in s.actions(AVANT) if a.id == "melee"]
+    assert ROGUET in spec.note
+
+
+def test_an_intervening_unit_takes_the_attack_or_the_attacker_cancels():
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, ROGUET, CENTRE)
+    s.advance_to("movement", side="french")
+    place(s, PLACES)
+    announce(s, ROGUET)  # on the centre brigade behind the avant-garde, but it reaches the avant-garde first
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "intervening"]
+    assert AVANT in spec.note
+    out = s.act(ActionRequest("intervening", ROGUET, parameters={"choice": "switch"}))
+    assert out.status == "resolved" and "not its position" in out.explanation
+    assert s.state.flags[f"ba:attack:{ROGUET}"]["target"] == AVANT
+    s.advance_to("melee", side="french")
+    assert [a for a in s.actions(AVANT) if a.id == "melee"]
+    # the same approach cancelled instead: no melee, and the target stays tied (no other re-targeting)
+    c = session()
+    c.advance_to("orders", side="french")
+    order(c, ROGUET, CENTRE)
+    c.advance_to("movement", side="french")
+    place(c, PLACES)
+    announce(c, ROGUET)
+    c.act(ActionRequest("intervening", ROGUET, parameters={"choice": "cancel"}))
+    assert c.state.flags[f"ba:attack:{ROGUET}"]["cancelled"].startswith("4.1.2")
+    c.advance_to("melee", side="french")
+    assert not [a for a in c.actions(AVANT) if a.id == "melee"]
+    assert not [a for a in c.actions(CENTRE) if a.id == "melee"]
+
+
+def test_continued_attacks_wait_until_every_other_attack_is_fought():
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, ROGUET, AVANT)
+    order(s, VILLATTE, CENTRE)
+    s.advance_to("movement", side="french")
+    place(s, {ROGUET: PLACES[ROGUET], VILLATTE: ((150.0, 40.0), 90.0)})
+    announce(s, ROGUET)
+    announce(s, VILLATTE)
+    s.advance_to("fire", side="french")
+    s.record(OrderStateChanged(**stamp(s), unit=AVANT, state="FU", reason="fire"))
+    s.advance_to("melee", side="french")
+    s.act(ActionRequest("melee", AVANT))
+    s.advance_to("continued-advance", side="french")
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
+    assert "after all other attacks" in spec.unavailable and VILLATTE in spec.unavailable
+    # villatte never reached the centre brigade: its attack is settled as not fought (4.1.1, 4.1.2)
+    out = s.act(ActionRequest("melee", CENTRE))
+    assert out.status == "resolved" and f"{VILLATTE} is not at break-in distance" in out.explanation
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
+    assert spec.unavailable == ""

@@ -206,6 +206,7 @@ class Attack:
     defender_overlaps: bool
     storm: bool
     against_position: bool
+    continued: bool = False
 
 
 def _flank_or_rear(state: GameState, by: str, on: str, p: RuleParameters) -> str:
@@ -237,7 +238,12 @@ def attacks_on(state: GameState, target: str, p: RuleParameters) -> tuple[list[A
     lost: dict[str, str] = {}
     for uid in sorted(state.units):
         rec = announced(state, uid)
-        if rec is None or rec.get("target") != target or rec.get("resolved") or bool(rec.get("continued")) != continued:
+        if (
+            rec is None
+            or rec.get("target") != target
+            or rec.get("resolved")
+            or (rec.get("continued") and not continued)
+        ):
             continue
         a, t = state.units[uid], state.units[target]
         why = ""
@@ -275,6 +281,7 @@ def attacks_on(state: GameState, target: str, p: RuleParameters) -> tuple[list[A
                 _flank_or_rear(state, target, uid, p) == "overlap",
                 bool(rec.get("storm")),
                 bool(rec.get("against_position")),
+                bool(rec.get("continued")),
             )
         )
     return fought, lost
@@ -328,7 +335,7 @@ def _melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec
         if (rec := announced(state, uid)) is not None
         and rec.get("target") == subject
         and not rec.get("resolved")
-        and bool(rec.get("continued")) == continued
+        and (not rec.get("continued") or continued)
     ]
     if not pending:
         return None
@@ -531,7 +538,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
     for uid, why in plan.lost.items():
         events.append(AttackSettled(**stamp, attacker=uid, cancelled=why))
         lines.append(why)
-    continued = state.phase == "continued-advance"
+    by = {a.attacker: a for a in plan.fought}
     if not plan.fought:
         return ActionOutcome("resolved", "No melee at " + target + ": " + "; ".join(lines), tuple(events))
     neighbour_of = {plan.neighbour[1]: plan.neighbour[0]} if plan.neighbour else {}
@@ -547,7 +554,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
                         unit=uid,
                         role="attacker",
                         fu_bonus=fu,
-                        continued_attack=fu and not continued,
+                        continued_attack=fu and not a.continued,
                         until_turn=until,
                         extra={"opponent": target, "opponent_state": t_state},
                     )
@@ -690,7 +697,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
                     unit=uid,
                     role="attacker",
                     fu_bonus=gave_fu,
-                    continued_attack=gave_fu and not continued,
+                    continued_attack=gave_fu and not by[k].continued,
                     until_turn=until,
                     extra={"opponent": target, "opponent_state": "FU"} if gave_fu else {},
                 )
@@ -709,8 +716,17 @@ def _continued_spec(state: GameState, p: RuleParameters, subject: str) -> Action
         return None
     why = ""
     rec = announced(state, subject)
+    open_ = sorted(
+        u
+        for u in state.units
+        if (r := announced(state, u)) is not None and not r.get("resolved") and not r.get("continued")
+    )
     if rec is not None and rec.get("continued"):
         why = "4.1.4: its continued attack is already announced"
+    elif open_:
+        why = "4.1.4: decisions on continued attacks come after all other attacks are fought; still open: " + ", ".join(
+            open_
+        )
     return ActionSpec(
         "continued_attack",
         "Continued attack",
@@ -756,7 +772,134 @@ def _continued_resolve(state: GameState, request: ActionRequest, p: RuleParamete
     )
 
 
+# -- demand_attack (4.1.1) and intervening (4.1.2) ------------------------------------------------
+def _at_break_in_of(state: GameState, uid: str, p: RuleParameters) -> list[str]:
+    depth, eps = float(p.get("break_in_depth_cm")), float(p.get("touch_eps_cm"))
+    u = state.units[uid]
+    return sorted(
+        e.id
+        for e in state.units.values()
+        if e.side != u.side
+        and e.id not in state.off_table
+        and (at_break_in(u.rect(), e.rect(), depth, eps) or stands_in_zone(e.rect(), u.rect(), depth))
+    )
+
+
+def _demand_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """4.1.1: "medmindre modstanderen kræver, at angrebet gennemføres" — offered in the melee
+    phase for a unit with an attack order in force, not announced, at break-in distance of its
+    sheet's target; the opponent (any side but the unit's) demands it."""
+    if state.phase != "melee" or subject not in state.units or announced(state, subject) is not None:
+        return None
+    order = attack_order(state, subject)
+    if order is None or order.parameters.get("target") not in _at_break_in_of(state, subject, p):
+        return None
+    why = ""
+    if state.units[subject].state in DISORDERED:
+        why = f"4.1.1: {subject} is in {state.units[subject].state}: it may not attack"
+    return ActionSpec(
+        "demand_attack",
+        "Demand the attack be fought",
+        "kræve angrebet gennemført",
+        "4.1.1",
+        unavailable=why,
+        note=f"{subject} reached break-in distance of {order.parameters.get('target')} without announcing",
+    )
+
+
+def _demand_preview(state: GameState, request: ActionRequest, p: RuleParameters) -> ActionPreview:
+    order = attack_order(state, request.subject)
+    assert order is not None
+    return ActionPreview(
+        "demand_attack",
+        request.subject,
+        True,
+        explanation=f"the opponent demands that {request.subject}'s attack on {order.parameters.get('target')} "
+        "be fought (4.1.1); it is an attack on the unit (4.1.2)",
+    )
+
+
+def _demand_resolve(state: GameState, request: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    order = attack_order(state, request.subject)
+    assert order is not None
+    target = str(order.parameters.get("target"))
+    ev = AttackAnnounced(**_stamp(state), attacker=request.subject, target=target)
+    return ActionOutcome(
+        "resolved",
+        f"the opponent demands {request.subject}'s unannounced attack on {target}: it is fought (4.1.1)",
+        (ev,),
+    )
+
+
+def _intervening_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """4.1.2: an attacker whose break-in zone reaches another enemy before its target attacks
+    that unit instead (as an attack on the unit), or cancels; offered in the movement phase."""
+    if state.phase != "movement" or subject not in state.units:
+        return None
+    rec = announced(state, subject)
+    if rec is None or rec.get("resolved") or rec.get("continued"):
+        return None
+    reached = _at_break_in_of(state, subject, p)
+    others = [e for e in reached if e != rec.get("target")]
+    if not others or rec.get("target") in reached:
+        return None
+    return ActionSpec(
+        "intervening",
+        "Intervening unit",
+        "angreb mod anden enhed",
+        "4.1.2",
+        parameters=(
+            ParameterSpec("choice", "choice", choices=("switch", "cancel"), note="attack it instead, or cancel"),
+            ParameterSpec("unit", "enemy_unit", required=False, choices=tuple(others), note="the unit reached"),
+        ),
+        note=f"{subject} reached break-in distance of {', '.join(others)} before its target {rec.get('target')}",
+    )
+
+
+def _intervening_plan(state: GameState, request: ActionRequest, p: RuleParameters) -> tuple[str, str]:
+    rec = announced(state, request.subject)
+    assert rec is not None
+    others = [e for e in _at_break_in_of(state, request.subject, p) if e != rec.get("target")]
+    choice = str(request.parameters.get("choice", ""))
+    if choice not in ("switch", "cancel"):
+        raise RuleRefused(f"4.1.2: switch to the intervening unit or cancel, not {choice!r}")
+    unit = str(request.parameters.get("unit") or others[0])
+    if unit not in others:
+        raise RuleRefused(f"4.1.2: {request.subject} is not at break-in distance of {unit}")
+    return choice, unit
+
+
+def _intervening_preview(state: GameState, request: ActionRequest, p: RuleParameters) -> ActionPreview:
+    choice, unit = _intervening_plan(state, request, p)
+    return ActionPreview("intervening", request.subject, True, explanation=f"{choice} ({unit}, 4.1.2)")
+
+
+def _intervening_resolve(
+    state: GameState, request: ActionRequest, p: RuleParameters, dice: DiceSource
+) -> ActionOutcome:
+    choice, unit = _intervening_plan(state, request, p)
+    stamp = _stamp(state)
+    rec = announced(state, request.subject)
+    assert rec is not None
+    if choice == "cancel":
+        ev: BattleEvent = AttackSettled(**stamp, attacker=request.subject, cancelled=f"4.1.2: cancelled at {unit}")
+        return ActionOutcome(
+            "resolved",
+            f"{request.subject} cancels its attack on reaching {unit} (4.1.2): {unit} is not stopped (4.1.1)",
+            (ev,),
+        )
+    ev = AttackAnnounced(**stamp, attacker=request.subject, target=unit, storm=bool(rec.get("storm")))
+    return ActionOutcome(
+        "resolved",
+        f"{request.subject}'s attack goes against {unit} instead, an attack on the unit itself, "
+        "not its position (4.1.2)",
+        (ev,),
+    )
+
+
 HANDLERS: tuple[ActionHandler, ...] = (
+    ActionHandler("demand_attack", _demand_spec, _demand_preview, _demand_resolve),
+    ActionHandler("intervening", _intervening_spec, _intervening_preview, _intervening_resolve),
     ActionHandler("announce_attack", _announce_spec, _announce_preview, _announce_resolve),
     ActionHandler("melee", _melee_spec, _melee_preview, _melee_resolve),
     ActionHandler("continued_attack", _continued_spec, _continued_preview, _continued_resolve),
