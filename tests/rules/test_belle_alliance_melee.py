@@ -543,3 +543,22 @@ def test_continued_attacks_wait_until_every_other_attack_is_fought():
     assert out.status == "resolved" and f"{VILLATTE} is not at break-in distance" in out.explanation
     (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
     assert spec.unavailable == ""
+
+
+@pytest.mark.parametrize("flank_when, why", [("start_of_movement", "attacked by cavalry"), ("at_contact", "flank")])
+def test_the_flank_is_judged_where_the_cavalry_stood_when_it_announced(flank_when, why):
+    s = session()
+    s.params = {**s.params, "flank_when": flank_when}
+    s.advance_to("orders", side="austrian")
+    order(s, CAV, ROGUET)
+    s.advance_to("movement", side="austrian")
+    place(s, {**PLACES, CAV: ((91.0, 62.0), 0.0)})  # announced in front of roguet's extended front (y 58)
+    announce(s, CAV)
+    place(s, {CAV: CAV_FLANK})  # then rides round to its left flank
+    s.advance_to("orders", side="french")
+    order(s, ROGUET, AVANT)
+    s.advance_to("movement", side="french")
+    announce(s, ROGUET)
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee", AVANT))
+    assert out.status == "resolved" and why in out.explanation, out.explanation

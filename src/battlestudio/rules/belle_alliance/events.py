@@ -31,7 +31,9 @@ def _flags(state: GameState, **changes: Any) -> GameState:
 class AttackAnnounced(BattleEvent):
     """4.1.1: ``attacker`` announces its attack on ``target`` (as on its order sheet), with or
     without ``storm``, against the unit or its ``position`` (the target's footprint corners when
-    announced, 4.1.2); ``continued`` for a continued attack (4.1.4)."""
+    announced, 4.1.2); ``continued`` for a continued attack (4.1.4); ``start``: where the
+    attacker and its target stood when it was announced, ``id -> (x, y, facing)``, for the flank
+    test at the start of the movement (4.1.8, A1)."""
 
     kind = "ba_attack_announced"
     attacker: str = ""
@@ -40,9 +42,13 @@ class AttackAnnounced(BattleEvent):
     against_position: bool = False
     position: tuple[tuple[float, float], ...] = ()
     continued: bool = False
+    start: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "position", tuple((float(x), float(y)) for x, y in self.position))
+        object.__setattr__(
+            self, "start", {k: (float(v[0]), float(v[1]), float(v[2])) for k, v in dict(self.start).items()}
+        )
 
     def apply(self, state: GameState) -> GameState:
         if self.attacker not in state.units:
@@ -53,6 +59,7 @@ class AttackAnnounced(BattleEvent):
             "against_position": self.against_position,
             "position": [list(p) for p in self.position],
             "continued": self.continued,
+            "start": {k: list(v) for k, v in self.start.items()},
             "turn": self.turn,
             "resolved": False,
             "cancelled": "",

@@ -155,6 +155,16 @@ def _announcement(state: GameState, request: ActionRequest) -> tuple[Announcemen
     return ann, check_announcement(state, ann)[1]
 
 
+def _start(state: GameState, *ids: str | None) -> dict[str, tuple[float, float, float]]:
+    """Where ``ids`` stand now, ``id -> (x, y, facing)``."""
+    out = {}
+    for i in ids:
+        if i and i in state.units:
+            u = state.units[i]
+            out[i] = (float(u.position[0]), float(u.position[1]), float(u.facing))
+    return out
+
+
 def _announce_preview(state: GameState, request: ActionRequest, p: RuleParameters) -> ActionPreview:
     ann, reasons = _announcement(state, request)
     if reasons:
@@ -182,6 +192,7 @@ def _announce_resolve(state: GameState, request: ActionRequest, p: RuleParameter
         storm=ann.storm,
         against_position=ann.against_position,
         position=position,
+        start=_start(state, ann.attacker, ann.target),
     )
     what = f"the position of {ann.target} (recorded now, B-7)" if ann.against_position else f"{ann.target} itself"
     sheet = attack_order(state, ann.attacker)
@@ -210,11 +221,25 @@ class Attack:
 
 
 def _flank_or_rear(state: GameState, by: str, on: str, p: RuleParameters) -> str:
+    """B-11 → B-13 (4.1.8) for ``by`` striking ``on``; with ``flank_when`` ``start_of_movement``
+    (A1) the flank test uses where both stood when ``by`` announced its attack."""
     a, t = state.units[by], state.units[on]
+    a_start = t_start = None
+    rec = announced(state, by)
+    if str(p.get("flank_when")) == "start_of_movement" and rec is not None:
+        start = rec.get("start") or {}
+        if by in start:
+            x, y, f = start[by]
+            a_start = a.moved((x, y), f).rect()
+        if on in start:
+            x, y, f = start[on]
+            t_start = t.moved((x, y), f).rect()
     return classify(
         a.rect(),
         t.rect(),
         figures_of(a),
+        a_start=a_start,
+        t_start=t_start,
         flank_mode=str(p.get("flank_mode")),
         min_behind=int(p.get("overlap_min_figures_behind")),
     )
