@@ -16,6 +16,7 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.order_events import CommandRolled, CommandStateChanged
 from battlestudio.rules import OrderRequest, ReplayDice, SeededDice
+from battlestudio.rules.actions import ActionRequest
 from battlestudio.session import GameSession, SessionError
 
 from tests.rules.case_runner import load_case
@@ -122,6 +123,9 @@ def test_belle_alliance_full_order_phase():
     s.advance_to("orders", "french")
     out = s.issue_order(OrderRequest("fc", "a", "attack", parameters={"target": "d", "storm": True}))
     assert out.status == "pending" and "order_roll" in out.explanation
+    assert s.command_check("fc").flags == {"a": "break-in distance only"}  # never rolled: not in force
+    rolled = s.act(ActionRequest("order_roll", "a", umpire_result={"result": "passed"}))
+    assert rolled.status == "resolved", rolled.explanation
     chk = s.command_check("fc")
     assert chk.flags == {"a": "may attack"}
     refused = s.issue_order(OrderRequest("fc", "nobody", "attack", parameters={"target": "d"}))

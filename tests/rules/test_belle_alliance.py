@@ -31,6 +31,7 @@ from battlestudio.rules.belle_alliance.geometry import (
 from battlestudio.rules.dice import ReplayDice
 from battlestudio.rules.params import MissingParameterError, RuleParameters
 from battlestudio.rules.protocol import OrderRequest
+from battlestudio.replay.order_events import OrderDelivered
 
 from gda_world import unit, world
 
@@ -92,6 +93,8 @@ def ba_world(order: dict | None = None, attacker_state: str = "O"):
         assert out.status == "pending", out.explanation
         for e in out.events:
             state = e.apply(state)
+        # the order roll (1.1.3) passed: only a delivered order is in force (D15)
+        state = OrderDelivered(state.turn, state.side, state.phase, order_id=out.order_id).apply(state)
     return state
 
 
@@ -117,8 +120,12 @@ def test_announcement_must_match_the_order_sheet():
     assert not ok and "names target 't'" in why[0]
     ok, why = check_announcement(state, Announcement("a", "t", against_position=True))
     assert not ok and "4.1.2" in why[0]
+    # D14: storm is announced, not written; a sheet position not announced is an attack on the unit
+    plain = ba_world({"target": "t"})
+    assert check_announcement(plain, Announcement("a", "t", storm=True))[0]
     pos = ba_world({"target": "t", "against_position": True})
     assert pos.orders["ba-attack-a-t1"].parameters["position"] is not None
+    assert check_announcement(pos, Announcement("a", "t"))[0]
 
 
 def test_an_attack_order_needs_a_target():
@@ -180,6 +187,13 @@ def test_support_unit_conditions_and_missing_distance():
 )
 def test_continued_advance_half_march_one_pivot_of_20(distance, pivots, ok):
     assert check_continued_advance(distance, 20.0, pivots, P)[0] is ok
+
+
+def test_continued_advance_charges_the_pivot_arc_against_the_half_march():
+    # a 10 cm frontage pivoting 20 degrees: the outer corner travels 3.49 cm (A20)
+    assert check_continued_advance(6.5, 20.0, [20], P, frontage_cm=10)[0]
+    ok, why = check_continued_advance(6.6, 20.0, [20], P, frontage_cm=10)
+    assert not ok and "pivot arc of 3.5 cm" in why[0]
 
 
 def test_continued_attack_only_against_fu_and_never_twice():

@@ -183,7 +183,7 @@ def test_regimental_hq_issues_orders_and_the_next_activation_is_chosen(qtbot, tm
     assert len(doc.log) == n + 1 and act.result is not None and act.result.formation == chosen
     ev = doc.log.events[-1]
     assert isinstance(ev, CommandStateChanged) and ev.state == "next_activation" and ev.value["formation"] == chosen
-    assert "next_activation" in pv.panel.item_texts()[-1]
+    assert "next activation" in pv.panel.item_texts()[-1]
     assert session.state.commanders[chosen].name in act.outcome.toPlainText()
     act.close()
 

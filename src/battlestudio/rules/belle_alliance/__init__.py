@@ -22,7 +22,12 @@ from battlestudio.replay.order_events import OrderWritten
 from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
+from battlestudio.rules.belle_alliance.events import EVENT_TYPES
+from battlestudio.rules.belle_alliance.melee import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
+from battlestudio.rules.belle_alliance.orders import roll_order
+from battlestudio.replay.events import BattleEvent
+from battlestudio.rules.odds import name_of
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.dice import DiceSource
@@ -91,6 +96,10 @@ class BelleAllianceRuleset(RulesetDefaults):
 
     id = "belle-alliance"
 
+    def event_types(self) -> Sequence[type[BattleEvent]]:
+        """An attack announced and settled, the after-melee status (``events``)."""
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES)
+
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""
         return belle_alliance_odds(state, parameters(params), self.id, issuer, recipient)
@@ -115,7 +124,7 @@ class BelleAllianceRuleset(RulesetDefaults):
         )
         phases = (
             PhaseSpec("orders", "Order sheets and order rolls", "both", ("issue_order",), "1.1.2, 1.1.3"),
-            PhaseSpec("movement", "Movement to break-in distance", "both", (), "4.1.1"),
+            PhaseSpec("movement", "Movement to break-in distance and announcements", "both", (), "4.1.1"),
             PhaseSpec("fire", "Fire", "both", (), "3"),
             PhaseSpec("melee", "Melee, all attacks at once", "both", (), "4.1.1, 4.1.3"),
             PhaseSpec("continued-advance", "Continued advance and attack", "both", (), "4.1.4"),
@@ -130,7 +139,15 @@ class BelleAllianceRuleset(RulesetDefaults):
             (ATTACK,),
             machines,
             phases,
-            unknown_parameters=("command_distance_cm", "order_roll", "support_max_cm"),
+            unknown_parameters=(
+                "command_distance_cm",
+                "order_roll",
+                "support_max_cm",
+                "melee_dice",
+                "melee_modifiers",
+                "melee_result",
+                "melee_losses",
+            ),
         )
 
     def command_reach(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> CommandReach:
@@ -155,14 +172,23 @@ class BelleAllianceRuleset(RulesetDefaults):
     def order_types(
         self, state: GameState, issuer: str, recipient: str, params: Mapping[str, Any]
     ) -> Sequence[OrderTypeSpec]:
-        why = "" if recipient in state.units else f"{recipient!r} is not a unit"
+        """The attack order, offered for a unit (``recipient_kind`` ``unit``: it goes on the
+        unit's own order sheet, 1.1.2); unavailable, saying why, for a general or an unknown id."""
+        if recipient in state.units:
+            why = ""
+        elif recipient in state.commanders:
+            why = f"{name_of(state, recipient)} is a general: Belle Alliance attack orders go on a unit's order sheet"
+        else:
+            why = f"{recipient!r} is not a unit"
         return [OrderTypeSpec(**{**{f: getattr(ATTACK, f) for f in ATTACK.__slots__}, "unavailable": why})]
 
     def issue_order(
         self, state: GameState, request: OrderRequest, params: Mapping[str, Any], dice: DiceSource
     ) -> OrderOutcome:
-        """Write the attack order on the unit's sheet; its order roll (1.1.3) is not in the
-        excerpt, so the order stays pending until the scenario's ``order_roll`` settles it."""
+        """Write the attack order on the unit's sheet (1.1.2) with its target, storm and
+        position, then make the order roll (1.1.3) when the scenario gives ``order_roll``: the
+        order is in force only once delivered. Without it the order stays written ("pending")
+        until the ``order_roll`` action settles it (the umpire enters the roll's result)."""
         p = parameters(params)
         oid = str(request.parameters.get("order_id") or f"ba-attack-{request.recipient}-t{state.turn}")
         if request.order_type != "attack":
@@ -183,10 +209,9 @@ class BelleAllianceRuleset(RulesetDefaults):
         footprint = None
         if position and target:
             footprint = [list(c) for c in state.units[target].footprint().exterior.coords]
+        stamp: dict[str, Any] = {"turn": state.turn, "side": state.side, "phase": state.phase or "orders"}
         ev = OrderWritten(
-            state.turn,
-            state.side,
-            state.phase or "orders",
+            **stamp,
             order_id=oid,
             issuer=request.issuer,
             recipient=request.recipient,
@@ -199,20 +224,17 @@ class BelleAllianceRuleset(RulesetDefaults):
                 "position": footprint,
             },
         )
-        roll = p.lookup("order_roll")
-        note = (
-            "the order roll (1.1.3) is not in the excerpt: supply scenario parameter 'order_roll'"
-            if roll is None
-            else f"the order roll is {roll[1]} (scenario)"
-        )
         what = f"the position of {target}" if position and target else ("its own position" if position else target)
-        return OrderOutcome(
-            "pending",
-            oid,
-            f"Attack order for {request.recipient} against {what}"
-            f"{' with storm' if ev.parameters['storm'] else ''} written; {note}.",
-            (ev,),
-        )
+        head = f"Attack order for {request.recipient} against {what}{' with storm' if storm else ''} written"
+        if p.lookup("order_roll") is None:
+            note = (
+                "the order roll (1.1.3) is not in the excerpt: supply scenario parameter 'order_roll' or "
+                "enter the roll's result with the order_roll action; until then the order is not in force"
+            )
+            return OrderOutcome("pending", oid, f"{head}; {note}.", (ev,))
+        record, events = roll_order(state, oid, request.recipient, p, dice, stamp)
+        status = "delivered" if record.success else "failed"
+        return OrderOutcome(status, oid, f"{head}; {record.explain()}.", (ev, *events), (record,))
 
     def command_check(
         self, state: GameState, formation: str, params: Mapping[str, Any], dice: DiceSource

@@ -10,6 +10,7 @@ are ``O``, ``LU``, ``U``, ``FU`` (U/FU: disorder and complete disorder). Each ch
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from collections.abc import Sequence
 
@@ -37,12 +38,21 @@ class Announcement:
 
 
 def attack_order(state: GameState, unit_id: str) -> Order | None:
-    """The unit's attack order in force (written or delivered), if any."""
+    """The unit's attack order in force, if any: only a delivered order (its order roll, 1.1.3,
+    passed). A written order whose roll was never made, or that failed, is not in force."""
+    for o in state.orders.values():
+        if o.recipient == unit_id and o.order_type == "attack" and o.status is OrderStatus.DELIVERED:
+            return o
+    return None
+
+
+def written_attack_order(state: GameState, unit_id: str) -> Order | None:
+    """The unit's attack order written (or failed earlier) and waiting for its order roll."""
     for o in state.orders.values():
         if (
             o.recipient == unit_id
             and o.order_type == "attack"
-            and o.status in (OrderStatus.WRITTEN, OrderStatus.DELIVERED)
+            and o.status in (OrderStatus.WRITTEN, OrderStatus.FAILED)
         ):
             return o
     return None
@@ -71,8 +81,12 @@ def may_attack(
 
 
 def check_announcement(state: GameState, ann: Announcement) -> tuple[bool, list[str]]:
-    """4.1.1 / 4.1.2: the announcement states the order sheet's target, storm or not, and
-    whether it is against the unit's position; it must match the sheet."""
+    """4.1.1 / 4.1.2: the announcement states the order sheet's target ("oplyses om
+    ordresedlens angivelse af angrebets mål"), whether storm is used and whether the attack is
+    against the unit's position. Only the target is tied to the sheet; storm is announced, not
+    written. A position attack needs both sheet and announcement ("Såfremt der ikke angives og
+    meldes andet, betragtes et angreb som ført mod selve enheden"): a sheet position not
+    announced is an attack on the unit; an announced position the sheet lacks is refused."""
     order = attack_order(state, ann.attacker)
     if order is None:
         return False, ["4.1.1: no attack order to announce"]
@@ -82,10 +96,8 @@ def check_announcement(state: GameState, ann: Announcement) -> tuple[bool, list[
         reasons.append(f"4.1.1 / 1.1.2: the order sheet names target {sheet_target!r}, not {ann.target!r}")
     if ann.target is None and not ann.against_position:
         reasons.append("4.1.2: an attack with no target unit must be against a position")
-    if bool(order.parameters.get("against_position", False)) != ann.against_position:
-        reasons.append("4.1.2: an attack is against the unit itself unless the sheet says position and it is announced")
-    if ann.storm and not order.parameters.get("storm", False):
-        reasons.append("4.1.1: storm is announced but not on the order sheet")
+    if ann.against_position and not order.parameters.get("against_position", False):
+        reasons.append("4.1.2: the order sheet does not name the position; the attack is against the unit itself")
     return not reasons, reasons
 
 
@@ -194,14 +206,23 @@ def check_support(
 
 
 def check_continued_advance(
-    distance: float, last_march_rate: float, pivots: Sequence[float], params: RuleParameters
+    distance: float,
+    last_march_rate: float,
+    pivots: Sequence[float],
+    params: RuleParameters,
+    frontage_cm: float = 0.0,
 ) -> tuple[bool, list[str]]:
-    """4.1.4 (B-10): at most half a turn's march at the march rate last used, one direction
-    change, by a pivot of at most 20°."""
+    """4.1.4 (B-10): at most half a turn's march at the march rate last used ("et halvt træks
+    march med den marchlængde, der senest blev anvendt"), one direction change, by a pivot of at
+    most 20°. The pivot's outer corner travels ``frontage_cm`` × angle (radians), charged
+    against the half march with ``distance`` (A20)."""
     r = []
     limit = float(params.get("continued_advance_factor")) * last_march_rate
-    if distance > limit + 1e-6:
-        r.append(f"4.1.4: {distance:g} cm is more than half a march ({limit:g} cm of {last_march_rate:g} cm)")
+    arc = sum(frontage_cm * math.radians(abs(a)) for a in pivots)
+    used = distance + arc
+    if used > limit + 1e-6:
+        how = f"{distance:g} cm and a pivot arc of {arc:.1f} cm" if arc else f"{distance:g} cm"
+        r.append(f"4.1.4: {how} is more than half a march ({limit:g} cm of {last_march_rate:g} cm)")
     ok, why = pivot_ok(
         pivots, int(params.get("continued_advance_max_pivots")), float(params.get("continued_advance_max_pivot_deg"))
     )

@@ -192,6 +192,7 @@ def counted_figures(u: Unit, situation: str = "front") -> int:
     """B-9 (4.1.3): figures counted for losses and prisoners: the two front ranks (``front``),
     the two outermost files on the attacked flank (``left``/``right``), the two rearmost ranks
     (``rear``); artillery counts all figures. The attacker always counts its front ranks (A23).
+    A square is a hollow 2-rank ring: whichever side is attacked counts its two ranks, 2 × side.
 
     Raises
     ------
@@ -204,6 +205,10 @@ def counted_figures(u: Unit, situation: str = "front") -> int:
     total = u.figures
     if u.arm is Arm.ARTILLERY:
         return total
+    if u.formation.value == "square":
+        # a 2-rank hollow square (glossary §1.4): every side is a front with its own two ranks
+        # of ``a`` figures each, not the rows of a filled a × a block
+        return min(total, 2 * files)
     cells = [(j, k) for k in range(ranks) for j in range(files)][:total]  # a short last rank stays short
     if situation == "front":
         keep = {0, 1}
