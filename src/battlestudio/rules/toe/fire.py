@@ -75,7 +75,12 @@ RULE = "6.1 'Begrænsninger i skydning'"
 
 
 def _flag(state: GameState, name: str, uid: str) -> bool:
-    return state.flags.get(f"{name}:{uid}") is not None
+    """Whether the flag is set; a declaration or reaction (a mapping with ``turn`` and ``side``,
+    ``reactions``) counts only in the player-turn that set it."""
+    v = state.flags.get(f"{name}:{uid}")
+    if isinstance(v, dict) and "turn" in v and "side" in v:
+        return bool(v["turn"] == state.turn and v["side"] == state.side)
+    return v is not None
 
 
 def arm_key(u: Unit) -> str:

@@ -100,7 +100,15 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
 
     immobile = False
     # 4.2 who moves
-    if state.phase == "movement" and u.side != state.side:
+    reacted = state.flags.get(f"reaction_attempted:{u.id}")
+    reaction = (
+        reacted
+        if isinstance(reacted, dict) and reacted.get("turn") == state.turn and reacted.get("side") == state.side
+        else None
+    )
+    if reaction is not None and not reaction.get("passed"):
+        problems.append(f"{u.name}'s reaction failed: it does not move (5.2).")
+    elif reaction is None and u.side != state.side and state.phase in ("movement", "attack_declaration"):
         problems.append(
             f"{u.name} belongs to the passive side: it moves only as a reaction after a reaction roll (4.2, 5.2)."
         )
@@ -126,6 +134,9 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             )
     # 4.4 direction and distance
     allowed = _allowance(u, p, notes)
+    if allowed is not None and reaction is not None and reaction.get("kind") == "move":
+        allowed /= 2.0
+        notes.append(f"a reaction move: up to half a move, {allowed:g} cm (5.2 'et halvt træk').")
     if moved and allowed is not None:
         heading = direction_angle((end[0] - start[0], end[1] - start[1]))
         off = _angle(heading, u.facing)

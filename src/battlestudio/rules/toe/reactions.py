@@ -1,0 +1,381 @@
+"""Torden over Europa chapter 5 as actions: attack declaration (5.1), reactions (5.2-5.3) and
+the interrupted attack (5.4), in the ``attack_declaration`` and ``attack`` phases.
+
+* ``declare_attack`` (5.1): "For at angribe en fjendtlig enhed skal den angribende enhed være i
+  orden og i brikkontakt med den fjendtlige enhed"; artillery and U/FU units cannot declare;
+  infantry cannot declare against cavalry. Artillery attacked in flank or rear "er automatisk
+  elimineret uden mulighed for reaktion" unless attached to a unit (5.3).
+* ``react`` (5.2-5.3): a d10 "reguleres med de faktorer der er vist i tabel 3" and passes on
+  ≥ 6 (``reaction_threshold``). Table 3 is lost: ``reaction_modifiers`` (missing) or the
+  umpire enters the result. Kinds: ``move`` — cavalry within 20 cm of an enemy unit that acted
+  may move up to half a move ("et halvt træk"); ``square`` — infantry attacked by cavalry forms
+  an emergency square (nødkarré); ``face`` — a unit attacked in flank or rear turns to face
+  the attacker, unless it already tried a reaction (5.2: "kan ikke efterfølgende gøre front");
+  ``limber`` — horse artillery attacked limbers and may make a full move; attached foot
+  artillery attacked by infantry limbers, moves off and is in U (5.3.2). A failed reaction's
+  morale effect is read from a lost table: the umpire records it with ``morale_test``.
+* ``interrupt_attack`` (5.4): an attacking cavalry or infantry unit turns about and moves back
+  its normal march length (ERRATA 7: "en tilbagebevægelse der svarer til enhedens normale
+  marchlængde").
+
+Declarations and reactions are flags of the player-turn (``attack_declared:<unit>``,
+``reaction_attempted:<unit>``, value with ``turn`` and ``side``), read by fire (6.1: units that
+declared or reacted do not fire) and by the movement check (a unit whose reaction passed moves).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from battlestudio.model.geometry import forward, normalize_angle
+from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
+from battlestudio.replay.order_events import CommandStateChanged
+from battlestudio.replay.state import GameState
+from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
+from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord, success_probability
+from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.protocol import ParameterSpec
+from battlestudio.rules.toe.common import march_length
+from battlestudio.rules.toe.contact import in_contact, on_table, stamp_of
+from battlestudio.rules.toe.formations import formation_change
+from battlestudio.rules.toe.melee import aspect_of, attached_to
+
+DECLARED = "attack_declared"
+REACTED = "reaction_attempted"
+DECLARATION_PHASE = "attack_declaration"
+REACTION_KINDS = ("move", "square", "face", "limber")
+TABLE3 = "Table 3 (reaktionskast), toe.reaction_modifiers"
+
+
+def this_player_turn(state: GameState, name: str, uid: str) -> dict[str, Any] | None:
+    """The flag ``name:uid`` when it was set in the open player-turn, else None."""
+    v = state.flags.get(f"{name}:{uid}")
+    if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side:
+        return v
+    return None
+
+
+def _flag(state: GameState, name: str, uid: str, reason: str, **value: Any) -> CommandStateChanged:
+    return CommandStateChanged(
+        **stamp_of(state),
+        subject=uid,
+        state=name,
+        value={"turn": state.turn, "side": state.side, **value},
+        reason=reason,
+    )
+
+
+def _d10(p: RuleParameters) -> DiceSpec:
+    return DiceSpec(1, 10, zero_based=bool(p.get("d10_zero_based")))
+
+
+def _table3(p: RuleParameters, u: Unit, kind: str) -> tuple[Modifier, ...] | None:
+    """Table 3 modifiers for ``u``'s reaction of ``kind``, None when the scenario lacks it."""
+    found = p.lookup("reaction_modifiers")
+    if found is None:
+        return None
+    table = dict(found[1])
+    keys = (f"reaction:{kind}", f"arm:{u.arm.value}", f"formation:{u.formation.value}", f"quality:{u.quality}")
+    return tuple(Modifier(int(table[k]), f"{k} (Table 3)") for k in keys if k in table and int(table[k]))
+
+
+# ------------------------------------------------------------------------------ 5.1 declaration
+def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | None) -> str:
+    """Why ``u`` may not declare an attack on ``target`` ("" = it may)."""
+    if u.arm is Arm.ARTILLERY:
+        return f"{u.name}: artillery cannot declare an attack (5.1 'Artillerienheder ... kan ikke erklære angreb')"
+    if u.state != OrderState.O.value:
+        return f"{u.name} is in {u.state}: units in U/FU cannot declare an attack (5.1)"
+    if this_player_turn(state, DECLARED, u.id):
+        return f"{u.name} has declared its attack this turn"
+    if target is None:
+        return ""
+    if u.arm is Arm.INFANTRY and target.arm is Arm.CAVALRY:
+        return f"{u.name}: infantry cannot declare an attack on cavalry (5.1)"
+    if not in_contact(p, u, target):
+        gap = u.footprint().distance(target.footprint())
+        return f"{u.name} is {gap:.1f} cm from {target.name}: an attack needs base contact (5.1 'i brikkontakt')"
+    return ""
+
+
+def _targets(state: GameState, u: Unit) -> tuple[str, ...]:
+    return tuple(
+        sorted(
+            e.id for e in state.units.values() if e.side != u.side and on_table(state, e) and e.state != "eliminated"
+        )
+    )
+
+
+def declare_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    u = state.units.get(subject)
+    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u) or u.side != state.side:
+        return None
+    near = [t for t in _targets(state, u) if in_contact(p, u, state.units[t])]
+    why = _declarable(state, p, u, None) or ("" if near else f"{u.name} is in base contact with no enemy (5.1)")
+    return ActionSpec(
+        "declare_attack",
+        "Declare an attack",
+        "erklære angreb",
+        "5.1",
+        "unit",
+        (ParameterSpec("target", "enemy_unit", choices=tuple(near), label="unit attacked"),),
+        unavailable=why,
+        note="in base contact, in order; artillery attacked in flank or rear is eliminated at once (5.3)",
+    )
+
+
+def _target(state: GameState, req: ActionRequest) -> Unit:
+    tid = req.parameters.get("target")
+    t = state.units.get(str(tid)) if tid else None
+    if t is None or not on_table(state, t):
+        raise RuleRefused(f"declare attack: choose the enemy unit attacked (target {tid!r} is not on the table)")
+    return t
+
+
+def declare_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    u, t = state.units[req.subject], _target(state, req)
+    why = _declarable(state, p, u, t)
+    if why:
+        return ActionPreview(req.action, u.id, False, why)
+    side = aspect_of(u, t)
+    text = f"{u.name} attacks {t.name} in the {side}."
+    if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
+        text += " An unattached battery attacked in flank or rear is eliminated at once, without reaction (5.3)."
+    return ActionPreview(req.action, u.id, True, explanation=text)
+
+
+def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    u, t = state.units[req.subject], _target(state, req)
+    why = _declarable(state, p, u, t)
+    if why:
+        raise RuleRefused(why)
+    side = aspect_of(u, t)
+    text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)."
+    events: list[BattleEvent] = [_flag(state, DECLARED, u.id, text, target=t.id, aspect=side, arm=u.arm.value)]
+    if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
+        events.append(
+            OrderStateChanged(
+                **stamp_of(state),
+                unit=t.id,
+                state=OrderState.ELIMINATED.value,
+                reason=f"attacked in the {side} by {u.name}: artillery is eliminated without reaction (5.3)",
+            )
+        )
+        text += f" {t.name} is eliminated: artillery attacked in flank or rear, not attached (5.3)."
+    return ActionOutcome("resolved", text, tuple(events))
+
+
+# ------------------------------------------------------------------------------ 5.2-5.3 reactions
+def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
+    """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
+    out = []
+    for a in state.units.values():
+        d = this_player_turn(state, DECLARED, a.id)
+        if d is not None and d.get("target") == uid and on_table(state, a):
+            out.append((a, d))
+    return out
+
+
+def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
+    """Reaction kinds open to ``u`` now → "" (may) or the reason it may not."""
+    attacks = attackers_of(state, u.id)
+    by_cav = any(a.arm is Arm.CAVALRY for a, _ in attacks)
+    flanked = [a for a, d in attacks if d.get("aspect") in ("flank", "rear")]
+    tried = this_player_turn(state, REACTED, u.id)
+    out: dict[str, str] = {}
+    if u.arm is Arm.CAVALRY:
+        enemies = [e for e in state.units.values() if e.side != u.side and on_table(state, e)]
+        near = [e for e in enemies if u.footprint().distance(e.footprint()) <= float(p.get("reaction_distance_cm"))]
+        out["move"] = "" if near else f"{u.name} has no enemy unit within 20 cm (5.2)"
+    if u.arm is Arm.INFANTRY:
+        out["square"] = "" if by_cav else f"{u.name} is not attacked by cavalry: no emergency square (5.3)"
+    if u.arm is not Arm.ARTILLERY:
+        if not flanked:
+            out["face"] = f"{u.name} is not attacked in flank or rear (5.3)"
+        else:
+            out["face"] = ""
+    if u.arm is Arm.ARTILLERY:
+        horse = u.subtype is Subtype.HORSE_ARTILLERY
+        attached = attached_to(state, p, u) is not None
+        by_inf = any(a.arm is Arm.INFANTRY for a, _ in attacks)
+        if not attacks:
+            out["limber"] = f"{u.name} is not attacked (5.3.2)"
+        elif horse or (attached and by_inf):
+            out["limber"] = ""
+        else:
+            out["limber"] = (
+                f"{u.name}: only horse artillery, or foot artillery attached to a unit and attacked by infantry, "
+                "limbers and escapes (5.3.2)"
+            )
+    if tried:  # one reaction a player-turn; after it the unit cannot face an attacker either (5.2)
+        return {k: f"{u.name} has tried a reaction this turn and cannot react again (5.2)" for k in out}
+    return out
+
+
+def react_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    u = state.units.get(subject)
+    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u):
+        return None
+    if u.state in (OrderState.FU.value, OrderState.ELIMINATED.value):
+        return None
+    kinds = _kinds(state, p, u)
+    open_ = tuple(k for k, why in kinds.items() if not why)
+    if not kinds:
+        return None
+    lost = "" if _table3(p, u, open_[0] if open_ else "move") is not None else TABLE3
+    return ActionSpec(
+        "react",
+        "React (reaction roll)",
+        "reaktionskast",
+        "5.2, 5.3",
+        "unit",
+        (ParameterSpec("kind", "choice", choices=open_ or tuple(kinds), label="reaction"),),
+        (ParameterSpec("passed", "bool", label="reaction roll passed (d10 + Table 3 ≥ 6)"),),
+        unavailable="" if open_ else "; ".join(kinds.values()),
+        umpire_table=lost,
+        note="passive side first, then the active side (5.2); a failed reaction's morale effect is the umpire's "
+        "(table lost): record it with the morale test",
+    )
+
+
+def _kind(state: GameState, p: RuleParameters, req: ActionRequest) -> tuple[Unit, str]:
+    u = state.units[req.subject]
+    kind = str(req.parameters.get("kind") or "")
+    kinds = _kinds(state, p, u)
+    if kind not in kinds:
+        raise RuleRefused(f"{u.name}: reaction {kind!r} is not open to it ({', '.join(kinds) or 'none'})")
+    if kinds[kind]:
+        raise RuleRefused(kinds[kind])
+    return u, kind
+
+
+def react_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    u, kind = _kind(state, p, req)
+    need = int(p.get("reaction_threshold"))
+    mods = _table3(p, u, kind)
+    if mods is None:
+        return ActionPreview(
+            req.action,
+            u.id,
+            True,
+            explanation=f"{TABLE3} is not in the rules text: the umpire enters the roll",
+            umpire_entry=True,
+        )
+    total = sum(m.value for m in mods)
+    chance = success_probability(_d10(p), total, need)
+    return ActionPreview(
+        req.action, u.id, True, explanation=f"d10 {total:+d} ≥ {need} (5.2)", odds=((f"{kind} succeeds", chance),)
+    )
+
+
+def _face_to(u: Unit, attacker: Unit) -> float:
+    """The facing that turns ``u``'s front towards ``attacker`` (snapped to its nearest edge)."""
+    c, a = u.rect().centre, attacker.footprint().centroid
+    want = math.degrees(math.atan2(a.y - c[1], a.x - c[0]))
+    return normalize_angle(u.facing + 90.0 * round(((want - u.facing + 540.0) % 360.0 - 180.0) / 90.0))
+
+
+def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    u, kind = _kind(state, p, req)
+    need = int(p.get("reaction_threshold"))
+    rolls: tuple[RollRecord, ...] = ()
+    if req.umpire_result is not None:
+        passed = bool(req.umpire_result.get("passed"))
+        text = f"{u.name}'s reaction ({kind}): the umpire's entry, {'passed' if passed else 'failed'} ({TABLE3} lost)."
+    else:
+        mods = _table3(p, u, kind)
+        if mods is None:
+            raise RuleRefused(f"react: {TABLE3} is not in the rules text; enter the result")
+        purpose = f"toe-reaction:{u.id}:{kind}:t{state.turn}:{state.side}"
+        raw = dice.roll(purpose, _d10(p))
+        r = RollRecord(
+            purpose, f"Reaction roll, {u.name} ({kind})", _d10(p), raw, mods, need, "5.2 'større end eller lig med 6'"
+        )
+        passed = r.total >= need
+        r = replace(r, success=passed, outcome="reaction succeeds" if passed else "reaction fails")
+        rolls = (r,)
+        text = f"{u.name}'s reaction ({kind}): {r.explain()}"
+    events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed)]
+    stamp = stamp_of(state)
+    if passed and kind == "square":
+        change = formation_change(state, p, u.id, Formation.SQUARE.value)
+        events.append(FormationChanged(**stamp, unit=u.id, formation=Formation.SQUARE.value, facing=change.unit.facing))
+        text += " It forms an emergency square (nødkarré, 5.3); it cannot fire this turn."
+    elif passed and kind == "face":
+        attacker = next(a for a, d in attackers_of(state, u.id) if d.get("aspect") in ("flank", "rear"))
+        events.append(Rotated(**stamp, id=u.id, facing=_face_to(u, attacker)))
+        text += f" It turns to face {attacker.name} (5.3)."
+    elif passed and kind == "limber":
+        events.append(FormationChanged(**stamp, unit=u.id, formation=Formation.LIMBERED.value))
+        text += " It limbers and may make a full move away (5.3.2)."
+        if u.subtype is not Subtype.HORSE_ARTILLERY:
+            events.append(
+                OrderStateChanged(**stamp, unit=u.id, state=OrderState.U.value, reason="escaped limbered (5.3.2)")
+            )
+            text += " Foot artillery that escapes is in U; the attacker may choose a new target (5.3.2)."
+    elif passed and kind == "move":
+        text += " It may move up to half a move (5.2): drag it."
+    elif not passed:
+        text += " It stays as it is; the umpire reads the morale effect from the lost table (record a morale test)."
+        if kind == "limber":
+            text += " The battery stands and cannot fire (5.3.2)."
+    return ActionOutcome("resolved", text, tuple(events), rolls)
+
+
+# ------------------------------------------------------------------------------ 5.4 interrupted attack
+def interrupt_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    u = state.units.get(subject)
+    if state.phase != "attack" or u is None or not on_table(state, u):
+        return None
+    d = this_player_turn(state, DECLARED, u.id)
+    if d is None:
+        return None
+    why = (
+        "" if u.arm in (Arm.CAVALRY, Arm.INFANTRY) else f"{u.name}: only cavalry and infantry break off an attack (5.4)"
+    )
+    return ActionSpec(
+        "interrupt_attack",
+        "Interrupt the attack",
+        "afbrudt angreb",
+        "5.4",
+        "unit",
+        unavailable=why,
+        note="after the target's reactions the attacker turns about and moves back its normal march length",
+    )
+
+
+def interrupt_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    u = state.units[req.subject]
+    return ActionPreview(
+        req.action, u.id, True, explanation=f"{u.name} turns about and moves back {march_length(p, u):g} cm (5.4)"
+    )
+
+
+def interrupt_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    u = state.units[req.subject]
+    back = march_length(p, u)
+    facing = normalize_angle(u.facing + 180.0)
+    fx, fy = forward(facing)
+    start = u.rect().rear_centre  # turning about keeps the ground: the new front is the old rear edge
+    end = (start[0] + fx * back, start[1] + fy * back)
+    if req.table is not None:
+        w, h = req.table
+        end = (min(max(end[0], 0.0), w), min(max(end[1], 0.0), h))
+    stamp = stamp_of(state)
+    text = f"{u.name} interrupts its attack: it turns about and moves back {math.dist(start, end):.1f} cm (5.4)."
+    events: list[BattleEvent] = [
+        Moved(**stamp, id=u.id, path=(u.position, start, end), facing=facing),
+        CommandStateChanged(**stamp, subject=u.id, state=DECLARED, value=None, reason="attack interrupted (5.4)"),
+    ]
+    return ActionOutcome("resolved", text, tuple(events))
+
+
+HANDLERS = (
+    ActionHandler("declare_attack", declare_spec, declare_preview, declare_resolve),
+    ActionHandler("react", react_spec, react_preview, react_resolve),
+    ActionHandler("interrupt_attack", interrupt_spec, interrupt_preview, interrupt_resolve),
+)

@@ -1,0 +1,107 @@
+"""Torden over Europa chapter 5 as actions on Jena (tests/rules/toe_combat_world.py): an attack
+is declared in base contact and in order (5.1); the target reacts with a d10 ≥ 6 against the
+lost Table 3 (umpire entry until supplied, exact odds when it is); an emergency square against
+cavalry, facing a flank attack, the cavalry reaction move at half a move, one reaction a turn
+(5.2-5.3); an unattached battery attacked in flank is eliminated at once (5.3); an interrupted
+attack turns about and goes back the march length (5.4, ERRATA 7); units that declared or
+reacted do not fire (6.1)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from battlestudio.model.geometry import forward
+from battlestudio.model.units import Formation
+from battlestudio.rules.actions import ActionRequest
+from tests.rules.toe_combat_world import ATT, BATTERY, DEF, FRONT, HUSSAR, PCAV, ScriptedDice, jena
+
+
+def ids(s, uid):
+    return {a.id: a for a in s.actions(uid)}
+
+
+def test_declaration_needs_contact_and_order_and_is_refused_for_artillery():
+    s = jena(phase="attack_declaration")
+    spec = ids(s, ATT)["declare_attack"]
+    assert spec.legal and DEF in spec.parameters[0].choices
+    far = jena(phase="attack_declaration", placements={HUSSAR: ((100.0, 100.0), 90.0)})
+    assert "base contact with no enemy" in ids(far, HUSSAR)["declare_attack"].unavailable
+    out = s.act(ActionRequest("declare_attack", ATT, {"target": DEF}))
+    assert out.status == "resolved" and "declares an attack on" in out.explanation
+    assert s.state.flags[f"attack_declared:{ATT}"]["target"] == DEF
+    assert "declared its attack" in ids(s, ATT)["declare_attack"].unavailable
+    u = jena(phase="attack_declaration", changes={ATT: {"state": "U"}})
+    assert "U/FU cannot declare" in ids(u, ATT)["declare_attack"].unavailable
+
+
+def test_the_target_reacts_by_umpire_entry_until_table_3_is_supplied_then_rolls_with_exact_odds():
+    s = jena(phase="attack_declaration", placements={HUSSAR: (FRONT, 90.0)})
+    s.act(ActionRequest("declare_attack", HUSSAR, {"target": DEF}))
+    spec = ids(s, DEF)["react"]
+    assert spec.legal and "square" in spec.parameters[0].choices and "Table 3" in spec.umpire_table
+    assert s.act(ActionRequest("react", DEF, {"kind": "square"})).status == "refused"  # no roll without Table 3
+    out = s.act(ActionRequest("react", DEF, {"kind": "square"}, umpire_result={"passed": True}))
+    assert out.status == "resolved" and "emergency square" in out.explanation
+    assert s.state.units[DEF].formation is Formation.SQUARE
+    assert "cannot react again" in ids(s, DEF)["react"].unavailable
+
+    rolled = jena(
+        phase="attack_declaration",
+        placements={HUSSAR: (FRONT, 90.0)},
+        params={"toe.reaction_modifiers": {"formation:line": -1}},
+        dice=ScriptedDice([(6,)]),
+    )
+    rolled.act(ActionRequest("declare_attack", HUSSAR, {"target": DEF}))
+    pre = rolled.preview_action(ActionRequest("react", DEF, {"kind": "square"}))
+    assert pre.odds == (("square succeeds", Fraction(3, 10)),)  # d10 0-9, -1: 7, 8, 9
+    out = rolled.act(ActionRequest("react", DEF, {"kind": "square"}))
+    assert out.outcome.rolls[0].total == 5 and "fails" in out.explanation
+    assert rolled.state.units[DEF].formation is not Formation.SQUARE
+
+
+def test_a_flank_attack_on_an_unattached_battery_eliminates_it_without_reaction():
+    gun_front = (FRONT[0] + 60.0, FRONT[1] + 30.0)
+    s = jena(phase="attack_declaration", placements={BATTERY: (gun_front, 0.0), HUSSAR: ((0.0, 0.0), 0.0)})
+    gun = s.state.units[BATTERY]
+    right = gun.rect().edges()["left"]  # stand against its side, facing it
+    mid = ((right[0][0] + right[1][0]) / 2, (right[0][1] + right[1][1]) / 2)
+    s2 = jena(
+        phase="attack_declaration", placements={BATTERY: (gun_front, 0.0), HUSSAR: ((mid[0], mid[1] - 0.1), 90.0)}
+    )
+    assert s2.preview_action(ActionRequest("declare_attack", HUSSAR, {"target": BATTERY})).legal
+    out = s2.act(ActionRequest("declare_attack", HUSSAR, {"target": BATTERY}))
+    assert "eliminated" in out.explanation and s2.state.units[BATTERY].state == "eliminated"
+    assert "in the flank" in out.explanation
+
+
+def test_cavalry_within_20_cm_reacts_with_half_a_move_and_may_then_be_dragged():
+    cav_at = (FRONT[0] + 25.0, FRONT[1] + 12.0)
+    s = jena(phase="attack_declaration", placements={PCAV: (cav_at, 270.0)})
+    assert ids(s, PCAV)["react"].legal
+    out = s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    assert "half a move" in out.explanation
+    from battlestudio.rules import get_ruleset
+    from battlestudio.rules.moves import MoveRequest
+
+    u = s.state.units[PCAV]
+    f = forward(u.facing)
+    check = get_ruleset("toe").move_check(
+        s.state, MoveRequest(PCAV, (u.position, (u.position[0] + f[0] * 10, u.position[1] + f[1] * 10))), s.params
+    )
+    assert check.allowed_cm == pytest.approx(45.0 / 2) and any("reaction move" in n for n in check.notes)
+    assert not any("passive side" in p for p in check.problems)
+
+
+def test_an_interrupted_attack_turns_about_and_goes_back_its_march_length_and_declarers_do_not_fire():
+    s = jena(phase="attack_declaration")
+    s.act(ActionRequest("declare_attack", ATT, {"target": DEF}))
+    s.advance_to("attack")
+    assert "interrupt_attack" in ids(s, ATT)
+    before = s.state.units[ATT]
+    out = s.act(ActionRequest("interrupt_attack", ATT))
+    after = s.state.units[ATT]
+    assert out.status == "resolved" and after.facing == pytest.approx((before.facing + 180) % 360)
+    assert after.position[1] == pytest.approx(before.position[1] - before.rect().depth - 30.0)
+    assert f"attack_declared:{ATT}" not in s.state.flags
