@@ -165,3 +165,25 @@ def test_a_new_game_is_saved_whole_to_battle_json(qtbot, tmp_path, monkeypatch, 
     saved = store.load(tmp_path / "elchingen-game.battle.json")
     assert saved.events == list(doc.log.events) and [e.kind for e in saved.events][-1] == "phase_started"
     assert saved.scenario.units["u-39ligne"].facing == scenario.units["u-39ligne"].facing  # the scenario as deployed
+
+
+def test_umpire_casualties_go_no_higher_than_the_unit_has(qtbot, playing):
+    """Issue 15: 3 figures and 300 men from a 1-figure, 0-men battery were accepted."""
+    from PySide6.QtCore import Qt
+
+    w = playing
+    doc: PlayDocument = w.document
+    gun = min((u for u in doc.scenario.units.values() if u.guns), key=lambda u: u.figures)
+    um = w.play_view.open_umpire_dialog("casualties")
+    um.cas_unit.setCurrentIndex(um.cas_unit.findData(gun.id))
+    assert um.cas_figures.maximum() == gun.figures and um.cas_men.maximum() == gun.men
+    assert um.cas_figures.suffix() == f" of {gun.figures}"
+    um.cas_figures.setFocus()
+    um.cas_figures.selectAll()
+    qtbot.keyClicks(um.cas_figures, str(gun.figures + 3))
+    qtbot.keyClick(um.cas_figures, Qt.Key.Key_Tab)
+    assert um.cas_figures.value() <= gun.figures
+    um.cas_figures.setValue(gun.figures)
+    n = len(doc.log)
+    assert um.record()
+    assert doc.log.events[n:][0].figures == gun.figures and doc.scenario.units[gun.id].figures == 0

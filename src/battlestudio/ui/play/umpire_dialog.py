@@ -103,6 +103,8 @@ class UmpireDialog(QDialog):
         ):
             f.addRow(label, w)
         self.tabs.addTab(cas, "Casualties")
+        self.cas_unit.currentIndexChanged.connect(self._limit_losses)
+        self._limit_losses()
         # melee
         mel = QWidget()
         f = QFormLayout(mel)
@@ -145,6 +147,17 @@ class UmpireDialog(QDialog):
         lay.addWidget(self.tabs)
         lay.addWidget(note)
         lay.addWidget(buttons)
+
+    def _limit_losses(self) -> None:
+        """The loss boxes go no higher than what the chosen unit has (1.1: figures, men, guns)."""
+        u = self.document.session.state.units.get(self.cas_unit.currentData() or "")
+        for box, has in (
+            (self.cas_figures, u.figures if u else 0),
+            (self.cas_men, u.men if u else 0),
+            (self.cas_guns, u.guns if u else 0),
+        ):
+            box.setMaximum(has)
+            box.setSuffix(f" of {has}")
 
     def record(self) -> bool:
         """Record the entry of the current tab; close on success (True)."""
