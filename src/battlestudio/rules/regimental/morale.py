@@ -35,21 +35,36 @@ def pass_probability(target: int) -> Fraction:
     return sum((p for s, p in distribution(TWO_D6).items() if s <= target), Fraction(0))
 
 
-def command_morale_modifiers(state: GameState, unit: Unit, params: RuleParameters) -> list[Modifier]:
-    """Morale modifiers from command (3.4.1; Тест на потери командования): inside the HQ zone
-    +2 or else inside its general's zone +1 (Ambiguity: the better one only), general killed or
-    wounded -1, HQ captured -2, artillery -1 per casualty marker."""
-    m = params.get("morale_modifiers")
-    out: list[Modifier] = []
+def zone_flags(state: GameState, unit: Unit, params: RuleParameters) -> tuple[bool, bool]:
+    """Whether ``unit`` is in the HQ's command zone (20 cm, adjutant chains) and in its living
+    general's zone (15 cm) (Дистанция командования)."""
     general = state.oob.superior(unit.id)
-    if hq_link(state, unit.side, [unit], params).within:
-        out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
-    elif (
+    in_hq = hq_link(state, unit.side, [unit], params).within
+    in_general = bool(
         general
+        and general in state.commanders
         and general_condition(state, general) == "alive"
         and distance_to(state.commanders[general].position, [unit]) <= float(params.get("general_zone_cm"))
-    ):
-        out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
+    )
+    return in_hq, in_general
+
+
+def command_morale_modifiers(
+    state: GameState, unit: Unit, params: RuleParameters, melee: bool = False
+) -> list[Modifier]:
+    """Morale modifiers from command (3.4.1; Тест на потери командования). In a melee morale
+    test only (ERRATA Regimental 3: the zone lines stand under «3.4.1 Модификаторы при
+    рукопашной атаке»): HQ zone +2, general's zone +1 (both, or the better one with
+    ``zone_bonuses`` = ``better``). Always: general killed or wounded -1, HQ captured -2,
+    artillery -1 per casualty marker."""
+    m = params.get("morale_modifiers")
+    out: list[Modifier] = []
+    if melee:
+        in_hq, in_general = zone_flags(state, unit, params)
+        if in_hq:
+            out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
+        if in_general and (not in_hq or params.get("zone_bonuses") == "both"):
+            out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
     lost = [
         g
         for g in state.oob.chain_of_command(unit.id)
@@ -85,14 +100,18 @@ def morale_test(
     dice: DiceSource,
     situational: Sequence[Modifier] = (),
     why: str = "",
+    melee: bool = False,
+    key: str = "",
 ) -> MoraleResult:
     """2D6 ≤ 8 + modifiers passes (Тест на мораль; Ambiguity 15). ``situational`` adds melee
-    modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers)."""
+    modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers);
+    ``melee`` a test after a melee, where the command-zone lines of 3.4.1 count (ERRATA 3).
+    The purpose key carries ``key`` (else ``why``), so two tests of a unit in one turn differ."""
     unit = state.units[unit_id]
-    mods = tuple(command_morale_modifiers(state, unit, params)) + tuple(situational)
+    mods = tuple(command_morale_modifiers(state, unit, params, melee)) + tuple(situational)
     target = int(params.get("morale_target")) + sum(m.value for m in mods)
     params.get("morale_modifier_sign")
-    purpose = f"regimental-morale:{unit_id}:t{state.turn}"
+    purpose = f"regimental-morale:{unit_id}:t{state.turn}" + (f":{key or why}" if key or why else "")
     faces = dice.roll(purpose, TWO_D6)
     passed = sum(faces) <= target
     odds = pass_probability(target)
@@ -131,10 +150,11 @@ class MarkerResult:
     received: int
 
 
-def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
+def add_markers(unit: Unit, added: int, params: RuleParameters, bases: int | None = None) -> MarkerResult:
     """Place ``added`` casualty markers: a base is removed (and its markers cleared) at 6
     (infantry) / 2 (cavalry) / 5 (artillery) markers; a morale test is forced when the markers
-    since the last forced test reach 6 / 4 / 3 (Ambiguity 14)."""
+    since the last forced test reach 6 / 4 / 3 (Ambiguity 14). ``bases`` the unit has when the
+    model does not count them (``Unit.bases`` None)."""
     key = _arm_key(unit)
     per = (
         int(params.get("skirmisher_markers_per_base"))
@@ -144,7 +164,7 @@ def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
     force = int(params.get("markers_forcing_morale")[key])
     params.get("marker_counting")
     markers = int(unit.attributes.get("markers", 0)) + added
-    bases = unit.bases if unit.bases is not None else 10**6
+    bases = unit.bases if unit.bases is not None else (bases if bases is not None else 10**6)
     removed = min(markers // per, bases)
     markers -= removed * per
     since = int(unit.attributes.get("markers_since_test", 0)) + added
