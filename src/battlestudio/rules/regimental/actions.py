@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
 from battlestudio.rules.params import RuleParameters
-from battlestudio.rules.regimental import fire
+from battlestudio.rules.regimental import fire, melee
 
-HANDLERS: tuple[ActionHandler, ...] = fire.HANDLERS
+HANDLERS: tuple[ActionHandler, ...] = fire.HANDLERS + melee.HANDLERS
 
 ACTIONS = ActionTable(HANDLERS, lambda params: RuleParameters.for_ruleset("regimental", params))

@@ -163,8 +163,13 @@ def activate(
     if granted:
         events.append(
             CommandStateChanged(
-                turn, side, phase, subject=c.side, state="active_formation",
-                value={"turn": turn, "formation": formation}, reason="orders test (2.2): this formation acts now",
+                turn,
+                side,
+                phase,
+                subject=c.side,
+                state="active_formation",
+                value={"turn": turn, "formation": formation},
+                reason="orders test (2.2): this formation acts now",
             )
         )
     text = "; ".join(r.explain() for r in rolls)
