@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
 from battlestudio.rules.params import RuleParameters
-from battlestudio.rules.regimental import fire, melee
+from battlestudio.rules.regimental import fire, melee, upkeep
 
-HANDLERS: tuple[ActionHandler, ...] = fire.HANDLERS + melee.HANDLERS
+HANDLERS: tuple[ActionHandler, ...] = fire.HANDLERS + melee.HANDLERS + upkeep.HANDLERS
 
 ACTIONS = ActionTable(HANDLERS, lambda params: RuleParameters.for_ruleset("regimental", params))

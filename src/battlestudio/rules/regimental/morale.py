@@ -241,27 +241,44 @@ class CasualtyTest:
     roll: RollRecord | None = None
 
 
-def commander_casualty_test(state: GameState, general: str, params: RuleParameters, dice: DiceSource) -> CasualtyTest:
-    """Тест на потери командования: after losses of more than 10 (division) / 7 (brigade), if
-    the general's units are in his zone, a D6: 1 killed, 2 badly wounded, 3-4 lightly
-    wounded, 5-6 unharmed. Tested once when the trigger is first passed (flag
-    ``casualty_tested:<general>``)."""
+def casualty_due(state: GameState, general: str, params: RuleParameters) -> tuple[bool, str, int, int]:
+    """Whether the commander casualty test of ``general`` is due now: ``(due, why, losses,
+    trigger)``. Тест на потери командования: losses of more than 10 (division) / 7 (brigade),
+    the general alive and his units in his zone. Once tested, again after each further 10 / 7
+    losses (assumed ``casualty_retest`` = ``each_further``; ``once``: never again; Ambiguity 19).
+    The flag ``casualty_tested:<general>`` holds the losses at the last test (True: tested)."""
     c = state.commanders[general]
     trig = params.get("casualty_test_trigger").get(c.echelon)
     if trig is None:
-        return CasualtyTest(general, False, f"{c.echelon} generals take no casualty test")
+        return False, f"{c.echelon} generals take no casualty test", 0, 0
+    trig = int(trig)
     losses = formation_losses(state, general)
     params.get("casualty_test_counts")
-    if losses <= int(trig):
-        return CasualtyTest(general, False, f"{losses} losses, not more than {trig}")
-    if state.flags.get(f"casualty_tested:{general}"):
-        return CasualtyTest(general, False, "already tested for these losses")
+    if losses <= trig:
+        return False, f"{losses} losses, not more than {trig}", losses, trig
     if general_condition(state, general) != "alive":
-        return CasualtyTest(general, False, f"the general is already {general_condition(state, general)}")
-    units = units_under(state, general)
-    if distance_to(c.position, units) > float(params.get("general_zone_cm")):
-        return CasualtyTest(general, False, "no unit of his is inside his command zone")
-    purpose = f"regimental-casualty:{general}:t{state.turn}"
+        return False, f"the general is already {general_condition(state, general)}", losses, trig
+    last = state.flags.get(f"casualty_tested:{general}")
+    if last is not None and last is not False:
+        if params.get("casualty_retest") != "each_further" or last is True:
+            return False, "already tested for these losses", losses, trig
+        if losses <= int(last) + trig:
+            return False, f"tested at {int(last)} losses; {losses} is not {trig} more", losses, trig
+    if distance_to(c.position, units_under(state, general)) > float(params.get("general_zone_cm")):
+        return False, "no unit of his is inside his command zone", losses, trig
+    return True, f"{losses} losses > {trig}", losses, trig
+
+
+def commander_casualty_test(state: GameState, general: str, params: RuleParameters, dice: DiceSource) -> CasualtyTest:
+    """Тест на потери командования: after losses of more than 10 (division) / 7 (brigade), if
+    the general's units are in his zone, a D6: 1 killed, 2 badly wounded, 3-4 lightly
+    wounded, 5-6 unharmed (``casualty_due`` says when)."""
+    c = state.commanders[general]
+    due, why, losses, trig = casualty_due(state, general, params)
+    if not due:
+        return CasualtyTest(general, False, why)
+    again = state.flags.get(f"casualty_tested:{general}")
+    purpose = f"regimental-casualty:{general}:t{state.turn}" + (f":{losses}" if again else "")
     die = roll_d6(dice, purpose)
     result = str(params.get("casualty_test_table")[die - 1])
     rec = table_record(
@@ -287,4 +304,5 @@ __all__ = [
     "pass_probability",
     "command_morale_modifiers",
     "formation_losses",
+    "casualty_due",
 ]
