@@ -10,7 +10,7 @@ The state holds no terrain, so the caller passes the scenario's features.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -35,29 +35,16 @@ class MoveCheck:
     reasons: tuple[str, ...]
 
 
-def check_move(
-    u: Unit, path: Sequence[tuple[float, float]], terrain: Iterable[TerrainFeature], p: RuleParameters
-) -> MoveCheck:
-    """Whether ``u`` may move along ``path`` (cm, from its position) in one action (Перемещение).
-
-    The allowance is the open-ground rate, or the wood rate when the path enters a wood; less
-    ``hill_penalty_cm`` when it crosses a hill's edge (assumed per action, not below 0); times
-    ``ford_fraction`` when it crosses a ford. A unit that may not enter a wood is refused.
-    """
-    pts = [tuple(map(float, q)) for q in path]
-    if len(pts) < 2:
-        pts = [(u.position[0], u.position[1]), *pts]
-    line = LineString(pts)
-    length = float(line.length)
+def allowance(u: Unit, crossing: Mapping[str, str], p: RuleParameters) -> tuple[Fraction, bool, bool, list[str]]:
+    """One move action's allowance for ``u`` over ``crossing`` (terrain kind ``woods`` /
+    ``hill`` / ``ford`` → the feature's name): ``(cm, may_move, disorganises, reasons)``."""
     reasons: list[str] = []
     allowed = Fraction(move_rate(u, p)).limit_denominator(1000)
     reasons.append(f"{allowed} cm a move action ({u.arm.value}; Перемещение)")
-    feats = list(terrain)
     legal = True
     dis = False
-    woods = [f for f in feats if f.kind is TerrainKind.WOODS and line.intersects(f.geometry)]
-    if woods:
-        wood = woods[0].name or woods[0].id
+    if "woods" in crossing:
+        wood = crossing["woods"]
         forest = p.get("forest_move_cm")
         if u.arm is Arm.ARTILLERY:
             legal = False
@@ -79,16 +66,45 @@ def check_move(
                 + ("" if light else ", disorganised until it reforms after leaving it")
                 + " (Перемещение)"
             )
-    hills = [f for f in feats if f.kind is TerrainKind.HILL and line.crosses(f.geometry.boundary)]
-    if hills:
+    if "hill" in crossing:
         pen = Fraction(p.get("hill_penalty_cm"))
         allowed = max(Fraction(0), allowed - pen)
-        reasons.append(f"up or down the hill {hills[0].name or hills[0].id}: {pen} cm less (Перемещение; Ambiguity 6)")
-    fords = [f for f in feats if f.kind is TerrainKind.FORD and line.intersects(f.geometry)]
-    if fords:
+        reasons.append(f"up or down the hill {crossing['hill']}: {pen} cm less (Перемещение; Ambiguity 6)")
+    if "ford" in crossing:
         num, den = (int(v) for v in p.get("ford_fraction"))
         allowed = allowed * Fraction(num, den)
-        reasons.append(f"across the ford {fords[0].name or fords[0].id}: {num}/{den} of the distance (Перемещение)")
+        reasons.append(f"across the ford {crossing['ford']}: {num}/{den} of the distance (Перемещение)")
+    return allowed, legal, dis, reasons
+
+
+def crossing_of(line: LineString, terrain: Iterable[TerrainFeature]) -> dict[str, str]:
+    """The terrain a path crosses: a wood it enters, a hill edge it crosses, a ford it uses."""
+    out: dict[str, str] = {}
+    for f in terrain:
+        if f.kind is TerrainKind.WOODS and line.intersects(f.geometry):
+            out.setdefault("woods", f.name or f.id)
+        elif f.kind is TerrainKind.HILL and line.crosses(f.geometry.boundary):
+            out.setdefault("hill", f.name or f.id)
+        elif f.kind is TerrainKind.FORD and line.intersects(f.geometry):
+            out.setdefault("ford", f.name or f.id)
+    return out
+
+
+def check_move(
+    u: Unit, path: Sequence[tuple[float, float]], terrain: Iterable[TerrainFeature], p: RuleParameters
+) -> MoveCheck:
+    """Whether ``u`` may move along ``path`` (cm, from its position) in one action (Перемещение).
+
+    The allowance is the open-ground rate, or the wood rate when the path enters a wood; less
+    ``hill_penalty_cm`` when it crosses a hill's edge (assumed per action, not below 0); times
+    ``ford_fraction`` when it crosses a ford. A unit that may not enter a wood is refused.
+    """
+    pts = [(float(q[0]), float(q[1])) for q in path]
+    if len(pts) < 2:
+        pts = [(u.position[0], u.position[1]), *pts]
+    line = LineString(pts)
+    length = float(line.length)
+    allowed, legal, dis, reasons = allowance(u, crossing_of(line, terrain), p)
     if legal and length > float(allowed) + 1e-6:
         legal = False
         reasons.append(f"the path is {length:.1f} cm, more than the {float(allowed):g} cm allowed")
