@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from battlestudio.replay.combat_events import Casualties, Fired, MoraleTest
 from battlestudio.replay.flow_events import OrderStateChanged
+from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.rules.regimental.morale import MarkersPlaced
 
 from regimental_world import Script, act, activate, preview, session
@@ -174,3 +175,33 @@ def test_foot_artillery_needs_the_whole_base_count():
     activate(s, "austrian", "austrian-1st-div", ["fire"])
     # every Elchingen gun model counts its bases (1); an infantry unit's are derived: 34 / 6 → 6
     assert "6 front-line bases" in preview(s, "fire", AV, target=VIL).explanation
+
+
+def test_twelve_markers_at_once_force_two_morale_tests_or_one_counted_per_resolution():
+    units = {VIL: {**FACING[VIL], "attributes": {"markers": 0, "markers_since_test": 6}}}
+    s = session(Script(), units)
+    activate(s, "austrian", "austrian-1st-div", ["fire"])
+    s.dice.add("regimental-fire:austrian-avantgarde", [1] * 6, [6] * 6)  # 6 markers: 12 since the last test
+    s.dice.add("regimental-morale:french-bde-villatte", [1, 1], [6, 6])
+    n = len(s.battle.events)
+    act(s, "fire", AV, target=VIL)
+    tests = [e for e in s.battle.events[n:] if isinstance(e, MoraleTest)]
+    assert [t.passed for t in tests] == [True, False]
+    assert s.state.units[VIL].attributes["markers_since_test"] == 0
+
+    s = session(Script(), units, params={"marker_counting": "per_resolution"})
+    activate(s, "austrian", "austrian-1st-div", ["fire"])
+    s.dice.add("regimental-fire:austrian-avantgarde", [1] * 6, [6] * 6)
+    s.dice.add("regimental-morale:french-bde-villatte", [1, 1])
+    n = len(s.battle.events)
+    act(s, "fire", AV, target=VIL)
+    assert len([e for e in s.battle.events[n:] if isinstance(e, MoraleTest)]) == 1
+
+
+def test_with_its_hq_captured_a_unit_may_only_fire_or_withdraw():
+    s = session(Script(), FACING)
+    activate(s, "austrian", "austrian-1st-div", ["melee", "fire"])
+    s.record(s.stamped(CommandStateChanged, subject="austrian", state="hq_captured", value=True))  # the umpire
+    melee = next(a for a in s.actions(AV) if a.id == "melee")
+    assert "HQ is captured" in melee.unavailable
+    assert next(a for a in s.actions(AV) if a.id == "fire").legal

@@ -169,10 +169,16 @@ def next_slot(state: GameState, uid: str, kind: str) -> tuple[int, str, str]:
     """The announced action ``kind`` the unit may take now: ``(slot, formation, "")`` or
     ``(-1, "", why)``. 2.2: only the activated brigade/division's units act; its actions were
     announced in order before the orders test and the first N granted (Ambiguity 4); each unit
-    takes them in that order, skipping any it does not take, never more than N."""
+    takes them in that order, skipping any it does not take, never more than N. With its HQ
+    captured a unit may only fire or move (withdraw) (Тест на потери командования)."""
     u = state.units[uid]
     if state.side and u.side != state.side:
         return -1, "", f"it is {state.side}'s activation; {u.name or uid} is {u.side}'s"
+    if state.flags.get(f"hq_captured:{u.side}") and kind not in ("fire", "move"):
+        return -1, "", (
+            f"{u.side}'s HQ is captured: its units may only fire or withdraw "
+            "(«При захвате противником штаба, все подразделения могут либо вести огонь, либо отходить»)"
+        )
     f = formation_of(state, uid)
     if f is None:
         return -1, "", f"{u.name or uid} is not in the brigade or division activated now (2.2)"
@@ -298,15 +304,15 @@ def place_markers(
         events += flee(state, uid, "its last base removed (casualty markers)")
         return events, rolls, text + "; no base left, removed"
     after = apply(state, events)
-    if r.forced_test or force_test:
-        why = (
-            "casualties from canister (3.3.3)"
-            if force_test and not r.forced_test
-            else "casualty markers (Тест на мораль)"
-        )
-        passed, evs, roll = take_morale(after, uid, p, dice, why, key=f"{key}:markers" if key else "")
+    whys = ["casualty markers (Тест на мораль)"] * r.forced_tests
+    if force_test and not whys:
+        whys = ["casualties from canister (3.3.3)"]
+    for i, why in enumerate(whys):
+        tag = f"{key}:markers{'' if i == 0 else i + 1}" if key else (f"markers{i + 1}" if i else "")
+        passed, evs, roll = take_morale(after, uid, p, dice, why, key=tag)
         events += evs
         rolls.append(roll)
+        after = apply(after, evs)
         text += f"; morale test ({why}): {'passed' if passed else 'failed, disorganised'}"
     return events, rolls, text
 

@@ -139,7 +139,8 @@ def _arm_key(unit: Unit) -> str:
 @dataclass(frozen=True, slots=True)
 class MarkerResult:
     """After ``added`` markers: ``bases_removed``, ``markers`` left on the unit, whether a
-    morale test is ``forced``, and the new counters."""
+    morale test is ``forced`` (``forced_tests`` of them: 12 infantry markers at once force two),
+    and the new counters."""
 
     unit: str
     added: int
@@ -148,13 +149,16 @@ class MarkerResult:
     forced_test: bool
     since_test: int
     received: int
+    forced_tests: int = 0
 
 
 def add_markers(unit: Unit, added: int, params: RuleParameters, bases: int | None = None) -> MarkerResult:
     """Place ``added`` casualty markers: a base is removed (and its markers cleared) at 6
     (infantry) / 2 (cavalry) / 5 (artillery) markers; a morale test is forced when the markers
-    since the last forced test reach 6 / 4 / 3 (Ambiguity 14). ``bases`` the unit has when the
-    model does not count them (``Unit.bases`` None)."""
+    since the last forced test reach 6 / 4 / 3, one test each time the count is reached
+    (assumed ``marker_counting`` = ``since_last_test``, Ambiguity 14; ``per_resolution`` counts
+    only this fire's or melee's markers). ``bases`` the unit has when the model does not count
+    them (``Unit.bases`` None)."""
     key = _arm_key(unit)
     per = (
         int(params.get("skirmisher_markers_per_base"))
@@ -162,21 +166,22 @@ def add_markers(unit: Unit, added: int, params: RuleParameters, bases: int | Non
         else int(params.get("markers_per_base")[key])
     )
     force = int(params.get("markers_forcing_morale")[key])
-    params.get("marker_counting")
+    per_resolution = params.get("marker_counting") == "per_resolution"
     markers = int(unit.attributes.get("markers", 0)) + added
     bases = unit.bases if unit.bases is not None else (bases if bases is not None else 10**6)
     removed = min(markers // per, bases)
     markers -= removed * per
-    since = int(unit.attributes.get("markers_since_test", 0)) + added
-    forced = since >= force
+    since = (0 if per_resolution else int(unit.attributes.get("markers_since_test", 0))) + added
+    tests = since // force
     return MarkerResult(
         unit.id,
         added,
         removed,
         markers,
-        forced,
-        since - force if forced else since,
+        tests > 0,
+        0 if per_resolution else since % force,
         int(unit.attributes.get("markers_received", 0)) + added,
+        tests,
     )
 
 
