@@ -269,3 +269,27 @@ def test_artillery_cannot_melee_and_a_third_melee_is_refused():
     assert act(s, "melee", AV, target=VIL).status == "resolved"
     third = act(s, "melee", AV, target=VIL)
     assert third.status == "refused" and "used all 2 actions" in third.explanation
+
+
+def test_mounted_chasseurs_fire_one_die_before_the_melee_and_others_may_not():
+    chasseurs = {"attributes": {"fogofwar_cav_type": "Chasseur"}}
+    s = played(units={CAV: {**CONTACT[CAV], **chasseurs}})
+    key = "regimental-melee:austrian-avantgarde-cavalry:t1:a1"
+    s.dice.add(f"{key}:chasseurs", [2], [5])  # one die as infantry: a hit, not saved
+    s.dice.add(f"{key}:square", [3])
+    s.dice.add(f"{key}:return-fire", [6])
+    script_melee(s, key, [6, 6, 6, 6], [], [6, 6, 6, 6], [], [(6, 1)])
+    s.dice.add(f"regimental-morale:{VIL}", [1, 1])
+    s.dice.add(f"{key}:loser-d6", [6])
+    n = len(s.battle.events)
+    out = act(s, "melee", CAV, target=VIL, shoot_first=True)
+    assert out.status == "resolved", out.explanation
+    shot = next(e for e in s.battle.events[n:] if isinstance(e, Fired))
+    assert shot.unit == CAV and shot.result == "1 casualty marker"
+    assert "only mounted chasseurs" in act(s, "melee", AV, target=VIL, shoot_first=True).explanation
+
+
+def test_skirmishers_in_a_wood_cannot_be_attacked():
+    s = played(units={VIL: {**CONTACT[VIL], "subtype": "skirmishers", "formation": "skirmish"}})
+    out = act(s, "melee", CAV, target=VIL, target_in_woods=True)
+    assert out.status == "refused" and "в лесу" in out.explanation

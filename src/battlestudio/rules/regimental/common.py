@@ -93,8 +93,8 @@ def figures_of_bases(u: Unit, removed: int, p: RuleParameters) -> int:
 
 def troop_type(u: Unit, p: RuleParameters) -> str:
     """The seed's troop type (Пехота, Кавалерия, Застрельщики): ``attributes['regimental_type']``,
-    else ``guard`` for guard infantry, lancers by the ``fogofwar_cav_type``, else the subtype's
-    (assumed ``troop_types``)."""
+    else ``guard`` for guard infantry, lancers and mounted chasseurs by the ``fogofwar_cav_type``,
+    else the subtype's (assumed ``troop_types``)."""
     own = u.attributes.get("regimental_type")
     if own:
         return str(own)
@@ -103,6 +103,8 @@ def troop_type(u: Unit, p: RuleParameters) -> str:
     cav = str(u.attributes.get("fogofwar_cav_type", "")).lower()
     if u.arm is Arm.CAVALRY and cav in ("uhlan", "uhlans", "lancer", "lancers"):
         return "lancers"
+    if u.arm is Arm.CAVALRY and cav in ("chasseur", "chasseurs", "chasseurs à cheval"):
+        return "chasseurs"
     if u.subtype is None:
         return ""
     return str(p.get("troop_types").get(u.subtype.value, ""))
@@ -175,9 +177,13 @@ def next_slot(state: GameState, uid: str, kind: str) -> tuple[int, str, str]:
     if state.side and u.side != state.side:
         return -1, "", f"it is {state.side}'s activation; {u.name or uid} is {u.side}'s"
     if state.flags.get(f"hq_captured:{u.side}") and kind not in ("fire", "move"):
-        return -1, "", (
-            f"{u.side}'s HQ is captured: its units may only fire or withdraw "
-            "(«При захвате противником штаба, все подразделения могут либо вести огонь, либо отходить»)"
+        return (
+            -1,
+            "",
+            (
+                f"{u.side}'s HQ is captured: its units may only fire or withdraw "
+                "(«При захвате противником штаба, все подразделения могут либо вести огонь, либо отходить»)"
+            ),
         )
     f = formation_of(state, uid)
     if f is None:

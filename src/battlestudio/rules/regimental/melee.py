@@ -161,6 +161,13 @@ def _check(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Uni
         raise RuleRefused(
             f"{t.name or t.id} is {d:.1f} cm from {a.name or a.id}: a melee needs contact (≤ {contact:g} cm; 3.4)"
         )
+    if is_skirmishers(t) and _flag(req, "target_in_woods"):
+        raise RuleRefused(
+            f"{t.name or t.id}: skirmishers in a wood cannot be attacked "
+            "(«Застрельщики в лесу не могут быть целью для атаки»)"
+        )
+    if _flag(req, "shoot_first") and troop_type(a, p) != "chasseurs":
+        raise RuleRefused(f"only mounted chasseurs fire a shot before the melee (Кавалерия), not {a.name or a.id}")
     guns = None
     if t.arm is Arm.ARTILLERY:
         sup = str(req.parameters.get("supported_by", "") or "")
@@ -199,6 +206,8 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
             ParameterSpec(
                 "supported_by", "unit", required=False, label="Troops directly behind the guns (artillery target)"
             ),
+            ParameterSpec("shoot_first", "bool", required=False, label="Mounted chasseurs fire one shot first"),
+            ParameterSpec("target_in_woods", "bool", required=False, label="The target stands in a wood"),
         ),
         unavailable=why,
     )
@@ -459,6 +468,32 @@ def _skirmishers(run: _Run, cav: Unit, sk: Unit, p: RuleParameters, dice: DiceSo
     return True
 
 
+def _chasseur_shot(run: _Run, cav: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str) -> None:
+    """Mounted chasseurs «могут произвести один выстрел перед ближним боем ... одним кубиком, как
+    за пехоту» (Кавалерия): one die, hits 1-3, saves 1-3."""
+    markers, rolls = roll_hits(
+        dice,
+        f"{key}:chasseurs",
+        f"Mounted chasseurs' shot, {cav.name or cav.id}",
+        1,
+        int(p.get("hit_values")),
+        int(p.get("save_values")["normal"]),
+        target.name or target.id,
+    )
+    fired = Fired(
+        **stamp(run.state),
+        unit=cav.id,
+        target=target.id,
+        range_cm=0.0,
+        roll=rolls[0].to_dict(),
+        result=f"{markers} casualty marker{'s' if markers != 1 else ''}",
+        explanation="; ".join(r.explain() for r in rolls),
+    )
+    run.add([fired], rolls)
+    more, more_rolls, text = place_markers(run.state, target.id, markers, "fire", p, dice, key=f"{key}:chasseurs")
+    run.add(more, more_rolls, text)
+
+
 def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
     a, t, guns = _check(state, req, p)
     slot, f, why = next_slot(state, a.id, "melee")
@@ -472,6 +507,10 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         run.add(flee(run.state, t.id, "artillery with no troops behind it is overrun (Артиллерия)"))
         melee = replace(head, winner="attacker", explanation="overrun: no troops behind the guns")
         return _done(run, melee, f"{name(state, t.id)} has no troops behind it: overrun and removed (Артиллерия)", p)
+    if _flag(req, "shoot_first"):
+        _chasseur_shot(run, a, t, p, dice, key)
+        if run.gone(t.id):
+            return _done(run, replace(head, winner="attacker"), "", p)
     fight = True
     if a.arm is Arm.CAVALRY and is_skirmishers(t):
         fight = _skirmishers(run, a, t, p, dice, key)
