@@ -205,3 +205,20 @@ def test_with_its_hq_captured_a_unit_may_only_fire_or_withdraw():
     melee = next(a for a in s.actions(AV) if a.id == "melee")
     assert "HQ is captured" in melee.unavailable
     assert next(a for a in s.actions(AV) if a.id == "fire").legal
+
+
+def test_canister_read_as_a_shift_of_the_shots_die_gives_more_shots_and_hits_on_1_3():
+    units = {GUNS: {"position": (112.0, 50.0), "facing": 270.0}, AV: {"facing": 90.0}}
+    s = session(Script(), units, params={"canister_die_shift": "shots_test"}, oob={GUNS: "french-2eme-division"})
+    activate(s, "french", "french-2eme-division", ["fire"])
+    pv = preview(s, "fire", GUNS, target=AV, ammunition="canister")
+    # shots die 1-3 three shots, 4-5 two, 6 one: 7 dice expected; hits 1-3, save on 1
+    assert dict(pv.odds)["expected casualty markers"] == 7 * Fraction(3, 6) * Fraction(5, 6)
+
+
+def test_the_other_skirmisher_save_reading_has_the_skirmishers_save_on_1():
+    sk = {"subtype": "skirmishers", "formation": "skirmish"}
+    s = session(Script(), {**FACING, VIL: {**FACING[VIL], **sk}}, params={"skirmisher_save_reading": "skirmishers"})
+    activate(s, "austrian", "austrian-1st-div", ["fire"])
+    pv = preview(s, "fire", AV, target=VIL)  # at skirmishers: hits 1-2, and they save only on 1
+    assert dict(pv.odds)["expected casualty markers"] == 6 * Fraction(2, 6) * Fraction(5, 6)

@@ -293,3 +293,15 @@ def test_skirmishers_in_a_wood_cannot_be_attacked():
     s = played(units={VIL: {**CONTACT[VIL], "subtype": "skirmishers", "formation": "skirmish"}})
     out = act(s, "melee", CAV, target=VIL, target_in_woods=True)
     assert out.status == "refused" and "в лесу" in out.explanation
+
+
+def test_a_square_that_formed_does_not_roll_its_fire_when_the_reading_is_overridden():
+    s = played(params={"square_return_fire": False})
+    key = "regimental-melee:austrian-avantgarde-cavalry:t1:a1"
+    s.dice.add(f"{key}:square", [4])
+    script_melee(s, key, [6, 6, 6, 6], [], [6, 6, 6, 6], [], [(1, 6)])
+    s.dice.add(f"regimental-morale:{CAV}", [1, 1])
+    s.dice.add(f"{key}:loser-d6", [6])
+    n = len(s.battle.events)
+    out = act(s, "melee", CAV, target=VIL)
+    assert out.status == "resolved" and not any(isinstance(e, Fired) for e in s.battle.events[n:])
