@@ -169,8 +169,15 @@ def test_morale_two_d6_at_most_8_with_zone_bonus_and_exact_odds():
     far = state.with_unit(unit("x", side="russia", y=100))
     r = morale_test(far, "x", P, d(("regimental-morale:x:t1", (4, 5))))
     assert r.target == 8 and not r.passed and r.odds == Fraction(26, 36)
+    # the zone lines of 3.4.1 count in a melee morale test only (ERRATA Regimental 3)
     r = morale_test(state, "b1-r0", P, d(("regimental-morale:b1-r0:t1", (4, 5))))
-    assert r.target == 10 and r.passed and "HQ's command zone" in r.roll.threshold_source
+    assert r.target == 8 and not r.passed
+    r = morale_test(state, "b1-r0", P, d(("regimental-morale:b1-r0:t1", (4, 5))), melee=True)
+    assert r.target == 11 and r.passed and "HQ's command zone" in r.roll.threshold_source
+    assert "general's command zone" in r.roll.threshold_source
+    better = RuleParameters.for_ruleset("regimental", {"zone_bonuses": "better"})
+    r = morale_test(state, "b1-r0", better, d(("regimental-morale:b1-r0:t1", (4, 5))), melee=True)
+    assert r.target == 10
     r = morale_test(far, "x", P, d(("regimental-morale:x:t1", (3, 3))), situational=[Modifier(-2, "enemy guard")])
     assert r.target == 6 and r.passed
     enumerated = Fraction(sum(a + b <= 6 for a, b in itertools.product(range(1, 7), repeat=2)), 36)

@@ -37,7 +37,7 @@ def regimental_action(state, params, action, dice, terrain):
         return {"within": link.within, "chain": list(link.chain), "distance": link.distance}, []
     if do == "morale":
         sit = tuple(Modifier(v, s) for v, s in action.get("situational", ()))
-        r = morale_test(state, action["unit"], p, dice, sit)
+        r = morale_test(state, action["unit"], p, dice, sit, melee=bool(action.get("melee")))
         return {
             "passed": r.passed,
             "target": r.target,

@@ -53,7 +53,7 @@ from battlestudio.rules.regimental.command import (
     usable_adjutants,
 )
 from battlestudio.rules.regimental.dependencies import REGIMENTAL
-from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test
+from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test, formation_losses
 from battlestudio.rules.regimental.odds import regimental_odds
 
 RULE = "Regimental rules"
@@ -237,7 +237,7 @@ class RegimentalRuleset(RulesetDefaults):
                     state.phase,
                     subject=formation,
                     state="casualty_tested",
-                    value=True,
+                    value=formation_losses(state, formation),
                     reason=t.why,
                 ),
             ]

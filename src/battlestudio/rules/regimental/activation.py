@@ -160,6 +160,18 @@ def activate(
             reason="orders test",
         )
     )
+    if granted:
+        events.append(
+            CommandStateChanged(
+                turn,
+                side,
+                phase,
+                subject=c.side,
+                state="active_formation",
+                value={"turn": turn, "formation": formation},
+                reason="orders test (2.2): this formation acts now",
+            )
+        )
     text = "; ".join(r.explain() for r in rolls)
     text += f". {name} carries out: {', '.join(granted) if granted else 'nothing'}"
     if notes:

@@ -27,7 +27,7 @@ from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 
 D6 = DiceSpec(1, 6)
-ACTIONS = ("move", "reform", "fire", "deploy", "skirmish_chain")
+ACTIONS = ("move", "reform", "fire", "melee", "deploy", "skirmish_chain")
 """Action types a formation may be ordered (3 Виды приказов)."""
 
 

@@ -35,21 +35,36 @@ def pass_probability(target: int) -> Fraction:
     return sum((p for s, p in distribution(TWO_D6).items() if s <= target), Fraction(0))
 
 
-def command_morale_modifiers(state: GameState, unit: Unit, params: RuleParameters) -> list[Modifier]:
-    """Morale modifiers from command (3.4.1; Тест на потери командования): inside the HQ zone
-    +2 or else inside its general's zone +1 (Ambiguity: the better one only), general killed or
-    wounded -1, HQ captured -2, artillery -1 per casualty marker."""
-    m = params.get("morale_modifiers")
-    out: list[Modifier] = []
+def zone_flags(state: GameState, unit: Unit, params: RuleParameters) -> tuple[bool, bool]:
+    """Whether ``unit`` is in the HQ's command zone (20 cm, adjutant chains) and in its living
+    general's zone (15 cm) (Дистанция командования)."""
     general = state.oob.superior(unit.id)
-    if hq_link(state, unit.side, [unit], params).within:
-        out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
-    elif (
+    in_hq = hq_link(state, unit.side, [unit], params).within
+    in_general = bool(
         general
+        and general in state.commanders
         and general_condition(state, general) == "alive"
         and distance_to(state.commanders[general].position, [unit]) <= float(params.get("general_zone_cm"))
-    ):
-        out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
+    )
+    return in_hq, in_general
+
+
+def command_morale_modifiers(
+    state: GameState, unit: Unit, params: RuleParameters, melee: bool = False
+) -> list[Modifier]:
+    """Morale modifiers from command (3.4.1; Тест на потери командования). In a melee morale
+    test only (ERRATA Regimental 3: the zone lines stand under «3.4.1 Модификаторы при
+    рукопашной атаке»): HQ zone +2, general's zone +1 (both, or the better one with
+    ``zone_bonuses`` = ``better``). Always: general killed or wounded -1, HQ captured -2,
+    artillery -1 per casualty marker."""
+    m = params.get("morale_modifiers")
+    out: list[Modifier] = []
+    if melee:
+        in_hq, in_general = zone_flags(state, unit, params)
+        if in_hq:
+            out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))
+        if in_general and (not in_hq or params.get("zone_bonuses") == "both"):
+            out.append(Modifier(int(m["general_zone"]), "in its general's command zone (3.4.1)"))
     lost = [
         g
         for g in state.oob.chain_of_command(unit.id)
@@ -85,14 +100,18 @@ def morale_test(
     dice: DiceSource,
     situational: Sequence[Modifier] = (),
     why: str = "",
+    melee: bool = False,
+    key: str = "",
 ) -> MoraleResult:
     """2D6 ≤ 8 + modifiers passes (Тест на мораль; Ambiguity 15). ``situational`` adds melee
-    modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers)."""
+    modifiers (flanks covered, rear attack, fortification, enemy guard, lancers, skirmishers);
+    ``melee`` a test after a melee, where the command-zone lines of 3.4.1 count (ERRATA 3).
+    The purpose key carries ``key`` (else ``why``), so two tests of a unit in one turn differ."""
     unit = state.units[unit_id]
-    mods = tuple(command_morale_modifiers(state, unit, params)) + tuple(situational)
+    mods = tuple(command_morale_modifiers(state, unit, params, melee)) + tuple(situational)
     target = int(params.get("morale_target")) + sum(m.value for m in mods)
     params.get("morale_modifier_sign")
-    purpose = f"regimental-morale:{unit_id}:t{state.turn}"
+    purpose = f"regimental-morale:{unit_id}:t{state.turn}" + (f":{key or why}" if key or why else "")
     faces = dice.roll(purpose, TWO_D6)
     passed = sum(faces) <= target
     odds = pass_probability(target)
@@ -120,7 +139,8 @@ def _arm_key(unit: Unit) -> str:
 @dataclass(frozen=True, slots=True)
 class MarkerResult:
     """After ``added`` markers: ``bases_removed``, ``markers`` left on the unit, whether a
-    morale test is ``forced``, and the new counters."""
+    morale test is ``forced`` (``forced_tests`` of them: 12 infantry markers at once force two),
+    and the new counters."""
 
     unit: str
     added: int
@@ -129,12 +149,16 @@ class MarkerResult:
     forced_test: bool
     since_test: int
     received: int
+    forced_tests: int = 0
 
 
-def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
+def add_markers(unit: Unit, added: int, params: RuleParameters, bases: int | None = None) -> MarkerResult:
     """Place ``added`` casualty markers: a base is removed (and its markers cleared) at 6
     (infantry) / 2 (cavalry) / 5 (artillery) markers; a morale test is forced when the markers
-    since the last forced test reach 6 / 4 / 3 (Ambiguity 14)."""
+    since the last forced test reach 6 / 4 / 3, one test each time the count is reached
+    (assumed ``marker_counting`` = ``since_last_test``, Ambiguity 14; ``per_resolution`` counts
+    only this fire's or melee's markers). ``bases`` the unit has when the model does not count
+    them (``Unit.bases`` None)."""
     key = _arm_key(unit)
     per = (
         int(params.get("skirmisher_markers_per_base"))
@@ -142,21 +166,22 @@ def add_markers(unit: Unit, added: int, params: RuleParameters) -> MarkerResult:
         else int(params.get("markers_per_base")[key])
     )
     force = int(params.get("markers_forcing_morale")[key])
-    params.get("marker_counting")
+    per_resolution = params.get("marker_counting") == "per_resolution"
     markers = int(unit.attributes.get("markers", 0)) + added
-    bases = unit.bases if unit.bases is not None else 10**6
+    bases = unit.bases if unit.bases is not None else (bases if bases is not None else 10**6)
     removed = min(markers // per, bases)
     markers -= removed * per
-    since = int(unit.attributes.get("markers_since_test", 0)) + added
-    forced = since >= force
+    since = (0 if per_resolution else int(unit.attributes.get("markers_since_test", 0))) + added
+    tests = since // force
     return MarkerResult(
         unit.id,
         added,
         removed,
         markers,
-        forced,
-        since - force if forced else since,
+        tests > 0,
+        0 if per_resolution else since % force,
         int(unit.attributes.get("markers_received", 0)) + added,
+        tests,
     )
 
 
@@ -221,27 +246,44 @@ class CasualtyTest:
     roll: RollRecord | None = None
 
 
-def commander_casualty_test(state: GameState, general: str, params: RuleParameters, dice: DiceSource) -> CasualtyTest:
-    """Тест на потери командования: after losses of more than 10 (division) / 7 (brigade), if
-    the general's units are in his zone, a D6: 1 killed, 2 badly wounded, 3-4 lightly
-    wounded, 5-6 unharmed. Tested once when the trigger is first passed (flag
-    ``casualty_tested:<general>``)."""
+def casualty_due(state: GameState, general: str, params: RuleParameters) -> tuple[bool, str, int, int]:
+    """Whether the commander casualty test of ``general`` is due now: ``(due, why, losses,
+    trigger)``. Тест на потери командования: losses of more than 10 (division) / 7 (brigade),
+    the general alive and his units in his zone. Once tested, again after each further 10 / 7
+    losses (assumed ``casualty_retest`` = ``each_further``; ``once``: never again; Ambiguity 19).
+    The flag ``casualty_tested:<general>`` holds the losses at the last test (True: tested)."""
     c = state.commanders[general]
     trig = params.get("casualty_test_trigger").get(c.echelon)
     if trig is None:
-        return CasualtyTest(general, False, f"{c.echelon} generals take no casualty test")
+        return False, f"{c.echelon} generals take no casualty test", 0, 0
+    trig = int(trig)
     losses = formation_losses(state, general)
     params.get("casualty_test_counts")
-    if losses <= int(trig):
-        return CasualtyTest(general, False, f"{losses} losses, not more than {trig}")
-    if state.flags.get(f"casualty_tested:{general}"):
-        return CasualtyTest(general, False, "already tested for these losses")
+    if losses <= trig:
+        return False, f"{losses} losses, not more than {trig}", losses, trig
     if general_condition(state, general) != "alive":
-        return CasualtyTest(general, False, f"the general is already {general_condition(state, general)}")
-    units = units_under(state, general)
-    if distance_to(c.position, units) > float(params.get("general_zone_cm")):
-        return CasualtyTest(general, False, "no unit of his is inside his command zone")
-    purpose = f"regimental-casualty:{general}:t{state.turn}"
+        return False, f"the general is already {general_condition(state, general)}", losses, trig
+    last = state.flags.get(f"casualty_tested:{general}")
+    if last is not None and last is not False:
+        if params.get("casualty_retest") != "each_further" or last is True:
+            return False, "already tested for these losses", losses, trig
+        if losses <= int(last) + trig:
+            return False, f"tested at {int(last)} losses; {losses} is not {trig} more", losses, trig
+    if distance_to(c.position, units_under(state, general)) > float(params.get("general_zone_cm")):
+        return False, "no unit of his is inside his command zone", losses, trig
+    return True, f"{losses} losses > {trig}", losses, trig
+
+
+def commander_casualty_test(state: GameState, general: str, params: RuleParameters, dice: DiceSource) -> CasualtyTest:
+    """Тест на потери командования: after losses of more than 10 (division) / 7 (brigade), if
+    the general's units are in his zone, a D6: 1 killed, 2 badly wounded, 3-4 lightly
+    wounded, 5-6 unharmed (``casualty_due`` says when)."""
+    c = state.commanders[general]
+    due, why, losses, trig = casualty_due(state, general, params)
+    if not due:
+        return CasualtyTest(general, False, why)
+    again = state.flags.get(f"casualty_tested:{general}")
+    purpose = f"regimental-casualty:{general}:t{state.turn}" + (f":{losses}" if again else "")
     die = roll_d6(dice, purpose)
     result = str(params.get("casualty_test_table")[die - 1])
     rec = table_record(
@@ -267,4 +309,5 @@ __all__ = [
     "pass_probability",
     "command_morale_modifiers",
     "formation_losses",
+    "casualty_due",
 ]
