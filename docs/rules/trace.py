@@ -1,0 +1,174 @@
+"""Generate the rule traceability table of a ruleset: every numbered section of the seed with the
+code that cites it, the rule numbers of ``resources/rulesets/<id>.toml`` and the tests.
+
+    python docs/rules/trace.py toe > docs/rules/toe-trace.md
+
+A section is *cited* by code when a docstring or a string of a function or class in
+``src/battlestudio/rules/<package>/`` names its number (e.g. "(4.4)", "5.2 'større end ...'"),
+and by a test when the test function's source names it; numbers followed by a unit ("1.5 cm")
+are measurements, not citations. ``tests/test_rules_trace.py`` checks the committed table is
+the one this script writes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: the numbered sections of chapters 1-7 of Torden over Europa (seed 000), with the Danish heading
+TOE_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("1.1", "Generelt: skala, tilbehør, dommeren, forudmåling"),
+    ("1.2", "Spillets faser"),
+    ("1.3", "Enheder"),
+    ("1.4", "Generaler"),
+    ("1.5", "Brikstørrelse"),
+    ("1.6", "Orden"),
+    ("1.7", "Formationer"),
+    ("2.1", "Generaler og ordregivning, generelt"),
+    ("2.2", "Hærchef"),
+    ("2.3", "Arméchef"),
+    ("2.4", "Korpschef"),
+    ("2.5", "Divisionsgeneraler"),
+    ("2.6", "Objektiv"),
+    ("2.7", "Angrebsordre"),
+    ("2.8", "Holdordre"),
+    ("2.9", "Tilbageordre"),
+    ("2.10", "Marchordre"),
+    ("2.11", "Detachering"),
+    ("2.12", "Ordreafgivningsevne og kommandoevne (OAS, KE)"),
+    ("3.1", "Kommandokontrol, generelt"),
+    ("3.2", "Bestemmelse af zoneafstand"),
+    ("3.3", "Procedure"),
+    ("4.1", "Bevægelser, generelt"),
+    ("4.2", "Hvilke enheder kan flytte"),
+    ("4.3", "Retning"),
+    ("4.4", "Marchlængder"),
+    ("4.5", "Formationsændringer"),
+    ("4.6", "Specielle forhold vedrørende artilleri"),
+    ("4.6.3", "Bevægelse i afprodset stand"),
+    ("4.7", "Terrænets påvirkning af bevægelser"),
+    ("4.8", "Byer"),
+    ("4.8.4", "Byer og infanteri skydninger"),
+    ("4.8.5", "Byer og artilleri skydninger"),
+    ("4.8.6", "Artilleri skydninger ud af byer"),
+    ("4.9", "Kavaleri der kan angribe uden for kommandoafstand"),
+    ("5.1", "Erklæring af angreb"),
+    ("5.2", "Reaktionshandling"),
+    ("5.3", "Forsvarsmæssige dispositioner (nødkarré, flanke/ryg, artilleri)"),
+    ("5.4", "Afbrudt angreb"),
+    ("6.1", "Skydning"),
+    ("6.1.8", "Flankebeskydning"),
+    ("6.2", "Artilleri ammunition"),
+    ("7.1", "Nærkamp, generelt (støtte, artilleri)"),
+    ("7.2", "Resultat af kamp"),
+    ("7.3", "Efter nærkampen (rømmet territorium, uafgjort, fortsat nærkamp)"),
+    ("7.4", "Angreb med flere enheder (only the heading survives)"),
+    ("7.5", "Fortsat angreb (only the heading survives)"),
+)
+
+RULESETS = {"toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session"))}
+
+SEC = r"[1-9]\.\d{1,2}(?:\.\d{1,2})?"
+CITE = re.compile(rf"(?<![\d.])({SEC})(?:\s*[-–]\s*({SEC}))?(?![\d.]|\s*(?:cm|m\b|°|%|mm|km|x\b))")
+
+
+def _key(sec: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in sec.split("."))
+
+
+def _cited(text: str, known: set[str]) -> set[str]:
+    """Known sections named in ``text``; a range "2.7-2.11" names every known section between."""
+    out: set[str] = set()
+    for m in CITE.finditer(text):
+        lo, hi = m.group(1), m.group(2)
+        if hi is None:
+            out.update({lo} & known)
+        elif lo.split(".")[0] == hi.split(".")[0] and _key(lo) <= _key(hi):
+            out.update(s for s in known if _key(lo) <= _key(s) <= _key(hi))
+    return out
+
+
+def _strings(node: ast.AST) -> str:
+    return " ".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+
+
+def code_citations(package: str, known: set[str]) -> dict[str, list[str]]:
+    """Section → ``module.function`` names whose docstrings or strings cite it."""
+    out: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "src" / "battlestudio" / "rules" / package).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                for sec in _cited(_strings(node), known):
+                    out.setdefault(sec, []).append(f"{path.stem}.{node.name}")
+    return out
+
+
+def test_citations(prefixes: tuple[str, ...], known: set[str]) -> dict[str, list[str]]:
+    """Section → test names whose source cites it, and test modules (``module``, no test name)
+    whose docstring does."""
+    out: dict[str, list[str]] = {}
+    files = [p for p in sorted((ROOT / "tests").rglob("test_*.py")) if p.name.startswith(prefixes)]
+    for path in files:
+        src = path.read_text(encoding="utf-8")
+        tree = ast.parse(src)
+        for sec in _cited(ast.get_docstring(tree) or "", known):
+            out.setdefault(sec, []).append(path.stem)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                for sec in _cited(ast.get_source_segment(src, node) or "", known):
+                    out.setdefault(sec, []).append(f"{path.stem}::{node.name}")
+    return out
+
+
+def toml_entries(rid: str, known: set[str]) -> dict[str, list[str]]:
+    """Section → rule-number keys of ``resources/rulesets/<id>.toml`` (with their status)."""
+    data = tomllib.loads((ROOT / "resources" / "rulesets" / f"{rid}.toml").read_text(encoding="utf-8"))
+    out: dict[str, list[str]] = {}
+    for key, e in data.get("rules", {}).items():
+        for sec in _cited(str(e.get("section", "")), known):
+            out.setdefault(sec, []).append(f"{key} ({e.get('status', '?')})")
+    return out
+
+
+def _cell(items: list[str], limit: int = 6) -> str:
+    items = sorted(set(items))
+    more = f", … {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(f"`{i}`" for i in items[:limit]) + more if items else "—"
+
+
+def table(rid: str) -> str:
+    """The traceability table of ruleset ``rid`` as Markdown."""
+    package, sections, prefixes = RULESETS[rid]
+    known = {s for s, _ in sections}
+    code, tests, toml = code_citations(package, known), test_citations(prefixes, known), toml_entries(rid, known)
+    both = sum(1 for s in known if s in code and s in tests)
+    lines = [
+        f"# Rule traceability: {rid}",
+        "",
+        "Generated by `python docs/rules/trace.py " + rid + "` from the rule docstrings and messages, the rule",
+        "numbers file and the tests; do not edit by hand. A section counts as traced when code and a test cite it;",
+        "what a traced section still lacks is in the issue notes and the module docstrings.",
+        "",
+        f"{both} of {len(sections)} sections cited by code and tests; "
+        f"{sum(1 for s in known if s in code and s not in tests)} by code only; "
+        f"{sum(1 for s in known if s not in code)} by no code.",
+        "",
+        "| § | Section (seed) | Code | Rule numbers | Tests |",
+        "|---|---|---|---|---|",
+    ]
+    for sec, heading in sections:
+        lines.append(
+            f"| {sec} | {heading} | {_cell(code.get(sec, []))} | {_cell(toml.get(sec, []), 4)} | "
+            f"{_cell(tests.get(sec, []), 4)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(table(sys.argv[1] if len(sys.argv) > 1 else "toe"))

@@ -1,0 +1,42 @@
+"""The committed rule traceability table (docs/rules/toe-trace.md) is the one
+docs/rules/trace.py writes from today's code, rule numbers and tests, and it traces what the
+code cites: chapter 5's reactions and chapter 6's fire to their modules and tests."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _trace():
+    spec = importlib.util.spec_from_file_location("trace_rules", ROOT / "docs" / "rules" / "trace.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_committed_toe_trace_is_current():
+    text = _trace().table("toe")
+    committed = (ROOT / "docs" / "rules" / "toe-trace.md").read_text(encoding="utf-8")
+    assert text == committed, "run: python docs/rules/trace.py toe > docs/rules/toe-trace.md"
+
+
+def test_sections_are_traced_to_the_code_and_tests_that_cite_them():
+    mod = _trace()
+    known = {s for s, _ in mod.TOE_SECTIONS}
+    assert mod._cited("(2.7-2.11), 1.5 cm, 4.6.3 and 5.2 'større'", known) == {
+        "2.7",
+        "2.8",
+        "2.9",
+        "2.10",
+        "2.11",
+        "4.6.3",
+        "5.2",
+    }
+    code = mod.code_citations("toe", known)
+    assert "reactions.declare_resolve" in code["5.1"] and any(c.startswith("fire") for c in code["6.1"])
+    tests = mod.test_citations(("test_toe_",), known)
+    assert "test_toe_reactions" in tests["5.4"]
