@@ -20,7 +20,7 @@ def _execute(s: GameSession, cid: str) -> None:
     would take the general off the table (an automatic retreat's objective may lie beyond the
     edge, 2.9) ends at the edge instead, and the umpire notes it."""
     from battlestudio.replay.flow_events import Moved
-    from battlestudio.session.umpire import follow_moves
+    from battlestudio.rules.following import follow_moves
 
     from battlestudio.rules.toe.common import standing_order
 

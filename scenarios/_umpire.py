@@ -111,7 +111,8 @@ def fire_phase(s: GameSession, shooters: str) -> None:
         )
         s.record(_fired(s, u, target, d, r))
         if r.success and s.state.units[target.id].figures > 0:
-            s.casualties(target.id, 1, men=100 if target.arm is not Arm.CAVALRY else 80, cause=f"fire of {u.name}")
+            men = min(target.men, 100 if target.arm is not Arm.CAVALRY else 80)
+            s.casualties(target.id, min(1, target.figures), men=men, cause=f"fire of {u.name}")
 
 
 def _fired(s, u, target, d, r):
@@ -189,11 +190,11 @@ def _melee(s: GameSession, a: Unit, d: Unit, lean: Callable[[str, int], int]) ->
     text = f"Umpire's melee ({TABLE}): {ra.explain()}; {rd.explain()}: {winner}."
     s.melee([a.id], [d.id], winner, text, None)
     if winner == "draw":
-        s.casualties(a.id, 1, cause="melee (draw)")
-        s.casualties(d.id, 1, cause="melee (draw)")
+        s.casualties(a.id, min(1, s.state.units[a.id].figures), cause="melee (draw)")
+        s.casualties(d.id, min(1, s.state.units[d.id].figures), cause="melee (draw)")
         return
     win, lose = (a, d) if diff > 0 else (d, a)
-    s.casualties(win.id, 1, cause=f"melee against {lose.name}")
+    s.casualties(win.id, min(1, s.state.units[win.id].figures), cause=f"melee against {lose.name}")
     s.casualties(lose.id, min(1 + abs(diff) // 3, s.state.units[lose.id].figures), cause=f"melee against {win.name}")
     _morale(s, s.state.units[lose.id], win)
 
@@ -222,7 +223,7 @@ def _morale(s: GameSession, u: Unit, winner: Unit) -> None:
 
 def _clear(s: GameSession, u: Unit, dest: tuple[float, float]) -> tuple[float, float]:
     """``dest`` shortened so ``u`` stops short of friendly units instead of landing on them."""
-    from battlestudio.session.umpire import free_of_friends
+    from battlestudio.rules.following import free_of_friends
 
     (x, y) = u.position
     f = free_of_friends(s.state, u.id, (dest[0] - x, dest[1] - y))

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from battlestudio.model.units import Arm
 from battlestudio.replay.combat_events import Melee
-from battlestudio.replay.events import BattleEvent, register
+from battlestudio.replay.events import json_value, BattleEvent, register
 from battlestudio.replay.flow_events import OrderStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
@@ -62,6 +62,10 @@ class MeleeSubPhase(BattleEvent):
     kind = "ba_melee_subphase"
     snapshot: Mapping[str, Any] = field(default_factory=dict)
     roles: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:  # as read back from a file: lists, not tuples
+        object.__setattr__(self, "snapshot", json_value(dict(self.snapshot)))
+        object.__setattr__(self, "roles", json_value(dict(self.roles)))
 
     def apply(self, state: GameState) -> GameState:
         key = f"ba:subphase:{self.turn}:{self.phase}"
