@@ -60,3 +60,27 @@ def test_a_played_turn_saves_reopens_and_replays_to_the_same_state(tmp_path):
     again = store.load(path)
     head = GameLog.from_battle(Battle(again.scenario, list(again.events))).head
     assert head.units == s.state.units and head.flags == s.state.flags
+
+
+def test_a_formation_chosen_to_activate_next_cannot_be_chosen_again_before_it_activates():
+    """Issue 15: the Regimental activation could be chosen twice (2.2: one formation at a time)."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    import pytest
+
+    from battlestudio import store
+    from battlestudio.rules import get_ruleset
+    from battlestudio.session import GameSession, SessionError
+
+    b = store.load(Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json")
+    b.scenario.info = replace(b.scenario.info, ruleset="regimental")
+    s = GameSession(b, get_ruleset("regimental"), seed=5)
+    s.advance_to("activation")
+    first, other = s.activation_choices()[:2]
+    s.choose_activation(first)
+    n = len(s.log)
+    for again in (first, other):
+        with pytest.raises(SessionError, match="has not activated yet"):
+            s.choose_activation(again)
+    assert len(s.log) == n

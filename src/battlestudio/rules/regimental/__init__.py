@@ -387,6 +387,13 @@ class RegimentalRuleset(RulesetDefaults):
             why = f"it is {state.side}'s activation, {c.name or formation} belongs to {c.side}"
         if why or c is None:
             raise RuleRefused(f"{formation} cannot activate now: {why}")
+        pending = chosen_next(state, c.side)
+        if pending is not None:
+            p = state.commanders.get(pending)
+            raise RuleRefused(
+                f"{c.side} chose {(p.name if p else '') or pending} to activate next and it has not activated yet: "
+                "give it its orders test first (2.2, one formation at a time)"
+            )
         due = self.next_activation(state)
         left = len(eligible(state, c.side))
         turn_of = "" if due in (c.side, "turn over") else f" (the alternation would give {due} the next activation)"
