@@ -162,3 +162,35 @@ def test_without_persisting_failed_orders_lapse_when_the_phase_closes(jena_scena
     events = s.log.events[start:]
     assert [e.kind for e in events] == ["phase_started", "order_cancelled", "phase_started"]
     assert events[1].order_id == oid and "lapses" in events[1].reason
+
+
+def test_an_order_beyond_zone_3_is_refused_when_written_and_the_phase_goes_on():
+    """Issue 16 D6 (2.2, 3.2): one order to a corps beyond zone 3 aborted the whole order
+    phase; now it is refused with the reason and the other declarations are rolled."""
+    from dataclasses import replace as _replace
+    from pathlib import Path
+
+    from battlestudio import store
+    from battlestudio.replay.battle import Battle
+    from battlestudio.rules import OrderRequest
+    from battlestudio.session import GameSession
+
+    jena = Path(__file__).resolve().parents[1] / "scenarios" / "jena-1806.battle.json"
+    battle = Battle(store.load(jena).scenario)
+    sc = battle.scenario
+    nap = sc.commanders["french-imperial-guard"]
+    far = sc.commanders["french-iv-corps"]
+    sc.commanders[far.id] = _replace(far, position=(nap.position[0] + 300.0, nap.position[1]))
+    for rid, r in list(sc.reinforcements.items()):  # Soult is on the table from the start, far away
+        if r.formation == far.id:
+            del sc.reinforcements[rid]
+    s = GameSession(battle, seed=3, params={"toe.zones_cm.c_in_c": [30, 60, 90]})  # zone 3 closed at 90 cm
+    s.start()
+    out = s.issue_orders(
+        [
+            OrderRequest(nap.id, far.id, "H"),
+            OrderRequest(nap.id, "french-v-corps", "H"),
+        ]
+    )
+    assert out[0].status == "refused" and "beyond zone 3" in out[0].explanation
+    assert out[1].status in ("delivered", "failed") and out[1].outcome.rolls

@@ -103,6 +103,23 @@ def new_order_id(state: GameState, taken: set[str]) -> str:
     return f"o-{state.turn}-{n}"
 
 
+def out_of_reach(state: GameState, p: RuleParameters, issuer_id: str, recipient: str, order_type: str) -> str:
+    """Why an order (or cancellation) from ``issuer_id`` cannot be sent to ``recipient`` at all:
+    beyond the issuer's zone 3 (2.2, 3.2); "" when it can (or needs no zone). Checked when the
+    order is written, so one such order does not stop the rolls of the others (D6)."""
+    if not goes_as_chief(state, p, issuer_id, recipient, order_type):
+        return ""
+    issuer = commander(state, issuer_id)
+    d = float(command_distances(base_of(issuer), [shape_of(state, recipient)], "nearest")[0])
+    zones = zones_for(p, issuer)
+    if any(b.outer is None or d <= b.outer + 1e-9 for b in zones):
+        return ""
+    return (
+        f"{name_of(state, recipient)} is {d:.1f} cm from {issuer.name}, beyond zone 3 "
+        f"({zones[-1].outer:g} cm): no order or cancellation can be sent (2.2, 3.2)"
+    )
+
+
 def _roll(
     state: GameState,
     p: RuleParameters,
@@ -262,13 +279,18 @@ def reroll_pending(state: GameState, p: RuleParameters, dice: DiceSource) -> Pha
         try:
             out.outcomes.append(_resolve(state, p, dice, o, False, [], out, again=True))
         except RuleRefused as exc:
-            why = f"not rolled again this turn: {exc}"
-            ev = _ev(state, OrderFailed, order_id=o.id, reason=why)
-            out.events.append(ev)
-            text = f"Order {o.id} ({o.order_type}) to {name_of(state, o.recipient)} is {why}; it stays pending (A6)."
-            out.outcomes.append(OrderOutcome("failed", o.id, text, (ev,)))
+            _not_rolled(state, o, exc, out)
     out.assumed = p.assumptions()
     return out
+
+
+def _not_rolled(state: GameState, o: Order, exc: RuleRefused, out: PhaseOutcome) -> None:
+    """A pending order that cannot be rolled again now stays pending, with the reason (A6)."""
+    why = f"not rolled again this turn: {exc}"
+    ev = _ev(state, OrderFailed, order_id=o.id, reason=why)
+    out.events.append(ev)
+    text = f"Order {o.id} ({o.order_type}) to {name_of(state, o.recipient)} is {why}; it stays pending (A6)."
+    out.outcomes.append(OrderOutcome("failed", o.id, text, (ev,)))
 
 
 def order_phase(
@@ -311,6 +333,11 @@ def order_phase(
             clash = ordered if is_cancel else cancel_targets
             if recipient in clash:
                 why = f"{name_of(state, recipient)} cannot get both an order and a cancellation in the same turn (3.3)"
+        if not why and req.order_type not in ("move", "mission") and recipient:
+            target_type = (
+                state.orders[req.cancel].order_type if is_cancel and req.cancel in state.orders else req.order_type
+            )
+            why = out_of_reach(state, p, req.issuer, recipient, target_type)
         if why:
             out.outcomes.append(OrderOutcome("refused", req.cancel, f"Refused: {why}."))
             continue
@@ -370,7 +397,16 @@ def order_phase(
         for o in rerollable(state):
             if o.id in cancel_targets or o.id in taken or o.recipient in ordered:
                 continue  # cancelled now, or a new order of another issuer to the recipient
-            out.outcomes.append(_resolve(written, p, dice, o, False, [], out, again=True))
+            try:
+                out.outcomes.append(_resolve(written, p, dice, o, False, [], out, again=True))
+            except RuleRefused as exc:  # e.g. its corps rode out of zone 3 (D6): it waits, the phase goes on
+                why = f"not rolled again this turn: {exc}"
+                ev = _ev(state, OrderFailed, order_id=o.id, reason=why)
+                out.events.append(ev)
+                text = (
+                    f"Order {o.id} ({o.order_type}) to {name_of(state, o.recipient)} is {why}; it stays pending (A6)."
+                )
+                out.outcomes.append(OrderOutcome("failed", o.id, text, (ev,)))
     out.events.extend(moves)  # 4. spare OAS moves
     out.assumed = p.assumptions()
     return out
