@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -66,7 +67,7 @@ def chance(p: Fraction) -> str:
 
 
 def action_title(spec: ActionSpec) -> str:
-    """The label, e.g. "Volley (Salve) — 7.2":, the ruleset's term where it differs, the section."""
+    """The label, the ruleset's term where it differs and the section: "Volley (Salve) — 7.2"."""
     term = f" ({spec.term})" if spec.term and spec.term != spec.label else ""
     rule = f" — {spec.rule}" if spec.rule else ""
     return f"{spec.label}{term}{rule}"
@@ -113,14 +114,14 @@ class ActionPanel(QWidget):
         self.list.setObjectName("action_list")
         self.list.setWordWrap(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.list.setMinimumHeight(90)
+        self.list.setMinimumHeight(80)
         self.note = QLabel(self)
         self.note.setObjectName("action_note")
         self.note.setWordWrap(True)
         self.form_host = QVBoxLayout()
         self.preview = QTextBrowser(self)
         self.preview.setObjectName("action_preview")
-        self.preview.setMinimumHeight(110)
+        self.preview.setMinimumHeight(90)
         self.umpire_line = QLabel(self)
         self.umpire_line.setObjectName("action_umpire_line")
         self.umpire_line.setWordWrap(True)
@@ -134,21 +135,29 @@ class ActionPanel(QWidget):
         self.enter_button.setObjectName("action_enter")
         self.outcome = QTextBrowser(self)
         self.outcome.setObjectName("action_outcome")
-        self.outcome.setMinimumHeight(70)
+        self.outcome.setMinimumHeight(60)
         self.outcome.hide()
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Subject", self))
         top.addWidget(self.subject, 1)
-        lay = QVBoxLayout(self)
+        inner = QWidget(self)  # scrolls rather than squeezing its rows into each other
+        lay = QVBoxLayout(inner)
         lay.setContentsMargins(4, 4, 4, 4)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         lay.addWidget(self.where)
         lay.addLayout(top)
         lay.addWidget(self.follow)
         lay.addWidget(self.list, 1)
         lay.addWidget(self.note)
         lay.addLayout(self.form_host)
-        lay.addWidget(self.preview, 2)
+        lay.addWidget(self.preview, 1)
         lay.addWidget(self.umpire_line)
         lay.addWidget(self.instead)
         lay.addLayout(self.umpire_host)
@@ -349,9 +358,10 @@ class ActionPanel(QWidget):
     def _build_forms(self) -> None:
         old = self.form.values() if self.form is not None else {}
         old_entry = self.umpire_form.values() if self.umpire_form is not None else {}
-        for f in (self.form, self.umpire_form):
-            if f is not None:
-                f.setParent(None)
+        for f, host in ((self.form, self.form_host), (self.umpire_form, self.umpire_host)):
+            if f is not None:  # hidden first: a widget without a parent would show as a window
+                f.hide()
+                host.removeWidget(f)
                 f.deleteLater()
         self.form = self.umpire_form = None
         spec, s = self.spec, self.session

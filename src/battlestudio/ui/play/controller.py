@@ -143,6 +143,10 @@ class PlayView(QObject):
         self.action_dock = docks.add_dock(
             "dock_actions", "Actions", self.action_panel, Qt.DockWidgetArea.RightDockWidgetArea
         )
+        try:  # in a tab behind Properties, full height; in front while a game is shown
+            docks.tabify("dock_properties", self.action_dock, raise_anchor=False)
+        except KeyError:
+            pass  # a window without a Properties dock
         self.action_dock.hide()
         self.marks = ReplayMarks(map_view.map_scene, self.side_colour)
         self.panel.unit_requested.connect(self.show_units)
@@ -349,6 +353,7 @@ class PlayView(QObject):
             self.dock.show()
             self.dock.raise_()
             self.action_dock.show()
+            self.action_dock.raise_()
             self.check.show(doc)
         else:
             self.check.show(None)
