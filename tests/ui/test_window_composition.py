@@ -182,7 +182,7 @@ def test_play_view_runs_on_a_bare_main_window(qtbot, scenario):
     pv.document_requested.connect(pv.document_set)
 
     assert pv.dock.objectName() == "dock_replay" and host_window.tabifiedDockWidgets(problems) == [pv.dock]
-    assert [a.text() for a in docks_menu.actions()] == ["Problems", "Replay"]
+    assert [a.text() for a in docks_menu.actions()] == ["Problems", "Replay", "Actions"]
     assert host_window.findChild(QMenu, "menu_game") is not None
     pv.open_order_dialog()
     assert said == [("Start the game first (Game ▸ Start Game).", 10_000)]

@@ -5,7 +5,9 @@ wires its signals (messages up) and hands it each new document. It adds the Game
 (Start Game, Next Phase Ctrl+Return, Issue Order, Roll Initiative, Command Rolls, Choose
 Activation, Umpire Entry, Annotate, Record from the End, Back to Scenario Editor) with a phase
 strip naming the turn, game time, side and the ruleset's phases with the current one marked;
-the Replay dock (``ReplayPanel``); the trails, change halos and annotation pins on the map
+the Replay dock (``ReplayPanel``); the Actions dock (``ActionPanel``: the ruleset's actions for
+the selected unit, their odds, Roll or the umpire's entry; Game ▸ Actions Panel, Ctrl+Shift+T),
+shown while a game is open; the trails, change halos and annotation pins on the map
 (``ReplayMarks``); and replay keys on the map (Left/Right, Shift/Ctrl+Left/Right,
 PageUp/PageDown, Home/End, Space released without panning).
 
@@ -42,6 +44,7 @@ from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
 from battlestudio.session import GameSession, SessionError
 from battlestudio.session.turns import game_time
+from battlestudio.ui.play.action_panel import ActionPanel
 from battlestudio.ui.play.idle_check import IdleCheck
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
@@ -54,6 +57,9 @@ from battlestudio.ui.play.umpire_dialog import AnnotationDialog, UmpireDialog
 if TYPE_CHECKING:
     from battlestudio.ui.dock_host import DockHost
     from battlestudio.ui.map_view import MapView
+
+ACTION_PANEL_KEYS = "Ctrl+Shift+T"
+"""Game ▸ Actions Panel; not Ctrl+Shift+A, which is Deselect in the X11 (xcb) key table."""
 
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
@@ -132,6 +138,16 @@ class PlayView(QObject):
         self.panel = ReplayPanel()
         self.dock = docks.add_dock("dock_replay", "Replay", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         docks.tabify("dock_problems", self.dock, raise_anchor=False)
+        self.action_panel = ActionPanel(map_view)
+        self.action_panel.status.connect(show_status)
+        self.action_dock = docks.add_dock(
+            "dock_actions", "Actions", self.action_panel, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        try:  # in a tab behind Properties, full height; in front while a game is shown
+            docks.tabify("dock_properties", self.action_dock, raise_anchor=False)
+        except KeyError:
+            pass  # a window without a Properties dock
+        self.action_dock.hide()
         self.marks = ReplayMarks(map_view.map_scene, self.side_colour)
         self.panel.unit_requested.connect(self.show_units)
         self.panel.trail_turns_changed.connect(self.marks.set_trail_turns)
@@ -201,6 +217,13 @@ class PlayView(QObject):
             "umpire", "&Umpire Entry…", self.open_umpire_dialog, "Ctrl+Shift+U", "Casualties, melee and morale outcomes"
         )
         make("annotate", "&Annotate…", self.annotate, "Ctrl+Shift+N", "Pin a note to this moment and a place")
+        make(
+            "action_panel",
+            "Ac&tions Panel",
+            self.show_action_panel,
+            ACTION_PANEL_KEYS,
+            "Show the Actions dock: what the ruleset lets the selected unit do now, its odds, the roll",
+        )
         make("resume", "&Record from the End", self.resume, None, "Go to the end of the game to go on recording")
         make(
             "editor",
@@ -213,7 +236,7 @@ class PlayView(QObject):
         a = self.actions
         self.menu.addActions([a["start"], a["next_phase"]])
         self.menu.addSeparator()
-        self.menu.addActions([a["order"], a["initiative"], a["command_rolls"], a["activation"]])
+        self.menu.addActions([a["order"], a["initiative"], a["command_rolls"], a["activation"], a["action_panel"]])
         self.menu.addSeparator()
         self.menu.addActions([a["umpire"], a["annotate"]])
         self.menu.addSeparator()
@@ -331,12 +354,16 @@ class PlayView(QObject):
             self.marks.bind(doc.timeline)
             self.dock.show()
             self.dock.raise_()
+            self.action_dock.show()
+            self.action_dock.raise_()
             self.check.show(doc)
         else:
             self.check.show(None)
             self.panel.set_timeline(None)
             self._show_unplayable(doc)
             self.marks.bind(None)
+            self.action_dock.hide()
+        self.action_panel.set_document(doc)
         self.update()
 
     def _switch(self, doc: Document) -> None:
@@ -371,6 +398,7 @@ class PlayView(QObject):
         self._update_phase_actions(p if rec else None)
         a["resume"].setEnabled(p is not None and p.session is not None and not p.timeline.at_end)
         a["editor"].setEnabled(p is not None)
+        a["action_panel"].setEnabled(p is not None)
         self.strip.setText(self._strip_text())
 
     def _update_phase_actions(self, p: PlayDocument | None) -> None:
@@ -550,6 +578,13 @@ class PlayView(QObject):
         self.annotation_dialog = AnnotationDialog(p, at, self.map_view)
         self.annotation_dialog.show()
         return self.annotation_dialog
+
+    def show_action_panel(self) -> ActionPanel:
+        """Show the Actions dock in front, the subject chooser focused."""
+        self.action_dock.show()
+        self.action_dock.raise_()
+        self.action_panel.subject.setFocus()
+        return self.action_panel
 
     def resume(self) -> None:
         if self.play is not None:
