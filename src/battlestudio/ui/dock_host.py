@@ -9,7 +9,7 @@ of the window.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar, QToolBar, QWidget
 
 
 class DockHost:
@@ -44,6 +44,44 @@ class DockHost:
         self._main.tabifyDockWidget(first, dock)
         if raise_anchor:
             first.raise_()
+
+    def hide_stale_tab_bars(self) -> int:
+        """Hide the dock-area tab bars the window no longer uses: Qt keeps the bars of earlier
+        tab groups (made while the docks were tabified at the window's first, smaller size) and
+        leaves them drawn over the docks (e.g. a "Problems | Analysis | Replay" strip across the
+        order-of-battle tree). A bar in use sits right below one of the visible docks it lists.
+        Returns how many were hidden."""
+        docks = [d for d in self._main.findChildren(QDockWidget) if d.isVisible() and not d.isFloating()]
+        bars = [
+            b
+            for b in self._main.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if b.isVisible()
+        ]
+
+        def titles(bar: QTabBar) -> set[str]:
+            return {bar.tabText(i) for i in range(bar.count())}
+
+        def in_use(bar: QTabBar) -> bool:
+            g = bar.geometry()
+            return any(
+                d.windowTitle() in titles(bar)
+                and abs(g.top() - d.geometry().bottom() - 1) <= 4
+                and abs(g.left() - d.geometry().left()) <= 4
+                for d in docks
+            )
+
+        central = self._main.centralWidget()
+        hidden = 0
+        for bar in bars:  # one another bar in use repeats, or one lying on the map (never the only way to a tab)
+            if in_use(bar):
+                continue
+            repeated = any(o is not bar and titles(bar) <= titles(o) and in_use(o) for o in bars)
+            on_map = central is not None and central.geometry().contains(bar.geometry())
+            if not (repeated or on_map):
+                continue
+            bar.hide()
+            hidden += 1
+        return hidden
 
     def add_menu(self, title: str, name: str) -> QMenu:
         """A new menu ``title`` (object name ``name``) in the menu bar, before Help when there is one."""

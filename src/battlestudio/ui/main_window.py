@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
         self._bind(doc, recovered)
         self.map_view.fit_table()
         self._on_zoom_changed(self.map_view.zoom())
+        QTimer.singleShot(0, self.dock_host.hide_stale_tab_bars)  # play shows docks of its own
 
     def _on_doc_changed(self, changes: list) -> None:
         if any(c.kind in ("sides", "info") for c in changes):
@@ -315,6 +316,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        QTimer.singleShot(0, self.dock_host.hide_stale_tab_bars)  # once the docks have their places
         if self._default_layout:  # first start: docks at a sensible size around the map
             self._default_layout = False
             self._size_default_docks()

@@ -71,6 +71,8 @@ class ParameterForm(QWidget):
         self.points: dict[str, tuple[float, float] | None] = {}
         self._point_labels: dict[str, QLabel] = {}
         self.form = QFormLayout(self)
+        # a long caption goes above its field in a narrow dock
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.form.setContentsMargins(0, 0, 0, 0)
         self._names = display_names(state)
         for p in self.specs:
