@@ -18,6 +18,9 @@ Zoomed out (below ``unit_layer.BATCH_LOD``) the units are drawn the same way by 
 
 from __future__ import annotations
 
+import weakref
+
+import shiboken6
 from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QRectF
@@ -100,7 +103,17 @@ class MapScene(QGraphicsScene):
         """Grows whenever layer visibility changes."""
         self._static_order: list[MapItem] | None = None  # terrain and towns in stacking order
         self._highlighted: set[MapItem] = set()  # static items painting their selection
-        self.selectionChanged.connect(self._selection_changed)
+        # through a weak reference: a scene being garbage-collected clears its items and emits
+        # selectionChanged once more, and PySide then raised "Slot 'MapScene::' not found" in
+        # whatever event loop ran next (an order-dependent failure of the GUI tests)
+        me = weakref.ref(self)
+
+        def selection_changed() -> None:
+            scene = me()
+            if scene is not None and shiboken6.isValid(scene):
+                scene._selection_changed()
+
+        self.selectionChanged.connect(selection_changed)
         self._commander_band = -1  # how many of COMMANDER_LODS the zoom reaches
         self.units_batched = False
         """Units are drawn by ``unit_layer`` (zoomed out), their own items paint nothing."""
