@@ -383,7 +383,9 @@ def _args_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file")
     p.add_argument("--format", required=True, choices=sorted(EXPORT_FORMATS), help="what to write")
     p.add_argument("--out", required=True, help="the file to write; replaced atomically")
-    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]][:start|:end]", help=AT_HELP + " (geojson; default end)")
+    p.add_argument(
+        "--at", default="end", metavar="TURN[:SIDE[:PHASE]][:start|:end]", help=AT_HELP + " (geojson; default end)"
+    )
     p.add_argument(
         "--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (default: the scenario's georeference)"
     )

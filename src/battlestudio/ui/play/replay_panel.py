@@ -6,17 +6,24 @@ cursor is current, the ones after it greyed. Clicking an event moves the cursor 
 for its unit to be selected and centred (``unit_requested``). Under the list, how many turns of
 trails to draw and whether to highlight what the last step changed. A recorded game that cannot be
 replayed is said in the heading (``show_unreplayable``), with its size and the first bad event.
+
+``add_to_menu`` puts the dock's commands in the Game menu, so their shortcuts work wherever the
+focus is: Go To… (Ctrl+G: shows the dock and selects the Go to box).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QDockWidget,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QSpinBox,
     QTreeWidget,
     QTreeWidgetItem,
@@ -27,7 +34,7 @@ from PySide6.QtWidgets import (
 from battlestudio.model.names import display_names
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.timeline import Timeline
-from battlestudio.session.text import describe
+from battlestudio.session.text import count, describe
 from battlestudio.ui.play.timeline_bar import TimelineBar
 
 POS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -91,6 +98,39 @@ class ReplayPanel(QWidget):
         self.timeline: Timeline | None = None
         self._phase: tuple[PhaseKey, int] | None = None
         self._items: list[QTreeWidgetItem] = []
+
+    def add_to_menu(self, menu: QMenu, side_colour: Callable[[str], str]) -> None:
+        """Add the dock's commands (``self.commands``, by name) to ``menu``; ``side_colour``
+        colours the track's player-turn bands."""
+        self.bar.track.side_colour = side_colour
+        self.commands: dict[str, QAction] = {}
+        for name, text, slot, keys, tip in (
+            ("goto", "&Go To…", self.focus_goto, "Ctrl+G", "Go to a turn, side, phase or event: type 14:prussian:fire"),
+        ):
+            a = QAction(text, menu)
+            a.setObjectName(f"action_replay_{name}")
+            a.setShortcut(QKeySequence(keys))
+            a.setStatusTip(tip)
+            a.triggered.connect(lambda _c=False, f=slot: f())
+            self.commands[name] = a
+        menu.addSeparator()
+        menu.addActions(list(self.commands.values()))
+
+    def _raise_dock(self) -> None:
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QDockWidget):
+            w = w.parentWidget()
+        if w is not None:
+            w.show()
+            w.raise_()
+
+    def focus_goto(self) -> None:
+        """Show the dock and put the keyboard in the Go to box, its text selected."""
+        if self.timeline is None:
+            return
+        self._raise_dock()
+        self.bar.goto_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.bar.goto_box.selectAll()
 
     def set_timeline(self, timeline: Timeline | None) -> None:
         """Show ``timeline`` (None: nothing to replay)."""
@@ -161,7 +201,9 @@ class ReplayPanel(QWidget):
             state = e.apply(state)
         self.events.addTopLevelItems(self._items)
         name = self._items[0].text(1).removeprefix("phase begins: ") if self._items else key.phase
-        self.heading.setText(f"<b>Turn {key.turn}</b>, {key.side or 'both sides'}: {name} — {end - start} events")
+        self.heading.setText(
+            f"<b>Turn {key.turn}</b>, {key.side or 'both sides'}: {name} — {count(end - start, 'event')}"
+        )
 
     def _on_clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
         if self.timeline is None:

@@ -1,0 +1,90 @@
+"""Go to in the Replay dock on the bundled Jena game: "turn 14, second side, fire" in one action
+(Ctrl+G, type, Enter), picked from the menu, the same places as the CLI's ``--at``; the track's
+tooltip names turn, side and phase; its side bands follow the player-turns."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
+from battlestudio.session.text import position_at
+from battlestudio.ui.resources import bundled_scenarios
+from tests.ui.window_helpers import ModalRecorder, make_window
+
+JENA = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
+
+
+@pytest.fixture
+def jena(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    w.resize(1500, 950)
+    assert w.files.open_path(JENA, ask=False)
+    return w
+
+
+def test_ctrl_g_then_typing_goes_to_turn_14_second_side_fire(jena, qtbot):
+    t = jena.document.timeline
+    bar = jena.play_view.panel.bar
+    jena.play_view.dock.hide()
+    jena.activateWindow()
+    qtbot.waitUntil(jena.isActiveWindow)
+    jena.map_view.setFocus()
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+    assert jena.play_view.dock.isVisible() and bar.goto_box.hasFocus()
+    qtbot.keyClicks(bar.goto_box, "14:2:fire:start")
+    qtbot.keyClick(bar.goto_box, Qt.Key.Key_Return)
+    c = t.cursor
+    assert (c.turn, c.side, c.phase) == (14, "prussian", "fire")
+    start, end = t.log.phase_range((14, "prussian", "fire"))
+    assert t.position == start + 1  # begun: where the phase step stops
+    assert bar.goto_box.text() == "14:prussian:fire:1" and "Turn 14" in bar.where.text()
+    assert jena.play_view.panel.heading.text() == "<b>Turn 14</b>, prussian: Passive side's firing (skydning) — 1 event"
+    # without :start the same text means what the CLI means: the end of the phase
+    assert bar.go_to("14:prussian:movement")
+    assert (
+        t.position == position_at(t.log, "14:prussian:movement") == t.log.phase_range((14, "prussian", "movement"))[1]
+    )
+
+
+def test_a_place_the_game_does_not_hold_is_said_and_the_cursor_stays(jena):
+    t = jena.document.timeline
+    bar = jena.play_view.panel.bar
+    bar.go_to("5")
+    pos = t.position
+    assert not bar.go_to("41:prussian:fire")
+    assert t.position == pos
+    assert "no phase at 41" in bar.goto_error and "turns 1–40" in bar.where.text()
+    assert not bar.go_to("14:prussian:fire:x")
+    assert "not start, end or a number" in bar.goto_error
+
+
+def test_picked_from_the_menu(jena):
+    t = jena.document.timeline
+    bar = jena.play_view.panel.bar
+    bar.fill_goto_menu()
+    turn = next(a.menu() for a in bar.goto_menu.actions() if a.text().startswith("Turn 14 "))
+    side = next(a.menu() for a in turn.actions() if a.text() == "prussian")
+    next(a for a in side.actions() if a.text() == "fire").trigger()
+    assert t.position == t.log.phase_range((14, "prussian", "fire"))[0] + 1
+    next(a for a in bar.goto_menu.actions() if a.text() == "End of the game").trigger()
+    assert t.at_end
+
+
+def test_track_tooltip_names_turn_side_and_phase_and_bands_follow_the_sides(jena):
+    log = jena.document.log
+    track = jena.play_view.panel.bar.track
+    start, end = log.phase_range((14, "prussian", "fire"))
+    assert track.place_at(start + 1) == f"turn 14, prussian, fire (event {start + 1})"
+    assert track.place_at(end) == f"turn 14, prussian, fire (event {end})"
+    assert track.place_at(0) == "start of the game"
+    assert len(track.side_runs) == 80  # 40 turns, two player-turns each
+    assert [r[2] for r in track.side_runs[:2]] == ["french", "prussian"]
+    assert track.side_colour("french") == jena.document.base.scenario.sides["french"].colour
+
+
+def test_the_go_to_shortcut_is_in_the_game_menu_and_clashes_with_nothing(jena):
+    go = jena.play_view.panel.commands["goto"]
+    assert go.shortcut() == QKeySequence("Ctrl+G")
+    assert go in jena.play_view.menu.actions()
