@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QPushButton
 
 from battlestudio.session.text import position_at
 from battlestudio.ui.resources import bundled_scenarios
@@ -88,3 +89,55 @@ def test_the_go_to_shortcut_is_in_the_game_menu_and_clashes_with_nothing(jena):
     go = jena.play_view.panel.commands["goto"]
     assert go.shortcut() == QKeySequence("Ctrl+G")
     assert go in jena.play_view.menu.actions()
+
+
+@pytest.mark.parametrize("suffix", [".battle.json", ".battle"])
+def test_a_bookmark_survives_save_and_reopen_and_next_previous_go_there(jena, qtbot, tmp_path, suffix):
+    panel = jena.play_view.panel
+    t = jena.document.timeline
+    jena.activateWindow()
+    qtbot.waitUntil(jena.isActiveWindow)
+    assert panel.bar.go_to("14:2:fire:start")
+    jena.map_view.setFocus()
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert jena.document.is_modified
+    item = panel.bookmarks.topLevelItem(0)
+    assert item.text(0) == "Turn 14, prussian, fire" and item.text(1) == "turn 14, prussian, fire"
+    item.setText(0, "Prussian fire at Vierzehnheiligen")  # as edited in place
+    item.setText(2, "the line breaks after this")
+    panel.bar.go_to("30:french:movement:start")
+    panel.commands["bookmark_add"].trigger()
+    t.to_start()
+    path = tmp_path / f"marked{suffix}"
+    assert jena.files.save_as(path)
+    assert not jena.document.is_modified
+    assert jena.files.open_path(path, ask=False)
+    panel = jena.play_view.panel
+    t = jena.document.timeline
+    assert [b.name for b in jena.document.battle.bookmarks] == [
+        "Prussian fire at Vierzehnheiligen",
+        "Turn 30, french, movement",
+    ]
+    assert panel.bookmarks.topLevelItemCount() == 2 and panel.bookmarks.topLevelItem(0).text(2) == (
+        "the line breaks after this"
+    )
+    assert [name for _, name in panel.bar.track.bookmarks][0] == "Prussian fire at Vierzehnheiligen"
+    jena.activateWindow()
+    qtbot.waitUntil(jena.isActiveWindow)
+    jena.map_view.setFocus()
+    t.to_start()
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    assert t.position == t.log.phase_range((14, "prussian", "fire"))[0] + 1
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    assert (t.cursor.turn, t.cursor.side, t.cursor.phase) == (30, "french", "movement")
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_Period, Qt.KeyboardModifier.ControlModifier)
+    assert panel.message == "No bookmark after this point" and t.cursor.turn == 30
+    qtbot.keyClick(jena.map_view, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    assert (t.cursor.turn, t.cursor.side) == (14, "prussian")
+    # a click on a bookmark goes there; Remove takes it away (and the file is unsaved again)
+    panel.bookmarks.setCurrentItem(panel.bookmarks.topLevelItem(1))
+    panel.bookmarks.itemClicked.emit(panel.bookmarks.topLevelItem(1), 0)
+    assert t.cursor.turn == 30
+    panel.findChild(QPushButton, "replay_bookmark_remove").click()
+    assert [b.name for b in jena.document.battle.bookmarks] == ["Prussian fire at Vierzehnheiligen"]
+    assert jena.document.is_modified

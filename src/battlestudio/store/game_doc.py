@@ -21,10 +21,12 @@ BOOKMARK_KEYS = ("name", "position", "note")
 
 
 def game_to_doc(battle: Battle) -> dict[str, Any] | None:
-    """The ``game`` object of ``battle``, or None when it has nothing to keep."""
+    """The ``game`` object of ``battle``, or None when it has nothing to keep. A bookmark past
+    the last event (its events were taken back) is kept at the end of the game."""
     if not battle.bookmarks:
         return None
-    return {"bookmarks": [{"name": b.name, "position": b.position, "note": b.note} for b in battle.bookmarks]}
+    n = len(battle.events)
+    return {"bookmarks": [{"name": b.name, "position": min(b.position, n), "note": b.note} for b in battle.bookmarks]}
 
 
 def game_from_doc(raw: Any, events: int) -> dict[str, Any]:

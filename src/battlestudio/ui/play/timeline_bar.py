@@ -93,6 +93,7 @@ class TimelineTrack(QWidget):
         self.keys: list[PhaseKey] = []  # the phase of each of ``phases``
         self.side_runs: list[tuple[int, int, str]] = []  # (start, end, side) of each player-turn
         self.side_colour: Callable[[str], str] = lambda side: "#808080"
+        self.bookmarks: list[tuple[int, str]] = []  # (position, name), flagged above the bar
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(600, 34)
@@ -136,6 +137,11 @@ class TimelineTrack(QWidget):
             if x - last_label > fm.horizontalAdvance("000") + 4:
                 p.drawText(QPointF(x + 2, mid - 12), text)
                 last_label = x
+        p.setPen(QPen(QColor("#b8860b"), 1))
+        p.setBrush(QColor("#f0b429"))
+        for pos, _name in self.bookmarks:  # a small flag at each bookmark
+            bx = self.x_of(min(pos, self.length))
+            p.drawPolygon([QPointF(bx, mid - 3), QPointF(bx - 4, mid - 10), QPointF(bx + 4, mid - 10)])
         x = self.x_of(self.position)
         p.setPen(QPen(QColor("#c0392b"), 2))
         p.setBrush(QColor("#e74c3c"))
@@ -156,9 +162,9 @@ class TimelineTrack(QWidget):
     def place_at(self, pos: int) -> str:
         """The tooltip of position ``pos``: ``"turn 14, prussian, fire (event 755)"``."""
         i = bisect_right(self.phases, pos) - 1
-        if pos == 0 or i < 0:
-            return "start of the game"
-        return f"{phase_label(self.keys[i])} (event {pos})"
+        text = "start of the game" if pos == 0 or i < 0 else f"{phase_label(self.keys[i])} (event {pos})"
+        near = [name for p, name in self.bookmarks if abs(self.x_of(p) - self.x_of(pos)) <= 4]
+        return text + "".join(f"\nbookmark: {name}" for name in near)
 
 
 class TimelineBar(QWidget):
