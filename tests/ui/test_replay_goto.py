@@ -141,3 +141,25 @@ def test_a_bookmark_survives_save_and_reopen_and_next_previous_go_there(jena, qt
     panel.findChild(QPushButton, "replay_bookmark_remove").click()
     assert [b.name for b in jena.document.battle.bookmarks] == ["Prussian fire at Vierzehnheiligen"]
     assert jena.document.is_modified
+
+
+def test_a_game_reopens_at_its_last_cursor_per_file(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    copy = tmp_path / "copy.battle"
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(JENA, ask=False)
+    assert w.files.save_as(copy)
+    assert w.play_view.panel.bar.go_to("14:2:fire:start")
+    at_copy = w.document.timeline.position
+    qtbot.waitUntil(lambda: w.settings.replay_cursor(copy) == at_copy, timeout=3000)  # once it rests
+    assert w.files.open_path(JENA, ask=False)  # another file: its own cursor
+    assert w.document.timeline.position == 0
+    w.play_view.panel.bar.go_to("3:start")
+    at_jena = w.document.timeline.position
+    w.close()
+    w2 = make_window(qtbot, tmp_path)  # the same settings file
+    assert w2.files.open_path(copy, ask=False)
+    t = w2.document.timeline
+    assert t.position == at_copy and (t.cursor.turn, t.cursor.side, t.cursor.phase) == (14, "prussian", "fire")
+    assert w2.files.open_path(JENA, ask=False)
+    assert w2.document.timeline.position == at_jena
