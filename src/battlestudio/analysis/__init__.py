@@ -16,7 +16,7 @@ from battlestudio.analysis.command_picture import CommandPicture, command_pictur
 from battlestudio.analysis.command_time import OutOfCommandTime, out_of_command_time
 from battlestudio.analysis.common import corps_of, turn_end_positions
 from battlestudio.analysis.highlights import Highlight, highlights
-from battlestudio.analysis.losses import LossRow, losses_by_turn_and_phase
+from battlestudio.analysis.losses import LossLedger, LossRow, loss_ledger, losses_by_turn_and_phase
 from battlestudio.analysis.odds import order_odds
 from battlestudio.analysis.luck import LuckRow, command_luck
 from battlestudio.analysis.order_history import OrderSpan, order_history
@@ -31,7 +31,9 @@ __all__ = [
     "turn_end_positions",
     "Highlight",
     "highlights",
+    "LossLedger",
     "LossRow",
+    "loss_ledger",
     "losses_by_turn_and_phase",
     "LuckRow",
     "command_luck",
