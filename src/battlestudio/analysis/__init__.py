@@ -1,7 +1,8 @@
 """Post-game analysis of a recorded game: pure figures computed from a ``GameLog``, no Qt.
 
 Modules: ``common`` (sampling the log per turn, the corps a node belongs to), ``strength``
-(men and figures per side and per corps over turns), ``losses`` (losses per turn and phase),
+(men and figures per side and per corps over turns), ``losses`` (losses per turn and phase; the
+ledger: start − end = lost + left),
 ``luck`` (command rolls observed against their exact expected successes), ``command_time``
 (turns each formation spent out of command), ``order_history`` (each corps' orders as
 written → delivered/failed → completed/cancelled spans), ``highlights`` (annotated moments of
