@@ -105,9 +105,16 @@ def _args_info(p: argparse.ArgumentParser) -> None:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     from battlestudio import store
+    from battlestudio.rules import resolve_ruleset_id
+    from battlestudio.rules.fingerprint import ruleset_changes
     from battlestudio.store.summary import summarize
 
-    info = summarize(store.load(args.file))
+    battle = store.load(args.file)
+    info = summarize(battle)
+    record = battle.ruleset_record
+    sc = battle.scenario.info
+    info["ruleset_recorded"] = record.get("hash") if record else None
+    info["ruleset_changes"] = ruleset_changes(record, resolve_ruleset_id(sc.ruleset), sc.parameters)
     if args.json:
         print(json.dumps({"file": args.file, **info}, ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -139,6 +146,11 @@ def _info_text(path: str, i: dict[str, Any]) -> str:
         f"{i['deployment_zones']}, reinforcements {i['reinforcements']}, orders {i['orders']}"
     )
     lines.append(f"turns {i['turns']}; game log: {i['events']} events up to turn {i['turns_logged']}")
+    if i.get("ruleset_changes"):
+        lines.append("the rule numbers changed since the game was recorded (recorded → now):")
+        lines += [f"  {c}" for c in i["ruleset_changes"]]
+    elif i.get("ruleset_recorded"):
+        lines.append(f"rule numbers as recorded (fingerprint {i['ruleset_recorded'][:12]})")
     return "\n".join(lines)
 
 

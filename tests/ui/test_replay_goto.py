@@ -163,3 +163,31 @@ def test_a_game_reopens_at_its_last_cursor_per_file(qtbot, tmp_path, monkeypatch
     assert t.position == at_copy and (t.cursor.turn, t.cursor.side, t.cursor.phase) == (14, "prussian", "fire")
     assert w2.files.open_path(JENA, ask=False)
     assert w2.document.timeline.position == at_jena
+
+
+def test_a_changed_rule_value_is_named_in_the_replay_dock(qtbot, tmp_path, monkeypatch):
+    from battlestudio import store
+    from battlestudio.rules import params
+    from battlestudio.rules.fingerprint import fingerprint
+    from tests.test_ruleset_fingerprint import changed_rules
+
+    ModalRecorder(monkeypatch)
+    battle = store.load(JENA)
+    battle.ruleset_record = fingerprint("toe", battle.scenario.info.parameters)
+    path = tmp_path / "recorded.battle"
+    store.save(battle, path)
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(path, ask=False)
+    assert w.play_view.panel.ruleset_note.isHidden()
+    old = "[rules.engage_distance_cm]\nvalue = 20\n"
+    changed_rules(tmp_path, monkeypatch, old, old.replace("20", "25"))
+    try:
+        assert w.files.open_path(JENA, ask=False) and w.files.open_path(path, ask=False)
+        note = w.play_view.panel.ruleset_note
+        assert note.isVisible()
+        assert note.text() == (
+            "The rule numbers changed since this game was recorded (recorded → now): engage_distance_cm: 20 → 25"
+        )
+    finally:
+        monkeypatch.undo()
+        params.load_ruleset_file.cache_clear()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import MutableSequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.events import BattleEvent
@@ -25,12 +26,14 @@ class Bookmark:
 
 @dataclass
 class Battle:
-    """``scenario`` (the initial state), ``events`` (the game log, oldest first) and the
-    ``bookmarks`` in the game (in position order)."""
+    """``scenario`` (the initial state), ``events`` (the game log, oldest first), the
+    ``bookmarks`` in the game (in position order) and the ``ruleset_record``: the rule numbers
+    in force when the game was recorded (``rules.fingerprint``; None when not known)."""
 
     scenario: Scenario = field(default_factory=Scenario)
     events: MutableSequence[BattleEvent] = field(default_factory=list)  # a RecordedEvents when read lazily
     bookmarks: list[Bookmark] = field(default_factory=list)
+    ruleset_record: dict[str, Any] | None = None  # the rule numbers in force when recorded (rules.fingerprint)
 
     @property
     def turns_logged(self) -> int:

@@ -1,5 +1,6 @@
 """The document's ``game`` object: what a battle file keeps about its recorded game beside the
-events — the bookmarks (``{"name", "position", "note"}``, position = events applied).
+events — the bookmarks (``{"name", "position", "note"}``, position = events applied) and the
+``ruleset`` fingerprint (``{"ruleset", "hash", "values", "scenario"}``, ``rules.fingerprint``).
 
 A ``.battle.json`` holds it as the top-level key ``game``; a ``.battle`` file as the JSON text of
 its ``meta`` row ``game``. Both exist from schema version 3 and only when there is something to
@@ -23,10 +24,15 @@ BOOKMARK_KEYS = ("name", "position", "note")
 def game_to_doc(battle: Battle) -> dict[str, Any] | None:
     """The ``game`` object of ``battle``, or None when it has nothing to keep. A bookmark past
     the last event (its events were taken back) is kept at the end of the game."""
-    if not battle.bookmarks:
+    if not battle.bookmarks and battle.ruleset_record is None:
         return None
     n = len(battle.events)
-    return {"bookmarks": [{"name": b.name, "position": min(b.position, n), "note": b.note} for b in battle.bookmarks]}
+    out: dict[str, Any] = {}
+    if battle.bookmarks:
+        out["bookmarks"] = [{"name": b.name, "position": min(b.position, n), "note": b.note} for b in battle.bookmarks]
+    if battle.ruleset_record is not None:
+        out["ruleset"] = battle.ruleset_record
+    return out
 
 
 def game_from_doc(raw: Any, events: int) -> dict[str, Any]:
@@ -41,8 +47,8 @@ def game_from_doc(raw: Any, events: int) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise DocumentError("game", f"expected an object, got {_kind(raw)}")
     for key in raw:
-        if key != "bookmarks":
-            raise DocumentError(f"game.{key}", "unknown key (the game object has bookmarks)")
+        if key not in ("bookmarks", "ruleset"):
+            raise DocumentError(f"game.{key}", "unknown key (the game object has bookmarks, ruleset)")
     marks = raw.get("bookmarks", [])
     if not isinstance(marks, list):
         raise DocumentError("game.bookmarks", f"expected a list, got {_kind(marks)}")
@@ -64,4 +70,24 @@ def game_from_doc(raw: Any, events: int) -> dict[str, Any]:
         if not isinstance(note, str):
             raise DocumentError(f"{where}.note", f"expected a text, got {show(note)}")
         out.append(Bookmark(name, pos, note))
-    return {"bookmarks": sorted(out, key=lambda b: b.position)}
+    fields: dict[str, Any] = {"bookmarks": sorted(out, key=lambda b: b.position)}
+    if "ruleset" in raw:
+        fields["ruleset_record"] = _ruleset(raw["ruleset"])
+    return fields
+
+
+def _ruleset(raw: Any) -> dict[str, Any]:
+    """A checked ruleset fingerprint (``rules.fingerprint``)."""
+    if not isinstance(raw, dict):
+        raise DocumentError("game.ruleset", f"expected an object, got {_kind(raw)}")
+    for key in raw:
+        if key not in ("ruleset", "hash", "values", "scenario"):
+            raise DocumentError(
+                f"game.ruleset.{key}", "unknown key (a fingerprint has ruleset, hash, values, scenario)"
+            )
+    for key, kind, want in (("ruleset", str, "a text"), ("hash", str, "a text"), ("values", dict, "an object")):
+        if not isinstance(raw.get(key), kind):
+            raise DocumentError(f"game.ruleset.{key}", f"expected {want}, got {show(raw.get(key))}")
+    if not isinstance(raw.get("scenario", {}), dict):
+        raise DocumentError("game.ruleset.scenario", f"expected an object, got {_kind(raw.get('scenario'))}")
+    return dict(raw)

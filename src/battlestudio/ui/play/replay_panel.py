@@ -44,6 +44,8 @@ from battlestudio.model.names import display_names
 from battlestudio.replay.battle import Bookmark
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.timeline import Timeline
+from battlestudio.rules import resolve_ruleset_id
+from battlestudio.rules.fingerprint import ruleset_changes
 from battlestudio.session.text import at_text, count, describe, phase_label
 from battlestudio.ui.play.timeline_bar import TimelineBar
 
@@ -104,6 +106,12 @@ class ReplayPanel(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.bar)
         lay.addLayout(opts)
+        self.ruleset_note = QLabel(self)
+        self.ruleset_note.setObjectName("replay_ruleset_note")
+        self.ruleset_note.setWordWrap(True)
+        self.ruleset_note.setStyleSheet("color: #b00020")
+        self.ruleset_note.hide()
+        lay.addWidget(self.ruleset_note)
         self.bookmarks = QTreeWidget(self)
         self.bookmarks.setObjectName("replay_bookmarks")
         self.bookmarks.setHeaderLabels(["Bookmark", "Where", "Note"])
@@ -304,6 +312,23 @@ class ReplayPanel(QWidget):
             timeline.bounds_changed.connect(self._on_bounds)
         self._on_position(timeline.position if timeline is not None else 0)
         self.fill_bookmarks()
+        self.show_ruleset_changes()
+
+    def show_ruleset_changes(self) -> list[str]:
+        """Say, above the events, which rule numbers changed since the shown game was recorded
+        (``Battle.ruleset_record`` against the numbers in force now); return those lines."""
+        doc = self.document() if self.timeline is not None else None
+        lines: list[str] = []
+        if doc is not None:
+            info = doc.battle.scenario.info
+            lines = ruleset_changes(doc.battle.ruleset_record, resolve_ruleset_id(info.ruleset), info.parameters)
+        self.ruleset_note.setVisible(bool(lines))
+        self.ruleset_note.setText(
+            "The rule numbers changed since this game was recorded (recorded → now): " + "; ".join(lines)
+            if lines
+            else ""
+        )
+        return lines
 
     def show_unreplayable(self, count: int, reason: str) -> None:
         """No timeline: the battle holds a recorded game of ``count`` events that cannot be
