@@ -66,12 +66,26 @@ def test_log_as_a_subprocess():
 
 
 def test_parse_at():
-    assert parse_at("12") == (12, None, None)
-    assert parse_at("12:prussian:fire") == (12, "prussian", "fire")
-    for bad in ("", "x", "0", "1:", "1:a:b:c"):
+    assert parse_at("12") == (12, None, None, "end")
+    assert parse_at("12:prussian:fire") == (12, "prussian", "fire", "end")
+    assert parse_at("12:prussian:fire:start") == (12, "prussian", "fire", "start")
+    assert parse_at("12:start") == (12, None, None, "start")
+    assert parse_at("12:2:fire:3") == (12, "2", "fire", 3)
+    for bad in ("", "x", "0", "1:", "1:a:b:c", "1:a:b:0", "1:a:b:c:d", "1:a:b:start:end"):
         try:
             parse_at(bad)
         except ValueError as exc:
             assert "--at" in str(exc)
         else:
             raise AssertionError(bad)
+
+
+def test_at_help_says_what_start_and_end_mean(capsys):
+    for command in ("replay", "export-map"):
+        try:
+            main([command, "--help"])
+        except SystemExit:
+            pass
+        text = " ".join(capsys.readouterr().out.split())
+        assert "TURN[:SIDE[:PHASE]][:start|:end]" in text
+        assert "with :start where it has begun" in text and "TURN:SIDE:PHASE:N after its Nth event" in text

@@ -105,9 +105,16 @@ def _args_info(p: argparse.ArgumentParser) -> None:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     from battlestudio import store
+    from battlestudio.rules import resolve_ruleset_id
+    from battlestudio.rules.fingerprint import ruleset_changes
     from battlestudio.store.summary import summarize
 
-    info = summarize(store.load(args.file))
+    battle = store.load(args.file)
+    info = summarize(battle)
+    record = battle.ruleset_record
+    sc = battle.scenario.info
+    info["ruleset_recorded"] = record.get("hash") if record else None
+    info["ruleset_changes"] = ruleset_changes(record, resolve_ruleset_id(sc.ruleset), sc.parameters)
     if args.json:
         print(json.dumps({"file": args.file, **info}, ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -139,6 +146,11 @@ def _info_text(path: str, i: dict[str, Any]) -> str:
         f"{i['deployment_zones']}, reinforcements {i['reinforcements']}, orders {i['orders']}"
     )
     lines.append(f"turns {i['turns']}; game log: {i['events']} events up to turn {i['turns_logged']}")
+    if i.get("ruleset_changes"):
+        lines.append("the rule numbers changed since the game was recorded (recorded → now):")
+        lines += [f"  {c}" for c in i["ruleset_changes"]]
+    elif i.get("ruleset_recorded"):
+        lines.append(f"rule numbers as recorded (fingerprint {i['ruleset_recorded'][:12]})")
     return "\n".join(lines)
 
 
@@ -230,7 +242,7 @@ def _cmd_log(args: argparse.Namespace) -> int:
 
 def _args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file with a recorded game")
-    p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP)
+    p.add_argument("--at", required=True, metavar="TURN[:SIDE[:PHASE]][:start|:end]", help=AT_HELP)
     p.add_argument("--png", required=True, metavar="OUT.png", help="the picture to write")
     p.add_argument(
         "--width", type=int, default=1600, metavar="PX", help="picture width in pixels, 200 to 10000 (default 1600)"
@@ -356,7 +368,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _args_export_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file")
-    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP + " (default end)")
+    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]][:start|:end]", help=AT_HELP + " (default end)")
     p.add_argument("--out", required=True, help="the map to write: .png, .svg or .pdf")
     p.add_argument("--width", type=int, default=1800, help="page width in pixels, 400 to 10000 (default 1800)")
     p.add_argument("--no-command", action="store_true", help="leave out the command overlay")
@@ -383,7 +395,9 @@ def _args_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a .battle or .battle.json file")
     p.add_argument("--format", required=True, choices=sorted(EXPORT_FORMATS), help="what to write")
     p.add_argument("--out", required=True, help="the file to write; replaced atomically")
-    p.add_argument("--at", default="end", metavar="TURN[:SIDE[:PHASE]]", help=AT_HELP + " (geojson; default end)")
+    p.add_argument(
+        "--at", default="end", metavar="TURN[:SIDE[:PHASE]][:start|:end]", help=AT_HELP + " (geojson; default end)"
+    )
     p.add_argument(
         "--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (default: the scenario's georeference)"
     )
@@ -485,7 +499,7 @@ COMMANDS: list[Command] = [
     Command("log", "print the recorded game, one line per event, every roll with its explanation", _args_log, _cmd_log),
     Command(
         "replay",
-        "render the map at a point of the recorded game (TURN[:SIDE[:PHASE]]) as a PNG",
+        "render the map at a point of the recorded game (TURN[:SIDE[:PHASE]][:start|:end]) as a PNG",
         _args_replay,
         _cmd_replay,
     ),
@@ -523,8 +537,11 @@ class _Problem(Exception):
 
 
 AT_HELP = (
-    "where in the game: start (or 0, the deployment), end, the end of turn N, of a side's "
-    "player-turn or of a phase, e.g. 12, 12:prussian or 12:prussian:fire"
+    "where in the game: start (or 0, the deployment), end; TURN, TURN:SIDE or TURN:SIDE:PHASE is the end "
+    "of that turn, player-turn or phase (every event applied), with :start where it has begun (its first "
+    "event applied, where the window's phase and turn steps stop) or :end; TURN:SIDE:PHASE:N after its "
+    "Nth event; SIDE is an id or 1, 2 (first, second side to play); e.g. 12, 12:prussian:fire, "
+    "14:2:fire:start (the same syntax as the Replay dock's Go to box)"
 )
 
 MAX_WIDTH_PX = 10_000

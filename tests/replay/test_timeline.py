@@ -182,3 +182,28 @@ def test_live_recording_follows_the_end_and_undo_pulls_back(jena):
     log.undo(2)
     assert tl.position == 1 and bounds == [1, 2, 3, 1]
     tl.close()
+
+
+def test_a_late_tick_moves_once_dropping_the_positions_between(tl, log):
+    tl.seek(0)
+    tl.step_unit, tl.speed = "turn", 1.0
+    seen: list[int] = []
+    tl.position_changed.connect(seen.append)
+    tl.play()
+    seen.clear()
+    assert tl.advance(5 / tl._rate) == 5  # five turns' worth of time at once
+    assert seen == [log.turn_starts()[4]]  # one frame, five turns on
+    tl.seek(log.turn_starts()[-1])
+    seen.clear()
+    assert tl.advance(10 / tl._rate) == 1 and seen == [len(log)]  # a tick stops at the end
+    assert not tl.playing
+
+
+def test_looping_playback_wraps_after_showing_the_end(tl, log):
+    tl.step_unit, tl.loop = "phase", True
+    tl.seek(log.phase_starts()[-1])
+    tl.play()
+    tl.advance(3 / tl._rate)
+    assert tl.at_end and tl.playing
+    tl.advance(1 / tl._rate)
+    assert tl.position == 0 and tl.playing

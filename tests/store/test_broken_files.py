@@ -12,6 +12,7 @@ import pytest
 from battlestudio import store
 from battlestudio.store import BattleFileError
 from battlestudio.store.json_format import dumps
+from battlestudio.store.codec import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -197,7 +198,7 @@ def test_sqlite_from_a_newer_version(tmp_path, jena):
     store.save(jena, p)
     _sql(p, "UPDATE meta SET value = '7' WHERE key = 'schema_version'", "CREATE TABLE keyframe_v7 (x)")
     msg = _load_error(p)
-    assert "written by a newer BattleStudio (schema version 7; this version reads up to 2)" in msg
+    assert f"written by a newer BattleStudio (schema version 7; this version reads up to {SCHEMA_VERSION})" in msg
 
 
 def test_foreign_sqlite_database(tmp_path):

@@ -1,7 +1,8 @@
 """Post-game analysis of a recorded game: pure figures computed from a ``GameLog``, no Qt.
 
 Modules: ``common`` (sampling the log per turn, the corps a node belongs to), ``strength``
-(men and figures per side and per corps over turns), ``losses`` (losses per turn and phase),
+(men and figures per side and per corps over turns), ``losses`` (losses per turn and phase; the
+ledger: start − end = lost + left),
 ``luck`` (command rolls observed against their exact expected successes), ``command_time``
 (turns each formation spent out of command), ``order_history`` (each corps' orders as
 written → delivered/failed → completed/cancelled spans), ``highlights`` (annotated moments of
@@ -16,7 +17,7 @@ from battlestudio.analysis.command_picture import CommandPicture, command_pictur
 from battlestudio.analysis.command_time import OutOfCommandTime, out_of_command_time
 from battlestudio.analysis.common import corps_of, turn_end_positions
 from battlestudio.analysis.highlights import Highlight, highlights
-from battlestudio.analysis.losses import LossRow, losses_by_turn_and_phase
+from battlestudio.analysis.losses import LossLedger, LossRow, loss_ledger, losses_by_turn_and_phase
 from battlestudio.analysis.odds import order_odds
 from battlestudio.analysis.luck import LuckRow, command_luck
 from battlestudio.analysis.order_history import OrderSpan, order_history
@@ -31,7 +32,9 @@ __all__ = [
     "turn_end_positions",
     "Highlight",
     "highlights",
+    "LossLedger",
     "LossRow",
+    "loss_ledger",
     "losses_by_turn_and_phase",
     "LuckRow",
     "command_luck",

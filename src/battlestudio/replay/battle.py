@@ -1,24 +1,39 @@
 """Battle: a scenario's initial state plus the append-only list of events recorded so far.
 
 This is what a ``.battle`` / ``.battle.json`` file holds. A scenario with no game recorded is a
-Battle with an empty event list.
+Battle with an empty event list. ``bookmarks`` are the places in the game a reader marked.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableSequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.events import BattleEvent
 
 
+@dataclass(frozen=True, slots=True)
+class Bookmark:
+    """A named place in the recorded game: ``position`` is the number of events applied there
+    (0 = as deployed), ``note`` free text."""
+
+    name: str
+    position: int
+    note: str = ""
+
+
 @dataclass
 class Battle:
-    """``scenario`` (the initial state) and ``events`` (the game log, oldest first)."""
+    """``scenario`` (the initial state), ``events`` (the game log, oldest first), the
+    ``bookmarks`` in the game (in position order) and the ``ruleset_record``: the rule numbers
+    in force when the game was recorded (``rules.fingerprint``; None when not known)."""
 
     scenario: Scenario = field(default_factory=Scenario)
     events: MutableSequence[BattleEvent] = field(default_factory=list)  # a RecordedEvents when read lazily
+    bookmarks: list[Bookmark] = field(default_factory=list)
+    ruleset_record: dict[str, Any] | None = None  # the rule numbers in force when recorded (rules.fingerprint)
 
     @property
     def turns_logged(self) -> int:

@@ -275,8 +275,10 @@ class Timeline:
 
         With ``elapsed`` None, take one step. Otherwise take as many steps as ``elapsed``
         seconds are worth at ``steps_per_second × speed`` (fractions carry over to the next
-        tick). Reaching the end pauses, unless ``loop`` is on: then the tick after the end
-        goes back to the start. Does nothing while paused.
+        tick), and move there in one ``seek``: the positions in between are not shown, so a
+        slow view drops frames instead of falling behind. A tick stops at the end: that pauses,
+        unless ``loop`` is on: then the next tick goes back to the start. Does nothing while
+        paused.
         """
         if not self._playing:
             return 0
@@ -286,17 +288,26 @@ class Timeline:
             self._debt += max(0.0, elapsed) * self._rate * self._speed
             steps = int(self._debt)
             self._debt -= steps
-        taken = 0
+        end = len(self._log)
+        pos, taken = self._pos, 0
+        marks = None if self._unit == "event" else self._log.phase_starts() if self._unit == "phase" else None
+        if self._unit == "turn":
+            marks = self._log.turn_starts()
         for _ in range(steps):
-            if self.at_end:
-                if not self._loop:
-                    break
-                self.to_start()
+            if pos == end:
+                if not self._loop or taken:
+                    break  # show the end before going round
+                pos = 0
+            elif marks is None:
+                pos += 1
             else:
-                self.step(1)
+                i = bisect_right(marks, pos)
+                pos = marks[i] if i < len(marks) else end
             taken += 1
-            if self.at_end and not self._loop:
+            if pos == end:
                 break
+        if taken:
+            self.seek(pos)
         if self.at_end and not self._loop:
             self.pause()
         return taken

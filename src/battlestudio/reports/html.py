@@ -18,7 +18,9 @@ from battlestudio.analysis.highlights import Highlight
 @dataclass(frozen=True, slots=True)
 class SideSummary:
     """One side's line of the summary table (men at the start and at the end, men lost,
-    command rolls passed, expected successes)."""
+    command rolls passed, expected successes); ``lost`` is ``casualties`` plus the men lost
+    with ``eliminated`` units, ``left`` the men of units that left the table alive, ``other``
+    any other change (so ``men_start - men_end == lost + left + other``)."""
 
     name: str
     colour: str
@@ -28,6 +30,10 @@ class SideSummary:
     rolls: int
     passed: int
     expected: float
+    casualties: int = 0
+    eliminated: int = 0
+    left: int = 0
+    other: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +101,28 @@ def render_html(parts: ReportParts, image_width: int | None = None) -> str:
         )
     out.append(
         "<h2>The sides</h2><table><tr><th>side</th><th>men at the start</th><th>men at the end</th>"
-        "<th>men lost</th><th>command rolls passed</th><th>expected</th></tr>"
+        "<th>men lost</th><th>left the table</th><th>command rolls passed</th><th>expected</th></tr>"
     )
     for s in parts.sides:
+        how = f"{s.casualties:,} casualties, {s.eliminated:,} with eliminated units"
         out.append(
             f'<tr><td><span class="swatch" style="background:{_e(s.colour)}"></span>{_e(s.name)}</td>'
-            f'<td class="n">{s.men_start:,}</td><td class="n">{s.men_end:,}</td><td class="n">{s.lost:,}</td>'
+            f'<td class="n">{s.men_start:,}</td><td class="n">{s.men_end:,}</td>'
+            f'<td class="n" title="{how}">{s.lost:,}</td><td class="n">{s.left:,}</td>'
             f'<td class="n">{s.passed} of {s.rolls}</td><td class="n">{s.expected:.2f}</td></tr>'
         )
     out.append("</table>")
+    if parts.sides:
+        lines = "; ".join(
+            f"{_e(s.name)}: {s.casualties:,} casualties and {s.eliminated:,} with eliminated units"
+            + (f", {s.other:+,} otherwise" if s.other else "")
+            for s in parts.sides
+        )
+        out.append(
+            '<p class="sub">Men lost are the casualties recorded and the men still in units when they were '
+            "eliminated; men at the start − men at the end = men lost + men who left the table alive (routed "
+            f"or retreated off it). {lines}.</p>"
+        )
     for n in parts.notes:
         out.append(f'<p class="note">{_e(n)}</p>')
     if parts.highlights:

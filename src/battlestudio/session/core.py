@@ -22,6 +22,8 @@ from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
+from battlestudio.rules.fingerprint import fingerprint
+from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import (
     CheckResult,
     InitiativeResult,
@@ -203,7 +205,8 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
 
     # -- the sequence ---------------------------------------------------------------------
     def start(self) -> PhaseStep:
-        """Start the game: open turn 1's first phase.
+        """Start the game: open turn 1's first phase. The battle keeps the rule numbers in force
+        (``Battle.ruleset_record``, ``rules.fingerprint``) unless it holds them already.
 
         Raises
         ------
@@ -212,6 +215,11 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         """
         if self.started:
             raise SessionError(f"the game has already started ({self.key})")
+        if self.battle.ruleset_record is None:
+            try:
+                self.battle.ruleset_record = fingerprint(self.ruleset.id, self.battle.scenario.info.parameters)
+            except RuleRefused:  # a ruleset without a numbers file: nothing to fingerprint
+                pass
         return self._open(self.steps(1)[0])
 
     def next_phase(self) -> PhaseStep:

@@ -1,21 +1,22 @@
-"""The game log as readable text, and "turn[:side[:phase]]" places in it.
+"""The game log as readable text, and "turn:side:phase" places in it.
 
 ``log_lines`` renders one line per event (names instead of ids, rolls with their explanation,
-distances in cm) for ``battlestudio log``; ``parse_at`` and ``position_for`` turn the
-``--at TURN[:SIDE[:PHASE]]`` of ``battlestudio replay`` into a position in the log: the state
-at the end of that turn, player-turn or phase.
+distances in cm) for ``battlestudio log``; ``parse_at`` and ``position_at`` turn a place
+(``AT_GRAMMAR``, e.g. ``14:prussian:fire:start``) into a position in the log, for the CLI's
+``--at`` and the Replay dock's Go to box alike; ``at_text`` writes a position back.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 from collections.abc import Iterator, Mapping
 
 from battlestudio.model.names import display_names
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.session.turns import game_time
@@ -167,33 +168,62 @@ def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:
         state = e.apply(state)
 
 
-def parse_at(text: str) -> tuple[int, str | None, str | None]:
-    """``"12"``, ``"12:prussian"`` or ``"12:prussian:fire"`` → ``(12, side, phase)``.
+AT_GRAMMAR = "TURN[:SIDE[:PHASE]][:start|:end] or TURN:SIDE:PHASE:EVENT"
+"""The one syntax of a place in a game (``--at`` and the Replay dock's Go to box)."""
+
+AT_MEANING = (
+    "start (or 0: the deployment) and end (the whole game); TURN, TURN:SIDE (the side's id or 1, 2 "
+    "for the first, second side to play that turn) and TURN:SIDE:PHASE mean the end of that turn, "
+    "player-turn or phase (every event applied); add :start for where it has begun (its first "
+    "event applied: where the phase and turn steps stop) or :end; TURN:SIDE:PHASE:N is after its "
+    "Nth event"
+)
+"""What the places of ``AT_GRAMMAR`` mean, in words (for help texts and tooltips)."""
+
+
+class At(NamedTuple):
+    """A parsed place: ``turn``, ``side`` and ``phase`` (None: any), ``mark`` ``"start"``,
+    ``"end"`` or a 1-based event number within the phase."""
+
+    turn: int
+    side: str | None = None
+    phase: str | None = None
+    mark: str | int = "end"
+
+
+def parse_at(text: str) -> At:
+    """``"12"``, ``"12:prussian"``, ``"12:2:fire:start"``, ``"12:prussian:fire:3"`` → ``At``.
 
     Raises
     ------
     ValueError
-        naming the text when the turn is not a positive whole number or a part is empty.
+        naming the text when the turn is not a positive whole number, a part is empty, or an
+        event number is given without a phase.
     """
-    parts = text.split(":")
-    if len(parts) > 3 or any(not p.strip() for p in parts):
-        raise ValueError(f"--at {text!r}: expected TURN[:SIDE[:PHASE]], e.g. 12 or 12:prussian:fire")
+    parts = [p.strip() for p in text.split(":")]
+    mark: str | int = "end"
+    if len(parts) > 1 and parts[-1].lower() in ("start", "end"):
+        mark = parts.pop().lower()
+    elif len(parts) == 4:
+        if not parts[3].isdigit() or int(parts[3]) < 1:
+            raise ValueError(f"--at {text!r}: the event {parts[3]!r} is not start, end or a number from 1")
+        mark = int(parts.pop())
+    if len(parts) > 3 or any(not p for p in parts):
+        raise ValueError(f"--at {text!r}: expected {AT_GRAMMAR}, e.g. 12, 12:prussian:fire or 12:prussian:fire:start")
     try:
         turn = int(parts[0])
     except ValueError:
         raise ValueError(f"--at {text!r}: the turn {parts[0]!r} is not a whole number") from None
     if turn < 1:
         raise ValueError(f"--at {text!r}: turns are numbered from 1")
-    side = parts[1].strip() if len(parts) > 1 else None
-    phase = parts[2].strip() if len(parts) > 2 else None
-    return turn, side, phase
+    side = parts[1] if len(parts) > 1 else None
+    phase = parts[2] if len(parts) > 2 else None
+    return At(turn, side, phase, mark)
 
 
 def position_at(log: GameLog, text: str | int) -> int:
-    """The log position named by ``text``, the one ``--at`` syntax of ``replay`` and
-    ``export-map``: ``start`` (or ``0``: the deployment, nothing applied), ``end`` (the whole
-    log), ``TURN`` (the end of that turn), ``TURN:SIDE`` (the end of that side's player-turn)
-    or ``TURN:SIDE:PHASE`` (the end of that phase).
+    """The log position named by ``text`` (``AT_GRAMMAR``, meaning ``AT_MEANING``): the one
+    syntax of ``replay``, ``export-map``, ``export`` and the Replay dock's Go to box.
 
     Raises
     ------
@@ -208,30 +238,59 @@ def position_at(log: GameLog, text: str | int) -> int:
     if word == "0":
         return 0
     try:
-        turn, side, phase = parse_at(str(text))
+        at = parse_at(str(text))
     except ValueError as exc:
         raise ValueError(f"{exc}; or start, end, 0 (the deployment)") from None
     try:
-        return position_for(log, turn, side, phase)
+        return position_for(log, *at)
     except ValueError as exc:
         raise ValueError(f"--at {text}: {exc}") from None
 
 
-def position_for(log: GameLog, turn: int, side: str | None = None, phase: str | None = None) -> int:
-    """The log position at the end of ``turn`` (or of its ``side``'s player-turn, or of that
-    ``phase``): every event of the matching phases applied.
+def _side_id(log: GameLog, turn: int, side: str) -> str:
+    """``side`` as the log names it: its id (any case) or its order of play in ``turn`` (1, 2)."""
+    played = list(dict.fromkeys(k.side for k in log.phases() if k.turn == turn))
+    if side.isdigit() and 1 <= int(side) <= len(played):
+        return played[int(side) - 1]
+    for s in played:
+        if s.lower() == side.lower():
+            return s
+    return side
+
+
+def _phase_id(log: GameLog, phase: str) -> str:
+    """``phase`` as the log names it: its id in any case, spaces for underscores."""
+    want = phase.lower().replace(" ", "_")
+    for k in log.phases():
+        if k.phase.lower() == want:
+            return k.phase
+    return phase
+
+
+def position_for(
+    log: GameLog, turn: int, side: str | None = None, phase: str | None = None, mark: str | int = "end"
+) -> int:
+    """The log position in ``turn`` (its ``side``'s player-turn, that ``phase``, where given):
+    at its ``"end"`` every event of the matching phases applied; at its ``"start"`` the first
+    event of the first matching phase applied (where the window's phase and turn steps stop);
+    at event ``N`` (a phase named) the first N events of the phase applied.
 
     Raises
     ------
     ValueError
-        when no recorded phase matches, naming what the log holds.
+        when no recorded phase matches, naming what the log holds; for an event number the
+        phase does not have.
     """
-    ends = [
-        log.phase_range(k)[1]
+    if side is not None:
+        side = _side_id(log, turn, side)
+    if phase is not None:
+        phase = _phase_id(log, phase)
+    ranges = [
+        log.phase_range(k)
         for k in log.phases()
         if k.turn == turn and (side is None or k.side == side) and (phase is None or k.phase == phase)
     ]
-    if not ends:
+    if not ranges:
         turns = log.turns()
         span = f"turns {turns[0]}–{turns[-1]}" if turns else "no turns"
         sides = sorted({k.side for k in log.phases()})
@@ -241,4 +300,27 @@ def position_for(log: GameLog, turn: int, side: str | None = None, phase: str | 
             f"the game log has no phase at {want}; it holds {span}, sides {', '.join(sides) or '-'}, "
             f"phases {', '.join(phases) or '-'}"
         )
-    return max(ends)
+    if mark == "start":
+        return ranges[0][0] + 1
+    if mark == "end":
+        return max(end for _, end in ranges)
+    if isinstance(mark, int) and side is not None and phase is not None:
+        start, end = ranges[0]
+        if not 1 <= mark <= end - start:
+            raise ValueError(f"turn {turn}, {side}, {phase} has {count(end - start, 'event')}; no event {mark}")
+        return start + mark
+    raise ValueError(f"an event number needs a turn, side and phase, e.g. {turn}:{side or 'SIDE'}:PHASE:{mark}")
+
+
+def at_text(log: GameLog, pos: int) -> str:
+    """The ``AT_GRAMMAR`` text of position ``pos``: ``"start"``, or ``TURN:SIDE:PHASE:N``
+    (``position_at`` of it is ``pos``)."""
+    if pos == 0:
+        return "start"
+    c = log.cursor_at(pos)
+    return f"{c.turn}:{c.side}:{c.phase}:{c.index + 1}"
+
+
+def phase_label(key: PhaseKey) -> str:
+    """``"turn 14, prussian, fire"``: a phase as the track's tooltip names it."""
+    return f"turn {key.turn}, {key.side or 'both sides'}, {key.phase.replace('_', ' ')}"

@@ -34,6 +34,7 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict
 from battlestudio.rules import load_event_types
 from battlestudio.store.errors import DocumentError
+from battlestudio.store.game_doc import GAME_SINCE, game_from_doc, game_to_doc
 from battlestudio.store.fields import (
     COUNT,
     FLOAT,
@@ -64,12 +65,13 @@ from battlestudio.store.fields import (
 FORMAT = "battlestudio"
 """Value of the document's ``format`` key."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Newest version of the document layout; this code reads it and every older one.
 
 1: the first layout. 2: ``info.georef`` (three ``scenario_info`` columns ``georef_lon``,
-``georef_lat``, ``georef_bearing`` in a ``.battle`` file). A field added after version 1 is
-named in its spec's ``since`` and defaults to None; a document is written in the oldest
+``georef_lat``, ``georef_bearing`` in a ``.battle`` file). 3: the ``game`` object (bookmarks;
+``store.game_doc``), written only when it holds something; a ``meta`` row in a ``.battle`` file.
+A field added after version 1 is named in its spec's ``since`` and defaults to None; a document is written in the oldest
 version that holds it (such a field is left out while it is None), so a scenario that uses no
 newer field still opens in an older BattleStudio, and an older file, which has no column for
 the field, reads as None.
@@ -272,7 +274,7 @@ COLLECTIONS: Mapping[str, RecordSpec] = {
 }
 """Scenario containers keyed by id, as document key → spec (document key = Scenario field)."""
 
-TOP_KEYS = ("format", "schema_version", "info", *COLLECTIONS, "sources", "oob", "events")
+TOP_KEYS = ("format", "schema_version", "info", *COLLECTIONS, "sources", "oob", "game", "events")
 """Keys of a document, in the order they are written."""
 
 
@@ -297,6 +299,10 @@ def battle_to_doc(battle: Battle) -> dict[str, Any]:
     newer = [(key, spec) for key, spec in (*COLLECTIONS.items(), ("sources", SOURCE)) if spec.since]
     doc["schema_version"] = max([INFO.version_of(doc["info"])] + [s.version_of(r) for k, s in newer for r in doc[k]])
     doc["oob"] = oob_to_doc(sc.oob)
+    game = game_to_doc(battle)
+    if game is not None:
+        doc["game"] = game
+        doc["schema_version"] = max(doc["schema_version"], GAME_SINCE)
     doc["events"] = [event_to_doc(e, f"events[{n}]") for n, e in enumerate(battle.events)]
     return doc
 
@@ -389,7 +395,8 @@ def battle_from_doc(doc: Any) -> Battle:
     sc.sources = [SOURCE.load(s, f"sources[{n}]") for n, s in enumerate(_list(doc.get("sources", []), "sources"))]
     sc.oob = oob_from_doc(doc.get("oob", []))
     events = [event_from_doc(e, f"events[{n}]") for n, e in enumerate(_list(doc.get("events", []), "events"))]
-    return Battle(scenario=sc, events=events)
+    game = game_from_doc(doc["game"], len(events)) if "game" in doc else {}
+    return Battle(scenario=sc, events=events, **game)
 
 
 def _list(raw: Any, where: str) -> list[Any]:

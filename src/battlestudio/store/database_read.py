@@ -14,6 +14,7 @@ builds each event the first time it is read (``lazy_events``), or all of them be
 from __future__ import annotations
 
 import gc
+import json
 import os
 import re
 from typing import Any
@@ -37,6 +38,7 @@ from battlestudio.store.codec import (
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.event_places import raise_for_places
+from battlestudio.store.game_doc import GAME_SINCE, game_from_doc
 from battlestudio.store.rows import (
     COLLECTION_TABLE_NAMES,
     EVENT_TABLE,
@@ -107,7 +109,11 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             read_document(conn, doc, version)
             events = read_events(conn, path)
             conn.execute("COMMIT")
+        game = doc.pop("game", None)  # checked against the events, which the doc does not hold
         battle = battle_from_doc(doc)
+        if game is not None:
+            for key, value in game_from_doc(game, len(events)).items():
+                setattr(battle, key, value)
         raise_for_places(events.heads(), battle.scenario, "events[{i}]")  # seq = index: no gaps
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
@@ -150,6 +156,13 @@ def read_document(conn: Any, doc: dict[str, Any], version: int = SCHEMA_VERSION)
         where = f"{OOB_EDGE_TABLE} seq={seq}"
         oob.graph.add_edge(_oob_id(sup, f"{where}.superior"), _oob_id(sub, f"{where}.subordinate"))
     doc["oob"] = oob_to_doc(oob)
+    if version >= GAME_SINCE:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'game'").fetchone()
+        if row is not None:
+            try:
+                doc["game"] = json.loads(row[0])
+            except (TypeError, ValueError) as exc:
+                raise DocumentError("game", f"the meta row game is not valid JSON: {exc}") from None
     doc["events"] = []  # read_events
     return doc
 
@@ -257,6 +270,8 @@ _PATH = re.compile(r"^(\w+)\[(\d+)\](.*)$")
 
 def _table_where(where: str, doc: dict[str, Any]) -> str:
     """``units[3].facing`` → ``unit id='u-17'.facing``: name the row a user can find."""
+    if where == "game" or where.startswith("game."):
+        return "meta key='game'" + (": " + where.removeprefix("game.") if where != "game" else "")
     m = _PATH.match(where)
     if not m or m.group(1) not in COLLECTION_TABLE_NAMES and m.group(1) != "events":
         return where

@@ -9,6 +9,7 @@ the events being appended.
 
 from __future__ import annotations
 
+import json
 import os
 from contextlib import suppress
 from typing import Any
@@ -38,6 +39,7 @@ from battlestudio.store.database import (
     sql_errors,
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.game_doc import GAME_SINCE, game_to_doc
 from battlestudio.store.tables import (
     APPLICATION_ID,
     COLLECTION_TABLES,
@@ -64,6 +66,10 @@ def save_database(battle: Battle, path: str | os.PathLike[str]) -> None:
     """
     try:
         doc = battle_to_doc(Battle(battle.scenario, []))
+        game = game_to_doc(battle)
+        if game is not None:  # the meta row ``game`` (store.game_doc)
+            doc["game"] = game
+            doc["schema_version"] = max(int(doc["schema_version"]), GAME_SINCE)
         events = [_row_of(battle.events, i) for i in range(len(battle.events))]
     except DocumentError as err:
         raise BattleFileError(path, f"{err.what} (not saved)", err.where) from None
@@ -102,6 +108,8 @@ def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) 
             conn.exec_driver_sql("BEGIN")
             METADATA.create_all(conn)
             meta = {"format": FORMAT, "schema_version": str(version), "app_version": __version__}
+            if doc.get("game") is not None:
+                meta["game"] = json.dumps(doc["game"], ensure_ascii=False, allow_nan=False, sort_keys=True)
             insert_rows(conn, MetaRow, [{"key": k, "value": v} for k, v in meta.items()])
             insert_rows(conn, InfoRow, [{"id": 1, **row_from_record(INFO, doc["info"])}])
             for key, spec in COLLECTIONS.items():

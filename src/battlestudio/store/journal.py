@@ -131,7 +131,7 @@ class Journal:
                 f"the journal continues a game of {self.events_in_file} events; {self.battle.name} holds "
                 f"{len(battle.events)}",
             )
-        return Battle(battle.scenario, list(battle.events[: self.keep]) + list(self.events))
+        return Battle(battle.scenario, list(battle.events[: self.keep]) + list(self.events), list(battle.bookmarks))
 
 
 def read_journal(path: str | os.PathLike[str]) -> Journal | None:

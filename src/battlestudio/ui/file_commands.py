@@ -389,7 +389,7 @@ def newest_game(copy: Battle, journaled: Battle) -> Battle:
     journal) continues it with more events: then that game with the copy's scenario."""
     a, b = copy.events, journaled.events
     if len(b) > len(a) and list(b[: len(a)]) == list(a):
-        return Battle(copy.scenario, list(b))
+        return Battle(copy.scenario, list(b), list(copy.bookmarks))
     return copy
 
 

@@ -31,6 +31,7 @@ from battlestudio.ui.panels.properties_panel import PropertiesPanel
 from battlestudio.ui.play.controller import PlayView
 from battlestudio.ui.recovery import Autosaver, RecoveryStore
 from battlestudio.ui.settings import Settings
+from battlestudio.ui.play.cursor_memory import CursorMemory
 from battlestudio.ui.tools import delete_selection, make_tool, place_records
 
 APP_NAME = "BattleStudio"
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self.set_tool("select")
         self.command_view = CommandView(self.map_view, self.dock_host, self.document)
         self.play_view = PlayView(self.map_view, self.dock_host, show_status, self.document, self)
+        self.cursor_memory = CursorMemory(self.settings, self)  # a game reopens where it was last shown
 
         # attributes down: every view follows the shown document, in this order
         for follow in (
@@ -131,6 +133,7 @@ class MainWindow(QMainWindow):
             self.files.set_document,
             self.command_view.set_document,
             self.play_view.document_set,
+            self.cursor_memory.follow,
         ):
             self.document_changed.connect(follow)
         # messages up: what the controllers ask of the window
@@ -342,6 +345,7 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_save():
             event.ignore()
             return
+        self.cursor_memory.write()
         self.settings.set_window_state(self.saveGeometry(), self.saveState())
         self.recovery.discard()
         event.accept()

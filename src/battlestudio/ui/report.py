@@ -14,11 +14,12 @@ import os
 from pathlib import Path
 from collections.abc import Sequence
 
-from battlestudio.analysis import command_luck, highlights, losses_by_turn_and_phase, strength_over_turns
+from battlestudio.analysis import highlights
 from battlestudio.analysis.common import turn_end_positions
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.game import GameLog
-from battlestudio.reports.html import Picture, ReportParts, SideSummary, render_html
+from battlestudio.reports.html import Picture, ReportParts, render_html
+from battlestudio.reports.sides import side_summaries
 
 FORMATS = ("html", "htm", "pdf")
 
@@ -41,26 +42,7 @@ def _parts(
     info = s.info
     ends = dict(turn_end_positions(log))
     last = max(ends)
-    strength = strength_over_turns(log)
-    losses = losses_by_turn_and_phase(log)
-    luck = {r.group: r for r in command_luck(log)}
-    sides = []
-    for sid, side in s.sides.items():
-        start = next((p.men for p in strength if p.turn == 0 and p.group == sid), 0)
-        end = next((p.men for p in strength if p.turn == last and p.group == sid), 0)
-        r = luck.get(sid)
-        sides.append(
-            SideSummary(
-                side.name,
-                side.colour,
-                start,
-                end,
-                sum(x.men for x in losses if x.side == sid),
-                r.rolls if r else 0,
-                r.observed if r else 0,
-                float(r.expected) if r else 0.0,
-            )
-        )
+    sides = side_summaries(s, log)
     times = {t: game_time(info, t) for t in ends if t >= 1}
     facts = [
         ("ruleset", info.ruleset),

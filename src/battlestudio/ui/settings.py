@@ -1,4 +1,4 @@
-"""User settings kept with QSettings: window layout, recent files, autosave timing.
+"""User settings kept with QSettings: window layout, recent files, replay cursors, autosave timing.
 
 ``Settings`` wraps one ``QSettings`` so tests can hand the window an INI file in a temporary
 folder instead of the user's real configuration.
@@ -6,12 +6,16 @@ folder instead of the user's real configuration.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
 MAX_RECENT = 10
 """How many recent files the Open Recent menu keeps."""
+
+MAX_CURSORS = 50
+"""How many files' last replay positions are remembered."""
 
 ORGANIZATION = "BattleStudio"
 APPLICATION = "BattleStudio"
@@ -72,6 +76,28 @@ class Settings:
         self.q.setValue("window/geometry", geometry)
         self.q.setValue("window/state", state)
         self.q.sync()
+
+    # -- replay cursors ------------------------------------------------------------------
+    def replay_cursor(self, path: str | Path) -> int | None:
+        """The replay position last shown for the file ``path`` (events applied), None if none."""
+        value = self._cursors().get(str(Path(path).resolve()))
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+    def set_replay_cursor(self, path: str | Path, position: int) -> None:
+        """Remember ``position`` for ``path`` (the newest ``MAX_CURSORS`` files are kept)."""
+        cursors = self._cursors()
+        key = str(Path(path).resolve())
+        cursors.pop(key, None)
+        cursors[key] = int(position)
+        kept = dict(list(cursors.items())[-MAX_CURSORS:])
+        self.q.setValue("replay/cursors", json.dumps(kept))
+
+    def _cursors(self) -> dict[str, object]:
+        try:
+            raw = json.loads(str(self.q.value("replay/cursors", "{}")))
+        except ValueError:
+            return {}
+        return raw if isinstance(raw, dict) else {}
 
     # -- autosave ------------------------------------------------------------------------
     def autosave_interval_s(self) -> int:

@@ -241,6 +241,7 @@ class PlayView(QObject):
         self.menu.addActions([a["umpire"], a["annotate"]])
         self.menu.addSeparator()
         self.menu.addActions([a["resume"], a["editor"]])
+        self.panel.add_to_menu(self.menu, self.side_colour, lambda: self.play)  # Go To…, bookmarks (Replay dock)
         bar = docks.add_toolbar("Game", "toolbar_game", new_row=True)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         bar.addActions(

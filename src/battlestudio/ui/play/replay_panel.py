@@ -6,28 +6,47 @@ cursor is current, the ones after it greyed. Clicking an event moves the cursor 
 for its unit to be selected and centred (``unit_requested``). Under the list, how many turns of
 trails to draw and whether to highlight what the last step changed. A recorded game that cannot be
 replayed is said in the heading (``show_unreplayable``), with its size and the first bad event.
+
+Beside the event list, the game's bookmarks (``Battle.bookmarks``, saved in the file): Add
+Bookmark marks the cursor (named after its place, the name in edit), a click goes there, name and
+note are edited in place, Remove takes the selected one away; each edit marks the document
+unsaved. The track shows them as flags.
+
+``add_to_menu`` puts the dock's commands in the Game menu, so their shortcuts work wherever the
+focus is: Go To… (Ctrl+G: shows the dock and selects the Go to box), Add Bookmark (Ctrl+Shift+B),
+Next and Previous Bookmark (Ctrl+. and Ctrl+,).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QDockWidget,
     QHBoxLayout,
     QLabel,
+    QMenu,
+    QPushButton,
     QSpinBox,
+    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from battlestudio.document import Document
 from battlestudio.model.names import display_names
+from battlestudio.replay.battle import Bookmark
 from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.timeline import Timeline
-from battlestudio.session.text import describe
+from battlestudio.rules import resolve_ruleset_id
+from battlestudio.rules.fingerprint import ruleset_changes
+from battlestudio.session.text import at_text, count, describe, phase_label
 from battlestudio.ui.play.timeline_bar import TimelineBar
 
 POS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -87,10 +106,198 @@ class ReplayPanel(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.bar)
         lay.addLayout(opts)
-        lay.addWidget(self.events, 1)
+        self.ruleset_note = QLabel(self)
+        self.ruleset_note.setObjectName("replay_ruleset_note")
+        self.ruleset_note.setWordWrap(True)
+        self.ruleset_note.setStyleSheet("color: #b00020")
+        self.ruleset_note.hide()
+        lay.addWidget(self.ruleset_note)
+        self.bookmarks = QTreeWidget(self)
+        self.bookmarks.setObjectName("replay_bookmarks")
+        self.bookmarks.setHeaderLabels(["Bookmark", "Where", "Note"])
+        self.bookmarks.setRootIsDecorated(False)
+        self.bookmarks.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.bookmarks.itemClicked.connect(self._on_bookmark_clicked)
+        self.bookmarks.itemChanged.connect(self._on_bookmark_edited)
+        add = QPushButton("Add", self)
+        add.setObjectName("replay_bookmark_add")
+        add.setToolTip("Bookmark the cursor (Ctrl+Shift+B)")
+        add.clicked.connect(self.add_bookmark)
+        remove = QPushButton("Remove", self)
+        remove.setObjectName("replay_bookmark_remove")
+        remove.setToolTip("Remove the selected bookmark")
+        remove.clicked.connect(self.remove_bookmark)
+        marks = QWidget(self)
+        mlay = QVBoxLayout(marks)
+        mlay.setContentsMargins(0, 0, 0, 0)
+        mlay.addWidget(self.bookmarks, 1)
+        brow = QHBoxLayout()
+        brow.addWidget(add)
+        brow.addWidget(remove)
+        brow.addStretch(1)
+        mlay.addLayout(brow)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.setObjectName("replay_split")
+        split.addWidget(self.events)
+        split.addWidget(marks)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([700, 320])
+        lay.addWidget(split, 1)
+        self.document: Callable[[], Document | None] = lambda: None
+        self.commands: dict[str, QAction] = {}
+        self.message = ""  # the last thing a bookmark command said (also the bar's where text)
         self.timeline: Timeline | None = None
         self._phase: tuple[PhaseKey, int] | None = None
         self._items: list[QTreeWidgetItem] = []
+
+    def add_to_menu(
+        self, menu: QMenu, side_colour: Callable[[str], str], document: Callable[[], Document | None]
+    ) -> None:
+        """Add the dock's commands (``self.commands``, by name) to ``menu``; ``side_colour``
+        colours the track's player-turn bands; ``document`` gives the shown game's document
+        (its battle holds the bookmarks)."""
+        self.bar.track.side_colour = side_colour
+        self.document = document
+        for name, text, slot, keys, tip in (
+            ("goto", "&Go To…", self.focus_goto, "Ctrl+G", "Go to a turn, side, phase or event: type 14:prussian:fire"),
+            ("bookmark_add", "Add &Bookmark", self.add_bookmark, "Ctrl+Shift+B", "Bookmark the cursor"),
+            ("bookmark_next", "Ne&xt Bookmark", lambda: self.step_bookmark(1), "Ctrl+.", "Go to the next bookmark"),
+            (
+                "bookmark_prev",
+                "Pre&vious Bookmark",
+                lambda: self.step_bookmark(-1),
+                "Ctrl+,",
+                "Go to the previous bookmark",
+            ),
+        ):
+            a = QAction(text, menu)
+            a.setObjectName(f"action_replay_{name}")
+            a.setShortcut(QKeySequence(keys))
+            a.setStatusTip(tip)
+            a.triggered.connect(lambda _c=False, f=slot: f())
+            self.commands[name] = a
+        menu.addSeparator()
+        menu.addActions(list(self.commands.values()))
+
+    def _raise_dock(self) -> None:
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QDockWidget):
+            w = w.parentWidget()
+        if w is not None:
+            w.show()
+            w.raise_()
+
+    def focus_goto(self) -> None:
+        """Show the dock and put the keyboard in the Go to box, its text selected."""
+        if self.timeline is None:
+            return
+        self._raise_dock()
+        self.bar.goto_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.bar.goto_box.selectAll()
+
+    # -- bookmarks ------------------------------------------------------------------------------
+    def _marks(self) -> list[Bookmark]:
+        doc = self.document()
+        return list(doc.battle.bookmarks) if doc is not None and self.timeline is not None else []
+
+    def _set_marks(self, marks: list[Bookmark], refill: bool = True) -> None:
+        doc = self.document()
+        if doc is None:
+            return
+        doc.battle.bookmarks = sorted(marks, key=lambda b: b.position)
+        doc.mark_unsaved()
+        if refill:
+            self.fill_bookmarks()
+        else:  # an item being edited stays; only the names on the track follow
+            self.bar.track.bookmarks = [(b.position, b.name) for b in doc.battle.bookmarks]
+
+    def fill_bookmarks(self) -> None:
+        """List the game's bookmarks and flag them on the track."""
+        marks = self._marks()
+        log = self.timeline.log if self.timeline is not None else None
+        self.bookmarks.blockSignals(True)
+        self.bookmarks.clear()
+        for i, b in enumerate(marks):
+            pos = min(b.position, len(log)) if log is not None else b.position
+            where = phase_label(log.cursor_at(pos).key) if log is not None and pos else "start of the game"
+            item = QTreeWidgetItem([b.name, where, b.note])
+            item.setData(0, POS_ROLE, i)
+            item.setToolTip(0, f"{b.name} — {where} ({at_text(log, pos) if log is not None else pos})")
+            item.setToolTip(2, b.note)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            self.bookmarks.addTopLevelItem(item)
+        self.bookmarks.blockSignals(False)
+        self.bar.track.bookmarks = [(b.position, b.name) for b in marks]
+        self.bar.track.update()
+
+    def add_bookmark(self) -> Bookmark | None:
+        """Bookmark the cursor, named after its place; the new name is put in edit."""
+        t = self.timeline
+        if t is None or self.document() is None:
+            return None
+        pos = t.position
+        name = phase_label(t.cursor.key).capitalize() if pos else "Start of the game"
+        mark = Bookmark(name, pos)
+        self._set_marks([*self._marks(), mark])
+        self._raise_dock()
+        for i in range(self.bookmarks.topLevelItemCount()):
+            item = self.bookmarks.topLevelItem(i)
+            if self._marks()[int(item.data(0, POS_ROLE))] is mark:
+                self.bookmarks.setCurrentItem(item)
+                if self.bookmarks.isVisible():
+                    self.bookmarks.editItem(item, 0)
+        return mark
+
+    def remove_bookmark(self) -> None:
+        """Remove the selected bookmark."""
+        item = self.bookmarks.currentItem()
+        if item is None:
+            return
+        marks = self._marks()
+        del marks[int(item.data(0, POS_ROLE))]
+        self._set_marks(marks)
+
+    def step_bookmark(self, n: int) -> Bookmark | None:
+        """Go to the next (``n`` > 0) or previous bookmark from the cursor; None (said in the bar)
+        when there is none that way."""
+        t = self.timeline
+        if t is None:
+            return None
+        marks = [b for b in self._marks() if b.position <= len(t.log)]
+        ahead = [b for b in marks if (b.position > t.position if n > 0 else b.position < t.position)]
+        if not ahead:
+            self.message = f"No bookmark {'after' if n > 0 else 'before'} this point"
+            self.bar.where.setText(f"<i>{self.message}</i>")
+            return None
+        mark = ahead[0] if n > 0 else ahead[-1]
+        t.seek(mark.position)
+        self.message = f"Bookmark {mark.name}"
+        return mark
+
+    def _on_bookmark_clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
+        marks = self._marks()
+        i = int(item.data(0, POS_ROLE))
+        if self.timeline is not None and i < len(marks):
+            self.timeline.seek(min(marks[i].position, len(self.timeline.log)))
+
+    def _on_bookmark_edited(self, item: QTreeWidgetItem, col: int) -> None:
+        marks = self._marks()
+        i = int(item.data(0, POS_ROLE))
+        if i >= len(marks):
+            return
+        old = marks[i]
+        name = item.text(0).strip() or old.name  # a bookmark keeps a name
+        new = Bookmark(name, old.position, item.text(2))
+        if new != old:
+            marks[i] = new
+            self._set_marks(marks, refill=False)
+        if item.text(0) != name:
+            self.bookmarks.blockSignals(True)
+            item.setText(0, name)
+            self.bookmarks.blockSignals(False)
 
     def set_timeline(self, timeline: Timeline | None) -> None:
         """Show ``timeline`` (None: nothing to replay)."""
@@ -104,6 +311,24 @@ class ReplayPanel(QWidget):
             timeline.position_changed.connect(self._on_position)
             timeline.bounds_changed.connect(self._on_bounds)
         self._on_position(timeline.position if timeline is not None else 0)
+        self.fill_bookmarks()
+        self.show_ruleset_changes()
+
+    def show_ruleset_changes(self) -> list[str]:
+        """Say, above the events, which rule numbers changed since the shown game was recorded
+        (``Battle.ruleset_record`` against the numbers in force now); return those lines."""
+        doc = self.document() if self.timeline is not None else None
+        lines: list[str] = []
+        if doc is not None:
+            info = doc.battle.scenario.info
+            lines = ruleset_changes(doc.battle.ruleset_record, resolve_ruleset_id(info.ruleset), info.parameters)
+        self.ruleset_note.setVisible(bool(lines))
+        self.ruleset_note.setText(
+            "The rule numbers changed since this game was recorded (recorded → now): " + "; ".join(lines)
+            if lines
+            else ""
+        )
+        return lines
 
     def show_unreplayable(self, count: int, reason: str) -> None:
         """No timeline: the battle holds a recorded game of ``count`` events that cannot be
@@ -161,7 +386,9 @@ class ReplayPanel(QWidget):
             state = e.apply(state)
         self.events.addTopLevelItems(self._items)
         name = self._items[0].text(1).removeprefix("phase begins: ") if self._items else key.phase
-        self.heading.setText(f"<b>Turn {key.turn}</b>, {key.side or 'both sides'}: {name} — {end - start} events")
+        self.heading.setText(
+            f"<b>Turn {key.turn}</b>, {key.side or 'both sides'}: {name} — {count(end - start, 'event')}"
+        )
 
     def _on_clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
         if self.timeline is None:

@@ -1,8 +1,12 @@
 """TimelineBar: the replay's transport, bound both ways to a ``replay.Timeline``.
 
-A painted track with a tick at every phase start and a taller, numbered tick at every turn
-start; click or drag on it to move the cursor. Buttons step by turn, phase and event in both
-directions and play or pause; a spin box jumps to a turn; a combo sets the speed and another
+A painted track with a tick at every phase start, a taller, numbered tick at every turn start and
+a band in each side's colour under every player-turn; its tooltip names the place under the mouse
+("turn 14, prussian, fire"); click or drag on it to move the cursor. Buttons step by turn, phase
+and event in both directions and play or pause; a spin box jumps to a turn; the Go to box takes a
+place typed in the CLI's ``--at`` syntax (``session.text.AT_GRAMMAR``: ``14:prussian:fire`` the
+end of that phase, ``14:2:fire:start`` where it has begun) and shows the cursor's place in it,
+its menu picks a turn, side and phase (their start); a combo sets the speed and another
 what one playback step is. The bar owns the only ``QTimer`` of the replay: on each tick it calls
 ``Timeline.advance`` with the seconds elapsed, so the pure model decides how far to go.
 
@@ -14,13 +18,18 @@ end of the game, Space play/pause.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
+from html import escape
 
-from PySide6.QtCore import QElapsedTimer, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QElapsedTimer, QPointF, QRectF, QSize, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QMenu,
     QSizePolicy,
     QSpinBox,
     QToolButton,
@@ -28,7 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.timeline import STEP_UNITS, Timeline
+from battlestudio.session.text import AT_GRAMMAR, AT_MEANING, at_text, phase_label, position_at
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Speeds offered in the speed combo (multiples of the timeline's base rate)."""
@@ -79,6 +90,10 @@ class TimelineTrack(QWidget):
         self.position = 0
         self.turns: list[tuple[int, int]] = []  # (turn, start position)
         self.phases: list[int] = []
+        self.keys: list[PhaseKey] = []  # the phase of each of ``phases``
+        self.side_runs: list[tuple[int, int, str]] = []  # (start, end, side) of each player-turn
+        self.side_colour: Callable[[str], str] = lambda side: "#808080"
+        self.bookmarks: list[tuple[int, str]] = []  # (position, name), flagged above the bar
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(600, 34)
@@ -99,6 +114,9 @@ class TimelineTrack(QWidget):
         mid = h - 12.0
         p.fillRect(QRectF(6, mid - 3, self.width() - 12, 6), pal.mid())
         p.fillRect(QRectF(6, mid - 3, self.x_of(self.position) - 6, 6), QColor("#3d7ad6"))
+        for start, end, side in self.side_runs:  # who plays: a band in the side's colour under the bar
+            x0, x1 = self.x_of(start), self.x_of(end)
+            p.fillRect(QRectF(x0, mid + 4, max(1.0, x1 - x0), 3), QColor(self.side_colour(side)))
         p.setPen(QPen(pal.text().color(), 1))
         last_x = -1e9
         for pos in self.phases:  # phase ticks where they stand apart, else only the turns'
@@ -119,6 +137,11 @@ class TimelineTrack(QWidget):
             if x - last_label > fm.horizontalAdvance("000") + 4:
                 p.drawText(QPointF(x + 2, mid - 12), text)
                 last_label = x
+        p.setPen(QPen(QColor("#b8860b"), 1))
+        p.setBrush(QColor("#f0b429"))
+        for pos, _name in self.bookmarks:  # a small flag at each bookmark
+            bx = self.x_of(min(pos, self.length))
+            p.drawPolygon([QPointF(bx, mid - 3), QPointF(bx - 4, mid - 10), QPointF(bx + 4, mid - 10)])
         x = self.x_of(self.position)
         p.setPen(QPen(QColor("#c0392b"), 2))
         p.setBrush(QColor("#e74c3c"))
@@ -134,9 +157,14 @@ class TimelineTrack(QWidget):
         if event.buttons() & Qt.MouseButton.LeftButton:
             self.seek_requested.emit(self.pos_at(event.position().x()))
         elif self.length:
-            pos = self.pos_at(event.position().x())
-            i = bisect_right([p for _, p in self.turns], pos + 1) - 1
-            self.setToolTip(f"turn {self.turns[i][0]}, event {pos}" if i >= 0 else "start of the game")
+            self.setToolTip(self.place_at(self.pos_at(event.position().x())))
+
+    def place_at(self, pos: int) -> str:
+        """The tooltip of position ``pos``: ``"turn 14, prussian, fire (event 755)"``."""
+        i = bisect_right(self.phases, pos) - 1
+        text = "start of the game" if pos == 0 or i < 0 else f"{phase_label(self.keys[i])} (event {pos})"
+        near = [name for p, name in self.bookmarks if abs(self.x_of(p) - self.x_of(pos)) <= 4]
+        return text + "".join(f"\nbookmark: {name}" for name in near)
 
 
 class TimelineBar(QWidget):
@@ -188,6 +216,31 @@ class TimelineBar(QWidget):
         self.turn_box.setKeyboardTracking(False)
         self.turn_box.valueChanged.connect(self._jump)
         row.addWidget(self.turn_box)
+        self.goto_box = QLineEdit(self)
+        self.goto_box.setObjectName("timeline_goto")
+        self.goto_box.setPlaceholderText("14:prussian:fire")
+        self.goto_box.setToolTip(f"Go to a place (Ctrl+G): {AT_GRAMMAR}. {AT_MEANING[0].upper()}{AT_MEANING[1:]}.")
+        self.goto_box.setMinimumWidth(150)
+        self.goto_box.returnPressed.connect(lambda: self.go_to(self.goto_box.text()))
+        self._places = QStringListModel(self)
+        completer = QCompleter(self._places, self.goto_box)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchStartsWith)
+        self.goto_box.setCompleter(completer)
+        row.addWidget(QLabel("Go to"))
+        row.addWidget(self.goto_box)
+        self.goto_menu = QMenu(self)
+        self.goto_menu.setObjectName("timeline_goto_menu")
+        self.goto_menu.aboutToShow.connect(self.fill_goto_menu)
+        pick = QToolButton(self)
+        pick.setObjectName("timeline_goto_pick")
+        pick.setText("▾")
+        pick.setToolTip("Pick a turn, side and phase to go to (its start)")
+        pick.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        pick.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        pick.setMenu(self.goto_menu)
+        row.addWidget(pick)
+        self.goto_error = ""  # why the last Go to failed ("" when it did not)
         row.addWidget(QLabel("Speed"))
         self.speed_box = QComboBox(self)
         self.speed_box.setObjectName("timeline_speed")
@@ -228,7 +281,8 @@ class TimelineBar(QWidget):
         self.setEnabled(timeline is not None)
         if timeline is None:
             self.track.length = self.track.position = 0
-            self.track.turns, self.track.phases = [], []
+            self.track.turns, self.track.phases, self.track.keys, self.track.side_runs = [], [], [], []
+            self.goto_box.clear()
             self.where.setText("No game recorded")
             self.track.update()
             return
@@ -253,6 +307,18 @@ class TimelineBar(QWidget):
         self.track.length = hi
         self.track.turns = list(zip(log.turns(), log.turn_starts(), strict=False))
         self.track.phases = log.phase_starts()
+        keys = log.phases()
+        self.track.keys = keys
+        runs: list[tuple[int, int, str]] = []
+        for k in keys:
+            start, end = log.phase_range(k)
+            if runs and runs[-1][2] == k.side and runs[-1][1] == start:
+                runs[-1] = (runs[-1][0], end, k.side)
+            else:
+                runs.append((start, end, k.side))
+        self.track.side_runs = runs
+        if len(keys) != self._places.rowCount():
+            self._places.setStringList([f"{k.turn}:{k.side}:{k.phase}" for k in keys])
         turns = log.turns()
         self.turn_box.blockSignals(True)
         self.turn_box.setRange(turns[0] if turns else 0, turns[-1] if turns else 0)
@@ -278,6 +344,8 @@ class TimelineBar(QWidget):
                 f"{c.phase} · event {c.index + 1}/{n}"
             )
         self.where.setText(f"{text}  <span style='color:gray'>({pos}/{len(t.log)})</span>")
+        if not self.goto_box.hasFocus():
+            self.goto_box.setText(at_text(t.log, pos))
         self.buttons["end"].setEnabled(not t.at_end)
         self.buttons["start"].setEnabled(not t.at_start)
 
@@ -322,6 +390,46 @@ class TimelineBar(QWidget):
             "event_back": lambda: t.step_event(-1),
             "event_fwd": lambda: t.step_event(1),
         }[name]()
+
+    def go_to(self, text: str) -> bool:
+        """Go to the place ``text`` names (``session.text.position_at``); a place the game does
+        not hold is said in the bar (``goto_error``) and the cursor stays. True if it moved there."""
+        t = self.timeline
+        if t is None:
+            return False
+        try:
+            pos = position_at(t.log, text)
+        except ValueError as exc:
+            self.goto_error = str(exc).removeprefix("--at ")
+            self.where.setText(f"<span style='color:#b00020'>Go to {escape(self.goto_error)}</span>")
+            return False
+        self.goto_error = ""
+        t.seek(pos)
+        self.goto_box.setText(at_text(t.log, t.position))
+        self.goto_box.selectAll()
+        return t.position == pos
+
+    def fill_goto_menu(self) -> None:
+        """The Go to menu: start, end, then turn ▸ side ▸ phase, each going to its start."""
+        m = self.goto_menu
+        m.clear()
+        t = self.timeline
+        if t is None:
+            return
+        m.addAction("Start of the game", lambda: self.go_to("start"))
+        m.addAction("End of the game", lambda: self.go_to("end"))
+        m.addSeparator()
+        by_turn: dict[int, dict[str, list[str]]] = {}
+        for k in t.log.phases():
+            by_turn.setdefault(k.turn, {}).setdefault(k.side, []).append(k.phase)
+        for turn, sides in by_turn.items():
+            clock = self.clock_of(turn)
+            tm = m.addMenu(f"Turn {turn}{' · ' + clock if clock else ''}")
+            for side, phases in sides.items():
+                sm = tm.addMenu(side or "both sides")
+                for phase in phases:
+                    where = f"{turn}:{side}:{phase}:start"
+                    sm.addAction(phase.replace("_", " "), lambda w=where: self.go_to(w))
 
     def _seek(self, pos: int) -> None:
         if self.timeline is not None:
