@@ -190,12 +190,12 @@ def _melee(s: GameSession, a: Unit, d: Unit, lean: Callable[[str, int], int]) ->
     text = f"Umpire's melee ({TABLE}): {ra.explain()}; {rd.explain()}: {winner}."
     s.melee([a.id], [d.id], winner, text, None)
     if winner == "draw":
-        s.casualties(a.id, min(1, s.state.units[a.id].figures), cause="melee (draw)")
-        s.casualties(d.id, min(1, s.state.units[d.id].figures), cause="melee (draw)")
+        _melee_loss(s, a.id, 1, "melee (draw)")
+        _melee_loss(s, d.id, 1, "melee (draw)")
         return
     win, lose = (a, d) if diff > 0 else (d, a)
-    s.casualties(win.id, min(1, s.state.units[win.id].figures), cause=f"melee against {lose.name}")
-    s.casualties(lose.id, min(1 + abs(diff) // 3, s.state.units[lose.id].figures), cause=f"melee against {win.name}")
+    _melee_loss(s, win.id, 1, f"melee against {lose.name}")
+    _melee_loss(s, lose.id, 1 + abs(diff) // 3, f"melee against {win.name}")
     _morale(s, s.state.units[lose.id], win)
 
 
@@ -285,3 +285,13 @@ def reorganise(s: GameSession, side: str) -> None:
 
 def town_at(s: GameSession, name: str) -> SPoint:
     return next(t.polygon.centroid for t in s.battle.scenario.towns.values() if t.name == name)
+
+
+def _melee_loss(s: GameSession, uid: str, figures: int, cause: str) -> None:
+    """A melee loss of ``figures`` (no more than the unit has) with its men, horses and guns
+    in proportion (``rules.losses``), so the game's men lost add up."""
+    from battlestudio.rules.losses import loss_event
+
+    u = s.state.units[uid]
+    e = loss_event(s.state, uid, min(figures, u.figures), cause, {"turn": 0, "side": "", "phase": ""})
+    s.casualties(uid, e.figures, men=e.men, horses=e.horses, guns=e.guns, cause=cause)

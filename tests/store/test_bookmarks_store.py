@@ -49,6 +49,9 @@ def test_bookmarks_survive_json_and_sqlite_both_ways(tmp_path, jena):
 
 
 def test_a_battle_without_bookmarks_is_written_as_before(tmp_path, jena):
+    from dataclasses import replace as _replace
+
+    jena = _replace(jena, ruleset_record=None)  # no bookmarks, no ruleset fingerprint
     doc = json.loads(dumps(jena))
     assert "game" not in doc and doc["schema_version"] < 3
     store.save(jena, tmp_path / "j.battle")
