@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
 
 from battlestudio.ui.geojson_export import export_geojson
 from battlestudio.ui.georef_dialog import edit_georeference
+from battlestudio.ui.import_dialog import import_file
 from battlestudio.ui.orbat_mapper_dialogs import export_orbat_mapper_file, import_orbat_mapper_file
 from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from battlestudio.ui.main_window import MainWindow
 
 SK = QKeySequence.StandardKey
+IMPORT_TIP = "Import an order of battle (republique5, CSV, XLSX, fogofwar, ORBAT Mapper) into a new or open document"
 
 TOOL_LABELS = {
     "select": ("Select / move", "S"),
@@ -122,6 +124,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     file_menu.addSeparator()
     file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
     file_menu.addAction(make("export_geojson", "Export &GeoJSON…", lambda: export_geojson(w)))
+    file_menu.addAction(make("import", "&Import…", lambda: import_file(w), "Ctrl+I", None, IMPORT_TIP))
     file_menu.addAction(make("import_orbat_mapper", "&Import ORBAT Mapper…", lambda: import_orbat_mapper_file(files)))
     file_menu.addAction(make("export_orbat_mapper", "Export ORBAT &Mapper…", lambda: export_orbat_mapper_file(files)))
     file_menu.addSeparator()

@@ -23,6 +23,7 @@ from pathlib import Path
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, read_text, slug
@@ -179,7 +180,13 @@ def import_oob_file(
         rest = parts[1].strip() if len(parts) > 1 else ""
         side_id = side or slug(st.nation or "unknown")
         if side_id not in scenario.sides:
-            scenario.sides[side_id] = Side(side_id, st.nation or side_id, (st.nation,) if st.nation else ())
+            taken = (s.colour for s in scenario.sides.values())
+            scenario.sides[side_id] = Side(
+                side_id,
+                st.nation or side_id,
+                (st.nation,) if st.nation else (),
+                side_colour(st.nation or side_id, taken),
+            )
         m_unit = UNIT_RE.match(rest)
         m_bty = BATTERY_RE.match(rest) if not m_unit else None
         if m_unit or (m_bty and m_bty.group("code") in BATTERY_CODES):
