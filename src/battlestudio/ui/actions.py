@@ -67,6 +67,8 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     ``w``'s menus and its toolbars."""
     acts = Actions()
     style = w.style()
+    standard_actions: list[QAction] = []
+    explicit_keys: list[QAction] = []
 
     def make(
         name: str,
@@ -82,6 +84,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
         if keys is not None:
             standard = isinstance(keys, QKeySequence.StandardKey)
             a.setShortcuts(QKeySequence.keyBindings(keys) if standard else [QKeySequence(keys)])
+            (standard_actions if standard else explicit_keys).append(a)
         if icon is not None:
             a.setIcon(style.standardIcon(icon))
         a.setStatusTip(tip or text.replace("&", "").rstrip("…"))
@@ -192,7 +195,19 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     tool_bar.addSeparator()
     tool_bar.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit")])
     w.addToolBar(tool_bar)
+    _drop_clashing_bindings(standard_actions, [*explicit_keys, *acts.tools.values()])
     return acts
+
+
+def _drop_clashing_bindings(standard: list[QAction], explicit: list[QAction]) -> None:
+    """Remove from the platform's standard bindings of ``standard`` every key another action
+    was given explicitly: the X11 table binds Delete to Ctrl+D too, which made Ctrl+D an
+    "Ambiguous shortcut overload" between Delete and Duplicate on xcb."""
+    taken = {k.toString() for a in explicit for k in a.shortcuts()}
+    for a in standard:
+        keep = [k for k in a.shortcuts() if k.toString() not in taken]
+        if len(keep) != len(a.shortcuts()):
+            a.setShortcuts(keep)
 
 
 def app_icon() -> QIcon:
