@@ -38,7 +38,7 @@ from battlestudio.store.importers.republique5_words import (
 )
 from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
-UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*)\)?)?\s*$", re.I)
+UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*?)\)?)?\s*$", re.I)
 BATTERY_RE = re.compile(r"^(?P<code>[A-Za-z]{2}[FH])\b(?P<words>.*)$")
 BAD_CODE_RE = re.compile(r"^[A-Z][a-z][A-Z](\s+[a-z]+)?$")
 SPLIT_RE = re.compile(r"\s+-\s+")
