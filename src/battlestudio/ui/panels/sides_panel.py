@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
+    QHeaderView,
     QHBoxLayout,
     QPushButton,
     QTreeWidget,
@@ -54,7 +55,11 @@ class SidesPanel(QWidget):
         self.list.setObjectName("sides_list")
         self.list.setHeaderLabels(["Side", "Id", "Nations", "Units", "Men"])
         self.list.setRootIsDecorated(False)
-        self.list.setColumnWidth(0, 150)
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in range(1, 5):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         self.list.itemDoubleClicked.connect(lambda *_: self.rename())
         self.list.currentItemChanged.connect(lambda *_: self._enable())
         self.add_button = QPushButton("&Add…")
@@ -104,9 +109,11 @@ class SidesPanel(QWidget):
             )
             it.setIcon(0, _swatch(side.colour))
             it.setToolTip(0, side.colour)
+            for c in (3, 4):
+                it.setTextAlignment(c, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             it.setData(0, ID_ROLE, sid)
             self.list.addTopLevelItem(it)
-            if sid == keep:
+            if sid == keep or (keep is None and self.list.topLevelItemCount() == 1):
                 self.list.setCurrentItem(it)
         self._enable()
 
