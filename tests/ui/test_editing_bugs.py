@@ -68,3 +68,28 @@ def test_drag_from_tree_to_map_leaves_no_cycle_message(qtbot, tmp_path, monkeypa
     assert not panel.notice.isVisibleTo(panel), panel.notice.text()
     assert "cycle" not in panel.notice.text()
     assert tree.currentIndex().data(ID_ROLE) in (None, cmd)
+
+
+def test_multi_edit_to_the_first_records_value_sets_the_others(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    w = _window(qtbot, tmp_path, monkeypatch)
+    sc = w.document.scenario
+    ids = list(sc.units)
+    first = sc.units[ids[0]].facing
+    assert len({sc.units[i].facing for i in ids}) > 1  # the selection's facings differ
+    w.document.set_selection(ids)
+    spin: QDoubleSpinBox = w.properties_panel.editors["units"]["facing"].widget
+    assert spin.value() == first and spin.font().italic()
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, f"{first:g}")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert {sc.units[i].facing for i in ids} == {first}
+    assert w.document.undo_text.startswith("Set facing")
+    w.actions["undo"].trigger()
+    assert len({sc.units[i].facing for i in ids}) > 1
+    # tabbing through a mixed field without typing sets nothing
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert len({sc.units[i].facing for i in ids}) > 1

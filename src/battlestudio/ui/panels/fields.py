@@ -13,7 +13,7 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRegularExpression, Qt, Signal
-from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtGui import QKeyEvent, QRegularExpressionValidator
 from PySide6.QtWidgets import QAbstractScrollArea, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
 
 NONE_TEXT = "—"
@@ -91,6 +91,8 @@ class FieldEditor(QObject):
         self.choices = list(choices)
         self.widget = self._build()
         self._value: Any = None
+        self._mixed = False
+        self._typed = False  # a key was pressed in a number field since the last set_value
         if isinstance(self.widget, (QSpinBox, QDoubleSpinBox, QComboBox)):
             # a wheel over a form scrolls the form: it changes a value only in the field being edited
             self.widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -98,6 +100,10 @@ class FieldEditor(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         """Wheel events over an unfocused number or choice field go to the scroll area around it."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            k = Qt.Key
+            if event.text().strip() or event.key() in (k.Key_Backspace, k.Key_Delete, k.Key_Up, k.Key_Down):
+                self._typed = True
         if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
             area = watched.parentWidget()
             while area is not None and not isinstance(area, QAbstractScrollArea):
@@ -118,6 +124,7 @@ class FieldEditor(QObject):
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
             w.valueChanged.connect(self._on_number)
+            w.editingFinished.connect(self._on_number_finished)
             return w
         if s.editor == "float":
             w = QDoubleSpinBox()
@@ -130,6 +137,7 @@ class FieldEditor(QObject):
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
             w.valueChanged.connect(self._on_number)
+            w.editingFinished.connect(self._on_number_finished)
             return w
         if s.editor in ("choice", "combo"):
             w = QComboBox()
@@ -151,6 +159,8 @@ class FieldEditor(QObject):
     def set_value(self, value: Any, mixed: bool = False) -> None:
         """Show ``value`` (emits nothing). ``mixed`` marks values that differ across records."""
         self._value = value
+        self._mixed = mixed
+        self._typed = False
         w = self.widget
         w.blockSignals(True)
         try:
@@ -175,9 +185,14 @@ class FieldEditor(QObject):
     def _emit(self, value: Any) -> None:
         if self.spec.convert is not None and value is not None:
             value = self.spec.convert(value)
-        if value != self._value:
-            self._value = value
+        if value != self._value or self._mixed:  # mixed: the first record's value still sets the others
+            self._value, self._mixed = value, False
             self.committed.emit(value)
+
+    def _on_number_finished(self) -> None:
+        """Enter in a mixed number field sets every record, even to the value shown."""
+        if self._mixed and self._typed:  # not a mere focus change through the form
+            self._on_number(self.widget.value())
 
     def _on_number(self, value: float) -> None:
         w = self.widget
@@ -217,5 +232,7 @@ class FieldEditor(QObject):
 
     def _on_text(self) -> None:
         text = self.widget.text()
+        if self._mixed and not self.widget.isModified():  # leaving a mixed field untouched sets nothing
+            return
         if self._valid(text):
             self._emit(text.strip() if self.spec.required else text)
