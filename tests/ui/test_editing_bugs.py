@@ -93,3 +93,16 @@ def test_multi_edit_to_the_first_records_value_sets_the_others(qtbot, tmp_path, 
     spin.setFocus()
     qtbot.keyClick(spin, Qt.Key.Key_Tab)
     assert len({sc.units[i].facing for i in ids}) > 1
+
+
+def test_a_number_above_the_maximum_is_clamped_visibly_not_cut(qtbot, tmp_path, monkeypatch):
+    w = _window(qtbot, tmp_path, monkeypatch)
+    w.document.set_selection(set())
+    spin = w.properties_panel.editors["info"]["turns"].widget  # 1 to 500
+    assert spin.maximum() == 500
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "600")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert w.document.scenario.info.turns == 500  # not 60
+    assert "600 is outside 1 to 500; set to 500" in spin.toolTip()
