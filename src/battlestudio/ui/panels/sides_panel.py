@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
     QHeaderView,
-    QHBoxLayout,
+    QGridLayout,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -67,17 +67,18 @@ class SidesPanel(QWidget):
         self.colour_button = QPushButton("&Colour…")
         self.nation_button = QPushButton("&Nations…")
         self.delete_button = QPushButton("&Delete")
-        row = QHBoxLayout()
-        for b, slot in (
-            (self.add_button, self.add),
-            (self.rename_button, self.rename),
-            (self.colour_button, self.recolour),
-            (self.nation_button, self.set_nations),
-            (self.delete_button, self.delete),
+        row = QGridLayout()  # three a row: the dock stays as narrow as the order-of-battle tree
+        for i, (b, slot) in enumerate(
+            (
+                (self.add_button, self.add),
+                (self.rename_button, self.rename),
+                (self.colour_button, self.recolour),
+                (self.nation_button, self.set_nations),
+                (self.delete_button, self.delete),
+            )
         ):
             b.clicked.connect(lambda _c=False, s=slot: s())
-            row.addWidget(b)
-        row.addStretch(1)
+            row.addWidget(b, i // 3, i % 3)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.list, 1)
