@@ -101,7 +101,7 @@ def test_selection_synchronised_both_ways(panel, document, qtbot):
     assert selected == {"u-ir8"}
     sm = panel.tree.selectionModel()
     sm.select(panel.index_of("u-ir15"), sm.SelectionFlag.ClearAndSelect | sm.SelectionFlag.Rows)
-    assert document.selection == {"u-ir15", "t-quarry"}  # terrain selection kept, tree selection replaced
+    assert document.selection == {"u-ir15"}  # a plain click replaces the map selection (issue 20)
     rect = panel.tree.visualRect(panel.index_of("u-3huss"))
     qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     assert "u-3huss" in document.selection and "u-ir15" not in document.selection

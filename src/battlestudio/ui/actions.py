@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMenu, QStyle, QToolBar, QToolButton
 
 from battlestudio.ui.geojson_export import export_geojson
 from battlestudio.ui.georef_dialog import edit_georeference
+from battlestudio.ui.import_dialog import import_file
 from battlestudio.ui.orbat_mapper_dialogs import export_orbat_mapper_file, import_orbat_mapper_file
 from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import tool_names
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from battlestudio.ui.main_window import MainWindow
 
 SK = QKeySequence.StandardKey
+IMPORT_TIP = "Import an order of battle (republique5, CSV, XLSX, fogofwar, ORBAT Mapper) into a new or open document"
 
 TOOL_LABELS = {
     "select": ("Select / move", "S"),
@@ -65,6 +67,8 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     ``w``'s menus and its toolbars."""
     acts = Actions()
     style = w.style()
+    standard_actions: list[QAction] = []
+    explicit_keys: list[QAction] = []
 
     def make(
         name: str,
@@ -80,6 +84,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
         if keys is not None:
             standard = isinstance(keys, QKeySequence.StandardKey)
             a.setShortcuts(QKeySequence.keyBindings(keys) if standard else [QKeySequence(keys)])
+            (standard_actions if standard else explicit_keys).append(a)
         if icon is not None:
             a.setIcon(style.standardIcon(icon))
         a.setStatusTip(tip or text.replace("&", "").rstrip("…"))
@@ -122,6 +127,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     file_menu.addSeparator()
     file_menu.addActions([acts["save"], acts["save_as"], acts["export_image"]])
     file_menu.addAction(make("export_geojson", "Export &GeoJSON…", lambda: export_geojson(w)))
+    file_menu.addAction(make("import", "&Import…", lambda: import_file(w), "Ctrl+I", None, IMPORT_TIP))
     file_menu.addAction(make("import_orbat_mapper", "&Import ORBAT Mapper…", lambda: import_orbat_mapper_file(files)))
     file_menu.addAction(make("export_orbat_mapper", "Export ORBAT &Mapper…", lambda: export_orbat_mapper_file(files)))
     file_menu.addSeparator()
@@ -189,7 +195,19 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     tool_bar.addSeparator()
     tool_bar.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit")])
     w.addToolBar(tool_bar)
+    _drop_clashing_bindings(standard_actions, [*explicit_keys, *acts.tools.values()])
     return acts
+
+
+def _drop_clashing_bindings(standard: list[QAction], explicit: list[QAction]) -> None:
+    """Remove from the platform's standard bindings of ``standard`` every key another action
+    was given explicitly: the X11 table binds Delete to Ctrl+D too, which made Ctrl+D an
+    "Ambiguous shortcut overload" between Delete and Duplicate on xcb."""
+    taken = {k.toString() for a in explicit for k in a.shortcuts()}
+    for a in standard:
+        keep = [k for k in a.shortcuts() if k.toString() not in taken]
+        if len(keep) != len(a.shortcuts()):
+            a.setShortcuts(keep)
 
 
 def app_icon() -> QIcon:

@@ -28,6 +28,7 @@ from battlestudio.ui.panels.layers_panel import LayersPanel
 from battlestudio.ui.panels.oob_panel import OobPanel
 from battlestudio.ui.panels.problems_panel import ProblemsPanel
 from battlestudio.ui.panels.properties_panel import PropertiesPanel
+from battlestudio.ui.panels.sides_panel import SidesPanel
 from battlestudio.ui.play.controller import PlayView
 from battlestudio.ui.recovery import Autosaver, RecoveryStore
 from battlestudio.ui.settings import Settings
@@ -83,6 +84,7 @@ class MainWindow(QMainWindow):
         self.properties_panel = PropertiesPanel(self.document)
         self.layers_panel = LayersPanel(self.map_view.set_layer_visible)
         self.problems_panel = ProblemsPanel(self.document)
+        self.sides_panel = SidesPanel(self.document)
         self.files = FileCommands(self.document, self.map_view, self.settings, self.recovery, show_status, self)
         self.actions: Actions = build_actions(self, self.files)
         assert self.actions.docks_menu is not None
@@ -94,8 +96,10 @@ class MainWindow(QMainWindow):
             "layers": add("dock_layers", "Layers", self.layers_panel, area.LeftDockWidgetArea),
             "properties": add("dock_properties", "Properties", self.properties_panel, area.RightDockWidgetArea),
             "problems": add("dock_problems", "Problems", self.problems_panel, area.BottomDockWidgetArea),
+            "sides": add("dock_sides", "Sides", self.sides_panel, area.LeftDockWidgetArea),
         }
         self.dock_host.tabify("dock_oob", self.docks["layers"])
+        self.dock_host.tabify("dock_oob", self.docks["sides"])
 
         self.cursor_label, self.zoom_label, self.hint_label = QLabel(), QLabel(), QLabel()
         self.problems_label = QLabel()
@@ -130,6 +134,7 @@ class MainWindow(QMainWindow):
             self.oob_panel.set_document,
             self.properties_panel.set_document,
             self.problems_panel.set_document,
+            self.sides_panel.set_document,
             self.files.set_document,
             self.command_view.set_document,
             self.play_view.document_set,

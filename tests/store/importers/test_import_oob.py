@@ -8,6 +8,7 @@ import pytest
 
 from battlestudio import store
 from battlestudio.replay.battle import Battle
+from battlestudio.rules.toe.scale import FIGURES_PER_BASE
 from battlestudio.store.importers import OobImportError, import_oob
 
 DATA = Path("/work/shared/data/oob")
@@ -19,8 +20,12 @@ def test_oob_files_into_one_scenario_and_saved(tmp_path):
     sc = res.scenario
     assert set(sc.sides) == {"france", "prussia"}
     assert sc.validate_oob() == []
-    assert all(u.figures == 0 for u in sc.units.values() if u.arm.value != "artillery")  # bases, no men
-    assert any("no strength in the source" in w.message for w in res.warnings)
+    assert all(
+        u.figures == u.bases * FIGURES_PER_BASE[u.arm.value] > 0
+        for u in sc.units.values()
+        if u.arm.value != "artillery"
+    )  # bases → figures (issue 20)
+    assert any("figures per base (placeholder)" in w.message for w in res.warnings)  # the estimate is noted
     out = tmp_path / "jena.battle.json"
     store.save(Battle(sc), out)
     assert store.load(out).scenario.units == sc.units

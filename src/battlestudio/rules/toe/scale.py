@@ -29,6 +29,12 @@ MEN_PER_INFANTRY_FIGURE = 100
 """Torden over Europa 1.1: an infantry figure is about 100 men."""
 MEN_PER_CAVALRY_FIGURE = 80
 """Torden over Europa 1.1: a cavalry figure is about 80 men."""
+FIGURES_PER_BASE: dict[str, int] = {"infantry": 6, "cavalry": 3}
+"""Placeholder figures per republique5 base, by arm, for sources that give bases but no men.
+A republique5 base is "roughly a battalion/regiment-sized block" (shared/data/oob/SOURCES.md §2;
+``13eme Legere - 3 bases`` is the three field battalions of the 13e Léger): an infantry base is
+taken as a battalion of about 600 men (6 figures of 100), a cavalry base as two squadrons of
+about 240 (3 figures of 80). Written as ``toe.placeholder.figures_per_base.<arm>``."""
 MAX_REAL_GUNS_PER_MODEL = 24
 """Torden over Europa 1.3: a gun model represents at most 24 real guns."""
 BATTERY_FRACTION = 1 / 3
@@ -179,6 +185,7 @@ class ScaleParameters:
         default_factory=lambda: {a.value: s for a, s in DEFAULT_FIGURE_SIZE.items()}
     )
     men_per_base: Mapping[str, int] | None = None
+    figures_per_base: Mapping[str, int] = field(default_factory=lambda: dict(FIGURES_PER_BASE))
 
     def as_parameters(self) -> dict[str, Any]:
         """Scenario parameters naming each value and its status."""
@@ -193,6 +200,8 @@ class ScaleParameters:
         if self.men_per_base:
             for arm, n in self.men_per_base.items():
                 p[f"toe.placeholder.men_per_base.{arm}"] = n
+        for arm, n in self.figures_per_base.items():
+            p[f"toe.placeholder.figures_per_base.{arm}"] = n
         return p
 
 
@@ -227,9 +236,27 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
     for uid, u in list(sc.units.items()):
         if u.arm in (Arm.INFANTRY, Arm.CAVALRY):
             men = u.men
+            attrs = u.attributes
             if men == 0 and u.bases and p.men_per_base and u.arm.value in p.men_per_base:
                 men = u.bases * p.men_per_base[u.arm.value]
                 notes.append(f"{uid}: {u.bases} bases × {p.men_per_base[u.arm.value]} men (placeholder) = {men} men")
+            if men == 0 and u.bases and u.arm.value in p.figures_per_base:
+                figs = u.bases * p.figures_per_base[u.arm.value]
+                per = p.men_per_infantry_figure if u.arm is Arm.INFANTRY else p.men_per_cavalry_figure
+                men = figs * per
+                attrs = {
+                    **attrs,
+                    "men_estimated": True,
+                    "men_estimate": f"{u.bases} bases × {figs // u.bases} "
+                    f"figures (toe.placeholder.figures_per_base.{u.arm.value}) × {per} men per figure",
+                }
+                notes.append(
+                    f"{uid}: {u.bases} bases × {p.figures_per_base[u.arm.value]} figures per base "
+                    f"(placeholder) = {figs} figures; men estimated as {men} ({per} per figure)"
+                )
+                w, d = p.figure_size.get(u.arm.value, DEFAULT_FIGURE_SIZE[u.arm])
+                sc.units[uid] = replace(u, figures=figs, men=men, figure_width=w, figure_depth=d, attributes=attrs)
+                continue
             figs = figures_from_men(men, u.arm, p.men_per_infantry_figure, p.men_per_cavalry_figure)
             if figs == 0:
                 notes.append(f"{uid}: no strength in the source; 0 figures")

@@ -27,6 +27,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
+from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
@@ -234,7 +235,7 @@ def _import_force(
     nation = f["nation"].strip()
     side = sides.get(nation, slug(nation))
     if side not in sc.sides:
-        sc.sides[side] = Side(side, nation, (nation,))
+        sc.sides[side] = Side(side, nation, (nation,), side_colour(nation, (s.colour for s in sc.sides.values())))
     level = LEVEL_ECHELON.get(int(f["level"]) if f["level"].isdigit() else 0)
     force_file = str(t.dir / "force.csv")
     if level is None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, read_text, slug
@@ -37,7 +38,7 @@ from battlestudio.store.importers.republique5_words import (
 )
 from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
-UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*)\)?)?\s*$", re.I)
+UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*?)\)?)?\s*$", re.I)
 BATTERY_RE = re.compile(r"^(?P<code>[A-Za-z]{2}[FH])\b(?P<words>.*)$")
 BAD_CODE_RE = re.compile(r"^[A-Z][a-z][A-Z](\s+[a-z]+)?$")
 SPLIT_RE = re.compile(r"\s+-\s+")
@@ -179,7 +180,13 @@ def import_oob_file(
         rest = parts[1].strip() if len(parts) > 1 else ""
         side_id = side or slug(st.nation or "unknown")
         if side_id not in scenario.sides:
-            scenario.sides[side_id] = Side(side_id, st.nation or side_id, (st.nation,) if st.nation else ())
+            taken = (s.colour for s in scenario.sides.values())
+            scenario.sides[side_id] = Side(
+                side_id,
+                st.nation or side_id,
+                (st.nation,) if st.nation else (),
+                side_colour(st.nation or side_id, taken),
+            )
         m_unit = UNIT_RE.match(rest)
         m_bty = BATTERY_RE.match(rest) if not m_unit else None
         if m_unit or (m_bty and m_bty.group("code") in BATTERY_CODES):

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterable, Mapping
 
+from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Quality, Unit
 from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
@@ -366,7 +367,10 @@ class _Builder:
             else self.m.defaults.get("side") or slug(nation or "side")
         )
         if side not in self.sc.sides:
-            self.sc.sides[side] = Side(side, raw or nation or side, (nation,) if nation else ())
+            taken = (s.colour for s in self.sc.sides.values())
+            self.sc.sides[side] = Side(
+                side, raw or nation or side, (nation,) if nation else (), side_colour(nation or raw or side, taken)
+            )
         return side, nation
 
     def _commander(self, key: str, rowno: int, row: Mapping[str, str], name: str, pid: str | None, arm_raw: str) -> str:

@@ -13,8 +13,61 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRegularExpression, Qt, Signal
-from PySide6.QtGui import QRegularExpressionValidator
-from PySide6.QtWidgets import QAbstractScrollArea, QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QWidget
+from PySide6.QtGui import QKeyEvent, QRegularExpressionValidator, QValidator
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLineEdit,
+    QSpinBox,
+    QToolTip,
+    QWidget,
+)
+
+
+class _Clamping:
+    """Mixin of the number fields: a number typed beyond the range is kept while typing (Qt's
+    own spin box drops the key, so 600 in a field of at most 500 became 60) and, on Enter, set
+    to the nearest limit with a note saying so (``clamp_note``)."""
+
+    clamp_note = ""
+
+    def validate(self, text: str, pos: int):  # noqa: D102 - Qt API
+        state = super().validate(text, pos)  # type: ignore[misc]
+        st = state[0] if isinstance(state, tuple) else state
+        if st == QValidator.State.Invalid:
+            bare = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined]
+            try:
+                float(bare.replace(",", ""))
+            except ValueError:
+                return state
+            return (QValidator.State.Intermediate, text, pos)
+        return state
+
+    def fixup(self, text: str) -> str:  # noqa: D102 - Qt API
+        bare = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined]
+        try:
+            v = float(bare.replace(",", ""))
+        except ValueError:
+            return text
+        lo, hi = self.minimum(), self.maximum()  # type: ignore[attr-defined]
+        if v > hi or v < lo:
+            near = hi if v > hi else lo
+            self.clamp_note = f"{bare} is outside {self.textFromValue(lo)} to {self.textFromValue(hi)}; set to {self.textFromValue(near)}"  # type: ignore[attr-defined]  # noqa: E501
+            QToolTip.showText(self.mapToGlobal(self.rect().bottomLeft()), self.clamp_note, self)  # type: ignore[attr-defined]
+            self.setToolTip(self.clamp_note)  # type: ignore[attr-defined]
+            return self.textFromValue(near)  # type: ignore[attr-defined]
+        return text
+
+
+class ClampingSpinBox(_Clamping, QSpinBox):
+    """A ``QSpinBox`` that clamps an out-of-range typed number visibly (``_Clamping``)."""
+
+
+class ClampingDoubleSpinBox(_Clamping, QDoubleSpinBox):
+    """A ``QDoubleSpinBox`` that clamps an out-of-range typed number visibly (``_Clamping``)."""
+
 
 NONE_TEXT = "—"
 """Shown for an optional value that is not set."""
@@ -91,6 +144,8 @@ class FieldEditor(QObject):
         self.choices = list(choices)
         self.widget = self._build()
         self._value: Any = None
+        self._mixed = False
+        self._typed = False  # a key was pressed in a number field since the last set_value
         if isinstance(self.widget, (QSpinBox, QDoubleSpinBox, QComboBox)):
             # a wheel over a form scrolls the form: it changes a value only in the field being edited
             self.widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -98,6 +153,12 @@ class FieldEditor(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         """Wheel events over an unfocused number or choice field go to the scroll area around it."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            k = Qt.Key
+            if event.text().strip() or event.key() in (k.Key_Backspace, k.Key_Delete, k.Key_Up, k.Key_Down):
+                self._typed = True
+                if isinstance(watched, _Clamping) and event.key() not in (k.Key_Return, k.Key_Enter):
+                    watched.clamp_note = ""
         if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
             area = watched.parentWidget()
             while area is not None and not isinstance(area, QAbstractScrollArea):
@@ -110,7 +171,8 @@ class FieldEditor(QObject):
     def _build(self) -> QWidget:
         s = self.spec
         if s.editor == "int":
-            w = QSpinBox()
+            w = ClampingSpinBox()
+            w.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
             w.setRange(int(s.minimum) - (1 if s.optional else 0), int(s.maximum))
             if s.optional:
                 w.setSpecialValueText(NONE_TEXT)
@@ -118,9 +180,11 @@ class FieldEditor(QObject):
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
             w.valueChanged.connect(self._on_number)
+            w.editingFinished.connect(self._on_number_finished)
             return w
         if s.editor == "float":
-            w = QDoubleSpinBox()
+            w = ClampingDoubleSpinBox()
+            w.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
             w.setDecimals(s.decimals)
             step = 10**-s.decimals
             w.setRange(s.minimum - (step if s.optional else 0), s.maximum)
@@ -130,6 +194,7 @@ class FieldEditor(QObject):
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
             w.valueChanged.connect(self._on_number)
+            w.editingFinished.connect(self._on_number_finished)
             return w
         if s.editor in ("choice", "combo"):
             w = QComboBox()
@@ -151,6 +216,8 @@ class FieldEditor(QObject):
     def set_value(self, value: Any, mixed: bool = False) -> None:
         """Show ``value`` (emits nothing). ``mixed`` marks values that differ across records."""
         self._value = value
+        self._mixed = mixed
+        self._typed = False
         w = self.widget
         w.blockSignals(True)
         try:
@@ -165,7 +232,8 @@ class FieldEditor(QObject):
             else:
                 w.setText("" if value is None else str(value))
                 self._mark(True)
-            w.setToolTip("Values differ among the selected items; an edit sets them all." if mixed else "")
+            note = getattr(w, "clamp_note", "")  # a clamped entry stays explained until the next key
+            w.setToolTip("Values differ among the selected items; an edit sets them all." if mixed else note)
             font = w.font()
             font.setItalic(mixed)
             w.setFont(font)
@@ -175,9 +243,14 @@ class FieldEditor(QObject):
     def _emit(self, value: Any) -> None:
         if self.spec.convert is not None and value is not None:
             value = self.spec.convert(value)
-        if value != self._value:
-            self._value = value
+        if value != self._value or self._mixed:  # mixed: the first record's value still sets the others
+            self._value, self._mixed = value, False
             self.committed.emit(value)
+
+    def _on_number_finished(self) -> None:
+        """Enter in a mixed number field sets every record, even to the value shown."""
+        if self._mixed and self._typed:  # not a mere focus change through the form
+            self._on_number(self.widget.value())
 
     def _on_number(self, value: float) -> None:
         w = self.widget
@@ -217,5 +290,7 @@ class FieldEditor(QObject):
 
     def _on_text(self) -> None:
         text = self.widget.text()
+        if self._mixed and not self.widget.isModified():  # leaving a mixed field untouched sets nothing
+            return
         if self._valid(text):
             self._emit(text.strip() if self.spec.required else text)

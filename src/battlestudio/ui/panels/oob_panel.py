@@ -8,8 +8,10 @@ deletes or places on the map. Every change goes through the Document's history.
 
 from __future__ import annotations
 
+import unicodedata
+
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -50,10 +52,43 @@ class OobTree(QTreeView):
         if not ids or not isinstance(source, OobModel) or not target.isValid():
             return
         node = target.data(ID_ROLE)
+        if node in ids:  # hovering the dragged rows themselves (every drag starts there): no drop here
+            self.drop_refused.emit("")
+            return
         if node not in source.document.scenario.commanders:
             node = source.document.scenario.oob.superior(node)
         problem = source.drop_problem(ids, node)
         self.drop_refused.emit("" if event.isAccepted() else (problem or ""))
+
+    def dragLeaveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """A drag leaving the tree (e.g. to the map) takes the refusal message with it."""
+        super().dragLeaveEvent(event)
+        self.drop_refused.emit("")
+
+
+def fold(text: str) -> str:
+    """``text`` without accents, case-folded: "Légère" → "legere"."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+
+
+class FoldingFilterProxy(QSortFilterProxyModel):
+    """Filters rows by a substring of column 0, ignoring case and accents ("Legere" finds "Légère")."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._needle = ""
+
+    def set_folded_filter(self, text: str) -> None:
+        """Show the rows whose name contains ``text`` (and their superiors)."""
+        self._needle = fold(text)
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt API
+        if not self._needle:
+            return True
+        src = self.sourceModel()
+        name = src.data(src.index(row, 0, parent), Qt.ItemDataRole.DisplayRole)
+        return self._needle in fold(str(name or ""))
 
 
 class OobPanel(QWidget):
@@ -92,7 +127,7 @@ class OobPanel(QWidget):
         lay.addWidget(self.filter)
         lay.addWidget(self.tree, 1)
         lay.addWidget(self.notice)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = FoldingFilterProxy(self)
         self.proxy.setRecursiveFilteringEnabled(True)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.proxy.setFilterKeyColumn(0)
@@ -165,8 +200,10 @@ class OobPanel(QWidget):
             return
         self.show_notice("")
         ids = {i.data(ID_ROLE) for i in self.tree.selectionModel().selectedRows(0)}
-        # keep map-only selections (terrain, towns) that the tree cannot show
-        others = {i for i in self.document.selection if self.model.index_of(i).isValid() is False}
+        # a click replaces the map's selection; Ctrl or Shift keeps map-only records (terrain, towns)
+        mods = QGuiApplication.keyboardModifiers()
+        extend = mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        others = {i for i in self.document.selection if not self.model.index_of(i).isValid()} if extend else set()
         self.document.set_selection(ids | others)
 
     def _on_doc_selection(self, ids: frozenset[str]) -> None:
@@ -185,7 +222,7 @@ class OobPanel(QWidget):
             self._syncing = False
 
     def _on_filter(self, text: str) -> None:
-        self.proxy.setFilterFixedString(text)
+        self.proxy.set_folded_filter(text)
         self.tree.expandAll()
 
     def _on_double_clicked(self, index: QModelIndex) -> None:
