@@ -65,7 +65,7 @@ def test_the_jena_losses_add_up_per_side_corps_and_turn(jena):
         if isinstance(e, UnitRemoved) and initial_side.get(e.id) == "prussian"
     ]
     assert len(gone) == 12 and all(u.state != "eliminated" for u in gone)
-    assert sides["prussian"].left == sum(u.men for u in gone) == 32_300
+    assert sides["prussian"].left == sum(u.men for u in gone) == 29_183
     assert sides["prussian"].eliminated > 0 and sides["french"].eliminated > 0
     last = {p.group: p.men for p in strength_over_turns(jena) if p.turn == max(jena.turns())}
     assert {s: r.end for s, r in sides.items()} == last

@@ -31,8 +31,18 @@ def game_to_doc(battle: Battle) -> dict[str, Any] | None:
     if battle.bookmarks:
         out["bookmarks"] = [{"name": b.name, "position": min(b.position, n), "note": b.note} for b in battle.bookmarks]
     if battle.ruleset_record is not None:
-        out["ruleset"] = battle.ruleset_record
+        out["ruleset"] = _sorted(battle.ruleset_record)  # the order a .battle's meta row keeps
     return out
+
+
+def _sorted(value: Any) -> Any:
+    """``value`` with every mapping's keys in sorted order (as ``json.dumps(sort_keys=True)``),
+    so a game converted .battle.json → .battle → .battle.json is byte-identical."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
 
 
 def game_from_doc(raw: Any, events: int) -> dict[str, Any]:
