@@ -239,34 +239,26 @@ def _apart_fraction(poly: BaseGeometry, others: BaseGeometry, dx: float, dy: flo
 def _on_table_fraction(shape: BaseGeometry, board: BaseGeometry, dx: float, dy: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``shape`` inside ``board`` (0 if it is not now)."""
 
-    def inside(t: float) -> bool:
-        return bool(board.covers(translate(shape, t * dx, t * dy)))
-
-    if inside(1.0):
-        return 1.0
-    if not inside(0.0):
-        return 0.0
-    lo, hi = 0.0, 1.0
-    for _ in range(30):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if inside(mid) else (lo, mid)
-    return lo
+    return _largest_fraction(lambda t: bool(board.covers(translate(shape, t * dx, t * dy))))
 
 
 def _free_fraction(poly: BaseGeometry, enemies: BaseGeometry, dx: float, dy: float, keep_off: float) -> float:
     """Largest fraction of ``(dx, dy)`` that keeps ``poly`` ``keep_off`` cm from ``enemies``."""
 
-    def clear(t: float) -> bool:
-        return bool(translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9)
+    return _largest_fraction(lambda t: bool(translate(poly, t * dx, t * dy).distance(enemies) >= keep_off - 1e-9))
 
-    if clear(1.0):
+
+def _largest_fraction(ok: Callable[[float], bool]) -> float:
+    """The largest ``t`` in 0..1 with ``ok(t)``, by bisection (taking ``ok`` as true up to a
+    point and false after it); 0 when ``ok(0)`` is false."""
+    if ok(1.0):
         return 1.0
-    if not clear(0.0):
+    if not ok(0.0):
         return 0.0
     lo, hi = 0.0, 1.0
     for _ in range(30):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if clear(mid) else (lo, mid)
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     return lo
 
 

@@ -8,7 +8,8 @@ open phase. ``turns`` owns the turn and phase sequence, ``umpire`` the events th
 by hand, ``odds`` the exact chance of an order before it is rolled.
 """
 
-from battlestudio.session.core import GameSession, IssueResult
+from battlestudio.session.actions import IssueResult
+from battlestudio.session.core import GameSession
 from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, phase_sequence
 from battlestudio.session.umpire import SessionError

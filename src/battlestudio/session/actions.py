@@ -18,16 +18,17 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.protocol import Ruleset
+from battlestudio.rules.protocol import OrderOutcome, Ruleset
 from battlestudio.session.umpire import SessionError
 
 
 @dataclass(frozen=True, slots=True)
-class ActionResult:
-    """What one action did: the ruleset's ``outcome`` (status, explanation, rolls, events
-    recorded) and the exact ``odds`` of each of its rolls (None for a table roll)."""
+class IssueResult:
+    """What issuing one order or taking one action did: the ruleset's ``outcome`` (status,
+    explanation, rolls, events recorded) and the exact ``odds`` of each of its rolls (None for
+    a table roll)."""
 
-    outcome: ActionOutcome
+    outcome: OrderOutcome | ActionOutcome
     odds: tuple[Fraction | None, ...]
 
     @property
@@ -78,7 +79,7 @@ class ActionEntries:
         """Legality and exact odds of ``request``; rolls nothing, records nothing."""
         return self.ruleset.preview_action(self.state, self._with_table(request), self.params)
 
-    def act(self, request: ActionRequest) -> ActionResult:
+    def act(self, request: ActionRequest) -> IssueResult:
         """Resolve ``request`` through the ruleset (rolling the session's dice unless the umpire
         entered the result) and record its events in the open phase; a refused action records
         nothing (``status == "refused"``, the reason in ``explanation``).
@@ -96,4 +97,4 @@ class ActionEntries:
             raise SessionError(f"ruleset {self.ruleset.id!r} returned status {out.status!r} for {request.action!r}")
         if out.resolved:
             self._record([replace(e, turn=k.turn, side=k.side, phase=k.phase) for e in out.events])
-        return ActionResult(out, tuple(r.probability() for r in out.rolls))
+        return IssueResult(out, tuple(r.probability() for r in out.rolls))

@@ -9,8 +9,6 @@ refused (nothing recorded) if it cannot apply.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 from collections.abc import Mapping, Sequence
 
@@ -36,26 +34,9 @@ from battlestudio.session.odds import OrderPreview, preview_order
 from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
 from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
-from battlestudio.session.actions import ActionEntries
+from battlestudio.session.actions import ActionEntries, IssueResult
 from battlestudio.rules.following import follow_moves, held_to_march
 from battlestudio.session.umpire import SessionError
-
-
-@dataclass(frozen=True, slots=True)
-class IssueResult:
-    """What issuing one order did: the ruleset's ``outcome`` (status, explanation, rolls, events
-    recorded) and the exact ``odds`` of each of its rolls (None for a table roll)."""
-
-    outcome: OrderOutcome
-    odds: tuple[Fraction | None, ...]
-
-    @property
-    def status(self) -> str:
-        return self.outcome.status
-
-    @property
-    def explanation(self) -> str:
-        return self.outcome.explanation
 
 
 class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):

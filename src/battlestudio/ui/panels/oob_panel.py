@@ -80,8 +80,13 @@ class FoldingFilterProxy(QSortFilterProxyModel):
 
     def set_folded_filter(self, text: str) -> None:
         """Show the rows whose name contains ``text`` (and their superiors)."""
+        if not hasattr(self, "endFilterChange"):  # Qt before 6.9 (the pin allows 6.6)
+            self._needle = fold(text)
+            self.invalidateFilter()
+            return
+        self.beginFilterChange()  # Qt 6.10 deprecates invalidateFilter()
         self._needle = fold(text)
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt API
         if not self._needle:

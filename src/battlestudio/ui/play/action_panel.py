@@ -90,7 +90,7 @@ class ActionPanel(QWidget):
         self.setObjectName("action_panel")
         self.view = view
         self.doc: PlayDocument | None = None
-        self.result: Any = None  # the last ActionResult
+        self.result: Any = None  # the last IssueResult
         self.form: ParameterForm | None = None
         self.umpire_form: ParameterForm | None = None
         self._specs: dict[str, ActionSpec] = {}
