@@ -159,7 +159,7 @@ def _sqlite_mutate(path: Path, rng: random.Random) -> None:
         tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         kind = rng.randrange(5)
         if kind == 0:
-            con.execute(f'CREATE TRIGGER evil AFTER INSERT ON "{rng.choice(tables)}" BEGIN DELETE FROM units; END')
+            con.execute(f'CREATE TRIGGER evil AFTER INSERT ON "{rng.choice(tables)}" BEGIN DELETE FROM unit; END')
         elif kind == 1:
             con.execute("CREATE VIEW extra AS SELECT 1")
         elif kind == 2:
