@@ -48,9 +48,9 @@ def test_negative_figures_are_named_by_every_command(tmp_path, capsys, command):
     out = capsys.readouterr()
     text = (out.out + out.err).strip()
     if command == ["check"]:  # check's own layout: FILE: WHAT: WHERE, on stdout
-        assert text == f"{bad}: must be >= 0, got -3: units[0].figures", text
+        assert text == f"{bad}: must be between 0 and 10000, got -3: units[0].figures", text
     else:
-        assert text.endswith(f"{bad}: units[0].figures: must be >= 0, got -3"), text
+        assert text.endswith(f"{bad}: units[0].figures: must be between 0 and 10000, got -3"), text
     assert "Traceback" not in text and len(text.splitlines()) == 1
 
 

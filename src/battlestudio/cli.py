@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -86,11 +87,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         battle = store.load(args.file)
     except store.BattleFileError as err:
         where = f": {err.where}" if err.where else ""
-        print(f"{args.file}: {err.what}{where}")
+        print(terminal_text(f"{args.file}: {err.what}{where}"))
         return EXIT_PROBLEMS
     problems = check_battle(battle)
     for p in problems:
-        print(f"{args.file}: {p}")
+        print(terminal_text(f"{args.file}: {p}"))
     errors = sum(p.severity == ERROR for p in problems)
     if problems:
         print(f"{args.file}: {errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
@@ -116,9 +117,9 @@ def _cmd_info(args: argparse.Namespace) -> int:
     info["ruleset_recorded"] = record.get("hash") if record else None
     info["ruleset_changes"] = ruleset_changes(record, resolve_ruleset_id(sc.ruleset), sc.parameters)
     if args.json:
-        print(json.dumps({"file": args.file, **info}, ensure_ascii=False, indent=2))
+        print(terminal_json(json.dumps({"file": args.file, **info}, ensure_ascii=False, indent=2)))
         return EXIT_OK
-    print(_info_text(args.file, info))
+    print(terminal_text(_info_text(args.file, info)))
     return EXIT_OK
 
 
@@ -211,7 +212,7 @@ def _cmd_orders(args: argparse.Namespace) -> int:
         raise _Problem(f"{args.file}: {exc}") from None
     if text is None:
         raise _Problem(f"{args.file}: ruleset {ruleset.id!r} ({ruleset.describe().name}) has no orders report")
-    print(text, end="")
+    print(terminal_text(text), end="")
     return EXIT_OK
 
 
@@ -236,7 +237,7 @@ def _cmd_log(args: argparse.Namespace) -> int:
         raise _Problem(f"{args.file}: {exc}") from None
     if not lines:
         raise _Problem(f"{args.file}: no events in turn {args.turn}; the game log runs to turn {battle.turns_logged}")
-    print("\n".join(lines))
+    print(terminal_text("\n".join(lines)))
     return EXIT_OK
 
 
@@ -324,9 +325,9 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         start=args.start,
         ground_scale=args.ground_scale,
     )
-    print("\n".join(res.summary.lines()))
+    print(terminal_text("\n".join(res.summary.lines())))
     for w in res.warnings:
-        print(w, file=sys.stderr)
+        print(terminal_text(str(w)), file=sys.stderr)
     events = list(getattr(res, "events", []))  # orbat-mapper: the timed state as a recorded game
     if events:
         print(f"recorded game: {len(events)} events in {max(e.turn for e in events)} turns")
@@ -670,7 +671,24 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _fail(message: str) -> None:
+    message = terminal_text(message)
     print(f"battlestudio: {message}" if not message.startswith("battlestudio") else message, file=sys.stderr)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters a terminal acts on rather than shows (escape sequences, C1 controls, bidi overrides);
+tab and newline are kept."""
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every terminal control character written as a visible escape (``\\x1b``,
+    ``\\u202e``), so a name in a file cannot clear the screen or retitle the window."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
+
+
+def terminal_json(text: str) -> str:
+    """JSON ``text`` with the control characters ``json.dumps`` leaves (DEL, C1, bidi) as ``\\uXXXX`` escapes."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
 if __name__ == "__main__":

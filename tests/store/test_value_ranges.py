@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -31,12 +32,12 @@ def _unit(doc, field, value):
 @pytest.mark.parametrize("field", ["figures", "men", "horses", "guns", "bases", "ammunition"])
 def test_negative_unit_counts(tmp_path, jena, field):
     msg = _error(tmp_path, jena, lambda d: _unit(d, field, -3))
-    assert msg.endswith(f"units[0].{field}: must be >= 0, got -3")
+    assert re.search(rf"units\[0\]\.{field}: must be between 0 and [0-9]+, got -3$", msg), msg
 
 
 def test_negative_commander_figures(tmp_path, jena):
     msg = _error(tmp_path, jena, lambda d: d["commanders"][0].__setitem__("figures", -1))
-    assert msg.endswith("commanders[0].figures: must be >= 0, got -1")
+    assert msg.endswith("commanders[0].figures: must be between 0 and 10000, got -1")
 
 
 @pytest.mark.parametrize(
@@ -94,4 +95,81 @@ def test_sqlite_file_with_negative_figures_is_refused(tmp_path, jena):
     with pytest.raises(BattleFileError) as info:
         store.load(p)
     assert str(info.value).startswith(f"{p}: unit id=")  # the SQLite layer names the row
-    assert str(info.value).endswith(".figures: must be >= 0, got -3")
+    assert str(info.value).endswith(".figures: must be between 0 and 10000, got -3")
+
+
+@pytest.mark.parametrize(
+    "field,value,tail",
+    [
+        ("figure_width", 1.4e53, "units[0].figure_width: must be > 0 and <= 50, got 1.4e+53"),
+        ("figure_depth", 0, "units[0].figure_depth: must be > 0 and <= 50, got 0"),
+        ("column_ranks", 0, "units[0].column_ranks: must be between 1 and 100, got 0"),
+        ("men", 10**12, "units[0].men: must be between 0 and 10000000, got 1000000000000"),
+        ("guns", 10**6, "units[0].guns: must be between 0 and 100000, got 1000000"),
+        ("figures", 10**9, "units[0].figures: must be between 0 and 10000, got 1000000000"),
+    ],
+)
+def test_unit_upper_bounds(tmp_path, jena, field, value, tail):
+    """One flipped byte (figure_width 1.5 -> 1.4e53) used to pass check and then fill memory drawing the map."""
+    assert _error(tmp_path, jena, lambda d: _unit(d, field, value)).endswith(tail)
+
+
+def test_unit_upper_bounds_in_a_battle_file(tmp_path, jena):
+    import sqlite3
+
+    path = tmp_path / "j.battle"
+    store.save(jena, path)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE unit SET figure_width = 1.4e53 WHERE id = (SELECT min(id) FROM unit)")
+    con.commit()
+    con.close()
+    with pytest.raises(BattleFileError, match=r"figure_width: must be > 0 and <= 50, got 1.4e\+53"):
+        store.load(path)
+
+
+@pytest.mark.parametrize(
+    "edit,tail",
+    [
+        (lambda d: _unit(d, "id", "a\udfffb"), "units[0].id: not valid Unicode text (a lone surrogate U+DFFF"),
+        (lambda d: _unit(d, "name", "\udfff"), "units[0].name: not valid Unicode text (a lone surrogate U+DFFF"),
+        (lambda d: _unit(d, "id", "a\x1b[2Jb"), "units[0].id: an identifier must be printable text; U+001B"),
+        (lambda d: _unit(d, "id", "x" * 501), "units[0].id: text of 501 characters, more than 500"),
+        (lambda d: d["info"]["parameters"].__setitem__("k", ["\ud800"]), "info.parameters.k[0]: not valid Unicode"),
+    ],
+)
+def test_identifiers_and_text_that_could_not_be_saved(tmp_path, jena, edit, tail):
+    """What opens can be saved: a lone surrogate used to load and then fail at Save."""
+    msg = _error(tmp_path, jena, edit)
+    assert tail in msg, msg
+
+
+def test_empty_point_refused_in_both_formats(tmp_path, jena):
+    """An empty Point used to load and then raise a GEOSException in ``replay --png``."""
+    import sqlite3
+
+    import shapely
+    from shapely.geometry import Point
+
+    msg = _error(
+        tmp_path, jena, lambda d: d["objectives"][0].__setitem__("geometry", {"type": "MultiPoint", "coordinates": []})
+    )
+    assert msg.endswith(
+        "objectives[0].geometry.coordinates: an empty MultiPoint (a geometry needs at least one position)"
+    )
+    path = tmp_path / "j.battle"
+    store.save(jena, path)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE objective SET geometry = ?", (shapely.to_wkb(Point()),))
+    con.commit()
+    con.close()
+    with pytest.raises(BattleFileError, match=r"j.battle: objective id='[^']+'.geometry: an empty Point"):
+        store.load(path)
+
+
+def test_not_a_regular_file_refused_at_once(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.battle.json"
+    os.mkfifo(fifo)
+    with pytest.raises(BattleFileError, match=r"pipe.battle.json: not a regular file"):
+        store.load(fifo)

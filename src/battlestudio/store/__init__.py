@@ -34,6 +34,27 @@ def format_of(path: str | os.PathLike[str]) -> str:
     raise ValueError(f"{os.fspath(path)}: unknown file type; use a name ending in .battle or .battle.json")
 
 
+MAX_FILE_BYTES = 1 << 30
+"""Largest battle file opened (1 GiB; a Leipzig-size game of 50,000 events is under 50 MB)."""
+
+
+def _check_input(path: str | os.PathLike[str]) -> None:
+    """Refuse at once a path that is not a regular file (a FIFO or device would hang or fill
+    memory) or is larger than ``MAX_FILE_BYTES``; a missing file is left to the reader."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise BattleFileError(path, "is a directory, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise BattleFileError(path, "not a regular file (a pipe or a device); open a saved battle file")
+    if st.st_size > MAX_FILE_BYTES:
+        raise BattleFileError(path, f"{st.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a battle file may have")
+
+
 def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
     """Read the Battle stored in ``path`` (``.battle`` or ``.battle.json``).
 
@@ -50,7 +71,9 @@ def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
     ValueError
         for an unknown suffix.
     """
-    if format_of(path) == JSON:
+    fmt = format_of(path)
+    _check_input(path)
+    if fmt == JSON:
         from battlestudio.store.json_format import load_json
 
         return load_json(path)

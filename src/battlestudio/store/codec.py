@@ -36,14 +36,13 @@ from battlestudio.rules import load_event_types
 from battlestudio.store.errors import DocumentError
 from battlestudio.store.game_doc import GAME_SINCE, game_from_doc, game_to_doc
 from battlestudio.store.fields import (
-    COUNT,
     FLOAT,
     GEOMETRY,
     HHMM,
+    IDENT,
     INT,
     ISO_DATE,
     JSON,
-    OPT_COUNT,
     OPT_FLOAT,
     OPT_GEOREF,
     OPT_INT,
@@ -166,7 +165,21 @@ MAX_TABLE_CM = 100_000.0
 MAX_TURNS = 10_000
 """Most turns a scenario may last."""
 
+MAX_FIGURE_CM = 50.0
+"""Largest figure (stand) frontage or depth, cm; more is a typing error or damage (1.4e53
+from one flipped byte would take the map's drawing past the machine's memory)."""
+MAX_FIGURES = 10_000
+"""Most figures (or bases) one unit may have."""
+MAX_MEN = 10_000_000
+"""Most men or horses one unit may have."""
+MAX_GUNS = 100_000
+"""Most guns one unit may have."""
+MAX_RANKS = 100
+"""Most ranks of a column."""
+
 TABLE_CM = FloatIn(0.0, MAX_TABLE_CM)
+FIGURE_CM = FloatIn(0.0, MAX_FIGURE_CM)
+FIGURES = IntIn(0, MAX_FIGURES)
 INFO = _spec(
     ScenarioInfo,
     title=STR,
@@ -184,41 +197,41 @@ INFO = _spec(
     georef=OPT_GEOREF,
     since={"georef": 2},
 )
-SIDE = _spec(Side, id=STR, name=STR, nations=STRS, colour=STR)
+SIDE = _spec(Side, id=IDENT, name=STR, nations=STRS, colour=STR)
 UNIT = _spec(
     Unit,
-    id=STR,
+    id=IDENT,
     name=STR,
-    side=STR,
+    side=IDENT,
     nation=STR,
     arm=EnumOf(Arm),
     subtype=Optional(EnumOf(Subtype)),
     quality=STR,
-    figures=COUNT,
-    bases=OPT_COUNT,
-    men=COUNT,
-    horses=COUNT,
-    guns=COUNT,
+    figures=FIGURES,
+    bases=Optional(FIGURES),
+    men=IntIn(0, MAX_MEN),
+    horses=IntIn(0, MAX_MEN),
+    guns=IntIn(0, MAX_GUNS),
     position=POINT,
     facing=FLOAT,
     formation=EnumOf(Formation),
     state=STR,
-    ammunition=OPT_COUNT,
-    figure_width=FLOAT,
-    figure_depth=FLOAT,
-    column_ranks=INT,
+    ammunition=Optional(FIGURES),
+    figure_width=FIGURE_CM,
+    figure_depth=FIGURE_CM,
+    column_ranks=IntIn(1, MAX_RANKS),
     attributes=JSON,
 )
 COMMANDER = _spec(
     Commander,
-    id=STR,
+    id=IDENT,
     name=STR,
-    side=STR,
+    side=IDENT,
     nation=STR,
     echelon=STR,
     position=POINT,
     facing=FLOAT,
-    figures=COUNT,
+    figures=FIGURES,
     order_capacity=OPT_INT,
     command_ability=OPT_INT,
     command_distance=OPT_FLOAT,
@@ -226,7 +239,7 @@ COMMANDER = _spec(
 )
 TERRAIN = _spec(
     TerrainFeature,
-    id=STR,
+    id=IDENT,
     kind=EnumOf(TerrainKind),
     geometry=GEOMETRY,
     name=STR,
@@ -234,12 +247,12 @@ TERRAIN = _spec(
     width=OPT_FLOAT,
     properties=JSON,
 )
-TOWN = _spec(TownZone, id=STR, name=STR, polygon=POLYGON, capacity=INT)
-OBJECTIVE = _spec(Objective, id=STR, name=STR, geometry=GEOMETRY, side=STR, value=INT)
-DEPLOYMENT = _spec(DeploymentZone, id=STR, side=STR, name=STR, polygon=POLYGON, formation=STR)
+TOWN = _spec(TownZone, id=IDENT, name=STR, polygon=POLYGON, capacity=INT)
+OBJECTIVE = _spec(Objective, id=IDENT, name=STR, geometry=GEOMETRY, side=STR, value=INT)
+DEPLOYMENT = _spec(DeploymentZone, id=IDENT, side=STR, name=STR, polygon=POLYGON, formation=STR)
 REINFORCEMENT = _spec(
     Reinforcement,
-    id=STR,
+    id=IDENT,
     side=STR,
     formation=STR,
     earliest_turn=INT,
@@ -250,7 +263,7 @@ REINFORCEMENT = _spec(
 )
 ORDER = _spec(
     Order,
-    id=STR,
+    id=IDENT,
     issuer=STR,
     recipient=STR,
     order_type=STR,

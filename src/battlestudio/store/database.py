@@ -27,6 +27,7 @@ from battlestudio.store.rows import (  # noqa: F401 - re-exported for database_w
     parse_json,
     parse_wkb,
     record_from_row,
+    secure,
     sql_errors,
 )
 
@@ -52,7 +53,7 @@ def engine_for(path: str, mode: str) -> Engine:
     uri = Path(os.path.abspath(path)).as_uri() + f"?mode={mode}"
 
     def connect() -> sqlite3.Connection:
-        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        return secure(sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False))
 
     return create_engine("sqlite://", creator=connect, poolclass=NullPool)
 

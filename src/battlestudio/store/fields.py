@@ -74,16 +74,61 @@ class Codec:
         return (name,)
 
 
+MAX_TEXT = 1_000_000
+"""Longest text (characters) a string field may hold (a description, a note)."""
+MAX_ID = 500
+"""Longest identifier (characters): an id, a side or nation reference."""
+
+
+def _text_problem(raw: str, limit: int) -> str | None:
+    if len(raw) > limit:
+        return f"text of {len(raw):,} characters, more than {limit:,}"
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: the text could not be saved again
+        return f"not valid Unicode text (a lone surrogate U+{ord(raw[exc.start]):04X} at character {exc.start})"
+    return None
+
+
 class Str(Codec):
-    """A string."""
+    """A string of at most ``MAX_TEXT`` characters, valid Unicode (no lone surrogate, so it
+    can be written back as UTF-8)."""
+
+    limit = MAX_TEXT
 
     def dump(self, value: Any) -> Any:
-        return self.load(value)
+        if not isinstance(value, str):
+            raise DocumentError("", f"expected a string, got {_kind(value)}")
+        if not value.isascii():
+            why = _text_problem(value, len(value))  # written whatever its length; never unsavable text
+            if why:
+                raise DocumentError("", f"{why}; got {show(value)}")
+        return value
 
     def load(self, raw: Any) -> str:
         if not isinstance(raw, str):
             raise DocumentError("", f"expected a string, got {_kind(raw)}")
+        if not raw.isascii():
+            why = _text_problem(raw, self.limit)
+            if why:
+                raise DocumentError("", f"{why}; got {show(raw)}")
+        elif len(raw) > self.limit:
+            raise DocumentError("", f"text of {len(raw):,} characters, more than {self.limit:,}")
         return raw
+
+
+class Ident(Str):
+    """An identifier: at most ``MAX_ID`` printable characters (no control character, no lone
+    surrogate), so it shows and saves as it reads."""
+
+    limit = MAX_ID
+
+    def load(self, raw: Any) -> str:
+        value = super().load(raw)
+        if not value.isprintable():
+            bad = next(c for c in value if not c.isprintable())
+            raise DocumentError("", f"an identifier must be printable text; U+{ord(bad):04X} in {show(value)}")
+        return value
 
 
 class Int(Codec):
@@ -266,8 +311,10 @@ class StrTuple(Codec):
         if not isinstance(raw, list | tuple):
             raise DocumentError("", f"expected a list of strings, got {_kind(raw)}")
         for i, v in enumerate(raw):
-            if not isinstance(v, str):
-                raise DocumentError(f"[{i}]", f"expected a string, got {_kind(v)}")
+            try:
+                STR.load(v)
+            except DocumentError as err:
+                raise nested(f"[{i}]", err) from None
         return tuple(raw)
 
 
@@ -287,7 +334,9 @@ class JsonMapping(Codec):
 
 
 def _json_value(raw: Any) -> Any:
-    if raw is None or isinstance(raw, str | bool | int):
+    if isinstance(raw, str):
+        return STR.load(raw)
+    if raw is None or isinstance(raw, bool | int):
         return raw
     if isinstance(raw, float):
         if not math.isfinite(raw):
@@ -311,6 +360,10 @@ def _json_object(raw: dict[Any, Any]) -> dict[str, Any]:
     for k in sorted(raw, key=str):
         if not isinstance(k, str):
             raise DocumentError("", f"object keys must be strings, got {show(k)}")
+        try:
+            STR.load(k)
+        except DocumentError as err:
+            raise DocumentError("", f"key: {err.what}") from None
         try:
             obj[k] = _json_value(raw[k])
         except DocumentError as err:
@@ -336,21 +389,25 @@ class GeometryOf(Codec):
     def load(self, raw: Any) -> BaseGeometry:
         if isinstance(raw, BaseGeometry):
             self._check_type(raw.geom_type)
-            if not raw.is_empty:
-                for v in raw.bounds:
-                    try:
-                        COORD.load(v)
-                    except DocumentError as err:
-                        raise DocumentError("", f"coordinate {err.what}") from None
+            if raw.is_empty:
+                raise DocumentError("", f"an empty {raw.geom_type} (a geometry needs at least one position)")
+            for v in raw.bounds:
+                try:
+                    COORD.load(v)
+                except DocumentError as err:
+                    raise DocumentError("", f"coordinate {err.what}") from None
             return raw
         if not isinstance(raw, dict):
             raise DocumentError("", f"expected a GeoJSON geometry object, got {_kind(raw)}")
         self._check_type(raw.get("type"))
         _check_geojson(raw)
         try:
-            return shape(raw)
+            geom = shape(raw)
         except (ShapelyError, ValueError, TypeError, IndexError) as exc:
             raise DocumentError("", f"invalid {raw['type']}: {exc}") from None
+        if geom.is_empty:
+            raise DocumentError(".coordinates", f"an empty {raw['type']} (a geometry needs at least one position)")
+        return geom
 
     def _check_type(self, geom_type: Any) -> None:
         allowed = self.types or (set(_DEPTH) | {"GeometryCollection"})
@@ -450,6 +507,7 @@ class GeorefOf(Codec):
 
 
 STR = Str()
+IDENT = Ident()
 INT = Int()
 FLOAT = Float()
 COORD = FloatIn(-COORD_LIMIT_CM, COORD_LIMIT_CM, lo_open=False)

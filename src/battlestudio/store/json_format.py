@@ -112,7 +112,36 @@ def loads(text: str) -> Battle:
         raise DocumentError("", f"not valid JSON: {exc}") from None
     except RecursionError:
         raise DocumentError("", "not valid for BattleStudio: JSON nested too deeply") from None
+    if "\\ud" in text or "\\uD" in text:  # an escaped surrogate: refuse a lone one, which could not be saved
+        found = _lone_surrogate(doc, "")
+        if found is not None:
+            raise DocumentError(found[0], f"{found[1]}; the file could not be saved as it is")
     return battle_from_doc(doc)
+
+
+def _lone_surrogate(value: Any, where: str, depth: int = 0) -> tuple[str, str] | None:
+    """The JSON path of the first string (or key) holding a lone surrogate, and what is wrong; or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return (
+                where,
+                f"not valid Unicode text (a lone surrogate U+{ord(value[exc.start]):04X} at character {exc.start})",
+            )
+        return None
+    if depth > 500:
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        sub = (f"{where}.{k}" if where else k) if isinstance(k, str) else f"{where}[{k}]"
+        bad_key = _lone_surrogate(k, sub) if isinstance(k, str) else None
+        if bad_key is not None:
+            return bad_key
+        found = _lone_surrogate(v, sub, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 class _DuplicateKey(Exception):

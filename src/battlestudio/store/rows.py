@@ -64,11 +64,111 @@ REQUIRED_TABLE_NAMES = frozenset(
 """Every table of this schema version (``tables.REQUIRED_TABLES``)."""
 
 
+def _cols(spec: str) -> dict[str, str]:
+    kinds = {"V": "VARCHAR", "F": "FLOAT", "I": "INTEGER", "B": "BLOB"}
+    return {c: kinds[k] for c, k in (part.split(":") for part in spec.split())}
+
+
+SCHEMA_COLUMNS: dict[str, dict[str, str]] = {
+    "commander": _cols(
+        "id:V name:V side:V nation:V echelon:V position_x:F position_y:F facing:F figures:I order_capacity:I "
+        "command_ability:I command_distance:F attributes:V"
+    ),
+    "deployment_zone": _cols("id:V side:V name:V polygon:B formation:V"),
+    "event": _cols("seq:I turn:I side:V phase:V kind:V payload:V"),
+    "meta": _cols("key:V value:V"),
+    "objective": _cols("id:V name:V geometry:B side:V value:I"),
+    "oob_edge": _cols("seq:I superior:V subordinate:V"),
+    "oob_node": _cols("seq:I id:V"),
+    "reinforcement": _cols(
+        "id:V side:V formation:V earliest_turn:I latest_turn:I entry_point_x:F entry_point_y:F probability:F note:V"
+    ),
+    "scenario_info": _cols(
+        "id:I title:V date:V place:V ruleset:V parameters:V table_width:F table_height:F ground_scale:F "
+        "turn_minutes:I first_turn:V turns:I description:V georef_lon:F georef_lat:F georef_bearing:F"
+    ),
+    "side": _cols("id:V name:V nations:V colour:V"),
+    "source": _cols("seq:I title:V url:V licence:V note:V"),
+    "standing_order": _cols(
+        "id:V issuer:V recipient:V order_type:V objective_x:F objective_y:F status:V turn_issued:I parameters:V"
+    ),
+    "terrain": _cols("id:V kind:V geometry:B name:V level:I width:F properties:V"),
+    "town_zone": _cols("id:V name:V polygon:B capacity:I"),
+    "unit": _cols(
+        "id:V name:V side:V nation:V arm:V subtype:V quality:V figures:I bases:I men:I horses:I guns:I "
+        "position_x:F position_y:F facing:F formation:V state:V ammunition:I figure_width:F figure_depth:F "
+        "column_ranks:I attributes:V"
+    ),
+}
+"""Every table of a ``.battle`` file, column → declared type, as ``store.save`` writes them
+(a test compares it with ``tables``); a file of an older schema version may lack columns."""
+SCHEMA_INDEXES = frozenset({"ix_event_turn_side_phase"})
+"""The indexes ``store.save`` creates besides SQLite's own ``sqlite_autoindex_*``."""
+_SQLITE_OWN_TABLES = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4"})
+
+
+def check_schema(path: str, conn: Any) -> None:
+    """Refuse a ``.battle`` file whose schema is not BattleStudio's, read from ``sqlite_master``
+    before any table is: a trigger, a view, a virtual table, an unknown table, index or column,
+    a generated (computed) column, or a column of another type would run or compute what the
+    file says instead of storing data (a trigger emptied the order of battle on an append; a
+    generated column took 1 GB to open).
+
+    Raises
+    ------
+    BattleFileError
+        naming the file and the first schema object that is not BattleStudio's.
+    """
+    raw = _raw(conn)
+    found: list[str] = []
+    tables: list[str] = []
+    for kind, name, tbl, sql in raw.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"):
+        sql_text = (sql or "").lstrip().upper()
+        if kind == "table" and sql_text.startswith("CREATE VIRTUAL TABLE"):
+            found.append(f"virtual table {name!r}")
+        elif kind == "table" and name in SCHEMA_COLUMNS:
+            tables.append(name)
+        elif kind == "table" and name in _SQLITE_OWN_TABLES:
+            continue
+        elif kind == "index" and tbl in SCHEMA_COLUMNS and (name in SCHEMA_INDEXES or sql is None):
+            continue
+        else:
+            found.append(f"{kind} {name!r}" + (f" on {tbl!r}" if tbl != name else ""))
+    for name in tables:
+        for _cid, col, ctype, _notnull, _default, _pk, hidden in raw.execute(f'PRAGMA table_xinfo("{name}")'):
+            want = SCHEMA_COLUMNS[name].get(col)
+            if hidden in (2, 3):
+                found.append(f"generated column {name}.{col}")
+            elif want is None:
+                found.append(f"unknown column {name}.{col}")
+            elif str(ctype).upper() != want:
+                found.append(f"column {name}.{col} of type {ctype or 'none'} (expected {want})")
+    if found:
+        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+        raise BattleFileError(
+            path,
+            f"not opened: the file's schema is not BattleStudio's ({', '.join(found[:3])}{more}); "
+            "a .battle file holds only BattleStudio's tables",
+        )
+
+
+def secure(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` with SQLite's defences on: defensive mode where the driver allows it (Python
+    3.12+), ``trusted_schema`` off (no SQL function from the schema runs), cell-size checks."""
+    setconfig = getattr(conn, "setconfig", None)
+    defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
+    if setconfig is not None and defensive is not None:
+        setconfig(defensive, True)
+    conn.execute("PRAGMA trusted_schema = OFF")
+    conn.execute("PRAGMA cell_size_check = ON")
+    return conn
+
+
 def connect(path: str, mode: str) -> sqlite3.Connection:
     """A ``sqlite3`` connection to ``path`` opened with SQLite URI ``mode`` (``ro``, ``rw`` or
     ``rwc``), in autocommit mode (callers issue ``BEGIN``/``COMMIT``), rows as ``sqlite3.Row``."""
     uri = Path(os.path.abspath(path)).as_uri() + f"?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    conn = secure(sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False))
     conn.row_factory = sqlite3.Row
     return conn
 
@@ -108,6 +208,14 @@ def check_header(path: str, conn: Any) -> int:
     """
     raw = _raw(conn)
     tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    refused: BattleFileError | None = None
+    if META_TABLE in tables:  # a BattleStudio file: its schema must be exactly ours
+        try:
+            check_schema(path, conn)
+        except BattleFileError as exc:
+            if "meta." in exc.what:  # the meta table itself is not ours: read nothing
+                raise
+            refused = exc  # unless a newer version wrote it (said below, from the clean meta table)
     if META_TABLE not in tables:
         app_id = raw.execute("PRAGMA application_id").fetchone()[0]
         found = ", ".join(sorted(tables)[:8]) or "none"
@@ -125,6 +233,8 @@ def check_header(path: str, conn: Any) -> int:
         version = int(text)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise BattleFileError(path, f"bad schema version {text!r} in the meta table") from None
+    if refused is not None and version <= SCHEMA_VERSION:
+        raise refused
     if version > SCHEMA_VERSION:
         raise BattleFileError(
             path,

@@ -9,12 +9,15 @@ men, horses, guns) so the user can check it against the source.
 
 from __future__ import annotations
 
+import csv
+import os
 import re
+import stat
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Echelon
@@ -22,6 +25,139 @@ from battlestudio.model.units import Echelon
 
 class OobImportError(ValueError):
     """A file cannot be imported at all (missing, unreadable, wrong format); names the file."""
+
+
+MAX_FILE_BYTES = 50_000_000
+"""Largest order-of-battle file read (50 MB; the largest real one is under 1 MB)."""
+MAX_ROWS = 100_000
+"""Most rows (lines) read from one table or ``.oob`` file; an army's order of battle is a few thousand."""
+MAX_DEPTH = 64
+"""Deepest nesting read (``.oob`` indentation levels, JSON objects, path parts)."""
+MAX_STRENGTH = 10_000_000
+"""Largest men, horses or guns count a cell may give."""
+MAX_NAME = 500
+"""Longest name or id kept from a cell (characters)."""
+
+
+def check_input_file(path: str | os.PathLike[str], limit: int | None = None) -> int:
+    """The size in bytes of the regular file ``path``, refused (``OobImportError`` naming it)
+    when missing, not a regular file (a FIFO, a device), or larger than ``limit``."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise OobImportError(f"{path}: cannot read file ({e.strerror or e})") from e
+    if not stat.S_ISREG(st.st_mode):
+        raise OobImportError(f"{path}: not a regular file")
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if st.st_size > limit:
+        raise OobImportError(f"{path}: {st.st_size:,} bytes is more than the {limit:,} bytes an import reads")
+    return st.st_size
+
+
+MAX_JSON_DEPTH = 200
+"""Deepest nesting of lists and objects read from a JSON file (a real ORBAT Mapper file nests under 40)."""
+
+_JSON_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET_RE = re.compile(r"[\[\]{}]")
+
+
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> str | None:
+    """The JSON path (``$[0][0]``-style prefix, shortened) where ``text`` nests deeper than
+    ``limit`` lists and objects, or None; one linear pass, before ``json.loads`` would recurse."""
+    depth = 0
+    for m in _JSON_BRACKET_RE.finditer(_JSON_STRING_RE.sub('""', text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > limit:
+            return f"more than {limit} levels of nested lists and objects"
+    return None
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` (stripped) as a non-negative whole number of ASCII digits, or None (empty,
+    not digits, or more than 18 digits)."""
+    t = text.strip()
+    if not t or len(t) > 18 or not t.isascii() or not t.isdigit():
+        return None
+    return int(t)
+
+
+def strength(text: str) -> int | None:
+    """A men/horses/guns cell as a whole number in 0..``MAX_STRENGTH``: ASCII digits, with
+    an optional fraction (``"120.0"``) and thousands separators (``,`` ``_``); None when not."""
+    t = text.strip().replace(",", "").replace("_", "")
+    if re.fullmatch(r"[0-9]{1,12}(\.[0-9]{0,6})?", t) is None:
+        return None
+    v = int(float(t))
+    return v if v <= MAX_STRENGTH else None
+
+
+def clean_text(text: str) -> str:
+    """A cell as kept in a name: control characters and lone surrogates replaced by a space,
+    whitespace collapsed, at most ``MAX_NAME`` characters."""
+    out = "".join(" " if (unicodedata.category(c) in ("Cc", "Cs")) else c for c in text)
+    return " ".join(out.split())[:MAX_NAME]
+
+
+def csv_rows(
+    path: Path, required: Sequence[str] = (), max_rows: int | None = None
+) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
+    """The header and a row-by-row iterator of ``(row number, row)`` of a UTF-8 CSV file (the
+    header is row 1); every header column is in each row (a missing cell reads ``""``, extra
+    cells are dropped).
+
+    Raises
+    ------
+    OobImportError
+        naming the file: unreadable, not a regular file or too large, not UTF-8, no header, a
+        ``required`` column missing (naming it and the header), a malformed row (naming the
+        row), or more than ``max_rows`` rows (naming the limit). The iterator raises the row
+        errors while it is read.
+    """
+    check_input_file(path)
+    limit = MAX_ROWS if max_rows is None else max_rows
+    try:
+        f = open(path, encoding="utf-8-sig", newline="")
+    except OSError as e:
+        raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
+    reader = csv.reader(f)
+    try:
+        header = [clean_text(h) for h in next(reader, [])]
+    except (UnicodeDecodeError, csv.Error) as e:
+        f.close()
+        raise OobImportError(f"{path}: row 1: not a readable CSV header ({_reason(e)})") from e
+    missing = [c for c in required if c not in header]
+    if missing:
+        f.close()
+        raise OobImportError(
+            f"{path}: row 1: column(s) {', '.join(map(repr, missing))} missing from the header "
+            f"({', '.join(header) or 'empty'}); expected {', '.join(required)}"
+        )
+
+    def rows() -> Iterator[tuple[int, dict[str, str]]]:
+        n = 1
+        with f:
+            while True:
+                try:
+                    r = next(reader, None)
+                except (UnicodeDecodeError, csv.Error) as e:
+                    raise OobImportError(f"{path}: row {n + 1}: not readable CSV ({_reason(e)})") from e
+                if r is None:
+                    return
+                n += 1
+                if n - 1 > limit:
+                    raise OobImportError(f"{path}: row {n}: more than {limit:,} rows (the most an import reads)")
+                if not any(c.strip() for c in r):
+                    continue
+                cells = r + [""] * (len(header) - len(r))
+                yield n, dict(zip(header, cells, strict=False))
+
+    return header, rows()
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, UnicodeDecodeError):
+        return f"not UTF-8 text: byte 0x{e.object[e.start]:02x}; save it as UTF-8"
+    return str(e)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +296,18 @@ class IdMaker:
 
     def __init__(self, used: Iterable[str] = ()) -> None:
         self.used: set[str] = set(used)
+        self._next: dict[str, int] = {}  # base -> the suffix to try next (linear time on many clashes)
 
     def make(self, *parts: str) -> str:
-        """A fresh id from ``parts`` joined by ``/``-free slugs."""
-        base = "-".join(slug(p) for p in parts if p)
-        cand, n = base, 2
-        while cand in self.used:
+        """A fresh id from ``parts`` joined by ``/``-free slugs (at most ``MAX_NAME`` characters)."""
+        base = "-".join(slug(p) for p in parts if p)[:MAX_NAME]
+        cand, n = base, self._next.get(base, 2)
+        if cand in self.used:
             cand = f"{base}-{n}"
-            n += 1
+            while cand in self.used:
+                n += 1
+                cand = f"{base}-{n}"
+            self._next[base] = n + 1
         self.used.add(cand)
         return cand
 
@@ -181,6 +321,7 @@ def read_text(path: Path) -> str:
         naming the file, when it cannot be read, holds a NUL byte or is not UTF-8 text; the
         message gives the byte offset (0-based) of the first bad byte.
     """
+    check_input_file(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as e:

@@ -20,7 +20,6 @@ cavalry unit).
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -30,7 +29,17 @@ from typing import Any
 from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
-from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
+from battlestudio.store.importers.common import (
+    MAX_STRENGTH,
+    IdMaker,
+    ImportResult,
+    ImportWarning,
+    OobImportError,
+    MAX_DEPTH,
+    csv_rows,
+    slug,
+    whole_number,
+)
 from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
 LICENCE = "MIT (Copyright (c) 2016 SteveOC)"
@@ -64,8 +73,51 @@ MEDIUM_CAV = {"Dragoons"}
 LIGHT_DRILL = {"French Legere", "Drilled Light Infantry", "Irregular Light Infantry"}
 
 
+COLUMNS = {
+    "force.csv": (
+        "id",
+        "scenario_id",
+        "nation",
+        "name",
+        "commander_name",
+        "level",
+        "rating",
+        "inspiration",
+        "condition",
+    ),
+    "force_unit.csv": (
+        "id",
+        "force_id",
+        "path",
+        "name",
+        "commander_name",
+        "nation",
+        "utype",
+        "cmd_level",
+        "drill",
+        "bayonets",
+        "rating",
+        "sabres",
+        "cav_type",
+        "cav_rating",
+        "guns",
+        "gunnery_type",
+        "horse_guns",
+    ),
+    "scenario.csv": ("id", "name"),
+    "lookup_cmd_rating.csv": ("id", "name", "effect"),
+    "lookup_inspiration.csv": ("id", "name", "effect"),
+    "lookup_condition.csv": ("id", "name", "effect"),
+}
+"""Columns each table must have (a ``lookup_*.csv`` not listed needs ``id`` and ``name``); others are ignored."""
+
+
 class _Tables:
-    """The CSV tables of one fogofwar directory, with lookups by id."""
+    """The CSV tables of one fogofwar directory, with lookups by id.
+
+    Every table's header is checked for the columns the import reads (``COLUMNS``) before a
+    row is used, and every row holds each column (an empty cell reads ``""``); a lookup's
+    ``effect`` must be a whole number (a minus sign allowed)."""
 
     def __init__(self, directory: Path) -> None:
         self.dir = directory
@@ -73,7 +125,7 @@ class _Tables:
         self.force_unit = self._rows("force_unit.csv")
         self.scenario = self._rows("scenario.csv", required=False)
         self.lookup = {
-            name: {r["id"]: r for r in self._rows(f"lookup_{name}.csv")}
+            name: {r["id"].strip(): r for r in self._rows(f"lookup_{name}.csv")}
             for name in (
                 "utype",
                 "cmd_level",
@@ -93,26 +145,30 @@ class _Tables:
             if required:
                 raise OobImportError(f"{p}: missing fogofwar table {name}")
             return []
-        try:
-            with open(p, encoding="utf-8", newline="") as f:
-                return list(csv.DictReader(f))
-        except (OSError, UnicodeDecodeError, csv.Error) as e:
-            raise OobImportError(f"{p}: cannot read ({e})") from e
+        _, rows = csv_rows(p, COLUMNS.get(name, ("id", "name")))
+        out = []
+        for rowno, r in rows:
+            effect = r.get("effect")
+            if effect is not None and effect.strip() and whole_number(effect.strip().removeprefix("-")) is None:
+                raise OobImportError(f"{p}: row {rowno}: column 'effect': {effect!r} is not a whole number")
+            out.append(r)
+        return out
 
 
 def _int(row: dict[str, str], col: str, file: str, rowno: int, warnings: list[ImportWarning]) -> int:
     raw = (row.get(col) or "").strip()
     if raw == "":
         return 0
-    try:
-        v = int(raw)
-    except ValueError:
-        warnings.append(
-            ImportWarning(file, rowno, f"column {col!r}: {raw!r} is not a whole number; read as 0", _render(row))
-        )
+    if raw.startswith("-") and whole_number(raw[1:]) is not None:
+        warnings.append(ImportWarning(file, rowno, f"column {col!r}: negative value {raw}; read as 0", _render(row)))
         return 0
-    if v < 0:
-        warnings.append(ImportWarning(file, rowno, f"column {col!r}: negative value {v}; read as 0", _render(row)))
+    v = whole_number(raw)
+    if v is None or v > MAX_STRENGTH:
+        expected = "a whole number" if v is None else f"at most {MAX_STRENGTH:,}"
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
+        warnings.append(
+            ImportWarning(file, rowno, f"column {col!r}: {shown!r} is not {expected}; read as 0", _render(row))
+        )
         return 0
     return v
 
@@ -236,7 +292,7 @@ def _import_force(
     side = sides.get(nation, slug(nation))
     if side not in sc.sides:
         sc.sides[side] = Side(side, nation, (nation,), side_colour(nation, (s.colour for s in sc.sides.values())))
-    level = LEVEL_ECHELON.get(int(f["level"]) if f["level"].isdigit() else 0)
+    level = LEVEL_ECHELON.get(whole_number(f["level"]) or 0)
     force_file = str(t.dir / "force.csv")
     if level is None:
         warnings.append(
@@ -248,9 +304,9 @@ def _import_force(
     order = [e.value for e in Echelon]
     highest = min(
         (
-            order.index(LEVEL_ECHELON[int(r["cmd_level"])])
+            order.index(LEVEL_ECHELON[whole_number(r["cmd_level"]) or 0])
             for _, r in rows
-            if r["utype"].strip() == "1" and r["cmd_level"].strip().isdigit() and int(r["cmd_level"]) in LEVEL_ECHELON
+            if r["utype"].strip() == "1" and (whole_number(r["cmd_level"]) or 0) in LEVEL_ECHELON
         ),
         default=len(order),
     )
@@ -294,6 +350,13 @@ def _import_force(
     cmd_of: dict[str, str] = {}  # path -> commander id responsible for that path
     for rowno, r in sorted(rows, key=lambda x: (x[1]["path"].count("."), x[0])):
         path = r["path"].strip()
+        if path.count(".") >= MAX_DEPTH:
+            warnings.append(
+                ImportWarning(
+                    fu_file, rowno, f"column 'path': more than {MAX_DEPTH} levels deep; row skipped", _render(r)
+                )
+            )
+            continue
         parent_path = path.rsplit(".", 1)[0] if "." in path else ""
         parent = root
         while parent_path:
@@ -354,7 +417,7 @@ def _command(
     fu_file: str,
 ) -> str:
     lvl = r["cmd_level"].strip()
-    src = LEVEL_ECHELON.get(int(lvl) if lvl.isdigit() else 0)
+    src = LEVEL_ECHELON.get(whole_number(lvl) or 0)
     if src is None:
         name = _lookup_name(t, "cmd_level", lvl) or lvl
         warnings.append(

@@ -15,7 +15,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
-from battlestudio.store.importers.common import ImportWarning, OobImportError
+from battlestudio.store.importers.common import ImportWarning, OobImportError, check_input_file, json_too_deep
 
 FORMAT_TYPE = "ORBAT-mapper"
 READ_VERSIONS = ("3.2.0", "3.3.0", "3.4.0", "3.5.0", "3.6.0")
@@ -131,13 +131,22 @@ def read_orbat_mapper(path: str | Path) -> dict[str, Any]:
         when the file cannot be read or is not JSON (the path is ``$``).
     """
     try:
+        check_input_file(path)
+    except OobImportError as exc:
+        raise OrbatMapperError(str(path), "$", str(exc).removeprefix(f"{path}: ")) from None
+    try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise OrbatMapperError(str(path), "$", f"cannot read file ({exc.strerror or exc})") from exc
     except UnicodeDecodeError as exc:
         raise OrbatMapperError(str(path), "$", f"not UTF-8 text (byte offset {exc.start})") from exc
+    deep = json_too_deep(text)
+    if deep:
+        raise OrbatMapperError(str(path), "$", f"nested too deeply: {deep}")
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise OrbatMapperError(str(path), "$", "nested too deeply for JSON reading") from None
     except json.JSONDecodeError as exc:
         raise OrbatMapperError(str(path), "$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
     if not isinstance(data, dict):

@@ -26,7 +26,17 @@ from typing import Any
 from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Echelon, Quality, Subtype, Unit
-from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, read_text, slug
+from battlestudio.store.importers.common import (
+    MAX_DEPTH,
+    MAX_ROWS,
+    IdMaker,
+    ImportResult,
+    ImportWarning,
+    OobImportError,
+    read_text,
+    slug,
+    whole_number,
+)
 from battlestudio.store.importers.republique5_words import (
     BATTERY_CODES,
     CAVALRY_NAME,
@@ -38,7 +48,11 @@ from battlestudio.store.importers.republique5_words import (
 )
 from battlestudio.rules.toe.scale import BATTERY_CATEGORY, map_echelon
 
-UNIT_RE = re.compile(r"^(?P<n>[-+]?\d+)\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*?)\)?)?\s*$", re.I)
+MAX_LINE = 2_000
+"""Longest ``.oob`` line read (characters); a longer one is skipped with a warning."""
+MAX_BASES = 1_000
+"""Most bases one unit line may give."""
+UNIT_RE = re.compile(r"^(?P<n>[-+]?\d{1,9})\s*bases?\b(?P<words>[^(]*)(?:\((?P<details>.*?)\)?)?\s*$", re.I)
 BATTERY_RE = re.compile(r"^(?P<code>[A-Za-z]{2}[FH])\b(?P<words>.*)$")
 BAD_CODE_RE = re.compile(r"^[A-Z][a-z][A-Z](\s+[a-z]+)?$")
 SPLIT_RE = re.compile(r"\s+-\s+")
@@ -142,8 +156,18 @@ def import_oob_file(
     text = read_text(path)
     prefix = slug(path.stem)
     last_unit_level: int | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if len(lines) > MAX_ROWS:
+        raise OobImportError(f"{path}: {len(lines):,} lines, more than the {MAX_ROWS:,} an import reads")
+    for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
+            continue
+        if len(raw) > MAX_LINE:
+            warnings.append(
+                ImportWarning(
+                    str(path), lineno, f"line of {len(raw):,} characters, more than {MAX_LINE:,}; skipped", raw[:80]
+                )
+            )
             continue
         line = raw.rstrip()
         stripped = line.lstrip(" ")
@@ -174,6 +198,11 @@ def import_oob_file(
                 )
             )
             level = last_unit_level
+        if level > MAX_DEPTH:
+            warnings.append(
+                ImportWarning(str(path), lineno, f"indented {level} levels, more than {MAX_DEPTH}; line skipped", raw)
+            )
+            continue
         parent, level = _parent(st, level, lineno, raw, warnings)
         parts = SPLIT_RE.split(stripped, maxsplit=1)
         name = parts[0].strip()
@@ -262,9 +291,22 @@ def import_oob_file(
     return st.roots
 
 
-NAME_RE = re.compile(r"^[^\W\d_][\w .,'’&()\[\]/+:-]*$|^\d+\w*[ .][\w .,'’&()\[\]/+:-]*[^\W\d_][\w .,'’&()\[\]/+:-]*$")
-"""A formation or commander name: letters, digits, spaces and ``.,'’&()[]/+:-``, with a letter."""
-STRENGTH_RE = re.compile(r"\b\d[\d,.]*\s*(men|bases?|guns|sabres|bayonets|horses|sqns?|bns?)\b", re.I)
+NAME_CHARS_RE = re.compile(r"[\w .,'’&()\[\]/+:-]*")
+LETTER_RE = re.compile(r"[^\W\d_]")
+NUMBER_WORD_RE = re.compile(r"\d\w*")
+STRENGTH_RE = re.compile(r"\b\d[\d,.]{0,15}\s{0,8}(men|bases?|guns|sabres|bayonets|horses|sqns?|bns?)\b", re.I)
+
+
+def _is_name(part: str) -> bool:
+    """A formation or commander name: letters, digits, spaces and ``.,'’&()[]/+:-``, with a
+    letter; starting with a letter, or with a number word (``12e``) and a space or ``.``
+    before the letter. Linear time (each test is one pass)."""
+    if not part or not NAME_CHARS_RE.fullmatch(part):
+        return False
+    if LETTER_RE.match(part):
+        return True
+    cut = min((i for i in (part.find(" "), part.find(".")) if i >= 0), default=-1)
+    return cut > 0 and NUMBER_WORD_RE.fullmatch(part[:cut]) is not None and LETTER_RE.search(part, cut + 1) is not None
 
 
 def _not_a_command(name: str, rest: str) -> str:
@@ -274,7 +316,7 @@ def _not_a_command(name: str, rest: str) -> str:
             continue
         if strength := STRENGTH_RE.search(part):
             return f"{strength.group(0)!r} is not a strength this format reads"
-        if not NAME_RE.match(part) or not part.isprintable():
+        if not _is_name(part) or not part.isprintable():
             return f"{part!r} does not read as a name"
     return ""
 
@@ -295,11 +337,12 @@ def _directive(st: _FileState, stripped: str, lineno: int, raw: str, warnings: l
         warnings.append(ImportWarning(str(st.path), lineno, "empty directive", raw))
         return
     head = words[0].lower()
-    if head == "indent" and len(words) == 2 and words[1].isdigit() and int(words[1]) > 0:
-        st.indent = int(words[1])
-    elif head in NATIONS and (len(words) == 1 or (len(words) == 2 and words[1].isdigit())):
+    number = whole_number(words[1]) if len(words) == 2 else None
+    if head == "indent" and number is not None and 0 < number <= 16:
+        st.indent = number
+    elif head in NATIONS and (len(words) == 1 or (number is not None and number <= 9999)):
         st.nation = NATIONS[head]
-        st.year = int(words[1]) if len(words) == 2 else None
+        st.year = number
     elif head in GRADES and len(words) == 1:
         st.grade, st.grade_word = GRADES[head], head
     elif head in COMMAND_STYLES and len(words) == 1:
@@ -326,6 +369,11 @@ def _unit(
     attrs: dict[str, Any] = {"source_file": path.name, "source_line": lineno}
     if m_unit:
         bases = int(m_unit.group("n"))
+        if bases > MAX_BASES:
+            warnings.append(
+                ImportWarning(str(path), lineno, f"{bases} bases, more than {MAX_BASES}; imported with 0 bases", raw)
+            )
+            bases = 0
         if bases < 0:
             warnings.append(
                 ImportWarning(str(path), lineno, f"negative strength {bases} bases; imported with 0 bases", raw)

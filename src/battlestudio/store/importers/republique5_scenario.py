@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from battlestudio.store.importers.common import ImportWarning, read_text
+from battlestudio.store.importers.common import ImportWarning, read_text, whole_number
 
 ZONES = {"left", "centre", "center", "right", "reserve"}
 ARRIVAL_RE = re.compile(
-    r"^(?P<ref>.+?)\s*\((?:(?P<contact>contact)|(?P<a>\d+)\s*-\s*(?P<b>\d+)\s*hrs?)\)\s*(?:(?P<p>\d+)\s*%)?\s*$", re.I
+    r"^(?P<ref>.+?)\s*\((?:(?P<contact>contact)|(?P<a>\d{1,4})\s*-\s*(?P<b>\d{1,4})\s*hrs?)\)"
+    r"\s*(?:(?P<p>\d{1,4})\s*%)?\s*$",
+    re.I,
 )
 
 
@@ -89,8 +91,8 @@ def read_scenario(path: str | Path) -> ScenarioFile:
         s = raw.strip()
         if s.startswith("!"):
             head, _, rest = s[1:].partition(" ")
-            if head.lower() == "indent" and rest.strip().isdigit():
-                indent = int(rest)
+            if head.lower() == "indent" and 0 < (whole_number(rest) or 0) <= 16:
+                indent = whole_number(rest) or 2
             elif head.lower() in ("start", "starttime"):
                 out.start = _start(rest.strip())
                 if out.start is None:
@@ -114,7 +116,7 @@ def read_scenario(path: str | Path) -> ScenarioFile:
         elif zone == "briefing":
             brief.append(s)
         else:
-            m = ARRIVAL_RE.match(s)
+            m = ARRIVAL_RE.match(s) if len(s) <= 2_000 else None
             if not m or not side:
                 out.warnings.append(
                     ImportWarning(

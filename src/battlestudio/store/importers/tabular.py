@@ -59,7 +59,6 @@ so does a unit with neither men nor guns (it is kept, with 0 men).
 
 from __future__ import annotations
 
-import csv
 import io
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,21 @@ from collections.abc import Iterable, Mapping
 from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Quality, Unit
-from battlestudio.store.importers.common import IdMaker, ImportResult, ImportWarning, OobImportError, slug
+from battlestudio.store.importers.common import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    MAX_STRENGTH,
+    IdMaker,
+    ImportResult,
+    ImportWarning,
+    OobImportError,
+    check_input_file,
+    clean_text,
+    csv_rows,
+    slug,
+    strength,
+)
 from battlestudio.store.importers.republique5 import _source_echelon
 from battlestudio.store.importers.tabular_mapping import ECHELONS, Mapping_, load_mapping
 from battlestudio.store.importers.republique5_words import GRADES
@@ -115,53 +128,72 @@ def _check_kind(path: Path, fmt: str) -> None:
 
 def _read_rows(
     path: Path, sheet: str | None, fmt: str | None = None
-) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+) -> tuple[list[str], Iterable[tuple[int, dict[str, str]]]]:
     """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1.
 
     ``fmt`` (``"csv"`` or ``"xlsx"``) is checked against the file's content; without it the
-    suffix decides.
+    suffix decides. A CSV file is read row by row; both stop with an ``OobImportError`` past
+    ``MAX_ROWS`` rows, and a file over ``MAX_FILE_BYTES`` is refused before it is read.
     """
+    check_input_file(path)
     if fmt is not None:
         _check_kind(path, fmt)
     if fmt == "xlsx" or (fmt is None and path.suffix.lower() in (".xlsx", ".xlsm")):
-        import openpyxl
+        return _read_xlsx(path, sheet)
+    return csv_rows(path)
 
+
+def _cell(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return str(v)
+
+
+def _read_xlsx(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    import zipfile
+
+    import openpyxl
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except (OSError, zipfile.BadZipFile, ValueError) as e:
+        raise OobImportError(f"{path}: not a readable XLSX workbook (not a valid zip archive: {e})") from e
+    if unpacked > 10 * MAX_FILE_BYTES:
+        raise OobImportError(
+            f"{path}: the workbook unpacks to {unpacked:,} bytes, more than the {10 * MAX_FILE_BYTES:,} an import reads"
+        )
+    try:
+        with open(path, "rb") as fh:  # a file object: openpyxl would refuse a name not ending .xlsx
+            wb = openpyxl.load_workbook(io.BytesIO(fh.read()), read_only=True, data_only=True)
+    except Exception as e:  # noqa: BLE001 - openpyxl raises many kinds for a bad file
+        raise OobImportError(f"{path}: not a readable XLSX workbook ({type(e).__name__}: {e})") from e
+    try:
+        if sheet is not None and sheet not in wb.sheetnames:
+            raise OobImportError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames) or 'none'})")
+        if not wb.worksheets:
+            raise OobImportError(f"{path}: the workbook has no worksheet")
+        ws = wb[sheet] if sheet else wb.worksheets[0]
+        rows = []
+        n = 1
         try:
-            with open(path, "rb") as fh:  # a file object: openpyxl would refuse a name not ending .xlsx
-                wb = openpyxl.load_workbook(io.BytesIO(fh.read()), read_only=True, data_only=True)
-        except Exception as e:  # openpyxl raises many kinds for a bad file
-            raise OobImportError(f"{path}: not a readable XLSX workbook ({e})") from e
-        try:
-            if sheet is not None and sheet not in wb.sheetnames:
-                raise OobImportError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames)})")
-            ws = wb[sheet] if sheet else wb.worksheets[0]
             it = ws.iter_rows(values_only=True)
-            header = [("" if c is None else str(c)).strip() for c in next(it, ())]
-            rows = []
+            header = [clean_text(_cell(c)) for c in next(it, ())]
             for n, values in enumerate(it, start=2):
-                cells = [
-                    "" if v is None else (str(int(v)) if isinstance(v, float) and v.is_integer() else str(v))
-                    for v in values
-                ]
+                if n - 1 > MAX_ROWS:
+                    raise OobImportError(f"{path}: more than {MAX_ROWS:,} rows (the most an import reads)")
+                cells = [_cell(v) for v in values]
                 if any(c.strip() for c in cells):
                     rows.append((n, dict(zip(header, cells, strict=False))))
-            return header, rows
-        finally:
-            wb.close()
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            reader = csv.reader(f)
-            header = [h.strip() for h in next(reader, [])]
-            rows = [
-                (n, dict(zip(header, r, strict=False)))
-                for n, r in enumerate(reader, start=2)
-                if any(c.strip() for c in r)
-            ]
-            return header, rows
-    except OSError as e:
-        raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise OobImportError(f"{path}: not a readable CSV file ({e})") from e
+        except OobImportError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a damaged sheet's XML fails in many ways
+            raise OobImportError(f"{path}: row {n}: the worksheet cannot be read ({type(e).__name__}: {e})") from e
+        return header, rows
+    finally:
+        wb.close()
 
 
 def import_table(
@@ -237,19 +269,17 @@ class _Builder:
         cols = self.m.columns.get(key)
         total = 0
         for c in cols if isinstance(cols, list) else [cols] if cols else []:
-            raw = (row.get(c) or "").strip().replace(",", "").replace("_", "")
+            raw = (row.get(c) or "").strip()
             if not raw:
                 continue
-            try:
-                v = int(float(raw))
-            except ValueError:
-                self.warn(rowno, f"column {c!r}: {row.get(c)!r} is not a number; read as 0", row)
-                continue
-            if v < 0:
-                self.warn(rowno, f"column {c!r}: negative strength {v}; read as 0", row)
+            v = strength(raw)
+            if v is None:
+                shown = raw if len(raw) <= 40 else raw[:37] + "..."
+                why = f"negative strength {shown}" if raw.startswith("-") else f"{shown!r} is not a number"
+                self.warn(rowno, f"column {c!r}: {why} (expected 0 to {MAX_STRENGTH:,}); read as 0", row)
                 continue
             total += v
-        return total
+        return min(total, MAX_STRENGTH)
 
     def keys(self, row: Mapping[str, str], rowno: int) -> tuple[str, str, str] | None:
         """(key, parent key, display name) of a row."""
@@ -267,6 +297,9 @@ class _Builder:
                 return None
             sep = h.get("separator", ".")
             parts = [x for x in p.split(sep)]
+            if len(parts) > MAX_DEPTH:
+                self.warn(rowno, f"column {h['path']!r}: more than {MAX_DEPTH} levels deep; row skipped", row)
+                return None
             if "prefix" in h:
                 parts = [f"{h['prefix']} {(row.get(h['prefix']) or '').strip()}"] + parts
             return "\x1f".join(parts), "\x1f".join(parts[:-1]), self.col(row, "name") or parts[-1].replace("_", " ")
@@ -390,7 +423,7 @@ class _Builder:
             src = _source_echelon(name, pid, self.sc)
         year_raw = self.col(row, "year") if row else ""
         year_raw = year_raw or str(self.m.defaults.get("year", ""))
-        year = int(year_raw) if year_raw.isdigit() else None
+        year = int(year_raw) if year_raw.isascii() and year_raw.isdigit() and len(year_raw) <= 4 else None
         ech, note = map_echelon(src, nation, year, self.sc.commanders[pid].echelon if pid else None)
         if note:
             self.warn(rowno, note, row, "note")

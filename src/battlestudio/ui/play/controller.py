@@ -29,6 +29,7 @@ the Problems dock lists it as an error (``play.problems.game_problems``).
 
 from __future__ import annotations
 
+import html
 import weakref
 from typing import TYPE_CHECKING
 from collections.abc import Callable
@@ -453,17 +454,17 @@ class PlayView(QObject):
         )
         parts, current = [], c.phase
         for i, (pid, name) in enumerate(phases, 1):
-            short = pid.replace("_", " ").capitalize()
+            short = html.escape(pid.replace("_", " ").capitalize())  # names from the file: plain text
             if pid == c.phase:
                 current = name
                 parts.append(f"<b style='background:#3d7ad6;color:white'>&nbsp;{i} {short}&nbsp;</b>")
             else:
                 parts.append(f"<span style='color:gray'>{i} {short}</span>")
-        self.strip.setToolTip(f"Turn {c.turn}, {c.side}: {current}")
+        self.strip.setToolTip(html.escape(f"Turn {c.turn}, {c.side}: {current}"))
         last = f"/{info.turns}" if info.turns else ""
         return (
             f"{mode} · <b>Turn {c.turn}{last}</b> {game_time(info, c.turn)} · "
-            f"<b>{side.name.split(':')[0] if side else c.side}</b> · " + " ".join(parts)
+            f"<b>{html.escape(side.name.split(':')[0] if side else c.side)}</b> · " + " ".join(parts)
         )
 
     def _on_refused(self, text: str) -> None:

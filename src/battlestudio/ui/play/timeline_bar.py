@@ -17,6 +17,8 @@ end of the game, Space play/pause.
 
 from __future__ import annotations
 
+import html
+
 from bisect import bisect_right
 from collections.abc import Callable
 from html import escape
@@ -340,8 +342,8 @@ class TimelineBar(QWidget):
             clock = self.clock_of(c.turn)
             n = len(t.log.events_of(*c.key))
             text = (
-                f"<b>Turn {c.turn}</b>{' · ' + clock if clock else ''} · {c.side or 'both sides'} · "
-                f"{c.phase} · event {c.index + 1}/{n}"
+                f"<b>Turn {c.turn}</b>{' · ' + clock if clock else ''} · {html.escape(c.side or 'both sides')} · "
+                f"{html.escape(c.phase)} · event {c.index + 1}/{n}"
             )
         self.where.setText(f"{text}  <span style='color:gray'>({pos}/{len(t.log)})</span>")
         if not self.goto_box.hasFocus():
