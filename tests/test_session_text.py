@@ -50,3 +50,19 @@ def test_ruleset_states_read_as_words_not_python_data():
             assert any("state steady" in line for line in lines)
         else:
             assert any(": next activation " in line and "formation " in line and "turn 1" in line for line in lines)
+
+
+def test_a_rulesets_own_event_reads_in_words():
+    """A tester saw "toe_combat_marked {'unit': 'french-bde-roguet', 'mark': {...}}" in the
+    event list: a ruleset's own event reads with the unit's name and its fields in words."""
+    from battlestudio.replay.state import GameState
+    from battlestudio.rules.toe.combat_marks import CombatMarked
+    from battlestudio.session.text import describe
+
+    b = store.load(JENA)
+    state = GameState.from_scenario(b.scenario)
+    uid = next(iter(state.units))
+    e = CombatMarked(turn=1, side="french", phase="attack", unit=uid, mark={"attacker": True, "against": uid})
+    text = describe(e, state)
+    assert "{" not in text and "'" not in text
+    assert text.startswith(f"{state.units[uid].name}: toe combat marked") and "attacker yes" in text

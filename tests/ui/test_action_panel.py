@@ -339,8 +339,11 @@ def test_a_lost_table_is_entered_by_the_umpire_within_the_units_figures(game, qt
     assert all((e.turn, e.side, e.phase) == (1, "french", "orders") for e in new)
     assert doc.session.state.units[MARCOGNET].figures == 26
     assert f"umpire's ruling on {TABLE}: 3 figures lost" in panel.outcome.toPlainText()
-    # the next phase refreshes the panel (the form now allows the 26 figures left)
+    assert panel.outcome.isVisible()
+    # the next phase refreshes the panel (the form now allows the 26 figures left) and the last
+    # phase's outcome is no longer shown
     w.play_view.actions["next_phase"].trigger()
+    assert not panel.outcome.isVisible()
     assert doc.session.key.phase != "orders" and doc.session.key.phase in panel.where.text().lower()
     assert panel.select_action("assault") and panel.umpire_form.widgets["figures_lost"][0].maximum() == 26
 

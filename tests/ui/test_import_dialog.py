@@ -123,3 +123,25 @@ def test_a_file_that_cannot_be_imported_says_why_and_changes_nothing(qtbot, tmp_
     w.actions["import"].trigger()
     assert len(w.document.scenario.units) == before and not w.document.can_undo
     assert not rec.calls
+
+
+def test_importing_into_a_shown_game_is_refused_with_the_reason(qtbot, tmp_path, monkeypatch):
+    """A tester's report: during a game the import said "Imported …" and added nothing."""
+    modals = ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(ELCHINGEN)
+    w.play_view.actions["start"].trigger()
+    doc = w.document
+    units, events = len(doc.scenario.units), len(doc.log)
+
+    def script(d: ImportDialog) -> None:
+        _type(qtbot, d.files_edit, str(OOB))
+        d.into_doc.click()
+        qtbot.mouseClick(_ok(d), Qt.MouseButton.LeftButton)
+
+    _run(monkeypatch, script)
+    w.actions["import"].trigger()
+    assert len(w.document.scenario.units) == units and len(w.document.log) == events
+    ((kind, title, text),) = modals.of("critical")
+    assert title == "Could not import" and "Back to Scenario Editor" in text and "as it was" in text
+    assert not w.statusBar().currentMessage().startswith("Imported")

@@ -59,6 +59,11 @@ def test_a_place_the_game_does_not_hold_is_said_and_the_cursor_stays(jena):
     assert "no phase at 41" in bar.goto_error and "turns 1–40" in bar.where.text()
     assert not bar.go_to("14:prussian:fire:x")
     assert "not start, end or a number" in bar.goto_error
+    # a long message is clipped and in the tooltip: the window does not grow past the screen
+    width = jena.width()
+    assert not bar.go_to("1:russian:fire")
+    jena.layout().activate()
+    assert jena.width() == width and "russian" in bar.where.toolTip()
 
 
 def test_picked_from_the_menu(jena):

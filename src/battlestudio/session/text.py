@@ -144,8 +144,17 @@ def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | N
         return f"{n(e.unit)} spends {e.rounds} rounds"
     if k == "ammunition_resupplied":
         return f"{n(e.unit)} resupplied to {e.ammunition} rounds"
+    # a ruleset's own event: its explanation where it has one, else its fields in words
     fields = {f: v for f, v in e.to_dict().items() if f not in ("kind", "turn", "side", "phase")}
-    return f"{k} {fields}"
+    label = k.replace("_", " ")
+    said = next((str(fields[f]) for f in ("explanation", "reason", "text") if fields.get(f)), "")
+    who = next(
+        (str(fields.pop(f)) for f in ("unit", "subject", "id", "formation") if isinstance(fields.get(f), str)), ""
+    )
+    head = f"{n(who)}: {label}" if who else label
+    if said:
+        return f"{head}: {said}"
+    return f"{head} {_plain_value(fields, n)}" if fields else head
 
 
 def log_lines(battle: Battle, turn: int | None = None) -> Iterator[str]:

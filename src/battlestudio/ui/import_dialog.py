@@ -390,9 +390,17 @@ def import_into(doc: Document, dialog: ImportDialog) -> list[str]:
         when the import cannot be merged (nothing is changed then).
     """
     assert dialog.imported is not None
+    from battlestudio.play.document import PlayDocument
+
+    if isinstance(doc, PlayDocument):  # a game is shown: the order of battle is the scenario's
+        raise ValueError(
+            "a game is shown, and units come into a game only as reinforcements: "
+            "Game ▸ Back to Scenario Editor first, or import into a new document"
+        )
     side_map, new_sides = dialog.side_mapping()
     edit, nodes = merge_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
-    doc.push(edit)
+    if not doc.push(edit):
+        raise ValueError("the document refused the import")
     return nodes
 
 

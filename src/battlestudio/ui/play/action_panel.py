@@ -214,6 +214,8 @@ class ActionPanel(QWidget):
         why = self._why_not()
         s = self.session
         keep = self._chosen
+        if why or s is None or getattr(self, "_outcome_key", None) != tuple(s.key):
+            self.outcome.hide()  # the last outcome belongs to the phase it was recorded in
         self._filling = True
         self.subject.clear()
         if why or s is None:
@@ -495,6 +497,7 @@ class ActionPanel(QWidget):
                 raise ValueError(str(exc)) from None
 
         res = doc.run(text, act)
+        self._outcome_key = tuple(doc.session.key) if doc.session is not None else None
         self.outcome.show()
         if res is None or res is True:
             self.outcome.setHtml("<b style='color:#b00020'>Not recorded.</b> See the status bar.")

@@ -261,6 +261,9 @@ class TimelineBar(QWidget):
         self.where = QLabel(self)
         self.where.setObjectName("timeline_where")
         self.where.setTextFormat(Qt.TextFormat.RichText)
+        # a long place or error is clipped (and in the tooltip), never widening the window
+        self.where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.where.setMinimumWidth(120)
         row.addWidget(self.where, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
@@ -404,6 +407,7 @@ class TimelineBar(QWidget):
         except ValueError as exc:
             self.goto_error = str(exc).removeprefix("--at ")
             self.where.setText(f"<span style='color:#b00020'>Go to {escape(self.goto_error)}</span>")
+            self.where.setToolTip(f"Go to {self.goto_error}")
             return False
         self.goto_error = ""
         t.seek(pos)
