@@ -302,7 +302,7 @@ def run_reader(fmt: str, path: Path, png: Path | None = None) -> BaseException |
         elif fmt in ("csv", "xlsx"):
             import_oob([path], fmt, mapping=LEVELS_MAP)
         elif fmt == "fogofwar":
-            import_oob([path], "fogofwar")
+            import_oob([path], "fogofwar", scenario_id=18)
         else:
             import_oob([path], "orbat-mapper")
         return None

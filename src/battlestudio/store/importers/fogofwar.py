@@ -149,7 +149,7 @@ class _Tables:
         out = []
         for rowno, r in rows:
             effect = r.get("effect")
-            if effect is not None and effect.strip() and whole_number(effect.strip().removeprefix("-")) is None:
+            if effect is not None and whole_number(effect.strip().removeprefix("-")) is None:
                 raise OobImportError(f"{p}: row {rowno}: column 'effect': {effect!r} is not a whole number")
             out.append(r)
         return out

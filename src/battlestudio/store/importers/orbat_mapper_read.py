@@ -93,7 +93,10 @@ class Reader:
 
     def time(self, value: Any, path: str) -> datetime:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return datetime.fromtimestamp(value / 1000.0, tz=UTC)
+            try:
+                return datetime.fromtimestamp(value / 1000.0, tz=UTC)
+            except (OverflowError, OSError, ValueError):  # beyond year 1..9999 or not finite
+                raise self.fail(path, f"{value!r} is not a time in milliseconds since 1970 (years 1 to 9999)") from None
         if isinstance(value, str):
             try:
                 t = datetime.fromisoformat(value.strip())
@@ -107,13 +110,14 @@ class Reader:
         ok = (
             isinstance(value, list)
             and len(value) >= 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value[:2])
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e6 for v in value[:2])
         )
         if ok:
             lon, lat = float(value[0]), float(value[1])
             if math.isfinite(lon) and math.isfinite(lat) and -180 <= lon <= 180 and -90 <= lat <= 90:
                 return (lon, lat)
-        raise self.fail(path, f"{value!r} is not a place [longitude, latitude] in WGS84 degrees")
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+        raise self.fail(path, f"{shown} is not a place [longitude, latitude] in WGS84 degrees")
 
 
 def kind_of(value: Any) -> str:
