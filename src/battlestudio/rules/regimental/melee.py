@@ -413,27 +413,7 @@ def _square_test(run: _Run, cav: Unit, inf: Unit, p: RuleParameters, dice: DiceS
     run.text.append(f"{inf.name or inf.id} forms square and may fire its front base (3.4.2)")
     if not p.get("square_return_fire"):
         return
-    markers, rolls = roll_hits(
-        dice,
-        f"{key}:return-fire",
-        f"Square's front base fires at {cav.name or cav.id}",
-        1,
-        int(p.get("hit_values")),
-        int(p.get("save_values")["normal"]),
-        cav.name or cav.id,
-    )
-    fired = Fired(
-        **stamp(run.state),
-        unit=inf.id,
-        target=cav.id,
-        range_cm=0.0,
-        roll=rolls[0].to_dict(),
-        result=f"{markers} casualty marker{'s' if markers != 1 else ''}",
-        explanation="; ".join(r.explain() for r in rolls),
-    )
-    run.add([fired], rolls)
-    more, more_rolls, text = place_markers(run.state, cav.id, markers, "fire", p, dice, key=f"{key}:return-fire")
-    run.add(more, more_rolls, text)
+    _one_die_shot(run, inf, cav, p, dice, f"{key}:return-fire", f"Square's front base fires at {cav.name or cav.id}")
 
 
 def _skirmishers(run: _Run, cav: Unit, sk: Unit, p: RuleParameters, dice: DiceSource, key: str) -> bool:
@@ -471,18 +451,20 @@ def _skirmishers(run: _Run, cav: Unit, sk: Unit, p: RuleParameters, dice: DiceSo
 def _chasseur_shot(run: _Run, cav: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str) -> None:
     """Mounted chasseurs «могут произвести один выстрел перед ближним боем ... одним кубиком, как
     за пехоту» (Кавалерия): one die, hits 1-3, saves 1-3."""
+    _one_die_shot(run, cav, target, p, dice, f"{key}:chasseurs", f"Mounted chasseurs' shot, {cav.name or cav.id}")
+
+
+def _one_die_shot(
+    run: _Run, firer: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str, label: str
+) -> None:
+    """One die fired as infantry fire (hits and saves as 3.3.1) before or during a melee: the
+    ``Fired`` event and the markers it places."""
     markers, rolls = roll_hits(
-        dice,
-        f"{key}:chasseurs",
-        f"Mounted chasseurs' shot, {cav.name or cav.id}",
-        1,
-        int(p.get("hit_values")),
-        int(p.get("save_values")["normal"]),
-        target.name or target.id,
+        dice, key, label, 1, int(p.get("hit_values")), int(p.get("save_values")["normal"]), target.name or target.id
     )
     fired = Fired(
         **stamp(run.state),
-        unit=cav.id,
+        unit=firer.id,
         target=target.id,
         range_cm=0.0,
         roll=rolls[0].to_dict(),
@@ -490,7 +472,7 @@ def _chasseur_shot(run: _Run, cav: Unit, target: Unit, p: RuleParameters, dice: 
         explanation="; ".join(r.explain() for r in rolls),
     )
     run.add([fired], rolls)
-    more, more_rolls, text = place_markers(run.state, target.id, markers, "fire", p, dice, key=f"{key}:chasseurs")
+    more, more_rolls, text = place_markers(run.state, target.id, markers, "fire", p, dice, key=key)
     run.add(more, more_rolls, text)
 
 
