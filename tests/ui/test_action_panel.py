@@ -12,7 +12,6 @@ own (``PanelRules``), so these tests do not depend on the rulesets' handlers.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -43,7 +42,7 @@ from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.session import GameSession
 from battlestudio.ui.play import controller
 from battlestudio.ui.play.action_panel import NO_SUBJECT
-from tests.ui.window_helpers import ELCHINGEN, ModalRecorder, make_window, mouse, px
+from tests.ui.window_helpers import NO_XVFB, ELCHINGEN, ModalRecorder, make_window, mouse, px
 
 MARCOGNET = "french-bde-de-marcognet"  # 29 figures at (168, 26)
 RESERVE = "austrian-reserve-bde"  # 31 figures at (136, 70)
@@ -380,7 +379,7 @@ print(keys.toString(), taken)
 """
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run for the xcb platform")
+@pytest.mark.skipif(NO_XVFB, reason="needs xvfb-run for the xcb platform")
 def test_the_shortcut_is_free_on_the_xcb_key_table(tmp_path):
     """On X11 Ctrl+Shift+A is Deselect: the panel's key must be free there too."""
     env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": os.pathsep.join(sys.path)}

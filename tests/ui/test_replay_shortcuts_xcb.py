@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.window_helpers import NO_XVFB
+
 REPO = Path(__file__).resolve().parents[2]
 
 UNUSED_STANDARD = {"FindNext"}
@@ -59,9 +61,7 @@ def _keys(platform: str) -> dict:
     "platform",
     [
         "offscreen",
-        pytest.param(
-            "xcb", marks=pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="xvfb-run is not installed")
-        ),
+        pytest.param("xcb", marks=pytest.mark.skipif(NO_XVFB, reason="xvfb-run is not installed")),
     ],
 )
 def test_replay_shortcuts_clash_with_nothing(platform):

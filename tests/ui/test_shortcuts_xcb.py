@@ -6,7 +6,6 @@ the window under Xvfb with QT_QPA_PLATFORM=xcb, and in-process with the X11 bind
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QAction, QKeySequence
 
-from tests.ui.window_helpers import make_window
+from tests.ui.window_helpers import NO_XVFB, make_window
 
 SRC = Path(__file__).parents[2] / "src"
 
@@ -45,7 +44,7 @@ def _clashes(w) -> list[str]:
     return sorted(k for k, n in keys.items() if n > 1)
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs xvfb-run for the xcb platform")
+@pytest.mark.skipif(NO_XVFB, reason="needs xvfb-run for the xcb platform")
 def test_no_ambiguous_shortcut_on_xcb(tmp_path):
     env = {
         **os.environ,
