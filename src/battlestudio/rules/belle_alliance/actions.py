@@ -9,9 +9,9 @@ phase), ``melee`` (4.1.1, 4.1.3–4.1.8, melee and continued-advance phases) and
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
-from battlestudio.rules.belle_alliance import melee, orders
+from battlestudio.rules.belle_alliance import announce, melee, orders
 from battlestudio.rules.params import RuleParameters
 
-HANDLERS: tuple[ActionHandler, ...] = (orders.HANDLER, *melee.HANDLERS)
+HANDLERS: tuple[ActionHandler, ...] = (orders.HANDLER, *announce.HANDLERS, *melee.HANDLERS)
 
 ACTIONS = ActionTable(HANDLERS, lambda params: RuleParameters.for_ruleset("belle-alliance", params))
