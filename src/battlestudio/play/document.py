@@ -364,8 +364,19 @@ class PlayDocument(Document):
         changes = self._record_gesture(text, key, build)
         if changes:
             units = [rid for rid, (kind, _rec) in start.items() if kind == "units"]
-            self._explain_moves(before, units, (dx, dy))
+            self._last_move = (before, units, (dx, dy))
         return changes
+
+    def explain_move(self) -> None:
+        """Say how the last recorded move stands against the movement rules (``explained``):
+        the broken rules of each unit that breaks one, else how far of how far for one unit.
+        The select tool calls it once a drag ends (not on every mouse move: each check
+        measures the way swept against every friend and terrain feature)."""
+        last, self._last_move = self._last_move, None
+        if last is not None and last[2] != (0.0, 0.0):  # (0, 0): the drag was taken back
+            self._explain_moves(*last)
+
+    _last_move: tuple[GameState, list[str], Point] | None = None
 
     MOVE_CHECK_LIMIT = 12
     """At most this many units of one drag are checked against the movement rules."""

@@ -135,9 +135,16 @@ class SelectTool(Tool):
         if self._state == "moving":
             self.set_hint(type(self).hint)
             self._confirm_side(event)
+            self._explain_move()
         self.clear_previews()
         self._band = None
         self._state = "idle"
+
+    def _explain_move(self) -> None:
+        """While recording: how the drag stands against the ruleset's movement rules."""
+        explain = getattr(self.document, "explain_move", None)
+        if explain is not None:
+            explain()
 
     def _confirm_side(self, event: QMouseEvent) -> None:
         """At the end of a drag while recording: ask whether records of a side not on the move
@@ -165,6 +172,7 @@ class SelectTool(Tool):
                 self._nudge_key, self._nudged = new_merge_key("nudge"), (0.0, 0.0)
             self._nudged = (self._nudged[0] + ux * step, self._nudged[1] + uy * step)
             self.document.move(self.document.selection, *self._nudged, self._nudge_key, verb="Nudge")
+            self._explain_move()
             return True
         if key == Qt.Key.Key_Escape:
             self.reset()
