@@ -20,12 +20,13 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved, OrderStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
-from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord, success_probability
+from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
 from battlestudio.rules.toe.combat_marks import CombatMarked, mark_of, this_turn
-from battlestudio.rules.toe.contact import PHASE, stamp_of, in_contact, on_table
+from battlestudio.rules.toe.contact import PHASE, in_contact, on_table, reaction_modifiers, stamp_of
+from battlestudio.rules.toe.control import dice_spec
 
 
 # ------------------------------------------------------------------------------ advance (7.3.1)
@@ -154,20 +155,6 @@ def _undecided_in_order(state: GameState, u: Unit) -> tuple[bool, str]:
     return True, ""
 
 
-def _reaction_mods(p: RuleParameters, u: Unit) -> tuple[Modifier, ...] | None:
-    """Table 3 modifiers for ``u``'s reaction roll, None when the scenario lacks Table 3."""
-    found = p.lookup("reaction_modifiers")
-    if found is None:
-        return None
-    table = dict(found[1])
-    keys = ("break_off", f"arm:{u.arm.value}", f"formation:{u.formation.value}", f"quality:{u.quality}")
-    return tuple(Modifier(int(table[k]), f"{k} (Table 3)") for k in keys if k in table and int(table[k]))
-
-
-def _d10(p: RuleParameters) -> DiceSpec:
-    return DiceSpec(1, 10, zero_based=bool(p.get("d10_zero_based")))
-
-
 def break_off_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
     u = state.units.get(subject)
     if state.phase != PHASE or not on_table(state, u):
@@ -176,7 +163,9 @@ def break_off_spec(state: GameState, p: RuleParameters, subject: str) -> ActionS
     ok, why = _undecided_in_order(state, u)
     if not ok and not why:
         return None
-    lost = "" if _reaction_mods(p, u) is not None else "Table 3 (reaktionskast), toe.reaction_modifiers"
+    lost = (
+        "" if reaction_modifiers(p, u, "break_off") is not None else "Table 3 (reaktionskast), toe.reaction_modifiers"
+    )
     return ActionSpec(
         "break_off",
         "Break off the undecided melee",
@@ -197,7 +186,7 @@ def break_off_spec(state: GameState, p: RuleParameters, subject: str) -> ActionS
 
 def break_off_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u = state.units[req.subject]
-    mods = _reaction_mods(p, u)
+    mods = reaction_modifiers(p, u, "break_off")
     need = int(p.get("reaction_threshold"))
     if mods is None:
         return ActionPreview(
@@ -209,7 +198,7 @@ def break_off_preview(state: GameState, req: ActionRequest, p: RuleParameters) -
             umpire_entry=True,
             assumed=tuple(p.assumptions()),
         )
-    chance = success_probability(_d10(p), sum(m.value for m in mods), need)
+    chance = success_probability(dice_spec(p), sum(m.value for m in mods), need)
     return ActionPreview(
         "break_off",
         u.id,
@@ -232,7 +221,7 @@ def break_off_resolve(state: GameState, req: ActionRequest, p: RuleParameters, d
         word = "passed" if passed else "failed"
         text = f"the umpire's entry: the reaction roll {word} (Table 3 is not in the rules text)"
     else:
-        mods = _reaction_mods(p, u)
+        mods = reaction_modifiers(p, u, "break_off")
         if mods is None:
             raise RuleRefused("break off: Table 3 (toe.reaction_modifiers) is not in the rules text; enter the roll")
         n = sum(1 for _ in mark_of(state, u.id).get("opponents", ()))
@@ -240,8 +229,8 @@ def break_off_resolve(state: GameState, req: ActionRequest, p: RuleParameters, d
         r = RollRecord(
             purpose,
             f"Reaction roll to break off, {u.name}",
-            _d10(p),
-            dice.roll(purpose, _d10(p)),
+            dice_spec(p),
+            dice.roll(purpose, dice_spec(p)),
             mods,
             need,
             "5.2.2 'større end eller lig med 6'",

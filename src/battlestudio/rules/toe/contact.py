@@ -7,6 +7,7 @@ from typing import Any
 
 from battlestudio.model.units import OrderState, Unit
 from battlestudio.replay.state import GameState
+from battlestudio.rules.dice import Modifier
 from battlestudio.rules.params import RuleParameters
 
 PHASE = "attack"
@@ -30,3 +31,20 @@ def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Uni
 def stamp_of(state: GameState) -> dict[str, Any]:
     """The turn, side and phase an event of the open phase carries."""
     return {"turn": state.turn, "side": state.side, "phase": state.phase}
+
+
+TABLE3 = "Table 3 (reaktionskast), toe.reaction_modifiers"
+"""The lost table of reaction-roll modifiers, as the umpire's line names it."""
+
+
+def reaction_modifiers(p: RuleParameters, u: Unit, situation: str) -> tuple[Modifier, ...] | None:
+    """Table 3 (reaktionskast, 5.2.2) modifiers for ``u``'s reaction roll in ``situation``
+    (``break_off`` 7.3.2, or a reaction: ``move``, ``square``, ``face``, ``limber``), from the
+    scenario's ``reaction_modifiers`` (condition -> value: the situation, ``arm:<arm>``,
+    ``formation:<f>``, ``quality:<q>``); None when the scenario lacks Table 3."""
+    found = p.lookup("reaction_modifiers")
+    if found is None:
+        return None
+    table = dict(found[1])
+    keys = (situation, f"arm:{u.arm.value}", f"formation:{u.formation.value}", f"quality:{u.quality}")
+    return tuple(Modifier(int(table[k]), f"{k} (Table 3)") for k in keys if k in table and int(table[k]))

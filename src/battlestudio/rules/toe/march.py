@@ -39,6 +39,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.toe.common import march_length
+from battlestudio.rules.toe.reactions import REACTED, this_player_turn
 
 PIVOT_FREE_DEG = 45.0
 
@@ -100,12 +101,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
 
     immobile = False
     # 4.2 who moves
-    reacted = state.flags.get(f"reaction_attempted:{u.id}")
-    reaction = (
-        reacted
-        if isinstance(reacted, dict) and reacted.get("turn") == state.turn and reacted.get("side") == state.side
-        else None
-    )
+    reaction = this_player_turn(state, REACTED, u.id)  # a reaction tried in this player-turn (5.2)
     if reaction is not None and not reaction.get("passed"):
         problems.append(f"{u.name}'s reaction failed: it does not move (5.2).")
     elif reaction is None and u.side != state.side and state.phase in ("movement", "attack_declaration"):

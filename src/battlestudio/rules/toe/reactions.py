@@ -36,11 +36,12 @@ from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateC
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
-from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord, success_probability
+from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
-from battlestudio.rules.toe.contact import in_contact, on_table, stamp_of
+from battlestudio.rules.toe.contact import TABLE3, in_contact, on_table, reaction_modifiers, stamp_of
+from battlestudio.rules.toe.control import dice_spec
 from battlestudio.rules.toe.formations import formation_change
 from battlestudio.rules.toe.melee import aspect_of, attached_to
 
@@ -48,7 +49,6 @@ DECLARED = "attack_declared"
 REACTED = "reaction_attempted"
 DECLARATION_PHASE = "attack_declaration"
 REACTION_KINDS = ("move", "square", "face", "limber")
-TABLE3 = "Table 3 (reaktionskast), toe.reaction_modifiers"
 
 
 def this_player_turn(state: GameState, name: str, uid: str) -> dict[str, Any] | None:
@@ -67,20 +67,6 @@ def _flag(state: GameState, name: str, uid: str, reason: str, **value: Any) -> C
         value={"turn": state.turn, "side": state.side, **value},
         reason=reason,
     )
-
-
-def _d10(p: RuleParameters) -> DiceSpec:
-    return DiceSpec(1, 10, zero_based=bool(p.get("d10_zero_based")))
-
-
-def _table3(p: RuleParameters, u: Unit, kind: str) -> tuple[Modifier, ...] | None:
-    """Table 3 modifiers for ``u``'s reaction of ``kind``, None when the scenario lacks it."""
-    found = p.lookup("reaction_modifiers")
-    if found is None:
-        return None
-    table = dict(found[1])
-    keys = (f"reaction:{kind}", f"arm:{u.arm.value}", f"formation:{u.formation.value}", f"quality:{u.quality}")
-    return tuple(Modifier(int(table[k]), f"{k} (Table 3)") for k in keys if k in table and int(table[k]))
 
 
 # ------------------------------------------------------------------------------ 5.1 declaration
@@ -226,7 +212,7 @@ def react_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
     open_ = tuple(k for k, why in kinds.items() if not why)
     if not kinds:
         return None
-    lost = "" if _table3(p, u, open_[0] if open_ else "move") is not None else TABLE3
+    lost = "" if reaction_modifiers(p, u, open_[0] if open_ else "move") is not None else TABLE3
     return ActionSpec(
         "react",
         "React (reaction roll)",
@@ -256,7 +242,7 @@ def _kind(state: GameState, p: RuleParameters, req: ActionRequest) -> tuple[Unit
 def react_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u, kind = _kind(state, p, req)
     need = int(p.get("reaction_threshold"))
-    mods = _table3(p, u, kind)
+    mods = reaction_modifiers(p, u, kind)
     if mods is None:
         return ActionPreview(
             req.action,
@@ -266,7 +252,7 @@ def react_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> Ac
             umpire_entry=True,
         )
     total = sum(m.value for m in mods)
-    chance = success_probability(_d10(p), total, need)
+    chance = success_probability(dice_spec(p), total, need)
     return ActionPreview(
         req.action, u.id, True, explanation=f"d10 {total:+d} ≥ {need} (5.2)", odds=((f"{kind} succeeds", chance),)
     )
@@ -287,13 +273,19 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         passed = bool(req.umpire_result.get("passed"))
         text = f"{u.name}'s reaction ({kind}): the umpire's entry, {'passed' if passed else 'failed'} ({TABLE3} lost)."
     else:
-        mods = _table3(p, u, kind)
+        mods = reaction_modifiers(p, u, kind)
         if mods is None:
             raise RuleRefused(f"react: {TABLE3} is not in the rules text; enter the result")
         purpose = f"toe-reaction:{u.id}:{kind}:t{state.turn}:{state.side}"
-        raw = dice.roll(purpose, _d10(p))
+        raw = dice.roll(purpose, dice_spec(p))
         r = RollRecord(
-            purpose, f"Reaction roll, {u.name} ({kind})", _d10(p), raw, mods, need, "5.2 'større end eller lig med 6'"
+            purpose,
+            f"Reaction roll, {u.name} ({kind})",
+            dice_spec(p),
+            raw,
+            mods,
+            need,
+            "5.2 'større end eller lig med 6'",
         )
         passed = r.total >= need
         r = replace(r, success=passed, outcome="reaction succeeds" if passed else "reaction fails")
