@@ -162,11 +162,12 @@ class ActionPanel(QWidget):
         lay.addWidget(self.umpire_line)
         lay.addWidget(self.instead)
         lay.addLayout(self.umpire_host)
-        buttons = QHBoxLayout()
+        buttons = QHBoxLayout()  # below the scrolled part: always in reach on a short screen
+        buttons.setContentsMargins(4, 2, 4, 4)
         buttons.addStretch(1)
         buttons.addWidget(self.enter_button)
         buttons.addWidget(self.roll_button)
-        lay.addLayout(buttons)
+        outer.addLayout(buttons)
         lay.addWidget(self.outcome, 1)
 
         self.subject.currentIndexChanged.connect(self._on_subject)
