@@ -242,11 +242,7 @@ def test_problem_double_click_selects_and_centres(window, qtbot):
     window.document.push(MoveRecords("units", {uid: (235.0, 175.0)}, None, "Move to the corner"))
     panel = window.problems_panel
     panel.check()
-    item = next(
-        panel.list.topLevelItem(i)
-        for i in range(panel.list.topLevelItemCount())
-        if panel.list.topLevelItem(i).text(1) == "unit.off_table"
-    )
+    item = next(panel.rows()[i] for i in range(len(panel.rows())) if panel.rows()[i].text(1) == "unit.off_table")
     window.zoom_100()
     panel.list.itemActivated.emit(item, 0)
     assert window.document.selection == {uid}

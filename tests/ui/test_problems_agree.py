@@ -49,10 +49,10 @@ def cli_problems(path: Path, capsys) -> tuple[int, list[tuple[str, str, str]]]:
 
 def dock_problems(panel: ProblemsPanel) -> list[tuple[str, str, str]]:
     """(severity, check, message) of each row the dock lists, read from the widget."""
-    assert panel.list.topLevelItemCount() == len(panel.problems)  # all listed, none held back
+    assert len(panel.rows()) == len(panel.problems)  # all listed, none held back
     rows = []
-    for k in range(panel.list.topLevelItemCount()):
-        item = panel.list.topLevelItem(k)
+    for k in range(len(panel.rows())):
+        item = panel.rows()[k]
         severity = item.toolTip(0).split(":", 1)[0]
         rows.append((severity, item.text(1), item.text(0)))
     return rows
@@ -64,9 +64,7 @@ def assert_agree(path: Path, panel: ProblemsPanel, capsys) -> list[tuple[str, st
     assert cli == dock
     assert code == (1 if any(sev == "error" for sev, _, _ in cli) else 0)
     expected = check_battle(store.load(path))
-    assert [panel.list.topLevelItem(k).data(0, IDS_ROLE) for k in range(len(dock))] == [
-        list(p.subjects) for p in expected
-    ]
+    assert [panel.rows()[k].data(0, IDS_ROLE) for k in range(len(dock))] == [list(p.subjects) for p in expected]
     summary = panel.summary.text()
     errors = sum(sev == "error" for sev, _, _ in dock)
     assert summary == ("No problems found." if not dock else f"{errors} errors, {len(dock) - errors} warnings")

@@ -21,15 +21,15 @@ def test_problems_follow_edits_and_select_culprits(qtbot, document):
     assert blocker.args == [1, 1]
     codes = [(p.severity, p.check, p.subjects) for p in panel.problems]
     assert codes == [("error", "unit.off_table", ("u-ir8",)), ("warning", "commander.idle", ("c-ulm-art",))]
-    assert panel.list.topLevelItem(0).text(0) == (
+    assert panel.rows()[0].text(0) == (
         "units['u-ir8'].position: (250, 112) cm puts IR 8 Erzherzog "
         "Ludwig's footprint (x 238.0–262.0, y 112.0–115.0 cm) off the "
         "240 × 180 cm table"
     )
-    assert panel.list.topLevelItem(0).text(1) == "unit.off_table"
+    assert panel.rows()[0].text(1) == "unit.off_table"
     panel.list.show()
     qtbot.waitExposed(panel.list)
-    rect = panel.list.visualItemRect(panel.list.topLevelItem(1))
+    rect = panel.list.visualItemRect(panel.rows()[1])
     qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     assert document.selection == {"c-ulm-art"}
     document.undo()
@@ -70,5 +70,41 @@ def test_a_flood_of_problems_is_listed_in_part_but_counted_in_full(qtbot, docume
     qtbot.addWidget(panel)
     overlaps = [p for p in panel.problems if p.check == "unit.overlap"]
     assert len(overlaps) == 8 * 7 // 2
-    assert panel.list.topLevelItemCount() == 3
+    assert len(panel.rows()) == 3
     assert panel.summary.text().endswith("(the first 3 are listed)")
+
+
+def test_problems_are_grouped_by_check_filtered_and_a_group_selects_all(qtbot, document):
+    # 28 overlap warnings from eight stacked brigades, and one unit off the table (an error)
+    ids = ["u-6leger", "u-39ligne", "u-69ligne", "u-76ligne", "u-25leger", "u-27ligne", "u-50ligne", "u-59ligne"]
+    document.push(MoveRecords("units", {i: (120.0, 60.0) for i in ids}, None, "Stack"))
+    document.push(MoveRecords("units", {"u-ir8": (250.0, 112.0)}, None, "Move off"))
+    panel = ProblemsPanel(document)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    groups = [panel.list.topLevelItem(k) for k in range(panel.list.topLevelItemCount())]
+    checks = [g.text(1) for g in groups]
+    assert checks[0] == "unit.off_table"  # the group with an error comes first
+    overlap = groups[checks.index("unit.overlap")]
+    assert overlap.childCount() == 28 and overlap.text(0) == "28 problems"
+    assert len(panel.rows()) == len(panel.problems)  # every problem is a row of some group
+
+    # a click on the group selects the records of all its problems
+    panel.list.scrollToItem(overlap)
+    rect = panel.list.visualItemRect(overlap)
+    qtbot.mouseClick(panel.list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    assert document.selection == set(ids)
+
+    # only errors: the overlap group is hidden
+    panel.severity.setCurrentText("Errors")
+    assert overlap.isHidden() and not groups[0].isHidden()
+    panel.severity.setCurrentText("All")
+    # typed text filters by message, ignoring case and accents; the group says how many it shows
+    qtbot.keyClicks(panel.filter, "6E LEGER")
+    shown = [overlap.child(j) for j in range(overlap.childCount()) if not overlap.child(j).isHidden()]
+    assert len(shown) == 7 and all("6e léger" in c.text(0).casefold() for c in shown)
+    assert overlap.text(0) == "7 of 28 problems shown"
+    assert groups[0].isHidden()  # the off-table problem does not name the 6e Léger
+    panel.filter.clear()
+    assert not groups[0].isHidden() and overlap.text(0) == "28 problems"

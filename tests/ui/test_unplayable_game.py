@@ -51,7 +51,7 @@ def test_unreplayable_game_is_warned_about_and_kept_on_save(qtbot, tmp_path, mon
     (first,) = [p for p in w.problems_panel.problems if p.check == "game.replay"]
     assert first is w.problems_panel.problems[0] and first.severity == "error"
     assert first.message.startswith("events: game log event ") and "no unit 'ghost'" in first.message
-    assert w.problems_panel.list.topLevelItem(0).text(0) == first.message
+    assert w.problems_panel.rows()[0].text(0) == first.message
 
     w.set_document(w.document)  # shown again (e.g. after a view switch): warned once only
     assert len(modals.calls) == 1

@@ -79,7 +79,7 @@ def test_a_recorded_games_problems_reach_the_problems_dock_and_stay_with_their_d
     qtbot.waitUntil(lambda: bool(modals.of("warning")), timeout=20_000)  # found by the idle check
     qtbot.waitUntil(lambda: not isinstance(w.document, PlayDocument))
     shown = w.document
-    top = w.problems_panel.list.topLevelItem(0)
+    top = w.problems_panel.rows()[0]
     assert top.text(1) == "game.replay" and "no unit 'ghost'" in top.text(0)
     errors = sum(p.severity == "error" for p in w.problems_panel.problems)
     assert errors >= 1 and w.problems_label.text().startswith(f"{errors} errors")  # counted in the status bar

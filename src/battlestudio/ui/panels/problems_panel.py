@@ -2,9 +2,11 @@
 (``battlestudio.validate``, the checks ``battlestudio check`` runs).
 
 It re-checks shortly after the Document changes (one check per burst of edits, so a drag does
-not validate on every mouse move) and lists errors and warnings; clicking a problem selects
-the records at fault, so the map and the order-of-battle tree show them. Problems of a document
-found elsewhere (``set_extra_problems``: its recorded game cannot be replayed) are listed first.
+not validate on every mouse move) and lists errors and warnings grouped by check (a row per
+check with its count, errors' groups first), filtered by severity and by text; clicking a
+problem selects the records at fault, clicking a group selects those of all its problems, so
+the map and the order-of-battle tree show them. Problems of a document found elsewhere
+(``set_extra_problems``: its recorded game cannot be replayed) are listed first.
 """
 
 from __future__ import annotations
@@ -12,13 +14,27 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QStyle, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QStyle,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from battlestudio.document import Document
 from battlestudio.edits import Change
+from battlestudio.ui.panels.oob_panel import fold
 from battlestudio.validate import ERROR, FootprintCache, Problem, find_problems
 
 IDS_ROLE = Qt.ItemDataRole.UserRole + 1
+INDEX_ROLE = Qt.ItemDataRole.UserRole + 2
+"""On a problem row: its index in ``ProblemsPanel.problems``; on a group row: None."""
+SEVERITIES = {"All": None, "Errors": "error", "Warnings": "warning"}
 RECHECK_MS = 250
 """Delay after the last change before re-validating."""
 
@@ -43,14 +59,24 @@ class ProblemsPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel()
+        self.severity = QComboBox()
+        self.severity.addItems(list(SEVERITIES))
+        self.severity.setToolTip("Show all problems, only errors or only warnings")
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter problems…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show only problems whose text or check contains this (ignoring case and accents)")
         self.list = QTreeWidget()
         self.list.setHeaderLabels(["Problem", "Check"])
-        self.list.setRootIsDecorated(False)
         self.list.setColumnWidth(0, 420)
         self.list.setMinimumHeight(40)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.severity)
+        top.addWidget(self.filter, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        lay.addWidget(self.summary)
+        lay.addLayout(top)
         lay.addWidget(self.list, 1)
         self.problems: list[Problem] = []
         self._footprints = FootprintCache()
@@ -60,6 +86,8 @@ class ProblemsPanel(QWidget):
         self._timer.timeout.connect(self.check)
         self.list.itemClicked.connect(self._on_clicked)
         self.list.itemActivated.connect(self._on_activated)
+        self.severity.currentTextChanged.connect(lambda _text: self.apply_filter())
+        self.filter.textChanged.connect(lambda _text: self.apply_filter())
         self.document: Document | None = None
         self._extra: WeakKeyDictionary[Document, list[Problem]] = WeakKeyDictionary()
         self.set_document(document)
@@ -92,17 +120,7 @@ class ProblemsPanel(QWidget):
         # the scenario as designed (``battle.scenario``), as ``battlestudio check`` reads the file; in
         # a game ``document.scenario`` is the state at the replay cursor, which is not a scenario to check
         self.problems = extra + find_problems(self.document.battle.scenario, self._footprints)
-        style = self.style()
-        icons = {
-            "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
-            "warning": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
-        }
-        self.list.clear()
-        for p in self.problems[:MAX_LISTED]:
-            item = QTreeWidgetItem(self.list, [p.message, p.check])
-            item.setIcon(0, icons.get(p.severity, icons["warning"]))
-            item.setData(0, IDS_ROLE, list(p.subjects))
-            item.setToolTip(0, f"{p.severity}: {p.message}")
+        self._fill()
         errors = sum(p.severity == ERROR for p in self.problems)
         warnings = len(self.problems) - errors
         text = "No problems found." if not self.problems else f"{errors} errors, {warnings} warnings"
@@ -111,6 +129,76 @@ class ProblemsPanel(QWidget):
         self.summary.setText(text)
         self.count_changed.emit(errors, warnings)
         return self.problems
+
+    def _fill(self) -> None:
+        """One group row per check (in order of its first problem, groups with errors first),
+        its problems as children; groups of one problem start expanded."""
+        style = self.style()
+        icons = {
+            "error": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical),
+            "warning": style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
+        }
+        expanded = {
+            self.list.topLevelItem(k).text(1)
+            for k in range(self.list.topLevelItemCount())
+            if self.list.topLevelItem(k).isExpanded()
+        }
+        self.list.clear()
+        groups: dict[str, list[int]] = {}
+        for i, p in enumerate(self.problems[:MAX_LISTED]):
+            groups.setdefault(p.check, []).append(i)
+        order = sorted(
+            groups, key=lambda c: (not any(self.problems[i].severity == ERROR for i in groups[c]), groups[c][0])
+        )
+        for check in order:
+            members = groups[check]
+            worst = ERROR if any(self.problems[i].severity == ERROR for i in members) else "warning"
+            group = QTreeWidgetItem(self.list, ["", check])
+            group.setIcon(0, icons[worst])
+            group.setData(0, INDEX_ROLE, None)
+            subjects: list[str] = []
+            for i in members:
+                p = self.problems[i]
+                item = QTreeWidgetItem(group, [p.message, p.check])
+                item.setIcon(0, icons.get(p.severity, icons["warning"]))
+                item.setData(0, IDS_ROLE, list(p.subjects))
+                item.setData(0, INDEX_ROLE, i)
+                item.setToolTip(0, f"{p.severity}: {p.message}")
+                subjects.extend(s for s in p.subjects if s not in subjects)
+            group.setData(0, IDS_ROLE, subjects)
+            group.setToolTip(0, f"{check}: click to select the records of all its problems")
+            group.setExpanded(len(members) == 1 or check in expanded or len(groups) == 1)
+        self.apply_filter()
+
+    def apply_filter(self) -> None:
+        """Show the problems of the chosen severity whose message or check contains the filter
+        text (ignoring case and accents); a group shows how many of its problems are shown."""
+        want = SEVERITIES.get(self.severity.currentText())
+        needle = fold(self.filter.text().strip())
+        for k in range(self.list.topLevelItemCount()):
+            group = self.list.topLevelItem(k)
+            shown = 0
+            for j in range(group.childCount()):
+                item = group.child(j)
+                p = self.problems[item.data(0, INDEX_ROLE)]
+                ok = (want is None or p.severity == want) and (
+                    not needle or needle in fold(p.message) or needle in fold(p.check)
+                )
+                item.setHidden(not ok)
+                shown += ok
+            total = group.childCount()
+            noun = "problem" if total == 1 else "problems"
+            group.setText(0, f"{total} {noun}" if shown == total else f"{shown} of {total} {noun} shown")
+            group.setHidden(shown == 0)
+
+    def rows(self) -> list[QTreeWidgetItem]:
+        """The problem rows (not the group rows), in the order of ``problems``."""
+        items = [
+            self.list.topLevelItem(k).child(j)
+            for k in range(self.list.topLevelItemCount())
+            for j in range(self.list.topLevelItem(k).childCount())
+        ]
+        return sorted(items, key=lambda item: item.data(0, INDEX_ROLE))
 
     def _culprits(self, item: QTreeWidgetItem) -> list[str]:
         s = self.document.scenario
