@@ -94,6 +94,22 @@ def test_position_facing_and_optional_fields(panel, document):
     assert document.scenario.units["u-6leger"].ammunition is None
 
 
+def test_an_optional_number_is_cleared_by_emptying_it(qtbot, panel, document):
+    document.set_selection({"u-6leger"})
+    ammo: QSpinBox = panel.editors["units"]["ammunition"].widget
+    ammo.setValue(12)
+    assert document.scenario.units["u-6leger"].ammunition == 12
+    panel.show()
+    ammo.setFocus()
+    ammo.selectAll()
+    qtbot.keyClick(ammo, Qt.Key.Key_Backspace)
+    qtbot.keyClick(ammo, Qt.Key.Key_Return)
+    assert document.scenario.units["u-6leger"].ammunition is None and ammo.text() == "—"
+    assert "clear" in ammo.toolTip()
+    document.undo()  # edits of one field in a row are one undo step, as a spin box's steps are
+    assert document.scenario.units["u-6leger"].ammunition is None and document.undo_count == 0
+
+
 def test_mixed_kinds_get_one_group_each(panel, document):
     document.set_selection({"u-ir8", "c-loudon", "town-ober", "t-hill-1"})
     assert set(panel.editors) == {"units", "commanders", "terrain", "towns"}

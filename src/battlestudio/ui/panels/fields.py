@@ -29,11 +29,14 @@ from PySide6.QtWidgets import (
 class _Clamping:
     """Mixin of the number fields: a number typed beyond the range is kept while typing (Qt's
     own spin box drops the key, so 600 in a field of at most 500 became 60) and, on Enter, set
-    to the nearest limit with a note saying so (``clamp_note``)."""
+    to the nearest limit with a note saying so (``clamp_note``). In an optional field (one with
+    a special value text, ``NONE_TEXT``) an emptied entry clears the value on Enter."""
 
     clamp_note = ""
 
     def validate(self, text: str, pos: int):  # noqa: D102 - Qt API
+        if self.specialValueText() and not self._bare(text):  # type: ignore[attr-defined]
+            return (QValidator.State.Acceptable, text, pos)
         state = super().validate(text, pos)  # type: ignore[misc]
         st = state[0] if isinstance(state, tuple) else state
         if st == QValidator.State.Invalid:
@@ -45,8 +48,18 @@ class _Clamping:
             return (QValidator.State.Intermediate, text, pos)
         return state
 
+    def _bare(self, text: str) -> str:
+        return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined,no-any-return]
+
+    def valueFromText(self, text: str):  # noqa: D102, N802 - Qt API
+        if self.specialValueText() and not self._bare(text):  # type: ignore[attr-defined]
+            return self.minimum()  # type: ignore[attr-defined]
+        return super().valueFromText(text)  # type: ignore[misc]
+
     def fixup(self, text: str) -> str:  # noqa: D102 - Qt API
         bare = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined]
+        if not bare and self.specialValueText():  # type: ignore[attr-defined]
+            return self.specialValueText()  # type: ignore[attr-defined,no-any-return]
         try:
             v = float(bare.replace(",", ""))
         except ValueError:
@@ -71,6 +84,7 @@ class ClampingDoubleSpinBox(_Clamping, QDoubleSpinBox):
 
 NONE_TEXT = "—"
 """Shown for an optional value that is not set."""
+OPTIONAL_TIP = f"Optional: empty the field (or step below the lowest value) and press Enter to clear it ({NONE_TEXT})"
 
 
 @dataclass(frozen=True)
@@ -176,6 +190,7 @@ class FieldEditor(QObject):
             w.setRange(int(s.minimum) - (1 if s.optional else 0), int(s.maximum))
             if s.optional:
                 w.setSpecialValueText(NONE_TEXT)
+                w.setToolTip(OPTIONAL_TIP)
             w.setSuffix(s.suffix)
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
@@ -190,6 +205,7 @@ class FieldEditor(QObject):
             w.setRange(s.minimum - (step if s.optional else 0), s.maximum)
             if s.optional:
                 w.setSpecialValueText(NONE_TEXT)
+                w.setToolTip(OPTIONAL_TIP)
             w.setSuffix(s.suffix)
             w.setKeyboardTracking(False)
             w.setWrapping(s.wrap)
@@ -233,7 +249,8 @@ class FieldEditor(QObject):
                 w.setText("" if value is None else str(value))
                 self._mark(True)
             note = getattr(w, "clamp_note", "")  # a clamped entry stays explained until the next key
-            w.setToolTip("Values differ among the selected items; an edit sets them all." if mixed else note)
+            plain = OPTIONAL_TIP if self.spec.optional and isinstance(w, (QSpinBox, QDoubleSpinBox)) else ""
+            w.setToolTip("Values differ among the selected items; an edit sets them all." if mixed else note or plain)
             font = w.font()
             font.setItalic(mixed)
             w.setFont(font)
