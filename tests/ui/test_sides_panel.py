@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QColorDialog, QInputDialog
 
 from tests.ui.window_helpers import ELCHINGEN, ModalRecorder, make_window
 
+JENA = ELCHINGEN.with_name("jena-1806.battle.json")
+
 
 def test_sides_dock_edits_are_each_one_undo_step(qtbot, tmp_path, monkeypatch):
     rec = ModalRecorder(monkeypatch)
@@ -18,6 +20,7 @@ def test_sides_dock_edits_are_each_one_undo_step(qtbot, tmp_path, monkeypatch):
     sc = doc.scenario
     before = dict(sc.sides)
     assert panel.list.topLevelItemCount() == len(before)
+    assert panel.current() == next(iter(before)) and panel.rename_button.isEnabled()  # ready at once
     answers = iter(["Bavarian", "Bavarian army", "Bavaria, Württemberg"])
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (next(answers), True)))
     monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda *a, **k: QColor("#123456")))
@@ -31,7 +34,7 @@ def test_sides_dock_edits_are_each_one_undo_step(qtbot, tmp_path, monkeypatch):
     assert sc.sides["bavarian"].name == "Bavarian army" and doc.undo_count == steps + 2
     qtbot.mouseClick(panel.colour_button, Qt.MouseButton.LeftButton)
     assert sc.sides["bavarian"].colour == "#123456" and doc.undo_count == steps + 3
-    assert panel.list.currentItem().toolTip(0) == "#123456"
+    assert panel.list.currentItem().toolTip(0) == "Bavarian army (#123456)"
     qtbot.mouseClick(panel.nation_button, Qt.MouseButton.LeftButton)
     assert sc.sides["bavarian"].nations == ("Bavaria", "Württemberg") and doc.undo_count == steps + 4
     w.actions["undo"].trigger()
@@ -41,6 +44,7 @@ def test_sides_dock_edits_are_each_one_undo_step(qtbot, tmp_path, monkeypatch):
     assert "bavarian" not in sc.sides and doc.undo_count == steps + 5
     assert not rec.of("critical")
     assert panel.list.topLevelItemCount() == len(before)
+    assert panel.current() == next(iter(before)) and panel.rename_button.isEnabled()  # ready at once
 
     # a side with units is refused, with the count
     full = next(iter(before))
@@ -53,3 +57,12 @@ def test_sides_dock_edits_are_each_one_undo_step(qtbot, tmp_path, monkeypatch):
     for _ in range(5):
         w.actions["undo"].trigger()
     assert dict(sc.sides) == before
+
+
+def test_a_newly_opened_file_has_its_first_side_current(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(ELCHINGEN)
+    w.sides_panel.select(list(w.document.scenario.sides)[-1])
+    assert w.files.open_path(JENA, ask=False)  # the side that was current is not in this file
+    assert w.sides_panel.current() == next(iter(w.document.scenario.sides))
+    assert w.sides_panel.colour_button.isEnabled()

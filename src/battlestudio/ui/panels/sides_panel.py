@@ -98,7 +98,8 @@ class SidesPanel(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        """Re-read the sides, keeping the current row."""
+        """Re-read the sides, keeping the current row (the first side's when it is gone, e.g.
+        after another file was opened, so the buttons are ready)."""
         assert self.document is not None
         keep = self.current()
         sc = self.document.scenario
@@ -109,13 +110,15 @@ class SidesPanel(QWidget):
                 [side.name, sid, ", ".join(side.nations), str(len(units)), f"{sum(u.men for u in units):,}"]
             )
             it.setIcon(0, _swatch(side.colour))
-            it.setToolTip(0, side.colour)
+            it.setToolTip(0, f"{side.name} ({side.colour})")  # a long name is cut in a narrow dock
             for c in (3, 4):
                 it.setTextAlignment(c, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             it.setData(0, ID_ROLE, sid)
             self.list.addTopLevelItem(it)
-            if sid == keep or (keep is None and self.list.topLevelItemCount() == 1):
+            if sid == keep:
                 self.list.setCurrentItem(it)
+        if self.list.currentItem() is None and self.list.topLevelItemCount():
+            self.list.setCurrentItem(self.list.topLevelItem(0))
         self._enable()
 
     def current(self) -> str | None:
