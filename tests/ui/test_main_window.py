@@ -38,6 +38,7 @@ def test_opens_bundled_scenario_with_title_and_docks(window):
         "dock_properties",
         "dock_problems",
         "dock_sides",
+        "dock_places",
     }
     assert window.settings.recent_files()[0] == ELCHINGEN.resolve()
     assert not window.actions["undo"].isEnabled()

@@ -7,6 +7,7 @@ builders of the map's gestures are in ``edits.moves`` (drag, nudge, turn) and ``
 
 from battlestudio.edits.base import (
     KINDS,
+    MAP_KINDS,
     RECORD_KINDS,
     Change,
     Edit,
@@ -24,6 +25,7 @@ from battlestudio.edits.records import MoveRecords, PutRecords, RemoveRecords
 
 __all__ = [
     "KINDS",
+    "MAP_KINDS",
     "RECORD_KINDS",
     "Change",
     "Edit",

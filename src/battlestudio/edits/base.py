@@ -28,6 +28,17 @@ RECORD_KINDS: tuple[str, ...] = (
 """Scenario containers (``dict`` id → frozen record) that edits may change."""
 
 KINDS: frozenset[str] = frozenset(RECORD_KINDS) | {"oob", "info"}
+
+MAP_KINDS: tuple[str, ...] = (
+    "units",
+    "commanders",
+    "terrain",
+    "towns",
+    "objectives",
+    "deployment_zones",
+    "reinforcements",
+)
+"""Containers whose records are drawn, selected, moved and deleted on the map."""
 """Every kind a ``Change`` may name: the record containers plus ``oob`` and ``info``."""
 
 
@@ -186,6 +197,8 @@ NOUNS: dict[str, tuple[str, str]] = {
     "terrain": ("terrain feature", "terrain features"),
     "towns": ("town zone", "town zones"),
     "objectives": ("objective", "objectives"),
+    "deployment_zones": ("deployment zone", "deployment zones"),
+    "reinforcements": ("reinforcement", "reinforcements"),
 }
 """Singular and plural noun of each record container, for undo labels."""
 

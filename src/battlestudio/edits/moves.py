@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from shapely.affinity import translate
 
-from battlestudio.edits.base import Edit, combine, count_text
+from battlestudio.edits.base import MAP_KINDS, Edit, combine, count_text
 from battlestudio.edits.records import MoveRecords, PutRecords
 from battlestudio.model.geometry import Point, front_from_centre, normalize_angle
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Unit
 
-MOVABLE: tuple[str, ...] = ("units", "commanders", "terrain", "towns", "objectives")
+MOVABLE: tuple[str, ...] = MAP_KINDS
 """Containers whose records a drag can move."""
 
 Snapshot = dict[str, tuple[str, Any]]
@@ -46,8 +46,10 @@ def translated(kind: str, rec: Any, dx: float, dy: float) -> Any:
     geometry record (terrain feature, town zone, objective) with its shape translated."""
     if kind in ("units", "commanders"):
         return (rec.position[0] + dx, rec.position[1] + dy)
-    if kind == "towns":
+    if kind in ("towns", "deployment_zones"):
         return replace(rec, polygon=translate(rec.polygon, dx, dy))
+    if kind == "reinforcements":
+        return replace(rec, entry_point=(rec.entry_point[0] + dx, rec.entry_point[1] + dy))
     return replace(rec, geometry=translate(rec.geometry, dx, dy))
 
 

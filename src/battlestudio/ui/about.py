@@ -41,6 +41,8 @@ THIRD_PARTY = (
     ("Pillow", "MIT-CMU", "pillow"),
     ("pyproj and PROJ", "MIT", "pyproj"),
     ("jsonschema", "MIT", "jsonschema"),
+    ("defusedxml", "PSF-2.0", "defusedxml"),
+    ("psycopg and libpq", "LGPL-3.0 / PostgreSQL licence", "psycopg"),
 )
 """(component, licence, PyPI distribution) of the libraries a packaged BattleStudio ships;
 every runtime dependency of pyproject.toml is one of them (tests/ui/test_about.py)."""

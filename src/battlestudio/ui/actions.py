@@ -21,7 +21,7 @@ from battlestudio.ui.georef_dialog import edit_georeference
 from battlestudio.ui.import_dialog import import_file
 from battlestudio.ui.orbat_mapper_dialogs import export_orbat_mapper_file, import_orbat_mapper_file
 from battlestudio.ui.tool_icons import tool_icon
-from battlestudio.ui.tools import tool_names
+from battlestudio.ui.tools import SETUP_TOOLS, tool_names
 
 if TYPE_CHECKING:
     from battlestudio.ui.file_commands import FileCommands
@@ -37,6 +37,9 @@ TOOL_LABELS = {
     "town": ("Town zone", "T"),
     "measure": ("Measure", "M"),
     "delete": ("Delete tool", "X"),
+    "zone": ("Deployment zone", "Z"),
+    "objective": ("Objective", "O"),
+    "reinforcement": ("Reinforcement", "E"),
 }
 """Label and single-key shortcut of each non-drawing tool."""
 
@@ -148,6 +151,7 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
 
     tools_menu = m.addMenu("&Tools")
     draw_menu = QMenu("&Draw Terrain", w)
+    setup_menu = QMenu("Scenario &Set-up", w)
     group = QActionGroup(w)
     group.setExclusive(True)
     for name in tool_names():
@@ -163,9 +167,11 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
         a.triggered.connect(lambda _c=False, n=name: w.set_tool(n))
         group.addAction(a)
         acts.tools[name] = a
-        (draw_menu if name.startswith("draw:") else tools_menu).addAction(a)
+        menu = draw_menu if name.startswith("draw:") else setup_menu if name in SETUP_TOOLS else tools_menu
+        menu.addAction(a)
     tools_menu.addSeparator()
     tools_menu.addMenu(draw_menu)
+    tools_menu.addMenu(setup_menu)
     acts.tool_group = group
 
     help_menu = m.addMenu("&Help")
@@ -187,11 +193,17 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     draw_button.setMenu(draw_menu)
     draw_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
     draw_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-    draw_button.setDefaultAction(acts.tools["draw:woods"])
-    draw_menu.triggered.connect(draw_button.setDefaultAction)
+    _steady_width(draw_button, draw_menu, acts.tools["draw:woods"])
     tool_bar.addWidget(draw_button)
     for name in ("town", "measure", "delete"):
         tool_bar.addAction(acts.tools[name])
+    setup_button = QToolButton(tool_bar)  # one drop-down: the toolbar stays within 1600 px
+    setup_button.setObjectName("setup_button")
+    setup_button.setMenu(setup_menu)
+    setup_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+    setup_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    _steady_width(setup_button, setup_menu, acts.tools["zone"])
+    tool_bar.addWidget(setup_button)
     tool_bar.addSeparator()
     tool_bar.addActions([acts[n] for n in ("zoom_in", "zoom_out", "zoom_fit")])
     w.addToolBar(tool_bar)
@@ -216,3 +228,15 @@ def app_icon() -> QIcon:
 
     p = resource("icons", "battlestudio.svg") or resource("icons", "battlestudio.png")
     return QIcon(str(p)) if p else QIcon()
+
+
+def _steady_width(button: QToolButton, menu: QMenu, first: QAction) -> None:
+    """Make ``button`` show the last tool picked from ``menu``, at the width of its widest
+    label: the buttons after it never move under the pointer when the label changes."""
+    widest = 0
+    for action in menu.actions():
+        button.setDefaultAction(action)
+        widest = max(widest, button.sizeHint().width())
+    button.setDefaultAction(first)
+    button.setFixedWidth(widest)
+    menu.triggered.connect(button.setDefaultAction)

@@ -1,6 +1,8 @@
-"""Scene items of the map: one per unit, commander, terrain feature, town zone and objective.
+"""Scene items of the map: one per unit, commander, terrain feature, town zone, objective,
+deployment zone and reinforcement.
 
-This module holds the ground: terrain features, town zones and objectives (drawn by the
+This module holds the ground: terrain features, town zones, objectives, deployment zones and
+reinforcement entry markers (terrain and towns drawn by the
 scene's cached background by default, see ``ui.map_scene``); the base class and the troops'
 items live in ``ui.map_item`` and ``ui.troop_items`` and are re-exported here.
 
@@ -16,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPolygonF
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.model.scenario import Objective
+from battlestudio.model.scenario import DeploymentZone, Objective, Reinforcement
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.ui.coords import geometry_path, table_to_scene
 from battlestudio.ui.labels import Label, LabelRequest, MapContext
@@ -29,9 +31,11 @@ from battlestudio.ui.map_item import (  # noqa: F401 - re-exported
     SELECTED_PEN,
     Z_COMMANDER,
     Z_OBJECTIVE,
+    Z_REINFORCEMENT,
     Z_TERRAIN,
     Z_TOWN,
     Z_UNIT,
+    Z_ZONE,
     MapItem,
 )
 from battlestudio.ui.styles import (
@@ -56,6 +60,8 @@ __all__ = [
     "TerrainItem",
     "TownItem",
     "ObjectiveItem",
+    "DeploymentZoneItem",
+    "ReinforcementItem",
     "SELECTED",
     "OUTLINE_PEN",
     "SELECTED_PEN",
@@ -293,3 +299,131 @@ class ObjectiveItem(MapItem):
         if self._label is None or lod < 2.0:
             return None
         return LabelRequest(self._label, self.pos() + QPointF(0.0, 2.0), True, 2.0, 2)
+
+
+ZONE_ALPHA = 40
+"""Fill opacity (0-255) of a deployment zone: the terrain under it stays readable."""
+
+
+class DeploymentZoneItem(MapItem):
+    """A deployment zone: its polygon hatched and outlined in its side's colour, with its name."""
+
+    kind = "deployment_zone"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_ZONE)
+        self._path = QPainterPath()
+        self._colour = QColor("#808080")
+        self._label: Label | None = None
+        self.side = ""
+
+    def sync(self, zone: DeploymentZone) -> None:
+        """Re-read ``zone``: outline, side colour and name."""
+        self.prepareGeometryChange()
+        c = zone.polygon.representative_point()
+        centre = table_to_scene(c.x, c.y)
+        self.setPos(centre)
+        self.side = zone.side
+        self._path = geometry_path(zone.polygon).translated(-centre)
+        self._colour = QColor(self.ctx.side_colours.get(zone.side, "#808080"))
+        text = zone.name or "Deployment zone"
+        self._label = Label(f"{text} (deployment)", self.ctx)
+        self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self._keep_scene_box()
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        return self._path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        fill = QColor(self._colour)
+        fill.setAlpha(ZONE_ALPHA)
+        painter.setBrush(fill)
+        painter.setPen(
+            cosmetic_pen(SELECTED if self.isSelected() else self._colour.name(), 2.0, Qt.PenStyle.DashDotLine)
+        )
+        painter.drawPath(self._path)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or lod < 1.0:
+            return None
+        return LabelRequest(self._label, self.pos(), False, 0.0, 4)
+
+
+def inward(point: tuple[float, float], table: tuple[float, float]) -> tuple[float, float]:
+    """Unit vector (table frame, y up) from ``point`` into the table across its nearest edge."""
+    x, y = point
+    w, h = table
+    edges = ((x, (1.0, 0.0)), (w - x, (-1.0, 0.0)), (y, (0.0, 1.0)), (h - y, (0.0, -1.0)))
+    return min(edges, key=lambda e: abs(e[0]))[1]
+
+
+class ReinforcementItem(MapItem):
+    """A reinforcement's entry point: an arrow in its side's colour pointing into the table from
+    the nearest edge, labelled with the formation and its arrival window ("IV Corps: turns 10–14,
+    50 %")."""
+
+    kind = "reinforcement"
+
+    def __init__(self, record_id: str, ctx: MapContext) -> None:
+        super().__init__(record_id, ctx)
+        self.setZValue(Z_REINFORCEMENT)
+        self._arrow = QPolygonF()
+        self._colour = QColor("#808080")
+        self._label: Label | None = None
+        self.side = ""
+        self.text = ""
+
+    def sync(self, rein: Reinforcement) -> None:
+        """Re-read ``rein``: entry point, direction, colour and label."""
+        self.prepareGeometryChange()
+        p = (rein.entry_point[0], rein.entry_point[1])
+        self.setPos(table_to_scene(*p))
+        self.side = rein.side
+        dx, dy = inward(p, self.ctx.table_size)
+        sx, sy = dx, -dy  # scene y points down
+        nx, ny = -sy, sx
+        length, half = 6.0, 2.5
+        tip = QPointF(sx * length, sy * length)
+        self._arrow = QPolygonF(
+            [
+                QPointF(nx * half * 0.5, ny * half * 0.5),
+                QPointF(sx * length * 0.55 + nx * half * 0.5, sy * length * 0.55 + ny * half * 0.5),
+                QPointF(sx * length * 0.55 + nx * half, sy * length * 0.55 + ny * half),
+                tip,
+                QPointF(sx * length * 0.55 - nx * half, sy * length * 0.55 - ny * half),
+                QPointF(sx * length * 0.55 - nx * half * 0.5, sy * length * 0.55 - ny * half * 0.5),
+                QPointF(-nx * half * 0.5, -ny * half * 0.5),
+            ]
+        )
+        self._colour = QColor(self.ctx.side_colours.get(rein.side, "#808080"))
+        who = self.ctx.record_names.get(rein.formation, rein.formation)
+        turns = (
+            f"turn {rein.earliest_turn}"
+            if rein.earliest_turn == rein.latest_turn
+            else f"turns {rein.earliest_turn}–{rein.latest_turn}"
+        )
+        chance = "" if rein.probability >= 1.0 else f", {rein.probability * 100:.0f} %"
+        self.text = f"{who}: {turns}{chance}"
+        self._label = Label(self.text, self.ctx, bold=True)
+        self._tip = tip
+        self._bounds = self._arrow.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        self._keep_scene_box()
+        self.update()
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(self._arrow)
+        path.closeSubpath()
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setBrush(self._colour)
+        painter.setPen(cosmetic_pen(SELECTED, 2.5) if self.isSelected() else cosmetic_pen("#202020", 1.0))
+        painter.drawPolygon(self._arrow)
+
+    def label_request(self, lod: float) -> LabelRequest | None:
+        if self._label is None or lod < 1.0:
+            return None
+        return LabelRequest(self._label, self.pos() + self._tip, True, 2.0, 2)

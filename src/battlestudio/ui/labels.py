@@ -49,10 +49,16 @@ class MapContext:
     px_per_cm : float
         the view's zoom (screen pixels per table cm), for items whose drawing depends on it
         (commanders: flag, dot or nothing).
+    table_size : tuple[float, float]
+        (width, height) of the table in cm (reinforcement markers point in from its edge).
+    record_names : dict[str, str]
+        commander and unit id → name (reinforcement markers name their formation).
     """
 
     def __init__(self) -> None:
         self.side_colours: dict[str, str] = {}
+        self.table_size = (240.0, 180.0)
+        self.record_names: dict[str, str] = {}
         self.px_per_cm = 1.0
         self.labels_visible = True
         self.static_in_background = True
@@ -345,13 +351,14 @@ def labels_in_view(
             if req is not None:
                 requests.append(req)
     towns, objectives = [], []
-    for kind, out in (("terrain", requests), ("towns", towns), ("objectives", objectives)):
+    kinds = (("terrain", requests), ("deployment_zones", requests), ("reinforcements", requests))
+    for kind, out in (*kinds, ("towns", towns), ("objectives", objectives)):
         for item in by_kind[kind].values():
             x0, y0, x1, y1 = item.scene_box
             if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
                 req = item.label_request(lod)
                 if req is not None:
-                    out.append(req if kind == "terrain" else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
+                    out.append(req if out is requests else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
     requests += merge_town_objectives(towns, objectives)
 
     def troops() -> list[QRectF]:

@@ -18,7 +18,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplicat
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 
 from battlestudio.document import Document
-from battlestudio.edits import copy_records, paste_edit
+from battlestudio.edits import MAP_KINDS, copy_records, paste_edit
 from battlestudio.ui.actions import Actions, app_icon, build_actions
 from battlestudio.ui.command_view import CommandView
 from battlestudio.ui.dock_host import DockHost
@@ -26,6 +26,7 @@ from battlestudio.ui.file_commands import FileCommands, document_name, dropped_f
 from battlestudio.ui.map_view import MapView
 from battlestudio.ui.panels.layers_panel import LayersPanel
 from battlestudio.ui.panels.oob_panel import OobPanel
+from battlestudio.ui.panels.places_panel import PlacesPanel
 from battlestudio.ui.panels.problems_panel import ProblemsPanel
 from battlestudio.ui.panels.properties_panel import PropertiesPanel
 from battlestudio.ui.panels.sides_panel import SidesPanel
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.layers_panel = LayersPanel(self.map_view.set_layer_visible)
         self.problems_panel = ProblemsPanel(self.document)
         self.sides_panel = SidesPanel(self.document)
+        self.places_panel = PlacesPanel(self.document)
         self.files = FileCommands(self.document, self.map_view, self.settings, self.recovery, show_status, self)
         self.actions: Actions = build_actions(self, self.files)
         assert self.actions.docks_menu is not None
@@ -97,9 +99,11 @@ class MainWindow(QMainWindow):
             "properties": add("dock_properties", "Properties", self.properties_panel, area.RightDockWidgetArea),
             "problems": add("dock_problems", "Problems", self.problems_panel, area.BottomDockWidgetArea),
             "sides": add("dock_sides", "Sides", self.sides_panel, area.LeftDockWidgetArea),
+            "places": add("dock_places", "Places", self.places_panel, area.LeftDockWidgetArea),
         }
         self.dock_host.tabify("dock_oob", self.docks["layers"])
         self.dock_host.tabify("dock_oob", self.docks["sides"])
+        self.dock_host.tabify("dock_oob", self.docks["places"])
 
         self.cursor_label, self.zoom_label, self.hint_label = QLabel(), QLabel(), QLabel()
         self.problems_label = QLabel()
@@ -117,6 +121,7 @@ class MainWindow(QMainWindow):
         self.oob_panel.place_requested.connect(self.place_in_view)
         self.problems_panel.count_changed.connect(self._on_problem_count)
         self.problems_panel.centre_requested.connect(self.centre_on)
+        self.places_panel.centre_requested.connect(self.centre_on)
         self._on_problem_count(*self._problem_counts())
 
         self.autosaver = Autosaver(
@@ -135,6 +140,7 @@ class MainWindow(QMainWindow):
             self.properties_panel.set_document,
             self.problems_panel.set_document,
             self.sides_panel.set_document,
+            self.places_panel.set_document,
             self.files.set_document,
             self.command_view.set_document,
             self.play_view.document_set,
@@ -259,7 +265,7 @@ class MainWindow(QMainWindow):
 
     def select_all(self) -> None:
         s = self.document.scenario
-        self.document.set_selection({*s.units, *s.commanders, *s.terrain, *s.towns, *s.objectives})
+        self.document.set_selection({i for kind in MAP_KINDS for i in getattr(s, kind)})
 
     # -- view commands -------------------------------------------------------------------
     def zoom_in(self) -> None:
@@ -285,11 +291,13 @@ class MainWindow(QMainWindow):
     def centre_on(self, rid: str) -> None:
         """Centre the map on a record: a unit's or commander's position, else its shape's centre."""
         s = self.document.scenario
-        rec = s.record(rid) or s.terrain.get(rid) or s.towns.get(rid) or s.objectives.get(rid)
+        rec = s.record(rid) or next((getattr(s, k)[rid] for k in MAP_KINDS if rid in getattr(s, k)), None)
         if rec is None:
             return
         if hasattr(rec, "position"):
             self.map_view.centre_on_table(rec.position)
+        elif hasattr(rec, "entry_point"):
+            self.map_view.centre_on_table(rec.entry_point)
         else:
             c = getattr(rec, "geometry", None) or rec.polygon
             self.map_view.centre_on_table((c.centroid.x, c.centroid.y))

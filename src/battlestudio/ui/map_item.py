@@ -27,6 +27,8 @@ LIGHT_INK_PEN = cosmetic_pen(contrast_ink(QColor("#000000")), 1.0)
 DARK_INK_PEN = cosmetic_pen(contrast_ink(QColor("#ffffff")), 1.0)
 
 Z_TERRAIN, Z_TOWN, Z_OBJECTIVE, Z_UNIT, Z_COMMANDER = 0.0, 10.0, 15.0, 20.0, 30.0
+Z_ZONE, Z_REINFORCEMENT = 5.0, 16.0
+"""Deployment zones lie over the terrain and under the towns; reinforcement markers over objectives."""
 
 _SELECTABLE = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
 _DEVICE_CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache

@@ -29,7 +29,16 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.ui.coords import table_rect_to_scene
-from battlestudio.ui.items import CommanderItem, MapItem, ObjectiveItem, TerrainItem, TownItem, UnitItem
+from battlestudio.ui.items import (
+    CommanderItem,
+    DeploymentZoneItem,
+    MapItem,
+    ObjectiveItem,
+    ReinforcementItem,
+    TerrainItem,
+    TownItem,
+    UnitItem,
+)
 from battlestudio.ui.labels import MapContext
 from battlestudio.ui.overlays import draw_table
 from battlestudio.ui.troop_items import COMMANDER_DOT_LOD, COMMANDER_FLAG_LOD
@@ -44,6 +53,8 @@ ITEM_CLASSES: dict[str, type[MapItem]] = {
     "terrain": TerrainItem,
     "towns": TownItem,
     "objectives": ObjectiveItem,
+    "deployment_zones": DeploymentZoneItem,
+    "reinforcements": ReinforcementItem,
 }
 """Scenario container → item class drawing its records."""
 
@@ -57,12 +68,19 @@ MARGIN = 20.0
 
 
 def layer_of(item: MapItem) -> str:
-    """Layer name of an item: ``units:<side>``, ``commanders``, ``terrain:<kind>``, ``towns``, ``objectives``."""
+    """Layer name of an item: ``units:<side>``, ``commanders``, ``terrain:<kind>``, ``towns``,
+    ``objectives``, ``deployment_zones``, ``reinforcements``."""
     if isinstance(item, UnitItem):
         return f"units:{item.side}"
     if isinstance(item, TerrainItem):
         return f"terrain:{item.terrain_kind.value}"
-    return {"commander": "commanders", "town": "towns", "objective": "objectives"}[item.kind]
+    return {
+        "commander": "commanders",
+        "town": "towns",
+        "objective": "objectives",
+        "deployment_zone": "deployment_zones",
+        "reinforcement": "reinforcements",
+    }[item.kind]
 
 
 class MapScene(QGraphicsScene):
@@ -126,7 +144,7 @@ class MapScene(QGraphicsScene):
     # -- table ---------------------------------------------------------------------------
     def set_table(self, width: float, height: float) -> None:
         """Set the table size in cm; the scene rect is the table plus ``MARGIN`` all round."""
-        self.table_size = (width, height)
+        self.table_size = self.ctx.table_size = (width, height)
         self.setSceneRect(table_rect_to_scene(0.0, 0.0, width, height).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
         self.unit_layer.set_bounds(self.sceneRect())
         self.update()
@@ -346,7 +364,7 @@ class MapScene(QGraphicsScene):
         """Every layer name for sides ``side_ids``: terrain kinds, towns, objectives, units per side, …"""
         return (
             [f"terrain:{k.value}" for k in TerrainKind]
-            + ["towns", "objectives"]
+            + ["towns", "objectives", "deployment_zones", "reinforcements"]
             + [f"units:{s}" for s in side_ids]
             + ["commanders", "labels", "grid"]
             + list(self.layer_hooks)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheel
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from battlestudio.model.geometry import Point
+from battlestudio.model.scenario import Scenario
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.ui.coords import scene_to_table, table_to_scene
 from battlestudio.ui.labels import LABEL_MIN_LOD, Label, labels_in_view
@@ -123,6 +124,7 @@ class MapView(QGraphicsView):
         self._shown.clear()
         self.map_scene.clear_items()
         self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
+        self.map_scene.ctx.record_names = _record_names(s)
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
         for kind in ITEM_CLASSES:
             self.map_scene.reconcile(kind, getattr(s, kind))
@@ -132,15 +134,21 @@ class MapView(QGraphicsView):
     def _on_changed(self, changes: list[Change]) -> None:
         s = self.document.scenario
         self._shown.clear()
+        if any(c.kind in ("units", "commanders", "reinforcements") for c in changes) and s.reinforcements:
+            names = _record_names(s)  # a formation renamed, or newly a reinforcement
+            if names != self.map_scene.ctx.record_names:
+                self.map_scene.ctx.record_names = names
+                self.map_scene.resync("reinforcements", s.reinforcements)
         for change in changes:
             if change.kind in ITEM_CLASSES:
                 self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
             elif change.kind == "sides":
                 self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
-                self.map_scene.resync("units", s.units)
-                self.map_scene.resync("commanders", s.commanders)
+                for kind in ("units", "commanders", "deployment_zones", "reinforcements"):
+                    self.map_scene.resync(kind, getattr(s, kind))
             elif change.kind == "info":
                 self.map_scene.set_table(s.info.table_width, s.info.table_height)
+                self.map_scene.resync("reinforcements", s.reinforcements)  # arrows point in from the edge
                 self.resetCachedContent()
         self._on_selection_changed(self.document.selection)
         self.viewport().update()  # labels elsewhere may appear or vanish
@@ -477,3 +485,9 @@ class MapView(QGraphicsView):
         ids = [i.strip() for i in raw.splitlines() if i.strip()]
         place_records(self.document, ids, self.snap(self.table_pos(event.position())))
         event.acceptProposedAction()
+
+
+def _record_names(s: Scenario) -> dict[str, str]:
+    """Commander and unit id → name of the formations that reinforcements name."""
+    wanted = {r.formation for r in s.reinforcements.values()}
+    return {i: (s.commanders.get(i) or s.units[i]).name for i in wanted if i in s.commanders or i in s.units}

@@ -2,7 +2,9 @@
 
 Each icon is a small pictogram on a 24 px grid: an arrow for select, a turning arrow for
 rotate, a polygon with handles for vertices, a swatch in the map's own colours for each
-terrain kind to draw, a built-up block for town zones, a ruler for measure, a cross for delete.
+terrain kind to draw, a built-up block for town zones, a ruler for measure, a cross for delete,
+a dashed outline for deployment zones, a star for objectives, an arrow in from an edge for
+reinforcements.
 """
 
 from __future__ import annotations
@@ -78,6 +80,33 @@ def _delete(p: QPainter) -> None:
     p.drawLine(QPointF(18, 6), QPointF(6, 18))
 
 
+def _zone(p: QPainter) -> None:
+    p.setBrush(QColor(48, 80, 192, 60))
+    p.setPen(QPen(QColor("#3050c0"), 1.6, Qt.PenStyle.DashLine))
+    p.drawPolygon(_poly((3, 6), (20, 3), (21, 19), (5, 21)))
+
+
+def _objective(p: QPainter) -> None:
+    import math
+
+    pts = []
+    for i in range(10):
+        r = 10.0 if i % 2 == 0 else 4.0
+        a = math.radians(90 + 36 * i)
+        pts.append((12 + r * math.cos(a), 13 - r * math.sin(a)))
+    p.setBrush(QColor("#f2c230"))
+    p.setPen(QPen(QColor("#5a4000"), 1.0))
+    p.drawPolygon(_poly(*pts))
+
+
+def _reinforcement(p: QPainter) -> None:
+    p.setPen(QPen(_INK, 2.0))
+    p.drawLine(QPointF(3, 3), QPointF(3, 21))  # the table edge
+    p.setBrush(QColor("#3050c0"))
+    p.setPen(QPen(_INK, 1.0))
+    p.drawPolygon(_poly((5, 10), (13, 10), (13, 6), (21, 12), (13, 18), (13, 14), (5, 14)))
+
+
 def _terrain(p: QPainter, kind: TerrainKind) -> None:
     st = TERRAIN_STYLES.get(kind)
     if st is not None and st.line:
@@ -101,6 +130,9 @@ _DRAWERS = {
     "town": _town,
     "measure": _measure,
     "delete": _delete,
+    "zone": _zone,
+    "objective": _objective,
+    "reinforcement": _reinforcement,
 }
 
 

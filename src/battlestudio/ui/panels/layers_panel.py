@@ -25,9 +25,15 @@ def layer_label(name: str, side_names: dict[str, str]) -> tuple[str, str]:
         return "Units", f"Units: {side_names.get(sid, sid)}"
     if name == "commanders":
         return "Units", "Commanders"
-    return "Table", {"towns": "Town zones", "objectives": "Objectives", "labels": "Labels", "grid": "Grid"}.get(
-        name, name.replace("_", " ").capitalize()
-    )
+    names = {
+        "towns": "Town zones",
+        "objectives": "Objectives",
+        "deployment_zones": "Deployment zones",
+        "reinforcements": "Reinforcements",
+        "labels": "Labels",
+        "grid": "Grid",
+    }
+    return "Table", names.get(name, name.replace("_", " ").capitalize())
 
 
 class LayersPanel(QWidget):

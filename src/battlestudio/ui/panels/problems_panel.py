@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from battlestudio.document import Document
-from battlestudio.edits import Change
+from battlestudio.edits import MAP_KINDS, Change
 from battlestudio.ui.panels.oob_panel import fold
 from battlestudio.validate import ERROR, FootprintCache, Problem, find_problems
 
@@ -202,11 +202,7 @@ class ProblemsPanel(QWidget):
 
     def _culprits(self, item: QTreeWidgetItem) -> list[str]:
         s = self.document.scenario
-        return [
-            i
-            for i in item.data(0, IDS_ROLE) or []
-            if any(i in getattr(s, k) for k in ("units", "commanders", "terrain", "towns", "objectives"))
-        ]
+        return [i for i in item.data(0, IDS_ROLE) or [] if any(i in getattr(s, k) for k in MAP_KINDS)]
 
     def _on_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         ids = self._culprits(item)

@@ -33,6 +33,11 @@ def _sides(scenario) -> list[tuple[str, Any]]:
     return [(f"{s.name} ({sid})", sid) for sid, s in scenario.sides.items()]
 
 
+def _formations(scenario) -> list[tuple[str, Any]]:
+    """Commanders (and their formations) by name, as a reinforcement or zone names them."""
+    return sorted(((f"{c.name} ({cid})", cid) for cid, c in scenario.commanders.items()), key=lambda t: t[0])
+
+
 def _rulesets(scenario) -> list[tuple[str, Any]]:
     """Every installed ruleset as (its ``describe().name``, id), by name; a scenario that has
     not chosen one gets a first entry saying which it plays."""
@@ -100,6 +105,21 @@ SPECS: dict[str, list[FieldSpec]] = {
         FieldSpec("side", "Wanted by", "choice", choices=lambda s: [("both sides", "")] + _sides(s)),
         FieldSpec("value", "Value", "int", 0, 100, suffix=" VP"),
     ],
+    "deployment_zones": [
+        FieldSpec("name", "Name"),
+        FieldSpec("side", "Side", "choice", choices=_sides),
+        FieldSpec("formation", "Only for", "choice", choices=lambda s: [("the whole side", "")] + _formations(s)),
+    ],
+    "reinforcements": [
+        FieldSpec("formation", "Formation", "choice", choices=_formations),
+        FieldSpec("side", "Side", "choice", choices=_sides),
+        FieldSpec("earliest_turn", "Earliest turn", "int", 1, 500),
+        FieldSpec("latest_turn", "Latest turn", "int", 1, 500),
+        FieldSpec("probability", "Chance per turn", "float", 0, 1, 2),
+        FieldSpec("entry_point.0", "Entry x", "float", -10_000, 10_000, 1, " cm"),
+        FieldSpec("entry_point.1", "Entry y", "float", -10_000, 10_000, 1, " cm"),
+        FieldSpec("note", "Note"),
+    ],
 }
 
 INFO_SPECS = [
@@ -122,6 +142,8 @@ KIND_TITLES = {
     "terrain": ("terrain feature", "terrain features"),
     "towns": ("town zone", "town zones"),
     "objectives": ("objective", "objectives"),
+    "deployment_zones": ("deployment zone", "deployment zones"),
+    "reinforcements": ("reinforcement", "reinforcements"),
 }
 
 

@@ -1,7 +1,8 @@
 """Map tools (strategy objects the map view feeds) and the registry the main window uses.
 
 ``make_tool(name)`` builds a tool by name: ``select``, ``rotate``, ``vertices``, ``town``,
-``measure``, ``delete`` or ``draw:<terrain kind>`` (e.g. ``draw:woods``, ``draw:river``).
+``measure``, ``delete``, the set-up tools ``zone``, ``objective``, ``reinforcement``, or
+``draw:<terrain kind>`` (e.g. ``draw:woods``, ``draw:river``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from battlestudio.ui.tools.measure import MeasureTool
 from battlestudio.ui.tools.place import place_records
 from battlestudio.ui.tools.rotate import RotateTool
 from battlestudio.ui.tools.select import SelectTool
+from battlestudio.ui.tools.setup import DeploymentZoneTool, ObjectiveTool, ReinforcementTool
 from battlestudio.ui.tools.town import TownTool
 from battlestudio.ui.tools.vertices import VertexTool
 
@@ -24,7 +26,13 @@ SIMPLE_TOOLS: dict[str, type[Tool]] = {
     "town": TownTool,
     "measure": MeasureTool,
     "delete": DeleteTool,
+    "zone": DeploymentZoneTool,
+    "objective": ObjectiveTool,
+    "reinforcement": ReinforcementTool,
 }
+
+SETUP_TOOLS = ("zone", "objective", "reinforcement")
+"""The scenario set-up tools (one toolbar drop-down)."""
 
 
 def tool_names() -> list[str]:
@@ -62,5 +70,6 @@ __all__ = [
     "delete_selection",
     "place_records",
     "make_tool",
+    "SETUP_TOOLS",
     "tool_names",
 ]

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGraphicsItem
 
+from battlestudio.edits import MAP_KINDS
 from battlestudio.model.geometry import Point
 from battlestudio.ui.items import MapItem
 
@@ -139,9 +140,9 @@ def distance(a: Point, b: Point) -> float:
 
 
 def kind_of(document: Document, rid: str) -> str | None:
-    """Container name (``units``, ``commanders``, ``terrain``, ``towns``, ``objectives``) of ``rid``."""
+    """Container name (one of ``edits.MAP_KINDS``: ``units``, ``commanders``, ``terrain``, …) of ``rid``."""
     s = document.scenario
-    for kind in ("units", "commanders", "terrain", "towns", "objectives"):
+    for kind in MAP_KINDS:
         if rid in getattr(s, kind):
             return kind
     return None

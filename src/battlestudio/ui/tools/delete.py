@@ -46,7 +46,7 @@ class DeleteTool(Tool):
     """Click a record to delete it."""
 
     name = "delete"
-    hint = "Click a unit, commander, terrain feature, town or objective to delete it"
+    hint = "Click a unit, commander, terrain feature, town, objective, deployment zone or reinforcement to delete it"
     cursor = Qt.CursorShape.PointingHandCursor
 
     def press(self, event: QMouseEvent) -> None:
