@@ -1,0 +1,209 @@
+"""The bundled Auerstedt 1806 battle: rebuilt byte for byte from the shared data, forces equal to
+the fogofwar rows, the geography in its real arrangement, the historical arrivals, and the
+battle opening in the other rulesets with the switch report saying what does not carry over.
+
+(`test_bundled_scenarios.py` and `tests/ui/test_problems_agree.py` run their checks over every
+bundled file, this one included: valid, everyone in command at the start, check = Problems dock.)
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from shapely.geometry import Point
+
+from battlestudio import store
+from battlestudio.cli import main
+from battlestudio.replay.battle import Battle
+from battlestudio.rules.switch import switch_report
+from battlestudio.validate import check_battle
+
+ROOT = Path(__file__).resolve().parents[2]
+SCEN = ROOT / "scenarios"
+FILE = SCEN / "auerstedt-1806.battle.json"
+FOW = Path("/work/shared/data/oob/fogofwar")
+
+
+def _builder():
+    sys.path.insert(0, str(SCEN))
+    spec = importlib.util.spec_from_file_location("build_auerstedt", SCEN / "build_auerstedt.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def built():
+    return _builder().build()
+
+
+@pytest.fixture(scope="module")
+def saved():
+    return store.load(FILE).scenario
+
+
+def test_the_committed_file_is_byte_for_byte_what_the_script_builds(built, tmp_path):
+    out = tmp_path / "auerstedt-1806.battle.json"
+    store.save(Battle(built), out)
+    assert out.read_bytes() == FILE.read_bytes()
+
+
+def _fow_rows(force_ids: set[str]) -> list[dict[str, str]]:
+    with open(FOW / "force_unit.csv", encoding="utf-8") as f:
+        return [r for r in csv.DictReader(f) if r["force_id"] in force_ids]
+
+
+def test_info_per_side_is_the_fogofwar_totals(saved, capsys):
+    """`battlestudio info --json`: men and guns per side are the rows of forces 3 and 12+13."""
+    french = _fow_rows({"3"})
+    prussian = _fow_rows({"12", "13"})
+
+    def total(rows, *cols):
+        return sum(int(r[c]) for r in rows for c in cols)
+
+    assert (total(french, "bayonets", "sabres"), total(french, "guns")) == (22_900, 32)
+    assert (total(prussian, "bayonets", "sabres"), total(prussian, "guns")) == (52_500, 98)
+    capsys.readouterr()
+    assert main(["info", str(FILE), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    sides = info["sides"]
+    assert (sides["french"]["men"], sides["french"]["guns"]) == (22_900, 32)
+    assert (sides["prussian"]["men"], sides["prussian"]["guns"]) == (52_500, 98)
+
+
+def test_check_finds_no_errors(capsys):
+    capsys.readouterr()
+    code = main(["check", str(FILE)])
+    out = capsys.readouterr().out
+    assert code == 0 and " error " not in out
+    assert check_battle(store.load(FILE)) == []
+
+
+def test_the_commanders_are_the_historical_ones(saved):
+    sc = saved
+    davout = sc.commanders["french-iii-corps"]
+    assert (davout.name, davout.echelon, davout.command_ability, davout.order_capacity) == ("Davout", "corps", 2, 2)
+    divisions = {sc.commanders[c].name for c in sc.oob.subordinates(davout.id) if c in sc.commanders}
+    assert divisions == {"Morand", "Friant", "Gudin", "Viallanes"}
+    brunswick = sc.commanders["prussian-brunswick-north"]
+    assert (brunswick.name, brunswick.echelon, brunswick.command_ability) == ("Duke of Brunswick", "c_in_c", -1)
+    under = {sc.commanders[c].name for c in sc.oob.subordinates(brunswick.id) if c in sc.commanders}
+    assert under == {"Pr Wiliam of Orange", "Wartensleben", "von Schmettau", "Blucher", "Kalkreuth"}
+    assert [c.name for c in sc.commanders.values()].count("Blucher") == 1  # the data's duplicate removed
+    oswald = next(u for u in sc.units.values() if u.name == "Lt Bde Oswald")
+    assert sc.oob.superior(oswald.id) == "prussian-cav-bde-blucher"
+    names = {c.name for c in sc.commanders.values()}
+    assert "General Bernadotte" not in names and "Napoleon" not in names
+    assert "I-Corps" in sc.info.parameters["scenario.left_out"]
+    assert sc.info.parameters["toe.scenario.acting_army_chief"] == {"french": "french-iii-corps"}
+
+
+def test_villages_stand_in_their_real_arrangement(saved):
+    """Relative positions from the map: Kösen east by the Saale, Eckartsberga west, Spielberg
+    north-east and Taugwitz north-west of Hassenhausen, Poppel west, Rehehausen south-west,
+    Auerstedt south-west beyond Gernstedt, Sulza on the Ilm; at 1 cm = 30 m."""
+    c = {t.name: t.polygon.centroid for t in saved.towns.values()}
+    h = c["Hassenhausen"]
+    km = lambda a, b: a.distance(b) * 0.03  # noqa: E731
+    assert c["Kösen"].x > h.x and 5.0 < km(c["Kösen"], h) < 6.5
+    assert c["Eckartsberga"].x < min(p.x for n, p in c.items() if n != "Eckartsberga")
+    assert c["Spielberg"].x > h.x and c["Spielberg"].y > h.y
+    assert c["Taugwitz"].x < h.x and c["Taugwitz"].y > h.y
+    assert c["Poppel"].x < c["Taugwitz"].x and abs(c["Poppel"].y - h.y) < 30
+    assert c["Rehehausen"].y < h.y and c["Rehehausen"].x < h.x
+    assert c["Auerstedt"].y < c["Gernstedt"].y < h.y and c["Auerstedt"].x < c["Rehehausen"].x
+    assert 4.5 < km(c["Auerstedt"], h) < 7.5
+    saale, ilm = saved.terrain["saale"].geometry, saved.terrain["ilm"].geometry
+    assert saale.distance(c["Kösen"]) < 5 and ilm.distance(c["Sulza"]) < 5
+    assert saale.distance(Point(ilm.coords[-1])) < 1  # the Ilm runs into the Saale
+    highway = saved.terrain["road-highway"].geometry
+    towns = {t.name: t.polygon for t in saved.towns.values()}
+    for name in ("Kösen", "Hassenhausen", "Poppel", "Eckartsberga"):
+        assert highway.intersects(towns[name]), name
+    assert saved.terrain["koesen-bridge"].geometry.intersects(saale)
+    assert {"lissbach", "emse", "eckartsberga-heights", "auerstedt-heights", "koesen-slopes"} <= set(saved.terrain)
+
+
+def test_the_opening_at_seven(saved):
+    """Gudin at Hassenhausen facing west, the chasseurs out towards Poppel; Schmettau and
+    Blücher west of the Lissbach facing east; every waiting formation at its table edge."""
+    sc = saved
+    waiting = {
+        u
+        for r in sc.reinforcements.values()
+        for u in ([r.formation] if r.formation in sc.units else sc.oob.all_subordinates(r.formation))
+    }
+    gudin = [sc.units[u] for u in sc.oob.subordinates("french-3eme-division")]
+    hassenhausen = sc.towns["hassenhausen"].polygon
+    assert all(u.facing == 180.0 and u.footprint().distance(hassenhausen) < 15 for u in gudin)
+    assert any(hassenhausen.contains(u.footprint()) for u in gudin)
+    lissbach = sc.terrain["lissbach"].geometry
+    for u in sc.units.values():
+        if u.id in waiting:
+            continue
+        y_stream_x = min(lissbach.coords, key=lambda p: abs(p[1] - u.position[1]))[0]
+        assert (u.position[0] > y_stream_x) == (u.side == "french"), u.id
+    prussians = [u for u in sc.units.values() if u.side == "prussian" and u.id not in waiting]
+    assert prussians and all(u.facing == 0.0 for u in prussians)
+    assert {sc.oob.superior(u.id) for u in prussians} >= {"prussian-3rd-division", "prussian-cav-bde-blucher"}
+    assert sc.info.first_turn == "07:00" and sc.info.turns == 38
+
+
+def test_arrivals_follow_the_accounts(saved):
+    r = {x.formation: x for x in saved.reinforcements.values()}
+    windows = {f: (x.earliest_turn, x.latest_turn, x.probability) for f, x in r.items()}
+    assert windows["french-2eme-division"] == (5, 7, 1.0)  # Friant 08:00-08:30
+    assert windows["french-1eme-division"] == (11, 13, 1.0)  # Morand 09:30-10:00
+    assert windows["prussian-2nd-div"] == (7, 9, 1.0)  # Wartensleben 08:30-09:00
+    assert windows["prussian-1st-div"] == (13, 15, 1.0)  # Orange 10:00-10:30
+    assert windows["prussian-reserve-kalkreuth"] == (17, 23, 0.8)  # Kalckreuth late, 80% (Jena.scenario)
+    assert "line 13" in r["prussian-1st-div"].note and "(3-5 hrs)" in r["prussian-1st-div"].note
+    table = saved.table().exterior
+    for x in r.values():
+        assert table.distance(Point(x.entry_point)) < 1e-9, x.id
+        assert x.entry_point[0] == (450.0 if x.side == "french" else 0.0)  # Kösen road / Auerstedt road
+    on_table = {"french-3eme-division", "prussian-3rd-division", "prussian-cav-bde-blucher"}
+    assert not on_table & set(r)
+
+
+def test_objectives_and_zones(saved):
+    o = {x.id: x for x in saved.objectives.values()}
+    assert o["obj-hassenhausen"].value == 3 and o["obj-hassenhausen"].side == ""
+    kpass = o["obj-koesen-pass"]
+    assert kpass.side == "prussian" and kpass.value == 3
+    assert kpass.geometry.intersects(saved.terrain["road-highway"].geometry)
+    assert kpass.geometry.intersects(saved.terrain["koesen-bridge"].geometry)
+    assert sum(x.value for x in o.values()) == 12
+    zones = {z.side: z.polygon for z in saved.deployment_zones.values()}
+    assert zones["french"].contains(saved.towns["hassenhausen"].polygon)
+    assert zones["prussian"].contains(saved.towns["gernstedt"].polygon)
+    assert not zones["french"].intersects(zones["prussian"])
+
+
+@pytest.mark.parametrize("ruleset", ["gda", "regimental", "belle-alliance"])
+def test_it_opens_in_the_other_rulesets_and_says_what_does_not_carry_over(saved, ruleset):
+    report = switch_report(saved, ruleset)
+    assert not report.lossless
+    assert any(k.startswith("toe.") for k in report.parameters)  # the Torden over Europa values stay behind
+    assert report.lines()
+    switched = replace(saved.info, ruleset=ruleset)
+    sc = saved.copy()
+    sc.info = switched
+    problems = check_battle(Battle(sc))
+    assert not [p for p in problems if p.severity == "error"], problems
+
+
+def test_sources_md_has_an_auerstedt_section():
+    text = (SCEN / "SOURCES.md").read_text(encoding="utf-8")
+    assert "auerstedt-1806.battle.json" in text
+    section = text[text.index("## Auerstedt 1806") :]
+    for needle in ("force 3", "forces 12 and 13", "brigade", "regiment", "22,900", "52,500", "approximate"):
+        assert needle in section, needle
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "scenarios/auerstedt-1806.battle.json" in readme
