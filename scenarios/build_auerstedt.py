@@ -17,6 +17,7 @@ to beyond Spielberg in the north. Positions are approximate (see ``GEOGRAPHY``).
 
 from __future__ import annotations
 
+import csv
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -36,6 +37,7 @@ from _build import (  # noqa: E402
     toe_placeholders,
     units_under,
 )
+from battlestudio.model.georef import Georeference  # noqa: E402
 from battlestudio.model.scenario import DeploymentZone, Objective, Reinforcement, ScenarioInfo, Side, Source  # noqa: E402
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone, default_town_polygon  # noqa: E402
 from battlestudio.model.units import Echelon, Formation  # noqa: E402
@@ -86,6 +88,15 @@ def cm(x_km: float, y_km: float) -> tuple[float, float]:
 
 
 VILLAGES = {vid: cm(*km) for vid, km in PLACES_KM.items()}
+
+HASSENHAUSEN_LONLAT = (11.639, 51.131)
+"""Approximate WGS84 position of Hassenhausen (about ±300 m), from which the georeference is set."""
+GEOREF = Georeference(
+    round(HASSENHAUSEN_LONLAT[0] + ORIGIN_KM[0] / (111.32 * 0.6277), 4),  # cos(51.13°) = 0.6277
+    round(HASSENHAUSEN_LONLAT[1] + ORIGIN_KM[1] / 111.2, 4),
+    90.0,
+)
+"""The table's south-west corner on the Earth, +x due east (approximate, as the positions are)."""
 
 
 def turn_at(clock: str) -> int:
@@ -355,6 +366,7 @@ def build():
         turn_minutes=15,
         first_turn=FIRST_TURN,
         turns=38,
+        georef=GEOREF,
         description=(
             "07:00, fog. Gudin's division of Davout's III Corps has climbed from the Saale bridge at Kösen and "
             "reaches Hassenhausen on the highway to Eckartsberga; its chasseurs have just run into Blücher's "
@@ -371,6 +383,7 @@ def build():
             "French briefing (republique5): " + plan.briefings.get("France", "")
         ),
     )
+    _subordinate_command_ability(sc)
     _terrain(sc)
     _deploy(sc)
     _reinforcements(sc, plan)
@@ -384,6 +397,39 @@ def build():
     apply_order_capacity(sc)
     sc.sources = sc.sources + SOURCES
     return sc
+
+
+def _subordinate_command_ability(sc) -> None:
+    """Each division and brigade general's KE from his own fogofwar row (``force_unit.rating``
+    read through ``lookup_cmd_rating``, as the corps generals' KE is from ``force.rating``); a
+    detachment order adds it (2.12, A20). The data rates them differently (von Arnim "Doddering
+    Fool"), so each record carries its own value rather than one ``toe.command_ability.division``."""
+    data = OOB_DATA / "fogofwar"
+    with open(data / "lookup_cmd_rating.csv", encoding="utf-8", newline="") as fh:
+        ratings = {r["id"]: r for r in csv.DictReader(fh)}
+    with open(data / "force_unit.csv", encoding="utf-8", newline="") as fh:
+        rows = {f"force_unit:{r['id']}": r for r in csv.DictReader(fh)}
+    found = []
+    for cid, c in sorted(sc.commanders.items()):
+        if c.echelon in ("division", "brigade") and c.command_ability is None:
+            source = c.attributes["source_id"]
+            rating = ratings[rows[source]["rating"].strip()]
+            sc.commanders[cid] = replace(
+                c,
+                command_ability=int(rating["effect"]),
+                attributes={**c.attributes, "fogofwar_cmd_rating": rating["name"]},
+            )
+            found.append(f"{c.name} '{rating['name']}' {int(rating['effect']):+d}")
+    sc.info = replace(
+        sc.info,
+        parameters={
+            **sc.info.parameters,
+            "toe.note.command_ability_subordinates": "a detachment order (D) adds the division general's KE (2.12, "
+            "A20); each division and brigade general carries his own, from "
+            "his fogofwar row's rating read through lookup_cmd_rating as the "
+            "corps generals' KE is: " + ", ".join(found),
+        },
+    )
 
 
 def _terrain(sc) -> None:

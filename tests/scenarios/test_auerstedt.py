@@ -102,6 +102,10 @@ def test_the_commanders_are_the_historical_ones(saved):
     assert "General Bernadotte" not in names and "Napoleon" not in names
     assert "I-Corps" in sc.info.parameters["scenario.left_out"]
     assert sc.info.parameters["toe.scenario.acting_army_chief"] == {"french": "french-iii-corps"}
+    # each division general's KE from his own fogofwar row (force_unit.rating via lookup_cmd_rating)
+    ke = {c.name: c.command_ability for c in sc.commanders.values() if c.echelon in ("division", "brigade")}
+    assert ke["von Arnim"] == -1 and ke["Gudin"] == 0 and set(ke.values()) == {0, -1}
+    assert "von Arnim 'Doddering Fool' -1" in sc.info.parameters["toe.note.command_ability_subordinates"]
 
 
 def test_villages_stand_in_their_real_arrangement(saved):
@@ -128,6 +132,20 @@ def test_villages_stand_in_their_real_arrangement(saved):
         assert highway.intersects(towns[name]), name
     assert saved.terrain["koesen-bridge"].geometry.intersects(saale)
     assert {"lissbach", "emse", "eckartsberga-heights", "auerstedt-heights", "koesen-slopes"} <= set(saved.terrain)
+
+
+def test_the_table_is_georeferenced_on_hassenhausen(saved):
+    """The georeference puts Hassenhausen's town zone where the build script says the village is
+    (approximate lon/lat), and the table spans 13.5 km west to east."""
+    from battlestudio.model.georef import to_lonlat
+
+    mod = _builder()
+    h = saved.towns["hassenhausen"].polygon.centroid
+    (lon, lat), (lon_e, _) = to_lonlat(
+        saved.info.georef, saved.info.ground_scale, [(h.x, h.y), (saved.info.table_width, 0.0)]
+    ).tolist()[:2]
+    assert abs(lon - mod.HASSENHAUSEN_LONLAT[0]) < 0.0015 and abs(lat - mod.HASSENHAUSEN_LONLAT[1]) < 0.001
+    assert 13.3 < (lon_e - saved.info.georef.lon) * 111.32 * 0.6277 < 13.7
 
 
 def test_the_opening_at_seven(saved):
