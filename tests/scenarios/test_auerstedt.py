@@ -225,3 +225,37 @@ def test_sources_md_has_an_auerstedt_section():
         assert needle in section, needle
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "scenarios/auerstedt-1806.battle.json" in readme
+
+
+def test_a_game_opens_orders_go_out_and_the_reinforcements_come_on(saved):
+    """Recorded through the session: Davout (acting army chief) orders his corps to hold, Brunswick
+    sends Schmettau against Hassenhausen, and every formation due by 10:15 enters where it waits;
+    only Kalckreuth's reserve is still off the table."""
+    from battlestudio.rules import OrderRequest
+    from battlestudio.session import GameSession
+
+    s = GameSession(Battle(saved, []), seed=1806)
+    s.start()
+    assert s.clock() == "07:00"
+    hold = s.issue_order(OrderRequest("french-iii-corps", "french-iii-corps", "H"))
+    assert hold.status in ("delivered", "failed") and "Davout" in hold.explanation
+    refused = s.issue_order(OrderRequest("french-iii-corps", "french-3eme-division", "H"))
+    assert refused.status == "refused" and "no orders of their own" in refused.explanation
+    arrived: set[str] = set()
+    while s.key[0] < 14:
+        turn, side, phase = tuple(s.key)
+        if phase == "orders":
+            if (turn, side) == (1, "prussian"):
+                attack = OrderRequest(
+                    "prussian-brunswick-north", "prussian-3rd-division", "A", objective=(200.0, 168.0)
+                )
+                assert s.issue_order(attack).status in ("delivered", "failed")
+            for rid, r in saved.reinforcements.items():
+                if r.side == side and rid not in arrived and r.earliest_turn <= turn:
+                    s.arrive(rid)
+                    arrived.add(rid)
+        s.next_phase()
+    assert s.clock() == "10:15"
+    kalkreuth = {"prussian-reserve-kalkreuth"} | set(saved.oob.all_subordinates("prussian-reserve-kalkreuth"))
+    assert set(s.state.off_table) == kalkreuth
+    assert arrived == set(saved.reinforcements) - {"arrive-prussian-reserve-kalkreuth"}
