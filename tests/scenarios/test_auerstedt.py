@@ -259,3 +259,18 @@ def test_a_game_opens_orders_go_out_and_the_reinforcements_come_on(saved):
     kalkreuth = {"prussian-reserve-kalkreuth"} | set(saved.oob.all_subordinates("prussian-reserve-kalkreuth"))
     assert set(s.state.off_table) == kalkreuth
     assert arrived == set(saved.reinforcements) - {"arrive-prussian-reserve-kalkreuth"}
+
+
+def test_the_import_oob_command_reads_the_same_rows(saved, tmp_path, capsys):
+    """`battlestudio import-oob --format fogofwar` on the whole Jena-Auerstedt scenario gives every
+    fogofwar row of this battle the same name, men, guns and figures (gun models, regrouped per
+    army, are the only units without a row of their own)."""
+    out = tmp_path / "jena-auerstedt.battle.json"
+    assert main(["import-oob", str(FOW), "--format", "fogofwar", "--scenario-id", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    cli = {u.attributes["source_id"]: u for u in store.load(out).scenario.units.values() if "source_id" in u.attributes}
+    rows = [u for u in saved.units.values() if "source_id" in u.attributes]
+    assert len(rows) == 37 and len(saved.units) - len(rows) == 7  # 2 French and 5 Prussian gun models
+    for u in rows:
+        c = cli[u.attributes["source_id"]]
+        assert (c.name, c.men, c.guns, c.figures, c.arm) == (u.name, u.men, u.guns, u.figures, u.arm), u.id
