@@ -571,6 +571,27 @@ def _terrain(sc) -> None:
                 ]
             ),
         ),
+        "dz-friant": DeploymentZone(
+            "dz-friant",
+            FRENCH,
+            "Friant: the right, from Hassenhausen towards Spielberg",
+            Polygon([(216, 172), (290, 173), (300, 238), (240, 248), (216, 212)]),
+            formation="french-2eme-division",
+        ),
+        "dz-morand": DeploymentZone(
+            "dz-morand",
+            FRENCH,
+            "Morand: the left, south of Hassenhausen",
+            Polygon([(197, 132), (298, 127), (288, 168), (216, 160), (197, 158)]),
+            formation="french-1eme-division",
+        ),
+        "dz-kalkreuth": DeploymentZone(
+            "dz-kalkreuth",
+            PRUSSIAN,
+            "Kalckreuth's reserve: the heights by Auerstedt",
+            Polygon([(62, 70), (95, 68), (118, 90), (100, 100), (70, 98)]),
+            formation="prussian-reserve-kalkreuth",
+        ),
         "dz-prussian": DeploymentZone(
             "dz-prussian",
             PRUSSIAN,

@@ -198,10 +198,18 @@ def test_objectives_and_zones(saved):
     assert kpass.geometry.intersects(saved.terrain["road-highway"].geometry)
     assert kpass.geometry.intersects(saved.terrain["koesen-bridge"].geometry)
     assert sum(x.value for x in o.values()) == 12
-    zones = {z.side: z.polygon for z in saved.deployment_zones.values()}
-    assert zones["french"].contains(saved.towns["hassenhausen"].polygon)
-    assert zones["prussian"].contains(saved.towns["gernstedt"].polygon)
-    assert not zones["french"].intersects(zones["prussian"])
+    z = {k: v.polygon for k, v in saved.deployment_zones.items()}
+    assert z["dz-french"].contains(saved.towns["hassenhausen"].polygon)
+    assert z["dz-prussian"].contains(saved.towns["gernstedt"].polygon)
+    assert not z["dz-french"].intersects(z["dz-prussian"])
+    # Friant on the right (north of the highway, towards Spielberg), Morand on the left, inside the
+    # French zone; Kalckreuth's reserve on the heights by Auerstedt
+    h = saved.towns["hassenhausen"].polygon.centroid
+    assert z["dz-friant"].centroid.y > h.y > z["dz-morand"].centroid.y
+    assert z["dz-french"].buffer(0.01).contains(z["dz-friant"]) and z["dz-french"].buffer(0.01).contains(z["dz-morand"])
+    assert z["dz-kalkreuth"].equals(saved.terrain["auerstedt-heights"].geometry)
+    formations = {v.formation for v in saved.deployment_zones.values()}
+    assert formations == {"", "french-2eme-division", "french-1eme-division", "prussian-reserve-kalkreuth"}
 
 
 @pytest.mark.parametrize("ruleset", ["gda", "regimental", "belle-alliance"])
