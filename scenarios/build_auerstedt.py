@@ -373,13 +373,13 @@ def build():
             "cavalry outside Poppel, and Schmettau's division is coming up from Gernstedt. Friant (about 08:00, "
             "on the right towards Spielberg) and Morand (09:30-10:00, on the left) follow up the Kösen road; "
             "Wartensleben (08:30), Orange and Oswald (10:00-10:30) come from Auerstedt, Kalckreuth's reserve "
-            "late if at all. The French must hold Hassenhausen and the Kösen pass behind it.\n\n"
+            "late (11:00-12:30, 80% a turn). The French must hold Hassenhausen and the Kösen pass behind it.\n\n"
             "Order of battle: fogofwar forces 3, 12 and 13 through the fogofwar importer, brigades where the "
             "data gives brigades (all Prussian brigades, Viallanes' chasseurs), regiments for the French "
             "infantry, whose divisions the data lists by regiment; the batteries are gun models per army. "
-            "The data's strengths are game values below the historical ones (Davout 22,900 men and 32 guns "
-            "against about 27,000 and 44; Brunswick's army and reserve 52,500 and 98 guns against about "
-            "50,000-60,000 and 230): see scenarios/SOURCES.md. Positions approximate.\n\n"
+            "The data's strengths are rounded game values: Davout 22,900 men and 32 guns against about 27,000 "
+            "and 44; Brunswick's army and reserve 52,500 men, about the 49,800 of the accounts, but 98 guns "
+            "against about 230 (see scenarios/SOURCES.md). Positions approximate.\n\n"
             "French briefing (republique5): " + plan.briefings.get("France", "")
         ),
     )
