@@ -272,6 +272,20 @@ SOURCES = [
         "the reserve on the heights of Auerstedt, about 3,000 paces off, never ordered forward; "
         "Kalckreuth given the rearguard",
     ),
+    Source(
+        "ferienhaus-kreisel.de, 'Doppelschlacht Jena und Auerstedt'",
+        "http://www.ferienhaus-kreisel.de/doppelschlacht-jena-auerstedt.html",
+        "",
+        "the totals compared with the data's: Prussians 49,800 men and 215 guns, French about 27,300 men "
+        "and 45 guns; the King's quarters in Auerstedt; Schmettau sent for the Kösen crossing",
+    ),
+    Source(
+        "ferienhausviernapoleonslinden.de, 'Die Schlacht bei Auerstedt'",
+        "http://www.ferienhausviernapoleonslinden.de/html/geschichte.html",
+        "",
+        "8,800 Prussian horse against 1,300 French, 230 guns against 44; the Prussian columns strung out "
+        "by the single Ilm bridge; the attack north of the Kösen highway about 09:00",
+    ),
     Source("Village positions and watercourses", "", "", GEOGRAPHY),
 ]
 
