@@ -64,7 +64,7 @@ def test_gather_credits_merges_a_source_shared_by_two_scenarios():
 
 def test_every_bundled_source_is_credited_once_with_its_licence(qtbot):
     raw = _raw_sources()
-    assert set(raw) == {"Jena 1806", "Elchingen 1805"}
+    assert set(raw) == {"Jena 1806", "Elchingen 1805", "Auerstedt 1806"}
     dialog = AboutDialog()
     qtbot.addWidget(dialog)
     keys = [(c.source.title, c.source.url, c.source.licence) for c in dialog.credits]
@@ -72,7 +72,7 @@ def test_every_bundled_source_is_credited_once_with_its_licence(qtbot):
     assert len(keys) == len(set(keys)) == len(expected)
     assert set(keys) == expected
     fog = next(c for c in dialog.credits if c.source.url == "https://github.com/steveoc64/fogofwar")
-    assert set(fog.scenarios) == {"Jena 1806", "Elchingen 1805"}
+    assert set(fog.scenarios) == {"Jena 1806", "Elchingen 1805", "Auerstedt 1806"}
     text = dialog.body.toPlainText()
     assert "MIT (Copyright (c) 2016 SteveOC)" in text
     assert "BSD 2-Clause (Copyright (c) 2019, SteveOC)" in text
