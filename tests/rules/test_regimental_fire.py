@@ -57,8 +57,18 @@ def test_column_fires_with_its_front_base_only_and_the_reading_is_overridable():
 def test_fire_beyond_5_cm_is_refused_with_the_distance():
     s = session(Script(), {VIL: {"position": (112.0, 50.0), "facing": 90.0, "formation": "line"}})
     activate(s, "austrian", "austrian-1st-div", ["fire"])
+    spec = next(a for a in s.actions(AV) if a.id == "fire")
+    assert spec.unavailable.startswith("no enemy unit within its 5 cm range (3.3): the nearest, ")
+    assert "11.0 cm away" in spec.unavailable and spec.parameters[0].choices == ()
     out = act(s, "fire", AV, target=VIL)
     assert out.status == "refused" and "11.0 cm" in out.explanation and "5 cm" in out.explanation
+
+
+def test_fire_offers_only_the_enemy_units_in_range():
+    s = session(Script(), FACING)
+    activate(s, "austrian", "austrian-1st-div", ["fire"])
+    spec = next(a for a in s.actions(AV) if a.id == "fire")
+    assert spec.legal and spec.parameters[0].choices == (VIL,)  # the one French brigade within 5 cm
 
 
 def test_actions_are_counted_the_fourth_refused_and_unannounced_ones_too():

@@ -393,3 +393,26 @@ def test_the_shortcut_is_free_on_the_xcb_key_table(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "Ctrl+Shift+T []"
+
+
+def test_a_unit_parameter_with_choices_offers_only_those_units(qtbot):
+    from battlestudio import store
+    from battlestudio.rules.protocol import ParameterSpec
+    from battlestudio.ui.play.param_form import ParameterForm
+    from tests.ui.window_helpers import ELCHINGEN
+
+    scenario = store.load(ELCHINGEN).scenario
+    state = GameState.from_scenario(scenario)
+    shooter = "austrian-avantgarde"
+    allowed = ("french-bde-villatte", "french-bde-roguet")
+    form = ParameterForm(
+        [ParameterSpec("target", "enemy_unit", label="Target", choices=allowed)], state, subject=shooter
+    )
+    qtbot.addWidget(form)
+    (combo,) = form.widgets["target"]
+    offered = [combo.itemData(i) for i in range(combo.count()) if combo.itemData(i)]
+    assert sorted(offered) == sorted(allowed)
+    free = ParameterForm([ParameterSpec("target", "enemy_unit", label="Target")], state, subject=shooter)
+    qtbot.addWidget(free)
+    (all_combo,) = free.widgets["target"]
+    assert sum(bool(all_combo.itemData(i)) for i in range(all_combo.count())) > len(allowed)

@@ -231,12 +231,33 @@ def free_fire(state: GameState, u: Unit, p: RuleParameters) -> bool:
     return done < int(p.get("free_fire_per_turn"))
 
 
+def reach_cm(u: Unit, p: RuleParameters) -> float:
+    """The longest range (cm) ``u`` fires at: canister or roundshot for artillery (3.3)."""
+    ranges = p.get("fire_range_cm")
+    if u.arm is Arm.ARTILLERY:
+        return max(float(ranges["roundshot"]), float(ranges["canister"]))
+    return float(ranges["skirmishers"] if is_skirmishers(u) else ranges["infantry"])
+
+
+def targets_in_reach(state: GameState, u: Unit, p: RuleParameters) -> tuple[str, ...]:
+    """Ids of the enemy units on the table within ``reach_cm`` of ``u``, nearest first (3.3)."""
+    reach = reach_cm(u, p) + 1e-6
+    found = [
+        (gap(u, t), t.id)
+        for t in state.units.values()
+        if t.side != u.side and t.id not in state.off_table and gap(u, t) <= reach
+    ]
+    return tuple(i for _, i in sorted(found))
+
+
 def fire_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered to an infantry, skirmisher or artillery unit in the activation phase (3.3)."""
+    """Offered to an infantry, skirmisher or artillery unit in the activation phase (3.3); the
+    targets offered are the enemy units within its range, and with none it is not legal."""
     u = state.units.get(subject)
     if u is None or state.phase != "activation" or u.arm not in (Arm.INFANTRY, Arm.ARTILLERY):
         return None
-    params: tuple[ParameterSpec, ...] = (ParameterSpec("target", "enemy_unit", label="Target"),)
+    targets = targets_in_reach(state, u, p)
+    params: tuple[ParameterSpec, ...] = (ParameterSpec("target", "enemy_unit", label="Target", choices=targets),)
     if u.arm is Arm.ARTILLERY:
         params += (ParameterSpec("ammunition", "choice", choices=("roundshot", "canister"), label="Ammunition"),)
     why = ""
@@ -248,6 +269,12 @@ def fire_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
         slot, f, why = next_slot(state, subject, "fire")
         if not why and u.subtype is Subtype.FOOT_ARTILLERY:
             why = foot_artillery_unready(state, subject, f)
+    if not why and not targets:
+        why = f"no enemy unit within its {reach_cm(u, p):g} cm range (3.3)"
+        enemies = [(gap(u, t), t) for t in state.units.values() if t.side != u.side and t.id not in state.off_table]
+        if enemies:
+            d, t = min(enemies, key=lambda e: (e[0], e[1].id))
+            why += f": the nearest, {t.name or t.id}, is {d:.1f} cm away"
     return ActionSpec(
         "fire",
         "Artillery fire" if u.arm is Arm.ARTILLERY else "Fire",

@@ -144,6 +144,9 @@ class ParameterForm(QWidget):
         me = state.record(self.subject) if self.subject else None
         side = me.side if me is not None else self.side
         units = [u for u in state.units.values() if u.id not in state.off_table and u.id != self.subject]
+        if p.choices:  # the ruleset names the units that may be picked (e.g. targets in range)
+            allowed = set(p.choices)
+            units = [u for u in units if u.id in allowed]
         if p.kind == "enemy_unit":
             units = [u for u in units if u.side != side]
         elif p.kind == "friendly_unit":
