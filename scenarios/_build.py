@@ -305,7 +305,9 @@ def _largest_remainder(total: int, weights: Sequence[float]) -> list[int]:
     return out
 
 
-def share_stated_strengths(sc: Scenario, battery_guns: dict[str, tuple[int, int]]) -> list[str]:
+def share_stated_strengths(
+    sc: Scenario, battery_guns: dict[str, tuple[int, int]], levels: dict[str, int] | None = None
+) -> list[str]:
     """Fill the units a table gives no strength with its stated totals; returns one note per step.
 
     For a table whose men and guns are stated on formations (the importer keeps them as the
@@ -313,7 +315,8 @@ def share_stated_strengths(sc: Scenario, battery_guns: dict[str, tuple[int, int]
 
     * men: a formation's stated men, less what its rows below state (a sub-formation with its
       own stated total counts with that total), are shared among its units with no men, by
-      ``LEVEL_SHARES`` × ``ARM_SHARES``; a formation with stated men and no unit to carry them
+      ``LEVEL_SHARES`` × ``ARM_SHARES`` (the level of a unit's row from ``levels``, unit id →
+      0 army … 3 brigade, else its depth below the army); a formation with stated men and no unit to carry them
       gets one infantry unit named after it; where the rows below state more than the
       formation, theirs are kept;
     * guns: a formation's stated guns, less those stated below, go to the artillery units directly
@@ -385,7 +388,8 @@ def share_stated_strengths(sc: Scenario, battery_guns: dict[str, tuple[int, int]
                     f"{name(n)}: the rows below state {known:,} men, more than its {target:,}; theirs are kept"
                 )
             elif leaves:
-                weights = [LEVEL_SHARES.get(depth.get(u, 3), 1.0) * ARM_SHARES[sc.units[u].arm.value] for u in leaves]
+                level = levels or depth
+                weights = [LEVEL_SHARES.get(level.get(u, 3), 1.0) * ARM_SHARES[sc.units[u].arm.value] for u in leaves]
                 for u, m in zip(leaves, _largest_remainder(rest, weights), strict=True):
                     sc.units[u] = replace(sc.units[u], men=m)
                     mark(u, f"men: share of {name(n)}'s stated {target:,} less the {known:,} stated below it")

@@ -145,7 +145,7 @@ def build():
     # Cotton (the data's own note, shared/data/oob/SOURCES.md §3): Chassé's division stood under
     # Lord Hill on the day, at Braine-l'Alleud on the right
     # (after the shares, so I Corps' stated men are shared as the table nests them)
-    shared = share_stated_strengths(raw, BATTERY_GUNS)
+    shared = share_stated_strengths(raw, BATTERY_GUNS, _row_levels(raw))
     raw.oob.add("allied-ii-corps", "allied-3rd-netherlands-division")
     sc, notes = convert_to_toe(raw)
     for cid in (napoleon, wellington):
@@ -256,6 +256,22 @@ def build():
 
 ALLIED_CORPS_REACH_CM = 60.0
 """Corps command distance of the four Anglo-allied corps generals (cm; see the scenario note)."""
+
+
+def _row_levels(sc) -> dict[str, int]:
+    """Unit id → the level of its table row (0 army … 3 brigade: its last filled level column), so
+    a brigade row with no division above it (Uxbridge's cavalry, the Prussian brigades) counts as a
+    brigade."""
+    import csv
+
+    with open(CSV, encoding="utf-8", newline="") as f:
+        rows = {n: r for n, r in enumerate(csv.DictReader(f), start=2)}
+    cols = ("army", "corps", "division", "brigade")
+    return {
+        uid: max(i for i, c in enumerate(cols) if rows[u.attributes["source_row"]][c].strip())
+        for uid, u in sc.units.items()
+        if "source_row" in u.attributes
+    }
 
 
 def _nations(sc, napoleon: str, wellington: str, blucher: str) -> None:
@@ -474,7 +490,7 @@ def _terrain(sc) -> None:
             "dz-prussian",
             ALLIED,
             "Prussian approach: the Lasne valley and the Bois de Paris (Blücher's army only)",
-            Polygon(TL((3.0, -3.0), (5.4, -3.0), (5.4, 2.1), (2.9, 2.1), (3.0, 0.5), (3.0, -0.5))),
+            Polygon(TL((3.0, -3.9), (5.4, -3.9), (5.4, 2.1), (2.9, 2.1), (3.0, 0.5), (3.0, -0.5))),
             formation="allied-army-of-the-lower-rhine",
         ),
     }
@@ -555,8 +571,8 @@ def _deploy(sc) -> None:
     deploy_row(sc, [halkett], (110.0, 150.0), SOUTH, col)
     deploy_row(sc, _guns(sc, "allied-i-corps"), (118.0, 137.0), SOUTH)
     kempt, pack, vincke = _foot(sc, "allied-5th-british-division")
-    deploy_row(sc, [vincke, pack, kempt], (187.0, 143.0), SOUTH)  # Picton, Kempt by the road
-    deploy_row(sc, _foot(sc, "allied-6th-british-division"), (187.0, 152.0), SOUTH)  # Best
+    deploy_row(sc, [vincke, pack, kempt], (196.0, 143.0), SOUTH)  # Picton, Kempt by the road
+    deploy_row(sc, _foot(sc, "allied-6th-british-division"), (196.0, 152.0), SOUTH)  # Best
     deploy_row(sc, _foot(sc, "allied-brunswick-corps"), (125.0, 166.0), SOUTH, col)
     deploy_row(sc, ["allied-nassau-contingent"], (142.0, 158.0), SOUTH, col)  # Kruse
     deploy_row(sc, _guns(sc, "allied-reserve"), (140.0, 137.0), SOUTH)
@@ -609,7 +625,7 @@ ARRIVALS = [
         30,
         0.5,
         (223.0, 200.0),
-        (262.0, 198.0),
+        (282.0, 198.0),
         SOUTH,
         60.0,
         "Zieten's I Corps from Ohain along the Ohain road, at Smohain and Papelotte about 19:00",
