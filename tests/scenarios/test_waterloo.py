@@ -223,6 +223,20 @@ def test_the_prussians_arrive_in_their_windows(saved):
     assert sc.oob.superior(BLUCHER) == "allied-anglo-allied-army" and sc.commanders[BLUCHER].echelon == "army"
 
 
+def test_each_prussian_corps_arrives_in_command(saved):
+    """On the table (arrived), every Prussian brigade is within its corps general's 30 cm."""
+    from battlestudio.replay.state import GameState
+    from battlestudio.rules.toe.command import check_command
+    from battlestudio.rules.toe.common import params_for
+
+    sc = saved.copy()
+    sc.reinforcements = {}
+    report = check_command(GameState.from_scenario(sc), params_for(dict(sc.info.parameters)))
+    prussian = set(sc.oob.all_subordinates(BLUCHER))
+    checked = [f for f in report.findings if f.subject in prussian]
+    assert checked and all(f.within for f in checked)
+
+
 def test_objectives_with_victory_points(saved):
     obj = {o.name.split(" (")[0]: o for o in saved.objectives.values()}
     assert {k: v.value for k, v in obj.items() if k in ("La Haye Sainte", "Hougoumont", "Plancenoit")} == {
