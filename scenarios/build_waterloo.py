@@ -216,8 +216,11 @@ def build():
             "scenario.note.deployment": "11:30, as Reille opens the attack on Hougoumont: the French in three "
             "lines from the Nivelles road to opposite Papelotte, Lobau and the Guard astride the Charleroi road "
             "at and behind La Belle Alliance and Rossomme; Wellington's army along and behind the ridge of "
-            "Mont-Saint-Jean, Cooke's Guards behind Hougoumont (their light companies in it stand for too few "
-            "men for a unit), Saxe-Weimar's Nassauers from Papelotte to Smohain, Chassé at Braine-l'Alleud. "
+            "Mont-Saint-Jean, Maitland's Guards on the ridge and Byng's brigade holding Hougoumont (at 11:30 its "
+            "garrison was the Guards' light companies with Nassau and Hanoverian troops, about 1,500 men; the "
+            "brigade, which fed it all afternoon, is the smallest unit this table has), La Haye Sainte with no "
+            "unit in it (Baring's battalion of Ompteda's brigade is far below a unit here; Ompteda stands just "
+            "behind it), Saxe-Weimar's Nassauers from Papelotte to Smohain, Chassé at Braine-l'Alleud. "
             "Bijlandt's brigade stands east of Picton's line rather than in front of it, about 600 m further "
             "east than history, so that Perponcher reaches both his brigades",
             "scenario.note.shared_strengths": shared,
@@ -565,7 +568,7 @@ def _deploy(sc) -> None:
     deploy_row(sc, _guns(sc, "allied-ii-corps"), (60.0, 140.0), SOUTH)
     maitland, byng = _foot(sc, "allied-1st-british-division")
     deploy_row(sc, [maitland], (76.0, 143.0), SOUTH, col)  # Cooke: Maitland on the ridge,
-    deploy_row(sc, [byng], (90.0, 122.0), SOUTH, col)  # Byng behind Hougoumont
+    deploy_row(sc, [byng], (90.0, 112.0), SOUTH, col)  # Byng in Hougoumont
     halkett, ompteda, kielmansegge = _foot(sc, "allied-3rd-british-division")
     deploy_row(sc, [ompteda, kielmansegge], (120.0, 143.0), SOUTH, col)  # Alten, Ompteda by the road
     deploy_row(sc, [halkett], (110.0, 150.0), SOUTH, col)

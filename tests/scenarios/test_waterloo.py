@@ -184,7 +184,7 @@ def test_the_armies_stand_where_they_stood_at_half_past_eleven(saved):
         assert zone.polygon.contains(u.footprint()), u.id
     lhs_y = sc.towns["la-haye-sainte"].polygon.centroid.y
     assert all(u.position[1] < lhs_y for u in sc.units.values() if u.side == "french")
-    # Reille west of the Charleroi road, d'Erlon east of it; Byng behind Hougoumont; Saxe-Weimar at Papelotte
+    # Reille west of the Charleroi road, d'Erlon east of it; Byng in Hougoumont; Saxe-Weimar at Papelotte
     road_x = (
         sc.terrain["road-charleroi"]
         .geometry.interpolate(sc.terrain["road-charleroi"].geometry.project(Point(120, 92)))
@@ -194,7 +194,7 @@ def test_the_armies_stand_where_they_stood_at_half_past_eleven(saved):
     assert all(u.position[0] > road_x for u in _under(sc, "french-i-corps") if u.arm is Arm.INFANTRY)
     hg = sc.towns["hougoumont"].polygon
     byng = sc.units["allied-2nd-guards-brigade"].footprint()
-    assert byng.centroid.y > hg.centroid.y and byng.distance(hg) < 5
+    assert hg.contains(byng.centroid)  # Byng's brigade holds Hougoumont
     assert sc.units["allied-2nd-brigade-nassau"].footprint().intersects(sc.towns["papelotte"].polygon)
     assert sc.info.first_turn == "11:30" and sc.info.turns == 40
 
