@@ -316,15 +316,18 @@ def share_stated_strengths(
     * men: a formation's stated men, less what its rows below state (a sub-formation with its
       own stated total counts with that total), are shared among its units with no men, by
       ``LEVEL_SHARES`` × ``ARM_SHARES`` (the level of a unit's row from ``levels``, unit id →
-      0 army … 3 brigade, else its depth below the army); a formation with stated men and no unit to carry them
-      gets one infantry unit named after it; where the rows below state more than the
-      formation, theirs are kept;
-    * guns: a formation's stated guns, less those stated below, go to the artillery units directly
-      under it with no guns if it has any, else to its sub-formations in proportion to their men, down to the
-      formations with no sub-formation, which get batteries; an army with no stated guns gets
-      them at its stating formations' guns per man. Every artillery unit with guns is then laid
-      out as batteries of ``battery_guns[side]`` guns (Torden over Europa 1.3 counts batteries),
-      its crews shared among them.
+      0 army … 3 brigade, else its depth below the army); a formation with stated men and no
+      unit to carry them gets one infantry unit named after it; where the rows below state more
+      than the formation, theirs are kept;
+    * guns: a formation's stated guns, less those stated below, go to the artillery units
+      directly under it with no guns if it has any, else to its sub-formations in proportion to
+      their men, down to the formations with no sub-formation, which get batteries (a row one
+      level below the army that stands as one unit, such as a cavalry corps, takes its share
+      beside the formations); an army with no stated guns gets them at its stating formations'
+      guns per man. Every artillery unit with guns is then laid out as batteries of
+      ``battery_guns[army]`` = (foot, horse) guns (army = the id of the top commander above it;
+      horse for the guns of cavalry formations; Torden over Europa 1.3 counts batteries), its
+      crews shared among them.
 
     Every unit given men or guns this way carries ``strength_estimated`` (how), so the scenario
     says which figures are the data's and which were shared out.
