@@ -106,6 +106,9 @@ NATIONS = (  # name word -> nation, for Wellington's army (first match; else Bri
     ("Hanoverian", "Hanover"),
 )
 
+GENERALS_NATION = {"Prince of Orange": "Netherlands", "Perponcher-Sedlnitsky": "Netherlands", "Chassé": "Netherlands"}
+"""Generals of Wellington's army whose own nation is not their formation's name's."""
+
 SOURCES = [
     Source(
         "W. B. Craan, Plan du champ de bataille de Waterloo dit de la Belle Alliance (Brussels, 1816)",
@@ -299,6 +302,8 @@ def _nations(sc, napoleon: str, wellington: str, blucher: str) -> None:
                     ),
                     default,
                 )
+            if n in sc.commanders and rec.name in GENERALS_NATION:
+                nation = GENERALS_NATION[rec.name]
             if n in sc.units:
                 sc.units[n] = replace(rec, nation=nation)
             else:
