@@ -95,3 +95,26 @@ def test_file_import_reads_the_waterloo_table_with_the_scenarios_mapping(qtbot, 
     assert set(sc.sides) == {"french", "allied"}  # Wellington's and Blücher's armies one side
     names = {c.name for c in sc.commanders.values()}
     assert {"Napoleon", "Wellington", "Blücher", "Bülow", "Zieten", "Pirch I"} <= names
+
+
+def test_a_game_starts_and_runs_a_phase_with_everyone_in_command(qtbot, tmp_path, monkeypatch):
+    from battlestudio.play.document import PlayDocument
+
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    assert w.files.open_path(WATERLOO, ask=False)
+    w.play_view.seed = 1815
+    w.play_view.actions["start"].trigger()
+    assert isinstance(w.document, PlayDocument) and w.document.recording
+    w.play_view.actions["next_phase"].trigger()
+    key = w.document.session.key
+    assert key.turn == 1 and key.side == "french"  # the French have the initiative (scenario choice)
+    assert w.statusBar().currentMessage().startswith(f"Now {key} (")
+    # nobody starts out of command; the Prussians wait (off the table in the game state) until they arrive
+    from battlestudio.rules.toe.command import check_command
+    from battlestudio.rules.toe.common import params_for
+
+    state = w.document.session.state
+    report = check_command(state, params_for(dict(w.document.battle.scenario.info.parameters)))
+    assert report.refusals == () and all(f.within for f in report.findings)
+    assert "allied-13th-brigade" in state.off_table
