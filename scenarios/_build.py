@@ -281,3 +281,257 @@ def main_for(build, name: str) -> None:
         raise SystemExit(1)
     out = write(sc, name)
     print(f"wrote {out}: {len(sc.units)} units, {len(sc.commanders)} commanders")
+
+
+# ----------------------------------------------------------------- stated strengths shared out
+
+LEVEL_SHARES = {0: 8.0, 1: 4.0, 2: 2.0, 3: 1.0}
+"""Shares of a leaf row by its level below the army (corps 4, division 2, brigade 1): a
+corps or division with no brigade rows stands for that many brigades."""
+ARM_SHARES = {"infantry": 1.0, "cavalry": 0.5}
+"""Shares by arm: a cavalry brigade counts half an infantry brigade (artillery crews are not shared)."""
+
+
+def _largest_remainder(total: int, weights: Sequence[float]) -> list[int]:
+    """``total`` split in proportion to ``weights`` into integers that add up to it."""
+    wsum = sum(weights)
+    if total <= 0 or wsum <= 0:
+        return [0 for _ in weights]
+    raw = [total * w / wsum for w in weights]
+    out = [int(r) for r in raw]
+    order = sorted(range(len(raw)), key=lambda i: (-(raw[i] - out[i]), i))
+    for i in order[: total - sum(out)]:
+        out[i] += 1
+    return out
+
+
+def share_stated_strengths(
+    sc: Scenario, battery_guns: dict[str, tuple[int, int]], levels: dict[str, int] | None = None
+) -> list[str]:
+    """Fill the units a table gives no strength with its stated totals; returns one note per step.
+
+    For a table whose men and guns are stated on formations (the importer keeps them as the
+    commanders' ``stated_men``/``stated_guns``) and only partly on the units below them:
+
+    * men: a formation's stated men, less what its rows below state (a sub-formation with its
+      own stated total counts with that total), are shared among its units with no men, by
+      ``LEVEL_SHARES`` × ``ARM_SHARES`` (the level of a unit's row from ``levels``, unit id →
+      0 army … 3 brigade, else its depth below the army); a formation with stated men and no
+      unit to carry them gets one infantry unit named after it; where the rows below state more
+      than the formation, theirs are kept;
+    * guns: a formation's stated guns, less those stated below, go to the artillery units
+      directly under it with no guns if it has any, else to its sub-formations in proportion to
+      their men, down to the formations with no sub-formation, which get batteries (a row one
+      level below the army that stands as one unit, such as a cavalry corps, takes its share
+      beside the formations); an army with no stated guns gets them at its stating formations'
+      guns per man. Every artillery unit with guns is then laid out as batteries of
+      ``battery_guns[army]`` = (foot, horse) guns (army = the id of the top commander above it;
+      horse for the guns of cavalry formations; Torden over Europa 1.3 counts batteries), its
+      crews shared among them.
+
+    Every unit given men or guns this way carries ``strength_estimated`` (how), so the scenario
+    says which figures are the data's and which were shared out.
+    """
+    from battlestudio.model.units import Arm, Unit
+
+    notes: list[str] = []
+    roots = [r for r in sc.oob.roots() if r in sc.commanders]
+    depth: dict[str, int] = {}
+    for r in roots:
+        for n, d in sc.oob.walk(r):
+            depth[n] = d
+
+    def stated(n: str, key: str) -> int:
+        c = sc.commanders.get(n)
+        return int(c.attributes.get(f"stated_{key}", 0)) if c else 0
+
+    def mark(uid: str, how: str) -> None:
+        u = sc.units[uid]
+        prev = u.attributes.get("strength_estimated")
+        sc.units[uid] = replace(u, attributes={**u.attributes, "strength_estimated": f"{prev}; {how}" if prev else how})
+
+    def name(n: str) -> str:
+        c = sc.commanders[n]
+        return str(c.attributes.get("formation", c.name))
+
+    # ---- men
+    def men_mass(n: str) -> int:
+        if n in sc.units:
+            return sc.units[n].men
+        inner = sum(men_mass(s) for s in sc.oob.subordinates(n))
+        return max(stated(n, "men"), inner)
+
+    def open_parts(n: str) -> tuple[list[str], list[str], int]:
+        """(leaf units with no men, closed sub-formations, men known elsewhere) under ``n``."""
+        leaves: list[str] = []
+        closed: list[str] = []
+        known = 0
+        for s in sc.oob.subordinates(n):
+            if s in sc.units:
+                u = sc.units[s]
+                if u.men == 0 and u.arm.value in ARM_SHARES:
+                    leaves.append(s)
+                else:
+                    known += u.men
+            elif stated(s, "men"):
+                closed.append(s)
+                known += men_mass(s)
+            else:
+                lv, cl, kn = open_parts(s)
+                leaves, closed, known = leaves + lv, closed + cl, known + kn
+        return leaves, closed, known
+
+    def fill_men(n: str) -> None:
+        leaves, closed, known = open_parts(n)
+        target = stated(n, "men")
+        if target:
+            rest = target - known
+            if rest < 0:
+                notes.append(
+                    f"{name(n)}: the rows below state {known:,} men, more than its {target:,}; theirs are kept"
+                )
+            elif leaves:
+                level = levels or depth
+                weights = [LEVEL_SHARES.get(level.get(u, 3), 1.0) * ARM_SHARES[sc.units[u].arm.value] for u in leaves]
+                for u, m in zip(leaves, _largest_remainder(rest, weights), strict=True):
+                    sc.units[u] = replace(sc.units[u], men=m)
+                    mark(u, f"men: share of {name(n)}'s stated {target:,} less the {known:,} stated below it")
+                notes.append(f"{name(n)}: {rest:,} of its {target:,} men shared among {len(leaves)} units with no men")
+            elif rest > 0 and not closed and not any(s in sc.units for s in sc.oob.all_subordinates(n)):
+                c = sc.commanders[n]
+                uid = f"{n}-troops"
+                sc.units[uid] = Unit(uid, name(n), c.side, c.nation, arm=Arm.INFANTRY, men=rest)
+                sc.oob.add(n, uid)
+                mark(uid, f"men: {name(n)}'s stated {rest:,}, all arms as one infantry unit (no rows below it)")
+                notes.append(f"{name(n)}: no rows below it; its {rest:,} men made one unit")
+            elif rest > 0:
+                notes.append(f"{name(n)}: {rest:,} stated men that no unit below it lacks are not carried")
+        for s in closed:
+            fill_men(s)
+
+    for r in roots:
+        fill_men(r)
+
+    # ---- guns
+    def guns_mass(n: str) -> int:
+        if n in sc.units:
+            return sc.units[n].guns
+        inner = sum(guns_mass(s) for s in sc.oob.subordinates(n))
+        return max(stated(n, "guns"), inner)
+
+    def empty_batteries(n: str) -> list[str]:
+        return [
+            s
+            for s in sc.oob.subordinates(n)
+            if s in sc.units and sc.units[s].arm is Arm.ARTILLERY and not sc.units[s].guns
+        ]
+
+    def give_guns(n: str, g: int, why: str) -> None:
+        """Place ``g`` guns under formation ``n`` (which states none of them)."""
+        if g <= 0:
+            return
+        bats = empty_batteries(n)
+        if bats:
+            for b, k in zip(bats, _largest_remainder(g, [1.0] * len(bats)), strict=True):
+                sc.units[b] = replace(sc.units[b], guns=k)
+                mark(b, f"guns: {why}")
+            return
+        subs = [s for s in sc.oob.subordinates(n) if s in sc.commanders and not stated(s, "guns")]
+        # a corps-level row standing as one unit takes its share beside the formations
+        lone = [
+            s
+            for s in sc.oob.subordinates(n)
+            if s in sc.units and depth.get(s, 9) <= 1 and sc.units[s].arm.value in ARM_SHARES
+        ]
+        holders = subs + lone
+        if not holders or all(s in sc.units for s in sc.oob.subordinates(n)) and not lone:
+            _add_guns(n, g, why)
+            return
+        shares = _largest_remainder(g, [float(max(men_mass(s), 1)) for s in holders])
+        for s, k in zip(holders, shares, strict=True):
+            if s in sc.units:
+                _add_guns(n, k, why, for_unit=s)
+            else:
+                give_guns(s, k, why)
+
+    def _add_guns(n: str, g: int, why: str, for_unit: str | None = None) -> None:
+        if g <= 0:
+            return
+        c = sc.commanders[n]
+        under = [sc.units[s] for s in sc.oob.subordinates(n) if s in sc.units]
+        label = sc.units[for_unit].name if for_unit else name(n)
+        horse = (
+            (sc.units[for_unit].arm is Arm.CAVALRY)
+            if for_unit
+            else bool(under) and all(u.arm is Arm.CAVALRY for u in under)
+        )
+        uid = f"{for_unit or n}-artillery"
+        sc.units[uid] = Unit(
+            uid,
+            f"{label} artillery",
+            c.side,
+            c.nation,
+            arm=Arm.ARTILLERY,
+            guns=g,
+            attributes={"gun_category": "horse" if horse else "foot"},
+        )
+        sc.oob.add(n, uid)
+        mark(uid, f"guns: {why}")
+
+    def fill_guns(n: str, target: int) -> None:
+        subs = sc.oob.subordinates(n)
+        closed = [s for s in subs if s in sc.commanders and stated(s, "guns")]
+        known = sum(guns_mass(s) for s in subs if s not in closed) + sum(guns_mass(s) for s in closed)
+        rest = target - known
+        if rest < 0:
+            notes.append(f"{name(n)}: the rows below state {known} guns, more than its {target}; theirs are kept")
+        elif rest:
+            notes.append(f"{name(n)}: {rest} of its {target} guns shared out below it")
+            give_guns(n, rest, f"share of {name(n)}'s stated {target} guns less the {known} stated below it")
+        for s in closed:
+            fill_guns(s, stated(s, "guns"))
+
+    for r in roots:
+        target = stated(r, "guns")
+        if not target:
+            closed = [s for s in sc.oob.all_subordinates(r) if s in sc.commanders and stated(s, "guns")]
+            top = [s for s in closed if not any(a in closed for a in sc.oob.chain_of_command(s)[1:])]
+            g, m = sum(stated(s, "guns") for s in top), sum(men_mass(s) for s in top)
+            rest_men = men_mass(r) - m
+            if not m:
+                continue
+            target = g + round(rest_men * g / m)
+            notes.append(f"{name(r)}: no stated guns; {target} at its stating formations' {g} guns per {m:,} men")
+        fill_guns(r, target)
+
+    # ---- batteries
+    for uid in [u for u in sc.units if sc.units[u].arm is Arm.ARTILLERY and sc.units[u].guns > 0]:
+        u = sc.units[uid]
+        foot, horse = battery_guns[sc.oob.chain_of_command(uid)[-1]]
+        size = horse if u.attributes.get("gun_category") == "horse" else foot
+        n_bat = -(-u.guns // size)
+        if n_bat <= 1:
+            continue
+        parent = sc.oob.superior(uid)
+        guns = _largest_remainder(u.guns, [1.0] * n_bat)
+        men = _largest_remainder(u.men, [1.0] * n_bat)
+        sc.oob.remove(uid)
+        del sc.units[uid]
+        for i in range(n_bat):
+            bid = f"{uid}-battery-{i + 1}"
+            if bid in sc.all_ids():
+                raise ValueError(f"battery id {bid} is taken")
+            how = f"{u.guns} guns laid out as {n_bat} batteries of about {size}"
+            prev = u.attributes.get("strength_estimated")
+            sc.units[bid] = replace(
+                u,
+                id=bid,
+                name=f"{u.name} {i + 1}/{n_bat}",
+                guns=guns[i],
+                men=men[i],
+                attributes={**u.attributes, "strength_estimated": f"{prev}; {how}" if prev else how},
+            )
+            if parent:
+                sc.oob.add(parent, bid)
+        notes.append(f"{u.name}: {u.guns} guns laid out as {n_bat} batteries")
+    return notes
