@@ -1,0 +1,324 @@
+"""Club play: one battle on a shared PostgreSQL server, several umpires recording it at once.
+
+A club URL names a server, a database and a battle on it::
+
+    postgresql://user@host:5432/club?battle=7
+
+Credentials come from the URL, ``~/.pgpass`` or the ``PG*`` environment, as libpq finds
+them; they are never stored in a battle or a fetched file.
+
+Layout on the server (``serve_init``): a schema ``club`` with the club tables (``battle``,
+``claim``, ``phase_close``, ``action``) and one schema ``battle_<id>`` per published battle
+holding exactly the tables of a ``.battle`` file (``store.tables``). PostgreSQL roles
+``battlestudio_umpire`` (records), ``battlestudio_spectator`` (reads everything once the game
+is not running), ``battlestudio_player`` with one ``battlestudio_player_<side>`` per side
+(reads their own side's units, commanders and events; the other side's too unless the
+scenario's house rule ``hidden_positions`` is true) are granted to login roles by the club's
+administrator; row-level security enforces them in the database.
+
+Public API
+----------
+``is_club_url(text)``, ``ClubURL.parse(text)``, ``serve_init(url)``,
+``publish(path, url) -> battle id``, ``fetch(url, path)``, ``load_club(url) -> Battle``,
+``ClubConnection(url, umpire)`` (append actions, claims, phase closes, live updates), and
+the errors ``ClubError`` (a ``BattleFileError`` naming the URL without its password),
+``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from battlestudio.replay.battle import Battle
+from battlestudio.replay.events import BattleEvent
+from battlestudio.store.errors import BattleFileError
+
+HIDDEN_POSITIONS = "hidden_positions"
+"""The house rule (``ScenarioInfo.parameters[HIDDEN_POSITIONS]``, a bool, default false) that
+hides each side's units, commanders and events from the other side's players on a server."""
+
+
+class ClubError(BattleFileError):
+    """A club server could not do what was asked; ``path`` is the URL without its password and
+    the message says what to do (start the server, run serve-init, ask for a role...)."""
+
+
+class ServerUnavailable(ClubError):
+    """The server cannot be reached (not running, wrong host or port, connection lost twice)."""
+
+
+class ClaimTaken(ClubError):
+    """A formation is already claimed by another umpire.
+
+    Attributes
+    ----------
+    formation_id, holder : str
+    """
+
+    def __init__(self, url: str, formation_id: str, holder: str) -> None:
+        self.formation_id, self.holder = formation_id, holder
+        super().__init__(url, f"formation {formation_id!r} is held by umpire {holder!r}; ask them to release it")
+
+
+class ScenarioLocked(ClubError):
+    """The scenario of a battle whose game is running cannot be edited or republished."""
+
+
+def is_club_url(text: str | os.PathLike[str]) -> bool:
+    """True for a ``postgresql://`` or ``postgres://`` URL (anything else is a file path)."""
+    raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ClubURL:
+    """A parsed club URL.
+
+    Attributes
+    ----------
+    conninfo : str
+        the URL without ``battle=`` (handed to libpq: user, password, host, port, database and
+        libpq options such as ``sslmode``).
+    battle : int | None
+        the battle id, or None (``serve_init``, ``publish`` of a new battle).
+    """
+
+    conninfo: str
+    battle: int | None = None
+    shown: str = field(default="", compare=False)
+    """The URL as shown in messages: without the password."""
+
+    @classmethod
+    def parse(cls, text: str) -> ClubURL:
+        """Parse ``postgresql://[user[:password]@]host[:port]/database[?battle=N&...]``.
+
+        Raises
+        ------
+        ClubError
+            for a URL that is not ``postgresql://``, has no database, or a ``battle`` that is not
+            a positive integer.
+        """
+        raise NotImplementedError
+
+    def with_battle(self, battle: int) -> ClubURL:
+        """This URL naming ``battle``."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.shown
+
+
+def serve_init(url: str | ClubURL) -> None:
+    """Create (or bring up to date; running it twice is harmless) the club schema and the
+    roles on the database ``url`` names. Needs a role that may create schemas and roles
+    (the database owner with CREATEROLE, or a superuser).
+
+    Raises
+    ------
+    ServerUnavailable, ClubError
+        naming the URL and what to do (server not running, database missing, not allowed).
+    """
+    raise NotImplementedError
+
+
+def publish(path: str | os.PathLike[str], url: str | ClubURL) -> int:
+    """Put the battle in ``path`` (``.battle`` or ``.battle.json``) on the server; return its id.
+
+    Without ``battle=`` in ``url`` a new battle is made; with it, that battle's scenario and
+    events are replaced — refused with ``ScenarioLocked`` while its game is running. A file
+    holding recorded events is published as a running game.
+
+    Raises
+    ------
+    BattleFileError
+        if the file cannot be read; ``ClubError`` subclasses as ``serve_init`` and above.
+    """
+    raise NotImplementedError
+
+
+def load_club(url: str | ClubURL) -> Battle:
+    """The battle ``url`` names, read from the server and checked value by value through the
+    document codec exactly as a ``.battle`` file is (``store.database_read``).
+
+    Raises
+    ------
+    ClubError
+        naming the URL and, for a bad value, the table, row and column; no ``battle=`` in the
+        URL or an unknown battle id; a player role (which sees only part of a battle).
+    """
+    raise NotImplementedError
+
+
+def fetch(url: str | ClubURL, path: str | os.PathLike[str]) -> Battle:
+    """Save the battle ``url`` names, with every event recorded so far, to ``path`` (``.battle``
+    or ``.battle.json``, written atomically) and return it. No credentials go into the file.
+
+    Raises
+    ------
+    ClubError
+        as ``load_club``; ``BattleFileError``/``OSError`` if the file cannot be written.
+    """
+    raise NotImplementedError
+
+
+class ClubConnection:
+    """One umpire's (or a player's, a spectator's) connection to one battle on a server.
+
+    Two PostgreSQL connections: one for reading and writing, one in autocommit mode that
+    LISTENs to the battle's channel ``battle_<id>``; both reconnect by themselves once on a
+    lost connection. Not thread-safe; use it from one thread (a window's main loop polls it
+    when ``fileno()`` is readable).
+
+    Parameters
+    ----------
+    url : str | ClubURL
+        a club URL with ``battle=``.
+    umpire : str | None
+        the name shown to the others for claims and phase closes (default: the login role).
+
+    Raises
+    ------
+    ClubError
+        as ``load_club``.
+    """
+
+    url: ClubURL
+    umpire: str
+    battle_id: int
+
+    def __init__(self, url: str | ClubURL, umpire: str | None = None) -> None:
+        raise NotImplementedError
+
+    # -- the game log --------------------------------------------------------------------
+    def append_action(self, events: Sequence[BattleEvent], *, after: int | None = None) -> list[int]:
+        """Append one action's ``events`` in ONE transaction and return their seqs.
+
+        Seqs are allocated by the server under a lock on the battle's row: gapless, and two
+        umpires' actions never interleave. Starts the game (``game_running()``) on its first
+        action. Notifies ``battle_<id>`` with the last seq. On a lost connection the action
+        is retried once (an action the server had already committed is not written twice).
+
+        Parameters
+        ----------
+        after : int, optional
+            the seq of the last event the caller has seen; if given and the server holds later
+            events, nothing is written and ``StaleLog`` is raised (the caller reads them first).
+
+        Raises
+        ------
+        ClubError
+            the events cannot be stored (nothing written, naming the event and value), the
+            role may not record, the server is gone (``ServerUnavailable``; nothing written).
+        """
+        raise NotImplementedError
+
+    def events_after(self, seq: int) -> list[tuple[int, BattleEvent]]:
+        """``(seq, event)`` of every stored event with a seq greater than ``seq`` (``-1``: all),
+        in order, each checked as a ``.battle`` file's are.
+
+        Raises
+        ------
+        ClubError
+            for a bad stored event (naming ``event seq=N``) or a lost server.
+        """
+        raise NotImplementedError
+
+    def last_seq(self) -> int:
+        """The seq of the newest stored event (``-1`` when none)."""
+        raise NotImplementedError
+
+    # -- claims and phases ---------------------------------------------------------------
+    def claim(self, formation_id: str) -> None:
+        """Hold the formation ``formation_id`` (an order-of-battle node: a commander or unit id)
+        for this umpire; claiming it again is harmless.
+
+        Raises
+        ------
+        ClaimTaken
+            if another umpire holds it. ``ClubError`` for an id the battle does not have.
+        """
+        raise NotImplementedError
+
+    def release(self, formation_id: str) -> None:
+        """Give up this umpire's claim on ``formation_id`` (no error if not held)."""
+        raise NotImplementedError
+
+    def claims(self) -> dict[str, str]:
+        """``formation id → umpire`` of every claim on this battle."""
+        raise NotImplementedError
+
+    def close_phase(self, turn: int, side: str, phase: str) -> None:
+        """Record that this umpire has finished ``phase`` of ``side`` in ``turn`` (harmless twice)."""
+        raise NotImplementedError
+
+    def busy(self, turn: int, side: str, phase: str) -> list[str]:
+        """The umpires (sorted) holding a formation of ``side`` who have not closed this phase;
+        empty when the phase is closed for everyone."""
+        raise NotImplementedError
+
+    # -- the game ------------------------------------------------------------------------
+    def game_running(self) -> bool:
+        """True from the first recorded action until ``end_game``; the scenario is locked then."""
+        raise NotImplementedError
+
+    def end_game(self) -> None:
+        """Mark the game finished: spectators may read it, the scenario may be republished."""
+        raise NotImplementedError
+
+    def load(self) -> Battle:
+        """The whole battle as ``load_club`` reads it, on this connection."""
+        raise NotImplementedError
+
+    # -- live updates --------------------------------------------------------------------
+    def listen(self) -> None:
+        """Start listening to ``battle_<id>`` (``poll`` then reports what others record)."""
+        raise NotImplementedError
+
+    def fileno(self) -> int:
+        """The socket of the listening connection, readable when a notification has arrived
+        (for ``select`` or a ``QSocketNotifier``); ``listen`` first."""
+        raise NotImplementedError
+
+    def poll(self, timeout: float = 0.0) -> int | None:
+        """Read the pending notifications (waiting up to ``timeout`` seconds for the first);
+        the newest seq notified, or None. Claims and phase closes notified meanwhile are
+        collected in ``changes()``. On a lost connection it reconnects and re-listens, then
+        returns ``last_seq()`` so the caller catches up with ``events_after``."""
+        raise NotImplementedError
+
+    def changes(self) -> set[str]:
+        """What else was notified since the last call (``"claims"``, ``"phases"``, ``"game"``),
+        then forgets it."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Close both connections (harmless twice)."""
+        raise NotImplementedError
+
+    def __enter__(self) -> ClubConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class StaleLog(ClubError):
+    """``append_action(after=N)`` found events after seq N: nothing was written."""
+
+
+__all__ = [
+    "HIDDEN_POSITIONS",
+    "ClaimTaken",
+    "ClubConnection",
+    "ClubError",
+    "ClubURL",
+    "ScenarioLocked",
+    "ServerUnavailable",
+    "StaleLog",
+    "fetch",
+    "is_club_url",
+    "load_club",
+    "publish",
+    "serve_init",
+]
