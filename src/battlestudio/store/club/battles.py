@@ -45,7 +45,9 @@ def require_club(conn: Any, u: ClubURL) -> None:
     with club_errors(u):
         found = conn.execute("SELECT to_regclass('club.battle') IS NOT NULL").fetchone()[0]
     if not found:
-        raise ClubError(u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown.split('?')[0]}")
+        raise ClubError(
+            u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown.split('?')[0]}"
+        )
 
 
 def battle_row(conn: Any, u: ClubURL, *, lock: bool = False) -> tuple[int, str, int, bool]:
