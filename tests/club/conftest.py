@@ -35,8 +35,8 @@ def pg() -> Iterator[pgserver.Server]:
     try:
         server = pgserver.start()
     except pgserver.NoServer as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but no PostgreSQL server could be started: {exc}")
+        if os.environ.get("CI") == "true" or os.environ.get("BATTLESTUDIO_REQUIRE_PG") == "1":
+            pytest.fail(f"CI=true (or BATTLESTUDIO_REQUIRE_PG=1) but no PostgreSQL server could be started: {exc}")
         pytest.skip(f"club tests need a PostgreSQL server: {exc}")
     try:
         serve_init(server.url())
