@@ -327,3 +327,24 @@ def test_a_player_may_not_record(pg: pgserver.Server, jena: Battle) -> None:
         with pytest.raises(ClubError, match="not allowed"):
             player.append_action(jena.events[START : START + 1])
         assert player.last_seq() == START - 1
+
+
+def test_a_club_administrator_who_is_no_superuser_sets_up_and_publishes(pg: pgserver.Server, jena: Battle) -> None:
+    from battlestudio.store.club import publish, serve_init
+
+    for statement in ("CREATE ROLE clubadmin LOGIN CREATEROLE", "CREATE DATABASE club2 OWNER clubadmin"):
+        pg.psql(statement, database="postgres")
+    admin = pg.url(database="club2", user="clubadmin")
+    serve_init(admin)
+    serve_init(admin)  # again: harmless
+    battle_id = publish(JENA_FILE, admin)
+    umpire = pg.url(database="club2", user="anne", battle=battle_id)
+    with ClubConnection(umpire) as conn:
+        assert conn.append_action(jena.events[:1]) == [len(jena.events)]
+    assert len(load_club(umpire).events) == len(jena.events) + 1
+    pg.psql("CREATE ROLE nobody_special LOGIN", database="postgres")
+    with pytest.raises(ClubError, match="may create schemas and roles"):
+        serve_init(pg.url(database="club2", user="nobody_special"))
+
+
+JENA_FILE = ROOT / "scenarios" / "jena-1806.battle.json"

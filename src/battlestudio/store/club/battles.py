@@ -35,9 +35,21 @@ EVENT_COLUMNS = ("seq", "turn", "side", "phase", "kind", "payload")
 
 def serve_init(url: str | ClubURL) -> None:
     """See ``store.club.serve_init``."""
+    import psycopg.errors
+
     u = as_url(url)
-    with connect(u) as conn, club_errors(u):
-        create_club_schema(conn)
+    with connect(u) as conn:
+        try:
+            with club_errors(u):
+                create_club_schema(conn)
+        except ClubError as err:
+            if not isinstance(err.__context__, psycopg.errors.InsufficientPrivilege):
+                raise
+            raise ClubError(
+                u.shown,
+                f"serve-init needs a login that may create schemas and roles on this database (its owner with "
+                f"CREATEROLE, or a superuser): {err.__context__.diag.message_primary or err.__context__}",
+            ) from None
 
 
 def require_club(conn: Any, u: ClubURL) -> None:
