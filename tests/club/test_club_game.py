@@ -348,3 +348,20 @@ def test_a_club_administrator_who_is_no_superuser_sets_up_and_publishes(pg: pgse
 
 
 JENA_FILE = ROOT / "scenarios" / "jena-1806.battle.json"
+
+
+def test_a_bad_value_on_the_server_is_named_like_a_bad_value_in_a_file(pg: pgserver.Server, jena: Battle) -> None:
+    url = publish(pg, Battle(jena.scenario, list(jena.events[:START])))
+    battle_id = int(url.rsplit("=", 1)[1])
+    pg.psql(f"UPDATE club.battle SET status = 'finished' WHERE id = {battle_id}")
+    pg.psql(f"UPDATE battle_{battle_id}.unit SET men = -5 WHERE id = 'french-40e-ligne'")
+    with pytest.raises(ClubError) as err:
+        load_club(url)
+    assert f"battle={battle_id}: unit id='french-40e-ligne'.men:" in str(err.value)
+    pg.psql(f"UPDATE battle_{battle_id}.unit SET men = 100 WHERE id = 'french-40e-ligne'")
+    pg.psql(f"""UPDATE battle_{battle_id}.event SET payload = '{{"path": "north"}}' WHERE seq = 3""")
+    with pytest.raises(ClubError, match="event seq=3"):
+        load_club(url)
+    pg.psql(f"DELETE FROM battle_{battle_id}.event WHERE seq = 3")
+    with pytest.raises(ClubError, match="event seq=3: missing"):
+        load_club(url)

@@ -229,13 +229,14 @@ def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
         if meta.get("format") != FORMAT or not 1 <= version <= SCHEMA_VERSION:
             raise ClubError(
                 u.shown,
-                f"battle {battle_id} was published by another BattleStudio (meta {meta!r}); update BattleStudio",
+                f"battle {battle_id} was published by another BattleStudio (format {meta.get('format')!r}, schema "
+                f"version {version}; this one reads up to {SCHEMA_VERSION}): update BattleStudio",
             )
         try:
             read_document(_Reader(conn), doc, version)
             load_event_types()
             rows = conn.execute("SELECT seq, kind, turn, side, phase, payload FROM event ORDER BY seq").fetchall()
-            _check_events(rows, conn, u, battle_id)
+            _check_events(rows)
             game = doc.pop("game", None)
             battle = battle_from_doc(doc)
             events = RecordedEvents([r[2:5] for r in rows], rows, _event_builder(u.shown))
@@ -254,7 +255,8 @@ def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
             raise ClubError(u.shown, err.what, err.where) from None
 
 
-def _check_events(rows: list[Any], conn: Any, u: ClubURL, battle_id: int) -> None:
+def _check_events(rows: list[Any]) -> None:
+    """DocumentError for an event row of an unknown kind or a gap in the seqs (as a file's)."""
     from battlestudio.store.database_read import _missing_seqs
     from battlestudio.store.codec import event_from_doc
     from battlestudio.store.rows import parse_json
