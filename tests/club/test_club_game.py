@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import networkx as nx
+import psycopg
 import pytest
 
 from battlestudio import store
@@ -156,23 +157,27 @@ def test_a_writer_killed_mid_action_leaves_no_partial_action(pg: pgserver.Server
         text=True,
         env=env,
     )
+    battle_id = url.rsplit("=", 1)[1]
     try:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
-        battle_id = url.rsplit("=", 1)[1]
-        writing = (
-            "SELECT count(*) FROM pg_stat_activity WHERE usename = 'ben' AND backend_xid IS NOT NULL "
-            "AND state = 'active'"
-        )
         deadline = time.monotonic() + 30
-        caught = 0
-        while time.monotonic() < deadline:  # let it commit a few actions, then kill it inside one
-            if pg.psql(writing).strip() == "1":
-                caught += 1
-                done = int(pg.psql(f"SELECT next_seq FROM club.battle WHERE id = {battle_id}"))
-                if done >= START + 3 * size:
-                    os.kill(writer.pid, signal.SIGKILL)
-                    break
-        assert caught, "never saw the writer inside a transaction"
+        while int(pg.psql(f"SELECT next_seq FROM club.battle WHERE id = {battle_id}")) < START + 3 * size:
+            assert time.monotonic() < deadline and writer.poll() is None, "the writer did not record"
+            time.sleep(0.02)
+        # Hold club.action: the writer's next action inserts its events, moves the battle's seq
+        # counter, then waits for this lock to record the action; kill it there, mid-action.
+        with psycopg.connect(pg.url()) as holder:
+            holder.execute("LOCK TABLE club.action IN EXCLUSIVE MODE")
+            waiting = (
+                "SELECT count(*) FROM pg_stat_activity WHERE usename = 'ben' AND wait_event_type = 'Lock' AND backend_xid IS NOT NULL "
+                "AND query LIKE 'INSERT INTO club.action%'"
+            )
+            while pg.psql(waiting).strip() != "1":
+                assert time.monotonic() < deadline, "the writer never reached the end of an action"
+                time.sleep(0.01)
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait()
+            holder.rollback()
     finally:
         writer.kill()
         writer.wait()
