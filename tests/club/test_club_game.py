@@ -169,7 +169,8 @@ def test_a_writer_killed_mid_action_leaves_no_partial_action(pg: pgserver.Server
         with psycopg.connect(pg.url()) as holder:
             holder.execute("LOCK TABLE club.action IN EXCLUSIVE MODE")
             waiting = (
-                "SELECT count(*) FROM pg_stat_activity WHERE usename = 'ben' AND wait_event_type = 'Lock' AND backend_xid IS NOT NULL "
+                "SELECT count(*) FROM pg_stat_activity WHERE usename = 'ben' AND wait_event_type = 'Lock' "
+                "AND backend_xid IS NOT NULL "
                 "AND query LIKE 'INSERT INTO club.action%'"
             )
             while pg.psql(waiting).strip() != "1":
