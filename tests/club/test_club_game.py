@@ -282,6 +282,9 @@ def test_claims_are_shared_and_a_phase_closes_when_every_umpire_has_closed_it(
         assert anne.claims() == ben.claims() == {"french-1eme-division": "anne", "french-2eme-division": "ben"}
         ben.poll(timeout=1.0)
         assert "claims" in ben.changes()
+        held = anne.holders()
+        assert held["french-1eme-division"] == held["french-40e-ligne"] == "anne"  # a brigade of the division
+        assert held["french-2eme-division"] == "ben" and "french-v-corps" not in held
         assert anne.busy(*MOVEMENT) == ["anne", "ben"]
         assert anne.busy(1, "prussian", "movement") == []  # nobody holds a Prussian formation
         anne.close_phase(*MOVEMENT)

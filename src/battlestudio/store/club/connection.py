@@ -288,6 +288,22 @@ class ClubConnection:
         )
         return {str(f): str(u) for f, u in rows}
 
+    def holders(self) -> dict[str, str]:
+        """``unit or commander id → umpire`` for everything under a claimed formation (the
+        formation itself and its subordinates, down the order of battle); a claim lower down
+        the tree wins over one above it."""
+        from psycopg import sql
+
+        query = sql.SQL(
+            "WITH RECURSIVE held(node, umpire, depth) AS ("
+            "SELECT formation, umpire, 0 FROM club.claim WHERE battle = %s "
+            "UNION ALL SELECT e.subordinate, h.umpire, h.depth + 1 FROM held h JOIN {edge} e ON e.superior = h.node "
+            "WHERE h.depth < 100) "
+            "SELECT DISTINCT ON (node) node, umpire FROM held ORDER BY node, depth"
+        ).format(edge=self._t("oob_edge"))
+        rows = self._run(lambda conn: conn.execute(query, (self.battle_id,)).fetchall())
+        return {str(n): str(u) for n, u in rows}
+
     def close_phase(self, turn: int, side: str, phase: str) -> None:
         """Record that this umpire has finished ``phase`` of ``side`` in ``turn`` (harmless
         twice). Notifies ``phases``."""
