@@ -374,3 +374,20 @@ def test_a_bad_value_on_the_server_is_named_like_a_bad_value_in_a_file(pg: pgser
     pg.psql(f"DELETE FROM battle_{battle_id}.event WHERE seq = 3")
     with pytest.raises(ClubError, match="event seq=3: missing"):
         load_club(url)
+
+
+def test_a_server_gone_for_good_is_reported_and_the_action_is_whole_or_absent(
+    pg: pgserver.Server, jena: Battle
+) -> None:
+    from battlestudio.store.club import ClubURL, ServerUnavailable
+
+    url = publish(pg, Battle(jena.scenario, list(jena.events[:START])))
+    conn = ClubConnection(url)
+    conn.url = ClubURL.parse(url.replace(f":{pg.port}/", f":{pgserver.free_port()}/"))  # reconnects go nowhere
+    pg.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'anne'")
+    time.sleep(0.2)
+    with pytest.raises(ServerUnavailable) as err:
+        conn.append_action(jena.events[START : START + 2])
+    assert "start PostgreSQL" in str(err.value) and "recorded whole or not at all" in str(err.value)
+    conn.close()
+    assert len(load_club(url).events) == START  # here: not at all

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
-from battlestudio.store.club import ClaimTaken, ClubError, ClubURL, StaleLog
+from battlestudio.store.club import ClaimTaken, ClubError, ClubURL, ServerUnavailable, StaleLog
 from battlestudio.store.errors import BattleFileError, DocumentError
 
 if TYPE_CHECKING:
@@ -128,7 +128,9 @@ class ClubConnection:
         ------
         ClubError
             an event cannot be stored (nothing written; naming the event and value), an unknown
-            side, the game has ended, the role may not record; ``StaleLog``; ``ServerUnavailable``.
+            side, the game has ended, the role may not record; ``StaleLog``; ``ServerUnavailable``
+            when the server is gone and a new connection cannot be made (the action is then
+            recorded whole or not at all: read the log after reconnecting to see which).
         """
         from psycopg import sql
 
@@ -195,7 +197,14 @@ class ClubConnection:
             self._notify(conn, str(last))
             return list(range(first, last + 1))
 
-        return self._run(work)
+        try:
+            return self._run(work)
+        except ServerUnavailable as err:
+            raise ServerUnavailable(
+                self.url.shown,
+                f"{err.what}; the server did not confirm the action: it is recorded whole or not at all — "
+                "reconnect and read the log (events_after) to see which",
+            ) from None
 
     def events_after(self, seq: int) -> list[tuple[int, BattleEvent]]:
         """``(seq, event)`` of every stored event with a seq greater than ``seq`` (``-1``: all)

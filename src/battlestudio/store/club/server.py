@@ -170,7 +170,7 @@ def translate(url: ClubURL, exc: BaseException) -> ClubError:
             name = m.group(1) if m.groups() else ""
             return cls(url.shown, text.format(name=name, reason=reason))
     if is_connection_lost(exc):
-        return ServerUnavailable(url.shown, f"the connection to the server was lost ({reason}); nothing was written")
+        return ServerUnavailable(url.shown, f"the connection to the server was lost ({reason})")
     return ClubError(url.shown, reason)
 
 
