@@ -214,6 +214,14 @@ def test_a_player_cannot_read_the_other_sides_hidden_units_with_plain_sql(pg: pg
     assert set(sides("karl", h, "unit")) == {"prussian"}
     assert "prussian" not in sides("pierre", h, "event") and sides("pierre", h, "event")["french"] > 0
     assert set(sides("pierre", o, "unit")) == {"french", "prussian"}  # positions not hidden: all
+    prussian = sorted(i for i, u in jena.scenario.units.items() if u.side == "prussian")[:2]
+    with ClubConnection(hidden) as umpire:  # contact: the umpire shows two Prussian brigades
+        umpire.reveal(prussian, "french")
+        seen = pg.psql(f"SELECT id FROM battle_{h}.unit WHERE side = 'prussian' ORDER BY id", user="pierre").split()
+        assert seen == prussian
+        assert set(sides("karl", h, "unit")) == {"prussian"}  # nothing changes for the other side
+        umpire.conceal(prussian[:1], "french")
+        assert sides("pierre", h, "unit")["prussian"] == 1
     assert sum(sides("anne", h, "unit").values()) == len(jena.scenario.units)  # the umpire: all
     assert sides("sam", h, "unit") == Counter()  # a spectator: nothing while the game runs
     with pytest.raises(subprocess.CalledProcessError) as err:  # nor may a player record

@@ -313,6 +313,32 @@ class ClubConnection:
         rows = self._run(lambda conn: conn.execute(query, (self.battle_id,)).fetchall())
         return {str(n): str(u) for n, u in rows}
 
+    def reveal(self, ids: Sequence[str], side: str) -> None:
+        """Let ``side``'s players read the units and commanders ``ids`` (of the other side,
+        under ``hidden_positions``: seen on contact); harmless twice. Notifies ``reveal``."""
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO club.reveal (battle, id, side, umpire) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [(self.battle_id, i, side, self.umpire) for i in ids],
+                )
+            self._notify(conn, "reveal")
+
+        self._run(work)
+
+    def conceal(self, ids: Sequence[str], side: str) -> None:
+        """Undo ``reveal`` of ``ids`` to ``side`` (contact lost). Notifies ``reveal``."""
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            conn.execute(
+                "DELETE FROM club.reveal WHERE battle = %s AND side = %s AND id = ANY(%s)",
+                (self.battle_id, side, list(ids)),
+            )
+            self._notify(conn, "reveal")
+
+        self._run(work)
+
     def close_phase(self, turn: int, side: str, phase: str) -> None:
         """Record that this umpire has finished ``phase`` of ``side`` in ``turn`` (harmless
         twice). Notifies ``phases``."""
@@ -423,7 +449,7 @@ class ClubConnection:
 
     def changes(self) -> set[str]:
         """What else was notified since the last call (``"claims"``, ``"phases"``, ``"game"``,
-        ``"published"``), then forgets it."""
+        ``"reveal"``, ``"published"``), then forgets it."""
         out, self._changes = self._changes, set()
         return out
 
