@@ -65,15 +65,16 @@ CREATE TABLE IF NOT EXISTS club.reveal (
 );
 INSERT INTO club.meta VALUES ('schema_version', '{CLUB_SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
 
+-- (pg_catalog named: a login's own temporary pg_roles table must not answer these)
 -- may the current login see a row of side ``side`` of battle ``b``?
 CREATE OR REPLACE FUNCTION club.can_see(b integer, side text) RETURNS boolean
 LANGUAGE sql STABLE AS $$
-    SELECT pg_has_role('{UMPIRE}', 'MEMBER')
-        OR (pg_has_role('{SPECTATOR}', 'MEMBER') AND bt.status <> 'running')
-        OR (pg_has_role('{PLAYER}', 'MEMBER') AND (
+    SELECT pg_catalog.pg_has_role('{UMPIRE}', 'MEMBER')
+        OR (pg_catalog.pg_has_role('{SPECTATOR}', 'MEMBER') AND bt.status <> 'running')
+        OR (pg_catalog.pg_has_role('{PLAYER}', 'MEMBER') AND (
                 NOT bt.hidden_positions OR side = ''
-                OR CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{PLAYER}_' || side)
-                        THEN pg_has_role('{PLAYER}_' || side, 'MEMBER') ELSE false END))
+                OR CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '{PLAYER}_' || side)
+                        THEN pg_catalog.pg_has_role('{PLAYER}_' || side, 'MEMBER') ELSE false END))
     FROM club.battle bt WHERE bt.id = b
 $$;
 
@@ -81,8 +82,8 @@ $$;
 CREATE OR REPLACE FUNCTION club.revealed(b integer, rid text) RETURNS boolean
 LANGUAGE sql STABLE AS $$
     SELECT EXISTS (
-        SELECT 1 FROM club.reveal r JOIN pg_roles g ON g.rolname = '{PLAYER}_' || r.side
-        WHERE r.battle = b AND r.id = rid AND pg_has_role(g.oid, 'MEMBER'))
+        SELECT 1 FROM club.reveal r JOIN pg_catalog.pg_roles g ON g.rolname = '{PLAYER}_' || r.side
+        WHERE r.battle = b AND r.id = rid AND pg_catalog.pg_has_role(g.oid, 'MEMBER'))
 $$;
 
 -- statement trigger: no scenario edit while the battle's game runs
