@@ -399,3 +399,19 @@ def test_a_server_gone_for_good_is_reported_and_the_action_is_whole_or_absent(
     assert "start PostgreSQL" in str(err.value) and "recorded whole or not at all" in str(err.value)
     conn.close()
     assert len(load_club(url).events) == START  # here: not at all
+
+
+def test_the_listening_socket_becomes_readable_when_another_umpire_records(pg: pgserver.Server, jena: Battle) -> None:
+    import select
+
+    url = publish(pg, Battle(jena.scenario, list(jena.events[:START])))
+    with ClubConnection(url) as window, ClubConnection(url.replace("anne@", "ben@")) as other:
+        window.listen()
+        assert select.select([window.fileno()], [], [], 0.2)[0] == []  # nothing yet
+        assert window.poll() is None
+        other.append_action(jena.events[START : START + 3])
+        assert select.select([window.fileno()], [], [], 2.0)[0] == [window.fileno()]  # what a QSocketNotifier sees
+        assert window.poll() == START + 2
+        other.close_phase(*MOVEMENT)
+        assert select.select([window.fileno()], [], [], 2.0)[0]
+        assert window.poll() is None and window.changes() == {"phases"} and window.changes() == set()
