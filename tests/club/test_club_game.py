@@ -415,3 +415,16 @@ def test_the_listening_socket_becomes_readable_when_another_umpire_records(pg: p
         other.close_phase(*MOVEMENT)
         assert select.select([window.fileno()], [], [], 2.0)[0]
         assert window.poll() is None and window.changes() == {"phases"} and window.changes() == set()
+
+
+def test_the_server_and_login_may_come_from_the_pg_environment_as_for_psql(
+    pg: pgserver.Server, jena: Battle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = publish(pg, Battle(jena.scenario, list(jena.events[:START])))
+    battle_id = int(url.rsplit("=", 1)[1])
+    for key, value in {"PGHOST": "127.0.0.1", "PGPORT": str(pg.port), "PGUSER": "ben", "PGDATABASE": "club"}.items():
+        monkeypatch.setenv(key, value)
+    with ClubConnection(f"postgresql://?battle={battle_id}") as conn:
+        assert conn.login == "ben" and conn.umpire == "ben"
+        assert conn.last_seq() == START - 1
+    assert len(load_club(f"postgresql:///club?battle={battle_id}").events) == START
