@@ -30,8 +30,6 @@ from battlestudio.store.codec import COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, 
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.rows import COLLECTION_TABLE_NAMES, SCHEMA_COLUMNS
 
-EVENT_COLUMNS = ("seq", "turn", "side", "phase", "kind", "payload")
-
 
 def serve_init(url: str | ClubURL) -> None:
     """See ``store.club.serve_init``."""
