@@ -279,6 +279,7 @@ def test_claims_are_shared_and_a_phase_closes_when_every_umpire_has_closed_it(
     url = publish(pg, Battle(jena.scenario, list(jena.events[:START])))
     with ClubConnection(url, "anne") as anne, ClubConnection(url.replace("anne@", "ben@"), "ben") as ben:
         ben.listen()
+        assert anne.present() == ["anne", "ben"]  # who is connected to this battle
         anne.claim("french-1eme-division")
         anne.claim("french-1eme-division")  # again: harmless
         ben.claim("french-2eme-division")

@@ -21,7 +21,8 @@ Public API
 ----------
 ``is_club_url(text)``, ``ClubURL.parse(text)``, ``serve_init(url)``,
 ``publish(path, url) -> battle id``, ``fetch(url, path)``, ``load_club(url) -> Battle``,
-``ClubConnection(url, umpire)`` (append actions, claims, phase closes, live updates), and
+``ClubConnection(url, umpire)`` (append actions, claims and holders, phase closes and who is
+busy, reveal to the other side, who is present, live updates), and
 the errors ``ClubError`` (a ``BattleFileError`` naming the URL without its password),
 ``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``.
 """

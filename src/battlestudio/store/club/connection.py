@@ -71,6 +71,9 @@ class ClubConnection:
         self.umpire = umpire or self.login
         self.schema = battle_schema(self.battle_id)
         self.channel = f"battle_{self.battle_id}"
+        self._application = f"{self._present_prefix()}{self.umpire}"[:63]
+        with club_errors(self.url):
+            self._main.execute("SELECT set_config('application_name', %s, false)", (self._application,))
 
     # -- plumbing ------------------------------------------------------------------------
     def _conn(self) -> psycopg.Connection[Any]:
@@ -79,7 +82,7 @@ class ClubConnection:
         if self._main is None or self._main.closed or self._main.broken:
             if self._main is not None:
                 self._main.close()
-            self._main = connect(self.url, autocommit=True)
+            self._main = connect(self.url, autocommit=True, application=self._application)
         return self._main
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
@@ -369,6 +372,22 @@ class ClubConnection:
         rows = self._run(lambda conn: conn.execute(query, params).fetchall())
         return [str(r[0]) for r in rows]
 
+    def _present_prefix(self) -> str:
+        return f"battlestudio b{self.battle_id} "
+
+    def present(self) -> list[str]:
+        """The umpires (and players, spectators) connected to this battle now, sorted: every
+        ``ClubConnection`` names itself ``battlestudio b<id> <umpire>`` in ``pg_stat_activity``."""
+        prefix = self._present_prefix()
+        rows = self._run(
+            lambda conn: conn.execute(
+                "SELECT DISTINCT substr(application_name, %s) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND starts_with(application_name, %s) ORDER BY 1",
+                (len(prefix) + 1, prefix),
+            ).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
     # -- the game ------------------------------------------------------------------------
     def game_running(self) -> bool:
         """True from the first recorded action until ``end_game``; the scenario is locked then."""
@@ -405,7 +424,7 @@ class ClubConnection:
             return
         if self._listener is not None:
             self._listener.close()
-        self._listener = connect(self.url, autocommit=True)
+        self._listener = connect(self.url, autocommit=True, application=self._application)
         with club_errors(self.url):
             self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
 

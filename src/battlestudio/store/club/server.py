@@ -87,8 +87,9 @@ def as_url(url: str | ClubURL) -> ClubURL:
     return url if isinstance(url, ClubURL) else parse_url(os.fspath(url))
 
 
-def connect(url: ClubURL, *, autocommit: bool = False) -> psycopg.Connection[Any]:
-    """A psycopg connection to ``url``'s database (credentials as libpq finds them).
+def connect(url: ClubURL, *, autocommit: bool = False, application: str = "battlestudio") -> psycopg.Connection[Any]:
+    """A psycopg connection to ``url``'s database (credentials as libpq finds them), named
+    ``application`` in ``pg_stat_activity`` (at most 63 bytes kept).
 
     Raises
     ------
@@ -102,7 +103,7 @@ def connect(url: ClubURL, *, autocommit: bool = False) -> psycopg.Connection[Any
             url.conninfo,
             autocommit=autocommit,
             connect_timeout=CONNECT_TIMEOUT_S,
-            application_name="battlestudio",
+            application_name=application,
         )
 
 
