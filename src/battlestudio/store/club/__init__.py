@@ -24,7 +24,7 @@ Public API
 ``ClubConnection(url, umpire)`` (append actions, claims and holders, phase closes and who is
 busy, reveal to the other side, who is present, live updates), and
 the errors ``ClubError`` (a ``BattleFileError`` naming the URL without its password),
-``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``.
+``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``, ``StaleLog``.
 """
 
 from __future__ import annotations
