@@ -83,13 +83,15 @@ def test_a_version_1_battle_file_without_the_columns_reads(tmp_path, jena):
     assert store.load(p).scenario.info.georef == JENA_PLACE and _meta_version(p) == "2"
 
 
-def test_the_bundled_version_1_files_still_read():
+def test_the_bundled_files_carry_the_oldest_version_that_holds_them():
     from tests.scenarios.test_bundled_scenarios import FILES
 
-    for path in FILES:  # version 1, or 3 for a recorded game with its ruleset fingerprint (Jena)
+    # 1 for a plain scenario, 2 with a georeference (Auerstedt), 3 for a recorded game with its
+    # ruleset fingerprint (Jena, Leipzig)
+    for path in FILES:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        assert doc["schema_version"] == (3 if "game" in doc else 1)
-        assert store.load(path).scenario.info.georef is None
+        georef = store.load(path).scenario.info.georef
+        assert doc["schema_version"] == (3 if "game" in doc else 2 if georef is not None else 1), path.name
 
 
 @pytest.mark.parametrize(
