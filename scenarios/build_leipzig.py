@@ -173,7 +173,7 @@ def build():
         ruleset="toe",
         parameters={
             **sc.info.parameters,
-            **toe_placeholders({NAPOLEON: 4, BARCLAY: 3, CONSTANTINE: 2}),
+            **_placeholders(),
             "toe.note.order_capacity": "the general supplements are missing: Napoleon 4 (he directs seven "
             "corps on this table), Barclay 3 (the Allied wing east of the Pleisse and the Austrians beyond it), "
             "Grand Duke Constantine 2 (the reserve: grenadiers, Guard and reserve cavalry)",
@@ -206,6 +206,24 @@ def build():
     apply_order_capacity(sc)
     sc.sources = sc.sources + SOURCES
     return sc
+
+
+KE = {"c_in_c": 0, "army": 0, "corps": 0, "division": 0}
+"""KE (command ability, 2.12) placeholders per echelon: neither source rates its generals."""
+
+
+def _placeholders() -> dict:
+    """``toe_placeholders`` with the KE placeholders this scenario adds (both sources lack ratings)."""
+    p = toe_placeholders({NAPOLEON: 4, BARCLAY: 3, CONSTANTINE: 2})
+    for ech, v in KE.items():
+        p[f"toe.command_ability.{ech}"] = v
+    p["toe.placeholders"] = sorted(p["toe.placeholders"] + [f"toe.command_ability.{e}" for e in KE])
+    p["toe.note.command_ability"] = (
+        "the general supplements are missing and neither source rates its generals: KE 0 for every general "
+        "(toe.command_ability.<echelon>), except Napoleon, +2, the rating the same author's fogofwar tables "
+        "give him at Jena (Commander.command_ability)"
+    )
+    return p
 
 
 NAPOLEON, BARCLAY, CONSTANTINE = (
@@ -307,7 +325,7 @@ def _french_structure(sc) -> None:
         attrs = {k: v for k, v in c.attributes.items() if k != "stated_men"}
         sc.commanders[cid] = replace(c, attributes={**attrs, "men_given_to": uid})
     nap = sc.commanders[NAPOLEON]
-    sc.commanders[NAPOLEON] = replace(nap, echelon=Echelon.C_IN_C.value, figures=6)
+    sc.commanders[NAPOLEON] = replace(nap, echelon=Echelon.C_IN_C.value, figures=6, command_ability=2)
 
 
 def _cav_size(sc) -> tuple[float, float]:
