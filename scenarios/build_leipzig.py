@@ -367,7 +367,7 @@ def _terrain(sc) -> None:
     t["pleisse"] = TerrainFeature(
         "pleisse",
         TerrainKind.RIVER,
-        line([(3.4, 11.5), (2.6, 10.0), (1.6, 8.6), (1.2, 7.2), (1.25, 6.4), (1.0, 5.3), (0.85, 4.4), (-0.1, 3.6), (-0.5, 2.0),
+        line([(2.0, 11.5), (1.7, 10.0), (1.45, 8.6), (1.2, 7.2), (1.25, 6.4), (1.0, 5.3), (0.85, 4.4), (-0.1, 3.6), (-0.5, 2.0),
               (-0.8, 0.5), (-0.9, -1.0), (-1.2, -1.3)]),
         "Pleisse",
         width=1.5,
@@ -550,24 +550,24 @@ DEPLOY: dict[str, tuple[tuple[float, float], float, float]] = {
     "french-i-cavalry-corps": ((4.3, 5.0), SOUTH, 60.0),
     "french-v-cavalry-corps": ((6.8, 4.5), SOUTH, 50.0),
     "french-iv-corps": ((-3.3, 0.7), SOUTH, 60.0),
-    "french-division-margaron-in-leipzig": ((-0.4, 1.0), SOUTH, 40.0),
+    "french-division-margaron-in-leipzig": ((0.1, 1.1), SOUTH, 36.0),
     # Allies: Kleist against Markkleeberg, Eugen before Wachau, Gorchakov and Klenau on the right
-    "prussian-corps-9th-brigade": ((1.9, 7.7), NORTH, 36.0),
-    "prussian-corps-10th-brigade": ((2.0, 8.8), NORTH, 36.0),
-    "prussian-corps-11th-brigade": ((3.1, 7.6), NORTH, 36.0),
-    "prussian-corps-12th-brigade": ((3.3, 8.8), NORTH, 36.0),
-    "prussian-corps-reserve-cavalry-division": ((2.8, 9.5), NORTH, 40.0),
-    "prussian-corps-prussian-corps": ((2.6, 8.2), NORTH, 10.0),
+    "prussian-corps-9th-brigade": ((2.4, 7.95), NORTH, 32.0),
+    "prussian-corps-10th-brigade": ((2.4, 8.65), NORTH, 32.0),
+    "prussian-corps-11th-brigade": ((3.35, 7.95), NORTH, 32.0),
+    "prussian-corps-12th-brigade": ((3.4, 8.65), NORTH, 32.0),
+    "prussian-corps-reserve-cavalry-division": ((2.9, 9.2), NORTH, 40.0),
+    "prussian-corps-prussian-corps": ((2.85, 8.25), NORTH, 10.0),
     "russian-2-corps-3rd-division": ((4.5, 7.8), NORTH, 40.0),
     "russian-2-corps-4th-division": ((5.9, 7.8), NORTH, 40.0),
     "russian-1-corps-5th-division": ((6.6, 8.3), NORTH, 45.0),
     "russian-1-corps-14th-division": ((7.5, 8.9), NORTH, 35.0),
     "russian-1-corps-1st-russian-corps": ((6.5, 9.4), NORTH, 10.0),
     "russian-cav-corps-cavalry-corps": ((6.6, 7.0), NORTH, 50.0),
-    "austrian-4-corps-1st-division": ((9.4, 6.0), NORTH, 40.0),
-    "austrian-4-corps-2nd-division": ((8.7, 9.3), NORTH, 36.0),
-    "austrian-4-corps-3rd-division": ((10.0, 9.3), NORTH, 36.0),
-    "austrian-4-corps-4th-corps": ((9.6, 8.4), NORTH, 10.0),
+    "austrian-4-corps-1st-division": ((9.75, 7.75), NORTH, 30.0),
+    "austrian-4-corps-2nd-division": ((9.0, 9.15), NORTH, 36.0),
+    "austrian-4-corps-3rd-division": ((10.05, 9.2), NORTH, 32.0),
+    "austrian-4-corps-4th-corps": ((9.4, 8.3), NORTH, 10.0),
     "russo-prussian-army-hq-reserve-artillery": ((4.6, 8.9), NORTH, 20.0),
     "russian-2-corps-2nd-russian-corps": ((4.8, 8.5), NORTH, 10.0),
     # Merveldt and the Austrian reserve between Pleisse and Elster
@@ -616,13 +616,13 @@ def _deploy(sc) -> None:
 ARRIVALS = {
     "french-xi-corps": (9, 17, 0.6, (9.0, -2.0), NORTH, "Macdonald's XI Corps marched from Taucha by Holzhausen "
                         "and reached the field about 11:00-12:00, attacking the Kolmberg in the afternoon"),
-    "russian-3-grenadier-corps-3rd-grenadier-corps": (13, 21, 0.5, (5.0, 11.5), SOUTH, "Raevsky's grenadiers were brought up from "
+    "russian-3-grenadier-corps-3rd-grenadier-corps": (13, 21, 0.5, (6.2, 11.5), SOUTH, "Raevsky's grenadiers were brought up from "
                                    "the reserve about noon to stop the French counter-attack at Wachau"),
-    "russian-reserve-constantine-russian-reserve-army": (17, 29, 0.5, (7.6, 11.5), SOUTH, "Grand Duke Constantine's "
+    "russian-reserve-constantine-russian-reserve-army": (17, 29, 0.5, (8.9, 11.5), SOUTH, "Grand Duke Constantine's "
                                                          "reserve (the Russian and Prussian Guard, Gallitzin's "
                                                          "cuirassiers, the reserve artillery) reached Güldengossa "
                                                          "and Auenhain in the afternoon"),
-    "austrian-1-corps-1st-corps": (21, 33, 0.5, (1.8, 11.5), SOUTH, "Colloredo's Austrian I Corps came up from Borna by the "
+    "austrian-1-corps-1st-corps": (21, 33, 0.5, (3.6, 11.5), SOUTH, "Colloredo's Austrian I Corps came up from Borna by the "
                          "Borna road in the afternoon and relieved Kleist at Markkleeberg"),
 }
 
@@ -633,10 +633,10 @@ def _reinforcements(sc) -> None:
         facing = SOUTH if face_edge == NORTH else NORTH  # troops face into the table
         units = [u for u in _units(sc, cid)]
         if facing == SOUTH:  # waiting at the north edge: rows step south from 2 cm inside it
-            start = (ex + 45.0, TABLE_H - 2.0)
+            start = (ex + 40.0, TABLE_H - 2.0)
         else:
-            start = (ex - 45.0, 2.0)
-        stage(sc, units, start, facing, 90.0)
+            start = (ex - 40.0, 2.0)
+        stage(sc, units, start, facing, 80.0)
         rid = f"arrive-{cid}"
         sc.reinforcements[rid] = Reinforcement(
             rid,
