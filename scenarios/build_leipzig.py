@@ -87,7 +87,6 @@ ALLIED_LEFT_OUT = {
 }
 FRENCH_LEFT_OUT = {
     "Northern sector (Ney): III, VI, VII Corps, III Cavalry Corps": "Möckern and the north on 16 October",
-    "II Cavalry Corps (Sebastiani)": "its only row under it, Exelmans' division, has no strength in the pages",
     "Southern force at Liebertwolkwitz 14 Oct (Murat)": "a command of 14 October; its corps are on the table "
     "under their own commanders",
     "IX Corps 51st Division, XI Corps 36th Division, Division Lefol, Decouz's Young Guard division, Division "
@@ -239,11 +238,11 @@ LEVELS_NOTE = (
     "level where they do not: II Corps (4th, 5th, 6th), V Corps (10th, 16th, 19th), XI Corps (31st, 35th), "
     "IV Corps (12th, 15th, 38th, its cavalry division) and the corps cavalry of V Corps. Sub-corps level: the "
     "Imperial Guard (I and II Young Guard Corps, the Old Guard infantry, the Guard cavalry), and corps level: "
-    "I and V Cavalry Corps, which the pages give only as a head count"
+    "I, II and V Cavalry Corps, which the pages give only as a head count"
 )
 HEAD_COUNT_NOTE = (
-    "a French formation the pages give only as a head count on its command row (I Cavalry Corps, V Cavalry "
-    "Corps, the Guard Reserve Artillery excepted) is one unit of that strength under its commander, named "
+    "a French formation the pages give only as a head count on its command row (I, II and V Cavalry "
+    "Corps) is one unit of that strength under its commander, named "
     "'<formation> (head count)' and marked 'men_from_command_row'"
 )
 COMMAND_NOTE = (
@@ -298,13 +297,12 @@ def _french_structure(sc) -> None:
         "french-iii-cavalry-corps",
         "french-corps-not-stated",
         "french-cavalry-brigade-detached-from-iii-cavalry-corps",
-        "french-ii-cavalry-corps",
     ):
         _drop(sc, cid)
     for uid, u in sorted(sc.units.items()):
         if u.side == FRENCH and u.arm is not Arm.ARTILLERY and u.figures == 0:
             _drop(sc, uid)
-    for cid in ("french-i-cavalry-corps", "french-v-cavalry-corps"):
+    for cid in ("french-i-cavalry-corps", "french-ii-cavalry-corps", "french-v-cavalry-corps"):
         c = sc.commanders[cid]
         men = int(c.attributes["stated_men"])
         uid = f"{cid}-troops"
@@ -367,15 +365,31 @@ def _terrain(sc) -> None:
     t["pleisse"] = TerrainFeature(
         "pleisse",
         TerrainKind.RIVER,
-        line([(2.0, 11.5), (1.7, 10.0), (1.45, 8.6), (1.2, 7.2), (1.25, 6.4), (1.0, 5.3), (0.85, 4.4), (-0.1, 3.6), (-0.5, 2.0),
-              (-0.8, 0.5), (-0.9, -1.0), (-1.2, -1.3)]),
+        line(
+            [
+                (2.0, 11.5),
+                (1.7, 10.0),
+                (1.45, 8.6),
+                (1.2, 7.2),
+                (1.25, 6.4),
+                (1.0, 5.3),
+                (0.85, 4.4),
+                (-0.1, 3.6),
+                (-0.5, 2.0),
+                (-0.8, 0.5),
+                (-0.9, -1.0),
+                (-1.2, -1.3),
+            ]
+        ),
         "Pleisse",
         width=1.5,
     )
     t["elster"] = TerrainFeature(
         "elster",
         TerrainKind.RIVER,
-        line([(-1.5, 11.5), (-1.4, 10.0), (-1.6, 7.0), (-1.4, 4.5), (-1.7, 2.5), (-1.5, 0.5), (-1.3, -1.3), (-1.9, -2.0)]),
+        line(
+            [(-1.5, 11.5), (-1.4, 10.0), (-1.6, 7.0), (-1.4, 4.5), (-1.7, 2.5), (-1.5, 0.5), (-1.3, -1.3), (-1.9, -2.0)]
+        ),
         "Weisse Elster",
         width=2.0,
     )
@@ -459,20 +473,34 @@ def _terrain(sc) -> None:
         properties={"note": "extent approximate"},
     )
     roads = {
-        "road-borna": ("Leipzig–Connewitz–Markkleeberg–Borna road",
-                       [(0.0, 0.5), (0.4, 3.7), (1.4, 4.4), (1.6, 5.3), (1.9, 6.4), (2.0, 8.5), (2.3, 10.0), (2.2, 11.5)]),
-        "road-wachau": ("Leipzig–Probstheida–Wachau–Güldengossa road",
-                        [(0.5, 0.5), (2.0, 2.0), (3.6, 3.7), (4.3, 5.2), (4.7, 6.5), (5.4, 8.9), (6.2, 10.5), (6.4, 11.5)]),
-        "road-liebertwolkwitz": ("Probstheida–Meusdorf–Liebertwolkwitz–Seifertshain road",
-                                 [(3.6, 3.7), (5.0, 4.6), (7.3, 5.9), (10.4, 5.8), (11.0, 5.8)]),
-        "road-grimma": ("Leipzig–Stötteritz–Holzhausen road (to Grimma)",
-                        [(0.5, 0.0), (3.3, 2.0), (6.4, 3.9), (8.0, 3.1), (11.0, 2.6)]),
-        "road-front": ("Markkleeberg–Wachau–Liebertwolkwitz road",
-                       [(1.9, 6.4), (3.2, 6.6), (4.7, 6.5), (6.0, 6.2), (7.3, 5.9)]),
-        "road-gossa": ("Markkleeberg–Auenhain–Güldengossa–Gross-Pössna road",
-                       [(1.9, 6.4), (3.6, 8.0), (5.4, 8.9), (7.2, 8.7), (8.8, 8.3)]),
-        "road-lindenau": ("Leipzig–Lindenau causeway (the Frankfurt road, the French line of retreat)",
-                          [(-0.2, 0.2), (-1.5, 0.3), (-2.4, 0.25), (-3.3, 0.2), (-4.5, 0.3)]),
+        "road-borna": (
+            "Leipzig–Connewitz–Markkleeberg–Borna road",
+            [(0.0, 0.5), (0.4, 3.7), (1.4, 4.4), (1.6, 5.3), (1.9, 6.4), (2.0, 8.5), (2.3, 10.0), (2.2, 11.5)],
+        ),
+        "road-wachau": (
+            "Leipzig–Probstheida–Wachau–Güldengossa road",
+            [(0.5, 0.5), (2.0, 2.0), (3.6, 3.7), (4.3, 5.2), (4.7, 6.5), (5.4, 8.9), (6.2, 10.5), (6.4, 11.5)],
+        ),
+        "road-liebertwolkwitz": (
+            "Probstheida–Meusdorf–Liebertwolkwitz–Seifertshain road",
+            [(3.6, 3.7), (5.0, 4.6), (7.3, 5.9), (10.4, 5.8), (11.0, 5.8)],
+        ),
+        "road-grimma": (
+            "Leipzig–Stötteritz–Holzhausen road (to Grimma)",
+            [(0.5, 0.0), (3.3, 2.0), (6.4, 3.9), (8.0, 3.1), (11.0, 2.6)],
+        ),
+        "road-front": (
+            "Markkleeberg–Wachau–Liebertwolkwitz road",
+            [(1.9, 6.4), (3.2, 6.6), (4.7, 6.5), (6.0, 6.2), (7.3, 5.9)],
+        ),
+        "road-gossa": (
+            "Markkleeberg–Auenhain–Güldengossa–Gross-Pössna road",
+            [(1.9, 6.4), (3.6, 8.0), (5.4, 8.9), (7.2, 8.7), (8.8, 8.3)],
+        ),
+        "road-lindenau": (
+            "Leipzig–Lindenau causeway (the Frankfurt road, the French line of retreat)",
+            [(-0.2, 0.2), (-1.5, 0.3), (-2.4, 0.25), (-3.3, 0.2), (-4.5, 0.3)],
+        ),
         "road-zschocher": ("Lindenau–Klein-Zschocher road", [(-3.3, 0.2), (-3.0, 2.6), (-3.4, 6.0)]),
         "road-gautzsch": ("Connewitz–Gautzsch–Zöbigker road", [(0.2, 3.4), (-0.6, 6.1), (-0.9, 8.3), (-1.0, 11.5)]),
     }
@@ -502,16 +530,39 @@ def _terrain(sc) -> None:
             "dz-french",
             FRENCH,
             "North of the line Markkleeberg–Wachau–Liebertwolkwitz, east of the Pleisse; Lindenau and Leipzig",
-            Polygon([at(-4.0, -2.0), at(11.0, -2.0), at(11.0, 5.0), at(7.8, 6.1), at(4.7, 6.9), at(1.6, 6.8),
-                     at(-0.1, 3.6), at(-1.7, 1.5), at(-4.0, 1.5)]),
+            Polygon(
+                [
+                    at(-4.0, -2.0),
+                    at(11.0, -2.0),
+                    at(11.0, 5.0),
+                    at(7.8, 6.1),
+                    at(4.7, 6.9),
+                    at(1.6, 6.8),
+                    at(-0.1, 3.6),
+                    at(-1.7, 1.5),
+                    at(-4.0, 1.5),
+                ]
+            ),
         ),
         "dz-allied": DeploymentZone(
             "dz-allied",
             ALLIED,
             "South of the line Cröbern–Güldengossa–Gross-Pössna–Seifertshain, the Pleisse–Elster ground, "
             "and south-west of Lindenau",
-            Polygon([at(-4.5, 11.5), at(11.0, 11.5), at(11.0, 5.3), at(8.0, 6.6), at(5.0, 7.2), at(2.0, 7.6),
-                     at(-0.5, 5.8), at(-1.2, 4.0), at(-2.2, 2.0), at(-4.5, 2.0)]),
+            Polygon(
+                [
+                    at(-4.5, 11.5),
+                    at(11.0, 11.5),
+                    at(11.0, 5.3),
+                    at(8.0, 6.6),
+                    at(5.0, 7.2),
+                    at(2.0, 7.6),
+                    at(-0.5, 5.8),
+                    at(-1.2, 4.0),
+                    at(-2.2, 2.0),
+                    at(-4.5, 2.0),
+                ]
+            ),
         ),
     }
 
@@ -521,8 +572,14 @@ def _units(sc, cid: str) -> list[str]:
     return [n for n in sc.oob.all_subordinates(cid) if n in sc.units]
 
 
-def block(sc, cid: str, centre_km: tuple[float, float], facing: float, length: float = 40.0,
-          formation: Formation = Formation.COLUMN) -> None:
+def block(
+    sc,
+    cid: str,
+    centre_km: tuple[float, float],
+    facing: float,
+    length: float = 40.0,
+    formation: Formation = Formation.COLUMN,
+) -> None:
     """The units of ``cid`` as a block of rows of at most ``length`` cm, centred on ``centre_km``."""
     from battlestudio.model.geometry import forward, right_of
 
@@ -614,16 +671,51 @@ def _deploy(sc) -> None:
 
 # reinforcements: formation → (earliest, latest turn, probability, entry km, staging km, facing, row cm, why)
 ARRIVALS = {
-    "french-xi-corps": (9, 17, 0.6, (9.0, -2.0), NORTH, "Macdonald's XI Corps marched from Taucha by Holzhausen "
-                        "and reached the field about 11:00-12:00, attacking the Kolmberg in the afternoon"),
-    "russian-3-grenadier-corps-3rd-grenadier-corps": (13, 21, 0.5, (6.2, 11.5), SOUTH, "Raevsky's grenadiers were brought up from "
-                                   "the reserve about noon to stop the French counter-attack at Wachau"),
-    "russian-reserve-constantine-russian-reserve-army": (17, 29, 0.5, (8.9, 11.5), SOUTH, "Grand Duke Constantine's "
-                                                         "reserve (the Russian and Prussian Guard, Gallitzin's "
-                                                         "cuirassiers, the reserve artillery) reached Güldengossa "
-                                                         "and Auenhain in the afternoon"),
-    "austrian-1-corps-1st-corps": (21, 33, 0.5, (3.6, 11.5), SOUTH, "Colloredo's Austrian I Corps came up from Borna by the "
-                         "Borna road in the afternoon and relieved Kleist at Markkleeberg"),
+    "french-xi-corps": (
+        9,
+        17,
+        0.6,
+        (9.0, -2.0),
+        NORTH,
+        "Macdonald's XI Corps marched from Taucha by Holzhausen "
+        "and reached the field about 11:00-12:00, attacking the Kolmberg in the afternoon",
+    ),
+    "french-ii-cavalry-corps": (
+        9,
+        17,
+        0.6,
+        (6.5, -2.0),
+        NORTH,
+        "Sebastiani's II Cavalry Corps came down with Macdonald",
+    ),
+    "russian-3-grenadier-corps-3rd-grenadier-corps": (
+        13,
+        21,
+        0.5,
+        (6.2, 11.5),
+        SOUTH,
+        "Raevsky's grenadiers were brought up from the reserve about noon to stop the French counter-attack at Wachau",
+    ),
+    "russian-reserve-constantine-russian-reserve-army": (
+        17,
+        29,
+        0.5,
+        (8.9, 11.5),
+        SOUTH,
+        "Grand Duke Constantine's "
+        "reserve (the Russian and Prussian Guard, Gallitzin's "
+        "cuirassiers, the reserve artillery) reached Güldengossa "
+        "and Auenhain in the afternoon",
+    ),
+    "austrian-1-corps-1st-corps": (
+        21,
+        33,
+        0.5,
+        (3.6, 11.5),
+        SOUTH,
+        "Colloredo's Austrian I Corps came up from Borna by the "
+        "Borna road in the afternoon and relieved Kleist at Markkleeberg",
+    ),
 }
 
 

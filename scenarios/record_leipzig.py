@@ -156,8 +156,9 @@ def _planned_requests(s: GameSession, turn: int, side: str) -> list[OrderRequest
             continue
         req = OrderRequest(CHIEF[side], cid, kind, objective=obj, parameters={"plan": tag})
         if not s.preview(req).legal and kind == "M":
-            req = OrderRequest(CHIEF[side], cid, "A", objective=_towards(c.position, target, 95.0),
-                               parameters={"plan": tag})
+            req = OrderRequest(
+                CHIEF[side], cid, "A", objective=_towards(c.position, target, 95.0), parameters={"plan": tag}
+            )
         if s.preview(req).legal:
             out.append(req)
         else:
@@ -298,14 +299,21 @@ def _melee(s: GameSession, att: str, dfd: str) -> None:
     ld = min(d.figures - 1, 1 if diff < 0 else lose)
     res = s.act(
         ActionRequest(
-            "melee", att, {"target": dfd}, {"winner": winner, "attacker_losses": max(la, 0), "defender_losses": max(ld, 0)}
+            "melee",
+            att,
+            {"target": dfd},
+            {"winner": winner, "attacker_losses": max(la, 0), "defender_losses": max(ld, 0)},
         )
     )
     if res.status != "resolved":
         print(f"turn {t}: melee {att} -> {dfd}: {res.explanation}", file=sys.stderr)
         return
-    s.annotate(f"The umpire's melee roll: {ra.explain()}; {rd.explain()}: {winner}.", title="Melee", at=a.position,
-               ids=(att, dfd))
+    s.annotate(
+        f"The umpire's melee roll: {ra.explain()}; {rd.explain()}: {winner}.",
+        title="Melee",
+        at=a.position,
+        ids=(att, dfd),
+    )
     if winner == "undecided":
         return
     loser, victor = (dfd, att) if diff > 0 else (att, dfd)

@@ -73,23 +73,38 @@ def test_forces_are_the_sources_for_the_formations_on_this_front(battle):
     # every base of every included Allied file is on the table (Bubna's division of the advance guard left out)
     assert sum(u.bases for u in allied) == _oob_bases(build.ALLIED_FILES, "2nd Light Division")
     # French: every row of the included corps with men (or, failing men, battalions at 600 men a base)
-    keep = {"Imperial Guard", "II Corps", "V Corps", "VIII Corps (Polish)", "IX Corps", "XI Corps",
-            "IV Corps", "Lindenau-Leipzig sector (Leipzig garrison)", "IV Cavalry Corps (Polish)"}
+    keep = {
+        "Imperial Guard",
+        "II Corps",
+        "V Corps",
+        "VIII Corps (Polish)",
+        "IX Corps",
+        "XI Corps",
+        "IV Corps",
+        "Lindenau-Leipzig sector (Leipzig garrison)",
+        "IV Cavalry Corps (Polish)",
+    }
     men = 0
     with open(DATA / "leipzig-1813-french-from-pages.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
         if r["corps"] in keep and r["arm"] in ("inf", "cav"):
             men += int(r["men"]) if r["men"] else 600 * int(r["battalions"] or 0)
-        if r["corps"] in ("I Cavalry Corps", "V Cavalry Corps") and not r["division"]:
+        if r["corps"] in ("I Cavalry Corps", "II Cavalry Corps", "V Cavalry Corps") and not r["division"]:
             men += int(r["men"])  # known only as a head count on the corps row
     french = sum(u.men for u in sc.units.values() if u.side == "french")
-    assert french == men == 115_077
+    assert french == men == 120_677
     # within a few per cent of the historical order of magnitude: the Army of Bohemia's infantry and cavalry
     allied_men = sum(u.men for u in allied)
     assert 0.9 * 234_000 <= allied_men <= 1.1 * 234_000
     assert {sc.commanders[c].name for c in sc.oob.subordinates(build.NAPOLEON)} >= {
-        "Victor", "Lauriston", "Poniatowski", "Augereau", "Macdonald", "Bertrand"}
+        "Victor",
+        "Lauriston",
+        "Poniatowski",
+        "Augereau",
+        "Macdonald",
+        "Bertrand",
+    }
     assert sc.commanders[build.BARCLAY].echelon == "c_in_c"
     assert sc.commanders[build.NAPOLEON].command_ability == 2
 
@@ -97,8 +112,16 @@ def test_forces_are_the_sources_for_the_formations_on_this_front(battle):
 def test_the_table_has_the_rivers_villages_and_heights_where_the_maps_put_them(battle):
     sc = battle.scenario
     names = {z.name for z in sc.towns.values()}
-    assert {"Wachau", "Markkleeberg", "Liebertwolkwitz", "Güldengossa", "Connewitz", "Probstheida",
-            "Lindenau", "Dölitz"} <= names
+    assert {
+        "Wachau",
+        "Markkleeberg",
+        "Liebertwolkwitz",
+        "Güldengossa",
+        "Connewitz",
+        "Probstheida",
+        "Lindenau",
+        "Dölitz",
+    } <= names
     assert {t.name for t in sc.terrain.values() if t.kind.value == "river"} == {"Pleisse", "Weisse Elster", "Parthe"}
     town = {z.name: z.polygon.centroid for z in sc.towns.values()}
     # west to east along the French line: Markkleeberg, Wachau, Liebertwolkwitz, about 2.8 and 2.6 km apart
@@ -118,7 +141,7 @@ def test_the_table_has_the_rivers_villages_and_heights_where_the_maps_put_them(b
     fr = [u.position[1] for u in sc.units.values() if u.side == "french" and u.position[0] > 200]
     al = [u.position[1] for u in sc.units.values() if u.side == "allied" and 200 < u.position[0] < 480]
     assert fr and al and min(fr) > 0 and sorted(fr)[len(fr) // 2] > sorted(al)[len(al) // 2]
-    assert len(sc.reinforcements) == 4 and sc.info.first_turn == "08:00" and sc.info.date == "1813-10-16"
+    assert len(sc.reinforcements) == 5 and sc.info.first_turn == "08:00" and sc.info.date == "1813-10-16"
 
 
 def test_the_recorded_opening_uses_the_rulesets_actions_for_at_least_8_turns(battle):
@@ -126,8 +149,16 @@ def test_the_recorded_opening_uses_the_rulesets_actions_for_at_least_8_turns(bat
     turns = log.turns()
     assert turns == list(range(1, len(turns) + 1)) and len(turns) >= 8
     kinds = Counter(e.kind for e in battle.events)
-    for kind in ("command_roll", "order_written", "order_delivered", "moved", "fired", "casualties", "melee",
-                 "morale_test"):
+    for kind in (
+        "command_roll",
+        "order_written",
+        "order_delivered",
+        "moved",
+        "fired",
+        "casualties",
+        "melee",
+        "morale_test",
+    ):
         assert kinds[kind] > 0, kind
     fired = [e for e in battle.events if e.kind == "fired"]
     assert all("6.1" in e.explanation for e in fired)  # the ruleset's fire action, not a bare event

@@ -28,7 +28,20 @@ NUMERIC_COLUMNS = ("men", "horses", "guns", "bases")
 
 KNOWN: dict[str, tuple[str, ...]] = {
     "hierarchy": ("path", "separator", "prefix", "id", "parent", "levels", "sheet"),
-    "columns": ("name", "commander", "men", "horses", "guns", "bases", "arm", "quality", "nation", "side", "echelon", "year"),
+    "columns": (
+        "name",
+        "commander",
+        "men",
+        "horses",
+        "guns",
+        "bases",
+        "arm",
+        "quality",
+        "nation",
+        "side",
+        "echelon",
+        "year",
+    ),
     "values": ("arm", "quality", "echelon", "side"),
     "defaults": ("side", "nation", "quality", "arm", "year"),
     "source": ("title", "url", "licence"),
