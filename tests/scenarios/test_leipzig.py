@@ -18,6 +18,7 @@ from battlestudio import store
 from battlestudio.model.units import Arm
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.game import GameLog
+from battlestudio.session import GameSession
 from battlestudio.validate import check_battle
 
 SCEN = Path(__file__).resolve().parents[2] / "scenarios"
@@ -181,3 +182,6 @@ def test_the_battle_opens_in_every_ruleset_with_a_switch_report(battle):
         other = Battle(sc.copy(), [])
         other.scenario.info = replace(sc.info, ruleset=rid)
         assert [p for p in check_battle(other) if p.severity == "error"] == [], rid
+        session = GameSession(other, seed=1)  # the game opens and plays in that ruleset
+        session.start()
+        assert session.key.turn == 1 and session.ruleset.id == rid
