@@ -117,6 +117,13 @@ NARRATIVE: dict[tuple[int, str], tuple[str, str, tuple[float, float]]] = {
         "Lauriston's V Corps pushes out of Liebertwolkwitz against Gorchakov and Klenau.",
         km(7.4, 6.4),
     ),
+    (8, FR): (
+        "Lindenau",
+        "In this game Gyulai's attacks leave three of Bertrand's four divisions in disorder, and IV Corps falls "
+        "back under the automatic retreat of 2.9, away from the Austrian front, towards the north edge of the "
+        "table. On the day Bertrand held Lindenau and kept the road to Weissenfels open.",
+        km(-3.3, 0.2),
+    ),
     (9, AL): (
         "Macdonald is expected",
         "10:00. Macdonald's XI Corps is on the road from Holzhausen; Klenau holds on to the Kolmberg.",
