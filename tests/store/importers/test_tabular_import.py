@@ -216,3 +216,18 @@ def test_the_documented_example_mapping_is_valid_and_imports_waterloo(tmp_path):
     assert m.mode == "levels" and m.defaults["year"] == 1815
     res = import_table(DATA / "waterloo-1815-from-pages.csv", f)
     assert {"french", "allied", "prussian"} <= set(res.scenario.sides)
+
+
+def test_a_bases_column_gives_units_without_a_head_count_their_battalions():
+    # the Leipzig French table gives some brigades battalions and no men (Millar's brigades of III Corps)
+    mapping = Path(__file__).resolve().parents[3] / "scenarios" / "leipzig-1813-french.map.toml"
+    res = import_table(DATA / "leipzig-1813-french-from-pages.csv", mapping)
+    sc = res.scenario
+    bony = next(u for u in sc.units.values() if u.name == "Brigade Bony")
+    assert (bony.men, bony.bases, bony.arm) == (0, 7, Arm.INFANTRY)
+    warned = {w.message.split("'")[1] for w in res.problems() if "has no men and no guns" in w.message}
+    assert "Brigade Bony" not in warned and "Brigade Vandeden" in warned  # Vandeden: no battalion count
+    from battlestudio.rules.toe.scale import convert_to_toe
+
+    toe, _ = convert_to_toe(sc)
+    assert (toe.units[bony.id].figures, toe.units[bony.id].men) == (42, 4200)  # 7 bases x 6 figures x 100 men

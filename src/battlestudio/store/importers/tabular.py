@@ -22,6 +22,7 @@ users). Sections and keys (anything else is refused, naming the file, the key an
     men = ["bayonets", "sabres"]  # men, horses and guns may list several columns to add up
     horses = "sabres"
     guns = "guns"               # real pieces
+    bases = "battalions"        # game elements (battalions...) for a unit without a head count
     arm = "utype"               # read through [values.arm], else inf/cav/art/hq words
     quality = "rating"          # read through [values.quality], else a Quality or grade word
     nation = "nation"
@@ -462,7 +463,8 @@ class _Builder:
             attrs["commander"] = self.col(row, "commander")
         uid = self.ids.make(side, name)
         men, guns = self.number(row, "men", rowno), self.number(row, "guns", rowno)
-        if men == 0 and guns == 0:
+        bases = self.number(row, "bases", rowno)
+        if men == 0 and guns == 0 and bases == 0:
             cols = self.m.columns.get("men")
             where = f"column(s) {cols!r} empty or 0" if cols else "no men column mapped"
             self.warn(
@@ -478,6 +480,7 @@ class _Builder:
             men=men,
             horses=self.number(row, "horses", rowno),
             guns=guns,
+            bases=bases,
             attributes=attrs,
         )
         if pid:

@@ -23,12 +23,25 @@ ARMS = ("infantry", "cavalry", "artillery", "other", "command")
 """What ``[values.arm]`` may map a source value to."""
 ECHELONS = {e.value for e in Echelon}
 QUALITIES = [q.value for q in Quality]
-NUMERIC_COLUMNS = ("men", "horses", "guns")
+NUMERIC_COLUMNS = ("men", "horses", "guns", "bases")
 """``[columns]`` keys that may list several columns (their numbers are added)."""
 
 KNOWN: dict[str, tuple[str, ...]] = {
     "hierarchy": ("path", "separator", "prefix", "id", "parent", "levels", "sheet"),
-    "columns": ("name", "commander", "men", "horses", "guns", "arm", "quality", "nation", "side", "echelon", "year"),
+    "columns": (
+        "name",
+        "commander",
+        "men",
+        "horses",
+        "guns",
+        "bases",
+        "arm",
+        "quality",
+        "nation",
+        "side",
+        "echelon",
+        "year",
+    ),
     "values": ("arm", "quality", "echelon", "side"),
     "defaults": ("side", "nation", "quality", "arm", "year"),
     "source": ("title", "url", "licence"),
