@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.replay.battle import Battle
-from battlestudio.store.journal import process_alive
+from battlestudio.store.atomic import process_alive
 
 RECOVERY_SUFFIX = ".battle.json"
 """Recovery copies are readable JSON documents."""
