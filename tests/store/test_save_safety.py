@@ -229,3 +229,18 @@ def test_a_clean_battle_save_and_append_leave_no_sqlite_journal(tmp_path, jena):
     store.append_events(path, [BattleEvent(2, "prussian", "command")], identity=FileIdentity.of(path))
     store.load(path)
     assert os.listdir(tmp_path) == ["n.battle"]
+
+
+def test_a_fifo_journal_or_mapping_is_refused_at_once(tmp_path, jena):
+    from battlestudio.store.importers import OobImportError
+    from battlestudio.store.importers.tabular_mapping import load_mapping
+    from battlestudio.store.journal import journal_path, read_journal
+
+    path = tmp_path / "f.battle"
+    store.save(jena, path)
+    os.mkfifo(journal_path(path))
+    with pytest.raises(BattleFileError, match=r"f.battle.journal: not a regular file"):
+        read_journal(path)
+    os.mkfifo(tmp_path / "map.toml")
+    with pytest.raises(OobImportError, match=r"map.toml: not a regular file"):
+        load_mapping(tmp_path / "map.toml")

@@ -131,6 +131,8 @@ def read_journal(path: str | os.PathLike[str]) -> Journal | None:
         (a last line cut short is not an error: it is left out).
     """
     jp = journal_path(path)
+    if jp.exists() and not jp.is_file():  # a FIFO would block the read
+        raise BattleFileError(jp, "not a regular file (a pipe, a device or a folder); it is not read")
     try:
         raw = jp.read_bytes()
     except FileNotFoundError:
