@@ -90,7 +90,7 @@ def kill_saves(
 ) -> KillReport:
     """Kill ``trials`` processes saving the new and old versions of ``battle`` (``versions``)
     in turn as ``name``, ``parallel`` at once in subfolders of ``folder``, each after a random
-    delay in [0, ``span``] s (default 2 × the time ``parallel`` saves at once take:
+    delay in [0, ``span``] s (default 1.5 × the time ``parallel`` saves at once take:
     ``batch_seconds``, so a kill falls at any moment of a save)."""
     rng = random.Random(seed)
     old, new = versions(battle)
@@ -99,7 +99,7 @@ def kill_saves(
     slots = [folder / f"slot{i}" for i in range(parallel)]
     for s in slots:
         s.mkdir(exist_ok=True)
-    span = span if span is not None else 2 * batch_seconds(new, slots, name)
+    span = span if span is not None else 1.5 * batch_seconds(new, slots, name)
     store.save(old, slots[0] / name)
     store.save(new, slots[0] / ("new-" + name))
     old_bytes = (slots[0] / name).read_bytes()
