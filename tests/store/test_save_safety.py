@@ -244,3 +244,46 @@ def test_a_fifo_journal_or_mapping_is_refused_at_once(tmp_path, jena):
     os.mkfifo(tmp_path / "map.toml")
     with pytest.raises(OobImportError, match=r"map.toml: not a regular file"):
         load_mapping(tmp_path / "map.toml")
+
+
+def test_an_append_killed_before_commit_leaves_a_journal_sqlite_rolls_back_at_the_next_open(tmp_path, jena):
+    from battlestudio.store import database_write
+
+    path = tmp_path / "h.battle"
+    store.save(jena, path)
+    before = store.load(path)
+    pid = os.fork()
+    if pid == 0:  # the recording process dies with the event row written, before COMMIT
+        real = database_write.insert_rows
+
+        def die(conn, table, rows):
+            real(conn, table, rows)
+            os.kill(os.getpid(), 9)
+
+        database_write.insert_rows = die
+        try:
+            store.append_events(path, [BattleEvent(2, "prussian", "command")])
+        finally:
+            os._exit(3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status)
+    assert sorted(os.listdir(tmp_path)) == ["h.battle", "h.battle-journal"]  # SQLite's hot journal
+    assert store.load(path) == before  # SQLite rolled the half-written append back ...
+    assert os.listdir(tmp_path) == ["h.battle"]  # ... and removed its journal
+
+
+def test_a_live_writers_journal_is_never_deleted(tmp_path, jena):
+    from battlestudio.store.atomic import remove_stale_sqlite_journal
+
+    path = tmp_path / "w.battle"
+    store.save(jena, path)
+    writer = sqlite3.connect(path, isolation_level=None)  # another program, mid-transaction
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE unit SET men = men + 1")
+    journal = tmp_path / "w.battle-journal"
+    assert journal.exists()
+    assert remove_stale_sqlite_journal(path) is False and journal.exists()
+    writer.execute("ROLLBACK")
+    writer.close()
+    journal.write_bytes(bytes(512))  # stale, zeroed header, nobody writing
+    assert remove_stale_sqlite_journal(path) is True and not journal.exists()

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from contextlib import nullcontext
 
-from battlestudio.store.atomic import remove_leftovers, replacing_read_only
+from battlestudio.store.atomic import remove_leftovers, remove_stale_sqlite_journal, replacing_read_only
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
@@ -87,7 +87,9 @@ def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
         return load_json(path)
     from battlestudio.store.database_read import load_database
 
-    return load_database(path, lazy_events)
+    battle = load_database(path, lazy_events)  # SQLite rolls a hot journal back here
+    remove_stale_sqlite_journal(real)
+    return battle
 
 
 def save(

@@ -8,7 +8,8 @@ A read-only file is not replaced unless the caller says so (``replacing_read_onl
 The temp file is ``.<name>.bs<pid>-<random>.tmp`` beside the target (SQLite may add
 ``-journal`` to it while a ``.battle`` is built). A process killed mid-save leaves it behind;
 ``remove_leftovers`` deletes such files once their writer is dead (or a day old), and is run
-whenever a folder is written and whenever a battle file is opened.
+whenever a folder is written and whenever a battle file is opened; so is
+``remove_stale_sqlite_journal`` for a ``.battle``'s own ``-journal`` that a killed append left.
 """
 
 from __future__ import annotations
@@ -179,6 +180,52 @@ def remove_leftovers(directory: str | os.PathLike[str], of: str | None = None) -
             os.unlink(p)
             removed.append(p)
     return removed
+
+
+def remove_stale_sqlite_journal(path: str | os.PathLike[str]) -> bool:
+    """Delete ``PATH-journal`` beside the SQLite file ``path`` when it is stale: a write killed
+    before its journal was synced leaves one with a zeroed header, which SQLite ignores (it is
+    not "hot", nothing to roll back) but keeps until the next write. It is deleted only while
+    this process holds SQLite's exclusive lock on the file (so no other writer is using it) and
+    only if its header is still zeroed; a hot journal is SQLite's to roll back, and it does when
+    the file is opened for writing. True if one was deleted."""
+    import sqlite3
+    from pathlib import Path
+
+    real = os.path.realpath(os.fspath(path))
+    journal = real + "-journal"
+    if not _stale_journal(journal):
+        return False
+    try:
+        conn = sqlite3.connect(Path(real).as_uri() + "?mode=rw", uri=True, timeout=0, isolation_level=None)
+    except sqlite3.Error:
+        return False
+    try:
+        conn.execute("BEGIN EXCLUSIVE")
+        try:
+            if not _stale_journal(journal):
+                return False
+            os.unlink(journal)
+            return True
+        finally:
+            conn.execute("ROLLBACK")
+    except (sqlite3.Error, OSError):
+        return False
+    finally:
+        conn.close()
+
+
+def _stale_journal(journal: str) -> bool:
+    """Whether ``journal`` is a regular file whose header (the first 8 bytes, SQLite's magic
+    once synced) is zeroed or missing."""
+    try:
+        if not stat.S_ISREG(os.lstat(journal).st_mode):
+            return False
+        with open(journal, "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return False
+    return head == b"\0" * len(head)
 
 
 def process_alive(pid: int) -> bool:
