@@ -17,7 +17,7 @@ import pytest
 
 from battlestudio import cli, store
 from battlestudio.replay.events import BattleEvent
-from battlestudio.store import BattleFileError, FileIdentity
+from battlestudio.store import BattleFileError, FileIdentity, FileReplaced
 from battlestudio.store.atomic import leftovers, remove_leftovers
 
 REPO = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ def test_append_to_a_replaced_battle_is_refused_and_writes_nothing(tmp_path, jen
     other.events = other.events[:]  # the same number of events
     store.save(other, path)
     before = path.read_bytes()
-    with pytest.raises(BattleFileError, match=r"g.battle: cannot append events: the file was replaced by another file"):
+    with pytest.raises(FileReplaced, match=r"g.battle: cannot append events: the file was replaced by another file"):
         store.append_events(path, [BattleEvent(2, "prussian", "command")], after=len(jena.events), identity=opened)
     assert path.read_bytes() == before
     fresh = FileIdentity.of(path)  # the file as it is now may be appended to

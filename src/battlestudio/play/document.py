@@ -48,8 +48,8 @@ from battlestudio.replay.timeline import Timeline
 from battlestudio.rules.params import RuleRefused
 from battlestudio.session import GameSession, SessionError
 from battlestudio.store.errors import BattleFileError
-from battlestudio.store.file_identity import FileIdentity
-from battlestudio.store.journal import FileReplaced, JournalWriter
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
+from battlestudio.store.journal import JournalWriter
 
 Build = Callable[[GameState], list[BattleEvent]]
 """Makes a gesture's events from the state they start from (the end of the log)."""

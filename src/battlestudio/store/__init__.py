@@ -13,12 +13,11 @@ import os
 from collections.abc import Iterable
 from contextlib import nullcontext
 
-from battlestudio.store.atomic import remove_leftovers, remove_stale_sqlite_journal, replacing_read_only
-
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.store.atomic import remove_leftovers, remove_stale_sqlite_journal, replacing_read_only
 from battlestudio.store.errors import BattleFileError, DocumentError, UnreadableEvents
-from battlestudio.store.file_identity import FileIdentity
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
 
 SQLITE = "battle"
 JSON = "json"
@@ -162,14 +161,15 @@ def append_events(
     ------
     BattleFileError
         as ``database_write.append_events``; also for a ``.battle.json`` path (JSON files are
-        rewritten with ``save``, not appended to), and when the file is no longer ``identity``.
+        rewritten with ``save``, not appended to); ``FileReplaced`` (a ``BattleFileError``) when
+        the file is no longer ``identity``.
     """
     if format_of(path) != SQLITE:
         raise BattleFileError(path, "events can only be appended to a .battle file; save a .battle.json whole")
     if identity is not None:
         changed = identity.still(path)
         if changed is not None:
-            raise BattleFileError(
+            raise FileReplaced(
                 path, f"cannot append events: the file {changed}; nothing appended (save the game with Save As)"
             )
     from battlestudio.store.database_write import append_events as _append
@@ -181,6 +181,7 @@ __all__ = [
     "BattleFileError",
     "DocumentError",
     "FileIdentity",
+    "FileReplaced",
     "UnreadableEvents",
     "append_events",
     "format_of",

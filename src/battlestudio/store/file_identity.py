@@ -25,6 +25,11 @@ from battlestudio.store.errors import BattleFileError
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+class FileReplaced(BattleFileError):
+    """The file was changed or replaced by another writer since it was opened or last saved
+    here: nothing is journaled beside it or appended to it."""
+
+
 @dataclass(frozen=True)
 class FileIdentity:
     """A file as it was at one moment.

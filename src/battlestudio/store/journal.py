@@ -33,7 +33,7 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.store.atomic import process_alive
 from battlestudio.store.codec import event_from_doc, event_to_doc
 from battlestudio.store.errors import BattleFileError, DocumentError
-from battlestudio.store.file_identity import FileIdentity
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
 
 FORMAT = "battlestudio-journal"
 VERSION = 1
@@ -196,11 +196,6 @@ def remove_journal(path: str | os.PathLike[str]) -> bool:
     existed = jp.exists()
     jp.unlink(missing_ok=True)
     return existed
-
-
-class FileReplaced(BattleFileError):
-    """The ``.battle`` file a game is recorded from was changed or replaced by another writer
-    since it was opened or last saved: nothing is journaled or appended to it."""
 
 
 class JournalWriter:
