@@ -116,7 +116,9 @@ def check_output_folder(path: str | os.PathLike[str]) -> None:
 def is_read_only(st: os.stat_result) -> bool:
     """Whether a file's mode gives nobody write permission (0444 and the like), or this
     process may not write it; root can write anyway, so the mode bits decide."""
-    return not st.st_mode & 0o222 or (os.geteuid() != 0 and not _may_write(st))
+    if not st.st_mode & 0o222:
+        return True
+    return os.name == "posix" and os.geteuid() != 0 and not _may_write(st)
 
 
 def _may_write(st: os.stat_result) -> bool:
