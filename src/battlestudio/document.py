@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from collections.abc import Iterable, Mapping, Sequence
 
 from psygnal import Signal
@@ -30,6 +30,15 @@ from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 
 
+class OnDisk(Protocol):
+    """What the file looked like when the document was opened or last saved
+    (``store.file_identity.FileIdentity``)."""
+
+    def still(self, path: Path | None = None) -> str | None:
+        """None when the file holds the same bytes still, else what happened to it."""
+        ...
+
+
 class Document:
     """An open battle file.
 
@@ -39,6 +48,9 @@ class Document:
         what the file holds (scenario + game log); edited in place.
     path : Path | None
         where it was loaded from / last saved to; None for a new, unsaved document.
+
+    ``disk`` is the file as it was opened or last saved (``OnDisk``, set by whoever reads or
+    writes it; None when unknown), so a save can tell whether another writer changed it since.
 
     Signals
     -------
@@ -68,6 +80,16 @@ class Document:
         """Counts every change (push, undo, redo); autosave compares it to decide to write."""
         self._gesture_key: object = None
         self._gesture_records: Snapshot = {}
+        self._disk: OnDisk | None = None
+
+    @property
+    def disk(self) -> OnDisk | None:
+        """The file at ``path`` as it was opened or last saved (None when unknown)."""
+        return self._disk
+
+    @disk.setter
+    def disk(self, value: OnDisk | None) -> None:
+        self._disk = value
 
     # -- data ----------------------------------------------------------------------------
     @property

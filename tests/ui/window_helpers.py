@@ -31,6 +31,8 @@ class ModalRecorder:
         self.question_answer = QMessageBox.StandardButton.Discard
         self.save_name = ""
         self.open_name = ""
+        self.choice_answer = "Cancel"
+        """The button (by its text) clicked in a message box shown with ``exec`` (``dialogs.ask_file_changed``)."""
         rec = self
 
         def box(kind):
@@ -42,6 +44,16 @@ class ModalRecorder:
 
         for kind in ("critical", "warning", "information", "question"):
             monkeypatch.setattr(QMessageBox, kind, staticmethod(box(kind)))
+
+        def exec_box(box):
+            rec.calls.append(("choice", box.windowTitle(), box.text()))
+            for button in box.buttons():  # none matching: closed without a click (Escape)
+                if button.text().replace("&", "") == rec.choice_answer:
+                    button.click()
+                    break
+            return 0
+
+        monkeypatch.setattr(QMessageBox, "exec", exec_box)
         monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (rec.save_name, "")))
         monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (rec.open_name, "")))
 

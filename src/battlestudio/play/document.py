@@ -30,7 +30,7 @@ from psygnal import Signal
 
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.model.formations import arm_formation_problem
-from battlestudio.document import Document
+from battlestudio.document import Document, OnDisk
 from battlestudio.edits import Change, Edit
 from battlestudio.edits.moves import move_text, rotate_text, turned
 from battlestudio.edits.place import place_text, placed_records
@@ -48,6 +48,7 @@ from battlestudio.replay.timeline import Timeline
 from battlestudio.rules.params import RuleRefused
 from battlestudio.session import GameSession, SessionError
 from battlestudio.store.errors import BattleFileError
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
 from battlestudio.store.journal import JournalWriter
 
 Build = Callable[[GameState], list[BattleEvent]]
@@ -99,8 +100,12 @@ class PlayDocument(Document):
         events were recorded or taken back.
     explained(str)
         the rules a recorded gesture followed (a formation change: its anchor and cost).
+    file_replaced(str)
+        the ``.battle`` file was changed or replaced by another writer since it was opened or
+        last saved, so the closed phases are not journaled beside it; the text says so.
     """
 
+    file_replaced = Signal(str)
     refused = Signal(str)
     recorded = Signal()
     explained = Signal(str)
@@ -300,7 +305,9 @@ class PlayDocument(Document):
         it stands (just opened or saved, the scenario unedited); else Save writes them."""
         self._journal = None
         if file_holds_game and self._is_database() and self.path is not None:
-            self._journal = JournalWriter(self.path, len(self.log))
+            disk = self.disk
+            identity = disk if isinstance(disk, FileIdentity) else None
+            self._journal = JournalWriter(self.path, len(self.log), identity)
             self._journaled = len(self.log)
 
     @property
@@ -323,6 +330,10 @@ class PlayDocument(Document):
             if sealed > self._journaled:
                 j.write(self._journaled, self.log.events[self._journaled : sealed])
                 self._journaled = sealed
+        except FileReplaced as exc:  # another writer's file: Save asks before it is overwritten
+            self._journal = None
+            self._refuse(str(exc))
+            self.file_replaced.emit(str(exc))
         except BattleFileError as exc:  # the events stay in memory (and the autosave) and go out with Save
             self._journal = None
             self._refuse(f"{exc} — the game will be written on Save")
@@ -607,6 +618,15 @@ class PlayDocument(Document):
         return []
 
     # -- saved state --------------------------------------------------------------------------
+    @property
+    def disk(self) -> OnDisk | None:
+        """The editor document's: one file, opened once."""
+        return self.base.disk
+
+    @disk.setter
+    def disk(self, value: OnDisk | None) -> None:
+        self.base.disk = value
+
     @property
     def is_modified(self) -> bool:
         return self.base.is_modified or self._dirty

@@ -3,16 +3,21 @@ place SQL appears.
 
 Public API: ``load(path) -> Battle``, ``save(battle, path)``, ``append_events(path, events)``,
 ``format_of(path)`` and ``BattleFileError``. The format follows the file name's suffix.
+Opening a file removes what interrupted saves of it left beside it (``atomic.remove_leftovers``);
+``file_identity.FileIdentity`` tells whether a file is still the one opened or last saved.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from contextlib import nullcontext
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.store.atomic import remove_leftovers, remove_stale_sqlite_journal, replacing_read_only
 from battlestudio.store.errors import BattleFileError, DocumentError, UnreadableEvents
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
 
 SQLITE = "battle"
 JSON = "json"
@@ -73,17 +78,27 @@ def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
     """
     fmt = format_of(path)
     _check_input(path)
+    real = os.path.realpath(os.fspath(path))
+    remove_leftovers(os.path.dirname(real), of=os.path.basename(real))
     if fmt == JSON:
         from battlestudio.store.json_format import load_json
 
         return load_json(path)
     from battlestudio.store.database_read import load_database
 
-    return load_database(path, lazy_events)
+    battle = load_database(path, lazy_events)  # SQLite rolls a hot journal back here
+    remove_stale_sqlite_journal(real)
+    return battle
 
 
-def save(battle: Battle, path: str | os.PathLike[str], *, without_game: bool = False) -> None:
+def save(
+    battle: Battle, path: str | os.PathLike[str], *, without_game: bool = False, replace_read_only: bool = False
+) -> None:
     """Write ``battle`` to ``path`` atomically, in the format its suffix names.
+
+    A symlink ``path`` is written through (its target replaced, the link kept). A read-only
+    file is refused (``PermissionError`` naming it) unless ``replace_read_only`` (the user was
+    asked); the new file then keeps the old one's mode.
 
     A crash or full disk during the save leaves the previous file intact. Recorded events read
     lazily from a ``.battle`` file that cannot be read (``replay.recorded.RecordedEvents``) are
@@ -103,6 +118,11 @@ def save(battle: Battle, path: str | os.PathLike[str], *, without_game: bool = F
     """
     if without_game:
         battle = Battle(battle.scenario, [])
+    with replacing_read_only(path) if replace_read_only else nullcontext():
+        _save(battle, path)
+
+
+def _save(battle: Battle, path: str | os.PathLike[str]) -> None:
     if format_of(path) == JSON:
         from battlestudio.store.json_format import save_json
 
@@ -124,18 +144,34 @@ def unreadable_events(battle: Battle) -> list[tuple[int, ValueError]]:
     return battle.events.unreadable() if isinstance(battle.events, RecordedEvents) else []
 
 
-def append_events(path: str | os.PathLike[str], events: Iterable[BattleEvent], *, after: int | None = None) -> int:
+def append_events(
+    path: str | os.PathLike[str],
+    events: Iterable[BattleEvent],
+    *,
+    after: int | None = None,
+    identity: FileIdentity | None = None,
+) -> int:
     """Append new ``events`` to a ``.battle`` file in one transaction; see
     ``database_write.append_events``. Returns the number of events now stored.
+
+    With ``identity`` (the file as it was opened or last saved) nothing is appended unless the
+    file still holds those bytes: events appended to another file would name units it may lack.
 
     Raises
     ------
     BattleFileError
         as ``database_write.append_events``; also for a ``.battle.json`` path (JSON files are
-        rewritten with ``save``, not appended to).
+        rewritten with ``save``, not appended to); ``FileReplaced`` (a ``BattleFileError``) when
+        the file is no longer ``identity``.
     """
     if format_of(path) != SQLITE:
         raise BattleFileError(path, "events can only be appended to a .battle file; save a .battle.json whole")
+    if identity is not None:
+        changed = identity.still(path)
+        if changed is not None:
+            raise FileReplaced(
+                path, f"cannot append events: the file {changed}; nothing appended (save the game with Save As)"
+            )
     from battlestudio.store.database_write import append_events as _append
 
     return _append(path, events, after=after)
@@ -144,6 +180,8 @@ def append_events(path: str | os.PathLike[str], events: Iterable[BattleEvent], *
 __all__ = [
     "BattleFileError",
     "DocumentError",
+    "FileIdentity",
+    "FileReplaced",
     "UnreadableEvents",
     "append_events",
     "format_of",

@@ -30,8 +30,10 @@ from collections.abc import Sequence
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.store.atomic import process_alive
 from battlestudio.store.codec import event_from_doc, event_to_doc
 from battlestudio.store.errors import BattleFileError, DocumentError
+from battlestudio.store.file_identity import FileIdentity, FileReplaced
 
 FORMAT = "battlestudio-journal"
 VERSION = 1
@@ -41,21 +43,6 @@ SUFFIX = ".journal"
 def journal_path(path: str | os.PathLike[str]) -> Path:
     """``X.battle.journal`` for ``X.battle`` (not SQLite's own ``X.battle-journal``)."""
     return Path(os.fspath(path) + SUFFIX)
-
-
-def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` is running (a journal or recovery copy of a live editor)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    except OSError:
-        return False
-    return True
 
 
 def file_digest(path: str | os.PathLike[str]) -> str:
@@ -144,6 +131,8 @@ def read_journal(path: str | os.PathLike[str]) -> Journal | None:
         (a last line cut short is not an error: it is left out).
     """
     jp = journal_path(path)
+    if jp.exists() and not jp.is_file():  # a FIFO would block the read
+        raise BattleFileError(jp, "not a regular file (a pipe, a device or a folder); it is not read")
     try:
         raw = jp.read_bytes()
     except FileNotFoundError:
@@ -218,14 +207,18 @@ class JournalWriter:
         the ``.battle`` file, as opened or last saved (it is not touched).
     events_in_file : int
         how many events it holds.
+    identity : FileIdentity | None
+        the file as it was opened or last saved: the journal is not begun beside a file that
+        is no longer that one (its events would continue another game).
 
     The journal file is created by the first ``write``.
     """
 
-    def __init__(self, path: str | os.PathLike[str], events_in_file: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], events_in_file: int, identity: FileIdentity | None = None) -> None:
         self.battle = Path(os.fspath(path))
         self.path = journal_path(path)
         self.events_in_file = events_in_file
+        self.identity = identity
         self._open = False
 
     def write(self, at: int, events: Sequence[BattleEvent]) -> None:
@@ -235,7 +228,8 @@ class JournalWriter:
         ------
         BattleFileError
             if an event cannot be stored (nothing written), a journal of another editor is
-            there already, or the journal cannot be written.
+            there already, the ``.battle`` file is no longer ``identity`` (``FileReplaced``), or
+            the journal cannot be written.
         """
         try:
             docs = [event_to_doc(e, f"events[{at + i}]") for i, e in enumerate(events)]
@@ -255,6 +249,14 @@ class JournalWriter:
             raise BattleFileError(self.path, f"cannot write the journal: {exc.strerror or exc}") from None
 
     def _create(self) -> None:
+        changed = self.identity.still(self.battle) if self.identity is not None else None
+        if changed is not None:
+            raise FileReplaced(
+                self.battle,
+                f"the file {changed}; the phases recorded here are not added beside it (they would "
+                "continue another game). They stay in this window and its autosave: save the game "
+                "with File ▸ Save As…",
+            )
         if self.path.exists():
             raise BattleFileError(
                 self.path,

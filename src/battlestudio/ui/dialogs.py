@@ -1,13 +1,16 @@
 """The editor's modal questions and file pickers, each one function.
 
 Everything modal goes through the static ``QMessageBox``/``QFileDialog``/``QInputDialog``
-helpers called here, so tests patch those and never block.
+helpers called here, so tests patch those and never block; the one question with buttons of its
+own (``ask_file_changed``) is a ``QMessageBox`` shown with ``exec``, which ``ModalRecorder``
+answers with ``choice_answer``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 FILE_FILTER = "BattleStudio documents (*.battle *.battle.json);;All files (*)"
@@ -41,6 +44,54 @@ def ask_save_changes(parent: QWidget | None, name: str) -> str:
         b.Save,
     )
     return {b.Save: "save", b.Discard: "discard"}.get(answer, "cancel")
+
+
+FILE_CHANGED_CHOICES = (("reload", "Reload"), ("save_as", "Save As…"), ("overwrite", "Overwrite"))
+"""The answers to ``ask_file_changed`` besides Cancel: (key, button text)."""
+
+
+def ask_file_changed(parent: QWidget | None, name: str, what: str) -> str:
+    """Ask what to do when the file ``name`` was changed by another writer (``what``: how, a
+    sentence from ``FileIdentity.still``) since this window opened or last saved it.
+
+    Returns
+    -------
+    str
+        ``"reload"`` (read the file again, dropping this window's changes), ``"save_as"``
+        (keep both), ``"overwrite"`` (replace the other writer's version) or ``"cancel"``.
+    """
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("File changed on disk")
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(f"“{name}” {what}.")
+    box.setInformativeText(
+        "Reload reads it again and drops your changes here; Save As… keeps both versions; "
+        "Overwrite replaces the other version with yours."
+    )
+    buttons = {}
+    for key, label in FILE_CHANGED_CHOICES:
+        role = QMessageBox.ButtonRole.DestructiveRole if key == "overwrite" else QMessageBox.ButtonRole.AcceptRole
+        buttons[box.addButton(label, role)] = key
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(cancel)
+    box.setEscapeButton(cancel)
+    box.exec()
+    return buttons.get(box.clickedButton(), "cancel")
+
+
+def ask_replace_read_only(parent: QWidget | None, path: Path) -> bool:
+    """Ask whether to replace the read-only file ``path`` (it stays read-only); True to replace."""
+    b = QMessageBox.StandardButton
+    answer = QMessageBox.question(
+        parent,
+        "Replace a read-only file?",
+        f"{path} is read-only.\n\nReplace it with this version anyway? It stays read-only. "
+        "(Cancel leaves it as it is; use Save As… to write another file.)",
+        b.Save | b.Cancel,
+        b.Cancel,
+    )
+    return answer == b.Save
 
 
 def ask_restore(parent: QWidget | None, description: str) -> bool:

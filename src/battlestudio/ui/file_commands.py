@@ -14,6 +14,11 @@ is asked whether to save the scenario without its recorded game (``ask_save_with
 A game recorded in a ``.battle`` file leaves the file as it was until Save; the phases closed
 meanwhile are in its journal (``store.journal``). Save and Discard remove the journal; opening
 a file whose journal was left by an editor that died offers its events (``offer_journal``).
+
+Every open and save records the file as it is (``Document.disk``, a ``FileIdentity``). Before
+Save writes over the file it checks the file is still that one: if another window or program
+changed it, the user chooses Reload, Save As… or Overwrite (``ask_file_changed``), so nobody's
+work is overwritten unasked. A read-only file is replaced only when the user says so.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
 from battlestudio.replay.battle import Battle
+from battlestudio.store.atomic import is_read_only
+from battlestudio.store.file_identity import FileIdentity
 from battlestudio.store.journal import Journal, read_journal, remove_journal
 from battlestudio.ui import dialogs
 from battlestudio.ui.resources import is_battle_file, is_bundled
@@ -97,7 +104,27 @@ class FileCommands(QObject):
 
     def set_document(self, doc: Document) -> None:
         """The window shows ``doc`` now: save and export that one."""
+        old = self.document
+        replaced = getattr(old, "file_replaced", None)
+        if replaced is not None and old is not doc:
+            replaced.disconnect(self.on_file_replaced)
         self.document = doc
+        replaced = getattr(doc, "file_replaced", None)  # a recording (PlayDocument)
+        if replaced is not None and old is not doc:
+            replaced.connect(self.on_file_replaced)
+
+    def on_file_replaced(self, text: str) -> None:
+        """Recording into a ``.battle`` another writer replaced: say so, and offer Save As."""
+        b = QMessageBox.StandardButton
+        answer = QMessageBox.warning(
+            self.map_view,
+            "File changed by another program",
+            f"{text}\n\nSave the game under another name now?",
+            b.Save | b.Cancel,
+            b.Save,
+        )
+        if answer == b.Save:
+            self.save_as()
 
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False if the user cancelled (or saving failed)."""
@@ -135,6 +162,7 @@ class FileCommands(QObject):
         """
         path = Path(path)
         try:
+            identity = FileIdentity.of(path)  # before reading: a change while it is read is noticed at Save
             battle = store.load(path, lazy_events=True)  # built as replayed; PlayView checks them in idle time
         except Exception as exc:  # noqa: BLE001 - any failure is reported, never raised to the user
             self.show_status(f"Could not open {path.name}", 10_000)
@@ -149,6 +177,7 @@ class FileCommands(QObject):
             battle = restored
         gc.unfreeze()  # the last document's objects may be collected again once it is closed
         doc = Document(battle, path)
+        doc.disk = identity
         if restored is not None:
             doc.mark_unsaved()
         self.document_opened.emit(doc, restored is not None)  # restored: written to the recovery copy at once
@@ -258,16 +287,36 @@ class FileCommands(QObject):
         return self.save_to(Path(path))
 
     def save_to(self, path: Path) -> bool:
-        """Write the document to ``path``; on failure show an error and keep it modified."""
+        """Write the document to ``path``; on failure show an error and keep it modified.
+
+        Over the document's own file, first check that no other writer changed it since it was
+        opened or last saved here; if one did, ask (Reload, Save As…, Overwrite). A read-only
+        file is replaced only if the user says so.
+        """
         without_game = False
         old = self.document.path
+        doc = self.document
+        if old is not None and doc.disk is not None and _same_file(path, old):
+            changed = doc.disk.still(path)
+            if changed is not None:
+                choice = dialogs.ask_file_changed(self.map_view, path.name, changed)
+                if choice == "reload":  # not saved: whatever asked for the save stops here
+                    self.reload()
+                    return False
+                if choice == "save_as":
+                    return self.save_as()
+                if choice != "overwrite":
+                    return False
+        read_only = _read_only(path)
+        if read_only and not dialogs.ask_replace_read_only(self.map_view, path):
+            return False
         try:
             try:
-                store.save(self.document.battle, path)
+                store.save(doc.battle, path, replace_read_only=read_only)
             except store.UnreadableEvents as exc:
                 if not self.ask_save_without_game(path, exc):
                     return False
-                store.save(self.document.battle, path, without_game=True)
+                store.save(doc.battle, path, without_game=True, replace_read_only=read_only)
                 without_game = True
         except Exception as exc:  # noqa: BLE001
             dialogs.show_error(self.map_view, "Could not save file", _describe(exc, path, "write"))
@@ -275,11 +324,21 @@ class FileCommands(QObject):
         for p in {old, path}:  # the saved file holds the game: no unsaved phases beside either
             if p is not None and _is_database(p):
                 remove_journal(p)
-        self.document.mark_saved(path)
+        doc.disk = _identity_or_none(path)
+        doc.mark_saved(path)
         self.settings.add_recent(path)
         what = " (the scenario without its recorded game)" if without_game else ""
         self.show_status(f"Saved {path}{what}", 15_000 if without_game else 5_000)
         return True
+
+    def reload(self) -> bool:
+        """Read the document's file again as it is on disk, dropping this window's changes
+        (the user chose Reload); True when reloaded."""
+        path = self.document.path
+        if path is None:
+            return False
+        self.discard_journal()
+        return self.open_path(path, ask=False)
 
     def ask_save_without_game(self, path: Path, exc: store.UnreadableEvents) -> bool:
         """``path`` cannot hold the recorded game (events that cannot be read): ask whether to
@@ -362,6 +421,7 @@ class FileCommands(QObject):
                 continue
             battle = self._with_journal(battle, entry.source)
             doc = Document(battle, entry.source)
+            doc.disk = _identity_or_none(entry.source)  # the file as it is now: later changes are noticed
             doc.mark_unsaved()
             self.document_opened.emit(doc, True)
             self.recovery.remove(entry)
@@ -391,6 +451,30 @@ def newest_game(copy: Battle, journaled: Battle) -> Battle:
     if len(b) > len(a) and list(b[: len(a)]) == list(a):
         return Battle(copy.scenario, list(b), list(copy.bookmarks))
     return copy
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (after symlinks)."""
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _read_only(path: Path) -> bool:
+    """Whether ``path`` is an existing file its mode keeps from being written (see
+    ``store.atomic.is_read_only``)."""
+    try:
+        return is_read_only(os.stat(path))
+    except OSError:
+        return False
+
+
+def _identity_or_none(path: Path | None) -> FileIdentity | None:
+    """The identity of ``path`` now, or None (no path, or it cannot be read)."""
+    if path is None:
+        return None
+    try:
+        return FileIdentity.of(path)
+    except (OSError, store.BattleFileError):
+        return None
 
 
 def _is_database(path: Path) -> bool:

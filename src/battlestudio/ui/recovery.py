@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.replay.battle import Battle
-from battlestudio.store.journal import process_alive
+from battlestudio.store.atomic import process_alive
 
 RECOVERY_SUFFIX = ".battle.json"
 """Recovery copies are readable JSON documents."""
@@ -142,8 +142,8 @@ class RecoveryStore:
             return []
         found: list[RecoveryEntry] = []
         for meta in self.folder.glob("*.json"):
-            if meta.name.endswith(RECOVERY_SUFFIX) or meta.stem == self.session:
-                continue
+            if meta.name.endswith(RECOVERY_SUFFIX) or meta.stem == self.session or not meta.is_file():
+                continue  # not a description (or a pipe, which would block the read)
             data = meta.with_name(meta.stem + RECOVERY_SUFFIX)
             if not data.exists():
                 data = meta.with_name(meta.stem + RAW_RECOVERY_SUFFIX)

@@ -17,7 +17,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from battlestudio.model.units import Echelon, Quality
-from battlestudio.store.importers.common import OobImportError
+from battlestudio.store.importers.common import OobImportError, check_input_file
 
 ARMS = ("infantry", "cavalry", "artillery", "other", "command")
 """What ``[values.arm]`` may map a source value to."""
@@ -103,6 +103,8 @@ def load_mapping(spec: str | Path | Mapping[str, Any]) -> Mapping_:
     origin = "mapping"
     if not isinstance(spec, Mapping):
         origin = str(spec)
+        if Path(spec).exists():  # a FIFO would block the read; a missing file is said below
+            check_input_file(spec, 1 << 20)
         try:
             spec = tomllib.loads(Path(spec).read_text(encoding="utf-8"))
         except OSError as e:
