@@ -68,7 +68,9 @@ class ScenarioLocked(ClubError):
 
 def is_club_url(text: str | os.PathLike[str]) -> bool:
     """True for a ``postgresql://`` or ``postgres://`` URL (anything else is a file path)."""
-    raise NotImplementedError
+    from battlestudio.store.club.server import is_club_url as _is
+
+    return _is(text)
 
 
 @dataclass(frozen=True)
@@ -99,11 +101,15 @@ class ClubURL:
             for a URL that is not ``postgresql://``, has no database, or a ``battle`` that is not
             a positive integer.
         """
-        raise NotImplementedError
+        from battlestudio.store.club.server import parse_url
+
+        return parse_url(text)
 
     def with_battle(self, battle: int) -> ClubURL:
         """This URL naming ``battle``."""
-        raise NotImplementedError
+        from battlestudio.store.club.server import url_with_battle
+
+        return url_with_battle(self, battle)
 
     def __str__(self) -> str:
         return self.shown
@@ -119,7 +125,9 @@ def serve_init(url: str | ClubURL) -> None:
     ServerUnavailable, ClubError
         naming the URL and what to do (server not running, database missing, not allowed).
     """
-    raise NotImplementedError
+    from battlestudio.store.club.battles import serve_init as _serve_init
+
+    _serve_init(url)
 
 
 def publish(path: str | os.PathLike[str], url: str | ClubURL) -> int:
@@ -134,7 +142,9 @@ def publish(path: str | os.PathLike[str], url: str | ClubURL) -> int:
     BattleFileError
         if the file cannot be read; ``ClubError`` subclasses as ``serve_init`` and above.
     """
-    raise NotImplementedError
+    from battlestudio.store.club.battles import publish as _publish
+
+    return _publish(path, url)
 
 
 def load_club(url: str | ClubURL) -> Battle:
@@ -147,7 +157,9 @@ def load_club(url: str | ClubURL) -> Battle:
         naming the URL and, for a bad value, the table, row and column; no ``battle=`` in the
         URL or an unknown battle id; a player role (which sees only part of a battle).
     """
-    raise NotImplementedError
+    from battlestudio.store.club.battles import load_club as _load
+
+    return _load(url)
 
 
 def fetch(url: str | ClubURL, path: str | os.PathLike[str]) -> Battle:
@@ -159,7 +171,9 @@ def fetch(url: str | ClubURL, path: str | os.PathLike[str]) -> Battle:
     ClubError
         as ``load_club``; ``BattleFileError``/``OSError`` if the file cannot be written.
     """
-    raise NotImplementedError
+    from battlestudio.store.club.battles import fetch as _fetch
+
+    return _fetch(url, path)
 
 
 class ClubConnection:
