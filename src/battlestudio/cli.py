@@ -48,12 +48,12 @@ class Command:
 
 # -- open (the GUI) ---------------------------------------------------------------------------
 def _args_open(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", nargs="?", help="a .battle or .battle.json file to open")
+    p.add_argument("file", nargs="?", help="a .battle or .battle.json file, or a club game postgresql://host/db?battle=N")
 
 
 def _cmd_open(args: argparse.Namespace) -> int:
     path = args.file
-    if path is not None and not os.path.exists(path):
+    if path is not None and not os.path.exists(path) and not _club(path):
         raise _Problem(f"{path}: no such file")
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
@@ -67,6 +67,13 @@ def _cmd_open(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise _Problem(f"the BattleStudio window cannot start: {exc}") from None
     return int(app.run(path) or 0)
+
+
+def _club(text: str) -> bool:
+    """Whether ``text`` is a club URL (``postgresql://…?battle=N``) rather than a file."""
+    from battlestudio.store.club import is_club_url
+
+    return is_club_url(text)
 
 
 # -- check ------------------------------------------------------------------------------------
@@ -622,7 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args_list and not args_list[0].startswith("-") and args_list[0] not in names:
             first = args_list[0]
-            if not os.path.exists(first) and not first.lower().endswith((".battle", ".json")):
+            if not os.path.exists(first) and not first.lower().endswith((".battle", ".json")) and not _club(first):
                 raise UsageError(f"unknown command or file {first!r} (commands: {', '.join(sorted(names))})")
         if not args_list or (not args_list[0].startswith("-") and args_list[0] not in names):
             args_list.insert(0, "open")  # `battlestudio` and `battlestudio FILE` open the window
