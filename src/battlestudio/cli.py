@@ -48,12 +48,12 @@ class Command:
 
 # -- open (the GUI) ---------------------------------------------------------------------------
 def _args_open(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", nargs="?", help="a .battle or .battle.json file, or a club game postgresql://host/db?battle=N")
+    p.add_argument("file", nargs="?", help="a .battle or .battle.json file to open")
 
 
 def _cmd_open(args: argparse.Namespace) -> int:
-    path = args.file
-    if path is not None and not os.path.exists(path) and not _club(path):
+    path = _CLUB_URLS.get(args.file, args.file)
+    if path is not None and not os.path.exists(path) and not _is_club_url(path):
         raise _Problem(f"{path}: no such file")
     if sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM")
@@ -67,13 +67,6 @@ def _cmd_open(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise _Problem(f"the BattleStudio window cannot start: {exc}") from None
     return int(app.run(path) or 0)
-
-
-def _club(text: str) -> bool:
-    """Whether ``text`` is a club URL (``postgresql://…?battle=N``) rather than a file."""
-    from battlestudio.store.club import is_club_url
-
-    return is_club_url(text)
 
 
 # -- check ------------------------------------------------------------------------------------
@@ -91,7 +84,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from battlestudio.validate import ERROR, check_battle
 
     try:
-        battle = store.load(args.file)
+        battle = _load(args.file)
     except store.BattleFileError as err:
         where = f": {err.where}" if err.where else ""
         print(terminal_text(f"{args.file}: {err.what}{where}"))
@@ -112,12 +105,11 @@ def _args_info(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    from battlestudio import store
     from battlestudio.rules import resolve_ruleset_id
     from battlestudio.rules.fingerprint import ruleset_changes
     from battlestudio.store.summary import summarize
 
-    battle = store.load(args.file)
+    battle = _load(args.file)
     info = summarize(battle)
     record = battle.ruleset_record
     sc = battle.scenario.info
@@ -185,7 +177,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     _writable(args.output)
-    store.save(store.load(args.input), args.output)  # an unknown input type is a bad input file: 1
+    store.save(_load(args.input), args.output)  # an unknown input type is a bad input file: 1
     print(f"wrote {args.output}")
     return EXIT_OK
 
@@ -197,14 +189,13 @@ def _args_orders(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_orders(args: argparse.Namespace) -> int:
-    from battlestudio import store
     from battlestudio.analysis.common import state_at_turn
     from battlestudio.replay.state import GameState
     from battlestudio.rules import RuleRefused, get_ruleset
 
     if args.turn is not None and args.turn < 0:
         raise UsageError(f"--turn must be 0 or more, got {args.turn}")
-    battle = store.load(args.file)
+    battle = _load(args.file)
     scenario = battle.scenario
     try:
         ruleset = get_ruleset(scenario.info.ruleset)
@@ -230,12 +221,11 @@ def _args_log(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_log(args: argparse.Namespace) -> int:
-    from battlestudio import store
     from battlestudio.session.text import log_lines
 
     if args.turn is not None and args.turn < 1:
         raise UsageError(f"--turn must be 1 or more, got {args.turn}")
-    battle = store.load(args.file)
+    battle = _load(args.file)
     if not battle.events:
         raise _Problem(f"{args.file}: no game is recorded in this file")
     try:
@@ -258,7 +248,6 @@ def _args_replay(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from battlestudio import store
     from battlestudio.replay.game import GameLog
     from battlestudio.session.text import position_at
 
@@ -267,7 +256,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if not args.png.lower().endswith(".png"):
         raise UsageError(f"--png {args.png!r}: the picture's name must end in .png")
     _writable(args.png)
-    battle = store.load(args.file)
+    battle = _load(args.file)
     try:
         log = GameLog.from_battle(battle)
         pos = position_at(log, args.at)
@@ -352,7 +341,6 @@ def _args_report(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from battlestudio import store
 
     turns = None
     if args.turns:
@@ -365,7 +353,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     _width(args.width, 400)
     _suffix(args.out, (".html", ".pdf"))
     _writable(args.out)
-    battle = store.load(args.file)
+    battle = _load(args.file)
     from battlestudio.ui.report import write_report  # Qt is imported only here
 
     with _about(args.file):
@@ -383,13 +371,12 @@ def _args_export_map(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_export_map(args: argparse.Namespace) -> int:
-    from battlestudio import store
 
     _at_syntax(args.at)
     _width(args.width, 400)
     _suffix(args.out, (".png", ".svg", ".pdf"))
     _writable(args.out)
-    battle = store.load(args.file)
+    battle = _load(args.file)
     from battlestudio.ui.map_export import export_map  # Qt is imported only here
 
     with _about(args.file):
@@ -423,7 +410,6 @@ def _args_export(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from battlestudio import store
 
     suffixes, write = EXPORT_FORMATS[args.format]
     _suffix(args.out, suffixes)
@@ -431,7 +417,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.format == "geojson":
         _at_syntax(args.at)
     _writable(args.out)
-    battle = store.load(args.file)
+    battle = _load(args.file)
     try:
         written = write(battle, args.out, georef, args)
     except ValueError as exc:  # a missing georeference, a bad cursor, an invalid document: nothing written
@@ -488,6 +474,103 @@ def _georef(text: str | None) -> Any:
         raise UsageError(f"--georef {text!r}: {exc}") from None
 
 
+# -- club play on a PostgreSQL server (store.club) -------------------------------------------
+_CLUB_URLS: dict[str, str] = {}
+"""A club URL as shown (without its password) → as given, for the commands that print it."""
+
+
+def _is_club_url(text: str | None) -> bool:
+    from battlestudio.store.club import is_club_url
+
+    return text is not None and is_club_url(text)
+
+
+def _load(path: str) -> Any:
+    """The Battle in the file ``path``, or on the club server a ``postgresql://`` URL names."""
+    from battlestudio import store
+
+    if _is_club_url(path):
+        from battlestudio.store.club import load_club
+
+        return load_club(_CLUB_URLS.get(path, path))
+    return store.load(path)
+
+
+def _hide_passwords(args: argparse.Namespace) -> None:
+    """Replace every club URL argument by its form without a password (kept in ``_CLUB_URLS``),
+    so no message or output of a command shows the password."""
+    from battlestudio.store.club import ClubURL
+
+    for key in ("file", "input", "url"):
+        value = getattr(args, key, None)
+        if isinstance(value, str) and _is_club_url(value):
+            shown = ClubURL.parse(value).shown
+            _CLUB_URLS[shown] = value
+            setattr(args, key, shown)
+
+
+def _args_serve_init(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Create the club tables, roles (battlestudio_umpire, battlestudio_player_<side>, battlestudio_spectator) "
+        "and row-level security on a PostgreSQL database; running it again is harmless. Credentials come from "
+        "the URL, ~/.pgpass or PG* variables."
+    )
+    p.add_argument("url", help="postgresql://[user@]host[:port]/database")
+
+
+def _cmd_serve_init(args: argparse.Namespace) -> int:
+    from battlestudio.store.club import serve_init
+
+    serve_init(_CLUB_URLS.get(args.url, args.url))
+    print(
+        terminal_text(
+            f"{args.url}: club tables and roles ready; publish a battle with: battlestudio publish FILE {args.url}"
+        )
+    )
+    return EXIT_OK
+
+
+def _args_publish(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Put a battle file on a club server and print its URL. With ?battle=N in the URL that battle is "
+        "replaced (refused while its game runs). The house rule hidden_positions (scenario parameters) "
+        "hides each side's units from the other side's players."
+    )
+    p.add_argument("file", help="a .battle or .battle.json file")
+    p.add_argument("url", help="postgresql://[user@]host[:port]/database[?battle=N]")
+
+
+def _cmd_publish(args: argparse.Namespace) -> int:
+    from battlestudio.store.club import ClubURL, publish
+
+    url = _CLUB_URLS.get(args.url, args.url)
+    if not _is_club_url(url):
+        raise UsageError(f"{args.url}: not a club URL; expected postgresql://[user@]host[:port]/database")
+    battle = publish(args.file, url)
+    print(terminal_text(str(ClubURL.parse(args.url).with_battle(battle))))
+    return EXIT_OK
+
+
+def _args_fetch(p: argparse.ArgumentParser) -> None:
+    p.description = "Save a copy of a battle on a club server, with every event recorded so far, to a file."
+    p.add_argument("url", help="postgresql://[user@]host[:port]/database?battle=N")
+    p.add_argument("file", help="the .battle or .battle.json file to write")
+
+
+def _cmd_fetch(args: argparse.Namespace) -> int:
+    from battlestudio import store
+    from battlestudio.store.club import fetch
+
+    url = _CLUB_URLS.get(args.url, args.url)
+    if not _is_club_url(url):
+        raise UsageError(f"{args.url}: not a club URL; expected postgresql://[user@]host[:port]/database?battle=N")
+    store.format_of(args.file)  # an unknown suffix before the server is asked
+    _writable(args.file)
+    battle = fetch(url, args.file)
+    print(terminal_text(f"{args.file}: {battle.scenario.info.title}, {len(battle.events)} events from {args.url}"))
+    return EXIT_OK
+
+
 COMMANDS: list[Command] = [
     Command("open", "open the BattleStudio window (the default command)", _args_open, _cmd_open),
     Command(
@@ -535,6 +618,11 @@ COMMANDS: list[Command] = [
         _args_export_map,
         _cmd_export_map,
     ),
+    Command("serve-init", "create the club tables and roles on a PostgreSQL server", _args_serve_init, _cmd_serve_init),
+    Command(
+        "publish", "put a battle file on a club server (PostgreSQL) and print its URL", _args_publish, _cmd_publish
+    ),
+    Command("fetch", "save a copy of a battle on a club server to a file", _args_fetch, _cmd_fetch),
 ]
 """Every subcommand, in the order ``--help`` lists them."""
 
@@ -629,7 +717,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args_list and not args_list[0].startswith("-") and args_list[0] not in names:
             first = args_list[0]
-            if not os.path.exists(first) and not first.lower().endswith((".battle", ".json")) and not _club(first):
+            if (
+                not os.path.exists(first)
+                and not first.lower().endswith((".battle", ".json"))
+                and not _is_club_url(first)
+            ):
                 raise UsageError(f"unknown command or file {first!r} (commands: {', '.join(sorted(names))})")
         if not args_list or (not args_list[0].startswith("-") and args_list[0] not in names):
             args_list.insert(0, "open")  # `battlestudio` and `battlestudio FILE` open the window
@@ -637,6 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(args_list)
         except SystemExit as exc:  # --help, --version
             return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+        _hide_passwords(args)
         command = next(c for c in COMMANDS if c.name == (args.command or "open"))
         code = command.run(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit

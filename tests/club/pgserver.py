@@ -70,15 +70,35 @@ class Server:
     def psql(self, sql: str, database: str = "club", user: str = ADMIN) -> str:
         """Run ``sql`` with psql; its output (unaligned, tuples only), or CalledProcessError."""
         out = subprocess.run(
-            [os.path.join(self.bin, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-             "-h", "127.0.0.1", "-p", str(self.port), "-U", user, "-d", database, "-c", sql],
-            capture_output=True, text=True, check=True,
+            [
+                os.path.join(self.bin, "psql"),
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                user,
+                "-d",
+                database,
+                "-c",
+                sql,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return out.stdout
 
     def stop(self) -> None:
-        subprocess.run(self._cmd(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"),
-                       capture_output=True)
+        subprocess.run(
+            self._cmd(os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "immediate", "stop"), capture_output=True
+        )
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -103,17 +123,40 @@ def start(databases: tuple[str, ...] = ("club",)) -> Server:
     server = Server(pg_bin, root, free_port(), run_as)
     try:
         init = subprocess.run(
-            server._cmd(os.path.join(pg_bin, "initdb"), "-D", server.data, "-U", ADMIN, "--auth=trust",
-                        "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"),
-            capture_output=True, text=True,
+            server._cmd(
+                os.path.join(pg_bin, "initdb"),
+                "-D",
+                server.data,
+                "-U",
+                ADMIN,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ),
+            capture_output=True,
+            text=True,
         )
         if init.returncode != 0:
             raise NoServer(f"initdb failed: {init.stderr.strip()[-400:]}")
         options = f"-p {server.port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60"
         started = subprocess.run(
-            server._cmd(os.path.join(pg_bin, "pg_ctl"), "-D", server.data, "-o", options,
-                        "-l", os.path.join(root, "log"), "-w", "-t", "30", "start"),
-            capture_output=True, text=True,
+            server._cmd(
+                os.path.join(pg_bin, "pg_ctl"),
+                "-D",
+                server.data,
+                "-o",
+                options,
+                "-l",
+                os.path.join(root, "log"),
+                "-w",
+                "-t",
+                "30",
+                "start",
+            ),
+            capture_output=True,
+            text=True,
         )
         if started.returncode != 0:
             log = open(os.path.join(root, "log")).read()[-400:] if os.path.exists(os.path.join(root, "log")) else ""

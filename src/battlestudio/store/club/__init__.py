@@ -28,11 +28,9 @@ the errors ``ClubError`` (a ``BattleFileError`` naming the URL without its passw
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.events import BattleEvent
 from battlestudio.store.errors import BattleFileError
 
 HIDDEN_POSITIONS = "hidden_positions"
@@ -176,150 +174,11 @@ def fetch(url: str | ClubURL, path: str | os.PathLike[str]) -> Battle:
     return _fetch(url, path)
 
 
-class ClubConnection:
-    """One umpire's (or a player's, a spectator's) connection to one battle on a server.
-
-    Two PostgreSQL connections: one for reading and writing, one in autocommit mode that
-    LISTENs to the battle's channel ``battle_<id>``; both reconnect by themselves once on a
-    lost connection. Not thread-safe; use it from one thread (a window's main loop polls it
-    when ``fileno()`` is readable).
-
-    Parameters
-    ----------
-    url : str | ClubURL
-        a club URL with ``battle=``.
-    umpire : str | None
-        the name shown to the others for claims and phase closes (default: the login role).
-
-    Raises
-    ------
-    ClubError
-        as ``load_club``.
-    """
-
-    url: ClubURL
-    umpire: str
-    battle_id: int
-
-    def __init__(self, url: str | ClubURL, umpire: str | None = None) -> None:
-        raise NotImplementedError
-
-    # -- the game log --------------------------------------------------------------------
-    def append_action(self, events: Sequence[BattleEvent], *, after: int | None = None) -> list[int]:
-        """Append one action's ``events`` in ONE transaction and return their seqs.
-
-        Seqs are allocated by the server under a lock on the battle's row: gapless, and two
-        umpires' actions never interleave. Starts the game (``game_running()``) on its first
-        action. Notifies ``battle_<id>`` with the last seq. On a lost connection the action
-        is retried once (an action the server had already committed is not written twice).
-
-        Parameters
-        ----------
-        after : int, optional
-            the seq of the last event the caller has seen; if given and the server holds later
-            events, nothing is written and ``StaleLog`` is raised (the caller reads them first).
-
-        Raises
-        ------
-        ClubError
-            the events cannot be stored (nothing written, naming the event and value), the
-            role may not record, the server is gone (``ServerUnavailable``; nothing written).
-        """
-        raise NotImplementedError
-
-    def events_after(self, seq: int) -> list[tuple[int, BattleEvent]]:
-        """``(seq, event)`` of every stored event with a seq greater than ``seq`` (``-1``: all),
-        in order, each checked as a ``.battle`` file's are.
-
-        Raises
-        ------
-        ClubError
-            for a bad stored event (naming ``event seq=N``) or a lost server.
-        """
-        raise NotImplementedError
-
-    def last_seq(self) -> int:
-        """The seq of the newest stored event (``-1`` when none)."""
-        raise NotImplementedError
-
-    # -- claims and phases ---------------------------------------------------------------
-    def claim(self, formation_id: str) -> None:
-        """Hold the formation ``formation_id`` (an order-of-battle node: a commander or unit id)
-        for this umpire; claiming it again is harmless.
-
-        Raises
-        ------
-        ClaimTaken
-            if another umpire holds it. ``ClubError`` for an id the battle does not have.
-        """
-        raise NotImplementedError
-
-    def release(self, formation_id: str) -> None:
-        """Give up this umpire's claim on ``formation_id`` (no error if not held)."""
-        raise NotImplementedError
-
-    def claims(self) -> dict[str, str]:
-        """``formation id → umpire`` of every claim on this battle."""
-        raise NotImplementedError
-
-    def close_phase(self, turn: int, side: str, phase: str) -> None:
-        """Record that this umpire has finished ``phase`` of ``side`` in ``turn`` (harmless twice)."""
-        raise NotImplementedError
-
-    def busy(self, turn: int, side: str, phase: str) -> list[str]:
-        """The umpires (sorted) holding a formation of ``side`` who have not closed this phase;
-        empty when the phase is closed for everyone."""
-        raise NotImplementedError
-
-    # -- the game ------------------------------------------------------------------------
-    def game_running(self) -> bool:
-        """True from the first recorded action until ``end_game``; the scenario is locked then."""
-        raise NotImplementedError
-
-    def end_game(self) -> None:
-        """Mark the game finished: spectators may read it, the scenario may be republished."""
-        raise NotImplementedError
-
-    def load(self) -> Battle:
-        """The whole battle as ``load_club`` reads it, on this connection."""
-        raise NotImplementedError
-
-    # -- live updates --------------------------------------------------------------------
-    def listen(self) -> None:
-        """Start listening to ``battle_<id>`` (``poll`` then reports what others record)."""
-        raise NotImplementedError
-
-    def fileno(self) -> int:
-        """The socket of the listening connection, readable when a notification has arrived
-        (for ``select`` or a ``QSocketNotifier``); ``listen`` first."""
-        raise NotImplementedError
-
-    def poll(self, timeout: float = 0.0) -> int | None:
-        """Read the pending notifications (waiting up to ``timeout`` seconds for the first);
-        the newest seq notified, or None. Claims and phase closes notified meanwhile are
-        collected in ``changes()``. On a lost connection it reconnects and re-listens, then
-        returns ``last_seq()`` so the caller catches up with ``events_after``."""
-        raise NotImplementedError
-
-    def changes(self) -> set[str]:
-        """What else was notified since the last call (``"claims"``, ``"phases"``, ``"game"``),
-        then forgets it."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Close both connections (harmless twice)."""
-        raise NotImplementedError
-
-    def __enter__(self) -> ClubConnection:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
 class StaleLog(ClubError):
     """``append_action(after=N)`` found events after seq N: nothing was written."""
 
+
+from battlestudio.store.club.connection import ClubConnection  # noqa: E402 - needs the errors above
 
 __all__ = [
     "HIDDEN_POSITIONS",

@@ -45,7 +45,7 @@ def require_club(conn: Any, u: ClubURL) -> None:
     with club_errors(u):
         found = conn.execute("SELECT to_regclass('club.battle') IS NOT NULL").fetchone()[0]
     if not found:
-        raise ClubError(u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown}")
+        raise ClubError(u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown.split('?')[0]}")
 
 
 def battle_row(conn: Any, u: ClubURL, *, lock: bool = False) -> tuple[int, str, int, bool]:
@@ -55,7 +55,8 @@ def battle_row(conn: Any, u: ClubURL, *, lock: bool = False) -> tuple[int, str, 
     require_club(conn, u)
     with club_errors(u):
         row = conn.execute(
-            "SELECT id, status, next_seq, hidden_positions FROM club.battle WHERE id = %s" + (" FOR UPDATE" if lock else ""),
+            "SELECT id, status, next_seq, hidden_positions FROM club.battle WHERE id = %s"
+            + (" FOR UPDATE" if lock else ""),
             (u.battle,),
         ).fetchone()
         if row is None:
@@ -116,6 +117,7 @@ def publish_battle(battle: Battle, u: ClubURL, where: str = "battle") -> int:
                 "INSERT INTO club.battle (title, next_seq, hidden_positions) VALUES (%s, %s, %s) RETURNING id",
                 (battle.scenario.info.title, len(battle.events), hidden),
             ).fetchone()
+            assert row is not None  # RETURNING gives the row
             battle_id = int(row[0])
         else:
             battle_id, old_status, _n, _h = battle_row(conn, u, lock=True)
@@ -125,7 +127,9 @@ def publish_battle(battle: Battle, u: ClubURL, where: str = "battle") -> int:
                 )
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(battle_schema(battle_id))))
             for table in ("claim", "phase_close", "action"):
-                conn.execute(sql.SQL("DELETE FROM club.{} WHERE battle = %s").format(sql.Identifier(table)), (battle_id,))
+                conn.execute(
+                    sql.SQL("DELETE FROM club.{} WHERE battle = %s").format(sql.Identifier(table)), (battle_id,)
+                )
             conn.execute(
                 "UPDATE club.battle SET title = %s, status = 'setup', next_seq = %s, hidden_positions = %s, "
                 "published_by = current_user, published_at = now() WHERE id = %s",
@@ -145,7 +149,9 @@ def publish_battle(battle: Battle, u: ClubURL, where: str = "battle") -> int:
             with cur.copy(statement) as copy:
                 for r in rows:
                     copy.write_row(r)
-        conn.execute("UPDATE club.battle SET status = %s WHERE id = %s", (status, battle_id))  # after the rows: the lock
+        conn.execute(
+            "UPDATE club.battle SET status = %s WHERE id = %s", (status, battle_id)
+        )  # after the rows: the lock
         conn.execute("SELECT pg_notify(%s, %s)", (f"battle_{battle_id}", "published"))
     return battle_id
 
@@ -155,7 +161,7 @@ class _Row(tuple[Any, ...]):
 
     names: dict[str, int]
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self.names[key])
         return tuple.__getitem__(self, key)
@@ -183,14 +189,14 @@ class _Reader:
     def execute(self, query: str, params: Any = None) -> Any:
         query = query.replace("ORDER BY rowid", 'ORDER BY id COLLATE "C"')
         cur = self.conn.cursor(row_factory=_row_factory)
-        return cur.execute(query, params)  # type: ignore[call-overload]
+        return cur.execute(query, params)
 
 
 def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
     """The checked Battle of ``battle_id`` read on ``conn`` (in a repeatable-read transaction
     the caller opened), named ``u`` in errors."""
     from battlestudio.rules import load_event_types
-    from battlestudio.store.database_read import _event_builder, _missing_seqs, _table_where, read_document
+    from battlestudio.store.database_read import _event_builder, _table_where, read_document
     from battlestudio.store.event_places import raise_for_places
     from battlestudio.store.game_doc import game_from_doc
     from battlestudio.store.codec import battle_from_doc
@@ -203,9 +209,14 @@ def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
         try:
             version = int(meta.get("schema_version", ""))
         except ValueError:
-            raise ClubError(u.shown, f"bad schema version {meta.get('schema_version')!r} in battle {battle_id}'s meta table") from None
+            raise ClubError(
+                u.shown, f"bad schema version {meta.get('schema_version')!r} in battle {battle_id}'s meta table"
+            ) from None
         if meta.get("format") != FORMAT or not 1 <= version <= SCHEMA_VERSION:
-            raise ClubError(u.shown, f"battle {battle_id} was published by another BattleStudio (meta {meta!r}); update BattleStudio")
+            raise ClubError(
+                u.shown,
+                f"battle {battle_id} was published by another BattleStudio (meta {meta!r}); update BattleStudio",
+            )
         try:
             read_document(_Reader(conn), doc, version)
             load_event_types()
@@ -268,7 +279,8 @@ def _refuse_partial_view(conn: Any, u: ClubURL, battle_id: int, next_seq: int) -
         whole = conn.execute(
             sql.SQL(
                 "SELECT (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) "
-                "OR pg_has_role((SELECT tableowner FROM pg_tables WHERE schemaname = %s AND tablename = 'unit'), 'MEMBER') "
+                "OR pg_has_role((SELECT tableowner FROM pg_tables WHERE schemaname = %s AND tablename = 'unit'), "
+                "'MEMBER') "
                 "OR coalesce((SELECT bool_and(club.can_see(%s, id)) FROM {}.side), true)"
             ).format(sql.Identifier(schema)),
             (schema, battle_id),

@@ -195,9 +195,12 @@ def create_battle_schema(conn: Any, battle: int, table_names: list[str]) -> None
         )
     for table in [*scenario, "event"]:
         t = sql.Identifier(schema, table)
-        events = sql.SQL("UPDATE OR DELETE OR TRUNCATE" if table == "event" else "INSERT OR UPDATE OR DELETE OR TRUNCATE")
+        events = sql.SQL(
+            "UPDATE OR DELETE OR TRUNCATE" if table == "event" else "INSERT OR UPDATE OR DELETE OR TRUNCATE"
+        )
         conn.execute(
             sql.SQL(
-                "CREATE TRIGGER locked BEFORE {} ON {} FOR EACH STATEMENT EXECUTE FUNCTION club.refuse_scenario_edit({})"
+                "CREATE TRIGGER locked BEFORE {} ON {} FOR EACH STATEMENT "
+                "EXECUTE FUNCTION club.refuse_scenario_edit({})"
             ).format(events, t, sql.Literal(str(battle)))
         )

@@ -113,9 +113,12 @@ def is_connection_lost(exc: BaseException, conn: Any = None) -> bool:
 
 _HINTS = (
     (
-        re.compile(r"connection refused|could not connect|no such file or directory|timeout expired|"
-                   r"could not translate host name|server closed the connection|connection is lost|"
-                   r"terminating connection|the connection is closed|consuming input failed", re.I),
+        re.compile(
+            r"connection refused|could not connect|no such file or directory|timeout expired|"
+            r"could not translate host name|server closed the connection|connection is lost|"
+            r"terminating connection|the connection is closed|consuming input failed",
+            re.I,
+        ),
         "the server cannot be reached ({reason}); start PostgreSQL or check the host and port",
         ServerUnavailable,
     ),
@@ -126,7 +129,8 @@ _HINTS = (
     ),
     (
         re.compile(r'role "([^"]*)" does not exist', re.I),
-        "role {name!r} does not exist on the server; ask the club's administrator to create it (CREATE ROLE {name} LOGIN)",
+        "role {name!r} does not exist on the server; ask the club's administrator to create it "
+        "(CREATE ROLE {name} LOGIN)",
         ClubError,
     ),
     (
@@ -139,7 +143,7 @@ _HINTS = (
 
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
-    return re.sub(r'password=\S+', "password=***", text)[:300]
+    return re.sub(r"password=\S+", "password=***", text)[:300]
 
 
 def translate(url: ClubURL, exc: BaseException) -> ClubError:
@@ -186,4 +190,3 @@ def player_role(side: str) -> str | None:
     is too long for a PostgreSQL role name (its players then see only what is not hidden)."""
     name = f"{PLAYER}_{side}"
     return name if side and len(name.encode()) <= MAX_ROLE else None
-
