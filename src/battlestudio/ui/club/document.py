@@ -61,7 +61,7 @@ class ClubPlayDocument(PlayDocument):
     followed(int)
         events recorded by others were applied (how many).
     claims_changed()
-        ``claims`` was read again.
+        ``claims`` changed (read again from the server).
     phase_closed(list)
         this umpire closed the open phase; the umpires still busy in it.
     """
@@ -86,6 +86,7 @@ class ClubPlayDocument(PlayDocument):
         self.claims: dict[str, str] = {}
         self._synced = len(self.log)  # the log's events before this position are on the server
         self._sending = False
+        self._guard_key: object = object()
 
     # -- where it is --------------------------------------------------------------------
     @property
@@ -109,9 +110,11 @@ class ClubPlayDocument(PlayDocument):
 
     # -- claims ------------------------------------------------------------------------
     def read_claims(self) -> dict[str, str]:
-        """Read the claims from the server (``claims``); announce them."""
-        self.claims = self.conn.claims()
-        self.claims_changed.emit()
+        """Read the claims from the server (``claims``); announce them when they changed."""
+        claims = self.conn.claims()
+        if claims != self.claims:
+            self.claims = claims
+            self.claims_changed.emit()
         return self.claims
 
     def why_not_yours(self, ids: Iterable[str]) -> str:
@@ -120,7 +123,24 @@ class ClubPlayDocument(PlayDocument):
         pieces = [i for i in ids if i in s.units or i in s.commanders]
         return refusal_text(s, refusals(s.oob, self.claims, self.umpire, pieces))
 
-    def _guard(self, ids: Iterable[str]) -> bool:
+    def _fresh_why(self, ids: Iterable[str]) -> str:
+        """``why_not_yours`` with the claims read from the server first."""
+        try:
+            self.read_claims()
+        except ClubError as exc:
+            return f"the claims cannot be read: {exc}"
+        return self.why_not_yours(ids)
+
+    def _guard(self, ids: Iterable[str], key: object = None) -> bool:
+        """False (and ``refused`` says why) when another umpire holds one of ``ids``; the claims
+        are read from the server at the start of each gesture (a new ``key``, or None)."""
+        if key is None or key != self._guard_key:
+            self._guard_key = key
+            try:
+                self.read_claims()
+            except ClubError as exc:
+                self._refuse(f"Not recorded: the claims cannot be read: {exc}")
+                return False
         why = self.why_not_yours(ids)
         if why:
             self._refuse(why)
@@ -128,16 +148,16 @@ class ClubPlayDocument(PlayDocument):
 
     def move(self, ids: Iterable[str], dx: float, dy: float, key: object = None, verb: str = "Move") -> list[Change]:
         ids = list(ids)
-        return super().move(ids, dx, dy, key, verb) if self._guard(ids) else []
+        return super().move(ids, dx, dy, key, verb) if self._guard(ids, key) else []
 
     def rotate(self, ids: Iterable[str], delta: float, key: object = None) -> list[Change]:
         ids = list(ids)
-        return super().rotate(ids, delta, key) if self._guard(ids) else []
+        return super().rotate(ids, delta, key) if self._guard(ids, key) else []
 
     def set_fields(
         self, kind: str, fields: Mapping[str, Mapping[str, Any]], text: str, key: object = None
     ) -> list[Change]:
-        return super().set_fields(kind, fields, text, key) if self._guard(fields) else []
+        return super().set_fields(kind, fields, text, key) if self._guard(fields, key) else []
 
     def place(self, ids: Iterable[str], point: Point) -> list[str]:
         ids = list(ids)
@@ -147,7 +167,7 @@ class ClubPlayDocument(PlayDocument):
         """``PlayDocument.run`` with the session's actions for one subject (an Actions dock
         action, an order, a command check, an order's execution) refused for another umpire's
         troops, and the action sent to the server (``flush``)."""
-        guarded = _Guarded(self.why_not_yours)
+        guarded = _Guarded(self._fresh_why)
         return super().run(text, lambda s: do(guarded.over(s)), merge_key, starting)
 
     def push(self, edit: Edit) -> list[Change]:

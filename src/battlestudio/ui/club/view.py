@@ -189,6 +189,7 @@ class ClubView(QObject):
         doc.recorded.connect(self._on_recorded)
         doc.write_failed.connect(self._on_write_failed)
         doc.claims_changed.connect(self.refresh)
+        doc.phase_closed.connect(self._on_phase_closed)
         self._watch(doc)
         self.poll_timer.start(POLL_MS)
         self.dock.show()
@@ -203,6 +204,7 @@ class ClubView(QObject):
         doc.recorded.disconnect(self._on_recorded)
         doc.write_failed.disconnect(self._on_write_failed)
         doc.claims_changed.disconnect(self.refresh)
+        doc.phase_closed.disconnect(self._on_phase_closed)
         self.poll_timer.stop()
         self.flush_timer.stop()
         if self.notifier is not None:
@@ -256,8 +258,17 @@ class ClubView(QObject):
 
     def _on_recorded(self) -> None:
         doc = self.doc
-        if doc is not None and doc.pending:
+        if doc is None:
+            return
+        if doc.pending:
             self.flush_timer.start()
+        key = doc.session.key if doc.session is not None and doc.session.started else None
+        if key != self._key:  # who is busy changes with the phase, a claim or a close, not a move
+            self.refresh()
+
+    _key: object = None
+
+    def _on_phase_closed(self, _busy: list) -> None:
         self.refresh()
 
     def flush(self) -> None:
@@ -336,6 +347,7 @@ class ClubView(QObject):
         doc = self.doc
         if doc is None:
             return
+        self._key = doc.session.key if doc.session is not None and doc.session.started else None
         try:
             self.busy = doc.busy()
         except ClubError as exc:
