@@ -7,8 +7,6 @@ refused password, not a club database) show under the fields in the server's wor
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -56,7 +54,7 @@ class ClubOpenDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("club_error")
         self.error.setWordWrap(True)
-        self.error.setTextFormat(Qt.TextFormat.RichText)
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setStyleSheet("color: #b00020;")
         self.error.hide()
         form = QFormLayout()
@@ -82,7 +80,7 @@ class ClubOpenDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(ok)
 
     def show_error(self, text: str) -> None:
-        self.error.setText(html.escape(text))
+        self.error.setText(text)
         self.error.setVisible(bool(text))
 
     def list_battles(self) -> bool:
