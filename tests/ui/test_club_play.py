@@ -75,13 +75,6 @@ def test_claims_show_in_every_window_and_refuse_the_other_umpire(qtbot, three):
     said = a.statusBar().currentMessage()
     assert "Bde Delabassée" in said and "umpire bea" in said and "only bea may record" in said
     assert a.document.scenario.units[DELABASSEE].position == before and len(a.document.log) == n
-    # the Actions dock refuses it too: the same message, nothing recorded
-    panel = a.play_view.action_panel
-    assert panel.set_subject(DELABASSEE)
-    if panel.spec is not None:
-        assert panel.roll() is None
-        assert "umpire bea" in a.statusBar().currentMessage()
-    assert len(a.document.log) == n
     # a released formation is free again
     menu = a.oob_panel.context_menu(LOISON)
     next(x for x in menu.actions() if x.text().startswith("Release ")).trigger()
@@ -133,3 +126,24 @@ def test_the_phase_advances_only_once_both_umpires_closed_it(qtbot, three):
     assert {w.document.session.key.phase for w in (a, b, c)} == {"visual_contact"}
     starts = [e for e in a.document.log.events if type(e).__name__ == "PhaseStarted" and e.phase == "visual_contact"]
     assert len(starts) == 1  # advanced once, by Bea's window
+
+
+def test_the_actions_dock_refuses_another_umpires_unit(qtbot, three):
+    a, b, c, _url, _modal = three
+    for _ in range(3):  # movement, visual contact, attack declaration: nobody holds anything
+        a.play_view.actions["next_phase"].trigger()
+    qtbot.waitUntil(lambda: synced(a, b, c) and c.document.session.key.phase == "fire", timeout=3000)
+    c.club.claim(["austrian-1st-div"])  # Carl umpires von Loudon's division in the Austrian fire
+    qtbot.waitUntil(lambda: a.document.claims == {"austrian-1st-div": "carl"}, timeout=3000)
+    n = len(a.document.log)
+    panel = a.play_view.action_panel
+    assert panel.set_subject("austrian-avantgarde") and panel.select_action("morale_test")
+    assert panel.roll() is None
+    assert "Not recorded" in panel.outcome.toPlainText()
+    said = a.statusBar().currentMessage()
+    assert "Avantgarde" in said and "umpire carl" in said and "only carl may record" in said
+    assert len(a.document.log) == n
+    theirs = c.play_view.action_panel
+    assert theirs.set_subject("austrian-avantgarde") and theirs.select_action("morale_test")
+    assert theirs.roll() is not None
+    qtbot.waitUntil(lambda: synced(a, b, c) and len(a.document.log) > n, timeout=3000)
