@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self.cursor_memory = CursorMemory(self.settings, self)  # a game reopens where it was last shown
         self.club = ClubView(self.map_view, self.dock_host, show_status, self.settings, self.play_view.toolbar, self)
         self.club.maybe_save = self.files.maybe_save
+        sb.insertPermanentWidget(0, self.club.status_label)  # who umpires, who is busy (a club game only)
         self.oob_panel.menu_hooks.append(self.club.context_entries)
         recent = self.actions.recent_menu
         assert recent is not None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -55,7 +56,13 @@ class UmpiresPanel(QWidget):
         self.tree.setHeaderLabels(["Formation", "Umpire", "Troops"])
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
-        self.claim_button = QPushButton("Claim Selected")
+        self.tree.setMinimumWidth(120)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.claim_button = QPushButton("Claim")
         self.claim_button.setToolTip("Hold the formations selected on the map or in the order of battle")
         self.release_button = QPushButton("Release")
         self.release_button.setToolTip("Give up the claims selected here (or on the map)")
@@ -106,7 +113,10 @@ class UmpiresPanel(QWidget):
             self.who.setText("<i>Not a club game</i>")
             self.phase.clear()
             return
-        self.who.setText(f"You are umpire <b>{html.escape(doc.umpire)}</b> on {html.escape(str(doc.conn.url))}")
+        url = str(doc.conn.url)
+        where = url.split("@", 1)[-1].split("://", 1)[-1]  # host:port/db?battle=N
+        self.who.setText(f"Umpire <b>{html.escape(doc.umpire)}</b><br><small>{html.escape(where)}</small>")
+        self.who.setToolTip(url)
         s = doc.scenario
         names = display_names(s)
         state = doc.timeline.state
@@ -131,7 +141,6 @@ class UmpiresPanel(QWidget):
                 item.setFont(0, f)
                 item.setFont(1, f)
             self.tree.addTopLevelItem(item)
-        self.tree.resizeColumnToContents(0)
         if busy is not None:
             session = doc.session
             if session is None or not session.started:

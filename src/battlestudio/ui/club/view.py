@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QMessageBox, QToolBar
 from battlestudio.document import Document
 from battlestudio.store.club import ClaimTaken, ClubError, ClubURL, ServerUnavailable
 from battlestudio.ui import dialogs
-from battlestudio.ui.club.document import ClubPlayDocument
+from battlestudio.ui.club.document import LOCKED, ClubPlayDocument
 from battlestudio.ui.club.open_dialog import ClubOpenDialog
 from battlestudio.ui.club.opening import open_club
 from battlestudio.ui.club.panel import UmpiresPanel
@@ -82,6 +82,10 @@ class ClubView(QObject):
         self.open_action.setObjectName("action_open_club")
         self.open_action.setStatusTip("Open a game on a club's PostgreSQL server, to record it with other umpires")
         self.open_action.triggered.connect(lambda _c=False: self.open_dialog())
+        self.status_label = QLabel()
+        self.status_label.setObjectName("club_status")
+        self.status_label.setTextFormat(Qt.TextFormat.RichText)
+        self.status_label.hide()
         self.strip = QLabel()
         self.strip.setObjectName("club_strip")
         self.strip.setTextFormat(Qt.TextFormat.RichText)
@@ -178,6 +182,7 @@ class ClubView(QObject):
             old.close()
         self.doc = doc if isinstance(doc, ClubPlayDocument) else None
         self.panel.set_document(self.doc)
+        self.status_label.setVisible(self.doc is not None)
         if self.doc is None:
             self.dock.hide()
             if self._strip_action is not None:
@@ -357,10 +362,12 @@ class ClubView(QObject):
 
         said = busy_text(self.busy, doc.umpire)
         mine = sum(1 for u in doc.claims.values() if u == doc.umpire)
-        self.strip.setText(
-            f"<b>Club</b> · umpire {html.escape(doc.umpire)} ({mine} claim{'s' if mine != 1 else ''})"
-            + (f" · <b style='color:#b00020'>{html.escape(said)}</b>" if said else "")
+        text = f"<b>Club</b> · umpire {html.escape(doc.umpire)} ({mine} claim{'s' if mine != 1 else ''})" + (
+            f" · <b style='color:#b00020'>{html.escape(said)}</b>" if said else ""
         )
+        self.strip.setText(text)
+        self.status_label.setText(text + " · scenario locked")
+        self.status_label.setToolTip(LOCKED)
 
 
 def _shown(url: str) -> str:
