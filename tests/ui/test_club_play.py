@@ -147,3 +147,35 @@ def test_the_actions_dock_refuses_another_umpires_unit(qtbot, three):
     assert theirs.set_subject("austrian-avantgarde") and theirs.select_action("morale_test")
     assert theirs.roll() is not None
     qtbot.waitUntil(lambda: synced(a, b, c) and len(a.document.log) > n, timeout=3000)
+
+
+def test_a_window_that_lost_its_connection_catches_up_from_its_last_seq(qtbot, tmp_path, club_battle, club_server):  # noqa: F811
+    from battlestudio.store.club import ClubConnection
+
+    b = club_window(qtbot, tmp_path, club_battle, "bea", "b")
+    with ClubConnection(club_battle, "ann") as writer:
+        from battlestudio.session import GameSession
+        from battlestudio.store.club import load_club
+
+        session = GameSession(load_club(club_battle), seed=4)
+        session.start()
+        writer.append_action(list(session.battle.events))
+        qtbot.waitUntil(lambda: len(b.document.log) == len(session.battle.events), timeout=3000)
+        # the network drops Bea's connections; Ann goes on recording meanwhile
+        cut = club_server.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'battlestudio' "
+            "AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'"
+        )
+        assert cut.split() == ["t"], cut  # Bea's listening connection, the one that was cut
+        seen = len(session.battle.events)
+        session.next_phase()
+        unit = session.state.units["french-bde-delabassee"]
+        session.move("french-bde-delabassee", [unit.position, (unit.position[0], unit.position[1] + 9.0)])
+        writer.append_action(list(session.battle.events[seen:]), after=seen - 1)
+        qtbot.waitUntil(lambda: len(b.document.log) == len(session.battle.events), timeout=5000)
+    assert state_digest(b.document.log.head) == state_digest(session.state)
+    assert (
+        b.document.scenario.units["french-bde-delabassee"].position
+        == session.state.units["french-bde-delabassee"].position
+    )
+    b.club.close()
