@@ -33,9 +33,7 @@ def test_the_dialog_says_what_is_wrong_with_the_server(qtbot, tmp_path, club_ser
         assert not dlg.buttons.button(QDialogButtonBox.StandardButton.Open).isEnabled()
 
 
-def test_open_from_the_list_with_a_password_that_is_never_stored(
-    qtbot, tmp_path, club_server, club_battle, monkeypatch  # noqa: F811
-):
+def test_open_from_the_list_keeping_no_password(qtbot, tmp_path, club_server, club_battle, monkeypatch):  # noqa: F811
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
     dlg = w.club.open_dialog(club_server.url())
@@ -85,7 +83,7 @@ def test_a_club_url_on_the_command_line_opens_the_game(qtbot, tmp_path, club_bat
 
 
 def test_the_scenario_is_locked_and_undo_is_not_offered(qtbot, tmp_path, club_battle, monkeypatch):  # noqa: F811
-    ModalRecorder(monkeypatch)
+    modal = ModalRecorder(monkeypatch)
     w = club_window(qtbot, tmp_path, club_battle, "ann", "a")
     w.play_view.actions["start"].trigger()
     doc = w.document
@@ -99,8 +97,17 @@ def test_the_scenario_is_locked_and_undo_is_not_offered(qtbot, tmp_path, club_ba
     assert not w.actions["undo"].isEnabled()
     w.undo()
     assert w.statusBar().currentMessage() == NO_UNDO
-    assert not doc.is_modified  # everything is on the server: closing asks nothing
-    w.club.close()
+    # a drag still in progress when the window closes is sent, and closing asks nothing
+    seq = doc.seq
+    doc.move(["french-bde-delabassee"], 4.0, 0.0, key="drag")
+    assert doc.pending == 1
+    w.close()
+    assert not modal.of("question")
+    from battlestudio.store.club import ClubConnection
+
+    with ClubConnection(club_battle, "check") as conn:
+        assert conn.last_seq() == seq + 1
+        assert type(conn.events_after(seq)[0][1]).__name__ == "Moved"
 
 
 def test_a_write_the_server_cannot_take_is_reported_and_taken_back(qtbot, tmp_path, monkeypatch):

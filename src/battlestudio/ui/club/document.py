@@ -28,7 +28,7 @@ from battlestudio.model.geometry import Point
 from battlestudio.play.document import PlayDocument
 from battlestudio.replay.game import GameLog
 from battlestudio.session import GameSession, SessionError
-from battlestudio.session.club import acting_sides, refusal_text, refusals
+from battlestudio.session.club import acting_sides, busy_umpires, refusal_text, refusals
 from battlestudio.store.club import ClubConnection, ClubError, StaleLog
 
 LOCKED = (
@@ -106,7 +106,9 @@ class ClubPlayDocument(PlayDocument):
 
     @property
     def is_modified(self) -> bool:
-        return self.pending > 0
+        """Never: what is recorded goes to the server (a drag in progress as it ends, or on
+        ``close``), so closing the window asks nothing and no recovery copy is written."""
+        return False
 
     # -- claims ------------------------------------------------------------------------
     def read_claims(self) -> dict[str, str]:
@@ -299,15 +301,18 @@ class ClubPlayDocument(PlayDocument):
         return acting_sides(step.spec.who, step.side, session.sides)
 
     def busy(self) -> list[str]:
-        """The umpires (sorted) with troops in the open phase who have not closed it."""
+        """The umpires (sorted) with troops on the table in the open phase (``session.club``)
+        who have not closed it (the server's phase closes)."""
         session = self.session
         if session is None or not session.started:
             return []
         k = session.key
-        out: set[str] = set()
-        for side in self.phase_sides():
-            out.update(self.conn.busy(k.turn, side, k.phase))
-        return sorted(out)
+        sides = self.phase_sides()
+        open_for: set[str] = set()
+        for side in sides:
+            open_for.update(self.conn.busy(k.turn, side, k.phase))
+        closed = set(self.claims.values()) - open_for
+        return busy_umpires(self.timeline.log.head, self.claims, sides, closed)
 
     def close_phase(self) -> bool:
         """Next Phase in a club game: send what is pending, mark the open phase done for this
