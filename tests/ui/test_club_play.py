@@ -179,3 +179,23 @@ def test_a_window_that_lost_its_connection_catches_up_from_its_last_seq(qtbot, t
         == session.state.units["french-bde-delabassee"].position
     )
     b.club.close()
+
+
+def test_ending_the_game_stops_recording_in_every_window(qtbot, three):
+    a, b, c, url, modal = three
+    modal.question_answer = modal.question_answer.Yes
+    b.club.panel.end_button.click()
+    asked = modal.of("question")
+    assert asked and asked[-1][1] == "End club game"
+    ended = b.document.ENDED
+    qtbot.waitUntil(lambda: all(w.document.finished for w in (a, b, c)), timeout=3000)
+    for w in (a, b, c):
+        assert not w.play_view.actions["next_phase"].isEnabled()
+        assert w.club.panel.phase.text() == f"<i>{ended}</i>"
+    n = len(a.document.log)
+    assert a.document.move([ROGUET], 3.0, 0.0) == []
+    assert a.statusBar().currentMessage() == ended and len(a.document.log) == n
+    from battlestudio.store.club import ClubConnection
+
+    with ClubConnection(url, "check") as conn:
+        assert not conn.game_running() and conn.last_seq() == n - 1

@@ -291,6 +291,38 @@ class ClubPlayDocument(PlayDocument):
             self._refuse(lost)
         return len(new)
 
+    # -- the game's end ------------------------------------------------------------------
+    finished = False
+    """True once the game was ended on the server (``end_game``): it is replayed only."""
+
+    ENDED = "The club game has ended: it is replayed only (spectators may read it now)."
+
+    @property
+    def recording(self) -> bool:
+        return super().recording and not self.finished
+
+    def why_not_recording(self, starting: bool = False) -> str:
+        return self.ENDED if self.finished else super().why_not_recording(starting)
+
+    def end_game(self) -> None:
+        """End the game on the server for every umpire (what is pending is sent first).
+
+        Raises
+        ------
+        ClubError
+            when the server cannot be reached or refuses (the game goes on).
+        """
+        self.flush()
+        self.conn.end_game()
+        self.set_finished(True)
+
+    def set_finished(self, finished: bool) -> None:
+        """The server says the game has (not) ended: recording stops (or goes on)."""
+        if finished != self.finished:
+            self.finished = finished
+            self.recorded.emit()
+            self.history_changed.emit()
+
     # -- phases -------------------------------------------------------------------------
     def phase_sides(self) -> list[str]:
         """The sides whose troops act in the open phase (the phase's side when only it acts)."""

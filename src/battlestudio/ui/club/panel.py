@@ -36,10 +36,13 @@ class UmpiresPanel(QWidget):
     -------
     claim_requested(list), release_requested(list)
         formation ids to claim or release for this umpire.
+    end_requested()
+        End Game… was pressed.
     """
 
     claim_requested = Signal(list)
     release_requested = Signal(list)
+    end_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,12 +71,16 @@ class UmpiresPanel(QWidget):
         self.release_button.setToolTip("Give up the claims selected here (or on the map)")
         self.claim_button.clicked.connect(lambda: self.claim_requested.emit(self._map_selection()))
         self.release_button.clicked.connect(lambda: self.release_requested.emit(self._to_release()))
+        self.end_button = QPushButton("End Game…")
+        self.end_button.setToolTip("End the game for every umpire: it is replayed only, spectators may read it")
+        self.end_button.clicked.connect(self.end_requested)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color: #b00020;")
         buttons = QHBoxLayout()
         buttons.addWidget(self.claim_button)
         buttons.addWidget(self.release_button)
+        buttons.addWidget(self.end_button)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.who)
@@ -141,7 +148,11 @@ class UmpiresPanel(QWidget):
                 item.setFont(0, f)
                 item.setFont(1, f)
             self.tree.addTopLevelItem(item)
-        if busy is not None:
+        self.end_button.setEnabled(not doc.finished and bool(doc.log))
+        self.claim_button.setEnabled(not doc.finished)
+        if doc.finished:
+            self.phase.setText(f"<i>{html.escape(doc.ENDED)}</i>")
+        elif busy is not None:
             session = doc.session
             if session is None or not session.started:
                 self.phase.setText("<i>The game has not started</i>")

@@ -76,6 +76,7 @@ class ClubView(QObject):
         self.panel = UmpiresPanel()
         self.panel.claim_requested.connect(self.claim)
         self.panel.release_requested.connect(self.release)
+        self.panel.end_requested.connect(self.end_game)
         self.dock = docks.add_dock("dock_umpires", "Umpires", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.dock.hide()
         self.open_action = QAction("Open &Club Game…", self)
@@ -242,9 +243,11 @@ class ClubView(QObject):
             seq = doc.conn.poll()
             changes = doc.conn.changes()
             n = doc.catch_up() if seq is None or seq > doc.seq else 0
+            if "game" in changes:
+                doc.set_finished(bool(doc.log) and not doc.conn.game_running())
             if "claims" in changes:
                 doc.read_claims()
-            elif n or "phases" in changes:
+            if n or changes:
                 self.refresh()
         except ServerUnavailable as exc:
             self.poll_timer.setInterval(RETRY_MS)
@@ -288,6 +291,27 @@ class ClubView(QObject):
     def _on_write_failed(self, text: str) -> None:
         self.show_status(text, 15_000)
         QMessageBox.warning(self.map_view, "Not recorded on the club server", text)
+
+    def end_game(self) -> bool:
+        """Ask, then end the shown club game for every umpire; True when ended."""
+        doc = self.doc
+        if doc is None or doc.finished:
+            return False
+        b = QMessageBox.StandardButton
+        text = (
+            f"End the game of {doc.base.scenario.info.title} for every umpire? Nothing more can be "
+            "recorded in it; spectators may read it and the scenario may be published again."
+        )
+        if QMessageBox.question(self.map_view, "End club game", text, b.Yes | b.No, b.No) != b.Yes:
+            return False
+        try:
+            doc.end_game()
+        except ClubError as exc:
+            dialogs.show_error(self.map_view, "The game was not ended", str(exc))
+            return False
+        self.refresh()
+        self.show_status(doc.ENDED, 10_000)
+        return True
 
     # -- claims -------------------------------------------------------------------------
     def claim(self, ids: list[str]) -> list[str]:
