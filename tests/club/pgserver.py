@@ -42,6 +42,12 @@ def find_bin() -> str:
     raise NoServer("no PostgreSQL server binaries (initdb, pg_ctl): install Debian's postgresql package")
 
 
+def _runuser() -> str | None:
+    """util-linux's ``runuser`` (in /usr/sbin, often not on a user's PATH)."""
+    found = shutil.which("runuser")
+    return found or next((p for p in ("/usr/sbin/runuser", "/sbin/runuser") if os.path.exists(p)), None)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -64,7 +70,7 @@ class Server:
         return f"postgresql://{user}@127.0.0.1:{self.port}/{database}{tail}"
 
     def _cmd(self, *args: str) -> list[str]:
-        prefix = ["runuser", "-u", self.run_as, "--"] if self.run_as else []
+        prefix = [_runuser() or "runuser", "-u", self.run_as, "--"] if self.run_as else []
         return [*prefix, *args]
 
     def psql(self, sql: str, database: str = "club", user: str = ADMIN) -> str:
@@ -114,7 +120,7 @@ def start(databases: tuple[str, ...] = ("club",)) -> Server:
                 continue
             run_as = name
             break
-        if run_as is None or shutil.which("runuser") is None:
+        if run_as is None or _runuser() is None:
             raise NoServer("running as root without a postgres or nobody user and runuser: initdb refuses root")
     root = tempfile.mkdtemp(prefix="bs-pg-")
     if run_as:

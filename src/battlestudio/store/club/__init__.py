@@ -8,21 +8,23 @@ Credentials come from the URL, ``~/.pgpass`` or the ``PG*`` environment, as libp
 them; they are never stored in a battle or a fetched file.
 
 Layout on the server (``serve_init``): a schema ``club`` with the club tables (``battle``,
-``claim``, ``phase_close``, ``action``) and one schema ``battle_<id>`` per published battle
+``claim``, ``phase_close``, ``action``, ``reveal``) and one schema ``battle_<id>`` per published battle
 holding exactly the tables of a ``.battle`` file (``store.tables``). PostgreSQL roles
 ``battlestudio_umpire`` (records), ``battlestudio_spectator`` (reads everything once the game
 is not running), ``battlestudio_player`` with one ``battlestudio_player_<side>`` per side
 (reads their own side's units, commanders and events; the other side's too unless the
-scenario's house rule ``hidden_positions`` is true) are granted to login roles by the club's
+scenario's house rule ``hidden_positions`` is true, and then those an umpire has revealed to
+their side, e.g. on contact: ``ClubConnection.reveal``) are granted to login roles by the club's
 administrator; row-level security enforces them in the database.
 
 Public API
 ----------
 ``is_club_url(text)``, ``ClubURL.parse(text)``, ``serve_init(url)``,
 ``publish(path, url) -> battle id``, ``fetch(url, path)``, ``load_club(url) -> Battle``,
-``ClubConnection(url, umpire)`` (append actions, claims, phase closes, live updates), and
+``ClubConnection(url, umpire)`` (append actions, claims and holders, phase closes and who is
+busy, reveal to the other side, who is present, live updates), and
 the errors ``ClubError`` (a ``BattleFileError`` naming the URL without its password),
-``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``.
+``ServerUnavailable``, ``ClaimTaken``, ``ScenarioLocked``, ``StaleLog``.
 """
 
 from __future__ import annotations

@@ -30,14 +30,24 @@ from battlestudio.store.codec import COLLECTIONS, FORMAT, INFO, SCHEMA_VERSION, 
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.rows import COLLECTION_TABLE_NAMES, SCHEMA_COLUMNS
 
-EVENT_COLUMNS = ("seq", "turn", "side", "phase", "kind", "payload")
-
 
 def serve_init(url: str | ClubURL) -> None:
     """See ``store.club.serve_init``."""
+    import psycopg.errors
+
     u = as_url(url)
-    with connect(u) as conn, club_errors(u):
-        create_club_schema(conn)
+    with connect(u) as conn:
+        try:
+            with club_errors(u):
+                create_club_schema(conn)
+        except ClubError as err:
+            if not isinstance(err.__context__, psycopg.errors.InsufficientPrivilege):
+                raise
+            raise ClubError(
+                u.shown,
+                f"serve-init needs a login that may create schemas and roles on this database (its owner with "
+                f"CREATEROLE, or a superuser): {err.__context__.diag.message_primary or err.__context__}",
+            ) from None
 
 
 def require_club(conn: Any, u: ClubURL) -> None:
@@ -45,7 +55,9 @@ def require_club(conn: Any, u: ClubURL) -> None:
     with club_errors(u):
         found = conn.execute("SELECT to_regclass('club.battle') IS NOT NULL").fetchone()[0]
     if not found:
-        raise ClubError(u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown.split('?')[0]}")
+        raise ClubError(
+            u.shown, f"not a club database: no club tables; run battlestudio serve-init {u.shown.split('?')[0]}"
+        )
 
 
 def battle_row(conn: Any, u: ClubURL, *, lock: bool = False) -> tuple[int, str, int, bool]:
@@ -215,13 +227,14 @@ def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
         if meta.get("format") != FORMAT or not 1 <= version <= SCHEMA_VERSION:
             raise ClubError(
                 u.shown,
-                f"battle {battle_id} was published by another BattleStudio (meta {meta!r}); update BattleStudio",
+                f"battle {battle_id} was published by another BattleStudio (format {meta.get('format')!r}, schema "
+                f"version {version}; this one reads up to {SCHEMA_VERSION}): update BattleStudio",
             )
         try:
             read_document(_Reader(conn), doc, version)
             load_event_types()
             rows = conn.execute("SELECT seq, kind, turn, side, phase, payload FROM event ORDER BY seq").fetchall()
-            _check_events(rows, conn, u, battle_id)
+            _check_events(rows)
             game = doc.pop("game", None)
             battle = battle_from_doc(doc)
             events = RecordedEvents([r[2:5] for r in rows], rows, _event_builder(u.shown))
@@ -240,7 +253,8 @@ def read_battle(conn: Any, u: ClubURL, battle_id: int) -> Battle:
             raise ClubError(u.shown, err.what, err.where) from None
 
 
-def _check_events(rows: list[Any], conn: Any, u: ClubURL, battle_id: int) -> None:
+def _check_events(rows: list[Any]) -> None:
+    """DocumentError for an event row of an unknown kind or a gap in the seqs (as a file's)."""
     from battlestudio.store.database_read import _missing_seqs
     from battlestudio.store.codec import event_from_doc
     from battlestudio.store.rows import parse_json

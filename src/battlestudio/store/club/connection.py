@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
-from battlestudio.store.club import ClaimTaken, ClubError, ClubURL, StaleLog
+from battlestudio.store.club import ClaimTaken, ClubError, ClubURL, ServerUnavailable, StaleLog
 from battlestudio.store.errors import BattleFileError, DocumentError
 
 if TYPE_CHECKING:
@@ -71,6 +71,9 @@ class ClubConnection:
         self.umpire = umpire or self.login
         self.schema = battle_schema(self.battle_id)
         self.channel = f"battle_{self.battle_id}"
+        self._application = f"{self._present_prefix()}{self.umpire}"[:63]
+        with club_errors(self.url):
+            self._main.execute("SELECT set_config('application_name', %s, false)", (self._application,))
 
     # -- plumbing ------------------------------------------------------------------------
     def _conn(self) -> psycopg.Connection[Any]:
@@ -79,7 +82,7 @@ class ClubConnection:
         if self._main is None or self._main.closed or self._main.broken:
             if self._main is not None:
                 self._main.close()
-            self._main = connect(self.url, autocommit=True)
+            self._main = connect(self.url, autocommit=True, application=self._application)
         return self._main
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
@@ -128,7 +131,9 @@ class ClubConnection:
         ------
         ClubError
             an event cannot be stored (nothing written; naming the event and value), an unknown
-            side, the game has ended, the role may not record; ``StaleLog``; ``ServerUnavailable``.
+            side, the game has ended, the role may not record; ``StaleLog``; ``ServerUnavailable``
+            when the server is gone and a new connection cannot be made (the action is then
+            recorded whole or not at all: read the log after reconnecting to see which).
         """
         from psycopg import sql
 
@@ -195,7 +200,14 @@ class ClubConnection:
             self._notify(conn, str(last))
             return list(range(first, last + 1))
 
-        return self._run(work)
+        try:
+            return self._run(work)
+        except ServerUnavailable as err:
+            raise ServerUnavailable(
+                self.url.shown,
+                f"{err.what}; the server did not confirm the action: it is recorded whole or not at all — "
+                "reconnect and read the log (events_after) to see which",
+            ) from None
 
     def events_after(self, seq: int) -> list[tuple[int, BattleEvent]]:
         """``(seq, event)`` of every stored event with a seq greater than ``seq`` (``-1``: all)
@@ -288,6 +300,48 @@ class ClubConnection:
         )
         return {str(f): str(u) for f, u in rows}
 
+    def holders(self) -> dict[str, str]:
+        """``unit or commander id → umpire`` for everything under a claimed formation (the
+        formation itself and its subordinates, down the order of battle); a claim lower down
+        the tree wins over one above it."""
+        from psycopg import sql
+
+        query = sql.SQL(
+            "WITH RECURSIVE held(node, umpire, depth) AS ("
+            "SELECT formation, umpire, 0 FROM club.claim WHERE battle = %s "
+            "UNION ALL SELECT e.subordinate, h.umpire, h.depth + 1 FROM held h JOIN {edge} e ON e.superior = h.node "
+            "WHERE h.depth < 100) "
+            "SELECT DISTINCT ON (node) node, umpire FROM held ORDER BY node, depth"
+        ).format(edge=self._t("oob_edge"))
+        rows = self._run(lambda conn: conn.execute(query, (self.battle_id,)).fetchall())
+        return {str(n): str(u) for n, u in rows}
+
+    def reveal(self, ids: Sequence[str], side: str) -> None:
+        """Let ``side``'s players read the units and commanders ``ids`` (of the other side,
+        under ``hidden_positions``: seen on contact); harmless twice. Notifies ``reveal``."""
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO club.reveal (battle, id, side, umpire) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [(self.battle_id, i, side, self.umpire) for i in ids],
+                )
+            self._notify(conn, "reveal")
+
+        self._run(work)
+
+    def conceal(self, ids: Sequence[str], side: str) -> None:
+        """Undo ``reveal`` of ``ids`` to ``side`` (contact lost). Notifies ``reveal``."""
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            conn.execute(
+                "DELETE FROM club.reveal WHERE battle = %s AND side = %s AND id = ANY(%s)",
+                (self.battle_id, side, list(ids)),
+            )
+            self._notify(conn, "reveal")
+
+        self._run(work)
+
     def close_phase(self, turn: int, side: str, phase: str) -> None:
         """Record that this umpire has finished ``phase`` of ``side`` in ``turn`` (harmless
         twice). Notifies ``phases``."""
@@ -316,6 +370,22 @@ class ClubConnection:
         ).format(k=self._t("commander"), u=self._t("unit"))
         params = {"b": self.battle_id, "side": side, "turn": turn, "phase": phase}
         rows = self._run(lambda conn: conn.execute(query, params).fetchall())
+        return [str(r[0]) for r in rows]
+
+    def _present_prefix(self) -> str:
+        return f"battlestudio b{self.battle_id} "
+
+    def present(self) -> list[str]:
+        """The umpires (and players, spectators) connected to this battle now, sorted: every
+        ``ClubConnection`` names itself ``battlestudio b<id> <umpire>`` in ``pg_stat_activity``."""
+        prefix = self._present_prefix()
+        rows = self._run(
+            lambda conn: conn.execute(
+                "SELECT DISTINCT substr(application_name, %s) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND starts_with(application_name, %s) ORDER BY 1",
+                (len(prefix) + 1, prefix),
+            ).fetchall()
+        )
         return [str(r[0]) for r in rows]
 
     # -- the game ------------------------------------------------------------------------
@@ -354,7 +424,7 @@ class ClubConnection:
             return
         if self._listener is not None:
             self._listener.close()
-        self._listener = connect(self.url, autocommit=True)
+        self._listener = connect(self.url, autocommit=True, application=self._application)
         with club_errors(self.url):
             self._listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
 
@@ -398,7 +468,7 @@ class ClubConnection:
 
     def changes(self) -> set[str]:
         """What else was notified since the last call (``"claims"``, ``"phases"``, ``"game"``,
-        ``"published"``), then forgets it."""
+        ``"reveal"``, ``"published"``), then forgets it."""
         out, self._changes = self._changes, set()
         return out
 

@@ -55,18 +55,35 @@ CREATE TABLE IF NOT EXISTS club.action (
     recorded_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (battle, token)
 );
+CREATE TABLE IF NOT EXISTS club.reveal (
+    battle integer NOT NULL REFERENCES club.battle ON DELETE CASCADE,
+    id text NOT NULL,
+    side text NOT NULL,
+    umpire text NOT NULL,
+    since timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (battle, id, side)
+);
 INSERT INTO club.meta VALUES ('schema_version', '{CLUB_SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
 
+-- (pg_catalog named: a login's own temporary pg_roles table must not answer these)
 -- may the current login see a row of side ``side`` of battle ``b``?
 CREATE OR REPLACE FUNCTION club.can_see(b integer, side text) RETURNS boolean
 LANGUAGE sql STABLE AS $$
-    SELECT pg_has_role('{UMPIRE}', 'MEMBER')
-        OR (pg_has_role('{SPECTATOR}', 'MEMBER') AND bt.status <> 'running')
-        OR (pg_has_role('{PLAYER}', 'MEMBER') AND (
+    SELECT pg_catalog.pg_has_role('{UMPIRE}', 'MEMBER')
+        OR (pg_catalog.pg_has_role('{SPECTATOR}', 'MEMBER') AND bt.status <> 'running')
+        OR (pg_catalog.pg_has_role('{PLAYER}', 'MEMBER') AND (
                 NOT bt.hidden_positions OR side = ''
-                OR CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{PLAYER}_' || side)
-                        THEN pg_has_role('{PLAYER}_' || side, 'MEMBER') ELSE false END))
+                OR CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = '{PLAYER}_' || side)
+                        THEN pg_catalog.pg_has_role('{PLAYER}_' || side, 'MEMBER') ELSE false END))
     FROM club.battle bt WHERE bt.id = b
+$$;
+
+-- has an umpire revealed unit or commander ``rid`` of battle ``b`` to a side the login plays?
+CREATE OR REPLACE FUNCTION club.revealed(b integer, rid text) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM club.reveal r JOIN pg_catalog.pg_roles g ON g.rolname = '{PLAYER}_' || r.side
+        WHERE r.battle = b AND r.id = rid AND pg_catalog.pg_has_role(g.oid, 'MEMBER'))
 $$;
 
 -- statement trigger: no scenario edit while the battle's game runs
@@ -104,7 +121,9 @@ def create_club_schema(conn: Any) -> None:
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA club TO {}").format(everyone))
     conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA club TO {}").format(everyone))
     umpire = sql.Identifier(UMPIRE)
-    conn.execute(sql.SQL("GRANT INSERT, UPDATE, DELETE ON club.claim, club.phase_close TO {}").format(umpire))
+    conn.execute(
+        sql.SQL("GRANT INSERT, UPDATE, DELETE ON club.claim, club.phase_close, club.reveal TO {}").format(umpire)
+    )
     conn.execute(sql.SQL("GRANT INSERT ON club.action TO {}").format(umpire))
     conn.execute(sql.SQL("GRANT UPDATE (status, next_seq) ON club.battle TO {}").format(umpire))
 
@@ -160,6 +179,8 @@ def battle_tables_ddl(schema: str) -> list[str]:
 
 SIDED_TABLES = ("unit", "commander", "event", "reinforcement")
 """Tables whose rows belong to a side (``side`` column): row-level security hides them."""
+REVEALABLE_TABLES = ("unit", "commander")
+"""Sided tables whose rows an umpire may reveal to the other side's players (``club.reveal``)."""
 GAME_TABLES = ("event", "meta")
 """Tables written during a game; every other table is the scenario, locked while it runs."""
 
@@ -193,6 +214,12 @@ def create_battle_schema(conn: Any, battle: int, table_names: list[str]) -> None
         conn.execute(
             sql.SQL("CREATE POLICY umpire ON {} FOR ALL TO {} USING (true) WITH CHECK (true)").format(t, umpire)
         )
+        if table in REVEALABLE_TABLES:
+            conn.execute(
+                sql.SQL("CREATE POLICY revealed ON {} FOR SELECT USING (club.revealed({}, id))").format(
+                    t, sql.Literal(battle)
+                )
+            )
     for table in [*scenario, "event"]:
         t = sql.Identifier(schema, table)
         events = sql.SQL(

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 if TYPE_CHECKING:
     import psycopg
@@ -54,7 +54,7 @@ def parse_url(text: str) -> ClubURL:
     for key, value in query:
         if key == "battle":
             if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
-                shown = urlunsplit((parts.scheme, shown_netloc, parts.path, "", ""))
+                shown = _join(parts.scheme, shown_netloc, parts.path, "")
                 raise ClubError(shown, f"battle={value!r}: expected a positive whole number, e.g. ?battle=1")
             battle = int(value)
         else:
@@ -62,18 +62,24 @@ def parse_url(text: str) -> ClubURL:
     shown_query = [(k, v) for k, v in rest if k != "password"]
     if battle is not None:
         shown_query.append(("battle", str(battle)))
-    shown = urlunsplit((parts.scheme, shown_netloc, parts.path, urlencode(shown_query), ""))
+    shown = _join(parts.scheme, shown_netloc, parts.path, urlencode(shown_query))
     if not database and not os.environ.get("PGDATABASE"):
         raise ClubError(shown, "no database in the URL: add it after the host, e.g. postgresql://host/club")
-    conninfo = urlunsplit((parts.scheme, netloc, parts.path, urlencode(rest), ""))
+    conninfo = _join(parts.scheme, netloc, parts.path, urlencode(rest))
     return ClubURL(conninfo=conninfo, battle=battle, shown=shown)
+
+
+def _join(scheme: str, netloc: str, path: str, query: str) -> str:
+    """A URL from its parts, keeping ``//`` when there is no host (``postgresql:///club``: libpq's
+    default host; ``urlunsplit`` would drop it)."""
+    return f"{scheme}://{netloc}{path}" + (f"?{query}" if query else "")
 
 
 def url_with_battle(url: ClubURL, battle: int) -> ClubURL:
     """``url`` naming ``battle``."""
     parts = urlsplit(url.shown)
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "battle"]
-    shown = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode([*query, ("battle", str(battle))]), ""))
+    shown = _join(parts.scheme, parts.netloc, parts.path, urlencode([*query, ("battle", str(battle))]))
     return ClubURL(conninfo=url.conninfo, battle=battle, shown=shown)
 
 
@@ -81,8 +87,9 @@ def as_url(url: str | ClubURL) -> ClubURL:
     return url if isinstance(url, ClubURL) else parse_url(os.fspath(url))
 
 
-def connect(url: ClubURL, *, autocommit: bool = False) -> psycopg.Connection[Any]:
-    """A psycopg connection to ``url``'s database (credentials as libpq finds them).
+def connect(url: ClubURL, *, autocommit: bool = False, application: str = "battlestudio") -> psycopg.Connection[Any]:
+    """A psycopg connection to ``url``'s database (credentials as libpq finds them), named
+    ``application`` in ``pg_stat_activity`` (at most 63 bytes kept).
 
     Raises
     ------
@@ -96,7 +103,7 @@ def connect(url: ClubURL, *, autocommit: bool = False) -> psycopg.Connection[Any
             url.conninfo,
             autocommit=autocommit,
             connect_timeout=CONNECT_TIMEOUT_S,
-            application_name="battlestudio",
+            application_name=application,
         )
 
 
@@ -170,7 +177,7 @@ def translate(url: ClubURL, exc: BaseException) -> ClubError:
             name = m.group(1) if m.groups() else ""
             return cls(url.shown, text.format(name=name, reason=reason))
     if is_connection_lost(exc):
-        return ServerUnavailable(url.shown, f"the connection to the server was lost ({reason}); nothing was written")
+        return ServerUnavailable(url.shown, f"the connection to the server was lost ({reason})")
     return ClubError(url.shown, reason)
 
 
