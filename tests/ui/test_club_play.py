@@ -63,6 +63,7 @@ def test_claims_show_in_every_window_and_refuse_the_other_umpire(qtbot, three):
     qtbot.waitUntil(lambda: c.club.panel.tree.topLevelItemCount() == 2, timeout=3000)
     rows = {c.club.panel.tree.topLevelItem(i).text(0): c.club.panel.tree.topLevelItem(i).text(1) for i in range(2)}
     assert rows == {"Louis Henri Loison": "ann", "Jean-Pierre Firmin Malher": "bea"}
+    assert "Also here: ann, bea" in c.club.panel.who.text()  # who is connected to the battle
     # Bea cannot claim Loison's division; the dock says who holds it
     b.document.set_selection({LOISON})
     b.club.panel.claim_button.click()
@@ -163,7 +164,7 @@ def test_a_window_that_lost_its_connection_catches_up_from_its_last_seq(qtbot, t
         qtbot.waitUntil(lambda: len(b.document.log) == len(session.battle.events), timeout=3000)
         # the network drops Bea's connections; Ann goes on recording meanwhile
         cut = club_server.psql(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'battlestudio' "
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'battlestudio%bea' "
             "AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'"
         )
         assert cut.split() == ["t"], cut  # Bea's listening connection, the one that was cut

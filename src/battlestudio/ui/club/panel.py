@@ -112,8 +112,9 @@ class UmpiresPanel(QWidget):
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
-    def refresh(self, busy: list[str] | None = None) -> None:
-        """Show the claims; with ``busy`` (the umpires still busy in the open phase) the phase line."""
+    def refresh(self, busy: list[str] | None = None, present: list[str] | None = None) -> None:
+        """Show the claims; with ``busy`` (the umpires still busy in the open phase) the phase
+        line; with ``present`` who is connected to the battle now."""
         doc = self.doc
         self.tree.clear()
         if doc is None:
@@ -122,7 +123,9 @@ class UmpiresPanel(QWidget):
             return
         url = str(doc.conn.url)
         where = url.split("@", 1)[-1].split("://", 1)[-1]  # host:port/db?battle=N
-        self.who.setText(f"Umpire <b>{html.escape(doc.umpire)}</b><br><small>{html.escape(where)}</small>")
+        others = [p for p in (present or []) if p != doc.umpire]
+        online = f"<br><small>Also here: {html.escape(', '.join(others))}</small>" if others else ""
+        self.who.setText(f"Umpire <b>{html.escape(doc.umpire)}</b><br><small>{html.escape(where)}</small>{online}")
         self.who.setToolTip(url)
         s = doc.scenario
         names = display_names(s)

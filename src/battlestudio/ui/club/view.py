@@ -379,9 +379,11 @@ class ClubView(QObject):
         self._key = doc.session.key if doc.session is not None and doc.session.started else None
         try:
             self.busy = doc.busy()
+            present = doc.conn.present()
         except ClubError as exc:
             self.show_status(str(exc), 10_000)
-        self.panel.refresh(self.busy)
+            present = []
+        self.panel.refresh(self.busy, present)
         from battlestudio.session.club import busy_text
 
         said = busy_text(self.busy, doc.umpire)
