@@ -200,3 +200,22 @@ def test_ending_the_game_stops_recording_in_every_window(qtbot, three):
 
     with ClubConnection(url, "check") as conn:
         assert not conn.game_running() and conn.last_seq() == n - 1
+
+
+def test_a_late_next_phase_does_not_close_the_phase_the_others_opened(qtbot, three):
+    a, b, c, _url, _modal = three
+    a.club.claim([LOISON])
+    b.club.claim([MALHER])
+    qtbot.waitUntil(lambda: all(len(w.document.claims) == 2 for w in (a, b, c)), timeout=3000)
+    b.play_view.actions["next_phase"].trigger()  # Bea is done; Ann is not
+    assert b.document.session.key.phase == "movement"
+    a.play_view.actions["next_phase"].trigger()  # Ann closes last: her window opens the next phase
+    assert a.document.session.key.phase == "visual_contact"
+    b.play_view.actions["next_phase"].trigger()  # Bea presses again before her window has seen it
+    said = b.statusBar().currentMessage()
+    assert "movement of turn 1 was closed meanwhile; now visual_contact" in said, said
+    assert b.document.session.key.phase == "visual_contact"
+    assert "bea" in b.document.busy()  # she has not closed the new phase
+    qtbot.waitUntil(lambda: synced(a, b, c), timeout=3000)
+    starts = [e for e in c.document.log.events if type(e).__name__ == "PhaseStarted" and e.phase == "visual_contact"]
+    assert len(starts) == 1

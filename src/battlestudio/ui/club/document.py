@@ -356,9 +356,13 @@ class ClubPlayDocument(PlayDocument):
             return True  # PlayView says why it cannot advance
         if not self.flush():
             return False
+        seen = session.key
         try:
             self.catch_up()
             k = session.key
+            if k != seen:  # the others closed it and moved on while this window had not seen it yet
+                self._refuse(f"{seen.phase} of turn {seen.turn} was closed meanwhile; now {k.phase} of turn {k.turn}.")
+                return False
             for side in self.phase_sides():
                 self.conn.close_phase(k.turn, side, k.phase)
             busy = self.busy()
