@@ -214,7 +214,11 @@ class ClubPlayDocument(PlayDocument):
                 try:
                     seqs = self.conn.append_action(events, after=self.seq)
                 except StaleLog:
-                    self.catch_up()  # their events first, ours re-recorded after them
+                    try:
+                        self.catch_up()  # their events first, ours re-recorded after them
+                    except ClubError as exc:
+                        self._drop_pending(f"Not recorded — the others' actions cannot be read: {exc}")
+                        return False
                     continue
                 except ClubError as exc:
                     self._drop_pending(f"Not recorded — the server refused it: {exc}")
@@ -252,7 +256,8 @@ class ClubPlayDocument(PlayDocument):
         Raises
         ------
         ClubError
-            when the server cannot be read (nothing changes here).
+            when the server cannot be read, or its events cannot be replayed here (then nothing
+            changes here).
         """
         new = self.conn.events_after(self.seq)
         if not new:
@@ -265,11 +270,20 @@ class ClubPlayDocument(PlayDocument):
             if pending and session is not None:
                 session.undo(len(pending))
             theirs = [e for _, e in new]
-            if session is not None:
-                session.record_all(theirs)
-            else:
-                self.log.extend(theirs)
-                self.battle.events.extend(theirs)
+            try:
+                if session is not None:
+                    session.record_all(theirs)
+                else:
+                    for e in theirs:
+                        self.log.append(e)
+                        self.battle.events.append(e)
+                        self.seq += 1
+            except (SessionError, ValueError) as exc:
+                if pending and session is not None:
+                    session.record_all(pending)
+                raise ClubError(
+                    str(self.conn.url), f"the events after seq {self.seq} cannot be replayed here: {exc}"
+                ) from None
             self.seq = new[-1][0]
             self._synced = len(self.log)
             if pending and session is not None:
