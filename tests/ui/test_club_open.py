@@ -163,3 +163,24 @@ def test_a_write_the_server_cannot_take_is_reported_and_taken_back(qtbot, tmp_pa
         w.club.close()
     finally:
         server.stop()
+
+
+def test_save_takes_a_copy_home_and_the_game_stays_on_the_server(qtbot, tmp_path, club_battle, monkeypatch):  # noqa: F811
+    from battlestudio import store
+    from battlestudio.store.club import ClubConnection
+
+    modal = ModalRecorder(monkeypatch)
+    w = club_window(qtbot, tmp_path, club_battle, "ann", "a")
+    w.play_view.actions["start"].trigger()
+    doc = w.document
+    copy = tmp_path / "elchingen-copy.battle"
+    modal.save_name = str(copy)
+    w.actions["save"].trigger()  # no file behind a club game: Save asks where to put a copy
+    saved = store.load(copy)
+    assert [e.kind for e in saved.events] == [e.kind for e in doc.log.events]
+    assert w.document is doc and doc.path is None
+    assert doc.move(["french-bde-delabassee"], 0.0, 4.0)
+    with ClubConnection(club_battle, "check") as conn:
+        assert conn.last_seq() == len(doc.log) - 1  # still recorded on the server
+    assert len(store.load(copy).events) == len(saved.events)  # the copy is left as it was saved
+    w.club.close()
