@@ -219,3 +219,21 @@ def test_a_late_next_phase_does_not_close_the_phase_the_others_opened(qtbot, thr
     qtbot.waitUntil(lambda: synced(a, b, c), timeout=3000)
     starts = [e for e in c.document.log.events if type(e).__name__ == "PhaseStarted" and e.phase == "visual_contact"]
     assert len(starts) == 1
+
+
+def test_a_resting_drag_is_sent_and_a_window_replaying_the_past_stays_there(qtbot, three):
+    a, b, c, _url, _modal = three
+    c.document.timeline.seek(1)  # Carl looks back at the start of the game
+    n = len(a.document.log)
+    a.document.move([VILLATTE], 2.0, 0.0, key="drag")  # a drag held still, mouse not yet released
+    assert a.document.pending == 1
+    qtbot.waitUntil(lambda: a.document.pending == 0, timeout=2000)  # sent after it rested
+    qtbot.waitUntil(lambda: len(c.document.log) == n + 1 and len(b.document.log) == n + 1, timeout=3000)
+    assert c.document.timeline.position == 1  # the past stays on Carl's map
+    assert b.document.timeline.at_end and b.document.scenario.units[VILLATTE].position == (
+        a.document.scenario.units[VILLATTE].position
+    )
+    assert c.play_view.actions["resume"].isEnabled()
+    c.play_view.actions["resume"].trigger()
+    assert c.document.timeline.at_end
+    assert c.document.scenario.units[VILLATTE].position == a.document.scenario.units[VILLATTE].position
