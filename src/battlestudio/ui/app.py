@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from battlestudio.store.club import is_club_url
 from battlestudio.ui.actions import app_icon
 from battlestudio.ui.main_window import APP_NAME, MainWindow
 from battlestudio.ui.resources import default_scenario
@@ -46,7 +47,9 @@ def create(
     window = MainWindow(**{k: v for k, v in given.items() if v is not None})
     window.show()
     restored = window.files.offer_recovery()
-    if not restored:
+    if not restored and path and is_club_url(path):
+        window.club.open_url(path)  # postgresql://host/db?battle=N: a club game
+    elif not restored:
         target = Path(path) if path else default_scenario()
         if target is not None:
             window.files.open_path(target, ask=False)
@@ -55,7 +58,8 @@ def create(
 
 
 def run(path: str | None = None) -> int:
-    """Start the editor on ``path`` (a ``.battle`` or ``.battle.json`` file) and run it.
+    """Start the editor on ``path`` (a ``.battle`` or ``.battle.json`` file, or a club URL
+    ``postgresql://host/db?battle=N``) and run it.
 
     Returns
     -------

@@ -57,8 +57,9 @@ def new_battle() -> Battle:
 
 
 def document_name(doc: Document) -> str:
-    """File name of ``doc``, or "Untitled"."""
-    return doc.path.name if doc.path else "Untitled"
+    """File name of ``doc``, a club game's title and server, or "Untitled"."""
+    club = getattr(doc, "club_title", None)  # ui.club.ClubPlayDocument
+    return doc.path.name if doc.path else club if isinstance(club, str) else "Untitled"
 
 
 class FileCommands(QObject):

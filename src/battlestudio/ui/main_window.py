@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 from battlestudio.document import Document
 from battlestudio.edits import MAP_KINDS, copy_records, paste_edit
 from battlestudio.ui.actions import Actions, app_icon, build_actions
+from battlestudio.ui.club.view import ClubView
 from battlestudio.ui.command_view import CommandView
 from battlestudio.ui.dock_host import DockHost
 from battlestudio.ui.file_commands import FileCommands, document_name, dropped_file, new_battle
@@ -132,6 +133,14 @@ class MainWindow(QMainWindow):
         self.command_view = CommandView(self.map_view, self.dock_host, self.document)
         self.play_view = PlayView(self.map_view, self.dock_host, show_status, self.document, self)
         self.cursor_memory = CursorMemory(self.settings, self)  # a game reopens where it was last shown
+        self.club = ClubView(self.map_view, self.dock_host, show_status, self.settings, self.play_view.toolbar, self)
+        self.club.maybe_save = self.files.maybe_save
+        sb.insertPermanentWidget(0, self.club.status_label)  # who umpires, who is busy (a club game only)
+        self.oob_panel.menu_hooks.append(self.club.context_entries)
+        recent = self.actions.recent_menu
+        assert recent is not None
+        recent.parentWidget().insertAction(recent.menuAction(), self.club.open_action)  # File ▸ Open Club Game…
+        recent.aboutToShow.connect(lambda: self.club.fill_recent_menu(recent))  # after the files
 
         # attributes down: every view follows the shown document, in this order
         for follow in (
@@ -145,11 +154,13 @@ class MainWindow(QMainWindow):
             self.command_view.set_document,
             self.play_view.document_set,
             self.cursor_memory.follow,
+            self.club.follow,
         ):
             self.document_changed.connect(follow)
         # messages up: what the controllers ask of the window
         self.files.document_opened.connect(self.set_document)
         self.play_view.document_requested.connect(self.set_document)
+        self.club.document_opened.connect(self.set_document)
         self.play_view.centre_requested.connect(self.centre_on)
         self.play_view.problems_found.connect(self.problems_panel.set_extra_problems)
         analysis = self.command_view.analysis_panel
@@ -359,6 +370,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.cursor_memory.write()
+        self.club.close()
         self.settings.set_window_state(self.saveGeometry(), self.saveState())
         self.recovery.discard()
         event.accept()

@@ -9,6 +9,7 @@ deletes or places on the map. Every change goes through the Document's history.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -147,6 +148,8 @@ class OobPanel(QWidget):
         self._syncing = False
         self.document: Document | None = None
         self.model: OobModel | None = None
+        self.menu_hooks: list[Callable[[QMenu, str | None], None]] = []
+        """Add entries of others to the context menu (``hook(menu, node id)``): club claims."""
         self.set_document(document)
 
     # -- document ------------------------------------------------------------------------
@@ -266,6 +269,8 @@ class OobPanel(QWidget):
             delete.triggered.connect(lambda: self.delete(self._selected_or(node_id)))
             for a in (rename, place, delete):
                 menu.addAction(a)
+        for hook in self.menu_hooks:
+            hook(menu, node_id)
         return menu
 
     def _selected_or(self, node_id: str) -> list[str]:

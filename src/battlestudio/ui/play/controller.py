@@ -399,7 +399,9 @@ class PlayView(QObject):
             a[n].setEnabled(rec)
         self._update_phase_actions(p if rec else None)
         a["resume"].setEnabled(p is not None and p.session is not None and not p.timeline.at_end)
-        a["editor"].setEnabled(p is not None)
+        locked = getattr(p, "scenario_locked", "")  # a club game: the scenario is the server's
+        a["editor"].setEnabled(p is not None and not locked)
+        a["editor"].setToolTip(locked or a["editor"].text().replace("&", ""))
         a["action_panel"].setEnabled(p is not None)
         self.strip.setText(self._strip_text())
 
@@ -499,6 +501,10 @@ class PlayView(QObject):
 
     def next_phase(self) -> None:
         p = self.play
+        close = getattr(p, "close_phase", None)  # a club game: advances once every umpire has closed it
+        if close is not None and not close():
+            self.update()
+            return
         entry = None if p is None else p.run("Next phase", lambda s: (s.next_phase(), s.phase_entry())[1])
         if p is not None and entry is not None:
             k = p.session.key
@@ -596,6 +602,9 @@ class PlayView(QObject):
         """Show the scenario itself again (its own undo history); the game stays in the battle."""
         p = self.play
         if p is None:
+            return
+        if getattr(p, "scenario_locked", ""):
+            self._on_refused(p.scenario_locked)
             return
         base = p.base
         if p.is_modified and not base.is_modified:
