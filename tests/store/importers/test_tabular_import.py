@@ -216,6 +216,7 @@ def test_the_documented_example_mapping_is_valid_and_imports_waterloo(tmp_path):
     assert m.mode == "levels" and m.defaults["year"] == 1815
     res = import_table(DATA / "waterloo-1815-from-pages.csv", f)
     assert {"french", "allied", "prussian"} <= set(res.scenario.sides)
+    assert all(u.bases is None for u in res.scenario.units.values())  # no bases column mapped
 
 
 def test_a_bases_column_gives_units_without_a_head_count_their_battalions():
@@ -227,6 +228,8 @@ def test_a_bases_column_gives_units_without_a_head_count_their_battalions():
     assert (bony.men, bony.bases, bony.arm) == (0, 7, Arm.INFANTRY)
     warned = {w.message.split("'")[1] for w in res.problems() if "has no men and no guns" in w.message}
     assert "Brigade Bony" not in warned and "Brigade Vandeden" in warned  # Vandeden: no battalion count
+    vandeden = next(u for u in sc.units.values() if u.name == "Brigade Vandeden")
+    assert vandeden.bases is None  # an empty cell is "not given", not 0 bases
     from battlestudio.rules.toe.scale import convert_to_toe
 
     toe, _ = convert_to_toe(sc)

@@ -463,8 +463,8 @@ class _Builder:
             attrs["commander"] = self.col(row, "commander")
         uid = self.ids.make(side, name)
         men, guns = self.number(row, "men", rowno), self.number(row, "guns", rowno)
-        bases = self.number(row, "bases", rowno)
-        if men == 0 and guns == 0 and bases == 0:
+        bases = (self.number(row, "bases", rowno) or None) if "bases" in self.m.columns else None  # None: not given
+        if men == 0 and guns == 0 and not bases:
             cols = self.m.columns.get("men")
             where = f"column(s) {cols!r} empty or 0" if cols else "no men column mapped"
             self.warn(
