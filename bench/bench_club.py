@@ -10,6 +10,8 @@ temporary folder; or ``--url`` of a running server, where it publishes new battl
 * opening that battle (1,000 units, 51,203 events) from the server to a loaded Battle
   (``load_club``: every value checked, every event built), beside ``store.load`` of the same
   ``.battle`` file, and to the lazy game log a window builds from it;
+* opening it in the real window (``MainWindow.club.open_url``, offscreen) to the map's first
+  paint, beside the same window opening the ``.battle`` file (``bench_open.open_in_window``);
 * publishing it.
 
 Run: ``.venv/bin/python bench/bench_club.py [--actions 100] [--repeat 5] [--url postgresql://...]``.
@@ -44,6 +46,58 @@ def pct(values: list[float], p: float) -> float:
 
 def ms(values: list[float]) -> str:
     return f"p50 {pct(values, 50) * 1e3:7.1f}  p95 {pct(values, 95) * 1e3:7.1f}  max {max(values) * 1e3:7.1f} ms"
+
+
+def window_first_frames(url: str, repeat: int) -> list[float]:
+    """Seconds from ``MainWindow.club.open_url(url)`` to the end of the map's first paint after it,
+    ``repeat`` times, each in a fresh window (offscreen)."""
+    import os
+    import tempfile
+
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from battlestudio.ui.main_window import MainWindow
+    from battlestudio.ui.recovery import RecoveryStore
+    from battlestudio.ui.settings import Settings
+
+    app = QApplication.instance() or QApplication([])
+    for kind in ("critical", "warning", "information", "question"):  # nothing may block
+        setattr(QMessageBox, kind, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    tmp = tempfile.mkdtemp(prefix="bench-club-")
+
+    class Painted(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.done_at = 0.0
+
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+            if event.type() == QEvent.Type.Paint and not self.done_at:
+                obj.removeEventFilter(self)
+                QApplication.sendEvent(obj, event)  # paint now, then note the time
+                self.done_at = time.perf_counter()
+                return True
+            return False
+
+    out = []
+    for i in range(repeat):
+        w = MainWindow(Settings.at(os.path.join(tmp, f"s{i}.ini")), RecoveryStore(os.path.join(tmp, f"r{i}")))
+        w.resize(1280, 800)
+        w.show()
+        for _ in range(5):
+            app.processEvents()
+        spy = Painted()
+        w.map_view.viewport().installEventFilter(spy)
+        t0 = time.perf_counter()
+        assert w.club.open_url(url, f"bench{i}") is not None
+        while not spy.done_at:
+            app.processEvents()
+        out.append(spy.done_at - t0)
+        w.club.close()
+        w.close()
+        w.deleteLater()
+        app.processEvents()
+    return out
 
 
 def main() -> None:
@@ -87,6 +141,12 @@ def main() -> None:
         print(f"open from the server (load_club)   median {statistics.median(opens):.2f} s  min {min(opens):.2f} s")
         print(f"  + lazy GameLog                   median {statistics.median(logs):.2f} s  min {min(logs):.2f} s")
         print(f"store.load of the .battle file     median {statistics.median(files):.2f} s  min {min(files):.2f} s")
+        firsts = window_first_frames(str(url), args.repeat)
+        print(f"window: club URL -> first map paint median {statistics.median(firsts):.2f} s  min {min(firsts):.2f} s")
+        from bench_open import open_in_window
+
+        local, _ = open_in_window(path, args.repeat)
+        print(f"window: .battle -> first map paint  median {statistics.median(local):.2f} s  min {min(local):.2f} s")
 
         phases = [list(g) for _, g in groupby(battle.events, key=lambda e: (e.turn, e.side, e.phase))]
         start = len(phases) - args.actions
