@@ -20,6 +20,7 @@ from battlestudio.replay.game import GameLog
 from battlestudio.ui.command_overlay import CommandOverlay
 from battlestudio.ui.panels.analysis_panel import AnalysisPanel
 from battlestudio.ui.panels.odds_panel import OddsPanel
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
@@ -38,6 +39,8 @@ class CommandView:
         self.analysis_panel = AnalysisPanel()
         self.document = document
         self.timeline: Timeline | None = None
+        # while playing, the overlay and the odds follow a step in a slice of their own
+        self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing)
         self.docks = {
             "odds": docks.add_dock("dock_odds", "Odds", self.odds_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             "analysis": docks.add_dock(
@@ -77,6 +80,7 @@ class CommandView:
         move the cursor from the charts (None goes back to following the document)."""
         if self.timeline is not None:
             self.timeline.position_changed.disconnect(self._on_position)
+        self._later.cancel()
         self.timeline = timeline
         if timeline is None:
             self.analysis_panel.bind_timeline(None)
@@ -87,7 +91,12 @@ class CommandView:
         timeline.position_changed.connect(self._on_position)
         self._on_position(timeline.position)
 
-    def _on_position(self, _pos: int) -> None:
+    def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _show_position(self, _pos: int) -> None:
+        if self.timeline is None:
+            return
         s = self.document.scenario
         state = self.timeline.state
         self.overlay.show_state(state)
