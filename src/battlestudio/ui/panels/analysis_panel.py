@@ -224,6 +224,9 @@ class AnalysisPanel(QWidget):
         if self._pending is None or self._held:
             return
         log = self._pending[0]
+        if self._timeline is not None and self._timeline.playing:  # analysing takes ~1 s: not
+            QTimer.singleShot(250, self._build_when_checked)  # while the replay plays
+            return
         if getattr(log, "validated", len(log)) < len(log):  # not replayed to the end yet
             QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
             return
