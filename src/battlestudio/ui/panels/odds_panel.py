@@ -159,7 +159,8 @@ class OddsPanel(QWidget):
             return params
         what = "; ".join(changed)
         if getattr(doc, "recording", False) or recorded is None:
-            self.numbers.setText(f"Odds use the rule numbers in force now, changed since this game was recorded: {what}")
+            now = "Odds use the rule numbers in force now, changed since this game was recorded"
+            self.numbers.setText(f"{now}: {what}")
             self.numbers.show()
             return params
         self.numbers.setText(f"Odds use the rule numbers recorded with this game (now changed: {what})")

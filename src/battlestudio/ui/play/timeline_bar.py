@@ -17,6 +17,8 @@ end of the game, Space play/pause.
 
 from __future__ import annotations
 
+import time
+
 import html
 
 from bisect import bisect_right
@@ -47,6 +49,12 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Speeds offered in the speed combo (multiples of the timeline's base rate)."""
 
 TICK_MIN_MS = 15
+
+BUSY_SHARE = 0.4
+"""Most of the event loop's time playback may take: a tick whose frame (the step, then the
+views' slices and the repaint it causes) cost ``c`` ms waits at least ``c / BUSY_SHARE`` ms for
+the next, so clicks and keys always find the loop free; the steps owed meanwhile are taken in
+one seek (frames are dropped, the speed is kept)."""
 """Shortest timer interval; faster playback takes several steps per tick."""
 
 
@@ -224,6 +232,7 @@ class TimelineBar(QWidget):
         self.timeline: Timeline | None = None
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._tick)
+        self.frame_ms = 0.0  # what the last playback frame cost (``BUSY_SHARE``)
         self._clock = QElapsedTimer()
         self.track = TimelineTrack(self)
         self.track.seek_requested.connect(self._seek)
@@ -497,7 +506,19 @@ class TimelineBar(QWidget):
             self.timer.stop()
             return
         elapsed = self._clock.restart() / 1000.0
-        self.timeline.advance(elapsed)
+        start = time.perf_counter()
+        if self.timeline.advance(elapsed) and self.timeline.playing:
+            # the frame ends when what the step queued (idle slices, the repaint) has run
+            QTimer.singleShot(0, lambda: self._frame_done(start))
+
+    def _frame_done(self, start: float) -> None:
+        """Space the next tick after a frame that cost ``now - start`` (``BUSY_SHARE``)."""
+        if self.timeline is None or not self.timeline.playing:
+            return
+        cost_ms = (time.perf_counter() - start) * 1000.0
+        self.frame_ms = cost_ms
+        wanted = max(TICK_MIN_MS, round(self.timeline.interval * 1000))
+        self.timer.setInterval(max(wanted, round(cost_ms / BUSY_SHARE)))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if self.timeline is not None and handle_key(self.timeline, event):
