@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from battlestudio.analysis.common import turn_end_positions
 from battlestudio.reports.charts import Chart, game_charts
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.model.scenario import Scenario
@@ -178,6 +179,10 @@ class AnalysisPanel(QWidget):
         self._shown_log: GameLog | None = None
         self._shown_len = 0
         self._held = False
+        # while the replay plays, the turn marker moves in a slice of its own
+        self._later = IdleSlice(
+            self._mark_position, lambda: self._timeline is not None and self._timeline.playing, self
+        )
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -267,6 +272,9 @@ class AnalysisPanel(QWidget):
             self._timeline.seek(self.turn_ends[turn])
 
     def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _mark_position(self, _pos: int) -> None:
         turn = self._timeline.cursor.turn if self._timeline is not None else None
         for view in self.views.values():
             view.set_current_turn(turn)

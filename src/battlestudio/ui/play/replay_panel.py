@@ -49,6 +49,7 @@ from battlestudio.rules import resolve_ruleset_id
 from battlestudio.rules.fingerprint import ruleset_changes
 from battlestudio.session.text import at_text, count, describe, phase_label
 from battlestudio.ui.play.timeline_bar import TimelineBar
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 POS_ROLE = Qt.ItemDataRole.UserRole + 1
 """Item data: the log position just after the event (seeking there applies it)."""
@@ -161,6 +162,8 @@ class ReplayPanel(QWidget):
         self.timeline: Timeline | None = None
         self._phase: tuple[PhaseKey, int] | None = None
         self._items: list[QTreeWidgetItem] = []
+        # while playing, the event list follows a step in a slice of its own
+        self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing, self)
 
     def add_to_menu(
         self, menu: QMenu, side_colour: Callable[[str], str], document: Callable[[], Document | None]
@@ -413,7 +416,12 @@ class ReplayPanel(QWidget):
             self._on_position(self.timeline.position)
 
     def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _show_position(self, pos: int) -> None:
         t = self.timeline
+        if t is not None:
+            pos = t.position  # (a deferred call shows where the cursor is now)
         if t is None or pos == 0:
             self.events.clear()
             self._items, self._phase = [], None
