@@ -508,8 +508,9 @@ class TimelineBar(QWidget):
         elapsed = self._clock.restart() / 1000.0
         start = time.perf_counter()
         if self.timeline.advance(elapsed) and self.timeline.playing:
-            # the frame ends when what the step queued (idle slices, the repaint) has run
-            QTimer.singleShot(0, lambda: self._frame_done(start))
+            # the frame ends when what the step queued has run: the views' idle slices (first
+            # hop), then the repaint they and the step asked for (second hop)
+            QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: self._frame_done(start)))
 
     def _frame_done(self, start: float) -> None:
         """Space the next tick after a frame that cost ``now - start`` (``BUSY_SHARE``)."""
