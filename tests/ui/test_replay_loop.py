@@ -85,3 +85,15 @@ def test_loop_over_the_whole_game_and_this_turn(qtbot, tmp_path, monkeypatch):
     box.setCurrentIndex(box.findData(None))
     box.activated.emit(box.currentIndex())
     assert not t.loop
+
+
+def test_choosing_a_bookmark_range_by_code_shows_it_in_the_box(qtbot, tmp_path, monkeypatch):
+    w, panel, t = _window(qtbot, tmp_path, monkeypatch)
+    t.jump_to(10)
+    a = panel.add_bookmark()
+    t.jump_to(12)
+    b = panel.add_bookmark()
+    assert panel.choose_loop((a.position, b.position)) == (a.position, b.position)
+    assert panel.loop_box.currentText() == f"{a.name} → {b.name}"
+    panel.fill_loops()  # a refill (bookmarks renamed, added) keeps the choice
+    assert panel.loop_box.currentText() == f"{a.name} → {b.name}" and t.loop_range == (a.position, b.position)

@@ -270,10 +270,10 @@ class ReplayPanel(QWidget):
             self.loop_box.addItem(text, what)
         if t is not None and t.loop:
             rng = t.loop_range
-            i = self.loop_box.findData(keep if rng is None or keep in ("turn", "phase") else rng)
+            i = self._loop_index(keep if rng is None or keep in ("turn", "phase") else rng)
             if rng is not None and keep not in ("turn", "phase") and i < 0:  # its bookmarks went
                 t.loop_range = None
-                i = self.loop_box.findData("game")
+                i = self._loop_index("game")
             self.loop_box.setCurrentIndex(max(i, 0))
         self.loop_box.blockSignals(False)
 
@@ -291,14 +291,22 @@ class ReplayPanel(QWidget):
             after = [m for m in marks if m > lo]
             hi = after[0] if after else len(t.log)
             rng = (lo, hi) if lo < hi else None
-        elif isinstance(what, tuple):
+        elif isinstance(what, (tuple, list)):
             rng = (int(what[0]), int(what[1]))
         t.loop_range = rng
         t.loop = what is not None
-        i = self.loop_box.findData(what)
+        i = self._loop_index(what)
         if i >= 0 and i != self.loop_box.currentIndex():
             self.loop_box.setCurrentIndex(i)
         return rng
+
+    def _loop_index(self, what: object) -> int:
+        """The Loop box's row of ``what`` (-1: not offered); ranges compare as pairs."""
+        for i in range(self.loop_box.count()):
+            data = self.loop_box.itemData(i)
+            if data == what or (isinstance(what, tuple) and isinstance(data, (list, tuple)) and tuple(data) == what):
+                return i
+        return -1
 
     def _on_loop_chosen(self, index: int) -> None:
         self.choose_loop(self.loop_box.itemData(index))
