@@ -74,7 +74,7 @@ def test_stepping_by_hand_and_the_fastest_speed_jump(jena, qtbot):
     t.position_changed.connect(seen.append)
     bar.press("play")
     try:
-        qtbot.waitUntil(lambda: len(seen) >= 3, timeout=5000)
+        qtbot.waitUntil(lambda: len(seen) >= 3, timeout=15000)
     finally:
         t.pause()
     assert glide.frames == frames and not glide.gliding

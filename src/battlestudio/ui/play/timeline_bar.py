@@ -55,6 +55,10 @@ BUSY_SHARE = 0.4
 views' slices and the repaint it causes) cost ``c`` ms waits at least ``c / BUSY_SHARE`` ms for
 the next, so clicks and keys always find the loop free; the steps owed meanwhile are taken in
 one seek (frames are dropped, the speed is kept)."""
+
+SPACING_MAX_MS = 400
+"""The longest wait ``BUSY_SHARE`` makes between two ticks (other work of the window that ran
+during a frame, e.g. a check in idle time, must not slow playback to a crawl)."""
 """Shortest timer interval; faster playback takes several steps per tick."""
 
 
@@ -519,7 +523,7 @@ class TimelineBar(QWidget):
         cost_ms = (time.perf_counter() - start) * 1000.0
         self.frame_ms = cost_ms
         wanted = max(TICK_MIN_MS, round(self.timeline.interval * 1000))
-        self.timer.setInterval(max(wanted, round(cost_ms / BUSY_SHARE)))
+        self.timer.setInterval(max(wanted, min(SPACING_MAX_MS, round(cost_ms / BUSY_SHARE))))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if self.timeline is not None and handle_key(self.timeline, event):
