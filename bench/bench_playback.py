@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     late: list[float] = []
     shown: list[int] = []
     t.position_changed.connect(shown.append)
+    bar = w.play_view.panel.bar
+    costs: list[float] = []  # what each frame cost (the bar's own measure, when it has one)
+    t.position_changed.connect(lambda _p: costs.append(getattr(bar, "frame_ms", float("nan"))))
     last = [time.perf_counter()]
 
     def probe() -> None:
@@ -79,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"by {args.unit} at {args.speed:g}x for {args.seconds:g} s on Jena ({len(t.log)} events)")
     print(f"event-loop latency ms: p50 {q[49]:.1f}  p95 {q[94]:.1f}  max {max(late):.1f}  ({len(late)} probes)")
     print(f"frames (positions shown) {len(shown)}, distinct {len(set(shown))}")
+    known = sorted(c for c in costs[1:] if c == c)
+    if known:
+        print(f"frame cost ms (step + slices + repaint): median {known[len(known) // 2]:.1f}  max {known[-1]:.1f}")
     w.close()
     return 0
 
