@@ -78,3 +78,32 @@ def test_stepping_by_hand_and_the_fastest_speed_jump(jena, qtbot):
     finally:
         t.pause()
     assert glide.frames == frames and not glide.gliding
+
+
+def test_after_a_glide_the_map_matches_a_full_redraw(jena, qtbot):
+    """The unit layer redraws only the rectangles a glide touched: once it is over, the picture
+    equals a redraw of everything (no unit left behind half-way, no ghost)."""
+    w, t = jena, jena.document.timeline
+    glide, view = w.play_view.glide, w.map_view
+    bar = w.play_view.panel.bar
+    bar.unit_box.setCurrentIndex(bar.unit_box.findData("turn"))
+    bar.speed_box.setCurrentIndex(bar.speed_box.findData(1.0))
+    t.jump_to(5)
+    qtbot.wait(50)
+    bar.press("play")
+    try:
+        qtbot.waitUntil(lambda: glide.gliding, timeout=5000)
+        qtbot.wait(100)
+        mid = view.viewport().grab().toImage()
+        qtbot.waitUntil(lambda: not glide.gliding, timeout=3000)
+        t.pause()
+    finally:
+        t.pause()
+    glide.finish()
+    qtbot.wait(50)
+    done = view.viewport().grab().toImage()
+    view.map_scene.unit_layer.mark_all()
+    qtbot.wait(50)
+    full = view.viewport().grab().toImage()
+    assert done == full
+    assert mid != full  # mid-glide the units stood elsewhere
