@@ -54,6 +54,9 @@ def test_past_odds_stay_as_recorded_when_a_rule_value_changes(qtbot, tmp_path, m
     assert panel.numbers.text() == (
         "Odds use the rule numbers recorded with this game (now changed: d10_zero_based: true → false)"
     )
+    # the command overlay and the Analysis charts compute the past with the recorded numbers too
+    assert w.command_view.overlay._params.get("toe.d10_zero_based") is True
+    assert w.command_view.recorded_parameters() == w.command_view.overlay._params
     # the numbers in force now would give other odds: the dock really reads the recorded ones
     now = order_odds(panel.state, "toe", w.document.scenario.info.parameters, ISSUER, RECIPIENT)
     assert [row.chance for row in now.rows] != recorded_chances
