@@ -66,3 +66,17 @@ def test_a_rulesets_own_event_reads_in_words():
     text = describe(e, state)
     assert "{" not in text and "'" not in text
     assert text.startswith(f"{state.units[uid].name}: toe combat marked") and "attacker yes" in text
+
+
+def test_jena_log_reads_in_words_not_flags():
+    """No raw values a program would print (True, None, "winner attacker") in the bundled
+    game's log; a melee names who won."""
+    import re
+
+    lines = list(log_lines(store.load(JENA)))
+    raw = [line for line in lines if re.search(r"\b(True|False|None)\b|winner (attacker|defender|draw)", line)]
+    assert raw == []
+    melees = [line for line in lines if "| melee: " in line]
+    assert len(melees) > 50
+    assert any(re.search(r"melee: 100e Ligne against [^:]+: 100e Ligne wins", line) for line in melees)
+    assert any(": a draw" in line for line in melees)

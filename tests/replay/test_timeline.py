@@ -207,3 +207,43 @@ def test_looping_playback_wraps_after_showing_the_end(tl, log):
     assert tl.at_end and tl.playing
     tl.advance(1 / tl._rate)
     assert tl.position == 0 and tl.playing
+
+
+def test_a_loop_range_goes_round_between_its_two_marks(tl, log):
+    starts = log.turn_starts()
+    lo, hi = starts[13], starts[15]  # turns 14 and 15
+    tl.step_unit, tl.loop = "phase", True
+    seen: list[tuple[int, int]] = []
+    tl.loop_range_changed.connect(lambda r: seen.append(r))
+    tl.loop_range = (lo, hi)
+    assert tl.loop_range == (lo, hi) and seen == [(lo, hi)]
+    tl.seek(0)
+    tl.play()  # from outside the range: playing starts at its first mark
+    assert tl.position == lo
+    visited = [tl.position]
+    for _ in range(80):
+        tl.advance()
+        visited.append(tl.position)
+    assert all(lo <= p <= hi for p in visited)
+    assert visited.count(hi) >= 2 and visited.count(lo) >= 3  # shown the last mark, then round
+    i = visited.index(hi)
+    assert visited[i + 1] == lo and tl.playing
+    tl.advance(1000 / tl._rate)  # a tick worth many steps still stops at the range's end
+    assert tl.position <= hi
+    with pytest.raises(ValueError, match="before its last"):
+        tl.loop_range = (hi, lo)
+    tl.loop_range = None
+    assert seen[-1] is None
+    tl.pause()
+
+
+def test_a_loop_range_is_dropped_when_its_events_are_undone(log):
+    small = GameLog(log.initial, list(log.events[:400]))
+    tl = Timeline(small, 0)
+    try:
+        tl.loop = True
+        tl.loop_range = (10, 400)
+        small.undo(1)  # the range's last event is gone
+        assert len(small) == 399 and tl.loop_range is None
+    finally:
+        tl.close()

@@ -44,6 +44,8 @@ class Timeline:
     position_changed(int)
         the new position; read ``cursor`` / ``state`` for what it means.
     playing_changed(bool), speed_changed(float), loop_changed(bool), step_unit_changed(str)
+    loop_range_changed(object)
+        the new ``loop_range`` (a ``(first, last)`` pair of positions, or None: the whole game).
     bounds_changed(int, int)
         new first and last position (events appended or undone).
     unreplayable(UnreplayableEvent)
@@ -58,6 +60,7 @@ class Timeline:
     playing_changed = Signal(bool)
     speed_changed = Signal(float)
     loop_changed = Signal(bool)
+    loop_range_changed = Signal(object)
     step_unit_changed = Signal(str)
     bounds_changed = Signal(int, int)
     unreplayable = Signal(object)
@@ -70,6 +73,7 @@ class Timeline:
         self._playing = False
         self._speed = 1.0
         self._loop = False
+        self._range: tuple[int, int] | None = None
         self._unit = "event"
         self._rate = steps_per_second
         self._debt = 0.0
@@ -206,7 +210,9 @@ class Timeline:
         """Start playing; from the end, playback starts again at the beginning."""
         if self._playing:
             return
-        if self.at_end:
+        if self._loop and self._range is not None and not self._range[0] <= self._pos < self._range[1]:
+            self.seek(self._range[0])
+        elif self.at_end:
             self.to_start()
         self._debt = 0.0
         self._playing = True
@@ -253,6 +259,26 @@ class Timeline:
             self.loop_changed.emit(self._loop)
 
     @property
+    def loop_range(self) -> tuple[int, int] | None:
+        """The ``(first, last)`` positions a looping playback goes round (None: the whole game).
+
+        Playing from outside the range starts at ``first``; reaching ``last`` (or the end)
+        shows it, then the next tick goes back to ``first``. Only used while ``loop`` is on.
+        """
+        return self._range
+
+    @loop_range.setter
+    def loop_range(self, value: tuple[int, int] | None) -> None:
+        if value is not None:
+            lo, hi = (self._log.position(v) for v in value)
+            if not lo < hi:
+                raise ValueError(f"a loop range needs its first position before its last, got {lo} and {hi}")
+            value = (lo, hi)
+        if value != self._range:
+            self._range = value
+            self.loop_range_changed.emit(value)
+
+    @property
     def step_unit(self) -> str:
         """What a playback step moves by: ``"event"``, ``"phase"`` or ``"turn"``."""
         return self._unit
@@ -277,8 +303,8 @@ class Timeline:
         seconds are worth at ``steps_per_second × speed`` (fractions carry over to the next
         tick), and move there in one ``seek``: the positions in between are not shown, so a
         slow view drops frames instead of falling behind. A tick stops at the end: that pauses,
-        unless ``loop`` is on: then the next tick goes back to the start. Does nothing while
-        paused.
+        unless ``loop`` is on: then the next tick goes back to the start (with a ``loop_range``:
+        its last position is the end and its first the start). Does nothing while paused.
         """
         if not self._playing:
             return 0
@@ -289,20 +315,23 @@ class Timeline:
             steps = int(self._debt)
             self._debt -= steps
         end = len(self._log)
+        first = 0
+        if self._loop and self._range is not None:
+            first, end = self._range[0], min(self._range[1], end)
         pos, taken = self._pos, 0
         marks = None if self._unit == "event" else self._log.phase_starts() if self._unit == "phase" else None
         if self._unit == "turn":
             marks = self._log.turn_starts()
         for _ in range(steps):
-            if pos == end:
+            if pos >= end:
                 if not self._loop or taken:
                     break  # show the end before going round
-                pos = 0
+                pos = first
             elif marks is None:
                 pos += 1
             else:
                 i = bisect_right(marks, pos)
-                pos = marks[i] if i < len(marks) else end
+                pos = min(marks[i], end) if i < len(marks) else end
             taken += 1
             if pos == end:
                 break
@@ -319,6 +348,8 @@ class Timeline:
             self.seek(new)
 
     def _on_truncated(self, new: int) -> None:
+        if self._range is not None and self._range[1] > new:
+            self.loop_range = None  # events it spanned were undone
         self.bounds_changed.emit(0, new)
         if self._pos > new:
             self.seek(new)

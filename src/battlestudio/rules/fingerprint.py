@@ -75,3 +75,20 @@ def ruleset_changes(record: Mapping[str, Any] | None, ruleset_id: str, scenario:
     except (OSError, ValueError, RuleRefused) as exc:
         return [f"the ruleset {ruleset_id!r} cannot be read now: {exc}"]
     return changes(record, now)
+
+
+def recorded_parameters(
+    record: Mapping[str, Any] | None, ruleset_id: str, scenario: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """Scenario parameters that make any ruleset compute with the numbers of ``record`` (a
+    game's fingerprint): the recorded scenario parameters plus every recorded file value as
+    ``<ruleset>.<key>`` (a scenario value wins over the file, ``RuleParameters.get``).
+
+    None when there is nothing to change: no record, a record of another ruleset (its numbers
+    do not apply), or the same numbers as now (``ruleset_changes`` is empty).
+    """
+    if not record or record.get("ruleset") != ruleset_id or not ruleset_changes(record, ruleset_id, scenario):
+        return None
+    out: dict[str, Any] = {f"{ruleset_id}.{k}": v for k, v in (record.get("values") or {}).items()}
+    out.update(record.get("scenario") or {})
+    return out

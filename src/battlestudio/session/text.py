@@ -132,8 +132,14 @@ def describe(event: BattleEvent, before: GameState, names: Mapping[str, str] | N
         def side(ids: Iterable[str]) -> str:
             return ", ".join(n(i) for i in ids)
 
-        return f"melee: {side(e.attackers)} against {side(e.defenders)}; winner {e.winner or 'undecided'}" + (
-            f": {e.explanation}" if e.explanation else ""
+        attackers, defenders = list(e.attackers), list(e.defenders)
+        outcome = {
+            "attacker": f"{side(attackers)} win{'s' if len(attackers) == 1 else ''}",
+            "defender": f"{side(defenders)} win{'s' if len(defenders) == 1 else ''}",
+            "draw": "a draw",
+        }.get(e.winner or "", "undecided" if not e.winner else f"{str(e.winner).replace('_', ' ')} wins")
+        return f"melee: {side(attackers)} against {side(defenders)}: {outcome}" + (
+            f". {e.explanation}" if e.explanation else ""
         )
     if k == "morale_test":
         res = "passes" if e.passed else "fails"

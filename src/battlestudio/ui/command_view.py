@@ -5,21 +5,25 @@ Analysis dock, kept on the window's document.
 docks in ``docks`` (a ``DockHost``); the window connects its ``document_changed`` to
 ``set_document``. The overlay follows the document live — dragging a general in the editor moves
 his zones, lines and marks, and the odds, on every mouse move. A document that replays a game
-(one with ``state`` and ``timeline``) is shown at its cursor. The Analysis dock shows the charts
+(one with ``state`` and ``timeline``) is shown at its cursor, the overlay and the charts computed with
+the rule numbers recorded with the game when the ruleset's file changed since. The Analysis dock shows the charts
 of the game recorded in the file, if any; clicking a turn moves the document's timeline, whose
 cursor the overlay then shows.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 
 from battlestudio.replay.game import GameLog
+from battlestudio.rules import resolve_ruleset_id
+from battlestudio.rules.fingerprint import recorded_parameters
 from battlestudio.ui.command_overlay import CommandOverlay
 from battlestudio.ui.panels.analysis_panel import AnalysisPanel
 from battlestudio.ui.panels.odds_panel import OddsPanel
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
@@ -38,6 +42,8 @@ class CommandView:
         self.analysis_panel = AnalysisPanel()
         self.document = document
         self.timeline: Timeline | None = None
+        # while playing, the overlay and the odds follow a step in a slice of their own
+        self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing)
         self.docks = {
             "odds": docks.add_dock("dock_odds", "Odds", self.odds_panel, Qt.DockWidgetArea.RightDockWidgetArea),
             "analysis": docks.add_dock(
@@ -77,17 +83,36 @@ class CommandView:
         move the cursor from the charts (None goes back to following the document)."""
         if self.timeline is not None:
             self.timeline.position_changed.disconnect(self._on_position)
+        self._later.cancel()
         self.timeline = timeline
         if timeline is None:
             self.analysis_panel.bind_timeline(None)
             return
         self.overlay.unbind()
-        self.analysis_panel.set_game(timeline.log, self.document.scenario)
+        info = self.document.scenario.info
+        recorded = self.recorded_parameters()
+        if recorded is not None:  # the past computed with the numbers it was played with
+            self.overlay.set_rules(info.ruleset, recorded)
+        self.analysis_panel.set_game(timeline.log, self.document.scenario, recorded)
         self.analysis_panel.bind_timeline(timeline)
         timeline.position_changed.connect(self._on_position)
         self._on_position(timeline.position)
 
-    def _on_position(self, _pos: int) -> None:
+    def recorded_parameters(self) -> dict[str, Any] | None:
+        """The parameters that reproduce the rule numbers recorded with the shown game
+        (``rules.fingerprint.recorded_parameters``); None when they are the numbers now."""
+        record = getattr(getattr(self.document, "battle", None), "ruleset_record", None)
+        if not record:
+            return None
+        info = self.document.scenario.info
+        return recorded_parameters(record, resolve_ruleset_id(info.ruleset), info.parameters)
+
+    def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _show_position(self, _pos: int) -> None:
+        if self.timeline is None:
+            return
         s = self.document.scenario
         state = self.timeline.state
         self.overlay.show_state(state)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu
 
 from battlestudio.document import Document
 from battlestudio.edits import MAP_KINDS, copy_records, paste_edit
@@ -24,6 +24,7 @@ from battlestudio.ui.club.view import ClubView
 from battlestudio.ui.command_view import CommandView
 from battlestudio.ui.dock_host import DockHost
 from battlestudio.ui.file_commands import FileCommands, document_name, dropped_file, new_battle
+from battlestudio.ui.layouts import Layouts
 from battlestudio.ui.map_view import MapView
 from battlestudio.ui.panels.layers_panel import LayersPanel
 from battlestudio.ui.panels.oob_panel import OobPanel
@@ -92,6 +93,9 @@ class MainWindow(QMainWindow):
         self.actions: Actions = build_actions(self, self.files)
         assert self.actions.docks_menu is not None
         self.dock_host = DockHost(self, self.actions.docks_menu)
+        view_menu = self.actions.docks_menu.parentWidget()
+        assert isinstance(view_menu, QMenu)
+        self.layouts = Layouts(self, self.settings, view_menu)  # View ▸ Layout ▸ Analysis
         add = self.dock_host.add_dock
         area = Qt.DockWidgetArea
         self.docks = {

@@ -161,6 +161,18 @@ class UnitItem(MapItem):
             self.look += 1
             self.update()
 
+    def show_centre(self, centre: QPointF) -> None:
+        """Draw the unit with its centre at ``centre`` (scene) without changing its record: a
+        replay glide (``ui.play.glide``) moves it between two states this way; the next
+        ``sync`` of a moved record puts it at the record's place."""
+        if centre == self._centre or self._shape is None:
+            return
+        self._centre = QPointF(centre)
+        self.setPos(self._centre)
+        x, y, b = centre.x(), centre.y(), self._shape.box
+        self.scene_box = (x + b[0], y + b[1], x + b[2], y + b[3])
+        self._scene_poly = self._scene_details = None
+
     def scene_polygon(self) -> QPolygonF:
         """The footprint in scene coordinates, for ``UnitLayer`` (built when first asked
         after a move)."""

@@ -5,7 +5,8 @@ clicking a turn on a chart whose x axis is turns emits ``turn_requested(turn)`` 
 ``Timeline`` is bound, moves the replay cursor to the end of that turn (turn 0: the
 deployment). A dashed line marks the cursor's turn on those charts. It is an animated artist:
 it moves only when the turn changes, by restoring the chart's saved background and blitting the
-line over it, so a replay step never re-renders a figure. Each tab exports its chart as PNG or
+line over it, and repaints only the two thin strips the line left and reached (when Qt next
+paints, not at once), so a replay step never re-renders a figure. Each tab exports its chart as PNG or
 SVG (or PDF); the marker is not part of the export.
 """
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Mapping
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QRect, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from battlestudio.analysis.common import turn_end_positions
 from battlestudio.reports.charts import Chart, game_charts
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.model.scenario import Scenario
@@ -92,7 +94,18 @@ class ChartView(QWidget):
     def _blit_marker(self) -> None:
         if self._marker.get_visible():
             self.chart.figure.axes[0].draw_artist(self._marker)
-        self.canvas.blit(self.chart.figure.bbox)
+        self.canvas.update()
+
+    def _marker_rect(self) -> QRect | None:
+        """The widget rectangle (logical pixels) the marker covers, with a pixel or two around it."""
+        if self._marker is None or not self._marker.get_visible():
+            return None
+        x0, y0, x1, y1 = self._marker.get_window_extent().extents
+        ratio = self.canvas.device_pixel_ratio or 1.0
+        height = self.canvas.height()
+        return QRect(
+            int(x0 / ratio) - 3, int(height - y1 / ratio) - 3, int((x1 - x0) / ratio) + 7, int((y1 - y0) / ratio) + 7
+        )
 
     def _on_motion(self, event) -> None:
         text = self.chart.hover(event.xdata, event.ydata) if event.inaxes is not None else ""
@@ -115,12 +128,18 @@ class ChartView(QWidget):
         if self._marker is None or turn == self._turn:
             return
         self._turn = turn
+        before = self._marker_rect() if self._background is not None else None
         if turn is not None:
             self._marker.set_xdata([turn, turn])
         self._marker.set_visible(turn is not None)
-        if self._background is not None:
-            self.canvas.restore_region(self._background)
-            self._blit_marker()
+        if self._background is None:
+            return
+        self.canvas.restore_region(self._background)
+        if self._marker.get_visible():
+            self.chart.figure.axes[0].draw_artist(self._marker)
+        for rect in (before, self._marker_rect()):  # only the strips the line left and reached
+            if rect is not None:
+                self.canvas.update(rect)
 
     def export(self, path: str | Path) -> Path:
         """Write the chart to ``path`` (PNG, SVG or PDF by suffix); see ``Chart.save``."""
@@ -160,6 +179,10 @@ class AnalysisPanel(QWidget):
         self._shown_log: GameLog | None = None
         self._shown_len = 0
         self._held = False
+        # while the replay plays, the turn marker moves in a slice of its own
+        self._later = IdleSlice(
+            self._mark_position, lambda: self._timeline is not None and self._timeline.playing, self
+        )
         self.placeholder = QLabel("Open a recorded game to see its analysis.")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
@@ -206,6 +229,9 @@ class AnalysisPanel(QWidget):
         if self._pending is None or self._held:
             return
         log = self._pending[0]
+        if self._timeline is not None and self._timeline.playing:  # analysing takes ~1 s: not
+            QTimer.singleShot(250, self._build_when_checked)  # while the replay plays
+            return
         if getattr(log, "validated", len(log)) < len(log):  # not replayed to the end yet
             QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
             return
@@ -246,6 +272,9 @@ class AnalysisPanel(QWidget):
             self._timeline.seek(self.turn_ends[turn])
 
     def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _mark_position(self, _pos: int) -> None:
         turn = self._timeline.cursor.turn if self._timeline is not None else None
         for view in self.views.values():
             view.set_current_turn(turn)

@@ -28,9 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from battlestudio.analysis.odds import order_odds
+from battlestudio.rules import resolve_ruleset_id
+from battlestudio.rules.fingerprint import recorded_parameters, ruleset_changes
 from battlestudio.rules.odds import Odds, pct
 from battlestudio.model.units import ECHELON_RANK
 from battlestudio.replay.state import GameState
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
@@ -52,6 +55,8 @@ class OddsPanel(QWidget):
         self.params: Mapping[str, Any] = {}
         self.odds: Odds | None = None
         self._document: Document | None = None
+        self._later = IdleSlice(self._show_document, self._playing, self)
+        self._compared: tuple[tuple[Any, ...], list[str], dict[str, Any] | None] | None = None
         self.issuer = QComboBox()
         self.recipient = QComboBox()
         for combo in (self.issuer, self.recipient):
@@ -60,6 +65,10 @@ class OddsPanel(QWidget):
         form = QFormLayout()
         form.addRow("Issuer", self.issuer)
         form.addRow("Recipient", self.recipient)
+        self.numbers = QLabel()  # which rule numbers the odds use (recorded ones in a replay)
+        self.numbers.setWordWrap(True)
+        self.numbers.setObjectName("odds_numbers")
+        self.numbers.hide()
         self.headline = QLabel()
         self.headline.setWordWrap(True)
         bold = QFont(self.headline.font())
@@ -77,6 +86,7 @@ class OddsPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(form)
+        lay.addWidget(self.numbers)
         lay.addWidget(self.headline)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.modifiers)
@@ -95,15 +105,27 @@ class OddsPanel(QWidget):
         document.selection_changed.connect(self.select_pair)
         self._on_doc_changed([])
 
+    def _playing(self) -> bool:
+        timeline = getattr(self._document, "timeline", None)
+        return timeline is not None and bool(timeline.playing)
+
     def _on_doc_changed(self, _changes: list) -> None:
+        self._later()
+
+    def _show_document(self) -> None:
         from battlestudio.ui.command_overlay import document_state
 
         s = self._document.scenario
         self.set_state(document_state(self._document), s.info.ruleset, s.info.parameters)
 
     def set_state(self, state: GameState, ruleset_id: str, params: Mapping[str, Any]) -> None:
-        """Show odds in ``state`` (keeps the chosen pair when both still exist)."""
-        self.state, self.ruleset_id, self.params = state, ruleset_id, params
+        """Show odds in ``state`` (keeps the chosen pair when both still exist).
+
+        In a recorded game shown at a past cursor the odds use the rule numbers recorded with
+        the game (``Battle.ruleset_record``) when they differ from the ruleset's file now, and
+        say so; at the end of a game being recorded, the numbers now (the next roll uses them).
+        """
+        self.state, self.ruleset_id, self.params = state, ruleset_id, self._numbers(ruleset_id, params)
         keep = self.issuer.currentData()
         issuers = sorted(
             (c for c in state.commanders.values() if c.id not in state.off_table),
@@ -120,6 +142,30 @@ class OddsPanel(QWidget):
                 self.issuer.setCurrentIndex(ids.index(keep))
             self._fill_recipients()
         self.recompute()
+
+    def _numbers(self, ruleset_id: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The parameters to compute with, and the note saying which numbers they are."""
+        doc = self._document
+        battle = getattr(doc, "battle", None)
+        record = getattr(battle, "ruleset_record", None) if getattr(doc, "timeline", None) is not None else None
+        rid = resolve_ruleset_id(ruleset_id) if record else ruleset_id
+        key = (record, rid, params)
+        if self._compared is None or any(a is not b for a, b in zip(self._compared[0], key, strict=True)):
+            changed = ruleset_changes(record, rid, params) if record else []  # a hash of every number:
+            self._compared = (key, changed, recorded_parameters(record, rid, params) if changed else None)
+        _, changed, recorded = self._compared  # once per game, not per replay step
+        if not changed:
+            self.numbers.hide()
+            return params
+        what = "; ".join(changed)
+        if getattr(doc, "recording", False) or recorded is None:
+            now = "Odds use the rule numbers in force now, changed since this game was recorded"
+            self.numbers.setText(f"{now}: {what}")
+            self.numbers.show()
+            return params
+        self.numbers.setText(f"Odds use the rule numbers recorded with this game (now changed: {what})")
+        self.numbers.show()
+        return recorded
 
     def _on_issuer(self, _index: int) -> None:
         self._fill_recipients()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelIndex, QObject, Qt, QTimer, Signal
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, Macro, PutRecords, Reattach, reattach_problem
@@ -68,12 +68,19 @@ class OobModel(QAbstractItemModel):
         self._children: dict[str | None, list[str]] = {}
         self._totals: dict[str, tuple[int, int]] = {}
         self._shown: dict[str, str] = {}  # id -> the name shown (duplicates with their superior)
+        self._deferred: list[Change] = []  # changes seen during playback, applied when idle
+        self._idle = QTimer(self)
+        self._idle.setSingleShot(True)
+        self._idle.setInterval(0)
+        self._idle.timeout.connect(self._flush)
         self._rebuild()
         document.changed.connect(self._on_changed)
 
     def detach(self) -> None:
         """Stop listening to the document (before the model is dropped)."""
         self.document.changed.disconnect(self._on_changed)
+        self._idle.stop()
+        self._deferred = []
 
     # -- structure -----------------------------------------------------------------------
     def _rebuild(self) -> None:
@@ -134,6 +141,21 @@ class OobModel(QAbstractItemModel):
         self._totals = totals
 
     def _on_changed(self, changes: list[Change]) -> None:
+        timeline = getattr(self.document, "timeline", None)
+        if self._deferred or (timeline is not None and timeline.playing):
+            # playback: the map shows the step first, the tree follows in the next idle slice
+            # (several steps coalesce into one update when the tree falls behind)
+            self._deferred.extend(changes)
+            self._idle.start()
+            return
+        self._apply(changes)
+
+    def _flush(self) -> None:
+        changes, self._deferred = self._deferred, []
+        if changes:
+            self._apply(changes)
+
+    def _apply(self, changes: list[Change]) -> None:
         kinds = {c.kind for c in changes}
         if not kinds & {"oob", "units", "commanders", "sides"}:
             return
@@ -153,8 +175,32 @@ class OobModel(QAbstractItemModel):
         for i in ids:
             dirty.add(i)
             dirty.update(a for a in s.oob.chain_of_command(i) if a in self._key)
+        self._emit_rows(dirty)
+
+    def _emit_rows(self, dirty: set[str]) -> None:
+        """One ``dataChanged`` per run of adjacent changed rows under one parent (a turn of a
+        replay changes most of an army: a signal per row made the tree's filter proxy and view
+        redo their bookkeeping a hundred times)."""
+        rows: dict[str | None, list[int]] = {}
         for n in dirty:
-            self.dataChanged.emit(self.index_of(n), self.index_of(n, len(COLUMNS) - 1))
+            if n in self._key:
+                parent = self._parent[n]
+                rows.setdefault(parent, []).append(self._children[parent].index(n))
+        last = len(COLUMNS) - 1
+        for parent, found in rows.items():
+            found.sort()
+            kids = self._children[parent]
+            start = prev = found[0]
+            for row in found[1:] + [None]:
+                if row is not None and row == prev + 1:
+                    prev = row
+                    continue
+                self.dataChanged.emit(
+                    self.createIndex(start, 0, self._key[kids[start]]),
+                    self.createIndex(prev, last, self._key[kids[prev]]),
+                )
+                if row is not None:
+                    start = prev = row
 
     # -- lookups -------------------------------------------------------------------------
     def node(self, index: QModelIndex) -> str | None:

@@ -27,6 +27,7 @@ from battlestudio.model.scenario import Side
 from battlestudio.model.side_colours import side_colour
 from battlestudio.store.importers.common import slug
 from battlestudio.ui import dialogs
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -84,7 +85,13 @@ class SidesPanel(QWidget):
         lay.addWidget(self.list, 1)
         lay.addLayout(row)
         self.document: Document | None = None
+        # while the replay plays, the table follows a step in a slice of its own
+        self._later = IdleSlice(self.refresh, self._playing, self)
         self.set_document(document)
+
+    def _playing(self) -> bool:
+        timeline = getattr(self.document, "timeline", None)
+        return timeline is not None and bool(timeline.playing)
 
     def set_document(self, document: Document) -> None:
         if self.document is not None:
@@ -95,7 +102,7 @@ class SidesPanel(QWidget):
 
     def _on_changed(self, changes: list[Change]) -> None:
         if any(c.kind in ("sides", "units", "commanders") for c in changes):
-            self.refresh()
+            self._later()
 
     def refresh(self) -> None:
         """Re-read the sides, keeping the current row (the first side's when it is gone, e.g.

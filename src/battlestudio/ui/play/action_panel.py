@@ -49,6 +49,7 @@ from battlestudio.rules.odds import pct
 from battlestudio.rules.params import RuleRefused
 from battlestudio.session import SessionError
 from battlestudio.ui.play.param_form import ParameterForm
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
@@ -90,6 +91,8 @@ class ActionPanel(QWidget):
         self.setObjectName("action_panel")
         self.view = view
         self.doc: PlayDocument | None = None
+        # while the replay plays, the panel follows a step in a slice of its own
+        self._later = IdleSlice(self.refresh, lambda: self.doc is not None and self.doc.timeline.playing, self)
         self.result: Any = None  # the last IssueResult
         self.form: ParameterForm | None = None
         self.umpire_form: ParameterForm | None = None
@@ -197,7 +200,7 @@ class ActionPanel(QWidget):
         self.refresh()
 
     def _on_position(self, _pos: int) -> None:
-        self.refresh()
+        self._later()
 
     @property
     def session(self) -> Any:

@@ -47,6 +47,7 @@ from battlestudio.session import GameSession, SessionError
 from battlestudio.session.turns import game_time
 from battlestudio.ui.play.action_panel import ActionPanel
 from battlestudio.ui.play.idle_check import IdleCheck
+from battlestudio.ui.play.glide import UnitGlide
 from battlestudio.ui.play.map_marks import ReplayMarks
 from battlestudio.ui.play.order_dialog import OrderDialog
 from battlestudio.ui.play.phase_dialogs import ActivationDialog, CommandRollDialog
@@ -150,6 +151,7 @@ class PlayView(QObject):
             pass  # a window without a Properties dock
         self.action_dock.hide()
         self.marks = ReplayMarks(map_view.map_scene, self.side_colour)
+        self.glide = UnitGlide(map_view.map_scene)  # units glide between steps while playing
         self.panel.unit_requested.connect(self.show_units)
         self.panel.trail_turns_changed.connect(self.marks.set_trail_turns)
         self.panel.highlight_changed.connect(self.marks.set_highlight)
@@ -354,6 +356,7 @@ class PlayView(QObject):
             self.panel.bar.clock_of = lambda turn: game_time(info, turn) if turn else ""
             self.panel.set_timeline(doc.timeline)
             self.marks.bind(doc.timeline)
+            self.glide.bind(doc.timeline)
             self.dock.show()
             self.dock.raise_()
             self.action_dock.show()
@@ -364,6 +367,7 @@ class PlayView(QObject):
             self.panel.set_timeline(None)
             self._show_unplayable(doc)
             self.marks.bind(None)
+            self.glide.bind(None)
             self.action_dock.hide()
         self.action_panel.set_document(doc)
         self.update()

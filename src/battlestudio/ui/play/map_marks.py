@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene, 
 from battlestudio.model.units import Unit
 from battlestudio.replay.timeline import Timeline
 from battlestudio.ui.coords import scene_polygon, table_to_scene
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 TRAIL_Z, HALO_Z, PIN_Z = 40.0, 45.0, 60.0
 """Stacking of the marks (above terrain, around the troops)."""
@@ -51,6 +52,8 @@ class ReplayMarks:
         self._trail_items: list[QGraphicsPathItem] = []
         self._last = 0
         self.changed_ids: frozenset[str] = frozenset()
+        # while playing, trails and halos follow the units in the next slice (one per step)
+        self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing)
         self.trail_ids: dict[str, list[tuple[float, float]]] = {}
 
     def _path_item(self, z: float) -> QGraphicsPathItem:
@@ -64,6 +67,7 @@ class ReplayMarks:
         """Follow ``timeline`` (None clears every mark)."""
         if self.timeline is not None:
             self.timeline.position_changed.disconnect(self._on_position)
+        self._later.cancel()
         self.timeline = timeline
         self._last = timeline.position if timeline is not None else 0
         if timeline is not None:
@@ -80,6 +84,11 @@ class ReplayMarks:
         self.refresh(self.changed_ids)
 
     def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _show_position(self, pos: int) -> None:
+        if self.timeline is None:
+            return
         log = self.timeline.log
         last, self._last = self._last, pos
         changed = log.changed_between(last, pos) if last <= len(log) and last != pos else frozenset()

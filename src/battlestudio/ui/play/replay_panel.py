@@ -26,6 +26,7 @@ from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QDockWidget,
     QHBoxLayout,
     QLabel,
@@ -48,6 +49,7 @@ from battlestudio.rules import resolve_ruleset_id
 from battlestudio.rules.fingerprint import ruleset_changes
 from battlestudio.session.text import at_text, count, describe, phase_label
 from battlestudio.ui.play.timeline_bar import TimelineBar
+from battlestudio.ui.play.idle_slice import IdleSlice
 
 POS_ROLE = Qt.ItemDataRole.UserRole + 1
 """Item data: the log position just after the event (seeking there applies it)."""
@@ -96,9 +98,17 @@ class ReplayPanel(QWidget):
         self.highlight_box.setObjectName("replay_highlight")
         self.highlight_box.setChecked(True)
         self.highlight_box.toggled.connect(self.highlight_changed)
+        self.loop_box = QComboBox(self)
+        self.loop_box.setObjectName("replay_loop")
+        self.loop_box.setToolTip(
+            "Playback goes round: the whole game, the turn or phase of the cursor, or from one bookmark to the next"
+        )
+        self.loop_box.activated.connect(self._on_loop_chosen)
         opts = QHBoxLayout()
         opts.setContentsMargins(0, 0, 0, 0)
         opts.addWidget(self.heading, 1)
+        opts.addWidget(QLabel("Loop"))
+        opts.addWidget(self.loop_box)
         opts.addWidget(QLabel("Trails"))
         opts.addWidget(self.trail_box)
         opts.addWidget(self.highlight_box)
@@ -152,6 +162,8 @@ class ReplayPanel(QWidget):
         self.timeline: Timeline | None = None
         self._phase: tuple[PhaseKey, int] | None = None
         self._items: list[QTreeWidgetItem] = []
+        # while playing, the event list follows a step in a slice of its own
+        self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing, self)
 
     def add_to_menu(
         self, menu: QMenu, side_colour: Callable[[str], str], document: Callable[[], Document | None]
@@ -232,6 +244,72 @@ class ReplayPanel(QWidget):
         self.bookmarks.blockSignals(False)
         self.bar.track.bookmarks = [(b.position, b.name) for b in marks]
         self.bar.track.update()
+        self.fill_loops()
+
+    # -- looping --------------------------------------------------------------------------------
+    def loop_choices(self) -> list[tuple[str, object]]:
+        """What the Loop box offers: ``(text, what)`` with ``what`` None (no loop), "game",
+        "turn", "phase" or a ``(first, last)`` pair of bookmark positions."""
+        out: list[tuple[str, object]] = [("Off", None), ("Whole game", "game")]
+        if self.timeline is None:
+            return out[:1]
+        out += [("This turn", "turn"), ("This phase", "phase")]
+        marks = sorted({(b.position, b.name) for b in self._marks() if b.position <= len(self.timeline.log)})
+        for (a, an), (b, bn) in zip(marks, marks[1:], strict=False):
+            if a < b:
+                out.append((f"{an} → {bn}", (a, b)))
+        return out
+
+    def fill_loops(self) -> None:
+        """Refill the Loop box, keeping what is chosen when it is still offered."""
+        keep = self.loop_box.currentData()
+        t = self.timeline
+        self.loop_box.blockSignals(True)
+        self.loop_box.clear()
+        for text, what in self.loop_choices():
+            self.loop_box.addItem(text, what)
+        if t is not None and t.loop:
+            rng = t.loop_range
+            i = self._loop_index(keep if rng is None or keep in ("turn", "phase") else rng)
+            if rng is not None and keep not in ("turn", "phase") and i < 0:  # its bookmarks went
+                t.loop_range = None
+                i = self._loop_index("game")
+            self.loop_box.setCurrentIndex(max(i, 0))
+        self.loop_box.blockSignals(False)
+
+    def choose_loop(self, what: object) -> tuple[int, int] | None:
+        """Loop playback over ``what`` (see ``loop_choices``); return the range set (None: the
+        whole game or no loop). "turn" and "phase" take the cursor's turn or phase now."""
+        t = self.timeline
+        if t is None:
+            return None
+        rng: tuple[int, int] | None = None
+        if what in ("turn", "phase"):
+            marks = t.log.turn_starts() if what == "turn" else t.log.phase_starts()
+            before = [m for m in marks if m <= t.position]
+            lo = before[-1] if before else 0
+            after = [m for m in marks if m > lo]
+            hi = after[0] if after else len(t.log)
+            rng = (lo, hi) if lo < hi else None
+        elif isinstance(what, (tuple, list)):
+            rng = (int(what[0]), int(what[1]))
+        t.loop_range = rng
+        t.loop = what is not None
+        i = self._loop_index(what)
+        if i >= 0 and i != self.loop_box.currentIndex():
+            self.loop_box.setCurrentIndex(i)
+        return rng
+
+    def _loop_index(self, what: object) -> int:
+        """The Loop box's row of ``what`` (-1: not offered); ranges compare as pairs."""
+        for i in range(self.loop_box.count()):
+            data = self.loop_box.itemData(i)
+            if data == what or (isinstance(what, tuple) and isinstance(data, (list, tuple)) and tuple(data) == what):
+                return i
+        return -1
+
+    def _on_loop_chosen(self, index: int) -> None:
+        self.choose_loop(self.loop_box.itemData(index))
 
     def add_bookmark(self) -> Bookmark | None:
         """Bookmark the cursor, named after its place; the new name is put in edit."""
@@ -346,7 +424,12 @@ class ReplayPanel(QWidget):
             self._on_position(self.timeline.position)
 
     def _on_position(self, pos: int) -> None:
+        self._later(pos)
+
+    def _show_position(self, pos: int) -> None:
         t = self.timeline
+        if t is not None:
+            pos = t.position  # (a deferred call shows where the cursor is now)
         if t is None or pos == 0:
             self.events.clear()
             self._items, self._phase = [], None

@@ -17,6 +17,8 @@ end of the game, Space play/pause.
 
 from __future__ import annotations
 
+import time
+
 import html
 
 from bisect import bisect_right
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QElapsedTimer, QPointF, QRectF, QSize, QStringListModel, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -47,6 +49,16 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Speeds offered in the speed combo (multiples of the timeline's base rate)."""
 
 TICK_MIN_MS = 15
+
+BUSY_SHARE = 0.4
+"""Most of the event loop's time playback may take: a tick whose frame (the step, then the
+views' slices and the repaint it causes) cost ``c`` ms waits at least ``c / BUSY_SHARE`` ms for
+the next, so clicks and keys always find the loop free; the steps owed meanwhile are taken in
+one seek (frames are dropped, the speed is kept)."""
+
+SPACING_MAX_MS = 400
+"""The longest wait ``BUSY_SHARE`` makes between two ticks (other work of the window that ran
+during a frame, e.g. a check in idle time, must not slow playback to a crawl)."""
 """Shortest timer interval; faster playback takes several steps per tick."""
 
 
@@ -96,6 +108,8 @@ class TimelineTrack(QWidget):
         self.side_runs: list[tuple[int, int, str]] = []  # (start, end, side) of each player-turn
         self.side_colour: Callable[[str], str] = lambda side: "#808080"
         self.bookmarks: list[tuple[int, str]] = []  # (position, name), flagged above the bar
+        self._picture: QPixmap | None = None  # the marks, drawn once (``_marks_picture``)
+        self._picture_key: tuple | None = None
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(600, 34)
@@ -109,6 +123,9 @@ class TimelineTrack(QWidget):
         return min(self.length, max(0, round((x - 6.0) / w * self.length)))
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt API
+        """The bar, the progress up to the cursor, the marks (drawn once into a picture kept
+        until the size, the log or the bookmarks change) and the cursor: a playback step
+        repaints only the bar and the cursor over that picture."""
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         pal = self.palette()
@@ -116,6 +133,46 @@ class TimelineTrack(QWidget):
         mid = h - 12.0
         p.fillRect(QRectF(6, mid - 3, self.width() - 12, 6), pal.mid())
         p.fillRect(QRectF(6, mid - 3, self.x_of(self.position) - 6, 6), QColor("#3d7ad6"))
+        p.drawPixmap(0, 0, self._marks_picture())
+        x = self.x_of(self.position)
+        p.setPen(QPen(QColor("#c0392b"), 2))
+        p.setBrush(QColor("#e74c3c"))
+        p.drawLine(QPointF(x, 2), QPointF(x, h - 2))
+        p.drawEllipse(QPointF(x, mid), 5, 5)
+        p.end()
+
+    def _marks_picture(self) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        key = (
+            self.width(),
+            self.height(),
+            ratio,
+            self.length,
+            tuple(self.turns),
+            len(self.phases),
+            self.phases[-1] if self.phases else None,
+            tuple(self.side_runs),
+            tuple({self.side_colour(side) for _, _, side in self.side_runs}),
+            tuple(self.bookmarks),
+            self.palette().cacheKey(),
+            self.font().key(),
+        )
+        if self._picture is not None and self._picture_key == key:
+            return self._picture
+        pix = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._draw_marks(p)
+        p.end()
+        self._picture, self._picture_key = pix, key
+        return pix
+
+    def _draw_marks(self, p: QPainter) -> None:
+        """Side bands, phase and turn ticks with turn numbers, bookmark flags."""
+        pal = self.palette()
+        mid = self.height() - 12.0
         for start, end, side in self.side_runs:  # who plays: a band in the side's colour under the bar
             x0, x1 = self.x_of(start), self.x_of(end)
             p.fillRect(QRectF(x0, mid + 4, max(1.0, x1 - x0), 3), QColor(self.side_colour(side)))
@@ -144,12 +201,6 @@ class TimelineTrack(QWidget):
         for pos, _name in self.bookmarks:  # a small flag at each bookmark
             bx = self.x_of(min(pos, self.length))
             p.drawPolygon([QPointF(bx, mid - 3), QPointF(bx - 4, mid - 10), QPointF(bx + 4, mid - 10)])
-        x = self.x_of(self.position)
-        p.setPen(QPen(QColor("#c0392b"), 2))
-        p.setBrush(QColor("#e74c3c"))
-        p.drawLine(QPointF(x, 2), QPointF(x, h - 2))
-        p.drawEllipse(QPointF(x, mid), 5, 5)
-        p.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if event.button() == Qt.MouseButton.LeftButton:
@@ -185,6 +236,7 @@ class TimelineBar(QWidget):
         self.timeline: Timeline | None = None
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._tick)
+        self.frame_ms = 0.0  # what the last playback frame cost (``BUSY_SHARE``)
         self._clock = QElapsedTimer()
         self.track = TimelineTrack(self)
         self.track.seek_requested.connect(self._seek)
@@ -458,7 +510,20 @@ class TimelineBar(QWidget):
             self.timer.stop()
             return
         elapsed = self._clock.restart() / 1000.0
-        self.timeline.advance(elapsed)
+        start = time.perf_counter()
+        if self.timeline.advance(elapsed) and self.timeline.playing:
+            # the frame ends when what the step queued has run: the views' idle slices (first
+            # hop), then the repaint they and the step asked for (second hop)
+            QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: self._frame_done(start)))
+
+    def _frame_done(self, start: float) -> None:
+        """Space the next tick after a frame that cost ``now - start`` (``BUSY_SHARE``)."""
+        if self.timeline is None or not self.timeline.playing:
+            return
+        cost_ms = (time.perf_counter() - start) * 1000.0
+        self.frame_ms = cost_ms
+        wanted = max(TICK_MIN_MS, round(self.timeline.interval * 1000))
+        self.timer.setInterval(max(wanted, min(SPACING_MAX_MS, round(cost_ms / BUSY_SHARE))))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if self.timeline is not None and handle_key(self.timeline, event):
