@@ -272,12 +272,15 @@ def test_dropping_ids_from_the_tree_places_units_in_one_undo_step(view, document
     assert towards == 330.0  # south-east, where the French stand; not north up the table
     assert ir8.formation == Formation.LINE and ir8.facing == towards
     assert blank.facing == towards
-    line = ir8.footprint().union(blank.footprint()).bounds
-    assert ir8.position[1] == pytest.approx(blank.position[1])
+    fx, fy = math.cos(math.radians(towards)), math.sin(math.radians(towards))
+    corners = [*ir8.footprint().exterior.coords, *blank.footprint().exterior.coords]
+    along = [(x - 60.0) * fy - (y - 60.0) * fx for x, y in corners]  # along the unit's right
+    gap = (ir8.position[0] - blank.position[0], ir8.position[1] - blank.position[1])
+    assert gap[0] * fx + gap[1] * fy == pytest.approx(0.0, abs=1e-6)  # one front line
     assert not ir8.footprint().intersects(blank.footprint())
     back = (60.0 - 6.0 * math.cos(math.radians(towards)), 60.0 - 6.0 * math.sin(math.radians(towards)))
     assert math.dist(s.commanders["c-mecsery"].position, back) < 1.0
-    assert (line[0] + line[2]) / 2 == pytest.approx(60.0, abs=1.0 / view.zoom() + 1e-6)  # line centred on the drop
+    assert (min(along) + max(along)) / 2 == pytest.approx(0.0, abs=1.0 / view.zoom() + 1e-6)  # centred on the drop
     assert document.selection == {"u-ir8", "u-blank6", "c-mecsery"}
     assert document.undo_text.startswith("Place 3")
     document.undo()

@@ -336,11 +336,17 @@ def column_deployment(
     placed: dict[str, Unit] = {}
     heads: dict[str, tuple[Point, float]] = {}
     s = s0
+    prev: Unit | None = None
     for u in units:
-        at, t = _along(line, s)
-        facing = direction_angle(t)
-        marched = replace(u, formation=MARCH_FORMATION[u.arm]).moved(at, facing)
-        placed[u.id] = marched
+        formed = replace(u, formation=MARCH_FORMATION[u.arm])
+        for _ in range(400):  # at a bend, step back until the corners clear the unit ahead
+            at, t = _along(line, s)
+            facing = direction_angle(t)
+            marched = formed.moved(at, facing)
+            if prev is None or marched.footprint().intersection(prev.footprint()).area < 1e-9:
+                break
+            s -= 0.25
+        placed[u.id] = prev = marched
         heads[u.id] = (at, facing)
         s -= marched.rect().depth + interval
     overrun = max(0.0, -(s + interval))

@@ -200,7 +200,7 @@ class DeployZoneTool(_DeployTool):
         here = ShapelyPoint(p)
         side = (s.commanders.get(root) or s.units[root]).side
         zones = [z for z in s.deployment_zones.values() if z.polygon.covers(here)]
-        zones.sort(key=lambda z: z.side != side)  # the formation's own side first
+        zones.sort(key=lambda z: (z.side != side, z.polygon.area))  # own side first, then the innermost
         if not zones:
             self.set_hint("There is no deployment zone here: click inside one (draw it with the Deployment zone tool)")
             return False
