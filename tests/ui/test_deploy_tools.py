@@ -99,7 +99,7 @@ def test_deploy_a_division_along_a_drawn_line(qtbot, window, monkeypatch):
     assert gaps_along(units, (1.0, 0.0)) == pytest.approx([1.0])
     loison = s.commanders[DIVISION].position
     assert loison[1] < 30.0 and 40.0 < loison[0] < 140.0  # behind his line
-    assert "frontage 69 cm" in hints[-1]
+    assert hints[-1] == "Deploy Louis Henri Loison"  # one line: the 69 cm frontage fits the 100 cm line
     assert doc.selection >= {DIVISION, *(u.id for u in units)}
 
     # the interval is the tool's option: + widens it (hint), the next deployment uses it
@@ -122,6 +122,23 @@ def test_deploy_a_division_along_a_drawn_line(qtbot, window, monkeypatch):
     doc.undo()
     doc.undo()
     assert formation_units(s, DIVISION) == formation_units(store.load(ELCHINGEN).scenario, DIVISION)
+
+
+def test_a_line_too_short_for_the_formation_makes_a_second_line_behind(qtbot, window):
+    w, view, doc = window, window.map_view, window.document
+    s = doc.scenario
+    hints: list[str] = []
+    view.hint_changed.connect(hints.append)
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_L)
+    click(view, (40.0, 30.0))
+    click(view, (80.0, 30.0))  # 40 cm: room for Roguet (34 cm), not for Villatte as well
+    roguet, villatte = formation_units(s, DIVISION)
+    assert roguet.position == pytest.approx((57.0, 30.0))
+    assert villatte.position[0] == pytest.approx(40.0 + villatte.rect().width / 2)  # from the first click again
+    assert villatte.position[1] == pytest.approx(30.0 - roguet.rect().depth - 3.0)  # behind, 3 cm between lines
+    assert villatte.facing == roguet.facing == pytest.approx(90.0)
+    assert "in 2 lines" in hints[-1] and doc.undo_count == 1
 
 
 def test_rotate_tool_turns_a_line_about_its_centre_and_keeps_it_a_line(qtbot, window):

@@ -54,7 +54,8 @@ class DeployError(ValueError):
 # -- formations --------------------------------------------------------------------------------
 def formation_of(scenario: Scenario, root: str) -> tuple[list[Unit], list[Commander]]:
     """The units and commanders of ``root``'s formation in order-of-battle order (``root`` first
-    among the commanders; a unit id gives that unit alone).
+    among the commanders; a unit id gives that unit alone). Formations below ``root`` that are
+    reinforcements stay off the table and are left out.
 
     Raises
     ------
@@ -67,7 +68,11 @@ def formation_of(scenario: Scenario, root: str) -> tuple[list[Unit], list[Comman
         raise DeployError(f"there is no commander or unit {root!r} to deploy")
     units: list[Unit] = []
     commanders: list[Commander] = []
+    held = {r.formation for r in scenario.reinforcements.values()} - {root}
+    off_table = {n for f in held if f in scenario.oob for n in [f, *scenario.oob.all_subordinates(f)]}
     for node, _depth in scenario.oob.walk(root):
+        if node in off_table:
+            continue
         if node in scenario.units:
             units.append(scenario.units[node])
         elif node in scenario.commanders:
@@ -132,11 +137,12 @@ def line_facing(scenario: Scenario, side: str, a: Point, b: Point) -> float:
 
 def line_deployment(
     scenario: Scenario, root: str, a: Point, b: Point, interval: float = DEFAULT_INTERVAL_CM
-) -> tuple[Edit, float]:
+) -> tuple[Edit, int]:
     """The edit deploying ``root``'s formation with its front on the line from ``a`` to ``b``
     (cm): units in order of battle from ``a`` towards ``b``, ``interval`` cm apart, in their
-    arm's default formation, facing perpendicular to the line towards the enemy; commanders
-    behind their units. Also returns the frontage used (cm), which may exceed the line's length.
+    arm's default formation, facing perpendicular to the line towards the enemy; when the line
+    is full the next units form a second line ``ROW_GAP_CM`` behind the first (and so on);
+    commanders behind their units. Also returns the number of lines.
 
     Raises
     ------
@@ -150,16 +156,19 @@ def line_deployment(
     facing = line_facing(scenario, side, a, b)
     length = math.dist(a, b)
     d = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+    fx, fy = forward(facing)
     placed: dict[str, Unit] = {}
-    s = 0.0
+    s, back, depth, lines = 0.0, 0.0, 0.0, 1
     for u in _formed(units, DEFAULT_FORMATION, facing):
-        w = u.rect().width
-        c = s + w / 2.0
-        placed[u.id] = u.moved((a[0] + d[0] * c, a[1] + d[1] * c), facing)
-        s += w + interval
-    frontage = s - interval
+        rect = u.rect()
+        if s > 0.0 and s + rect.width > length + 1e-6:  # this line is full: start one behind it
+            s, back, depth, lines = 0.0, back + depth + ROW_GAP_CM, 0.0, lines + 1
+        c = s + rect.width / 2.0
+        placed[u.id] = u.moved((a[0] + d[0] * c - fx * back, a[1] + d[1] * c - fy * back), facing)
+        s += rect.width + interval
+        depth = max(depth, rect.depth)
     cmd = _commanders_behind(scenario, commanders, placed, facing)
-    return _deploy_edit(placed, cmd, "Deploy", _name(scenario, root)), frontage
+    return _deploy_edit(placed, cmd, "Deploy", _name(scenario, root)), lines
 
 
 # -- in a deployment zone ----------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 * ``deploy_line``: select a commander (in the tree or on the map), click the two ends of the
   formation's front line; its units stand along it in order of battle, facing away from the
-  line towards the enemy (``edits.deploy.line_deployment``).
+  line towards the enemy, in further lines behind it when it is full
+  (``edits.deploy.line_deployment``).
 * ``deploy_zone``: select a commander, click inside a deployment zone of his side; the
   formation is packed inside it facing the enemy (``edits.deploy.zone_deployment``).
 * ``march_column``: select a commander, click on a road; the formation forms a column of march
@@ -168,15 +169,13 @@ class DeployLineTool(_DeployTool):
         if root is None:
             return False
         try:
-            edit, frontage = line_deployment(self.document.scenario, root, a, b, DEPLOYMENT.interval_cm)
+            edit, lines = line_deployment(self.document.scenario, root, a, b, DEPLOYMENT.interval_cm)
         except DeployError as exc:
             self.set_hint(str(exc))
             return False
         self.document.push(edit)
         self.select_formation(root)
-        length = ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
-        note = "" if frontage <= length + 1e-6 else f"; it is {frontage - length:.0f} cm longer than the line"
-        self.set_hint(f"{edit.text}: frontage {frontage:.0f} cm{note}")
+        self.set_hint(f"{edit.text}: in {lines} lines, the line was full" if lines > 1 else edit.text)
         return True
 
 
