@@ -174,6 +174,13 @@ def test_rotate_tool_turns_a_line_about_its_centre_and_keeps_it_a_line(qtbot, wi
     key(qtbot, w, Qt.Key.Key_BracketRight)  # ] turns the whole selection 15° clockwise
     assert all(s.units[i].facing == pytest.approx(165.0) for i in ids)
     assert math.dist(s.units[ids[0]].position, s.units[ids[1]].position) == pytest.approx(dist)
+    # the commander alone, clicked in the tree, brings his formation: ] turns the line, not a comb
+    select_in_tree(qtbot, w, DIVISION)
+    assert doc.selection == {DIVISION}
+    key(qtbot, w, Qt.Key.Key_BracketLeft)
+    assert all(s.units[i].facing == pytest.approx(180.0) for i in ids)
+    assert math.dist(s.units[ids[0]].position, s.units[ids[1]].position) == pytest.approx(dist)
+    doc.undo()
     doc.undo()
     doc.undo()
     assert {i: s.units[i] for i in ids} == before
@@ -293,3 +300,4 @@ def test_deployment_tools_are_in_the_set_up_menu_with_their_own_keys(window):
     setup = next(a.menu() for a in tools.actions() if a.menu() is not None and "Set-up" in a.text())
     labels = [a.text() for a in setup.actions()]
     assert labels[-3:] == ["Deploy on line", "Deploy in zone", "March column"]
+    assert all(not a.icon().isNull() for a in setup.actions()[-3:])

@@ -1,6 +1,7 @@
 """The rotate tool: turn the selection by a handle ahead of its front, in 15° steps with Shift.
 
-The selected units and commanders turn as one body about their common anchor (the mean of the
+The selected units and commanders, with the formations of the selected commanders, turn as
+one body about their common anchor (the mean of the
 units' footprint centres, ``edits.deploy.anchor_of``), so a line stays a line; a single unit
 wheels about the centre of its footprint (the editor places troops; it does not perform the
 rules' wheels). The handle stands ahead of the selection's front, in the first selected unit's
@@ -39,7 +40,10 @@ class RotateTool(Tool):
     """Turn the selected units; click a unit to select it first."""
 
     name = "rotate"
-    hint = "Drag the handle (or a selected unit) to turn; Shift snaps to 15°; [ and ] turn by 15°"
+    hint = (
+        "Drag the handle (or a selected unit) to turn the selection about its centre (a selected "
+        "commander brings his formation); Shift snaps to 15°; [ and ] turn by 15°"
+    )
     cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self) -> None:
@@ -64,16 +68,18 @@ class RotateTool(Tool):
     def document_changed(self) -> None:
         self._refresh_handle()
 
+    def _turned_ids(self) -> list[str]:
+        """The selected units and commanders, with the formations of the selected commanders
+        (they turn together); [] when that holds no unit."""
+        s = self.document.scenario
+        picked = [i for i in sorted(self.document.selection) if i in s.units or i in s.commanders]
+        below = [n for c in picked if c in s.commanders for n in s.oob.all_subordinates(c)]
+        ids = list(dict.fromkeys([*picked, *(n for n in below if n in s.units or n in s.commanders)]))
+        return ids if any(i in s.units for i in ids) else []
+
     def _selected_units(self) -> dict[str, Unit]:
         s = self.document.scenario
-        return {i: s.units[i] for i in sorted(self.document.selection) if i in s.units}
-
-    def _turned_ids(self) -> list[str]:
-        """The selected units and commanders (they turn together); [] without a selected unit."""
-        s = self.document.scenario
-        if not self._selected_units():
-            return []
-        return [i for i in sorted(self.document.selection) if i in s.units or i in s.commanders]
+        return {i: s.units[i] for i in self._turned_ids() if i in s.units}
 
     def anchor(self) -> tuple[float, float]:
         """The point (cm) the selection turns about (``edits.deploy.anchor_of``)."""
