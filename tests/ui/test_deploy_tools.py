@@ -301,3 +301,26 @@ def test_deployment_tools_are_in_the_set_up_menu_with_their_own_keys(window):
     labels = [a.text() for a in setup.actions()]
     assert labels[-3:] == ["Deploy on line", "Deploy in zone", "March column"]
     assert all(not a.icon().isNull() for a in setup.actions()[-3:])
+
+
+def test_in_a_game_the_rotate_tool_records_each_units_own_turn(qtbot, window):
+    """While recording, the rotate tool is the game's verb (``PlayDocument.rotate``): one event
+    per unit, each turned about its own centre; the Properties facing of several units too."""
+    w = window
+    w.play_view.seed = 14
+    doc = w.play_view.start_game()
+    assert doc is w.document
+    ids = ["french-bde-roguet", "french-bde-villatte"]
+    centres = {i: doc.scenario.units[i].rect().centre for i in ids}
+    doc.set_selection(set(ids))
+    key(qtbot, w, Qt.Key.Key_R)
+    n = len(doc.log)
+    key(qtbot, w, Qt.Key.Key_BracketLeft)
+    assert len(doc.log.events[n:]) == 2  # events of the game, not a scenario edit
+    for i in ids:
+        assert doc.scenario.units[i].facing == pytest.approx(105.0)
+        assert doc.scenario.units[i].rect().centre == pytest.approx(centres[i])  # each about its own centre
+    w.properties_panel.apply("units", "facing", 45.0)
+    assert len(doc.log.events[n + 2 :]) == 2
+    assert all(doc.scenario.units[i].facing == pytest.approx(45.0) for i in ids)
+    assert doc.base.scenario.units[ids[0]].facing == pytest.approx(90.0)  # the scenario is untouched

@@ -18,6 +18,7 @@ from battlestudio.edits.deploy import anchor_of, group_rotate_edit
 from battlestudio.edits.moves import snapshot
 from battlestudio.ui.ruleset_switch import Confirm, ask, switch_ruleset
 from battlestudio.model.geometry import normalize_angle
+from battlestudio.play.document import PlayDocument
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
 from battlestudio.rules import DEFAULT_RULESET, available_rulesets
@@ -295,6 +296,8 @@ class PropertiesPanel(QWidget):
         """Units that all face one way turn as one body about their anchor to ``facing``, so a
         line stays a line (``edits.deploy.group_rotate_edit``); True when done. Units facing
         different ways each get the facing on their own (False), and the note says so."""
+        if isinstance(self.document, PlayDocument):  # a game records each unit's own facing
+            return False
         d = self.document.scenario.units
         facings = {round(d[i].facing, 6) for i in ids}
         if len(facings) != 1:

@@ -6,7 +6,7 @@ units' footprint centres, ``edits.deploy.anchor_of``), so a line stays a line; a
 wheels about the centre of its footprint (the editor places troops; it does not perform the
 rules' wheels). The handle stands ahead of the selection's front, in the first selected unit's
 facing; dragging it, or dragging a selected unit, turns the selection. Like moves, the whole
-drag is one undo step.
+drag is one undo step. While a game is recorded each unit turns about its own centre, as before.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from battlestudio.edits.deploy import anchor_of, group_rotate_edit
 from battlestudio.edits.moves import snapshot
 from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Unit
+from battlestudio.play.document import PlayDocument
 from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.tools.base import Tool, new_merge_key
 
@@ -168,7 +169,11 @@ class RotateTool(Tool):
 
     def turn(self, ids: list[str], delta: float, key: object) -> None:
         """Turn the records ``ids`` as they stood at the start of gesture ``key`` by ``delta``
-        degrees CCW about their anchor, as one undo step per ``key``."""
+        degrees CCW about their anchor, as one undo step per ``key``; in a game each unit turns
+        about its own centre (``PlayDocument.rotate`` records it)."""
+        if isinstance(self.document, PlayDocument):  # a game records each unit's own turn
+            self.document.rotate(ids, delta, key)
+            return
         start = self.document.gesture_start(ids, key, ("units", "commanders"))
         edit = group_rotate_edit(start, delta, anchor_of(start), key)
         if edit is not None:
