@@ -87,7 +87,12 @@ def test_deploy_a_division_along_a_drawn_line(qtbot, window, monkeypatch):
     steps = doc.undo_count
     click(view, (40.0, 30.0))
     assert doc.undo_count == steps  # the first click only starts the line
+    mouse(view, "move", px(view, (140.0, 30.0)))  # the preview: where the two brigades would stand
+    ghosts = [g for g in view.tool._ghosts if g.scene() is view.map_scene]
+    assert len(ghosts) == 2 and "2 units" in hints[-1]
+    assert ghosts[0].polygon().boundingRect().width() > 0
     click(view, (140.0, 30.0))
+    assert not any(g.scene() for g in ghosts)  # the preview goes with the gesture
     assert doc.undo_count == steps + 1 and doc.undo_text == "Deploy Louis Henri Loison"
     units = formation_units(s, DIVISION)
     assert [u.name for u in units] == ["Bde Roguet", "Bde Villatte"]

@@ -149,9 +149,27 @@ def line_deployment(
     DeployError
         as ``formation_of`` and ``line_facing``; for a negative interval.
     """
+    placed, lines = line_units(scenario, root, a, b, interval)
+    _, commanders = formation_of(scenario, root)
+    facing = next(iter(placed.values())).facing
+    cmd = _commanders_behind(scenario, commanders, placed, facing)
+    return _deploy_edit(placed, cmd, "Deploy", _name(scenario, root)), lines
+
+
+def line_units(
+    scenario: Scenario, root: str, a: Point, b: Point, interval: float = DEFAULT_INTERVAL_CM
+) -> tuple[dict[str, Unit], int]:
+    """The units of ``line_deployment`` as they would stand (id → record), and the number of
+    lines; nothing is changed (the tool's preview).
+
+    Raises
+    ------
+    DeployError
+        as ``line_deployment``.
+    """
     if interval < 0.0:
         raise DeployError(f"the interval between units must be 0 cm or more, not {interval:g}")
-    units, commanders = formation_of(scenario, root)
+    units, _ = formation_of(scenario, root)
     side = (scenario.commanders.get(root) or scenario.units[root]).side
     facing = line_facing(scenario, side, a, b)
     length = math.dist(a, b)
@@ -167,8 +185,7 @@ def line_deployment(
         placed[u.id] = u.moved((a[0] + d[0] * c - fx * back, a[1] + d[1] * c - fy * back), facing)
         s += rect.width + interval
         depth = max(depth, rect.depth)
-    cmd = _commanders_behind(scenario, commanders, placed, facing)
-    return _deploy_edit(placed, cmd, "Deploy", _name(scenario, root)), lines
+    return placed, lines
 
 
 # -- in a deployment zone ----------------------------------------------------------------------

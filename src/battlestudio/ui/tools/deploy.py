@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 from PySide6.QtCore import QLineF, Qt
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsLineItem
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsPolygonItem
 from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.edits.deploy import (
@@ -29,6 +31,7 @@ from battlestudio.edits.deploy import (
     DeployError,
     column_deployment,
     line_deployment,
+    line_units,
     nearest_road,
     zone_deployment,
 )
@@ -135,11 +138,13 @@ class DeployLineTool(_DeployTool):
         super().__init__()
         self.start: Point | None = None
         self._line: QGraphicsLineItem | None = None
+        self._ghosts: list[QGraphicsItem] = []
 
     def reset(self) -> None:
         super().reset()
         self.start = None
         self._line = None
+        self._ghosts = []
 
     def press(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -160,7 +165,35 @@ class DeployLineTool(_DeployTool):
 
     def move(self, event: QMouseEvent) -> None:
         if self.start is not None and self._line is not None:
-            self._line.setLine(QLineF(table_to_scene(*self.start), table_to_scene(*self.table_pos(event))))
+            end = self.table_pos(event)
+            self._line.setLine(QLineF(table_to_scene(*self.start), table_to_scene(*end)))
+            self._preview_units(self.start, end)
+
+    def _preview_units(self, a: Point, b: Point) -> None:
+        """Outline where the formation's units would stand, and say how many lines they make."""
+        for item in self._ghosts:
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+            if item in self._previews:
+                self._previews.remove(item)
+        self._ghosts = []
+        root = selected_formation(self.document)
+        if root is None or math.dist(a, b) < 1e-6:
+            return
+        try:
+            units, lines = line_units(self.document.scenario, root, a, b, DEPLOYMENT.interval_cm)
+        except DeployError as exc:
+            self.set_hint(str(exc))
+            return
+        pen = QPen(QColor("#ff9d00"), 1.0)
+        pen.setCosmetic(True)
+        for u in units.values():
+            ghost = QGraphicsPolygonItem(QPolygonF([table_to_scene(x, y) for x, y in u.footprint().exterior.coords]))
+            ghost.setPen(pen)
+            ghost.setBrush(QColor(255, 157, 0, 50))
+            self._ghosts.append(self.add_preview(ghost))
+        more = f" in {lines} lines" if lines > 1 else ""
+        self.set_hint(f"Click the other end of the front line: {len(units)} units{more} (Esc cancels)")
 
     def deploy(self, a: Point, b: Point) -> bool:
         """Deploy the selected formation along a→b (cm) as one undo step; False (and a hint) if refused."""
