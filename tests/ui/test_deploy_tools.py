@@ -286,6 +286,14 @@ def test_column_of_march_along_the_albeck_road(qtbot, window):
         assert road.distance(ShapelyPoint(u.rect().centre)) < 2.0, u.name  # ... following its bends
     assert units[1].position[1] < head.position[1]  # one behind the other
     assert units[0].footprint().intersection(units[1].footprint()).area < 1e-6
+    # Shift+click: the column marches the other way, south, its tail up the road behind it
+    doc.undo()
+    at = px(view, (120.0, 80.0))
+    mouse(view, "press", at, modifiers=Qt.KeyboardModifier.ShiftModifier)
+    mouse(view, "release", at, modifiers=Qt.KeyboardModifier.ShiftModifier)
+    back = formation_units(s, DIVISION)
+    assert back[0].facing == pytest.approx(270.0) and back[1].position[1] > back[0].position[1]
+    assert back[0].position == pytest.approx(head.position)
     # the whole corps does not fit behind a point near the bridge: refused, nothing moves
     select_in_tree(qtbot, w, CORPS)
     before = formation_units(s, CORPS)

@@ -193,7 +193,7 @@ def zone_deployment(scenario: Scenario, root: str, zone_id: str, interval: float
     """The edit packing ``root``'s formation inside deployment zone ``zone_id``: rows across the
     direction of the enemy, filled from the zone's edge nearest the enemy backwards, units in
     order of battle and ``interval`` cm apart, rows ``ROW_GAP_CM`` apart; commanders behind
-    their units (inside the zone when there is room).
+    their units (a commander of the last row may stand just outside the zone).
 
     Raises
     ------
@@ -333,14 +333,20 @@ def _unit(v: Point) -> Point:
 
 
 def column_deployment(
-    scenario: Scenario, root: str, road_id: str, p: Point, interval: float = DEFAULT_INTERVAL_CM
+    scenario: Scenario,
+    root: str,
+    road_id: str,
+    p: Point,
+    interval: float = DEFAULT_INTERVAL_CM,
+    away: bool = False,
 ) -> tuple[Edit, float]:
     """The edit forming ``root``'s formation into a column of march on road ``road_id``: the head
     at the point of the road nearest ``p`` (cm), marching along the road in the direction that
     leads towards the enemy, the units in order of battle one behind the other ``interval`` cm
     apart (infantry and cavalry in march column, artillery limbered), each following the road's
-    bends; commanders ride beside the head of their units. Also returns how far (cm) the tail
-    runs past the road's end (0 when the road is long enough).
+    bends; commanders ride beside the head of their units. ``away`` marches the other way, away
+    from the enemy. Also returns how far (cm) the tail runs past the road's end (0 when the
+    road is long enough).
 
     Raises
     ------
@@ -356,7 +362,7 @@ def column_deployment(
     s0 = line.project(LineString([p, p]).centroid)
     head, tangent = _along(line, s0)
     towards = forward(facing_towards_enemy(scenario, side, head))
-    if tangent[0] * towards[0] + tangent[1] * towards[1] < 0.0:
+    if (tangent[0] * towards[0] + tangent[1] * towards[1] < 0.0) != away:
         line = LineString(list(line.coords)[::-1])
         s0 = line.length - s0
     placed: dict[str, Unit] = {}

@@ -7,7 +7,8 @@
 * ``deploy_zone``: select a commander, click inside a deployment zone of his side; the
   formation is packed inside it facing the enemy (``edits.deploy.zone_deployment``).
 * ``march_column``: select a commander, click on a road; the formation forms a column of march
-  along the road from that point (``edits.deploy.column_deployment``).
+  along the road from that point, marching towards the enemy (Shift+click: away from him)
+  (``edits.deploy.column_deployment``).
 
 The interval between units is ``DEPLOYMENT.interval_cm`` (no bundled ruleset gives one; the
 default is ``edits.deploy.DEFAULT_INTERVAL_CM``): change it with + and − while a deployment
@@ -251,15 +252,20 @@ class MarchColumnTool(_DeployTool):
     """Click on a road to form the selected formation into a column of march along it."""
 
     name = "march_column"
-    what = "Select a commander, then click on a road where the head of his column stands"
+    what = (
+        "Select a commander, then click on a road where the head of his column stands "
+        "(it marches towards the enemy; Shift+click: away from him)"
+    )
     hint = what
 
     def press(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self.deploy_at(self.table_pos(event, snap=False))
+            away = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.deploy_at(self.table_pos(event, snap=False), away)
 
-    def deploy_at(self, p: Point) -> bool:
-        """Form the column with its head on the road nearest ``p`` (cm); False (and a hint) if refused."""
+    def deploy_at(self, p: Point, away: bool = False) -> bool:
+        """Form the column with its head on the road nearest ``p`` (cm), marching towards the
+        enemy (``away``: from him); False (and a hint) if refused."""
         root = self.formation()
         if root is None:
             return False
@@ -269,7 +275,7 @@ class MarchColumnTool(_DeployTool):
             self.set_hint("There is no road here: click on a road (draw one with Draw road)")
             return False
         try:
-            edit, overrun = column_deployment(s, root, road, p, DEPLOYMENT.interval_cm)
+            edit, overrun = column_deployment(s, root, road, p, DEPLOYMENT.interval_cm, away)
         except DeployError as exc:
             self.set_hint(str(exc))
             return False
