@@ -66,5 +66,5 @@ def test_place_is_one_undo_step_and_returns_what_it_placed(scenario):
     doc = Document(Battle(scenario.copy()))
     assert doc.place(["u-villatte", "c-loison", "nobody"], (120.0, 60.0)) == ["u-villatte", "c-loison"]
     assert doc.undo_count == 1 and doc.undo_text == "Place 2 items"
-    assert doc.scenario.units["u-villatte"].facing == 90.0
+    assert doc.scenario.units["u-villatte"].facing == 90.0  # towards the Austrians' centre (122, 127)
     assert doc.place(["nobody"], (1.0, 1.0)) == [] and doc.undo_count == 1

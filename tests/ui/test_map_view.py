@@ -265,13 +265,22 @@ def test_dropping_ids_from_the_tree_places_units_in_one_undo_step(view, document
     QApplication.sendEvent(view.viewport(), QDropEvent(QPointF(at), *args))
     assert document.undo_count == before + 1
     ir8, blank = s.units["u-ir8"], s.units["u-blank6"]
-    assert ir8.formation == Formation.LINE and ir8.facing == 90.0  # lower half: faces up the table
-    assert blank.facing == 90.0
-    line = ir8.footprint().union(blank.footprint()).bounds
-    assert ir8.position[1] == pytest.approx(blank.position[1])
+    # no deployment zones here: the Austrians face the French units' centre, to the nearest 15°
+    french = [u.position for u in s.units.values() if u.side == "french"]
+    cx, cy = sum(p[0] for p in french) / len(french), sum(p[1] for p in french) / len(french)
+    towards = round(math.degrees(math.atan2(cy - 60.0, cx - 60.0)) / 15.0) * 15.0 % 360.0
+    assert towards == 330.0  # south-east, where the French stand; not north up the table
+    assert ir8.formation == Formation.LINE and ir8.facing == towards
+    assert blank.facing == towards
+    fx, fy = math.cos(math.radians(towards)), math.sin(math.radians(towards))
+    corners = [*ir8.footprint().exterior.coords, *blank.footprint().exterior.coords]
+    along = [(x - 60.0) * fy - (y - 60.0) * fx for x, y in corners]  # along the unit's right
+    gap = (ir8.position[0] - blank.position[0], ir8.position[1] - blank.position[1])
+    assert gap[0] * fx + gap[1] * fy == pytest.approx(0.0, abs=1e-6)  # one front line
     assert not ir8.footprint().intersects(blank.footprint())
-    assert math.dist(s.commanders["c-mecsery"].position, (60.0, 60.0 - 6.0)) < 1.0
-    assert (line[0] + line[2]) / 2 == pytest.approx(60.0, abs=1.0 / view.zoom() + 1e-6)  # line centred on the drop
+    back = (60.0 - 6.0 * math.cos(math.radians(towards)), 60.0 - 6.0 * math.sin(math.radians(towards)))
+    assert math.dist(s.commanders["c-mecsery"].position, back) < 1.0
+    assert (min(along) + max(along)) / 2 == pytest.approx(0.0, abs=1.0 / view.zoom() + 1e-6)  # centred on the drop
     assert document.selection == {"u-ir8", "u-blank6", "c-mecsery"}
     assert document.undo_text.startswith("Place 3")
     document.undo()
@@ -286,5 +295,5 @@ def test_placing_artillery_unlimbers_it(document):
     place_records(document, ["u-pos-bty"], (100.0, 150.0))
     bty = s.units["u-pos-bty"]
     assert bty.arm == Arm.ARTILLERY and bty.formation == Formation.UNLIMBERED
-    assert bty.facing == 270.0  # upper half: faces down the table
+    assert bty.facing == 285.0  # towards the French units' centre (130, 30), to the nearest 15°
     assert bty.position == pytest.approx((100.0, 150.0))

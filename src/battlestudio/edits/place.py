@@ -2,26 +2,33 @@
 
 Dropped units are deployed side by side in one line centred on the drop point, 1 cm apart,
 in their arm's default formation (infantry and cavalry in line, artillery unlimbered) and
-facing the far side of the table from where they stand (up the table in the lower half, down
-it in the upper half). Dropped commanders stand 6 cm behind that line, spread 4 cm apart.
+facing the enemy (to the nearest 15°): the centre of the other sides' deployment zones, else of
+their units on the table, else the far side of the table from where they stand (up the table in the lower half,
+down it in the upper half). Dropped commanders stand 6 cm behind that line, spread 4 cm apart.
 The whole drop is one undo step, "Place 3 units". Distances in table cm, facings in degrees
 counter-clockwise from +x.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 from collections.abc import Iterable
 
+from shapely.ops import unary_union
+
 from battlestudio.edits.base import Edit, combine, count_text
 from battlestudio.edits.records import PutRecords
-from battlestudio.model.geometry import Point, forward, right_of
+from battlestudio.model.geometry import Point, direction_angle, forward, normalize_angle, right_of
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Arm, Commander, Formation, Unit
 
 GAP_CM = 1.0
 """Interval between placed units, cm."""
+
+DROP_STEP_DEG = 15.0
+"""A drop's facing towards the enemy is rounded to this step, degrees (a square line, not 93.4°)."""
 
 COMMANDER_BEHIND_CM = 6.0
 """How far behind the placed line dropped commanders stand, cm."""
@@ -41,6 +48,34 @@ DEFAULT_FORMATION = {
 def default_facing(point: Point, table_height: float) -> float:
     """Facing (degrees CCW from +x) towards the far side: 90 in the lower half, 270 in the upper."""
     return 90.0 if point[1] <= table_height / 2.0 else 270.0
+
+
+def enemy_target(scenario: Scenario, side: str) -> Point | None:
+    """Where the enemy of ``side`` stands: the centre of the other sides' deployment zones, else
+    of their units on the table (units left at the origin by an import are not counted); None
+    when neither exists."""
+    zones = [z.polygon for z in scenario.deployment_zones.values() if z.side != side and not z.polygon.is_empty]
+    if zones:
+        c = unary_union(zones).centroid
+        return (c.x, c.y)
+    w, h = scenario.info.table_width, scenario.info.table_height
+    pts = [
+        u.position
+        for u in scenario.units.values()
+        if u.side != side and u.position != (0.0, 0.0) and 0.0 <= u.position[0] <= w and 0.0 <= u.position[1] <= h
+    ]
+    if not pts:
+        return None
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+def facing_towards_enemy(scenario: Scenario, side: str, point: Point) -> float:
+    """Facing (degrees) from ``point`` towards the enemy of ``side`` (``enemy_target``); without
+    an enemy on the map, towards the far side of the table (``edits.place.default_facing``)."""
+    target = enemy_target(scenario, side)
+    if target is None or math.dist(target, point) < 1e-6:
+        return default_facing(point, scenario.info.table_height)
+    return direction_angle((target[0] - point[0], target[1] - point[1]))
 
 
 def placed_units(units: list[Unit], point: Point, facing: float) -> dict[str, Unit]:
@@ -64,7 +99,12 @@ def placed_records(scenario: Scenario, ids: Iterable[str], point: Point) -> dict
     ids = list(dict.fromkeys(ids))
     units = [scenario.units[i] for i in ids if i in scenario.units]
     commanders: list[Commander] = [scenario.commanders[i] for i in ids if i in scenario.commanders]
-    facing = default_facing(point, scenario.info.table_height)
+    first = units[0] if units else commanders[0] if commanders else None
+    facing = 90.0
+    if first is not None:
+        facing = normalize_angle(
+            round(facing_towards_enemy(scenario, first.side, point) / DROP_STEP_DEG) * DROP_STEP_DEG
+        )
     out: dict[str, dict[str, Any]] = {}
     if units:
         out["units"] = dict(placed_units(units, point, facing))

@@ -22,12 +22,14 @@ from battlestudio.ui.import_dialog import import_file
 from battlestudio.ui.orbat_mapper_dialogs import export_orbat_mapper_file, import_orbat_mapper_file
 from battlestudio.ui.tool_icons import tool_icon
 from battlestudio.ui.tools import SETUP_TOOLS, tool_names
+from battlestudio.ui.tools.deploy import ask_interval
 
 if TYPE_CHECKING:
     from battlestudio.ui.file_commands import FileCommands
     from battlestudio.ui.main_window import MainWindow
 
 SK = QKeySequence.StandardKey
+INTERVAL_TIP = "Interval between units, and gap in column, that the deployment tools leave (cm)"
 IMPORT_TIP = "Import an order of battle (republique5, CSV, XLSX, fogofwar, ORBAT Mapper) into a new or open document"
 
 TOOL_LABELS = {
@@ -40,6 +42,9 @@ TOOL_LABELS = {
     "zone": ("Deployment zone", "Z"),
     "objective": ("Objective", "O"),
     "reinforcement": ("Reinforcement", "E"),
+    "deploy_line": ("Deploy on line", "L"),
+    "deploy_zone": ("Deploy in zone", "D"),
+    "march_column": ("March column", "C"),
 }
 """Label and single-key shortcut of each non-drawing tool."""
 
@@ -172,6 +177,9 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     tools_menu.addSeparator()
     tools_menu.addMenu(draw_menu)
     tools_menu.addMenu(setup_menu)
+    tools_menu.addAction(
+        make("deploy_interval", "Deployment &Interval…", lambda: ask_interval(w), None, None, INTERVAL_TIP)
+    )
     acts.tool_group = group
 
     help_menu = m.addMenu("&Help")

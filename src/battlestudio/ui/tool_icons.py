@@ -4,7 +4,8 @@ Each icon is a small pictogram on a 24 px grid: an arrow for select, a turning a
 rotate, a polygon with handles for vertices, a swatch in the map's own colours for each
 terrain kind to draw, a built-up block for town zones, a ruler for measure, a cross for delete,
 a dashed outline for deployment zones, a star for objectives, an arrow in from an edge for
-reinforcements.
+reinforcements, units on a dashed line, in a zone, or in column along a road for the
+deployment tools.
 """
 
 from __future__ import annotations
@@ -107,6 +108,37 @@ def _reinforcement(p: QPainter) -> None:
     p.drawPolygon(_poly((5, 10), (13, 10), (13, 6), (21, 12), (13, 18), (13, 14), (5, 14)))
 
 
+def _deploy_line(p: QPainter) -> None:
+    p.setPen(QPen(QColor("#ff9d00"), 1.4, Qt.PenStyle.DashLine))
+    p.drawLine(QPointF(2, 14), QPointF(22, 14))  # the drawn line
+    p.setPen(QPen(_INK, 1.0))
+    p.setBrush(QColor("#3050c0"))
+    for x in (3, 10, 17):
+        p.drawRect(QRectF(x, 14, 5, 4))  # units on it, fronts on the line
+    p.setBrush(_INK)
+    p.drawPolygon(_poly((12, 3), (16, 9), (8, 9)))  # facing the enemy
+
+
+def _deploy_zone(p: QPainter) -> None:
+    _zone(p)
+    p.setPen(QPen(_INK, 1.0))
+    p.setBrush(QColor("#3050c0"))
+    for x, y in ((6, 8), (13, 8), (8, 14), (14, 14)):
+        p.drawRect(QRectF(x, y, 5, 3))
+
+
+def _march_column(p: QPainter) -> None:
+    p.setPen(QPen(QColor("#9a8060"), 5.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    path = QPainterPath(QPointF(6, 22))
+    path.cubicTo(QPointF(6, 12), QPointF(18, 12), QPointF(18, 2))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawPath(path)  # the road
+    p.setPen(QPen(_INK, 1.0))
+    p.setBrush(QColor("#3050c0"))
+    for x, y in ((16, 3), (13, 10), (7, 15)):
+        p.drawRect(QRectF(x, y, 4, 5))  # one behind the other
+
+
 def _terrain(p: QPainter, kind: TerrainKind) -> None:
     st = TERRAIN_STYLES.get(kind)
     if st is not None and st.line:
@@ -133,6 +165,9 @@ _DRAWERS = {
     "zone": _zone,
     "objective": _objective,
     "reinforcement": _reinforcement,
+    "deploy_line": _deploy_line,
+    "deploy_zone": _deploy_zone,
+    "march_column": _march_column,
 }
 
 

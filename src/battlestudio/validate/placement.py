@@ -106,8 +106,10 @@ def off_table(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
 
 
 def overlaps(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
-    """Pairs of units whose footprints overlap by more than ``MIN_OVERLAP_CM2`` (warnings)."""
-    ids = list(footprints)
+    """Pairs of units whose footprints overlap by more than ``MIN_OVERLAP_CM2`` (warnings);
+    reinforcements' troops, waiting off the table, excepted."""
+    away = waiting(s)
+    ids = [i for i in footprints if i not in away]
     polys = [footprints[i] for i in ids]
     if len(polys) < 2:
         return

@@ -14,8 +14,11 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLab
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, SetInfo
+from battlestudio.edits.deploy import anchor_of, group_rotate_edit
+from battlestudio.edits.moves import snapshot
 from battlestudio.ui.ruleset_switch import Confirm, ask, switch_ruleset
 from battlestudio.model.geometry import normalize_angle
+from battlestudio.play.document import PlayDocument
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Echelon, Formation, OrderState, Quality, Subtype
 from battlestudio.rules import DEFAULT_RULESET, available_rulesets
@@ -289,6 +292,26 @@ class PropertiesPanel(QWidget):
             self.refresh()
 
     # -- form → document -----------------------------------------------------------------
+    def _turn_together(self, ids: list[str], facing: float) -> bool:
+        """Units that all face one way turn as one body about their anchor to ``facing``, so a
+        line stays a line (``edits.deploy.group_rotate_edit``); True when done. Units facing
+        different ways each get the facing on their own (False), and the note says so."""
+        if isinstance(self.document, PlayDocument):  # a game records each unit's own facing
+            return False
+        d = self.document.scenario.units
+        facings = {round(d[i].facing, 6) for i in ids}
+        if len(facings) != 1:
+            self._show_note("the units faced different ways, so each turned on its own front")
+            return False
+        delta = facing - d[ids[0]].facing
+        if abs(delta) > 1e-9:
+            start = snapshot(self.document.scenario, ids, ("units",))
+            edit = group_rotate_edit(start, delta, anchor_of(start), ("properties", "turn", tuple(ids)))
+            if edit is not None:
+                self.document.push(edit)
+        self.refresh()
+        return True
+
     def apply(self, kind: str, attr: str, value: Any) -> None:
         """Set ``attr`` to ``value`` on every selected record of ``kind`` as one undo step."""
         label = attr.split(".")[0].replace("_", " ")
@@ -305,6 +328,8 @@ class PropertiesPanel(QWidget):
         d = getattr(self.document.scenario, kind)
         ids = self.selected_by_kind().get(kind, [])
         if not ids:
+            return
+        if kind == "units" and attr == "facing" and len(ids) > 1 and self._turn_together(ids, value):
             return
         what = self._name(kind, ids[0]) if len(ids) == 1 else f"{len(ids)} {KIND_TITLES[kind][1]}"
         # a spin box's or text field's steps merge into one undo step; each choice of a combo

@@ -1,7 +1,8 @@
 """Map tools (strategy objects the map view feeds) and the registry the main window uses.
 
 ``make_tool(name)`` builds a tool by name: ``select``, ``rotate``, ``vertices``, ``town``,
-``measure``, ``delete``, the set-up tools ``zone``, ``objective``, ``reinforcement``, or
+``measure``, ``delete``, the set-up tools ``zone``, ``objective``, ``reinforcement``, the
+deployment tools ``deploy_line``, ``deploy_zone``, ``march_column``, or
 ``draw:<terrain kind>`` (e.g. ``draw:woods``, ``draw:river``).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.ui.tools.base import Tool
+from battlestudio.ui.tools.deploy import DeployLineTool, DeployZoneTool, MarchColumnTool
 from battlestudio.ui.tools.delete import DeleteTool, delete_selection
 from battlestudio.ui.tools.draw import DrawTerrainTool
 from battlestudio.ui.tools.measure import MeasureTool
@@ -29,10 +31,13 @@ SIMPLE_TOOLS: dict[str, type[Tool]] = {
     "zone": DeploymentZoneTool,
     "objective": ObjectiveTool,
     "reinforcement": ReinforcementTool,
+    "deploy_line": DeployLineTool,
+    "deploy_zone": DeployZoneTool,
+    "march_column": MarchColumnTool,
 }
 
-SETUP_TOOLS = ("zone", "objective", "reinforcement")
-"""The scenario set-up tools (one toolbar drop-down)."""
+SETUP_TOOLS = ("zone", "objective", "reinforcement", "deploy_line", "deploy_zone", "march_column")
+"""The scenario set-up and deployment tools (one toolbar drop-down)."""
 
 
 def tool_names() -> list[str]:
