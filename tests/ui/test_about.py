@@ -64,7 +64,13 @@ def test_gather_credits_merges_a_source_shared_by_two_scenarios():
 
 def test_every_bundled_source_is_credited_once_with_its_licence(qtbot):
     raw = _raw_sources()
-    assert set(raw) == {"Jena 1806", "Elchingen 1805", "Auerstedt 1806", "Waterloo 1815", "Leipzig 1813: Wachau and Lindenau"}
+    assert set(raw) == {
+        "Jena 1806",
+        "Elchingen 1805",
+        "Auerstedt 1806",
+        "Waterloo 1815",
+        "Leipzig 1813: Wachau and Lindenau",
+    }
     dialog = AboutDialog()
     qtbot.addWidget(dialog)
     keys = [(c.source.title, c.source.url, c.source.licence) for c in dialog.credits]
