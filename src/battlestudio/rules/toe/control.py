@@ -53,7 +53,14 @@ from battlestudio.rules.toe.common import (
     position_of,
     shape_of,
 )
-from battlestudio.rules.toe.orders import cancel_target, check_cancel, check_request, goes_as_chief, order_cost
+from battlestudio.rules.toe.orders import (
+    cancel_target,
+    check_cancel,
+    check_request,
+    corps_key,
+    goes_as_chief,
+    order_cost,
+)
 
 PHASE = "orders"
 
@@ -315,6 +322,14 @@ def order_phase(
     ordered: set[str] = set()
     moved: set[str] = set()
     accepted: list[tuple[OrderRequest, str]] = []
+    ordered_corps: set[str] = set()
+    cancelled_corps: set[str] = set()
+    order_recipients = {  # a corps general ordered now is not bought a move (2.12)
+        r.recipient
+        for r in requests
+        if r.order_type in ("A", "H", "T", "M") and r.recipient in state.commanders
+        and state.commanders[r.recipient].echelon == Echelon.CORPS.value and not check_request(state, p, r)
+    }
     for req in requests:  # 1. declare everything first
         is_cancel = req.order_type == "cancel"
         if is_cancel:
@@ -329,10 +344,18 @@ def order_phase(
             if req.recipient in moved:
                 why = f"{name_of(state, req.recipient)} is already moved with order capacity this turn (A18)"
             moved.add(req.recipient)
+        if not why and req.order_type == "move" and req.recipient in order_recipients:
+            why = (
+                f"{name_of(state, req.recipient)} receives an order in this phase; 1 OAS moves only a corps "
+                "general not carrying out another order (2.12)"
+            )
         if not why and req.order_type not in ("move", "mission"):
-            clash = ordered if is_cancel else cancel_targets
-            if recipient in clash:
-                why = f"{name_of(state, recipient)} cannot get both an order and a cancellation in the same turn (3.3)"
+            clash = ordered_corps if is_cancel else cancelled_corps
+            if corps_key(state, recipient) in clash:
+                why = (
+                    f"{name_of(state, corps_key(state, recipient))} cannot get both an order and a cancellation "
+                    "in the same turn (3.3)"
+                )
         if not why and req.order_type not in ("move", "mission") and recipient:
             target_type = (
                 state.orders[req.cancel].order_type if is_cancel and req.cancel in state.orders else req.order_type
@@ -342,6 +365,7 @@ def order_phase(
             out.outcomes.append(OrderOutcome("refused", req.cancel, f"Refused: {why}."))
             continue
         (cancel_targets if is_cancel else ordered).add(recipient)
+        (cancelled_corps if is_cancel else ordered_corps).add(corps_key(state, recipient))
         cost = _cost(state, p, req)
         used[req.issuer] = used.get(req.issuer, 0) + cost
         oid = req.cancel if is_cancel else new_order_id(state, taken)
