@@ -32,3 +32,19 @@ def test_2_12_odds_of_a_detachment_include_the_division_generals_ke():
     roll = out.outcomes[0].rolls[0]
     assert roll.success and roll.probability() == odds.rows[0].chance
     assert ruleset.odds(state, params, "davout", "davout").rows[0].chance == Fraction(7, 10)  # own T: no division KE
+
+
+def test_2_5_a_division_general_rated_outside_10_20_cm_does_not_stop_the_army_check():
+    """2.5: a division general's command distance is 10-20 cm; one rated 25 cm is reported, but the
+    rest of the army is still checked, and his own brigades are measured with his rating."""
+    from battlestudio.rules.toe import command
+    from battlestudio.rules.toe.common import params_for
+
+    state, params = _auerstedt()
+    gudin = state.commanders["gudin"]
+    state = replace(state, commanders={**state.commanders, "gudin": replace(gudin, command_distance=25)})
+    found = {f.subject: f for f in ruleset.out_of_command(state, params, "french")}
+    assert {"friant", "kister", "lochet", "debilly", "petit", "gautier"} <= set(found)
+    assert found["petit"].reach == 25 and found["kister"].reach == 15
+    report = command.check_command(state, params_for(params), "french")
+    assert any("Gudin has command distance 25 cm, outside the rule's 10-20 cm" in str(r) for r in report.refusals)
