@@ -5,10 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-import pytest
+from pathlib import Path
 
-from battlestudio.rules import OrderRequest, ReplayDice
+import pytest
+from shapely.geometry import box
+
+from battlestudio import store
+from battlestudio.model.terrain import TownZone
+from battlestudio.model.units import Arm, Formation
+from battlestudio.rules import OrderRequest, ReplayDice, get_ruleset
+from battlestudio.rules.moves import MoveRequest
 from battlestudio.rules.toe import ruleset
+from battlestudio.session import GameSession
 
 from tests.rules.toe_runner import CASES, load_case
 
@@ -48,3 +56,105 @@ def test_2_5_a_division_general_rated_outside_10_20_cm_does_not_stop_the_army_ch
     assert found["petit"].reach == 25 and found["kister"].reach == 15
     report = command.check_command(state, params_for(params), "french")
     assert any("Gudin has command distance 25 cm, outside the rule's 10-20 cm" in str(r) for r in report.refusals)
+
+
+# -- 4.8 towns in the move check ------------------------------------------------------------
+ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
+TABLE = (240.0, 180.0)
+
+
+@pytest.fixture(scope="module")
+def movement():
+    battle = store.load(ELCHINGEN)
+    s = GameSession(battle, seed=4)
+    s.advance_to("movement")
+    return s.state, dict(s.params), battle.scenario
+
+
+def _infantry(state, figures: int, at: tuple[float, float], uid: str = "", formation=Formation.LINE, side=None):
+    side = side or state.side
+    u = next(u for u in sorted(state.units.values(), key=lambda u: u.id) if u.arm is Arm.INFANTRY and u.side == side)
+    return replace(
+        u,
+        id=uid or u.id,
+        name=uid or u.name,
+        figures=figures,
+        position=at,
+        facing=90.0,
+        state="O",
+        formation=formation,
+        attributes={},
+    )
+
+
+def _move(state, params, u, to, towns, facing=None):
+    req = MoveRequest(u.id, (u.position, to), facing, (), TABLE, towns)
+    return get_ruleset("toe").move_check(state, req, params)
+
+
+ZONE = TownZone("z", "Oberelchingen", box(100.0, 100.0, 115.0, 115.0))  # 225 cm², 4.8's default
+
+
+def test_4_8_a_town_zone_holds_one_unit_or_40_figures(movement):
+    """4.8 (D13): 'en enhed eller 40 figurer i en byzone' — a second unit may enter only while the
+    two together have at most 40 figures; a battery may stand there besides them, one at most."""
+    state, params, _ = movement
+    holder = replace(_infantry(state, 24, (103.0, 110.0), "holder"), figure_width=0.5, figure_depth=0.5)
+    small = _infantry(state, 16, (111.0, 95.0), "small")
+    big = _infantry(state, 17, (111.0, 95.0), "big")
+    st = state.evolve(units={u.id: u for u in (holder, small, big)})
+    ok = _move(st, params, small, (111.0, 106.0), (ZONE,))
+    assert ok.legal, ok.problems
+    assert any("deploys in the town zone Oberelchingen (40 of at most 40 figures, 4.8)" in n for n in ok.notes)
+    over = _move(st, params, big, (111.0, 106.0), (ZONE,))
+    assert not over.legal
+    assert "2 units of 41 figures; a town zone holds one unit or 40 figures (4.8" in over.problems[0]
+    alone = state.evolve(units={big.id: big})
+    assert _move(alone, params, big, (111.0, 106.0), (ZONE,)).legal  # one unit, however large
+    assert not _move(st, params, big, (111.0, 106.0), ()).problems  # no towns given: nothing checked
+
+
+def test_4_8_a_march_column_passes_an_empty_town_but_not_an_occupied_one(movement):
+    """4.8 Gennemmarch af byer: a march column marches through an unoccupied town zone at no cost;
+    through a zone others occupy it does not."""
+    state, params, _ = movement
+    col = replace(_infantry(state, 12, (107.5, 92.0), "col"), formation=Formation.MARCH_COLUMN)
+    st = state.evolve(units={col.id: col})
+    through = _move(st, params, col, (107.5, 120.0), (ZONE,))
+    assert any(
+        "marches through the empty town zone Oberelchingen in march column at no cost (4.8)" in n for n in through.notes
+    )
+    enemy_side = next(u.side for u in state.units.values() if u.side != state.side)
+    held = _infantry(state, 10, (112.0, 107.5), "held", side=enemy_side)
+    blocked = _move(state.evolve(units={col.id: col, held.id: held}), params, col, (107.5, 120.0), (ZONE,))
+    assert not blocked.legal and "cannot march through the town zone Oberelchingen" in blocked.problems[-1]
+
+
+def test_4_8_an_enemy_held_town_is_not_entered_and_one_battery_at_most(movement):
+    """4.8/4.8.6: a zone the enemy holds is taken by attack, not by a move; one battery at most."""
+    state, params, _ = movement
+    gun = next(
+        u for u in sorted(state.units.values(), key=lambda u: u.id) if u.arm is Arm.ARTILLERY and u.side == state.side
+    )
+    gun = replace(gun, position=(107.5, 95.0), facing=90.0, state="O", formation=Formation.LIMBERED, attributes={})
+    other = replace(gun, id="gun2", name="gun2", position=(104.0, 108.0))
+    st = state.evolve(units={gun.id: gun, other.id: other})
+    two = _move(st, params, gun, (110.0, 106.0), (ZONE,))
+    assert not two.legal and "at most one battery stands in a town zone (4.8, 4.8.6)" in two.problems[-1]
+    enemy_side = next(u.side for u in state.units.values() if u.side != state.side)
+    foe = _infantry(state, 10, (107.5, 107.5), "foe", side=enemy_side)
+    me = _infantry(state, 10, (107.5, 95.0), "me")
+    st = state.evolve(units={foe.id: foe, me.id: me})
+    assert (
+        "holds it; a town is taken by attack (4.8, 7.1)" in _move(st, params, me, (107.5, 106.0), (ZONE,)).problems[-1]
+    )
+
+
+def test_4_8_the_session_gives_the_move_check_the_scenarios_towns(movement):
+    """4.8: an action's request carries the scenario's town zones, as it carries its terrain."""
+    from battlestudio.rules.actions import ActionRequest
+
+    battle = store.load(ELCHINGEN)
+    s = GameSession(battle, seed=4)
+    filled = s._with_table(ActionRequest("execute_order", "x"))
+    assert len(filled.towns) == len(battle.scenario.towns) > 0

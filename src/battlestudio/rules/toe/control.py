@@ -327,8 +327,10 @@ def order_phase(
     order_recipients = {  # a corps general ordered now is not bought a move (2.12)
         r.recipient
         for r in requests
-        if r.order_type in ("A", "H", "T", "M") and r.recipient in state.commanders
-        and state.commanders[r.recipient].echelon == Echelon.CORPS.value and not check_request(state, p, r)
+        if r.order_type in ("A", "H", "T", "M")
+        and r.recipient in state.commanders
+        and state.commanders[r.recipient].echelon == Echelon.CORPS.value
+        and not check_request(state, p, r)
     }
     for req in requests:  # 1. declare everything first
         is_cancel = req.order_type == "cancel"
