@@ -158,3 +158,20 @@ def test_4_8_the_session_gives_the_move_check_the_scenarios_towns(movement):
     s = GameSession(battle, seed=4)
     filled = s._with_table(ActionRequest("execute_order", "x"))
     assert len(filled.towns) == len(battle.scenario.towns) > 0
+
+
+def test_2_10_a_corps_marches_only_with_its_artillery_limbered():
+    """2.10 'Artilleri skal være påprodset': with a battery of the corps unlimbered the march does
+    not take place; limbered, the corps marches its 15 cm (the case march-75cm-path-limit moves
+    the Prussians away so nothing else stops it)."""
+    state, params, _, _ = load_case(CASES / "march-75cm-path-limit")
+    state = state.evolve(
+        units={k: v for k, v in state.units.items() if k != "prussian-3"}
+        | {"prussian-3": replace(state.units["prussian-3"], position=(400.0, 50.0))}
+    )
+    free = ruleset.legal_move(state, "davout", params)
+    assert free.max_cm == pytest.approx(15.0)
+    gun = replace(state.units["iii-artillery"], formation=Formation.UNLIMBERED)
+    held = ruleset.legal_move(state.evolve(units={**state.units, gun.id: gun}), "davout", params)
+    assert held.max_cm == 0.0 and not held.events
+    assert "artillery must be limbered ('Artilleri skal være påprodset', 2.10): III Corps artillery" in held.explanation
