@@ -60,6 +60,8 @@ ENGINE_PARAMETERS = {
     # the scenario carries every Table 1 / supplement placeholder under the engine's names
     # (scenarios/_build.py); the recorded game only adds who holds the initiative
     "initiative": FR,
+    # 2.9: an automatic retreat "may be assigned"; this game's umpire assigns every one at the check
+    "auto_retreat_assignment": "forced",
 }
 
 SOURCES = [

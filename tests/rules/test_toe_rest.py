@@ -175,3 +175,14 @@ def test_2_10_a_corps_marches_only_with_its_artillery_limbered():
     held = ruleset.legal_move(state.evolve(units={**state.units, gun.id: gun}), "davout", params)
     assert held.max_cm == 0.0 and not held.events
     assert "artillery must be limbered ('Artilleri skal være påprodset', 2.10): III Corps artillery" in held.explanation
+
+
+def test_2_9_an_automatic_retreat_is_assigned_only_with_its_cause():
+    """2.9: a corps general may assign the automatic retreat only when more than half the corps'
+    non-artillery units are in U/FU or the enemy has his position."""
+    state, params = _auerstedt()
+    req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
+    out = ruleset.order_phase(state, [req], params, ReplayDice([]))
+    assert out.outcomes[0].status == "refused"
+    assert "has no cause for an automatic retreat" in out.outcomes[0].explanation
+    assert not out.events

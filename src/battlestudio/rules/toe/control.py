@@ -156,6 +156,8 @@ def _roll(
     else:
         if not p.get("corps_orders_roll"):
             return None
+        if order.parameters.get("automatic") and not p.get("auto_retreat_needs_roll"):
+            return None  # an assigned automatic retreat (2.9, A10)
         zone, ech = 1, issuer.echelon
         if order.order_type == "D" and order.recipient in state.commanders:
             div = state.commanders[order.recipient]
@@ -342,6 +344,10 @@ def order_phase(
         else:
             why = check_request(state, p, req, used.get(req.issuer, 0))
             recipient = req.recipient
+            if not why and req.order_type == "T" and req.parameters.get("automatic") and req.objective is None:
+                from battlestudio.rules.toe.checks import auto_retreat_objective
+
+                req = replace(req, objective=auto_retreat_objective(state, p, req.issuer))
         if not why and req.order_type == "move" and p.get("one_oas_move_per_general"):
             if req.recipient in moved:
                 why = f"{name_of(state, req.recipient)} is already moved with order capacity this turn (A18)"

@@ -298,7 +298,8 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             )
     elif issuer.echelon == Echelon.CORPS.value:
         if t == "T" and req.recipient == req.issuer:
-            pass
+            if req.parameters.get("automatic"):
+                return _check_automatic_retreat(state, p, req)
         elif t in ("D", "M") and req.recipient != req.issuer and corps_of(state, req.recipient) == req.issuer:
             if t == "M" and not is_detached(state, req.recipient):
                 return "a corps general's march order only lifts a detachment (2.11); this formation is not detached"
@@ -389,6 +390,27 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
         enemies = enemies_of(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side)
         if march_order_violations(shape_of(state, req.recipient), [e.footprint() for e in enemies], limit_m).size:
             return f"{name_of(state, req.recipient)} is within {limit_m:g} cm of the enemy; a march cannot start (2.10)"
+    return ""
+
+
+def _check_automatic_retreat(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
+    """Why the corps general may not assign his corps an automatic retreat now ("" when he
+    may): more than half its non-artillery units in U/FU or the enemy on his position, and the
+    objective the rule gives, 1 m directly away from the enemy (2.9, ERRATA 4)."""
+    from battlestudio.rules.toe.checks import auto_retreat_objective, auto_retreat_reason
+
+    why = auto_retreat_reason(state, p, req.issuer)
+    if not why:
+        return (
+            f"{name_of(state, req.issuer)}'s corps has no cause for an automatic retreat: neither more than half "
+            "its non-artillery units in U/FU nor the enemy on his position (2.9)"
+        )
+    obj = auto_retreat_objective(state, p, req.issuer, why)
+    if req.objective is not None and _dist(req.objective, obj) > 0.5:
+        return (
+            f"an automatic retreat goes to ({obj[0]:.1f}, {obj[1]:.1f}), {p.get('auto_retreat_distance_cm')} cm "
+            "directly away from the enemy (2.9); leave the objective empty or give that point"
+        )
     return ""
 
 
