@@ -186,3 +186,53 @@ def test_2_9_an_automatic_retreat_is_assigned_only_with_its_cause():
     assert out.outcomes[0].status == "refused"
     assert "has no cause for an automatic retreat" in out.outcomes[0].explanation
     assert not out.events
+
+
+# -- the order-system cases, by the section each tests ----------------------------------------
+def _run_cases(*names: str) -> None:
+    from tests.rules.toe_runner import final_view, match, run_action
+
+    for name in names:
+        state, params, actions, expected = load_case(CASES / name)
+        for i, (action, want) in enumerate(zip(actions, expected["steps"], strict=True)):
+            result, state = run_action(state, params, action)
+            match(want, result, f"{name} step {i + 1}")
+        if "final" in expected:
+            match(expected["final"], final_view(state), f"{name} final")
+
+
+def test_2_1_orders_go_to_corps_generals_and_the_rest_follow_command_distance():
+    """2.1: orders go to corps (and army) generals; the other echelons get no orders of their own."""
+    _run_cases("order-types-and-reach", "corps-own-retreat")
+
+
+def test_2_6_every_order_but_hold_has_an_objective():
+    """2.6 Objektiv: an attack without an objective is refused; its limits (2.7)."""
+    _run_cases("attack-objective-limits", "attack-objective-reached")
+
+
+def test_2_8_hold_is_the_default_and_the_defence_order():
+    """2.8 Holdordre: a completed order leaves a defence order read as hold (A7); a new order replaces it."""
+    _run_cases("superseded-and-defence", "new-order-replaces-pending")
+
+
+def test_2_11_detachment_of_divisions_and_brigades():
+    """2.11 Detachering: detached with M, H or T to a point, no attack order, lifted by a march order,
+    an order in force not cancelled (2.12, ERRATA 6)."""
+    _run_cases(
+        "detachment-of-a-division",
+        "detachment-and-lifting",
+        "detached-formations-move-to-their-point",
+        "detachment-cancelled",
+    )
+
+
+def test_3_1_command_control_of_chiefs_and_corps_generals_own_orders():
+    """3.1 Kommandokontrol, generelt: a chief's order rolls in his zones (3.2), a corps general's own
+    order rolls as zone 1 (A20)."""
+    _run_cases("control-zone-boundaries", "corps-own-retreat", "failed-order-rerolled")
+
+
+def test_1_4_generals_measure_command_from_their_position():
+    """1.4 Generaler: a general is measured from his position (Table 12 lost, assumed general_base)."""
+    _run_cases("out-of-command-boundaries")

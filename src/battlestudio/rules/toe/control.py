@@ -136,7 +136,8 @@ def _roll(
     extra: Sequence[Modifier],
     again: bool = False,
 ) -> RollRecord | None:
-    """One command-control roll for ``order`` (``what`` = "order" or "cancellation"; ``again``
+    """One command-control roll (3.1: every order and cancellation goes through command control)
+    for ``order`` (``what`` = "order" or "cancellation"; ``again``
     for a pending order rolled again, A6); None when the order needs no roll (corps order with
     ``corps_orders_roll`` false)."""
     issuer = commander(state, order.issuer)
