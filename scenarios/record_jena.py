@@ -60,6 +60,8 @@ ENGINE_PARAMETERS = {
     # the scenario carries every Table 1 / supplement placeholder under the engine's names
     # (scenarios/_build.py); the recorded game only adds who holds the initiative
     "initiative": FR,
+    # 2.9: an automatic retreat "may be assigned"; this game's umpire assigns every one at the check
+    "auto_retreat_assignment": "forced",
 }
 
 SOURCES = [
@@ -90,7 +92,8 @@ PLAN: dict[str, list[tuple[int, str, tuple[float, float] | None]]] = {
     NEY: [(12, "M", (345.0, 125.0)), (16, "A", (228.0, 208.0)), (27, "A", (140.0, 225.0)), (34, "A", (60.0, 245.0))],
     AUGEREAU: [(8, "M", (215.0, 95.0)), (15, "A", (140.0, 168.0)), (27, "A", (60.0, 195.0))],
     SOULT: [(10, "M", (452.0, 150.0)), (15, "A", (330.0, 262.0)), (27, "A", (200.0, 288.0))],
-    MURAT: [(26, "M", (175.0, 70.0)), (31, "A", (90.0, 200.0)), (35, "A", (30.0, 240.0))],
+    # Murat arrives within 75 cm of the Prussians, where no march takes place (2.10): he attacks
+    MURAT: [(26, "A", (175.0, 70.0)), (31, "A", (90.0, 200.0)), (35, "A", (30.0, 240.0))],
     GUARD_INF: [(10, "M", (375.0, 100.0))],
     ADV: [(6, "T", None)],
     GRAWERT: [(17, "A", (226.0, 212.0)), (30, "T", None)],
@@ -485,10 +488,29 @@ def movement_phase(s: GameSession, turn: int, side: str) -> None:
     for cid, c in sorted(s.state.commanders.items()):
         if c.side != side or cid in s.state.off_table or cid in (NAPOLEON, HOHENLOHE) or not _has_troops(s, cid):
             continue
+        _limber_to_march(s, cid)
         try:
             _execute(s, cid)
         except RuleRefused as exc:
             print(f"turn {turn} {side}: {cid}: {exc}", file=sys.stderr)
+
+
+def _limber_to_march(s: GameSession, cid: str) -> None:
+    """A corps under a march order limbers its batteries first: "Artilleri skal være påprodset"
+    (Torden over Europa 2.10), or the march does not take place."""
+    from battlestudio.rules.toe.common import corps_units, standing_order
+
+    own = standing_order(s.state, cid)
+    if own is None or own.order_type != "M" or cid not in s.state.commanders:
+        return
+    batteries = [
+        u for u in corps_units(s.state, cid) if u.arm.value == "artillery" and u.formation.value == "unlimbered"
+    ]
+    for u in batteries:
+        s.change_formation(u.id, "limbered")
+    if batteries:
+        names = ", ".join(u.name for u in batteries)
+        s.annotate(f"{s.state.commanders[cid].name}'s corps limbers its guns to march ({names}; 2.10).")
 
 
 def record(battle: Battle) -> GameSession:

@@ -234,12 +234,23 @@ def test_missing_and_refused_distances_are_as_before(planted):
     commanders[divs[2].id] = replace(divs[2], command_distance=25.0)
     commanders[divs[3].id] = replace(divs[3], command_distance=25.0, name="")
     s = planted.evolve(commanders=commanders)
-    _, refusals, _ = assert_same(s, {})
+    new, old = outcome(check_command, s, {}), outcome(reference_check_command, s, {})
     # one missing corps distance per nation (the message names corps_command_distance_cm.<nation>),
-    # one refusal per division general rated 25 cm
-    assert [r[0] for r in refusals] == ["MissingParameterError"] * 2 + ["RuleRefused"] * 2
-    assert_same(s, {**PARAMS, "division_command_distance_cm.Prussia": 18, "fled_state": "none"})
-    assert_same(s, {**PARAMS, "corps_command_distance_cm.France": "far"})
+    # one refusal per division general rated 25 cm (2.5): the same messages as before ...
+    assert [r[0] for r in new[1]] == ["MissingParameterError"] * 2 + ["RatingOutOfRange"] * 2
+    assert [r[1] for r in new[1]] == [r[1] for r in old[1]]
+    # ... but the two divisions' own units are now measured with their 25 cm rating, the rest as before
+    rated = {divs[2].id, divs[3].id}
+    assert [f for f in new[0] if f[1][1] not in rated] == old[0]
+    extra = [f for f in new[0] if f[1][1] in rated]
+    assert extra and all(f[3][1] == 25.0 for f in extra)
+    params = {**PARAMS, "division_command_distance_cm.Prussia": 18, "fled_state": "none"}
+    new, old = outcome(check_command, s, params), outcome(reference_check_command, s, params)
+    assert [f for f in new[0] if f[1][1] not in rated] == old[0] and new[2] == old[2]
+    params = {**PARAMS, "corps_command_distance_cm.France": "far"}
+    new, old = outcome(check_command, s, params), outcome(reference_check_command, s, params)
+    assert [f for f in new[0] if f[1][1] not in rated] == old[0]
+    assert [r[1] for r in new[1]] == [r[1] for r in old[1]]
 
 
 def test_untidy_orders_of_battle_are_as_before(planted):

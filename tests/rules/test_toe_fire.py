@@ -295,6 +295,7 @@ def test_a_square_fires_from_each_side_with_a_quarter_of_its_figures():
 
 
 def test_infantry_cannot_fire_at_a_town_artillery_can():
+    """4.8.4 'Der kan ikke med infanteriild skydes på byer'; artillery may (4.8.5)."""
     town = {**target_centre_at(100, 55), "attributes": {geo.TOWN_ATTRIBUTE: "elchingen"}}
     s = elchingen({INFANTRY: gun_at(100, 40), GUNS: gun_at(125, 40), CAV: {**town, "position": (120.0, 52.0)}})
     with pytest.raises(Exception, match="infanteri kan ikke beskyde byer"):
@@ -303,6 +304,7 @@ def test_infantry_cannot_fire_at_a_town_artillery_can():
 
 
 def test_flank_fire_is_fire_from_behind_the_targets_extended_front():
+    """6.1.8 Flankebeskydning."""
     s = elchingen({GUNS: gun_at(100, 40), CAV: {"position": (106.0, 50.0), "facing": 0.0}})
     assert geo.flank_fire(s.state.units[GUNS], s.state.units[CAV])  # facing east, its extended front x = 106
     s = elchingen({GUNS: gun_at(100, 40), CAV: target_centre_at(100, 55)})
@@ -475,13 +477,13 @@ def test_fire_arcs_are_polygons_for_the_map():
 
 
 def test_artillery_at_infantry_in_a_town_reads_zone_1_as_zone_2():
-    # 4.8.4: "Skydninger mod infanteri i en by på zone 1 gælder som en zone 2 skydning"
+    # 4.8.5 (Byer og artilleri skydninger): "Skydninger mod infanteri i en by på zone 1 gælder som en zone 2 skydning"
     params = {"toe.fire_table.artillery": TABLE, "toe.fire_modifiers.artillery": {}}
     town = {"position": (100.0, 43.0), "facing": 270.0, "attributes": {geo.TOWN_ATTRIBUTE: "elchingen"}}
     s = elchingen({GUNS: gun_at(), "austrian-avantgarde": town}, dice=Script(5), params=params)
     res = s.act(ActionRequest("fire", GUNS, {"target": "austrian-avantgarde"}))
     assert res.status == "resolved", res.explanation
-    assert "counts as zone 2 (4.8.4)" in res.explanation and "2 figures lost" in res.explanation  # zone 1 would be 3
+    assert "counts as zone 2 (4.8.5)" in res.explanation and "2 figures lost" in res.explanation  # zone 1 would be 3
     open_ground = elchingen(
         {GUNS: gun_at(), "austrian-avantgarde": {**town, "attributes": {}}}, dice=Script(5), params=params
     )

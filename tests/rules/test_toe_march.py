@@ -80,6 +80,7 @@ def test_a_march_length_per_formation_from_the_scenario_wins(movement):
 
 
 def test_the_sideways_reading_is_assumed_and_its_override_changes_the_answer(movement):
+    """4.3 'Enheder må flyttes i enhver retning', which 4.4 measures only forward and backwards (A37)."""
     state, params = movement
     u = _unit(state, Arm.INFANTRY)
     st = _alone(state, u)
@@ -119,6 +120,7 @@ def test_squares_and_fu_units_do_not_move(movement):
 
 
 def test_an_unlimbered_battery_pivots_45_within_2_cm_only(movement):
+    """4.6 (4.6.3 Bevægelse i afprodset stand): an unlimbered battery pivots 45° within 2 cm."""
     state, params = movement
     gun = replace(_unit(state, Arm.ARTILLERY), formation=Formation.UNLIMBERED)
     st = _alone(state, gun)

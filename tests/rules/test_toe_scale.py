@@ -43,6 +43,20 @@ def test_one_third_of_batteries_with_ordinary_rounding():
         gun_models(-1, 0)
 
 
+def test_1_3_gun_rating_beyond_the_worked_example_is_an_assumed_reading():
+    # 1.3 (ERRATA 5): 9 batteries of 12 = 108 guns -> 3 represented, 108 > 3 x 24 -> 5 models; the
+    # seed does not say how 36 pieces are rated among 5 models: exactly (7.2, the assumed
+    # "fraction") or in whole pieces ("rounded", 7). The worked example is 6 under both.
+    assert gun_models(9, 108).pieces == pytest.approx(7.2)
+    assert gun_models(9, 108, "rounded").pieces == 7.0
+    assert gun_models(9, 108, "rounded").models == 5
+    assert gun_models(3, 36, "rounded").pieces == gun_models(3, 36).pieces == 6.0
+    with pytest.raises(ValueError, match="gun_pieces"):
+        gun_models(9, 108, "ceil")
+    assert "toe.scale.gun_pieces" not in ScaleParameters().as_parameters()
+    assert ScaleParameters(gun_pieces="rounded").as_parameters()["toe.scale.gun_pieces"] == "rounded"
+
+
 def test_figures_from_men():
     assert figures_from_men(1800, Arm.INFANTRY) == 18
     assert figures_from_men(1850, Arm.INFANTRY) == 19
@@ -60,7 +74,13 @@ def test_echelon_mapping():
         "Prussian brigade acts as a division (Torden over Europa 1.3)",
     )
     assert map_echelon("brigade", "Prussia", 1806, None)[0] == "division"
-    assert map_echelon("brigade", "Prussia", 1815, "corps") == ("brigade", "")
+    # 1.3 names the Prussian brigade with no period: 1815 and an unknown year too (D9) ...
+    assert map_echelon("brigade", "Prussia", 1815, "corps")[0] == "division"
+    assert map_echelon("brigade", "Prussia", None, "corps")[0] == "division"
+    # ... unless a build keeps the reading to a period (assumed prussian_brigade_years)
+    assert map_echelon("brigade", "Prussia", 1815, "corps", years=(1806, 1813)) == ("brigade", "")
+    assert map_echelon("brigade", "Prussia", None, "corps", years=(1806, 1813)) == ("brigade", "")
+    assert map_echelon("brigade", "Prussia", 1813, "corps", years=(1806, 1813))[0] == "division"
     assert map_echelon("brigade", "France", 1813, "corps") == ("brigade", "")
     assert map_echelon("brigade", "Prussia", 1813, "division")[0] == "brigade"
     assert map_echelon("corps", "France", 1813, "corps")[0] == "division"

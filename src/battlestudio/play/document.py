@@ -412,6 +412,7 @@ class PlayDocument(Document):
                 None,
                 terrain,
                 (info.table_width, info.table_height),
+                tuple(self.base.scenario.towns.values()),
             )
             try:
                 found = session.ruleset.move_check(state, req, session.params)

@@ -67,9 +67,9 @@ class ActionSpec:
 class ActionRequest:
     """What is asked: ``action`` id for ``subject`` (a unit, commander or formation id; "" for
     ``none``), the ``parameters`` filled in, and ``umpire_result`` when the umpire enters the
-    table's result instead of rolling (None: roll). ``table`` (width, height cm) and
-    ``terrain`` (``TerrainFeature``s) are the scenario's, filled in by the session: the game
-    state does not hold them."""
+    table's result instead of rolling (None: roll). ``table`` (width, height cm),
+    ``terrain`` (``TerrainFeature``s) and ``towns`` (``TownZone``s) are the scenario's, filled
+    in by the session: the game state does not hold them."""
 
     action: str
     subject: str = ""
@@ -77,6 +77,7 @@ class ActionRequest:
     umpire_result: Mapping[str, Any] | None = None
     table: tuple[float, float] | None = None
     terrain: tuple[Any, ...] = ()
+    towns: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

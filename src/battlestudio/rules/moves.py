@@ -12,20 +12,21 @@ from dataclasses import dataclass
 from collections.abc import Sequence
 
 from battlestudio.model.geometry import Point
-from battlestudio.model.terrain import TerrainFeature
+from battlestudio.model.terrain import TerrainFeature, TownZone
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
     """A unit's move: ``unit`` id, the ``path`` of its position (cm; first point where it
     stands, last where it ends), its ``facing`` at the end (degrees, None = unchanged), the
-    scenario's ``terrain`` and the ``table`` (width, height cm)."""
+    scenario's ``terrain``, the ``table`` (width, height cm) and its town zones (``towns``)."""
 
     unit: str
     path: tuple[Point, ...]
     facing: float | None = None
     terrain: Sequence[TerrainFeature] = ()
     table: tuple[float, float] | None = None
+    towns: Sequence[TownZone] = ()
 
 
 @dataclass(frozen=True, slots=True)

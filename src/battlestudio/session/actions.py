@@ -72,7 +72,10 @@ class ActionEntries:
         scenario = self.battle.scenario
         table = (scenario.info.table_width, scenario.info.table_height)
         return replace(
-            request, table=request.table or table, terrain=request.terrain or tuple(scenario.terrain.values())
+            request,
+            table=request.table or table,
+            terrain=request.terrain or tuple(scenario.terrain.values()),
+            towns=request.towns or tuple(scenario.towns.values()),
         )
 
     def preview_action(self, request: ActionRequest) -> ActionPreview:

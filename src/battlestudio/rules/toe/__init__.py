@@ -64,7 +64,7 @@ from battlestudio.rules.protocol import (
 from battlestudio.model.formations import FormationChange
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.toe import checks, command, control, formations, march, movement, orders
-from battlestudio.rules.toe.common import params_for
+from battlestudio.rules.toe.common import RatingOutOfRange, params_for
 from battlestudio.rules.toe.odds import toe_odds
 from battlestudio.rules.toe.report import orders_report
 
@@ -241,11 +241,14 @@ class TordenOverEuropa(RulesetDefaults):
     def out_of_command(
         self, state: GameState, params: Mapping[str, Any], side: str | None = None
     ) -> Sequence[OutOfCommandFinding]:
-        """Findings for every subject; raises ``MissingParameterError`` if a distance is missing."""
+        """Findings for every subject; raises ``MissingParameterError`` if a distance is missing.
+        A division general rated outside 10–20 cm (2.5) does not stop the check: his troops are
+        measured with his rating and the rating is reported by ``check`` and the orders report."""
         p = params_for(params)
         report = command.check_command(state, p, side)
-        if report.refusals:
-            raise report.refusals[0]
+        stop = [r for r in report.refusals if not isinstance(r, RatingOutOfRange)]
+        if stop:
+            raise stop[0]
         return report.findings
 
     def formation_change(

@@ -107,8 +107,24 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
     why = auto_retreat_reason(state, p, cid)
     flags["auto_retreat"] = bool(why)
     if why and not (order is not None and order.order_type == "T"):
-        events += _auto_retreat(state, p, cid, why)
-        notes.append(f"automatic retreat: {why}")
+        how = str(p.get("auto_retreat_assignment"))
+        if how not in AUTO_RETREAT_ASSIGNMENTS:
+            raise RuleRefused(
+                f"auto_retreat_assignment {how!r} is not supported; use one of {', '.join(AUTO_RETREAT_ASSIGNMENTS)} "
+                "(2.9, ERRATA 4)"
+            )
+        if how == "forced":
+            events += _auto_retreat(state, p, cid, why)
+            notes.append(f"automatic retreat: {why}")
+        else:
+            obj = auto_retreat_objective(state, p, cid, why)
+            flags["auto_retreat_objective"] = obj
+            notes.append(
+                f"an automatic retreat may be assigned ({why}; 2.9 'kan der tildeles'): {c.name}'s own retreat "
+                f"order (T) with the parameter automatic, to ({obj[0]:.1f}, {obj[1]:.1f}) "
+                f"{p.get('auto_retreat_distance_cm')} cm directly away from the enemy, without OAS"
+                + ("" if p.get("auto_retreat_needs_roll") else " or roll")
+            )
     elif order is not None and order.order_type == "M" and not events:
         lim = float(p.get("march_exclusion_cm"))
         close = [e for e in enemies if e.footprint().distance(SPoint(c.position)) <= lim + TINY]
@@ -154,13 +170,32 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
     return CheckResult(cid, flags, tuple(restrictions), text + ".", tuple(events), (), tuple(p.assumptions()))
 
 
-def _auto_retreat(state: GameState, p: RuleParameters, cid: str, why: str) -> list[BattleEvent]:
+AUTO_RETREAT_ASSIGNMENTS = ("offered", "forced")
+"""Readings of 2.9's "kan der tildeles en automatisk tilbageordre" (``auto_retreat_assignment``):
+``offered`` (ERRATA 4: it *may* be assigned) reports it and lets the corps general's own T
+order with ``parameters["automatic"]`` assign it; ``forced`` writes it at the check."""
+
+
+def auto_retreat_objective(state: GameState, p: RuleParameters, cid: str, why: str = "") -> tuple[float, float]:
+    """The objective of ``cid``'s automatic retreat: ``auto_retreat_distance_cm`` (1 m) from
+    his position directly away from the enemy front (2.9).
+
+    Raises
+    ------
+    RuleRefused
+        when no enemy is on the table to retreat from.
+    """
     c = commander(state, cid)
     away = retreat_direction(state, cid, p)
     if away is None:
         raise RuleRefused(f"{c.name} must retreat ({why}) but no enemy is on the table to retreat from (2.9)")
     dist = float(p.get("auto_retreat_distance_cm"))
-    obj = (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
+    return (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
+
+
+def _auto_retreat(state: GameState, p: RuleParameters, cid: str, why: str) -> list[BattleEvent]:
+    c = commander(state, cid)
+    obj = auto_retreat_objective(state, p, cid, why)
     oid = new_order_id(state, set())
     out: list[BattleEvent] = [
         _ev(

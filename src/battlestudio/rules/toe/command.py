@@ -30,6 +30,7 @@ from battlestudio.rules.toe.common import (
     commander,
     corps_command_distance,
     division_command_distance,
+    RatingOutOfRange,
     is_chief,
     issuing_echelon,
     order_capacity,
@@ -343,6 +344,11 @@ def _chief(
     if reach is None:
         try:
             found = required_reach(state, sup, p)
+        except RatingOutOfRange as exc:  # reported, and his own troops measured with his rating
+            if str(exc) not in {str(r) for r in refusals}:
+                refusals.append(exc)
+            chiefs[sup] = chief_for(c, exc.value)
+            return chiefs[sup]
         except RuleRefused as exc:  # names the general, so never memoised
             if str(exc) not in {str(r) for r in refusals}:
                 refusals.append(exc)

@@ -233,13 +233,23 @@ def corps_command_distance(p: RuleParameters, c: Commander) -> float:
     return _cm(value, "corps_command_distance_cm")
 
 
+class RatingOutOfRange(RuleRefused):
+    """A general's command distance ``value`` (cm) lies outside the rule's range (2.5); the
+    command check still measures his own troops with it and reports the rating."""
+
+    def __init__(self, message: str, value: float) -> None:
+        super().__init__(message)
+        self.value = value
+
+
 def division_command_distance(p: RuleParameters, c: Commander) -> float:
     """A division general's command distance in cm, within 10–20 (2.5); assumed 15 by default.
 
     Raises
     ------
     RuleRefused
-        for a value outside the rule's 10–20 cm range.
+        for a value that is not a number; ``RatingOutOfRange`` for one outside the rule's
+        10–20 cm range.
     """
     found = p.lookup(f"division_command_distance_cm.{c.nation}")
     value = (
@@ -250,9 +260,10 @@ def division_command_distance(p: RuleParameters, c: Commander) -> float:
     r = _cm(value, "division_command_distance_cm")
     lo, hi = p.get("division_command_distance_range_cm")
     if not lo <= r <= hi:
-        raise RuleRefused(
+        raise RatingOutOfRange(
             f"Torden over Europa 2.5: division general {c.name} has command distance {r:g} cm, "
-            f"outside the rule's {lo}-{hi} cm"
+            f"outside the rule's {lo}-{hi} cm",
+            r,
         )
     return r
 

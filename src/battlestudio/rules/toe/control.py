@@ -53,7 +53,14 @@ from battlestudio.rules.toe.common import (
     position_of,
     shape_of,
 )
-from battlestudio.rules.toe.orders import cancel_target, check_cancel, check_request, goes_as_chief, order_cost
+from battlestudio.rules.toe.orders import (
+    cancel_target,
+    check_cancel,
+    check_request,
+    corps_key,
+    goes_as_chief,
+    order_cost,
+)
 
 PHASE = "orders"
 
@@ -129,7 +136,8 @@ def _roll(
     extra: Sequence[Modifier],
     again: bool = False,
 ) -> RollRecord | None:
-    """One command-control roll for ``order`` (``what`` = "order" or "cancellation"; ``again``
+    """One command-control roll (3.1: every order and cancellation goes through command control)
+    for ``order`` (``what`` = "order" or "cancellation"; ``again``
     for a pending order rolled again, A6); None when the order needs no roll (corps order with
     ``corps_orders_roll`` false)."""
     issuer = commander(state, order.issuer)
@@ -149,6 +157,8 @@ def _roll(
     else:
         if not p.get("corps_orders_roll"):
             return None
+        if order.parameters.get("automatic") and not p.get("auto_retreat_needs_roll"):
+            return None  # an assigned automatic retreat (2.9, A10)
         zone, ech = 1, issuer.echelon
         if order.order_type == "D" and order.recipient in state.commanders:
             div = state.commanders[order.recipient]
@@ -315,6 +325,16 @@ def order_phase(
     ordered: set[str] = set()
     moved: set[str] = set()
     accepted: list[tuple[OrderRequest, str]] = []
+    ordered_corps: set[str] = set()
+    cancelled_corps: set[str] = set()
+    order_recipients = {  # a corps general ordered now is not bought a move (2.12)
+        r.recipient
+        for r in requests
+        if r.order_type in ("A", "H", "T", "M")
+        and r.recipient in state.commanders
+        and state.commanders[r.recipient].echelon == Echelon.CORPS.value
+        and not check_request(state, p, r)
+    }
     for req in requests:  # 1. declare everything first
         is_cancel = req.order_type == "cancel"
         if is_cancel:
@@ -325,14 +345,26 @@ def order_phase(
         else:
             why = check_request(state, p, req, used.get(req.issuer, 0))
             recipient = req.recipient
+            if not why and req.order_type == "T" and req.parameters.get("automatic") and req.objective is None:
+                from battlestudio.rules.toe.checks import auto_retreat_objective
+
+                req = replace(req, objective=auto_retreat_objective(state, p, req.issuer))
         if not why and req.order_type == "move" and p.get("one_oas_move_per_general"):
             if req.recipient in moved:
                 why = f"{name_of(state, req.recipient)} is already moved with order capacity this turn (A18)"
             moved.add(req.recipient)
+        if not why and req.order_type == "move" and req.recipient in order_recipients:
+            why = (
+                f"{name_of(state, req.recipient)} receives an order in this phase; 1 OAS moves only a corps "
+                "general not carrying out another order (2.12)"
+            )
         if not why and req.order_type not in ("move", "mission"):
-            clash = ordered if is_cancel else cancel_targets
-            if recipient in clash:
-                why = f"{name_of(state, recipient)} cannot get both an order and a cancellation in the same turn (3.3)"
+            clash = ordered_corps if is_cancel else cancelled_corps
+            if corps_key(state, recipient) in clash:
+                why = (
+                    f"{name_of(state, corps_key(state, recipient))} cannot get both an order and a cancellation "
+                    "in the same turn (3.3)"
+                )
         if not why and req.order_type not in ("move", "mission") and recipient:
             target_type = (
                 state.orders[req.cancel].order_type if is_cancel and req.cancel in state.orders else req.order_type
@@ -342,6 +374,7 @@ def order_phase(
             out.outcomes.append(OrderOutcome("refused", req.cancel, f"Refused: {why}."))
             continue
         (cancel_targets if is_cancel else ordered).add(recipient)
+        (cancelled_corps if is_cancel else ordered_corps).add(corps_key(state, recipient))
         cost = _cost(state, p, req)
         used[req.issuer] = used.get(req.issuer, 0) + cost
         oid = req.cancel if is_cancel else new_order_id(state, taken)

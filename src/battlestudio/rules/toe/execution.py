@@ -51,7 +51,10 @@ def _resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: Dice
     events = list(help_.events)
     d = (help_.end[0] - help_.start[0], help_.end[1] - help_.start[1])
     troops = follow_moves(state, req.subject, d, table=req.table, turn=state.turn, side=state.side, phase=state.phase)
-    held, notes = held_to_march(state, troops, lambda r: march.check_move(state, p, r), req.table, tuple(req.terrain))
+    towns = tuple(req.towns)
+    held, notes = held_to_march(
+        state, troops, lambda r: march.check_move(state, p, replace(r, towns=towns)), req.table, tuple(req.terrain)
+    )
     moved = sum(1 for e in held if getattr(e, "id", "") != req.subject)
     text = f"{help_.explanation} {moved} units and generals follow him (2.5)."
     if notes:

@@ -251,7 +251,7 @@ class Shot:
 
 def zone1_bound(p: RuleParameters, u: Unit) -> tuple[float, str]:
     """Upper bound of zone 1 in cm for ``u``: Table 6's first zone when the scenario gives it,
-    else the assumed ``artillery_zone1_max_cm`` (A29, inferred from 4.8.4)."""
+    else the assumed ``artillery_zone1_max_cm`` (A29, inferred from 4.8.5)."""
     table = fire_table(p, u)
     if table is not None:
         return table.zones_cm[0], f"Table 6 zone 1 (≤ {table.zones_cm[0]:g} cm, {table.key})"
@@ -403,7 +403,7 @@ def _aim(
             )
         if is_artillery(firer) and geo.in_town(target) and target.arm == Arm.INFANTRY and zone == 1:
             zone = min(int(p.get("town_zone1_counts_as_zone")), len(table.zones_cm))
-            clauses.append(f"infantry in a town: a zone 1 shot counts as zone {zone} (4.8.4)")
+            clauses.append(f"infantry in a town: a zone 1 shot counts as zone {zone} (4.8.5)")
         clauses.append(f"zone {zone} of Table 6 ({table.key})")
     else:
         clauses.append("range zones are in Table 6, which the rules text lost: the umpire judges range and losses")

@@ -17,7 +17,15 @@ What the seed gives, each a problem or note with its section:
 * 4.4 Gennemmarch: no passage through friendly units, except own unlimbered batteries;
 * 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
 * 4.7 no unit marches through woods; artillery and cavalry cannot pass walls; impassable
-  terrain is impassable.
+  terrain is impassable;
+* 4.8 towns (the request's ``towns``): a unit ends in a town zone when its centre does;
+  "Der kan som udgangspunkt deployeres en enhed eller 40 figurer i en byzone" — a zone holds
+  one unit (``TownZone.capacity``) or any units of at most 40 figures (``town_zone_figures``),
+  and besides them one battery ("Der kan også deployeres et batteri i en by", 4.8.6: at most
+  one); "En enhed i marchkolonne kan marchere igennem en byzone uden fradrag i marchlængde,
+  såfremt byen ikke er besat": a march column passes through an unoccupied zone at no cost; a
+  zone occupied by others is not marched through (its roads being free is the umpire's call,
+  stated in the note).
 
 A move neither forward nor backwards (a sideways move: 4.3 "Enheder må flyttes i enhver
 retning", which 4.4 does not measure) follows ``sideways_move`` (assumed "turn": the unit must
@@ -33,7 +41,7 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
 from battlestudio.model.geometry import Point, direction_angle, normalize_angle
-from battlestudio.model.terrain import TerrainKind
+from battlestudio.model.terrain import TerrainKind, TownZone
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
@@ -206,6 +214,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
         elif t.kind is TerrainKind.IMPASSABLE:
             problems.append(f"{u.name} enters the impassable {name} (4.7).")
+    _towns(state, p, u, after, req, problems, notes)
     # 4.4 leaving the table
     leaves = False
     if req.table is not None:
@@ -214,6 +223,80 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             leaves = True
             notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
     return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed), immobile)
+
+
+def _in_zone(u: Unit, zone: TownZone) -> bool:
+    """Whether ``u`` stands in ``zone`` (4.8): its centre inside, or marked with the zone's id."""
+    from shapely.geometry import Point as SPoint
+
+    return u.attributes.get("town_zone") == zone.id or zone.polygon.covers(SPoint(u.rect().centre))
+
+
+def _towns(
+    state: GameState,
+    p: RuleParameters,
+    u: Unit,
+    after: Unit,
+    req: MoveRequest,
+    problems: list[str],
+    notes: list[str],
+) -> None:
+    """4.8's town rules for ``u`` moving to ``after`` (see the module)."""
+    if not req.towns:
+        return
+    others = [
+        o
+        for o in state.units.values()
+        if o.id != u.id and o.id not in state.off_table and o.state != OrderState.ELIMINATED.value
+    ]
+    limit = int(p.get("town_zone_figures"))
+    centres = LineString([replace(u, position=q).rect().centre for q in req.path])
+    for zone in req.towns:
+        name = zone.name or zone.id
+        inside = [o for o in others if _in_zone(o, zone)]
+        ends_in = _in_zone(after, zone)
+        if ends_in:
+            enemies = [o.name for o in inside if o.side != u.side]
+            if enemies:
+                problems.append(
+                    f"{u.name} cannot move into the town zone {name}: {', '.join(sorted(enemies))} holds it; a town "
+                    "is taken by attack (4.8, 7.1)."
+                )
+                continue
+            if u.arm is Arm.ARTILLERY:
+                batteries = [o.name for o in inside if o.arm is Arm.ARTILLERY]
+                if batteries:
+                    problems.append(
+                        f"{u.name} cannot deploy in the town zone {name}: {batteries[0]} is already there; at most "
+                        "one battery stands in a town zone (4.8, 4.8.6)."
+                    )
+                else:
+                    notes.append(f"{u.name} deploys in the town zone {name} as its one battery (4.8, 4.8.6).")
+                continue
+            troops = [o for o in inside if o.arm is not Arm.ARTILLERY] + [after]
+            figures = sum(o.figures for o in troops)
+            if len(troops) > zone.capacity and figures > limit:
+                problems.append(
+                    f"{u.name} cannot deploy in the town zone {name}: it would hold {len(troops)} units of {figures} "
+                    f"figures; a town zone holds one unit or {limit} figures (4.8 'en enhed eller 40 figurer')."
+                )
+            else:
+                why = "one unit" if len(troops) <= zone.capacity else f"{figures} of at most {limit} figures"
+                notes.append(f"{u.name} deploys in the town zone {name} ({why}, 4.8).")
+        elif centres.intersects(zone.polygon) and not _in_zone(u, zone):
+            occupied = [o.name for o in inside]
+            if u.formation is not Formation.MARCH_COLUMN:
+                notes.append(
+                    f"{u.name} crosses the town zone {name} out of march column; 4.8 gives the free passage "
+                    "only to a march column (the rest is in the lost movement table, Table 2)."
+                )
+            elif occupied:
+                problems.append(
+                    f"{u.name} cannot march through the town zone {name}: {', '.join(sorted(occupied))} occupies it "
+                    "(4.8 'såfremt byen ikke er besat'; the umpire may rule its roads free)."
+                )
+            else:
+                notes.append(f"{u.name} marches through the empty town zone {name} in march column at no cost (4.8).")
 
 
 def _swept(before: Unit, after: Unit, path: tuple[Point, ...]) -> Polygon:

@@ -138,6 +138,11 @@ def test_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
     to = _point(entry.get("move_to"))
     stamp = _stamp(state)
     why, _ = why_test(state, u)
+    if not why:  # not after a melee of this player-turn: a test the umpire calls (chapter 8 lost)
+        why = (
+            f"{u.name} tests at the umpire's call in the {state.phase.replace('_', ' ')} phase (1.1 'Dommerens "
+            "afgørelser er indiskutable'; chapter 8's morale tests by fire and passage survive only as headings)"
+        )
     lines = [x for x in (why, f"the umpire's entry: {result} ({TABLES_9_10})") if x]
     was_fu = u.state == OrderState.FU.value
     evs: list[BattleEvent] = []

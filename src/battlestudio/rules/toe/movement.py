@@ -25,7 +25,9 @@ from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import EPS, TINY, Point
-from battlestudio.model.units import Commander, Unit
+from shapely.affinity import translate as shapely_translate
+
+from battlestudio.model.units import Arm, Commander, Formation, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
 from battlestudio.replay.order_events import DEFENCE, CommandStateChanged, OrderCompleted
@@ -198,6 +200,28 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
                     f"march limit: {who} would be within {lim:g} cm; reaching this point turns the "
                     "order into defence (2.10)"
                 )
+            if cid in state.commanders:
+                unlimbered = [
+                    x.name
+                    for x in corps_units(state, cid)
+                    if x.arm is Arm.ARTILLERY and x.formation is Formation.UNLIMBERED
+                ]
+                if unlimbered:
+                    return _still(
+                        state,
+                        p,
+                        cid,
+                        kind,
+                        f"{c.name} does not march: artillery must be limbered ('Artilleri skal være påprodset', "
+                        f"2.10): {', '.join(sorted(unlimbered))}",
+                    )
+                t_corps, unit_name, enemy_name = _corps_march_stop(state, cid, u, top, lim)
+                if t_corps is not None and t_corps < top - TINY:
+                    top = t_corps
+                    stop_reason = (
+                        f"march limit: {unit_name} of the corps would come within {lim:g} cm of {enemy_name}; "
+                        "the march movement never comes within 0.75 m of the enemy (2.10, ERRATA 3)"
+                    )
         lo_band = top
     else:
         raise RuleRefused(f"no movement rule for order type {kind!r}")
@@ -244,6 +268,47 @@ def legal_move(state: GameState, p: RuleParameters, cid: str) -> MoveHelp:
             + "."
         )
     return MoveHelp(cid, kind, here, direction, lo_band, top, end, stop_reason, completes, close, text, tuple(events))
+
+
+def _corps_march_stop(state: GameState, cid: str, u: Point, top: float, limit: float) -> tuple[float | None, str, str]:
+    """How far (cm, ≤ ``top``) the corps of ``cid`` may march along the unit vector ``u`` before
+    one of its units comes within ``limit`` cm of an enemy unit (2.10: "Bevægelsen med
+    marchordre kan ikke ske indenfor en afstand af 0,75 m fra fjendtlige enheder" — the march
+    movement, not only the general; ERRATA 3). The units move as the general does; a unit's
+    swept ground over ``[0, t]`` is the hull of its footprint at both ends (footprints are
+    convex), so the first ``t`` is found by bisection. ``(None, "", "")`` when nothing stops it."""
+    from shapely.ops import unary_union
+
+    foes = enemies_of(state, state.commanders[cid].side)
+    if not foes:
+        return None, "", ""
+    everyone = unary_union([e.footprint() for e in foes])
+    best: tuple[float, str] | None = None
+    for x in corps_units(state, cid):
+        a = x.footprint()
+
+        def near(t: float, a: BaseGeometry = a) -> bool:
+            moved = shapely_translate(a, t * u[0], t * u[1])
+            return bool(unary_union([a, moved]).convex_hull.distance(everyone) <= limit)
+
+        if not near(top):
+            continue
+        lo, hi = 0.0, top
+        if near(0.0):
+            lo = hi = 0.0
+        for _ in range(40):
+            if hi - lo <= 1e-9:
+                break
+            mid = (lo + hi) / 2.0
+            lo, hi = (lo, mid) if near(mid) else (mid, hi)
+        if best is None or lo < best[0]:
+            best = (lo, x.name)
+    if best is None:
+        return None, "", ""
+    t, who = best
+    x_at = shapely_translate(next(x for x in corps_units(state, cid) if x.name == who).footprint(), t * u[0], t * u[1])
+    enemy = min(foes, key=lambda e: e.footprint().distance(x_at))
+    return t, who, enemy.name
 
 
 def _first_stop(

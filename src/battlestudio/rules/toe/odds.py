@@ -12,7 +12,14 @@ from battlestudio.rules.dice import success_probability
 from battlestudio.rules.odds import Odds, OddsRow, name_of, pct
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.toe.command import zones_for
-from battlestudio.rules.toe.common import base_of, command_ability, commander, issuing_echelon, shape_of
+from battlestudio.rules.toe.common import (
+    base_of,
+    command_ability,
+    commander,
+    is_detached,
+    issuing_echelon,
+    shape_of,
+)
 from battlestudio.rules.toe.control import dice_spec, table1_modifiers, thresholds
 from battlestudio.rules.toe.orders import goes_as_chief
 
@@ -35,6 +42,10 @@ def toe_odds(state: GameState, p: RuleParameters, ruleset_id: str, issuer: str, 
     _, th = thresholds(p, issuing_echelon(p, c) if chief else c.echelon)
     d = float(command_distances(base_of(c), [shape_of(state, recipient)], "nearest")[0])
     who, to = c.name, name_of(state, recipient)
+    if not chief and recipient != issuer and recipient in state.commanders and not is_detached(state, recipient):
+        div = state.commanders[recipient]  # his own order to a division or brigade is a detachment (2.11)
+        mods.append((command_ability(p, div), f"command ability (KE) of {div.name}, used for detachments (2.12)"))
+        total = sum(v for v, _ in mods)
     if not chief:
         chance = success_probability(spec, total, th[0])
         row = OddsRow(f"own order (zone 1, needs {th[0]})", chance, None, f"{spec} {total:+d} ≥ {th[0]}", True)

@@ -26,6 +26,7 @@ from battlestudio.rules.protocol import OrderRequest, OrderTypeSpec, ParameterSp
 from battlestudio.rules.toe.command import fmt_cm
 from battlestudio.rules.toe.common import (
     CHIEFS,
+    PENDING,
     corps_of,
     acting_army_chiefs,
     enemies_of,
@@ -297,7 +298,8 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             )
     elif issuer.echelon == Echelon.CORPS.value:
         if t == "T" and req.recipient == req.issuer:
-            pass
+            if req.parameters.get("automatic"):
+                return _check_automatic_retreat(state, p, req)
         elif t in ("D", "M") and req.recipient != req.issuer and corps_of(state, req.recipient) == req.issuer:
             if t == "M" and not is_detached(state, req.recipient):
                 return "a corps general's march order only lifts a detachment (2.11); this formation is not detached"
@@ -316,13 +318,20 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
         return f"a {issuer.echelon} general gives no orders (2.1, 2.5)"
     if t == "A" and is_detached(state, req.recipient):
         return "detached formations cannot receive an attack order (2.11)"
-    cancelled = (o for o in state.orders.values() if o.recipient == req.recipient)
+    corps = corps_key(state, req.recipient)
+    cancelled = (o for o in state.orders.values() if corps_key(state, o.recipient) == corps)
     if any(o.parameters.get("cancellation_turn") == state.turn for o in cancelled):
         return (
-            f"{name_of(state, req.recipient)} got a cancellation this turn; a corps gets no order and "
+            f"{name_of(state, corps)} got a cancellation this turn; a corps gets no order and "
             "cancellation in the same turn (3.3)"
         )
     return _check_objective(state, p, req)
+
+
+def corps_key(state: GameState, node: str) -> str:
+    """The corps ``node`` belongs to, for 3.3's "no order and cancellation to the same corps"
+    (the node itself when it is under no corps general)."""
+    return corps_of(state, node) or node
 
 
 def pending_from(state: GameState, issuer: str, recipient: str) -> Order | None:
@@ -384,6 +393,27 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
     return ""
 
 
+def _check_automatic_retreat(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
+    """Why the corps general may not assign his corps an automatic retreat now ("" when he
+    may): more than half its non-artillery units in U/FU or the enemy on his position, and the
+    objective the rule gives, 1 m directly away from the enemy (2.9, ERRATA 4)."""
+    from battlestudio.rules.toe.checks import auto_retreat_objective, auto_retreat_reason
+
+    why = auto_retreat_reason(state, p, req.issuer)
+    if not why:
+        return (
+            f"{name_of(state, req.issuer)}'s corps has no cause for an automatic retreat: neither more than half "
+            "its non-artillery units in U/FU nor the enemy on his position (2.9)"
+        )
+    obj = auto_retreat_objective(state, p, req.issuer, why)
+    if req.objective is not None and _dist(req.objective, obj) > 0.5:
+        return (
+            f"an automatic retreat goes to ({obj[0]:.1f}, {obj[1]:.1f}), {p.get('auto_retreat_distance_cm')} cm "
+            "directly away from the enemy (2.9); leave the objective empty or give that point"
+        )
+    return ""
+
+
 def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
     to = req.parameters.get("to", req.objective)
     if to is None:
@@ -417,6 +447,22 @@ def _check_move(state: GameState, p: RuleParameters, req: OrderRequest) -> str:
         o = standing_order(state, mover.id)
         if o is not None and o.order_type not in ("H", DEFENCE):
             return f"{mover.name} is carrying out another order ({o.order_type}); no 15 cm move (2.12)"
+        fresh = next(
+            (
+                o
+                for o in sorted(state.orders.values(), key=lambda o: o.id)
+                if o.recipient == mover.id
+                and o.turn_issued == state.turn
+                and o.order_type in CORPS_ORDERS
+                and o.status.value != "cancelled"
+            ),
+            None,
+        )
+        if fresh is not None:
+            return (
+                f"{mover.name} received order {fresh.id} ({fresh.order_type}) this turn; 1 OAS moves only a "
+                "corps general not carrying out another order (2.12)"
+            )
         limit = float(p.get("oas_corps_move_cm"))
     else:
         return "order capacity moves a chief himself or a corps general under him (2.12)"
@@ -494,16 +540,23 @@ def check_cancel(state: GameState, p: RuleParameters, req: OrderRequest, used: i
         return f"there is no order {oid!r} to cancel"
     if target.status.value in ("cancelled", "completed"):
         return f"order {oid} is already {target.status.value}"
+    if target.status not in PENDING:
+        return (
+            f"order {oid} has already got through command control; only orders not yet through are "
+            "cancelled (2.12: 'der ikke er gennemført ved tidligere foretagne kommandokontrol'); "
+            "a new order replaces it"
+        )
     if target.issuer != req.issuer:
         return f"order {oid} was written by {name_of(state, target.issuer)}; only he cancels it"
+    corps = corps_key(state, target.recipient)
     fresh = [
         o.id
         for o in state.orders.values()
-        if o.recipient == target.recipient and o.turn_issued == state.turn and o.order_type != DEFENCE
+        if corps_key(state, o.recipient) == corps and o.turn_issued == state.turn and o.order_type != DEFENCE
     ]
     if fresh:
         return (
-            f"{name_of(state, target.recipient)} got order {fresh[0]} this turn; a corps gets no order and "
+            f"{name_of(state, corps)} got order {fresh[0]} this turn; a corps gets no order and "
             "cancellation in the same turn (3.3)"
         )
     issuer = state.commanders.get(req.issuer)

@@ -7,8 +7,8 @@ Owns the conversions of Torden over Europa 1.1 and 1.3 (digest §2 and §4):
   (12-pounder, horse, other foot) of a corps or army, counted with ordinary rounding, and at most
   24 real guns per gun model (1.3, worked example: 3 French batteries of 12 guns = 36 guns →
   2 gun models of 6 pieces each; digest A40 for the reading);
-* echelons: the source's echelons mapped onto Figure 1 (a Prussian 1806–1813 brigade acts as a
-  division, its regiments as brigades, 1.3);
+* echelons: the source's echelons mapped onto Figure 1 (a Prussian brigade acts as a division,
+  its regiments as brigades, 1.3; the seed gives no period, ``PRUSSIAN_BRIGADE_YEARS``);
 * footprints: figure frontage and depth per arm, so ``Unit.rect()`` gives the footprint.
 
 Base sizes (Table 12 / Appendix 1) are missing from the seed: the per-arm figure sizes used here
@@ -106,7 +106,15 @@ class GunModels:
     unrepresented_guns: int = 0
 
 
-def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
+GUN_PIECES_READINGS = ("fraction", "rounded")
+"""Readings of a gun model's rating beyond 1.3's worked example (ERRATA 5, assumed
+``gun_pieces``): ``fraction`` keeps one third of the real guns shared among the models exactly
+(9 batteries of 12 = 108 guns → 5 models of 7.2 pieces); ``rounded`` rounds each model's
+rating to whole pieces by ordinary rounding (5 models of 7). The worked example (36 guns → 2
+models of 6) is the same under both."""
+
+
+def gun_models(batteries: int, real_guns: int | None = None, pieces: str = "fraction") -> GunModels:
     """Gun models for ``batteries`` batteries with ``real_guns`` guns of one category.
 
     One third of the batteries is represented, by ordinary rounding; when that leaves any
@@ -120,6 +128,8 @@ def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
         real batteries of the category in the corps or army, ≥ 0.
     real_guns : int | None
         their real guns (pieces), ≥ 0; None when the source does not give them.
+    pieces : str
+        the reading of the rating, one of ``GUN_PIECES_READINGS`` (assumed ``fraction``).
 
     Returns
     -------
@@ -128,8 +138,10 @@ def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
     Raises
     ------
     ValueError
-        for a negative count.
+        for a negative count or an unknown ``pieces`` reading.
     """
+    if pieces not in GUN_PIECES_READINGS:
+        raise ValueError(f"gun_pieces must be one of {', '.join(GUN_PIECES_READINGS)}, got {pieces!r}")
     if batteries < 0 or (real_guns is not None and real_guns < 0):
         raise ValueError(f"batteries and guns must be >= 0, got {batteries} batteries, {real_guns} guns")
     represented = round_half_up(batteries * BATTERY_FRACTION)
@@ -140,16 +152,30 @@ def gun_models(batteries: int, real_guns: int | None = None) -> GunModels:
     models = max(represented, math.ceil(real_guns / MAX_REAL_GUNS_PER_MODEL))
     base, extra = divmod(real_guns, models)
     shares = tuple(base + (1 if i < extra else 0) for i in range(models))
-    return GunModels(models, shares, real_guns * BATTERY_FRACTION / models)
+    rating = real_guns * BATTERY_FRACTION / models
+    return GunModels(models, shares, float(round_half_up(rating)) if pieces == "rounded" else rating)
+
+
+PRUSSIAN_BRIGADE_YEARS: tuple[int, int] | None = None
+"""Years in which a Prussian brigade acts as a division (1.3). The seed names the Prussian brigade
+as its example with no period, so by default every year does (``None``); a scenario build or an
+importer passes ``years=(first, last)`` to keep the reading to a period (toe.toml
+``prussian_brigade_years``, assumed)."""
 
 
 def map_echelon(
-    source: str, nation: str = "", year: int | None = None, parent_echelon: str | None = None
+    source: str,
+    nation: str = "",
+    year: int | None = None,
+    parent_echelon: str | None = None,
+    years: tuple[int, int] | None = PRUSSIAN_BRIGADE_YEARS,
 ) -> tuple[str, str]:
     """Map a source echelon onto Torden over Europa's Figure 1 (1.3–1.4).
 
-    A Prussian brigade of 1806–1813 that is not already under a division acts as a division (its
-    regiments are the brigades), and a commander always sits strictly below his superior.
+    A Prussian brigade that is not already under a division acts as a division (its regiments
+    are the brigades; 1.3 gives no period: ``years`` limits it to ``(first, last)``, and then a
+    source without a year keeps its brigade), and a commander always sits strictly below his
+    superior.
 
     Returns
     -------
@@ -160,7 +186,8 @@ def map_echelon(
     above_division = parent_echelon is None or (
         parent_echelon in _ORDER and _ORDER.index(parent_echelon) < _ORDER.index(Echelon.DIVISION.value)
     )
-    if source == Echelon.BRIGADE.value and nation == "Prussia" and year and 1806 <= year <= 1813 and above_division:
+    in_period = years is None or (year is not None and years[0] <= year <= years[1])
+    if source == Echelon.BRIGADE.value and nation == "Prussia" and in_period and above_division:
         ech = Echelon.DIVISION.value
         notes.append("Prussian brigade acts as a division (Torden over Europa 1.3)")
     if parent_echelon in _ORDER and ech in _ORDER and _ORDER.index(ech) <= _ORDER.index(parent_echelon):
@@ -176,7 +203,9 @@ class ScaleParameters:
 
     ``figure_size`` (frontage, depth in cm per figure and arm) is a placeholder: Table 12
     is missing from the seed. ``men_per_base`` converts base-only sources (republique5) and has
-    no default because the source says a base is not a head count.
+    no default because the source says a base is not a head count. ``gun_pieces`` is the
+    assumed reading of a gun model's rating (``GUN_PIECES_READINGS``; written only when it is
+    not the default).
     """
 
     men_per_infantry_figure: int = MEN_PER_INFANTRY_FIGURE
@@ -186,6 +215,7 @@ class ScaleParameters:
     )
     men_per_base: Mapping[str, int] | None = None
     figures_per_base: Mapping[str, int] = field(default_factory=lambda: dict(FIGURES_PER_BASE))
+    gun_pieces: str = "fraction"
 
     def as_parameters(self) -> dict[str, Any]:
         """Scenario parameters naming each value and its status."""
@@ -195,6 +225,8 @@ class ScaleParameters:
             "toe.scale.max_real_guns_per_gun_model": MAX_REAL_GUNS_PER_MODEL,
             "toe.scale.battery_fraction": "1/3",
         }
+        if self.gun_pieces != "fraction":
+            p["toe.scale.gun_pieces"] = self.gun_pieces
         for arm, (w, d) in self.figure_size.items():
             p[f"toe.placeholder.figure_size_cm.{arm}"] = [w, d]
         if self.men_per_base:
@@ -271,7 +303,7 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
     for (gid, cat), batteries in groups.items():
         known = all(b.guns > 0 for b in batteries)
         real = sum(b.guns for b in batteries)
-        gm = gun_models(len(batteries), real if known else None)
+        gm = gun_models(len(batteries), real if known else None, p.gun_pieces)
         parents = {sc.oob.superior(b.id) for b in batteries}
         attach = parents.pop() if len(parents) == 1 else gid
         for b in batteries:

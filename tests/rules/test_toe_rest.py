@@ -1,0 +1,238 @@
+"""Torden over Europa fixes of issue 16 (D2-D13, towns 4.8): each test names the seed section it tests."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from pathlib import Path
+
+import pytest
+from shapely.geometry import box
+
+from battlestudio import store
+from battlestudio.model.terrain import TownZone
+from battlestudio.model.units import Arm, Formation
+from battlestudio.rules import OrderRequest, ReplayDice, get_ruleset
+from battlestudio.rules.moves import MoveRequest
+from battlestudio.rules.toe import ruleset
+from battlestudio.session import GameSession
+
+from tests.rules.toe_runner import CASES, load_case
+
+
+def _auerstedt():
+    state, params, _, _ = load_case(CASES / "order-and-cancel-per-corps")
+    return replace(state, orders={}), params
+
+
+def test_2_12_odds_of_a_detachment_include_the_division_generals_ke():
+    """2.12: a detachment rolls d10 + the corps general's KE + the division general's KE; the
+    odds panel says the same chance the roll has (Davout KE 1, Gudin KE 1, zone 1 needs 4: 80 %)."""
+    state, params = _auerstedt()
+    odds = ruleset.odds(state, params, "davout", "gudin")
+    assert [v for v, _ in odds.modifiers][:2] == [1, 1]
+    assert "Gudin, used for detachments (2.12)" in odds.modifiers[1][1]
+    assert odds.rows[0].chance == Fraction(8, 10)
+    req = OrderRequest("davout", "gudin", "D", parameters={"mode": "H", "point": (60.0, 40.0)})
+    dice = ReplayDice([("toe-command-control:o-2-1:order:t2", (2,))])  # 2 + 1 + 1 = 4: passes
+    out = ruleset.order_phase(state, [req], params, dice)
+    roll = out.outcomes[0].rolls[0]
+    assert roll.success and roll.probability() == odds.rows[0].chance
+    assert ruleset.odds(state, params, "davout", "davout").rows[0].chance == Fraction(7, 10)  # own T: no division KE
+
+
+def test_2_5_a_division_general_rated_outside_10_20_cm_does_not_stop_the_army_check():
+    """2.5: a division general's command distance is 10-20 cm; one rated 25 cm is reported, but the
+    rest of the army is still checked, and his own brigades are measured with his rating."""
+    from battlestudio.rules.toe import command
+    from battlestudio.rules.toe.common import params_for
+
+    state, params = _auerstedt()
+    gudin = state.commanders["gudin"]
+    state = replace(state, commanders={**state.commanders, "gudin": replace(gudin, command_distance=25)})
+    found = {f.subject: f for f in ruleset.out_of_command(state, params, "french")}
+    assert {"friant", "kister", "lochet", "debilly", "petit", "gautier"} <= set(found)
+    assert found["petit"].reach == 25 and found["kister"].reach == 15
+    report = command.check_command(state, params_for(params), "french")
+    assert any("Gudin has command distance 25 cm, outside the rule's 10-20 cm" in str(r) for r in report.refusals)
+
+
+# -- 4.8 towns in the move check ------------------------------------------------------------
+ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
+TABLE = (240.0, 180.0)
+
+
+@pytest.fixture(scope="module")
+def movement():
+    battle = store.load(ELCHINGEN)
+    s = GameSession(battle, seed=4)
+    s.advance_to("movement")
+    return s.state, dict(s.params), battle.scenario
+
+
+def _infantry(state, figures: int, at: tuple[float, float], uid: str = "", formation=Formation.LINE, side=None):
+    side = side or state.side
+    u = next(u for u in sorted(state.units.values(), key=lambda u: u.id) if u.arm is Arm.INFANTRY and u.side == side)
+    return replace(
+        u,
+        id=uid or u.id,
+        name=uid or u.name,
+        figures=figures,
+        position=at,
+        facing=90.0,
+        state="O",
+        formation=formation,
+        attributes={},
+    )
+
+
+def _move(state, params, u, to, towns, facing=None):
+    req = MoveRequest(u.id, (u.position, to), facing, (), TABLE, towns)
+    return get_ruleset("toe").move_check(state, req, params)
+
+
+ZONE = TownZone("z", "Oberelchingen", box(100.0, 100.0, 115.0, 115.0))  # 225 cm², 4.8's default
+
+
+def test_4_8_a_town_zone_holds_one_unit_or_40_figures(movement):
+    """4.8 (D13): 'en enhed eller 40 figurer i en byzone' — a second unit may enter only while the
+    two together have at most 40 figures; a battery may stand there besides them, one at most."""
+    state, params, _ = movement
+    holder = replace(_infantry(state, 24, (103.0, 110.0), "holder"), figure_width=0.5, figure_depth=0.5)
+    small = _infantry(state, 16, (111.0, 95.0), "small")
+    big = _infantry(state, 17, (111.0, 95.0), "big")
+    st = state.evolve(units={u.id: u for u in (holder, small, big)})
+    ok = _move(st, params, small, (111.0, 106.0), (ZONE,))
+    assert ok.legal, ok.problems
+    assert any("deploys in the town zone Oberelchingen (40 of at most 40 figures, 4.8)" in n for n in ok.notes)
+    over = _move(st, params, big, (111.0, 106.0), (ZONE,))
+    assert not over.legal
+    assert "2 units of 41 figures; a town zone holds one unit or 40 figures (4.8" in over.problems[0]
+    alone = state.evolve(units={big.id: big})
+    assert _move(alone, params, big, (111.0, 106.0), (ZONE,)).legal  # one unit, however large
+    assert not _move(st, params, big, (111.0, 106.0), ()).problems  # no towns given: nothing checked
+
+
+def test_4_8_a_march_column_passes_an_empty_town_but_not_an_occupied_one(movement):
+    """4.8 Gennemmarch af byer: a march column marches through an unoccupied town zone at no cost;
+    through a zone others occupy it does not."""
+    state, params, _ = movement
+    col = replace(_infantry(state, 12, (107.5, 92.0), "col"), formation=Formation.MARCH_COLUMN)
+    st = state.evolve(units={col.id: col})
+    through = _move(st, params, col, (107.5, 120.0), (ZONE,))
+    assert any(
+        "marches through the empty town zone Oberelchingen in march column at no cost (4.8)" in n for n in through.notes
+    )
+    enemy_side = next(u.side for u in state.units.values() if u.side != state.side)
+    held = _infantry(state, 10, (112.0, 107.5), "held", side=enemy_side)
+    blocked = _move(state.evolve(units={col.id: col, held.id: held}), params, col, (107.5, 120.0), (ZONE,))
+    assert not blocked.legal and "cannot march through the town zone Oberelchingen" in blocked.problems[-1]
+
+
+def test_4_8_an_enemy_held_town_is_not_entered_and_one_battery_at_most(movement):
+    """4.8/4.8.6: a zone the enemy holds is taken by attack, not by a move; one battery at most."""
+    state, params, _ = movement
+    gun = next(
+        u for u in sorted(state.units.values(), key=lambda u: u.id) if u.arm is Arm.ARTILLERY and u.side == state.side
+    )
+    gun = replace(gun, position=(107.5, 95.0), facing=90.0, state="O", formation=Formation.LIMBERED, attributes={})
+    other = replace(gun, id="gun2", name="gun2", position=(104.0, 108.0))
+    st = state.evolve(units={gun.id: gun, other.id: other})
+    two = _move(st, params, gun, (110.0, 106.0), (ZONE,))
+    assert not two.legal and "at most one battery stands in a town zone (4.8, 4.8.6)" in two.problems[-1]
+    enemy_side = next(u.side for u in state.units.values() if u.side != state.side)
+    foe = _infantry(state, 10, (107.5, 107.5), "foe", side=enemy_side)
+    me = _infantry(state, 10, (107.5, 95.0), "me")
+    st = state.evolve(units={foe.id: foe, me.id: me})
+    assert (
+        "holds it; a town is taken by attack (4.8, 7.1)" in _move(st, params, me, (107.5, 106.0), (ZONE,)).problems[-1]
+    )
+
+
+def test_4_8_the_session_gives_the_move_check_the_scenarios_towns(movement):
+    """4.8: an action's request carries the scenario's town zones, as it carries its terrain."""
+    from battlestudio.rules.actions import ActionRequest
+
+    battle = store.load(ELCHINGEN)
+    s = GameSession(battle, seed=4)
+    filled = s._with_table(ActionRequest("execute_order", "x"))
+    assert len(filled.towns) == len(battle.scenario.towns) > 0
+
+
+def test_2_10_a_corps_marches_only_with_its_artillery_limbered():
+    """2.10 'Artilleri skal være påprodset': with a battery of the corps unlimbered the march does
+    not take place; limbered, the corps marches its 15 cm (the case march-75cm-path-limit moves
+    the Prussians away so nothing else stops it)."""
+    state, params, _, _ = load_case(CASES / "march-75cm-path-limit")
+    state = state.evolve(
+        units={k: v for k, v in state.units.items() if k != "prussian-3"}
+        | {"prussian-3": replace(state.units["prussian-3"], position=(400.0, 50.0))}
+    )
+    free = ruleset.legal_move(state, "davout", params)
+    assert free.max_cm == pytest.approx(15.0)
+    gun = replace(state.units["iii-artillery"], formation=Formation.UNLIMBERED)
+    held = ruleset.legal_move(state.evolve(units={**state.units, gun.id: gun}), "davout", params)
+    assert held.max_cm == 0.0 and not held.events
+    assert "artillery must be limbered ('Artilleri skal være påprodset', 2.10): III Corps artillery" in held.explanation
+
+
+def test_2_9_an_automatic_retreat_is_assigned_only_with_its_cause():
+    """2.9: a corps general may assign the automatic retreat only when more than half the corps'
+    non-artillery units are in U/FU or the enemy has his position."""
+    state, params = _auerstedt()
+    req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
+    out = ruleset.order_phase(state, [req], params, ReplayDice([]))
+    assert out.outcomes[0].status == "refused"
+    assert "has no cause for an automatic retreat" in out.outcomes[0].explanation
+    assert not out.events
+
+
+# -- the order-system cases, by the section each tests ----------------------------------------
+def _run_cases(*names: str) -> None:
+    from tests.rules.toe_runner import final_view, match, run_action
+
+    for name in names:
+        state, params, actions, expected = load_case(CASES / name)
+        for i, (action, want) in enumerate(zip(actions, expected["steps"], strict=True)):
+            result, state = run_action(state, params, action)
+            match(want, result, f"{name} step {i + 1}")
+        if "final" in expected:
+            match(expected["final"], final_view(state), f"{name} final")
+
+
+def test_2_1_orders_go_to_corps_generals_and_the_rest_follow_command_distance():
+    """2.1: orders go to corps (and army) generals; the other echelons get no orders of their own."""
+    _run_cases("order-types-and-reach", "corps-own-retreat")
+
+
+def test_2_6_every_order_but_hold_has_an_objective():
+    """2.6 Objektiv: an attack without an objective is refused; its limits (2.7)."""
+    _run_cases("attack-objective-limits", "attack-objective-reached")
+
+
+def test_2_8_hold_is_the_default_and_the_defence_order():
+    """2.8 Holdordre: a completed order leaves a defence order read as hold (A7); a new order replaces it."""
+    _run_cases("superseded-and-defence", "new-order-replaces-pending")
+
+
+def test_2_11_detachment_of_divisions_and_brigades():
+    """2.11 Detachering: detached with M, H or T to a point, no attack order, lifted by a march order,
+    an order in force not cancelled (2.12, ERRATA 6)."""
+    _run_cases(
+        "detachment-of-a-division",
+        "detachment-and-lifting",
+        "detached-formations-move-to-their-point",
+        "detachment-cancelled",
+    )
+
+
+def test_3_1_command_control_of_chiefs_and_corps_generals_own_orders():
+    """3.1 Kommandokontrol, generelt: a chief's order rolls in his zones (3.2), a corps general's own
+    order rolls as zone 1 (A20)."""
+    _run_cases("control-zone-boundaries", "corps-own-retreat", "failed-order-rerolled")
+
+
+def test_1_4_generals_measure_command_from_their_position():
+    """1.4 Generaler: a general is measured from his position (Table 12 lost, assumed general_base)."""
+    _run_cases("out-of-command-boundaries")
