@@ -189,6 +189,8 @@ def _sql(path, *statements):
     con = sqlite3.connect(path)
     for s in statements:
         con.execute(s)
+    if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+        con.execute("DELETE FROM meta WHERE key = 'checksums'")  # as a file saved before checksums
     con.commit()
     con.close()
 
