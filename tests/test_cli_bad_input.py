@@ -47,8 +47,8 @@ def test_negative_figures_are_named_by_every_command(tmp_path, capsys, command):
     assert main(argv) == 1
     out = capsys.readouterr()
     text = (out.out + out.err).strip()
-    if command == ["check"]:  # check's own layout: FILE: WHAT: WHERE, on stdout
-        assert text == f"{bad}: must be between 0 and 10000, got -3: units[0].figures", text
+    if command == ["check"]:  # check's layout: FILE: error CHECK: FIELD: what, on stdout
+        assert text == f"{bad}: error file: units[0].figures: must be between 0 and 10000, got -3", text
     else:
         assert text.endswith(f"{bad}: units[0].figures: must be between 0 and 10000, got -3"), text
     assert "Traceback" not in text and len(text.splitlines()) == 1
@@ -240,5 +240,5 @@ def test_check_refuses_a_battle_file_with_deleted_events(tmp_path, capsys):
     assert main(["check", str(p)]) != 0
     captured = capsys.readouterr()
     out = captured.out + captured.err
-    assert out.startswith(f"{p}: missing: the events must be numbered 0 to n - 1 without gaps")
-    assert out.rstrip().endswith("event seq=1 to 2")
+    assert out.startswith(f"{p}: error file: event seq=1 to 2: missing: the events must be numbered 0 to n - 1")
+    assert out.rstrip().endswith("a game with deleted events cannot be replayed")

@@ -85,9 +85,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     try:
         battle = store.load(args.file)
-    except store.BattleFileError as err:
-        where = f": {err.where}" if err.where else ""
-        print(terminal_text(f"{args.file}: {err.what}{where}"))
+    except store.BattleFileError as err:  # the README's layout, the check being "file"
+        where = f"{err.where}: " if err.where else ""
+        print(terminal_text(f"{args.file}: error file: {where}{err.what}"))
         return EXIT_PROBLEMS
     problems = check_battle(battle)
     for p in problems:

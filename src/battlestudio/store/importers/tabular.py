@@ -126,7 +126,7 @@ def _check_kind(path: Path, fmt: str) -> None:
 
 
 def _read_rows(
-    path: Path, sheet: str | None, fmt: str | None = None
+    path: Path, sheet: str | None, fmt: str | None = None, warnings: list[ImportWarning] | None = None
 ) -> tuple[list[str], Iterable[tuple[int, dict[str, str]]]]:
     """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1.
 
@@ -139,7 +139,7 @@ def _read_rows(
         _check_kind(path, fmt)
     if fmt == "xlsx" or (fmt is None and path.suffix.lower() in (".xlsx", ".xlsm")):
         return _read_xlsx(path, sheet)
-    return csv_rows(path)
+    return csv_rows(path, warnings=warnings)
 
 
 def _cell(v: object) -> str:
@@ -328,17 +328,25 @@ def import_table(
     """
     m = load_mapping(mapping)
     path = Path(path)
-    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"), fmt)
+    early: list[ImportWarning] = []  # short CSV rows, found while the rows are read
+    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"), fmt, early)
     needed = [c for v in m.columns.values() for c in (v if isinstance(v, list) else [v])]
     needed += [m.hierarchy[k] for k in ("path", "prefix", "id", "parent") if k in m.hierarchy]
     needed += list(m.hierarchy.get("levels", []))
-    missing = [c for c in needed if c not in header]
+    missing = list(dict.fromkeys(c for c in needed if c not in header))
+    if missing and not any(header):
+        raise OobImportError(
+            f"{path}: row 1: no header (the file or sheet is empty); expected the columns "
+            f"{', '.join(map(repr, missing))} named in {m.origin}"
+        )
     if missing:
         raise OobImportError(
-            f"{path}: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
-            f"are not in the header ({', '.join(header)})"
+            f"{path}: row 1: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
+            f"missing from the header ({', '.join(h for h in header if h)})"
         )
-    return _Builder(path, m, scenario if scenario is not None else Scenario()).run(rows)
+    builder = _Builder(path, m, scenario if scenario is not None else Scenario())
+    builder.warnings = early
+    return builder.run(rows)
 
 
 _Entry = tuple[int, dict[str, str], str, str]
