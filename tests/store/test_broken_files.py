@@ -174,7 +174,7 @@ def test_json_duplicate_key_and_nan_are_refused(tmp_path, jena):
     text = dumps(jena)
     p = tmp_path / "d.battle.json"
     p.write_text(text.replace('"title": "Jena 1806",', '"title": "Jena 1806", "title": "Auerstedt",'), encoding="utf-8")
-    assert "key 'title' appears twice" in _load_error(p)
+    assert "key 'title': appears twice" in _load_error(p)
     p.write_text(text.replace('"facing": 90.0', '"facing": NaN', 1), encoding="utf-8")
     assert "NaN is not a number JSON allows" in _load_error(p)
 
