@@ -19,6 +19,7 @@ import shutil
 import sqlite3
 import zipfile
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -295,21 +296,23 @@ def run_reader(fmt: str, path: Path, png: Path | None = None) -> BaseException |
                     if not str(exc):
                         raise
             return None
-        from battlestudio.store.importers import import_oob
-
-        if fmt == "oob":
-            import_oob([path], "oob")
-        elif fmt in ("csv", "xlsx"):
-            import_oob([path], fmt, mapping=LEVELS_MAP)
-        elif fmt == "fogofwar":
-            import_oob([path], "fogofwar", scenario_id=18)
-        else:
-            import_oob([path], "orbat-mapper")
+        import_result(fmt, path)
         return None
     except BaseException as exc:  # noqa: BLE001 - the harness classifies every exception
         if isinstance(exc, KeyboardInterrupt):
             raise
         return exc
+
+
+def import_result(fmt: str, path: Path) -> Any:
+    """``import_oob`` of ``path`` read as ``fmt`` (an order-of-battle format), as the CLI calls it."""
+    from battlestudio.store.importers import import_oob
+
+    if fmt in ("csv", "xlsx"):
+        return import_oob([path], fmt, mapping=LEVELS_MAP)
+    if fmt == "fogofwar":
+        return import_oob([path], "fogofwar", scenario_id=18)
+    return import_oob([path], "orbat-mapper" if fmt == "orbat" else fmt)
 
 
 def acceptable(exc: BaseException | None, path: Path) -> bool:
