@@ -51,3 +51,8 @@ def test_the_reported_messages_are_counted_unclear(message, rule):
 )
 def test_the_present_messages_are_clear(message):
     assert fuzz_inputs.unclear(message, [F, "/tmp/x"]) is None
+
+
+def test_a_replay_failure_names_the_event():
+    line = "battlestudio: /tmp/x/m.csv: game log event 1: event 'phase_started': turn must be >= 1, got -1"
+    assert fuzz_inputs.unclear(line, [F]) is None
