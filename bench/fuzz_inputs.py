@@ -64,7 +64,8 @@ PYTHON_WORDS = re.compile(
 )
 """Python's words rather than the user's."""
 PLACE = re.compile(
-    r"^(?:game log event \d+: |row \d+|line \d+|rows? \d|table \w+|event seq=|meta key=|zip member |column |sheet |"
+    r"^(?:game log event \d+: |event '\w+' \(turn |row \d+|line \d+|rows? \d|table \w+|event seq=|meta key=|"
+    r"zip member |column |sheet |"
     r"key '|\$[.\[]|[a-z_]+(?:\[\d+\]|\.[a-z_0-9]+)*: |info\.|scenario_info|[a-z_]+ id=|oob_|source seq=|"
     r"--\w)"
 )

@@ -113,6 +113,21 @@ def test_check_reports_the_first_bad_event(tmp_path, capsys):
     # log says the same
     assert main(["log", str(bad)]) == 1
     assert "game log event 7" in capsys.readouterr().err
+    # and orders, naming the file first (it said "battlestudio: event 'moved' ..." before)
+    assert main(["orders", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"battlestudio: {bad}: event 'moved' (turn 1, side french, phase movement)"
+    )
+
+
+def test_an_id_given_as_a_list_in_an_event_is_refused_on_load(tmp_path, capsys):
+    def edit(d):
+        d["events"][5]["text"] = [[["x"]]]  # the Annotation's text: a str field
+
+    bad = _doc_file(tmp_path, edit)
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: error file: events[5]: event ") and "field text: expected a text, got a list" in out
 
 
 # -- 3. --width limits, before any painting ---------------------------------------------------

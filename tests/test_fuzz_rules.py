@@ -56,3 +56,9 @@ def test_the_present_messages_are_clear(message):
 def test_a_replay_failure_names_the_event():
     line = "battlestudio: /tmp/x/m.csv: game log event 1: event 'phase_started': turn must be >= 1, got -1"
     assert fuzz_inputs.unclear(line, [F]) is None
+
+
+def test_an_event_named_by_kind_and_place_is_a_place():
+    line = f"battlestudio: {F}: event 'moved' (turn 1, side french, phase movement): no unit or commander 'ghost'"
+    assert fuzz_inputs.unclear(line, [F]) is None
+    assert fuzz_inputs.unclear(line.replace(f"{F}: ", ""), [F]) == "no file named"

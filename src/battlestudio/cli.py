@@ -208,7 +208,7 @@ def _cmd_orders(args: argparse.Namespace) -> int:
     try:
         state = state_at_turn(GameState.from_scenario(scenario), battle.events, args.turn)
         text = ruleset.orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
-    except RuleRefused as exc:
+    except (RuleRefused, ValueError) as exc:  # ValueError: an event the game cannot replay
         raise _Problem(f"{args.file}: {exc}") from None
     if text is None:
         raise _Problem(f"{args.file}: ruleset {ruleset.id!r} ({ruleset.describe().name}) has no orders report")

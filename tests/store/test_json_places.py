@@ -45,3 +45,11 @@ def test_a_key_given_twice_is_named(tmp_path):
 def test_deep_nesting_is_said_in_words(tmp_path):
     err = _error(tmp_path, '{"format": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert err.what.startswith("nested too deeply") and "Recursion" not in str(err)
+
+
+def test_a_number_too_long_for_python_is_said_in_words(tmp_path):
+    text = dumps(jena_battle()).replace('"turns": 40', '"turns": ' + "9" * 5000, 1)
+    line = text[: text.index("9" * 5000)].count("\n") + 1
+    err = _error(tmp_path, text)
+    assert err.where.startswith(f"line {line} column ") and err.what.startswith("a number of more than 4,300 digits")
+    assert "sys.set_int_max_str_digits" not in str(err)

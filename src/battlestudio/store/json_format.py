@@ -111,6 +111,12 @@ def loads(text: str) -> Battle:
             f"key {exc.args[0]!r}", "appears twice in one object; a BattleStudio document gives each key once"
         ) from None
     except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's int-size guard, in the user's words
+            m = re.search(r"\d{4300,}", text)
+            at = _place(text, m.start()) if m else ""
+            raise DocumentError(
+                at, "a number of more than 4,300 digits; no value in a battle file is that long"
+            ) from None
         raise DocumentError(_constant_place(text), f"not valid JSON: {exc}") from None
     except RecursionError:
         raise DocumentError(
@@ -168,9 +174,13 @@ def _constant_place(text: str) -> str:
     """``line L column C`` of the first NaN or Infinity outside a string in ``text``, or ""."""
     for m in _CONSTANT.finditer(text):
         if m.group(1):
-            line = text.count("\n", 0, m.start(1)) + 1
-            return f"line {line} column {m.start(1) - (text.rfind(chr(10), 0, m.start(1)) + 1) + 1}"
+            return _place(text, m.start(1))
     return ""
+
+
+def _place(text: str, i: int) -> str:
+    """``line L column C`` (1-based) of character ``i`` of ``text``."""
+    return f"line {text.count(chr(10), 0, i) + 1} column {i - (text.rfind(chr(10), 0, i) + 1) + 1}"
 
 
 def _no_constant(name: str) -> Any:
