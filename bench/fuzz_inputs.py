@@ -256,8 +256,20 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copytree(slot / "in", dest)
                 (dest / "finding.txt").write_text(f"{kind}\n{text}\n", encoding="utf-8")
 
-    while running or more():
-        while free and more():
+    stop = []
+
+    def on_term(_sig: int, _frame: Any) -> None:  # finish the running children, then report
+        stop.append(True)
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+    reported = 0
+    while running or (more() and not stop):
+        done = sum(c["inputs"] for c in counts.values())
+        if done - reported >= 500:
+            reported = done
+            print(f"  ... {done} inputs in {time.monotonic() - started:.0f} s", flush=True)
+        while free and more() and not stop:
             fmt = fmts[n % len(fmts)]
             s = rng.getrandbits(48)
             n += 1
@@ -267,12 +279,17 @@ def main(argv: list[str] | None = None) -> int:
             r, w = os.pipe()
             pid = os.fork()
             if pid == 0:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.close(r)
                 _child(fmt, s, slot, seeds, w)
             os.close(w)
             running[pid] = (fmt, s, slot, r, time.monotonic(), bytearray())
         fds = {v[3]: pid for pid, v in running.items()}
-        ready, _, _ = select.select(list(fds), [], [], 1.0)
+        try:
+            ready, _, _ = select.select(list(fds), [], [], 1.0)
+        except InterruptedError:
+            continue
         for fd in ready:
             chunk = os.read(fd, 65536)
             pid = fds[fd]
