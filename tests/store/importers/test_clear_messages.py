@@ -86,3 +86,10 @@ def test_orbat_mapper_field_errors_keep_their_json_path(tmp_path):
     p = tmp_path / "t.json"
     p.write_text(text, encoding="utf-8")
     assert _error([p], "orbat-mapper").startswith(f"{p}: $.type: ")
+
+
+def test_a_warning_is_one_line_when_a_cell_holds_line_breaks():
+    from battlestudio.store.importers.common import ImportWarning
+
+    w = ImportWarning("/x/force_unit.csv", 7, "column 'men': 'a\nb' is not a number", "The\nBattle of\r\nX")
+    assert str(w) == "/x/force_unit.csv:7: warning: column 'men': 'a b' is not a number  [The Battle of X]"

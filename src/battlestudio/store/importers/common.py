@@ -206,9 +206,11 @@ class ImportWarning:
     severity: str = "warning"
 
     def __str__(self) -> str:
+        """One line (a cell's line breaks shown as spaces): ``FILE:LINE: severity: message  [text]``."""
         where = f"{self.file}:{self.line}" if self.line else self.file
-        tail = f"  [{self.text.strip()}]" if self.text.strip() else ""
-        return f"{where}: {self.severity}: {self.message}{tail}"
+        text = " ".join(self.text.split())
+        tail = f"  [{text}]" if text else ""
+        return " ".join(f"{where}: {self.severity}: {self.message}".splitlines()) + tail
 
 
 @dataclass(frozen=True, slots=True)
