@@ -80,7 +80,8 @@ WHOLE_FILE = re.compile(
     r"|no force|the tables hold|nested too deeply|no sheet|ruleset '.*' \(.*\) has no orders report"
     r"|not a \.battle|unknown file type|already exists|no \S+ is (?:in|at)|a battle file of [\d,]+ bytes"
     r"|must be an object|not an ORBAT Mapper|the file is empty|cannot save|cannot append|not saved"
-    r"|[\d,]+ of the [\d,]+ recorded events|no events in turn|more than [\d,]+ (?:rows|lines|levels))"
+    r"|[\d,]+ of the [\d,]+ recorded events|no events in turn|more than [\d,]+ (?:rows|lines|levels)"
+    r"|no ruleset '.*' is installed|nothing imported)"
 )
 """Messages about the file as a whole: no place inside it to name."""
 

@@ -257,3 +257,16 @@ def test_check_refuses_a_battle_file_with_deleted_events(tmp_path, capsys):
     out = captured.out + captured.err
     assert out.startswith(f"{p}: error file: event seq=1 to 2: missing: the events must be numbered 0 to n - 1")
     assert out.rstrip().endswith("a game with deleted events cannot be replayed")
+
+
+def test_a_point_of_an_event_given_nested_lists_is_refused_on_load(tmp_path, capsys):
+    def edit(d):
+        order = next(e for e in d["events"] if e["kind"] == "order_written")
+        order["objective"] = [[[1.0, 2.0]], [3.0]]  # replaying it raised TypeError: an internal error
+
+    bad = _doc_file(tmp_path, edit)
+    for command in ("check", "log", "orders"):
+        assert main([command, str(bad)]) == 1
+        out = capsys.readouterr()
+        text = out.out + out.err
+        assert "field objective: expected a point [x, y] in cm" in text and "internal error" not in text, text

@@ -47,6 +47,8 @@ def test_the_reported_messages_are_counted_unclear(message, rule):
         f"battlestudio: {F}: table unit: damaged or changed outside BattleStudio: its rows do not match",
         f"battlestudio: {F}: zip member 'xl/worksheets/sheet1.xml': compressed 2,000 to 1",
         f"battlestudio: {F}: file is empty",
+        f"battlestudio: {F}: no ruleset 'x' is installed (known: belle-alliance, gda, regimental, toe)",
+        f"battlestudio: {F}: nothing imported (no command or unit row found)",
     ],
 )
 def test_the_present_messages_are_clear(message):
