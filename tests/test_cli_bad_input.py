@@ -5,6 +5,7 @@ no existing file is damaged."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -270,3 +271,10 @@ def test_a_point_of_an_event_given_nested_lists_is_refused_on_load(tmp_path, cap
         out = capsys.readouterr()
         text = out.out + out.err
         assert "field objective: expected a point [x, y] in cm" in text and "internal error" not in text, text
+
+
+def test_the_long_fuzz_runs_internal_error_input_is_refused_clearly(capsys):
+    bad = Path(__file__).resolve().parent / "data" / "fuzz" / "nested-objective.battle.json"
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: error file: events[3]: event 'order_written': field objective: expected a point")

@@ -153,3 +153,10 @@ def test_a_header_wider_than_the_limit_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(tabular, "XLSX_MAX_COLUMNS", 5)
     msg = _error(_xlsx(tmp_path))
     assert "w.xlsx: row 1: " in msg and "columns, more than the 5 an import reads" in msg
+
+
+def test_a_member_whose_zip_checksum_is_wrong_is_named_in_words(tmp_path):
+    bad = Path(__file__).resolve().parents[2] / "data" / "fuzz" / "bad-crc.xlsx"  # found by the long fuzz run
+    msg = _error(bad)
+    assert "the workbook's zip archive is damaged (wrong checksum of zip member 'xl/worksheets/sheet1.xml')" in msg
+    assert "BadZipFile" not in msg

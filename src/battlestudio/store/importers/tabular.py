@@ -287,6 +287,11 @@ def _read_xlsx(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int
         except DefusedXmlException as e:
             raise OobImportError(f"{path}: row {n}: {_xlsx_reason(e, DefusedXmlException)}") from e
         except Exception as e:  # noqa: BLE001 - a damaged sheet's XML fails in many ways
+            import zipfile
+
+            if isinstance(e, zipfile.BadZipFile):  # a member's data does not match its zip checksum
+                said = str(e).replace("Bad CRC-32 for file", "wrong checksum of zip member")
+                raise OobImportError(f"{path}: row {n}: the workbook's zip archive is damaged ({said})") from e
             raise OobImportError(f"{path}: row {n}: the worksheet cannot be read ({type(e).__name__}: {e})") from e
         return header, rows
     finally:
