@@ -19,6 +19,7 @@ import shutil
 import sqlite3
 import zipfile
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,6 +172,8 @@ def _sqlite_mutate(path: Path, rng: random.Random) -> None:
                 c = rng.choice(cols)
                 v = rng.choice([None, "", "x", 1e308, -1, 2**62, "\udfff".encode("utf-8", "surrogatepass"), 1.4e53])
                 con.execute(f'UPDATE "{t}" SET "{c}" = ? WHERE rowid IN (SELECT rowid FROM "{t}" LIMIT 1)', (v,))
+        if rng.random() < 0.5:  # as a file saved before checksums: the values' own checks must hold
+            con.execute("DELETE FROM meta WHERE key = 'checksums'")
         con.commit()
     except sqlite3.Error:
         pass
@@ -295,21 +298,23 @@ def run_reader(fmt: str, path: Path, png: Path | None = None) -> BaseException |
                     if not str(exc):
                         raise
             return None
-        from battlestudio.store.importers import import_oob
-
-        if fmt == "oob":
-            import_oob([path], "oob")
-        elif fmt in ("csv", "xlsx"):
-            import_oob([path], fmt, mapping=LEVELS_MAP)
-        elif fmt == "fogofwar":
-            import_oob([path], "fogofwar", scenario_id=18)
-        else:
-            import_oob([path], "orbat-mapper")
+        import_result(fmt, path)
         return None
     except BaseException as exc:  # noqa: BLE001 - the harness classifies every exception
         if isinstance(exc, KeyboardInterrupt):
             raise
         return exc
+
+
+def import_result(fmt: str, path: Path) -> Any:
+    """``import_oob`` of ``path`` read as ``fmt`` (an order-of-battle format), as the CLI calls it."""
+    from battlestudio.store.importers import import_oob
+
+    if fmt in ("csv", "xlsx"):
+        return import_oob([path], fmt, mapping=LEVELS_MAP)
+    if fmt == "fogofwar":
+        return import_oob([path], "fogofwar", scenario_id=18)
+    return import_oob([path], "orbat-mapper" if fmt == "orbat" else fmt)
 
 
 def acceptable(exc: BaseException | None, path: Path) -> bool:

@@ -152,7 +152,7 @@ def test_check_broken_file_is_one_line(tmp_path, capsys):
     doc["units"][3]["facing"] = "north"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["check", str(path)]) == 1
-    assert capsys.readouterr().out == f'{path}: expected a number, got "north": units[3].facing\n'
+    assert capsys.readouterr().out == f'{path}: error file: units[3].facing: expected a number, got "north"\n'
 
 
 def test_convert_json_battle_json_is_identical(tmp_path, capsys):

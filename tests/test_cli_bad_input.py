@@ -5,6 +5,7 @@ no existing file is damaged."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -47,8 +48,8 @@ def test_negative_figures_are_named_by_every_command(tmp_path, capsys, command):
     assert main(argv) == 1
     out = capsys.readouterr()
     text = (out.out + out.err).strip()
-    if command == ["check"]:  # check's own layout: FILE: WHAT: WHERE, on stdout
-        assert text == f"{bad}: must be between 0 and 10000, got -3: units[0].figures", text
+    if command == ["check"]:  # check's layout: FILE: error CHECK: FIELD: what, on stdout
+        assert text == f"{bad}: error file: units[0].figures: must be between 0 and 10000, got -3", text
     else:
         assert text.endswith(f"{bad}: units[0].figures: must be between 0 and 10000, got -3"), text
     assert "Traceback" not in text and len(text.splitlines()) == 1
@@ -113,6 +114,21 @@ def test_check_reports_the_first_bad_event(tmp_path, capsys):
     # log says the same
     assert main(["log", str(bad)]) == 1
     assert "game log event 7" in capsys.readouterr().err
+    # and orders, naming the file first (it said "battlestudio: event 'moved' ..." before)
+    assert main(["orders", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"battlestudio: {bad}: event 'moved' (turn 1, side french, phase movement)"
+    )
+
+
+def test_an_id_given_as_a_list_in_an_event_is_refused_on_load(tmp_path, capsys):
+    def edit(d):
+        d["events"][5]["text"] = [[["x"]]]  # the Annotation's text: a str field
+
+    bad = _doc_file(tmp_path, edit)
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: error file: events[5]: event ") and "field text: expected a text, got a list" in out
 
 
 # -- 3. --width limits, before any painting ---------------------------------------------------
@@ -234,10 +250,31 @@ def test_check_refuses_a_battle_file_with_deleted_events(tmp_path, capsys):
     store.save(jena_battle(), p)
     con = sqlite3.connect(p)
     con.execute("DELETE FROM event WHERE seq BETWEEN 1 AND 2")
+    con.execute("DELETE FROM meta WHERE key = 'checksums'")  # as a file saved before checksums
     con.commit()
     con.close()
     assert main(["check", str(p)]) != 0
     captured = capsys.readouterr()
     out = captured.out + captured.err
-    assert out.startswith(f"{p}: missing: the events must be numbered 0 to n - 1 without gaps")
-    assert out.rstrip().endswith("event seq=1 to 2")
+    assert out.startswith(f"{p}: error file: event seq=1 to 2: missing: the events must be numbered 0 to n - 1")
+    assert out.rstrip().endswith("a game with deleted events cannot be replayed")
+
+
+def test_a_point_of_an_event_given_nested_lists_is_refused_on_load(tmp_path, capsys):
+    def edit(d):
+        order = next(e for e in d["events"] if e["kind"] == "order_written")
+        order["objective"] = [[[1.0, 2.0]], [3.0]]  # replaying it raised TypeError: an internal error
+
+    bad = _doc_file(tmp_path, edit)
+    for command in ("check", "log", "orders"):
+        assert main([command, str(bad)]) == 1
+        out = capsys.readouterr()
+        text = out.out + out.err
+        assert "field objective: expected a point [x, y] in cm" in text and "internal error" not in text, text
+
+
+def test_the_long_fuzz_runs_internal_error_input_is_refused_clearly(capsys):
+    bad = Path(__file__).resolve().parent / "data" / "fuzz" / "nested-objective.battle.json"
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: error file: events[3]: event 'order_written': field objective: expected a point")

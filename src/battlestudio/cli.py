@@ -85,9 +85,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     try:
         battle = _load(args.file)
-    except store.BattleFileError as err:
-        where = f": {err.where}" if err.where else ""
-        print(terminal_text(f"{args.file}: {err.what}{where}"))
+    except store.BattleFileError as err:  # the README's layout, the check being "file"
+        where = f"{err.where}: " if err.where else ""
+        print(terminal_text(f"{args.file}: error file: {where}{err.what}"))
         return EXIT_PROBLEMS
     problems = check_battle(battle)
     for p in problems:
@@ -206,7 +206,7 @@ def _cmd_orders(args: argparse.Namespace) -> int:
     try:
         state = state_at_turn(GameState.from_scenario(scenario), battle.events, args.turn)
         text = ruleset.orders_report(state, scenario.info.parameters, {k: s.name for k, s in scenario.sides.items()})
-    except RuleRefused as exc:
+    except (RuleRefused, ValueError) as exc:  # ValueError: an event the game cannot replay
         raise _Problem(f"{args.file}: {exc}") from None
     if text is None:
         raise _Problem(f"{args.file}: ruleset {ruleset.id!r} ({ruleset.describe().name}) has no orders report")

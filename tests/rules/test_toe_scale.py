@@ -131,3 +131,26 @@ def test_convert_with_men_per_base_placeholder():
     corps_arty = next(c for c in sc.commanders.values() if c.attributes.get("formation") == "Corps Artillery")
     assert sc.oob.subordinates(corps_arty.id) == [arty[0].id]  # both batteries were there
     assert Echelon.CORPS.value in {c.echelon for c in sc.commanders.values()}
+
+
+def test_each_gun_model_names_its_own_share_of_the_batteries(tmp_path):
+    """600 batteries make 200 models: naming every battery on every model was 120,000 names
+    (an import quadratic in size, 600 MB for a 60 kB .oob); each now names its share."""
+    from battlestudio.store.importers import import_oob
+
+    lines = [
+        "!French 1813",
+        "!Indent 2",
+        "Grande Armée - Napoleon",
+        "  III Corps - Ney",
+        "    Corps Artillery - Charbonnel",
+    ]
+    lines += [f"      III Corps Bty {i} - MdF" for i in range(600)]
+    p = tmp_path / "guns.oob"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = import_oob([p], "oob")
+    models = [u for u in res.scenario.units.values() if u.arm is Arm.ARTILLERY]
+    assert len(models) > 100
+    named = [b for u in models for b in u.attributes["source_batteries"]]
+    assert len(named) == len(set(named)) == 600  # every battery once, on one model
+    assert all(1 <= len(u.attributes["source_batteries"]) <= 4 for u in models)

@@ -18,6 +18,7 @@ def _sql(path, *statements):
     con = sqlite3.connect(path)
     for s in statements:
         con.execute(s)
+    con.execute("DELETE FROM meta WHERE key = 'checksums'")  # as a file saved before checksums
     con.commit()
     con.close()
 

@@ -133,3 +133,29 @@ def test_the_footprint_cache_recomputes_only_changed_units_and_gives_the_same_ve
     assert second["u-roguet"] is first["u-roguet"]
     assert second["u-villatte"] is not first["u-villatte"] and second["u-villatte"].bounds[0] == -7.0
     assert found(s, cache) == found(s)
+
+
+def test_an_undeployed_import_is_one_warning_and_checks_in_linear_time():
+    import time
+
+    s = elchingen_scenario()
+    base = s.units["u-roguet"]
+    for i in range(3000):  # an import puts every unit at one spot until it is deployed
+        s.units[f"u-{i}"] = replace(base, id=f"u-{i}", name=f"Bde {i}").moved((60.0, 50.0))
+    t = time.monotonic()
+    stacked = [p for p in found(s) if p.check == "unit.overlap" and p.subjects[0] == "u-0"]
+    assert time.monotonic() - t < 5  # 4.5 million pairs measured one by one took minutes
+    assert len(stacked) == 1 and stacked[0].message.startswith(
+        "units['u-0'].position: 3000 units stand one on another at (60, 50) cm (Bde 0, Bde 1, Bde 2, Bde 3, ...)"
+    )
+    assert len(stacked[0].subjects) == 50
+
+
+def test_a_few_units_on_one_spot_are_still_named_pair_by_pair():
+    s = elchingen_scenario()
+    base = s.units["u-roguet"]
+    for i in range(3):
+        s.units[f"u-{i}"] = replace(base, id=f"u-{i}", name=f"Bde {i}").moved((60.0, 50.0))
+    pairs = [p.subjects for p in found(s) if p.check == "unit.overlap" and p.subjects[1][2:3].isdigit()]
+    assert {("u-0", "u-1"), ("u-0", "u-2"), ("u-1", "u-2")} <= set(pairs)
+    assert not any("stand one on another" in p.message for p in found(s))

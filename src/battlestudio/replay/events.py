@@ -123,6 +123,18 @@ def _tupled(value: Any) -> Any:
 
 
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
+_TEXT_FIELDS: dict[type, frozenset[str]] = {}
+_POINT_FIELDS: dict[type, frozenset[str]] = {}
+"""Per event class, its fields declared ``Point`` (or ``Point | None``): a pair of numbers."""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+"""Per event class, its fields declared ``str``: a value read for one must be a text (an id
+given as a list would otherwise be carried into the replay and its messages)."""
 """Field names per event class (``dataclasses.fields`` is slow to call once per event read)."""
 
 
@@ -141,10 +153,28 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+        _TEXT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("str", str))
+        _POINT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("Point", "Point | None"))
     given = {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in data.items() if k != "kind"}
     extra = given.keys() - names
     if extra:
         raise ValueError(f"event {kind!r} has no field(s) {', '.join(sorted(extra))}")
+    for k in _POINT_FIELDS[cls] & given.keys():
+        v = given[k]
+        if v is not None and not (
+            isinstance(v, tuple)
+            and len(v) == 2
+            and all(isinstance(c, int | float) and not isinstance(c, bool) for c in v)
+        ):
+            raise ValueError(f"event {kind!r}: field {k}: expected a point [x, y] in cm, got {_short(data[k])}")
+    for k in _TEXT_FIELDS[cls] & given.keys():
+        if not isinstance(given[k], str):
+            got = (
+                type(data[k]).__name__
+                if not isinstance(data[k], list | dict)
+                else ("a list", "an object")[isinstance(data[k], dict)]
+            )
+            raise ValueError(f"event {kind!r}: field {k}: expected a text, got {got}")
     try:
         return cls(**given)
     except TypeError as exc:

@@ -25,6 +25,7 @@ from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.rules import load_event_types
+from battlestudio.store import checksum
 from battlestudio.store.codec import (
     COLLECTIONS,
     FORMAT,
@@ -45,6 +46,7 @@ from battlestudio.store.rows import (
     INFO_TABLE,
     OOB_EDGE_TABLE,
     OOB_NODE_TABLE,
+    REQUIRED_TABLE_NAMES,
     SOURCE_TABLE,
     check_header,
     connect,
@@ -106,8 +108,11 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             conn = connect(os.fspath(path), mode)
             conn.execute("BEGIN")
             version = check_header(os.fspath(path), conn)
+            sums = checksum.read(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))
+            if sums is not None:  # before any row is used: damage is named, not loaded
+                checksum.verify_tables(path, conn, sums, REQUIRED_TABLE_NAMES)
             read_document(conn, doc, version)
-            events = read_events(conn, path)
+            events = read_events(conn, path, sums)
             conn.execute("COMMIT")
         game = doc.pop("game", None)  # checked against the events, which the doc does not hold
         battle = battle_from_doc(doc)
@@ -167,8 +172,9 @@ def read_document(conn: Any, doc: dict[str, Any], version: int = SCHEMA_VERSION)
     return doc
 
 
-def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
-    """The events of an open, checked .battle file, their places checked, not yet built.
+def read_events(conn: Any, path: str | os.PathLike[str], sums: dict[str, Any] | None = None) -> RecordedEvents:
+    """The events of an open, checked .battle file, their places checked, not yet built;
+    with ``sums`` (the file's ``checksum`` record) the rows are checked against it first.
 
     Raises
     ------
@@ -181,7 +187,10 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
     cursor = conn.cursor()
     cursor.row_factory = None  # plain tuples, made in C
     kinds = event_kinds()
-    columns = f"SELECT seq, kind, turn, side, phase, payload FROM {EVENT_TABLE}"
+    columns = f"SELECT {checksum.EVENT_COLUMNS} FROM {EVENT_TABLE}"
+    rest = cursor.execute(f"{columns} ORDER BY seq").fetchall()
+    if sums is not None:  # damage is named as such before any row is read as an event
+        checksum.verify_events(path, sums, rest)
     bad = cursor.execute(  # the places are checked by SQLite: no Python loop over the rows
         f"{columns} WHERE typeof(turn) != 'integer' OR typeof(side) != 'text' OR typeof(phase) != 'text' "
         f"OR kind IS NULL OR kind NOT IN ({', '.join('?' * len(kinds))}) ORDER BY seq LIMIT 1",
@@ -190,7 +199,6 @@ def read_events(conn: Any, path: str | os.PathLike[str]) -> RecordedEvents:
     if bad is not None:
         event_from_doc(_event_doc(*bad), f"events[{bad[0]}]")  # raises its DocumentError
         raise DocumentError(f"events[{bad[0]}]", "bad kind, turn, side or phase")  # (not reached)
-    rest = cursor.execute(f"{columns} ORDER BY seq").fetchall()
     if rest and (rest[0][0] != 0 or rest[-1][0] != len(rest) - 1):  # seq is the rowid: unique integers
         raise DocumentError(*_missing_seqs([r[0] for r in rest]))
     heads = [r[2:5] for r in rest]  # (turn, side, phase): 4x faster than a second query

@@ -21,6 +21,7 @@ from battlestudio import __version__
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.recorded import RecordedEvents
+from battlestudio.store import checksum
 from battlestudio.store.atomic import atomic_write
 from battlestudio.store.codec import (
     COLLECTIONS,
@@ -40,6 +41,7 @@ from battlestudio.store.database import (
 )
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.game_doc import GAME_SINCE, game_to_doc
+from battlestudio.store.rows import REQUIRED_TABLE_NAMES
 from battlestudio.store.tables import (
     APPLICATION_ID,
     COLLECTION_TABLES,
@@ -121,6 +123,7 @@ def write_document(tmp: str, doc: dict[str, Any], events: list[dict[str, Any]]) 
             insert_rows(conn, OobNodeRow, nodes)
             insert_rows(conn, OobEdgeRow, edges)
             insert_rows(conn, EventRow, events)
+            checksum.store(conn, checksum.compute(conn, REQUIRED_TABLE_NAMES))  # read back: exactly what is stored
             conn.exec_driver_sql("COMMIT")
     finally:
         engine.dispose()
@@ -203,13 +206,23 @@ def append_events(path: str | os.PathLike[str], events: Iterable[BattleEvent], *
             conn.exec_driver_sql("BEGIN IMMEDIATE")
             try:
                 check_header(os.fspath(path), conn)
+                meta: dict[str, Any] = dict(conn.exec_driver_sql("SELECT key, value FROM meta").all())
+                sums = checksum.read(path, meta)
                 count = conn.exec_driver_sql("SELECT count(*) FROM event").scalar_one()
                 start = conn.exec_driver_sql("SELECT coalesce(max(seq) + 1, 0) FROM event").scalar_one()
                 if after is not None and count != after:
                     raise BattleFileError(
                         path, f"cannot append events: the file holds {count} events, expected {after}"
                     )
+                if sums is not None and sums["event"]["rows"] != count:
+                    raise BattleFileError(
+                        path,
+                        f"cannot append events: the file holds {count} events, its checksum counts "
+                        f"{sums['event']['rows']} (changed outside BattleStudio or damaged)",
+                    )
                 insert_rows(conn, EventRow, [event_row(start + i, e, f"events[+{i}]") for i, e in enumerate(rows)])
+                if sums is not None:  # a file saved before checksums stays without them
+                    checksum.store(conn, checksum.after_append(path, conn, sums, int(count)))
                 conn.exec_driver_sql("COMMIT")
             except BaseException:
                 with suppress(sqlalchemy.exc.DBAPIError):  # SQLite may have rolled back already

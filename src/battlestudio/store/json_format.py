@@ -10,6 +10,7 @@ anything ``battle_from_doc`` finds wrong, naming the JSON path and the bad value
 from __future__ import annotations
 
 import json
+import re
 import os
 from typing import Any
 
@@ -103,15 +104,24 @@ def loads(text: str) -> Battle:
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise DocumentError("", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        said = exc.msg[:1].lower() + exc.msg[1:]
+        raise DocumentError(f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {said}") from None
     except _DuplicateKey as exc:
         raise DocumentError(
-            "", f"not valid for BattleStudio: key {exc.args[0]!r} appears twice in one object"
+            f"key {exc.args[0]!r}", "appears twice in one object; a BattleStudio document gives each key once"
         ) from None
     except ValueError as exc:
-        raise DocumentError("", f"not valid JSON: {exc}") from None
+        if "integer string conversion" in str(exc):  # Python's int-size guard, in the user's words
+            m = re.search(r"\d{4300,}", text)
+            at = _place(text, m.start()) if m else ""
+            raise DocumentError(
+                at, "a number of more than 4,300 digits; no value in a battle file is that long"
+            ) from None
+        raise DocumentError(_constant_place(text), f"not valid JSON: {exc}") from None
     except RecursionError:
-        raise DocumentError("", "not valid for BattleStudio: JSON nested too deeply") from None
+        raise DocumentError(
+            "", "nested too deeply: more lists and objects inside each other than can be read"
+        ) from None
     if "\\ud" in text or "\\uD" in text:  # an escaped surrogate: refuse a lone one, which could not be saved
         found = _lone_surrogate(doc, "")
         if found is not None:
@@ -155,6 +165,22 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKey(k)
         out[k] = v
     return out
+
+
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def _constant_place(text: str) -> str:
+    """``line L column C`` of the first NaN or Infinity outside a string in ``text``, or ""."""
+    for m in _CONSTANT.finditer(text):
+        if m.group(1):
+            return _place(text, m.start(1))
+    return ""
+
+
+def _place(text: str, i: int) -> str:
+    """``line L column C`` (1-based) of character ``i`` of ``text``."""
+    return f"line {text.count(chr(10), 0, i) + 1} column {i - (text.rfind(chr(10), 0, i) + 1) + 1}"
 
 
 def _no_constant(name: str) -> Any:

@@ -105,29 +105,71 @@ def off_table(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
             )
 
 
+STACK_LIMIT = 8
+"""More units than this on one spot (an import not yet deployed) are one warning, not every pair."""
+MAX_OVERLAP_PAIRS = 50_000
+"""Most touching footprint pairs measured; past it one warning says how far the check went."""
+_CHUNK = 256
+
+
 def overlaps(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
     """Pairs of units whose footprints overlap by more than ``MIN_OVERLAP_CM2`` (warnings);
-    reinforcements' troops, waiting off the table, excepted."""
+    reinforcements' troops, waiting off the table, excepted.
+
+    Units stacked on one spot beyond ``STACK_LIMIT`` give one warning per spot, and at most
+    ``MAX_OVERLAP_PAIRS`` touching pairs are measured, so the cost stays linear in the units
+    for an undeployed import (every unit at one point) and bounded otherwise.
+    """
     away = waiting(s)
-    ids = [i for i in footprints if i not in away]
+    spots: dict[tuple[float, float], list[str]] = {}
+    for uid in footprints:
+        if uid in away:
+            continue
+        x, y = s.units[uid].position
+        spots.setdefault((x, y), []).append(uid)
+    ids: list[str] = []
+    for (x, y), group in spots.items():
+        if len(group) <= STACK_LIMIT:
+            ids += group
+            continue
+        ids.append(group[0])  # the stack stands for itself against its neighbours
+        shown = ", ".join(_name(s, i) for i in group[:4])
+        yield warning(
+            "unit.overlap",
+            f"units[{group[0]!r}].position: {len(group)} units stand one on another at ({x:g}, {y:g}) cm "
+            f"({shown}, ...); place them apart",
+            *group[:50],
+        )
     polys = [footprints[i] for i in ids]
     if len(polys) < 2:
         return
     tree = STRtree(polys)
-    left, right = tree.query(polys, predicate="intersects")
-    keep = left < right
-    left, right = left[keep], right[keep]
     arr = np.asarray(polys, dtype=object)
-    areas = shapely.area(shapely.intersection(arr[left], arr[right]))
-    big = areas > MIN_OVERLAP_CM2
-    for a, b, area in zip(left[big].tolist(), right[big].tolist(), areas[big].tolist(), strict=True):
-        ia, ib = ids[a], ids[b]
-        yield warning(
-            "unit.overlap",
-            f"units[{ia!r}].position: {_name(s, ia)} overlaps {_name(s, ib)} ({ib!r}) by {area:.1f} cm²",
-            ia,
-            ib,
-        )
+    measured = 0
+    for start in range(0, len(polys), _CHUNK):
+        left, right = tree.query(polys[start : start + _CHUNK], predicate="intersects")
+        left = left + start
+        keep = left < right
+        left, right = left[keep], right[keep]
+        if measured + len(left) > MAX_OVERLAP_PAIRS:
+            yield warning(
+                "unit.overlap",
+                f"units[{ids[start]!r}].position: more than {MAX_OVERLAP_PAIRS:,} pairs of units touch; "
+                f"overlaps after the first {measured:,} pairs are not listed",
+                ids[start],
+            )
+            return
+        measured += len(left)
+        areas = shapely.area(shapely.intersection(arr[left], arr[right]))
+        big = areas > MIN_OVERLAP_CM2
+        for a, b, area in zip(left[big].tolist(), right[big].tolist(), areas[big].tolist(), strict=True):
+            ia, ib = ids[a], ids[b]
+            yield warning(
+                "unit.overlap",
+                f"units[{ia!r}].position: {_name(s, ia)} overlaps {_name(s, ib)} ({ib!r}) by {area:.1f} cm²",
+                ia,
+                ib,
+            )
 
 
 def in_impassable(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:

@@ -36,7 +36,7 @@ def test_fogofwar_by_scenario_id_converted():
     assert res.summary.men == 38_620
     assert res.summary.batteries == 2  # gun models after the one-third rule
     assert any(w.file.startswith("conversion") for w in res.warnings)
-    assert not [w for w in res.warnings if w.file == "order of battle"]
+    assert not [w for w in res.warnings if w.message.startswith("order of battle: ")]
 
 
 def test_fogofwar_unconverted_keeps_batteries():

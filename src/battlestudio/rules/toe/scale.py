@@ -332,6 +332,10 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
         first = batteries[0]
         w, d = p.figure_size.get("artillery", DEFAULT_FIGURE_SIZE[Arm.ARTILLERY])
         for i in range(gm.models):
+            # each model names its share of the batteries (all of them on every model made an
+            # import of many batteries quadratic in size: 600 batteries, 200 models, 120,000 names)
+            lo = i * len(batteries) // gm.models
+            share = batteries[lo : max(lo + 1, (i + 1) * len(batteries) // gm.models)]
             mid = f"{gid or 'army'}-{cat}-guns-{i + 1}"
             model = replace(
                 first,
@@ -347,8 +351,8 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
                 attributes={
                     "gun_category": cat,
                     "pieces": None if gm.pieces is None else round(gm.pieces, 2),
-                    "source_batteries": [b.name for b in batteries],
-                    "source_ids": [b.attributes.get("source_id", b.id) for b in batteries],
+                    "source_batteries": [b.name for b in share],
+                    "source_ids": [b.attributes.get("source_id", b.id) for b in share],
                 },
             )
             sc.units[mid] = model

@@ -131,7 +131,9 @@ def import_oob(
             + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
         )
     for prob in res.scenario.validate_oob():
-        res.warnings.append(ImportWarning("order of battle", 0, f"{prob.code}: {prob.message}"))
+        res.warnings.append(
+            ImportWarning(", ".join(str(p) for p in paths), 0, f"order of battle: {prob.code}: {prob.message}")
+        )
     return res
 
 

@@ -99,11 +99,15 @@ def clean_text(text: str) -> str:
 
 
 def csv_rows(
-    path: Path, required: Sequence[str] = (), max_rows: int | None = None
+    path: Path,
+    required: Sequence[str] = (),
+    max_rows: int | None = None,
+    warnings: list[ImportWarning] | None = None,
 ) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
     """The header and a row-by-row iterator of ``(row number, row)`` of a UTF-8 CSV file (the
     header is row 1); every header column is in each row (a missing cell reads ``""``, extra
-    cells are dropped).
+    cells are dropped). A row with fewer cells than the header adds a warning to ``warnings``
+    naming the row and the columns read as empty (without ``warnings`` it is an error).
 
     Raises
     ------
@@ -126,11 +130,16 @@ def csv_rows(
         f.close()
         raise OobImportError(f"{path}: row 1: not a readable CSV header ({_reason(e)})") from e
     missing = [c for c in required if c not in header]
+    if missing and not any(header):
+        f.close()
+        raise OobImportError(
+            f"{path}: row 1: no header (the file is empty); expected the columns {', '.join(required)}"
+        )
     if missing:
         f.close()
         raise OobImportError(
             f"{path}: row 1: column(s) {', '.join(map(repr, missing))} missing from the header "
-            f"({', '.join(header) or 'empty'}); expected {', '.join(required)}"
+            f"({', '.join(header)}); expected {', '.join(required)}"
         )
 
     def rows() -> Iterator[tuple[int, dict[str, str]]]:
@@ -148,6 +157,16 @@ def csv_rows(
                     raise OobImportError(f"{path}: row {n}: more than {limit:,} rows (the most an import reads)")
                 if not any(c.strip() for c in r):
                     continue
+                if len(r) < len(header):
+                    short = f"{len(r)} cell(s), the header has {len(header)}"
+                    gone = ", ".join(repr(c) for c in header[len(r) :][:5]) + (
+                        ", ..." if len(header) - len(r) > 5 else ""
+                    )
+                    if warnings is None:
+                        raise OobImportError(f"{path}: row {n}: {short} (missing: {gone})")
+                    warnings.append(
+                        ImportWarning(str(path), n, f"{short}: column(s) {gone} read as empty", ",".join(r)[:120])
+                    )
                 cells = r + [""] * (len(header) - len(r))
                 yield n, dict(zip(header, cells, strict=False))
 
@@ -187,9 +206,11 @@ class ImportWarning:
     severity: str = "warning"
 
     def __str__(self) -> str:
+        """One line (a cell's line breaks shown as spaces): ``FILE:LINE: severity: message  [text]``."""
         where = f"{self.file}:{self.line}" if self.line else self.file
-        tail = f"  [{self.text.strip()}]" if self.text.strip() else ""
-        return f"{where}: {self.severity}: {self.message}{tail}"
+        text = " ".join(self.text.split())
+        tail = f"  [{text}]" if text else ""
+        return " ".join(f"{where}: {self.severity}: {self.message}".splitlines()) + tail
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,7 @@ class _Tables:
 
     def __init__(self, directory: Path) -> None:
         self.dir = directory
+        self.warnings: list[ImportWarning] = []  # short rows, named by table and row
         self.force = self._rows("force.csv")
         self.force_unit = self._rows("force_unit.csv")
         self.scenario = self._rows("scenario.csv", required=False)
@@ -143,9 +144,12 @@ class _Tables:
         p = self.dir / name
         if not p.exists():
             if required:
-                raise OobImportError(f"{p}: missing fogofwar table {name}")
+                raise OobImportError(
+                    f"{self.dir}: table {name}: missing; a fogofwar import reads the folder holding the tables "
+                    "force.csv, force_unit.csv and lookup_*.csv (give the folder, or a file in it)"
+                )
             return []
-        _, rows = csv_rows(p, COLUMNS.get(name, ("id", "name")))
+        _, rows = csv_rows(p, COLUMNS.get(name, ("id", "name")), warnings=self.warnings)
         out = []
         for rowno, r in rows:
             effect = r.get("effect")
@@ -220,7 +224,7 @@ def import_fogofwar(
     fu_file = str(d / "force_unit.csv")
     sc = scenario if scenario is not None else Scenario()
     ids = IdMaker(sc.all_ids())
-    warnings: list[ImportWarning] = []
+    warnings: list[ImportWarning] = list(t.warnings)
     if force_ids is not None:
         wanted = [str(i) for i in force_ids]
         by_id = {f["id"]: f for f in t.force}

@@ -26,10 +26,11 @@ HORSE_WORDS = ("horse",)
 
 
 class OrbatMapperError(OobImportError):
-    """An ORBAT Mapper file that cannot be imported; ``path`` is the JSON path of the field."""
+    """An ORBAT Mapper file that cannot be imported; ``path`` is the JSON path of the field
+    (``$`` for the file as a whole, then left out of the message)."""
 
     def __init__(self, file: str, path: str, message: str) -> None:
-        super().__init__(f"{file}: {path}: {message}")
+        super().__init__(f"{file}: {path}: {message}" if path != "$" else f"{file}: {message}")
         self.file = file
         self.path = path
 

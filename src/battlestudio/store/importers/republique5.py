@@ -498,7 +498,7 @@ def _note_roots(sc: Scenario, roots: Iterable[str], warnings: list[ImportWarning
         if len(rs) > 1:
             warnings.append(
                 ImportWarning(
-                    ", ".join(Path(p).name for p in paths),
+                    ", ".join(str(p) for p in paths),
                     0,
                     f"side {s!r} has {len(rs)} top commanders ({', '.join(rs)}); "
                     "put a commander-in-chief above them before play",

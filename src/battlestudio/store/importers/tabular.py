@@ -70,7 +70,6 @@ from battlestudio.model.scenario import Scenario, Side, Source
 from battlestudio.model.units import Arm, Commander, Quality, Unit
 from battlestudio.store.importers.common import (
     MAX_DEPTH,
-    MAX_FILE_BYTES,
     MAX_ROWS,
     MAX_STRENGTH,
     IdMaker,
@@ -128,7 +127,7 @@ def _check_kind(path: Path, fmt: str) -> None:
 
 
 def _read_rows(
-    path: Path, sheet: str | None, fmt: str | None = None
+    path: Path, sheet: str | None, fmt: str | None = None, warnings: list[ImportWarning] | None = None
 ) -> tuple[list[str], Iterable[tuple[int, dict[str, str]]]]:
     """Header and (row number, row) pairs of a CSV or XLSX file; the header is row 1.
 
@@ -141,7 +140,7 @@ def _read_rows(
         _check_kind(path, fmt)
     if fmt == "xlsx" or (fmt is None and path.suffix.lower() in (".xlsx", ".xlsm")):
         return _read_xlsx(path, sheet)
-    return csv_rows(path)
+    return csv_rows(path, warnings=warnings)
 
 
 def _cell(v: object) -> str:
@@ -152,25 +151,111 @@ def _cell(v: object) -> str:
     return str(v)
 
 
-def _read_xlsx(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    import zipfile
+XLSX_MAX_MEMBERS = 10_000
+"""Most members (files) read from an XLSX zip archive; a workbook has a few dozen."""
+XLSX_MAX_MEMBER_BYTES = 64 << 20
+"""Largest unpacked size of one XLSX member (64 MiB; a sheet of 100,000 rows is about 20 MiB)."""
+XLSX_MAX_TOTAL_BYTES = 256 << 20
+"""Largest unpacked size of all XLSX members together (256 MiB)."""
+XLSX_MAX_RATIO = 100
+"""Highest compression ratio of a member over 1 MiB unpacked (real sheets compress 5-30 to 1)."""
+XLSX_MAX_COLUMNS = 1_000
+"""Most columns read from a worksheet row (a mapping names a few dozen)."""
 
-    import openpyxl
+
+def check_xlsx_archive(path: Path) -> None:
+    """Refuse an XLSX file whose zip members would be costly to unpack, before anything is
+    extracted: more than ``XLSX_MAX_MEMBERS`` members, a member over ``XLSX_MAX_MEMBER_BYTES``
+    or compressed more than ``XLSX_MAX_RATIO`` to 1, or more than ``XLSX_MAX_TOTAL_BYTES`` in all
+    (the sizes in the zip directory; Python's ``zipfile`` never unpacks more than they say).
+
+    Raises
+    ------
+    OobImportError
+        naming the file, the member and the limit; or that the file is not a zip archive.
+    """
+    import zipfile
 
     try:
         with zipfile.ZipFile(path) as z:
-            unpacked = sum(i.file_size for i in z.infolist())
-    except (OSError, zipfile.BadZipFile, ValueError) as e:
+            members = z.infolist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
         raise OobImportError(f"{path}: not a readable XLSX workbook (not a valid zip archive: {e})") from e
-    if unpacked > 10 * MAX_FILE_BYTES:
+    if len(members) > XLSX_MAX_MEMBERS:
         raise OobImportError(
-            f"{path}: the workbook unpacks to {unpacked:,} bytes, more than the {10 * MAX_FILE_BYTES:,} an import reads"
+            f"{path}: the workbook holds {len(members):,} zip members, more than the "
+            f"{XLSX_MAX_MEMBERS:,} an import reads"
         )
+    total = 0
+    for m in members:
+        total += m.file_size
+        if m.file_size > XLSX_MAX_MEMBER_BYTES:
+            raise OobImportError(
+                f"{path}: zip member {clean_text(m.filename)!r}: unpacks to {m.file_size:,} bytes, more than "
+                f"the {XLSX_MAX_MEMBER_BYTES:,} an import unpacks from one member"
+            )
+        if m.file_size > 1 << 20 and m.file_size > XLSX_MAX_RATIO * max(1, m.compress_size):
+            ratio = m.file_size // max(1, m.compress_size)
+            raise OobImportError(
+                f"{path}: zip member {clean_text(m.filename)!r}: compressed {ratio:,} to 1 "
+                f"({m.compress_size:,} bytes unpack to {m.file_size:,}), more than the {XLSX_MAX_RATIO} to 1 "
+                "an import unpacks (a zip bomb?)"
+            )
+        if total > XLSX_MAX_TOTAL_BYTES:
+            raise OobImportError(
+                f"{path}: zip member {clean_text(m.filename)!r}: the members up to it unpack to {total:,} bytes, "
+                f"more than the {XLSX_MAX_TOTAL_BYTES:,} an import unpacks from one workbook"
+            )
+
+
+def _openpyxl() -> Any:
+    """openpyxl, checked to parse with ``defusedxml`` (no entity expansion, no external
+    references); OobImportError when it would not."""
+    import openpyxl
+    from openpyxl.xml import functions
+
+    safe = getattr(openpyxl, "DEFUSEDXML", False) is True and "defusedxml" in getattr(
+        functions.iterparse, "__module__", ""
+    )
+    if not safe:
+        raise OobImportError(
+            "XLSX import is off: openpyxl would parse the workbook's XML without defusedxml "
+            "(install the defusedxml package, and do not set OPENPYXL_DEFUSEDXML=False)"
+        )
+    return openpyxl
+
+
+def _xlsx_reason(e: BaseException, defused: type[BaseException]) -> str:
+    """What is wrong with a workbook openpyxl could not read, in one line: an entity or DTD
+    refused by defusedxml (openpyxl wraps it in a ValueError), else the first line of its
+    message and of the error under it."""
+    chain: list[BaseException] = []
+    cur: BaseException | None = e
+    while cur is not None and len(chain) < 10:
+        chain.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    for c in chain:
+        if isinstance(c, defused):
+            return (
+                f"refused: the workbook's XML declares entities or a DTD ({type(c).__name__}), "
+                "which an import does not expand"
+            )
+    said = [
+        (str(c).strip().splitlines() or [type(c).__name__])[0].removeprefix("Unable to read workbook: ") for c in chain
+    ]
+    return f"not a readable XLSX workbook ({'; '.join(dict.fromkeys(said))[:300]})"
+
+
+def _read_xlsx(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    check_xlsx_archive(path)
+    openpyxl = _openpyxl()
+    from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs
+
     try:
         with open(path, "rb") as fh:  # a file object: openpyxl would refuse a name not ending .xlsx
             wb = openpyxl.load_workbook(io.BytesIO(fh.read()), read_only=True, data_only=True)
     except Exception as e:  # noqa: BLE001 - openpyxl raises many kinds for a bad file
-        raise OobImportError(f"{path}: not a readable XLSX workbook ({type(e).__name__}: {e})") from e
+        raise OobImportError(f"{path}: {_xlsx_reason(e, DefusedXmlException)}") from e
     try:
         if sheet is not None and sheet not in wb.sheetnames:
             raise OobImportError(f"{path}: no sheet {sheet!r} (sheets: {', '.join(wb.sheetnames) or 'none'})")
@@ -180,17 +265,34 @@ def _read_xlsx(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int
         rows = []
         n = 1
         try:
-            it = ws.iter_rows(values_only=True)
-            header = [clean_text(_cell(c)) for c in next(it, ())]
+            if hasattr(ws, "reset_dimensions"):  # a read-only sheet: not the size the file claims
+                ws.reset_dimensions()
+            first = list(next(ws.iter_rows(max_row=1, values_only=True), ()))
+            while first and _cell(first[-1]).strip() == "":
+                first.pop()
+            if len(first) > XLSX_MAX_COLUMNS:
+                raise OobImportError(
+                    f"{path}: row 1: {len(first):,} columns, more than the {XLSX_MAX_COLUMNS:,} an import reads"
+                )
+            header = [clean_text(_cell(c)) for c in first]
+            # rows no wider than the header: a cell far to the right (column XFD) costs nothing
+            it = ws.iter_rows(min_row=2, max_col=max(1, len(header)), values_only=True)
             for n, values in enumerate(it, start=2):
                 if n - 1 > MAX_ROWS:
-                    raise OobImportError(f"{path}: more than {MAX_ROWS:,} rows (the most an import reads)")
+                    raise OobImportError(f"{path}: row {n}: more than {MAX_ROWS:,} rows (the most an import reads)")
                 cells = [_cell(v) for v in values]
                 if any(c.strip() for c in cells):
                     rows.append((n, dict(zip(header, cells, strict=False))))
         except OobImportError:
             raise
+        except DefusedXmlException as e:
+            raise OobImportError(f"{path}: row {n}: {_xlsx_reason(e, DefusedXmlException)}") from e
         except Exception as e:  # noqa: BLE001 - a damaged sheet's XML fails in many ways
+            import zipfile
+
+            if isinstance(e, zipfile.BadZipFile):  # a member's data does not match its zip checksum
+                said = str(e).replace("Bad CRC-32 for file", "wrong checksum of zip member")
+                raise OobImportError(f"{path}: row {n}: the workbook's zip archive is damaged ({said})") from e
             raise OobImportError(f"{path}: row {n}: the worksheet cannot be read ({type(e).__name__}: {e})") from e
         return header, rows
     finally:
@@ -232,17 +334,25 @@ def import_table(
     """
     m = load_mapping(mapping)
     path = Path(path)
-    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"), fmt)
+    early: list[ImportWarning] = []  # short CSV rows, found while the rows are read
+    header, rows = _read_rows(path, sheet or m.hierarchy.get("sheet"), fmt, early)
     needed = [c for v in m.columns.values() for c in (v if isinstance(v, list) else [v])]
     needed += [m.hierarchy[k] for k in ("path", "prefix", "id", "parent") if k in m.hierarchy]
     needed += list(m.hierarchy.get("levels", []))
-    missing = [c for c in needed if c not in header]
+    missing = list(dict.fromkeys(c for c in needed if c not in header))
+    if missing and not any(header):
+        raise OobImportError(
+            f"{path}: row 1: no header (the file or sheet is empty); expected the columns "
+            f"{', '.join(map(repr, missing))} named in {m.origin}"
+        )
     if missing:
         raise OobImportError(
-            f"{path}: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
-            f"are not in the header ({', '.join(header)})"
+            f"{path}: row 1: column(s) {', '.join(map(repr, missing))} named in {m.origin} "
+            f"missing from the header ({', '.join(h for h in header if h)})"
         )
-    return _Builder(path, m, scenario if scenario is not None else Scenario()).run(rows)
+    builder = _Builder(path, m, scenario if scenario is not None else Scenario())
+    builder.warnings = early
+    return builder.run(rows)
 
 
 _Entry = tuple[int, dict[str, str], str, str]
