@@ -475,13 +475,22 @@ def end_of_turn(state: GameState, params: RuleParameters, side: str | None = Non
     """Events that clear every Hesitant marker at the end of the turn (Командная Ситуация,
     КОЛЕБЛЮЩАЯСЯ: "все маркеры снимаются в конце каждого хода"; digest §2.2): each Hesitant
     brigade (of ``side``, or of every side) becomes Steady again. Faltering brigades stay
-    Faltering until the Faltering table rallies them. Events are stamped with the state's
-    turn, side and phase."""
+    Faltering until the Faltering table rallies them. With ``adc_task_duration = "turn"``
+    (assumed, D-11) every ADC task in force ends too: the sender's ADCs are back for the next
+    turn. Events are stamped with the state's turn, side and phase."""
     out: list[BattleEvent] = []
+    per_turn = str(params.get("adc_task_duration")) == "turn"
     for b in brigades_of(state, side or None, params):
         status = brigade_status(state, b)
+        new = status
+        why: list[str] = []
         if status.state is CommandState.HESITANT:
-            new = status.evolve(state=CommandState.STEADY, state_turn=state.turn)
+            new = new.evolve(state=CommandState.STEADY, state_turn=state.turn)
+            why.append("Hesitant markers removed")
+        if per_turn and status.tasks:
+            new = new.evolve(tasks=())
+            why.append(f"ADC tasks {', '.join(status.tasks)} end (adc_task_duration = turn)")
+        if new != status:
             out.append(
                 CommandStateChanged(
                     state.turn,
@@ -490,7 +499,7 @@ def end_of_turn(state: GameState, params: RuleParameters, side: str | None = Non
                     subject=b,
                     state=FLAG,
                     value=new.to_value(),
-                    reason="end of turn: Hesitant markers removed",
+                    reason="end of turn: " + "; ".join(why),
                 )
             )
     return out
