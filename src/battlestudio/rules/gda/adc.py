@@ -107,8 +107,11 @@ def adcs_left(state: GameState, commander: str, params: RuleParameters) -> int:
     lost = int(state.commanders[commander].attributes.get("adcs_lost", 0)) + len(
         brigades_lost_adc(state, commander, params)
     )
-    return adcs_available(state, commander, params) - oas_spent(state, commander) - lost - standing_adcs(
-        state, commander, params
+    return (
+        adcs_available(state, commander, params)
+        - oas_spent(state, commander)
+        - lost
+        - standing_adcs(state, commander, params)
     )
 
 

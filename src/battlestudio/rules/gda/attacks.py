@@ -329,6 +329,16 @@ def in_settlement(u: Unit, terrain: Sequence[TerrainFeature], params: RuleParame
     return ""
 
 
+def frontage_meets(attacker: Unit, u: Unit) -> bool:
+    """Whether ``u`` stands ahead of ``attacker`` and overlaps its frontage, so a straight
+    attack (ПРОЦЕДУРА АТАКИ 2) comes on it directly."""
+    rect = attacker.rect()
+    locs = [rect.local(p) for p in list(u.footprint().exterior.coords)[:-1]]
+    lo, hi = min(lv for _, lv in locs), max(lv for _, lv in locs)
+    ahead = max(sv for sv, _ in locs) > TINY
+    return ahead and min(hi, rect.width / 2) - max(lo, -rect.width / 2) > TINY
+
+
 def check_support(
     state: GameState,
     lead: Unit,
@@ -384,7 +394,7 @@ def check_support(
             defending
             and single_attacker
             and unit_distance(s, lead) <= distance_cm(params, "support_flank") + TINY
-            and unit_distance(s, target) <= distance_cm(params, "support_flank") + TINY
+            and frontage_meets(target, s)
         )
         if not faltering_exception:
             return "refused: З — a Faltering brigade gives no support"

@@ -165,6 +165,8 @@ class BrigadeStatus:
     dispersed_grades : tuple[str, ...]
         grades of its graded units that dispersed, so "Elite brigades never become
         Demoralised" is judged on the brigade as formed, not on the survivors.
+    rallied_turn : int
+        turn a Faltering brigade rallied (Rally result: Faltering and Hesitant that turn), 0 if never.
     """
 
     brigade: str
@@ -175,10 +177,11 @@ class BrigadeStatus:
     tasks: tuple[str, ...] = ()
     state_turn: int = 0
     dispersed_grades: tuple[str, ...] = ()
+    rallied_turn: int = 0
 
     def to_value(self) -> dict[str, Any]:
-        """Plain JSON data for ``CommandStateChanged.value``."""
-        return {
+        """Plain JSON data for ``CommandStateChanged.value`` (``rallied_turn`` only once set)."""
+        out: dict[str, Any] = {
             "state": self.state.value,
             "demoralised": self.demoralised,
             "adc_lost": self.adc_lost,
@@ -187,6 +190,9 @@ class BrigadeStatus:
             "state_turn": self.state_turn,
             "dispersed_grades": list(self.dispersed_grades),
         }
+        if self.rallied_turn:
+            out["rallied_turn"] = self.rallied_turn
+        return out
 
     @classmethod
     def from_value(cls, brigade: str, value: Mapping[str, Any]) -> BrigadeStatus:
@@ -212,6 +218,7 @@ class BrigadeStatus:
             tasks=tuple(str(t) for t in value.get("tasks", ())),
             state_turn=int(value.get("state_turn", 0)),
             dispersed_grades=tuple(str(g) for g in value.get("dispersed_grades", ())),
+            rallied_turn=int(value.get("rallied_turn", 0)),
         )
 
     def evolve(self, **changes: Any) -> BrigadeStatus:

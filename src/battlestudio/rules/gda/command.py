@@ -183,11 +183,16 @@ def _pending_tasks(state: GameState, brigade: str) -> list[str]:
 
 
 def _attached_adc(state: GameState, brigade: str) -> bool:
-    """An ADC with Brigade Attachment! is with the brigade: sent this turn or in force."""
+    """An ADC with Brigade Attachment! is with the brigade: sent this turn, or the task is in
+    force in the brigade's status (it ends with its turn unless ``adc_task_duration`` is
+    ``standing``, ``end_of_turn``)."""
+    if "brigade_attachment" in brigade_status(state, brigade).tasks:
+        return True
     return any(
         o.recipient == brigade
         and o.order_type == "brigade_attachment"
-        and (o.status is OrderStatus.DELIVERED or (o.status is OrderStatus.WRITTEN and o.turn_issued == state.turn))
+        and o.status in (OrderStatus.WRITTEN, OrderStatus.DELIVERED)
+        and o.turn_issued == state.turn
         for o in state.orders.values()
     )
 
@@ -376,7 +381,7 @@ def faltering_effects(
         notes.append("Rally: retreating units stop, routing units disperse, the brigade counts as Hesitant this turn")
         if retire:
             notes.append(f"must retire at once (within 15 cm of enemy close-order units): {', '.join(retire)}")
-        return ev, status.evolve(state=CommandState.HESITANT, state_turn=turn), notes, retire
+        return ev, status.evolve(state=CommandState.HESITANT, state_turn=turn, rallied_turn=turn), notes, retire
     sqp = result is FalteringResult.SAUVE_QUI_PEUT
     damage = int(params.get("sauve_qui_peut_damage" if sqp else "retreat_damage"))
     for u in present:

@@ -147,7 +147,7 @@ def _declaration(state: GameState, request: ActionRequest) -> Declaration:
 
 def declare_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
     decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
     sup = "; ".join(f"{s}: {v}" for s, v in chk.supports.items())
     bad = [f"support {s} {v}" for s, v in chk.supports.items() if v.startswith("refused")]
     return ActionPreview(
@@ -164,7 +164,7 @@ def declare_resolve(
     state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
 ) -> ActionOutcome:
     decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
     if not chk.legal:
         raise RuleRefused(chk.explain())
     bad = {s: v for s, v in chk.supports.items() if v.startswith("refused")}
@@ -208,9 +208,18 @@ def _penalties(state: GameState, ids: Sequence[str], enemy: Unit, params: RulePa
     return tuple(sorted(pens, reverse=True))
 
 
-def defending_supports(state: GameState, defender: Unit, attacker: Unit, params: RuleParameters) -> dict[str, str]:
+def defending_supports(
+    state: GameState,
+    defender: Unit,
+    attacker: Unit,
+    params: RuleParameters,
+    terrain: Sequence[Any] = (),
+) -> dict[str, str]:
     """Every unit of the defender's brigade that may support it (``check_support`` with
-    ``defending``), one per position: ПРОВЕДЕНИЕ АТАКИ 3, the defender must include them."""
+    ``defending``), one per position: ПРОВЕДЕНИЕ АТАКИ 3, the defender must include them. When
+    ``attacker`` is the only unit attacking ``defender`` this turn, a Faltering brigade's
+    adjacent unit it also attacks joins as a support (exception to prohibition З)."""
+    single = len([d for d in declared_this_turn(state, attacker.side) if d.target == defender.id]) <= 1
     b = brigade_of(state, defender.id)
     out: dict[str, str] = {}
     if not b:
@@ -218,13 +227,17 @@ def defending_supports(state: GameState, defender: Unit, attacker: Unit, params:
     for u in sorted(members(state, b).present, key=lambda x: x.id):
         if u.id == defender.id:
             continue
-        v = check_support(state, defender, attacker, u.id, params, defending=True)
+        v = check_support(
+            state, defender, attacker, u.id, params, defending=True, terrain=terrain, single_attacker=single
+        )
         if not v.startswith("refused") and v not in out.values():
             out[u.id] = v
     return out
 
 
-def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tuple[Side, Side, Mapping[str, Any]]:
+def sides_of(
+    state: GameState, attacker_id: str, params: RuleParameters, terrain: Sequence[Any] = ()
+) -> tuple[Side, Side, Mapping[str, Any]]:
     """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn.
 
     Raises
@@ -250,8 +263,12 @@ def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tupl
         s: p for s, p in dict(decl.get("positions", {})).items() if s in state.units and not p.startswith("refused")
     }
     # a support whose brigade turned Faltering since the declaration no longer rerolls (З)
-    a_sup = {s: p for s, p in a_sup.items() if not check_support(state, a, t, s, params).startswith("refused")}
-    d_sup = defending_supports(state, t, a, params)
+    a_sup = {
+        s: p
+        for s, p in a_sup.items()
+        if not check_support(state, a, t, s, params, terrain=terrain).startswith("refused")
+    }
+    d_sup = defending_supports(state, t, a, params, terrain)
     in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
     a_mods = attack_modifiers(
         state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
@@ -348,7 +365,7 @@ def _describe(side: Side, who: str) -> str:
 
 
 def attack_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
-    att, dfn, _ = sides_of(state, request.subject, params)
+    att, dfn, _ = sides_of(state, request.subject, params, request.terrain)
     a_below, d_below = _belows(request)
     dist = difference_distribution(att, dfn, a_below, d_below)
     higher = sum((p for k, p in dist.items() if k > 0), Fraction(0))
@@ -408,7 +425,7 @@ def _roll_side(side: Side, who: str, base: str, below: int, dice: DiceSource) ->
 
 
 def attack_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
-    att, dfn, decl = sides_of(state, request.subject, params)
+    att, dfn, decl = sides_of(state, request.subject, params, request.terrain)
     a_below, d_below = _belows(request)
     base = f"gda-attack:{att.unit.id}:{dfn.unit.id}:t{state.turn}"
     xa, ra, six_a = _roll_side(att, "attacker", base, a_below, dice)
