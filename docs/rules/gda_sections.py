@@ -23,7 +23,7 @@ _NAMED: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "C2",
-        "Командная Ситуация деморализованной Бригады: 5-6; more than 50 % dispersed; Elite never; a Demoralised Faltering brigade disperses",
+        "Командная Ситуация деморализованной Бригады: 5-6; over 50 % dispersed; Elite never; Faltering disperses",
         r"деморализованн|Demoralised",
     ),
     ("C3", "СТОЙКИЕ: Steady brigades, automatic rally, Redeploy", r"СТОЙКИЕ"),
