@@ -444,6 +444,7 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     text = (
         f"{_describe(att, 'Attacker')}: {xa} {att.modifier:+d} = {ta}. {_describe(dfn, 'Defender')}: {xd} "
         f"{dfn.modifier:+d} = {td}. Difference {diff:+d} for the Attack Results table ({RESULT_TABLE})."
+        f" Dice: {'; '.join(r.explain() for r in (*ra, *rd))}."
     )
     if fate:
         text += (
