@@ -401,3 +401,34 @@ def test_every_assumed_parameter_has_an_override_test():
             assert key in (ROOT / where).read_text(encoding="utf-8"), f"{key} not overridden in {where}"
         else:
             assert callable(globals().get(where)), f"{key}: no test {where}"
+
+
+# -- the seed's support examples -----------------------------------------------------------------
+def test_support_example_1_two_columns_on_the_flanks_and_one_directly_behind():
+    """Support example 1 (ПОДДЕРЖКА АТАКИ, «Пример»): two columns behind and to the sides of the
+    leading column, each within 5 cm [3"] of it, are its left and right flank supports; a column
+    directly behind is its rear support. Columns are 8 cm wide and 4.5 cm deep."""
+    lead = unit("lead", y=0)
+    left, right = unit("l", x=-12, y=-2), unit("r", x=12, y=-2)  # 4 cm gap each side, 2 cm further back
+    rear = unit("rr", y=-8)  # 3.5 cm behind, squarely behind the leader
+    t = unit("t", side="russian", y=14, facing=270)
+    c, us, e = brigade("b", [lead, left, right, rear], **ASSAULT)
+    st, p = world([c], us + [t], e), gda_params(**MOVE)
+    chk = check_attack(st, Declaration("lead", "t", ("l", "r", "rr")), p)
+    assert chk.legal and chk.supports == {"l": "left", "r": "right", "rr": "rear"}
+    wide = world([c], [lead, unit("l", x=-14.5, y=-2), right, rear, t], e)  # 6.5 cm off: beyond 5 cm
+    assert check_attack(wide, Declaration("lead", "t", ("l",)), p).supports["l"].startswith("refused")
+
+
+def test_support_example_2_the_russian_brigade_unit_3_has_a_french_unit_to_its_front():
+    """Support example 2: Russian unit 1 leads, units 2 and 3 are named as supports; a French
+    unit not involved in the attack stands directly in front of unit 3 (prohibition Г), so only
+    unit 2 supports."""
+    u1, u2, u3 = (line(f"r{i}", side="russian", x=x) for i, x in ((1, 0.0), (2, -17.0), (3, 17.0)))
+    target = line("fr-t", x=0, y=14, facing=270, side="french")
+    blocker = line("fr-x", x=30, y=12, facing=270, side="french")  # 13 cm from the target: not involved
+    c, us, e = brigade("rb", [u1, u2, u3], side="russian", **ASSAULT)
+    st = world([c], us + [target, blocker], e, side="russian")
+    chk = check_attack(st, Declaration("r1", "fr-t", ("r2", "r3")), gda_params(**MOVE))
+    assert chk.supports["r2"] == "left"
+    assert chk.supports["r3"].startswith("refused: Г — enemy fr-x not involved in the attack")
