@@ -432,3 +432,50 @@ def test_support_example_2_the_russian_brigade_unit_3_has_a_french_unit_to_its_f
     chk = check_attack(st, Declaration("r1", "fr-t", ("r2", "r3")), gda_params(**MOVE))
     assert chk.supports["r2"] == "left"
     assert chk.supports["r3"].startswith("refused: Г — enemy fr-x not involved in the attack")
+
+
+# -- several separate attacks on one target ------------------------------------------------------
+def test_several_attacks_on_one_target_defender_rolls_once_and_the_best_counts():
+    """ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»: «Несколько отдельных атак на одну цель»: Villatte and Roguet
+    attack the avant-garde separately (Infantry Assault!); each rolls with its own modifiers,
+    the defender rolls once (his 4 + 3 stands against both), the best difference is applied to
+    every attacker and the worst is ignored."""
+    from battlestudio.rules.actions import ActionRequest
+    from test_gda_actions import TARGET, ScriptedDice, elchingen, session_at
+
+    a1, a2 = "french-bde-villatte", "french-bde-roguet"
+    battle = elchingen(**{a2: {"position": (124.0, 32.0)}})
+    base = f"gda-attack:{{}}:{TARGET}:t1"
+    dice = ScriptedDice(
+        {
+            f"{base.format(a1)}:attacker": [(2, 3)],
+            f"{base.format(a1)}:defender": [(4, 3)],
+            f"{base.format(a2)}:attacker": [(6, 4)],
+            f"{base.format(a2)}:defender": [(1, 1)],  # never asked: the defender rolled once
+        }
+    )
+    s = session_at("attack-declaration", battle, dice)
+    for a in (a1, a2):
+        out = s.act(ActionRequest("declare_attack", a, {"target": TARGET}))
+        assert out.status == "resolved", out.explanation
+    s.advance_to("attacks", side="french")
+    assert s.act(ActionRequest("attack", a1, {"reroll_below": 0})).status == "resolved"
+    (spec,) = [x for x in s.actions(a1) if x.id == "attack_result"]
+    assert spec.unavailable.startswith(f"roll every attack on {TARGET} first ({a2})")
+    out = s.act(ActionRequest("attack", a2, {"reroll_below": 0}))
+    assert "the defender rolled once (7" in out.explanation
+    assert f"{base.format(a2)}:defender" not in dice.asked
+    flags = s.state.flags
+    d1, d2 = flags[f"gda-attack:{a1}"], flags[f"gda-attack:{a2}"]
+    assert d1["defender_natural"] == d2["defender_natural"] == 7
+    assert d2["difference"] > d1["difference"]  # 10 + mods against 5 + mods
+    (spec,) = [x for x in s.actions(a1) if x.id == "attack_result"]
+    assert f"{a2}'s attack on {TARGET} is the best" in spec.unavailable
+    umpire = {"winner": "attacker", "attacker": "stands", "defender": "retreating", "defender_damage": 1}
+    out = s.act(ActionRequest("attack_result", a2, {}, umpire_result=umpire))
+    assert out.status == "resolved", out.explanation
+    assert f"the best ({a2}'s) counts for {a1} too" in out.explanation
+    flags = s.state.flags
+    assert flags[f"gda-attack:{a1}"]["stage"] == flags[f"gda-attack:{a2}"]["stage"] == "applied"
+    assert s.state.units[TARGET].state == "retreating"
+    assert not [x for x in s.actions(a1) if x.id == "attack_result"]

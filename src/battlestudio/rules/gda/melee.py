@@ -91,6 +91,22 @@ def declared_this_turn(state: GameState, side: str) -> list[Declaration]:
     return out
 
 
+def attacks_on(state: GameState, target: str, side: str) -> dict[str, Mapping[str, Any]]:
+    """The attacks ``side`` leads on ``target`` this turn: leading unit → its flag. Several of
+    them are separate attacks on one target (ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ», «Несколько отдельных
+    атак»): each attacker rolls with its own modifiers, the defender rolls once, the best
+    result counts."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, v in sorted(state.flags.items()):
+        if not key.startswith(ATTACK_FLAG + ":") or not isinstance(v, Mapping):
+            continue
+        uid = key.split(":", 1)[1]
+        u = state.units.get(uid)
+        if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn and str(v.get("target")) == target:
+            out[uid] = v
+    return out
+
+
 def _own_unit(state: GameState, subject: str) -> Unit | None:
     u = state.units.get(subject)
     if u is None or u.side != state.side:
@@ -429,7 +445,15 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     a_below, d_below = _belows(request)
     base = f"gda-attack:{att.unit.id}:{dfn.unit.id}:t{state.turn}"
     xa, ra, six_a = _roll_side(att, "attacker", base, a_below, dice)
-    xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
+    earlier = [
+        (uid, v)
+        for uid, v in attacks_on(state, dfn.unit.id, att.unit.side).items()
+        if uid != att.unit.id and "defender_natural" in v
+    ]
+    if earlier:  # «обороняющийся бросает один раз»: his roll stands against every attacker
+        xd, rd, six_d = int(earlier[0][1]["defender_natural"]), [], False
+    else:
+        xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
     ta, td = xa + att.modifier, xd + dfn.modifier
     diff = ta - td
     fate = [w for w, six in (("attacker", six_a), ("defender", six_d)) if six]
@@ -437,6 +461,7 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         "attacker_total": ta,
         "defender_total": td,
         "difference": diff,
+        "defender_natural": xd,
         "attacker_modifier": att.modifier,
         "defender_modifier": dfn.modifier,
         "fate_test": fate,
@@ -446,6 +471,11 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         f"{dfn.modifier:+d} = {td}. Difference {diff:+d} for the Attack Results table ({RESULT_TABLE})."
         f" Dice: {'; '.join(r.explain() for r in (*ra, *rd))}."
     )
+    if earlier:
+        text += (
+            f" Several separate attacks on {dfn.unit.id}: the defender rolled once ({xd}, against "
+            f"{earlier[0][0]}) and that roll stands against this attacker too; the best attack counts."
+        )
     if fate:
         text += (
             f" A clean double six for the {' and '.join(fate)}: a Fate test is due now (Двойная «6»; Fate table lost)."
@@ -506,9 +536,11 @@ def result_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
     if decl is None or decl.get("stage") != "rolled":
         return None
     supplied = params.lookup("attack_results", "gda.attack_results") is not None
+    assert u is not None
     return ActionSpec(
         "attack_result",
         f"Apply the attack result (difference {int(decl['difference']):+d})",
+        unavailable=_not_best(state, u, decl),
         term="Результаты Атаки",
         rule="ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»; ПРОВЕДЕНИЕ АТАКИ 9: «Результаты применяются немедленно»",
         umpire_table="" if supplied else RESULT_TABLE,
@@ -524,6 +556,31 @@ def result_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
             ),
         ),
     )
+
+
+def _group(state: GameState, leader: str) -> dict[str, Mapping[str, Any]]:
+    decl = attack_of(state, leader)
+    assert decl is not None
+    return attacks_on(state, str(decl["target"]), state.units[leader].side)
+
+
+def _not_best(state: GameState, u: Unit, decl: Mapping[str, Any]) -> str:
+    """Why ``u``'s rolled attack does not apply the result ("" when it does): another attack on
+    the same target is still to be rolled, or another attacker rolled better (the best counts)."""
+    group = {k: v for k, v in _group(state, u.id).items() if v.get("stage") != "applied"}
+    waiting = sorted(k for k, v in group.items() if v.get("stage") == "declared")
+    if waiting:
+        return (
+            f"roll every attack on {decl['target']} first ({', '.join(waiting)}): with several separate attacks "
+            "on one target the best result counts"
+        )
+    best = max(group, key=lambda k: (int(group[k]["difference"]), k == u.id))
+    if best != u.id:
+        return (
+            f"{best}'s attack on {decl['target']} is the best ({int(group[best]['difference']):+d} against "
+            f"{int(decl['difference']):+d}): its result is applied to every attacker"
+        )
+    return ""
 
 
 def _entry(state: GameState, request: ActionRequest, params: RuleParameters) -> tuple[dict[str, Any], str]:
@@ -590,7 +647,11 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     decl = attack_of(state, request.subject)
     assert decl is not None
     row, source = _entry(state, request, params)
+    group = {k: v for k, v in _group(state, request.subject).items() if v.get("stage") == "rolled"}
+    others = [k for k in group if k != request.subject]
     attackers = [request.subject, *dict(decl.get("positions", {}))]
+    for k in others:  # several separate attacks on one target: the best result for them all
+        attackers += [k, *dict(group[k].get("positions", {}))]
     defenders = [str(decl["target"]), *dict(decl.get("defending_supports", {}))]
     diff = int(decl["difference"])
     why = f"Attack Results, difference {diff:+d}"
@@ -635,12 +696,29 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
             reason="attack result applied",
         )
     )
+    events += [
+        CommandStateChanged(
+            turn,
+            side,
+            phase,
+            subject=k,
+            state=ATTACK_FLAG,
+            value={**dict(group[k]), "stage": "applied", "winner": row["winner"], "best": request.subject},
+            reason=f"attack result applied: {request.subject}'s was the best on {decl['target']}",
+        )
+        for k in others
+    ]
     text = (
         f"{why} ({source}): {row['winner']} wins; attackers {row.get('attacker', 'stands')}"
         f" ({row['attacker_damage']} damage to the leader), defenders {row.get('defender', 'stands')}"
         f" ({row['defender_damage']} damage to the leader), applied to every unit in the attack "
         "(ПРОВЕДЕНИЕ АТАКИ 9)."
     )
+    if others:
+        text += (
+            f" Several separate attacks on {decl['target']}: the best ({request.subject}'s) counts for "
+            f"{', '.join(others)} too."
+        )
     if notes:
         text += " " + ". ".join(notes) + "."
     return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
