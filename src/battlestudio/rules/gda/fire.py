@@ -64,7 +64,7 @@ def fire_spec(state: GameState, params: RuleParameters, subject: str) -> ActionS
         return None
     u = state.units.get(subject)
     decl = attack_of(state, subject) if u is not None and u.side == state.side else None
-    if decl is None or decl.get("stage") != "declared":
+    if decl is None or decl.get("stage") not in ("declared", "closed"):
         return None
     done = "fire_damage" in decl
     return ActionSpec(

@@ -336,7 +336,12 @@ def attack_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
     decl = attack_of(state, u.id)
     if decl is None:
         return None
-    why = "" if decl.get("stage") == "declared" else f"{u.name or u.id} has already rolled its attack this turn"
+    stage = decl.get("stage")
+    why = {
+        "declared": "",
+        "closed": "",
+        "abandoned": f"{u.name or u.id}'s attack was abandoned: the target was out of reach (ПРОЦЕДУРА АТАКИ 4)",
+    }.get(str(stage), f"{u.name or u.id} has already rolled its attack this turn")
     return ActionSpec(
         "attack",
         f"Attack {decl['target']}",
@@ -451,7 +456,8 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         if uid != att.unit.id and "defender_natural" in v
     ]
     if earlier:  # «обороняющийся бросает один раз»: his roll stands against every attacker
-        xd, rd, six_d = int(earlier[0][1]["defender_natural"]), [], False
+        rd: list[RollRecord] = []
+        xd, six_d = int(earlier[0][1]["defender_natural"]), False
     else:
         xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
     ta, td = xa + att.modifier, xd + dfn.modifier
@@ -567,8 +573,8 @@ def _group(state: GameState, leader: str) -> dict[str, Mapping[str, Any]]:
 def _not_best(state: GameState, u: Unit, decl: Mapping[str, Any]) -> str:
     """Why ``u``'s rolled attack does not apply the result ("" when it does): another attack on
     the same target is still to be rolled, or another attacker rolled better (the best counts)."""
-    group = {k: v for k, v in _group(state, u.id).items() if v.get("stage") != "applied"}
-    waiting = sorted(k for k, v in group.items() if v.get("stage") == "declared")
+    group = {k: v for k, v in _group(state, u.id).items() if v.get("stage") in ("declared", "closed", "rolled")}
+    waiting = sorted(k for k, v in group.items() if v.get("stage") in ("declared", "closed"))
     if waiting:
         return (
             f"roll every attack on {decl['target']} first ({', '.join(waiting)}): with several separate attacks "
