@@ -42,6 +42,7 @@ def test_attack_move_closes_to_5_cm_with_the_support_keeping_its_place():
     before = {u: s.state.units[u].position for u in (A, SUPPORT)}
     out = s.act(ActionRequest("attack_move", A))
     assert out.status == "resolved", out.explanation
+    assert {e.id for e in out.outcome.events if isinstance(e, Moved)} == {A, SUPPORT}
     st = s.state
     assert unit_distance(st.units[A], st.units[TARGET]) == pytest.approx(5.0, abs=1e-6)
     da = (st.units[A].position[0] - before[A][0], st.units[A].position[1] - before[A][1])
