@@ -196,3 +196,39 @@ def test_fate_test_on_a_clean_double_six_is_entered_by_the_umpire():
         after = e.apply(after)
     spec = next(a for a in ACTIONS.actions(after, MOVE, "hus") if a.id == "fate_test")
     assert not spec.legal
+
+
+def test_a_leader_retreating_at_its_discipline_test_takes_its_support_back_no_melee():
+    """ПРОВЕДЕНИЕ АТАКИ 7: «Если ведущее подразделение Отступает, его поддержка также отступает и
+    рукопашной не будет»; two retreating close-order battalions make Loison's brigade Faltering."""
+    s = declared_at(45.0)
+    spec = next(a for a in s.actions(A) if a.id == "attack_discipline")
+    assert "discipline_test" in spec.umpire_table and [p.name for p in spec.umpire_result] == ["leader", SUPPORT]
+    out = s.act(ActionRequest("attack_discipline", A, {}, umpire_result={"leader": "retreating"}))
+    assert out.status == "resolved", out.explanation
+    st = s.state
+    assert st.units[A].state == st.units[SUPPORT].state == "retreating"
+    assert st.flags[f"gda-attack:{A}"]["stage"] == "repulsed"
+    assert brigade_status(st, "french-2eme-division").state is CommandState.FALTERING
+    (roll,) = [a for a in s.actions(A) if a.id == "attack"]
+    assert "no melee" in roll.unavailable
+
+
+def test_an_unformed_leader_attacks_on_and_an_unformed_support_rerolls_at_minus_one():
+    """Steps 7-8: the Unformed leader fights with the Unformed -2; the Unformed support keeps
+    supporting, its reroll at -1."""
+    dice = ScriptedDice(
+        {
+            f"gda-attack:{A}:{TARGET}:t1:attacker": [(1, 4)],
+            f"gda-attack:{A}:{TARGET}:t1:attacker:reroll1": [(1,)],
+            f"gda-attack:{A}:{TARGET}:t1:defender": [(3, 3)],
+        }
+    )
+    s = declared_at(45.0, dice=dice)
+    umpire = {"leader": "unformed", SUPPORT: "unformed"}
+    assert s.act(ActionRequest("attack_discipline", A, {}, umpire_result=umpire)).status == "resolved"
+    out = s.act(ActionRequest("attack", A, {"reroll_below": 2}))
+    assert out.status == "resolved", out.explanation
+    assert "-2 Unformed" in out.explanation or "−2 Unformed" in out.explanation
+    reroll = next(r for r in out.outcome.rolls if r.purpose.endswith("reroll1"))
+    assert "at −1, minimum 1" in reroll.label and "now reads 1" in reroll.outcome  # 1 - 1 is still 1

@@ -341,6 +341,7 @@ def attack_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
         "declared": "",
         "closed": "",
         "abandoned": f"{u.name or u.id}'s attack was abandoned: the target was out of reach (ПРОЦЕДУРА АТАКИ 4)",
+        "repulsed": f"{u.name or u.id} retreated at its Discipline Test: no melee (ПРОВЕДЕНИЕ АТАКИ 7)",
     }.get(str(stage), f"{u.name or u.id} has already rolled its attack this turn")
     return ActionSpec(
         "attack",

@@ -17,6 +17,10 @@ Three actions of the attacks phase, each offered to the leading attacker of a de
   (not before the declaration), the attacker closes to 5 cm [3"] of the target by the shortest
   route towards its centre, its supports moving with it and keeping their places; out of reach
   it moves its full distance, stops Unformed and the attack is abandoned (ПРОЦЕДУРА АТАКИ 4).
+* ``attack_discipline`` — ПРОВЕДЕНИЕ АТАКИ 7-8: the leading attacker's and its supports'
+  Discipline Tests at 5 cm (lost; the umpire enters them): a retreating leader takes its supports
+  back and there is no melee; an Unformed support keeps supporting at -1; a retreating one
+  withdraws.
 * ``fate_test`` — Двойная «6»: a clean double six calls for the Fate test, whose table is lost
   (scenario parameter ``fate_table`` missing): the umpire enters its result for the side's
   leading unit.
@@ -470,9 +474,103 @@ def fate_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
 
 
+# ------------------------------------------------------------------ the attackers' Discipline Tests
+SUPPORT_RESULTS = ("passed", "unformed", "retreating")
+
+
+def discipline_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
+    """Offered in the attacks phase for an attack not yet rolled: ПРОВЕДЕНИЕ АТАКИ 7-8, the
+    Discipline Tests of the leading attacker and its supports at 5 cm, entered by the umpire."""
+    if state.phase != "attacks":
+        return None
+    found = _declared(state, subject)
+    if found is None or found[2].get("stage") not in ("declared", "closed"):
+        return None
+    decl = found[2]
+    positions = dict(decl.get("positions", {}))
+    fields = [ParameterSpec("leader", "choice", choices=DISCIPLINE_RESULTS, label=f"Leading attacker {subject}")]
+    fields += [
+        ParameterSpec(sid, "choice", choices=SUPPORT_RESULTS, label=f"Support {sid} ({pos})")
+        for sid, pos in sorted(positions.items())
+        if sid in state.units
+    ]
+    return ActionSpec(
+        "attack_discipline",
+        "Discipline Tests of the attackers at 5 cm",
+        term="Тест Дисциплины атакующих",
+        rule="ПРОВЕДЕНИЕ АТАКИ 7-8",
+        umpire_table=DISCIPLINE,
+        umpire_result=tuple(fields),
+        unavailable="the attackers have taken their Discipline Tests" if decl.get("discipline_taken") else "",
+    )
+
+
+def discipline_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
+    return ActionPreview(
+        "attack_discipline",
+        request.subject,
+        True,
+        explanation=f"Steps 7-8: {DISCIPLINE}; the umpire enters each result.",
+        umpire_entry=True,
+    )
+
+
+def discipline_resolve(
+    state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
+) -> ActionOutcome:
+    found = _declared(state, request.subject)
+    assert found is not None
+    a, _, decl = found
+    entry = dict(request.umpire_result or {})
+    leader = str(entry.get("leader") or "")
+    if leader not in DISCIPLINE_RESULTS:
+        raise RuleRefused(f"enter the leading attacker's Discipline Test ({', '.join(DISCIPLINE_RESULTS)})")
+    positions = {k: v for k, v in dict(decl.get("positions", {})).items() if k in state.units}
+    events: list[BattleEvent] = []
+    notes = [f"{a.id}: {leader}"]
+    stage = str(decl.get("stage"))
+    if leader in ("retreating", "routing"):
+        events += _unit_events(state, [a.id], leader, "Discipline Test of the leading attacker")
+        events += _unit_events(state, list(positions), "retreating", "the leading attacker retreats")
+        notes.append("the leader retreats, its supports with it, and no melee takes place (step 7)")
+        positions, stage = {}, "repulsed"
+    else:
+        events += _unit_events(state, [a.id], leader if leader == "unformed" else "stands", "Discipline Test")
+        if leader == "unformed":
+            notes.append("the attack goes on with the Unformed modifiers (step 7)")
+        for sid in sorted(positions):
+            res = str(entry.get(sid) or "passed")
+            if res not in SUPPORT_RESULTS:
+                raise RuleRefused(f"support {sid}: {res!r} is not one of {', '.join(SUPPORT_RESULTS)}")
+            if res == "retreating":
+                events += _unit_events(state, [sid], "retreating", "Discipline Test of a support")
+                positions.pop(sid)
+                notes.append(f"support {sid} retreats and withdraws at once (step 8)")
+            elif res == "unformed":
+                events += _unit_events(state, [sid], "unformed", "Discipline Test of a support")
+                notes.append(f"support {sid} is Unformed and keeps supporting at -1 (step 8)")
+    ids = [a.id, *dict(decl.get("positions", {}))]
+    events += _brigades_follow(state, events, [i for i in ids if i in state.units], params)
+    turn, side, phase = state.turn, state.side, state.phase
+    events.append(
+        CommandStateChanged(
+            turn,
+            side,
+            phase,
+            subject=a.id,
+            state=ATTACK_FLAG,
+            value={**dict(decl), "stage": stage, "positions": positions, "discipline_taken": True},
+            reason="attackers' Discipline Tests",
+        )
+    )
+    text = f"Discipline Tests at 5 cm, entered by the umpire ({DISCIPLINE}): " + "; ".join(notes) + "."
+    return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
+
+
 HANDLERS = (
     ActionHandler("attack_move", move_spec, move_preview, move_resolve),
     ActionHandler("reaction", reaction_spec, reaction_preview, reaction_resolve),
     ActionHandler("reaction_test", reaction_test_spec, reaction_preview, reaction_resolve),
+    ActionHandler("attack_discipline", discipline_spec, discipline_preview, discipline_resolve),
     ActionHandler("fate_test", fate_spec, fate_preview, fate_resolve),
 )
