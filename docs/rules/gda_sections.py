@@ -187,13 +187,16 @@ _NUMBERED = (
 _LETTER = re.compile(
     rf"(?:prohibitions?\s+|Запрет на оказание поддержки\s+)([{LETTERS}])(?:\s*[-–]\s*([{LETTERS}]))?"
     rf"|(?<![А-Яа-яЁё])([{LETTERS}]) —"
+    rf"|refused: ([{LETTERS}])(?![А-Яа-яЁё])"
 )
 
 
 def cited(text: str, known: set[str]) -> set[str]:
     """Known rules named in ``text``: headings and examples by their patterns, numbered items
     with ranges ("restrictions 1–16", "ПРОВЕДЕНИЕ АТАКИ 1-3"), prohibitions by their letter
-    ("prohibitions А–К" names all ten)."""
+    ("prohibitions А–К" names all ten). Underscores read as spaces, so a test named
+    ``test_restriction_7_…`` cites restriction 7."""
+    text = text + "\n" + text.replace("_", " ")
     out = {k for k, pat in _PATTERNS.items() if pat.search(text)}
     for prefix, pat in _NUMBERED:
         for m in pat.finditer(text):
@@ -205,7 +208,7 @@ def cited(text: str, known: set[str]) -> set[str]:
             else:
                 out.update({f"{prefix} {lo}", f"{prefix} {hi}"})
     for m in _LETTER.finditer(text):
-        lo, hi, single = m.group(1), m.group(2), m.group(3)
+        lo, hi, single = m.group(1), m.group(2), m.group(3) or m.group(4)
         if single:
             out.add(f"З {single}")
         elif hi:
@@ -213,3 +216,18 @@ def cited(text: str, known: set[str]) -> set[str]:
         else:
             out.add(f"З {lo}")
     return out & known
+
+
+def case_citations(known: set[str]) -> dict[str, list[str]]:
+    """Rules cited by the data-driven cases (``tests/rules/gda_cases/<case>/expected.json``'s
+    ``about``), as ``test_gda_cases::<case>``."""
+    import json
+    from pathlib import Path
+
+    out: dict[str, list[str]] = {}
+    root = Path(__file__).resolve().parents[2] / "tests" / "rules" / "gda_cases"
+    for exp in sorted(root.glob("*/expected.json")):
+        about = str(json.loads(exp.read_text(encoding="utf-8")).get("about", ""))
+        for sec in cited(about + " " + exp.parent.name, known):
+            out.setdefault(sec, []).append(f"test_gda_cases::{exp.parent.name}")
+    return out

@@ -71,6 +71,7 @@ TOE_SECTIONS: tuple[tuple[str, str], ...] = (
     ("7.5", "Fortsat angreb (only the heading survives)"),
 )
 
+
 def _gda_sections():
     """General d'Armée's rules and citation matcher (``docs/rules/gda_sections.py``)."""
     import importlib.util
@@ -84,10 +85,11 @@ def _gda_sections():
 
 _GDA = _gda_sections()
 
-#: ruleset id → (rules package, sections, test-file prefixes[, citation matcher; default ``_cited``])
+#: ruleset id → (rules package, sections, test-file prefixes[, citation matcher (default ``_cited``)[,
+#: more test citations: known → section → test names]])
 RULESETS = {
     "toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session")),
-    "gda": ("gda", _GDA.SECTIONS, ("test_gda_",), _GDA.cited),
+    "gda": ("gda", _GDA.SECTIONS, ("test_gda_",), _GDA.cited, _GDA.case_citations),
 }
 
 SEC = r"[1-9]\.\d{1,2}(?:\.\d{1,2})?"
@@ -167,6 +169,9 @@ def table(rid: str) -> str:
     known = {s for s, _ in sections}
     code = code_citations(package, known, cite)
     tests, toml = test_citations(prefixes, known, cite), toml_entries(rid, known, cite)
+    for more in matcher[1:]:
+        for sec, names in more(known).items():
+            tests.setdefault(sec, []).extend(names)
     both = sum(1 for s in known if s in code and s in tests)
     lines = [
         f"# Rule traceability: {rid}",

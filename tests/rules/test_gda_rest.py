@@ -479,3 +479,52 @@ def test_several_attacks_on_one_target_defender_rolls_once_and_the_best_counts()
     assert flags[f"gda-attack:{a1}"]["stage"] == flags[f"gda-attack:{a2}"]["stage"] == "applied"
     assert s.state.units[TARGET].state == "retreating"
     assert not [x for x in s.actions(a1) if x.id == "attack_result"]
+
+
+# -- the restrictions and prohibitions no other test pins ----------------------------------------
+def test_restrictions_5_8_11_12_and_15():
+    """ОГРАНИЧЕНИЯ НА АТАКУ 5 (several attacks from one Combined Column), 8 (a garrison does not
+    attack out of its settlement), 11 (infantry and cavalry not on one target), 12 (Company
+    Column), 15 (no line of sight and the enemy beyond 15 cm of the attacker and its brigadier)."""
+    p = gda_params(**MOVE)
+    st = attack_with_left_support(target_at=(0.0, 18.0))
+    ok = Declaration("lead", "t")
+    assert check_attack(st, ok, p).legal
+
+    def with_lead(**attrs):
+        return st.evolve(units={**st.units, "lead": replace(st.units["lead"], attributes=attrs)})
+
+    assert "restriction 8" in check_attack(with_lead(garrison=True), ok, p).explain()
+    assert "restriction 12" in check_attack(with_lead(company_column=True), ok, p).explain()
+    assert check_attack(with_lead(company_column=True, terrain_forces_column=True), ok, p).legal
+    cc = with_lead(combined_column=True)
+    assert "restriction 5" in check_attack(cc, ok, p, declared=[Declaration("s", "t")]).explain()
+    cav = unit("cav", arm=Arm.CAVALRY, figures=8, formation=Formation.LINE, x=30)
+    mixed = st.evolve(units={**st.units, "cav": cav})
+    assert "restriction 11" in check_attack(mixed, ok, p, declared=[Declaration("cav", "t")]).explain()
+    assert check_attack(st, Declaration("lead", "t", line_of_sight=False), p).explain().count("restriction 15") == 1
+    close = attack_with_left_support(target_at=(0.0, 14.0))
+    assert check_attack(close, Declaration("lead", "t", line_of_sight=False), p).legal  # within 15 cm: known
+
+
+def test_support_prohibitions_a_b_d_e_and_i():
+    """Запрет на оказание поддержки А (out of the brigadier's 30 cm), Б (another brigade), Д
+    (artillery, skirmishers, garrisons, retreating units), Е (square), И (another arm)."""
+    p = gda_params(**MOVE)
+    st = attack_with_left_support()
+    lead, t = st.units["lead"], st.units["t"]
+    assert check_support(st, lead, t, "s", p) == "left"
+
+    def verdict(**changes):
+        s2 = replace(st.units["s"], **changes)
+        return check_support(st.evolve(units={**st.units, "s": s2}), lead, t, "s", p)
+
+    far = st.evolve(commanders={"b": replace(st.commanders["b"], position=(0.0, -45.0))})
+    assert check_support(far, lead, t, "s", p).startswith("refused: А")
+    assert verdict(state="retreating").startswith("refused: Д")
+    assert verdict(arm=Arm.ARTILLERY).startswith("refused: Д")
+    assert verdict(formation=Formation.SQUARE).startswith("refused: Е")
+    assert verdict(arm=Arm.CAVALRY).startswith("refused: И")
+    other = general("b2", y=-10)
+    moved = world([st.commanders["b"], other], list(st.units.values()), [("b", "lead"), ("b2", "s")])
+    assert check_support(moved, lead, t, "s", p).startswith("refused: Б")

@@ -59,7 +59,8 @@ def split_damage(points: int, leader: str, supports: dict[str, str], params: Rul
 
 
 def fire_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered in the attacks phase for an attack of this side declared and not yet rolled."""
+    """Offered in the attacks phase for an attack of this side declared and not yet rolled
+    (ПРОВЕДЕНИЕ АТАКИ 5 А: the defender fires at 5 cm)."""
     if state.phase != "attacks":
         return None
     u = state.units.get(subject)

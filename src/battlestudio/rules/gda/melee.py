@@ -254,7 +254,8 @@ def defending_supports(
 def sides_of(
     state: GameState, attacker_id: str, params: RuleParameters, terrain: Sequence[Any] = ()
 ) -> tuple[Side, Side, Mapping[str, Any]]:
-    """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn.
+    """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn:
+    its leading unit and supports, the defender's supports (ПРОВЕДЕНИЕ АТАКИ 1-3).
 
     Raises
     ------

@@ -189,7 +189,7 @@ def _reaction_spec(state: GameState, subject: str, tested: bool) -> ActionSpec |
 
 def reaction_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
     """Offered in the attacks phase for a declared attack whose target has not reacted: fire,
-    wheel, evade or (a retreating target) rout."""
+    wheel, evade or (a retreating target) rout (ПРОЦЕДУРА АТАКИ 6, ПРОВЕДЕНИЕ АТАКИ 5 Б)."""
     return _reaction_spec(state, subject, tested=False)
 
 
