@@ -96,11 +96,11 @@ def test_wheel_up_to_half_a_move_when_the_attacker_started_15_cm_or_more_away():
     assert [e for e in s.battle.events if isinstance(e, Rotated)][-1].id == TARGET
 
 
-def cavalry_on_infantry(formation=Formation.LINE, quality="line", defender_facing=270.0, y=20.0):
+def cavalry_on_infantry(formation=Formation.LINE, quality="line", defender_facing=270.0, y=20.0, others=()):
     hus = unit("hus", arm=Arm.CAVALRY, figures=8, formation=Formation.LINE, x=0, y=0)
     inf = unit("inf", side="austrian", quality=quality, formation=formation, x=0, y=y, facing=defender_facing)
     c1, u1, e1 = brigade("fb", [hus])
-    c2, u2, e2 = brigade("ab", [inf], side="austrian", y=40)
+    c2, u2, e2 = brigade("ab", [inf, *others], side="austrian", y=40)
     flag = {"turn": 1, "stage": "declared", "target": "inf", "supports": [], "positions": {}}
     st = world([c1, c2], u1 + u2, e1 + e2, flags={"gda-attack:hus": flag})
     return replace(st, phase="attacks")
@@ -232,3 +232,24 @@ def test_an_unformed_leader_attacks_on_and_an_unformed_support_rerolls_at_minus_
     assert "-2 Unformed" in out.explanation or "−2 Unformed" in out.explanation
     reroll = next(r for r in out.outcome.rolls if r.purpose.endswith("reroll1"))
     assert "at −1, minimum 1" in reroll.label and "now reads 1" in reroll.outcome  # 1 - 1 is still 1
+
+
+def test_the_defender_must_include_its_supports_in_range():
+    """ПРОВЕДЕНИЕ АТАКИ 2-3: the defender's flank support within 5 cm is part of the defence
+    whether he wants it or not; a unit of his 12 cm away is not."""
+    from battlestudio.rules.gda.melee import defending_supports
+
+    beside = unit("inf2", side="austrian", formation=Formation.LINE, x=-17, y=20, facing=270)
+    far = unit("inf3", side="austrian", formation=Formation.LINE, x=30, y=20, facing=270)
+    st = cavalry_on_infantry(others=(beside, far))
+    sup = defending_supports(st, st.units["inf"], st.units["hus"], gda_params(**MOVE))
+    assert set(sup) == {"inf2"} and sup["inf2"] in ("left", "right")
+
+
+def test_an_attack_on_a_garrison_goes_straight_into_melee():
+    """ПРОВЕДЕНИЕ АТАКИ 10: no 2D6 attack roll on a garrison or built-up area; the melee
+    chapter is lost, the umpire resolves it."""
+    st = cavalry_on_infantry()
+    st = replace(st, units={**st.units, "inf": replace(st.units["inf"], attributes={"garrison": True})})
+    out = ACTIONS.resolve_action(st, ActionRequest("attack", "hus", {}), MOVE, SeededDice(1))
+    assert out.status == "refused" and "ПРОВЕДЕНИЕ АТАКИ 10" in out.explanation
