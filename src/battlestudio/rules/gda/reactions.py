@@ -221,7 +221,7 @@ def reaction_preview(state: GameState, request: ActionRequest, params: RuleParam
         request.subject,
         not why,
         why,
-        f"{t.id} reacts: {reaction}" + (f"; {DISCIPLINE}: the umpire enters its result" if test else "") + ".",
+        f"{t.name or t.id} reacts: {reaction}" + (f"; {DISCIPLINE}: the umpire enters its result" if test else "") + ".",
         umpire_entry=test,
         assumed=tuple(params.assumptions()),
     )
@@ -252,7 +252,7 @@ def reaction_resolve(
         raise RuleRefused(why)
     turn, side, phase = state.turn, state.side, state.phase
     events: list[BattleEvent] = []
-    text = f"{t.id} reacts to {a.id}'s attack: {reaction}"
+    text = f"{t.name or t.id} reacts to {a.name or a.id}'s attack: {reaction}"
     test = ""
     if reaction in ("square", "turn_about"):
         test = str((request.umpire_result or {}).get("discipline") or "")
@@ -396,7 +396,7 @@ def move_resolve(state: GameState, request: ActionRequest, params: RuleParameter
             phase,
             subject=a.id,
             state=ATTACK_FLAG,
-            value={**dict(decl), "stage": stage, "start_gap": gap, "moved": moved},
+            value={**dict(decl), "stage": stage, "start_gap": round(gap, 2), "moved": round(moved, 2)},
             reason=f"attack move: {stage}",
         )
     )
