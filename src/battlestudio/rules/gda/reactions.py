@@ -221,7 +221,9 @@ def reaction_preview(state: GameState, request: ActionRequest, params: RuleParam
         request.subject,
         not why,
         why,
-        f"{t.name or t.id} reacts: {reaction}" + (f"; {DISCIPLINE}: the umpire enters its result" if test else "") + ".",
+        f"{t.name or t.id} reacts: {reaction}"
+        + (f"; {DISCIPLINE}: the umpire enters its result" if test else "")
+        + ".",
         umpire_entry=test,
         assumed=tuple(params.assumptions()),
     )
