@@ -11,9 +11,15 @@ retreating and routing units (movement phase).
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
-from battlestudio.rules.gda import fire, melee, rally, reactions
+from battlestudio.rules.gda import fire, melee, rally, reactions, results
 from battlestudio.rules.params import RuleParameters
 
-HANDLERS: tuple[ActionHandler, ...] = (*melee.HANDLERS, *reactions.HANDLERS, *fire.HANDLERS, *rally.HANDLERS)
+HANDLERS: tuple[ActionHandler, ...] = (
+    *melee.HANDLERS,
+    *results.HANDLERS,
+    *reactions.HANDLERS,
+    *fire.HANDLERS,
+    *rally.HANDLERS,
+)
 
 ACTIONS = ActionTable(HANDLERS, lambda params: RuleParameters.for_ruleset("gda", params))

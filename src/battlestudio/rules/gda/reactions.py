@@ -46,7 +46,8 @@ from battlestudio.rules.gda.brigades import Grade, UnitState, brigade_status, gr
 from battlestudio.rules.gda.brigades import unit_state
 from battlestudio.rules.gda.events import DamageTaken
 from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance
-from battlestudio.rules.gda.melee import ATTACK_FLAG, UNIT_RESULTS, _unit_events, attack_of
+from battlestudio.rules.gda.melee import ATTACK_FLAG, UNIT_RESULTS, attack_of
+from battlestudio.rules.gda.results import unit_events
 from battlestudio.rules.gda.states import apply_events, follow_units
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
@@ -262,7 +263,7 @@ def reaction_resolve(
             raise RuleRefused(f"enter the Discipline Test's result ({', '.join(DISCIPLINE_RESULTS)}): {DISCIPLINE}")
         text += f"; Discipline Test at 5 cm: {test} (entered by the umpire; {DISCIPLINE})"
         if test != "passed":
-            events += _unit_events(state, [t.id], test, "Discipline Test failed")
+            events += unit_events(state, [t.id], test, "Discipline Test failed")
             text += f"; it suffers the test's result and is {test} (Ambiguity 18)"
         elif reaction == "square":
             events.append(FormationChanged(turn, side, phase, unit=t.id, formation=Formation.SQUARE.value))
@@ -276,7 +277,7 @@ def reaction_resolve(
         events.append(Rotated(turn, side, phase, id=t.id, facing=facing))
         text += f" to {facing:g}° ({_wheel_cm(t, facing):.1f} cm of its half move), then it fires at 5 cm"
     elif reaction == "rout":
-        events += _unit_events(state, [t.id], "routing", "attacked while retreating")
+        events += unit_events(state, [t.id], "routing", "attacked while retreating")
         text += ": a retreating unit routs at once"
     elif reaction == "evade":
         text += ": the evade move is lost from the text (Missing piece 9); the umpire moves the unit"
@@ -459,7 +460,7 @@ def fate_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     events: list[BattleEvent] = []
     if damage:
         events.append(DamageTaken(turn, side, phase, unit=unit.id, points=damage, cause="Fate test"))
-    events += _unit_events(state, [unit.id], result, "Fate test")
+    events += unit_events(state, [unit.id], result, "Fate test")
     events += _brigades_follow(state, events, [unit.id], params)
     events.append(
         CommandStateChanged(
@@ -532,12 +533,12 @@ def discipline_resolve(
     notes = [f"{a.id}: {leader}"]
     stage = str(decl.get("stage"))
     if leader in ("retreating", "routing"):
-        events += _unit_events(state, [a.id], leader, "Discipline Test of the leading attacker")
-        events += _unit_events(state, list(positions), "retreating", "the leading attacker retreats")
+        events += unit_events(state, [a.id], leader, "Discipline Test of the leading attacker")
+        events += unit_events(state, list(positions), "retreating", "the leading attacker retreats")
         notes.append("the leader retreats, its supports with it, and no melee takes place (step 7)")
         positions, stage = {}, "repulsed"
     else:
-        events += _unit_events(state, [a.id], leader if leader == "unformed" else "stands", "Discipline Test")
+        events += unit_events(state, [a.id], leader if leader == "unformed" else "stands", "Discipline Test")
         if leader == "unformed":
             notes.append("the attack goes on with the Unformed modifiers (step 7)")
         for sid in sorted(positions):
@@ -545,11 +546,11 @@ def discipline_resolve(
             if res not in SUPPORT_RESULTS:
                 raise RuleRefused(f"support {sid}: {res!r} is not one of {', '.join(SUPPORT_RESULTS)}")
             if res == "retreating":
-                events += _unit_events(state, [sid], "retreating", "Discipline Test of a support")
+                events += unit_events(state, [sid], "retreating", "Discipline Test of a support")
                 positions.pop(sid)
                 notes.append(f"support {sid} retreats and withdraws at once (step 8)")
             elif res == "unformed":
-                events += _unit_events(state, [sid], "unformed", "Discipline Test of a support")
+                events += unit_events(state, [sid], "unformed", "Discipline Test of a support")
                 notes.append(f"support {sid} is Unformed and keeps supporting at -1 (step 8)")
     ids = [a.id, *dict(decl.get("positions", {}))]
     events += _brigades_follow(state, events, [i for i in ids if i in state.units], params)
