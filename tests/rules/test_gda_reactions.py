@@ -253,3 +253,23 @@ def test_an_attack_on_a_garrison_goes_straight_into_melee():
     st = replace(st, units={**st.units, "inf": replace(st.units["inf"], attributes={"garrison": True})})
     out = ACTIONS.resolve_action(st, ActionRequest("attack", "hus", {}), MOVE, SeededDice(1))
     assert out.status == "refused" and "ПРОВЕДЕНИЕ АТАКИ 10" in out.explanation
+
+
+def test_a_passive_attack_whose_target_can_no_longer_be_reached_is_cancelled():
+    """ПРОЦЕДУРА АТАКИ 1: «Если цель атаки пассивного игрока больше не может быть достигнута,
+    атака отменяется» — the same shortfall that leaves the active side's attacker Unformed
+    cancels the passive side's attack where it stands."""
+    dice = ScriptedDice({f"gda-forward:{A}:t1": [(1, 1)]})
+    s = declared_at(60.0, tasks=("infantry_assault", "forward"), dice=dice, supports=())
+    st = s.state
+    s2 = replace(st, flags={**st.flags, "initiative:holder": "austrian"})
+    from battlestudio.rules.gda.actions import ACTIONS as table
+
+    out = table.resolve_action(s2, ActionRequest("attack_move", A), MOVE, dice)
+    assert out.status == "resolved" and "the attack is cancelled" in out.explanation
+    assert not [e for e in out.events if isinstance(e, (Moved, OrderStateChanged))]
+    after = s2
+    for e in out.events:
+        after = e.apply(after)
+    (roll,) = [a for a in table.actions(after, MOVE, A) if a.id == "attack"]
+    assert "cancelled" in roll.unavailable

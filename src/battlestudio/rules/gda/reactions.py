@@ -16,7 +16,8 @@ Three actions of the attacks phase, each offered to the leading attacker of a de
 * ``attack_move`` — ПРОЦЕДУРА АТАКИ 3-5, ПРОВЕДЕНИЕ АТАКИ 4: the Forward! dice are rolled now
   (not before the declaration), the attacker closes to 5 cm [3"] of the target by the shortest
   route towards its centre, its supports moving with it and keeping their places; out of reach
-  it moves its full distance, stops Unformed and the attack is abandoned (ПРОЦЕДУРА АТАКИ 4).
+  it moves its full distance, stops Unformed and the attack is abandoned (ПРОЦЕДУРА АТАКИ 4);
+  a passive side's attack whose target can no longer be reached is cancelled (ПРОЦЕДУРА АТАКИ 1).
 * ``attack_discipline`` — ПРОВЕДЕНИЕ АТАКИ 7-8: the leading attacker's and its supports'
   Discipline Tests at 5 cm (lost; the umpire enters them): a retreating leader takes its supports
   back and there is no melee; an Unformed support keeps supporting at -1; a retreating one
@@ -369,6 +370,15 @@ def move_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     gap = unit_distance(a, t)
     moved = min(need, reach)
     events: list[BattleEvent] = []
+    holder = state.flags.get("initiative:holder")
+    if need > reach + 1e-6 and holder and holder != a.side:  # ПРОЦЕДУРА АТАКИ 1: the passive side's attack
+        value = {**dict(decl), "stage": "cancelled", "start_gap": round(gap, 2), "moved": 0.0}
+        ev = CommandStateChanged(turn, side, phase, subject=a.id, state=ATTACK_FLAG, value=value, reason="cancelled")
+        text = (
+            f"{a.name or a.id} is the passive side's attacker and {t.name or t.id} can no longer be reached "
+            f"({need:.1f} cm needed, {reach:.1f} cm reach): the attack is cancelled (ПРОЦЕДУРА АТАКИ 1)."
+        )
+        return ActionOutcome("resolved", text, (ev,), tuple(rolls), tuple(params.assumptions()))
     movers = [a.id, *(s for s in dict(decl.get("positions", {})) if s in state.units)]
     if moved > 0:
         for uid in movers:
