@@ -40,3 +40,32 @@ def test_sections_are_traced_to_the_code_and_tests_that_cite_them():
     assert "reactions.declare_resolve" in code["5.1"] and any(c.startswith("fire") for c in code["6.1"])
     tests = mod.test_citations(("test_toe_",), known)
     assert "test_toe_reactions" in tests["5.4"]
+
+
+def test_the_committed_gda_trace_is_current():
+    text = _trace().table("gda")
+    committed = (ROOT / "docs" / "rules" / "gda-trace.md").read_text(encoding="utf-8")
+    assert text == committed, "run: python docs/rules/trace.py gda > docs/rules/gda-trace.md"
+
+
+def test_gda_rules_are_cited_by_heading_item_and_letter():
+    """The Russian text has no section numbers: headings, numbered items with ranges and the
+    support prohibitions' letters are the citations."""
+    mod = _trace()
+    known = {s for s, _ in mod.RULESETS["gda"][1]}
+    cite = mod.RULESETS["gda"][3]
+    assert cite("restrictions 1 and 16; ПРОВЕДЕНИЕ АТАКИ 1-3; prohibitions А–В; refused: Ж — x", known) == {
+        "R 1",
+        "R 16",
+        "ПР 1",
+        "ПР 2",
+        "ПР 3",
+        "З А",
+        "З Б",
+        "З В",
+        "З Ж",
+    }
+    code = mod.code_citations("gda", known, cite)
+    assert "attacks.check_support" in code["З Г"] and "attacks.check_attack" in code["R 10"]
+    tests = mod.test_citations(("test_gda_",), known, cite)
+    assert "test_gda_rest::test_d9_an_enemy_within_5_cm_of_the_target_is_involved_in_the_attack" in tests["З Г"]

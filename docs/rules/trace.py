@@ -71,7 +71,26 @@ TOE_SECTIONS: tuple[tuple[str, str], ...] = (
     ("7.5", "Fortsat angreb (only the heading survives)"),
 )
 
-RULESETS = {"toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session"))}
+
+def _gda_sections():
+    """General d'Armée's rules and citation matcher (``docs/rules/gda_sections.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gda_sections", Path(__file__).with_name("gda_sections.py"))
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_GDA = _gda_sections()
+
+#: ruleset id → (rules package, sections, test-file prefixes[, citation matcher (default ``_cited``)[,
+#: more test citations: known → section → test names]])
+RULESETS = {
+    "toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session")),
+    "gda": ("gda", _GDA.SECTIONS, ("test_gda_",), _GDA.cited, _GDA.case_citations),
+}
 
 SEC = r"[1-9]\.\d{1,2}(?:\.\d{1,2})?"
 CITE = re.compile(rf"(?<![\d.])({SEC})(?:\s*[-–]\s*({SEC}))?(?![\d.]|\s*(?:cm|m\b|°|%|mm|km|x\b))")
@@ -97,19 +116,19 @@ def _strings(node: ast.AST) -> str:
     return " ".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
 
-def code_citations(package: str, known: set[str]) -> dict[str, list[str]]:
+def code_citations(package: str, known: set[str], cite=None) -> dict[str, list[str]]:
     """Section → ``module.function`` names whose docstrings or strings cite it."""
     out: dict[str, list[str]] = {}
     for path in sorted((ROOT / "src" / "battlestudio" / "rules" / package).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                for sec in _cited(_strings(node), known):
+                for sec in (cite or _cited)(_strings(node), known):
                     out.setdefault(sec, []).append(f"{path.stem}.{node.name}")
     return out
 
 
-def test_citations(prefixes: tuple[str, ...], known: set[str]) -> dict[str, list[str]]:
+def test_citations(prefixes: tuple[str, ...], known: set[str], cite=None) -> dict[str, list[str]]:
     """Section → test names whose source cites it, and test modules (``module``, no test name)
     whose docstring does."""
     out: dict[str, list[str]] = {}
@@ -117,21 +136,22 @@ def test_citations(prefixes: tuple[str, ...], known: set[str]) -> dict[str, list
     for path in files:
         src = path.read_text(encoding="utf-8")
         tree = ast.parse(src)
-        for sec in _cited(ast.get_docstring(tree) or "", known):
+        cite = cite or _cited
+        for sec in cite(ast.get_docstring(tree) or "", known):
             out.setdefault(sec, []).append(path.stem)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
-                for sec in _cited(ast.get_source_segment(src, node) or "", known):
+                for sec in cite(ast.get_source_segment(src, node) or "", known):
                     out.setdefault(sec, []).append(f"{path.stem}::{node.name}")
     return out
 
 
-def toml_entries(rid: str, known: set[str]) -> dict[str, list[str]]:
+def toml_entries(rid: str, known: set[str], cite=None) -> dict[str, list[str]]:
     """Section → rule-number keys of ``resources/rulesets/<id>.toml`` (with their status)."""
     data = tomllib.loads((ROOT / "resources" / "rulesets" / f"{rid}.toml").read_text(encoding="utf-8"))
     out: dict[str, list[str]] = {}
     for key, e in data.get("rules", {}).items():
-        for sec in _cited(str(e.get("section", "")), known):
+        for sec in (cite or _cited)(str(e.get("section", "")), known):
             out.setdefault(sec, []).append(f"{key} ({e.get('status', '?')})")
     return out
 
@@ -144,9 +164,14 @@ def _cell(items: list[str], limit: int = 6) -> str:
 
 def table(rid: str) -> str:
     """The traceability table of ruleset ``rid`` as Markdown."""
-    package, sections, prefixes = RULESETS[rid]
+    package, sections, prefixes, *matcher = RULESETS[rid]
+    cite = matcher[0] if matcher else _cited
     known = {s for s, _ in sections}
-    code, tests, toml = code_citations(package, known), test_citations(prefixes, known), toml_entries(rid, known)
+    code = code_citations(package, known, cite)
+    tests, toml = test_citations(prefixes, known, cite), toml_entries(rid, known, cite)
+    for more in matcher[1:]:
+        for sec, names in more(known).items():
+            tests.setdefault(sec, []).extend(names)
     both = sum(1 for s in known if s in code and s in tests)
     lines = [
         f"# Rule traceability: {rid}",

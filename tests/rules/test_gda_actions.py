@@ -120,6 +120,7 @@ def test_a_supported_infantry_attack_needs_infantry_assault():
 
 
 def test_the_attack_odds_are_exact_before_the_roll():
+    """ПРОВЕДЕНИЕ АТАКИ 9: both sides roll 2D6 and add the leading units' modifiers."""
     s = declared()
     p = s.preview_action(ActionRequest("attack", ATTACKER, {"reroll_below": 0}))
     assert p.legal
@@ -166,6 +167,7 @@ def test_a_clean_double_six_calls_for_the_fate_test():
 
 
 def test_the_result_is_the_umpires_until_the_scenario_gives_the_table():
+    """ПРОВЕДЕНИЕ АТАКИ 9: the difference goes to the lost Attack Results table."""
     dice = ScriptedDice({f"{BASE}:attacker": [(4, 4)], f"{BASE}:defender": [(2, 3)]})
     s = declared(dice)
     s.act(ActionRequest("attack", ATTACKER))
@@ -357,6 +359,7 @@ def movement_session(brigade_state: str, **unit_changes) -> GameSession:
 
 
 def test_a_steady_brigade_rallies_its_retreating_and_routing_units_in_the_movement_phase():
+    """СТОЙКИЕ: «Отступающие/Бегущие подразделения автоматически проводят Сбор»."""
     s = movement_session("steady", **{ATTACKER: {"state": "routing"}, SUPPORT: {"state": "retreating"}})
     assert [a.id for a in s.actions("french-bde-marcognet")] == []  # formed: nothing to rally
     (spec,) = s.actions(ATTACKER)

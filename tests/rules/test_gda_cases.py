@@ -41,7 +41,17 @@ def gda_action(state, params, action, dice, terrain):
     if do == "support":
         lead, target = state.units[action["lead"]], state.units[action["target"]]
         return {
-            "verdict": check_support(state, lead, target, action["support"], p, action.get("defending", False), terrain)
+            "verdict": check_support(
+                state,
+                lead,
+                target,
+                action["support"],
+                p,
+                action.get("defending", False),
+                terrain,
+                attacked_in_flank_or_rear=action.get("attacked_in_flank_or_rear"),
+                single_attacker=action.get("single_attacker", False),
+            )
         }, []
     if do == "modifiers":
         u, e = state.units[action["unit"]], state.units[action["enemy"]]

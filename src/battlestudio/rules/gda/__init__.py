@@ -140,6 +140,8 @@ class GdaRuleset(RulesetDefaults):
                 "adcs",
                 "normal_move_cm.<arm>",
                 "attack_results",
+                "discipline_test",
+                "fate_table",
             ),
         )
 

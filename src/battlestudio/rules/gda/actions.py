@@ -2,6 +2,7 @@
 with its legality, odds and resolution, the rule section in its docstring.
 
 ``melee``: declare an attack (attack-declaration phase), roll it and apply its result
+(attacks phase); ``reactions``: the target's reaction, the attack move and the Fate test
 (attacks phase); ``fire``: the defenders' fire at an attack, entered by the umpire and split
 (attacks phase); ``rally``: the Steady brigade's automatic rally and the Hesitant brigade's
 retreating and routing units (movement phase).
@@ -10,9 +11,15 @@ retreating and routing units (movement phase).
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
-from battlestudio.rules.gda import fire, melee, rally
+from battlestudio.rules.gda import fire, melee, rally, reactions, results
 from battlestudio.rules.params import RuleParameters
 
-HANDLERS: tuple[ActionHandler, ...] = (*melee.HANDLERS, *fire.HANDLERS, *rally.HANDLERS)
+HANDLERS: tuple[ActionHandler, ...] = (
+    *melee.HANDLERS,
+    *results.HANDLERS,
+    *reactions.HANDLERS,
+    *fire.HANDLERS,
+    *rally.HANDLERS,
+)
 
 ACTIONS = ActionTable(HANDLERS, lambda params: RuleParameters.for_ruleset("gda", params))

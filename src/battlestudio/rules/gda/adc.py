@@ -107,7 +107,27 @@ def adcs_left(state: GameState, commander: str, params: RuleParameters) -> int:
     lost = int(state.commanders[commander].attributes.get("adcs_lost", 0)) + len(
         brigades_lost_adc(state, commander, params)
     )
-    return adcs_available(state, commander, params) - oas_spent(state, commander) - lost
+    return (
+        adcs_available(state, commander, params)
+        - oas_spent(state, commander)
+        - lost
+        - standing_adcs(state, commander, params)
+    )
+
+
+def standing_adcs(state: GameState, commander: str, params: RuleParameters) -> int:
+    """ADCs ``commander`` sent in earlier turns with tasks still in force, kept out of his
+    supply when ``adc_task_duration = "standing"`` (0 with the assumed ``"turn"``: tasks end
+    at the end of their turn, ``command.end_of_turn``)."""
+    if str(params.get("adc_task_duration")) != "standing":
+        return 0
+    n = 0
+    for o in state.orders.values():
+        if o.issuer != commander or o.turn_issued >= state.turn or o.order_type == "initiative":
+            continue
+        if o.recipient in state.commanders and o.order_type in brigade_status(state, o.recipient).tasks:
+            n += task_cost(o.order_type, params)
+    return n
 
 
 def adc_sender_of(state: GameState, brigade: str, params: RuleParameters) -> str | None:

@@ -118,6 +118,34 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     return move + bonus + extra
 
 
+def _is_broken(f: TerrainFeature) -> bool:
+    props = f.properties or {}
+    return bool(props.get("broken")) or str(props.get("ground", "")).lower() == "broken"
+
+
+def cavalry_ground(a: Unit, t: Unit, terrain: Sequence[TerrainFeature], params: RuleParameters) -> str:
+    """Why cavalry ``a`` may not attack ``t`` over this ground ("" when it may): restriction 10
+    («Кавалерия не может атаковать в лес, пересеченную местность, через высокие стены и т.п.»).
+
+    The attack's path is the convex hull of both footprints (it goes straight ahead, ПРОЦЕДУРА
+    АТАКИ 2). Refused when an area of a ``cavalry_no_attack_into`` kind, or any feature with the
+    property ``broken`` (broken ground), touches the path or the target; or when a linear
+    feature of a ``cavalry_no_attack_across`` kind (high walls; a wall with property
+    ``low: true`` is not high) crosses the path anywhere, not only at the target.
+    """
+    path = a.footprint().union(t.footprint()).convex_hull
+    into = {str(k) for k in params.get("cavalry_no_attack_into")}
+    across = {str(k) for k in params.get("cavalry_no_attack_across")}
+    for f in terrain:
+        kind = str(f.kind)
+        if (kind in into or _is_broken(f)) and f.geometry.intersects(path):
+            what = "broken ground" if _is_broken(f) and kind not in into else kind.replace("_", "-")
+            return f"into or through {what}" + (f" ({f.name})" if f.name else "")
+        if kind in across and not (f.properties or {}).get("low") and f.geometry.intersects(path):
+            return f"across a high {kind}" + (f" ({f.name})" if f.name else "")
+    return ""
+
+
 def check_attack(
     state: GameState,
     decl: Declaration,
@@ -202,14 +230,9 @@ def check_attack(
                 f"restriction 9: infantry may not reinforce the cavalry melee of {t.id} with {', '.join(melee)}"
             )
     if a.arm is Arm.CAVALRY:
-        bad = [
-            getattr(f, "kind", "")
-            for f in terrain
-            if str(getattr(f, "kind", "")) in ("woods", "marsh", "built_up", "wall")
-            and f.geometry.intersects(t.footprint())
-        ]
-        if bad:
-            reasons.append(f"restriction 10: cavalry may not attack into {bad[0]}")
+        why = cavalry_ground(a, t, terrain, params)
+        if why:
+            reasons.append(f"restriction 10: cavalry may not attack {why}")
     for other in declared:
         if (
             other.target == t.id
@@ -292,6 +315,30 @@ def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
     return None
 
 
+def in_settlement(u: Unit, terrain: Sequence[TerrainFeature], params: RuleParameters) -> str:
+    """The settlement or strongpoint ``u`` holds ("" when none): a garrison, a unit with the
+    attribute ``built_up`` or ``strongpoint``, or a unit whose footprint centre lies in terrain
+    of a ``settlement_terrain`` kind (prohibition В, step 10)."""
+    if u.attributes.get("garrison") or u.attributes.get("built_up") or u.attributes.get("strongpoint"):
+        return "a garrison or strongpoint"
+    kinds = {str(k) for k in params.get("settlement_terrain")}
+    c = u.footprint().centroid
+    for f in terrain:
+        if str(f.kind) in kinds and f.geometry.contains(c):
+            return f.name or str(f.kind).replace("_", "-")
+    return ""
+
+
+def frontage_meets(attacker: Unit, u: Unit) -> bool:
+    """Whether ``u`` stands ahead of ``attacker`` and overlaps its frontage, so a straight
+    attack (ПРОЦЕДУРА АТАКИ 2) comes on it directly."""
+    rect = attacker.rect()
+    locs = [rect.local(p) for p in list(u.footprint().exterior.coords)[:-1]]
+    lo, hi = min(lv for _, lv in locs), max(lv for _, lv in locs)
+    ahead = max(sv for sv, _ in locs) > TINY
+    return ahead and min(hi, rect.width / 2) - max(lo, -rect.width / 2) > TINY
+
+
 def check_support(
     state: GameState,
     lead: Unit,
@@ -300,11 +347,24 @@ def check_support(
     params: RuleParameters,
     defending: bool = False,
     terrain: Sequence[TerrainFeature] = (),
+    attacked_in_flank_or_rear: bool | None = None,
+    single_attacker: bool = False,
 ) -> str:
-    """``left`` / ``right`` / ``rear`` when ``sid`` may support ``lead``, else ``"refused: <why>"``
-    citing prohibitions А–К (Запрет на оказание поддержки): Ж when ``lead`` has an enemy within
-    5 cm [3"] of its flank or rear (``geometry.flanked_by`` at ``support_flank``), К when
-    terrain of a ``blocking_terrain`` kind lies between the two (``geometry.impassable_between``)."""
+    """``left`` / ``right`` / ``rear`` when ``sid`` may support ``lead`` (the leading attacker,
+    or the defended unit when ``defending``) against ``target``, else ``"refused: <why>"``
+    citing prohibitions А–К (Запрет на оказание поддержки):
+
+    * В — the attack is on a settlement or strongpoint, or the defended unit holds one
+      (``in_settlement``);
+    * Г — an enemy to the flank support's front within 15 cm that is not involved in the attack:
+      not the target and not within the 5 cm support distance of the target;
+    * Ж — only a unit that *has been attacked* in the flank or rear and is still flanked within
+      5 cm cannot be supported (ERRATA GdA 3): ``attacked_in_flank_or_rear`` (None = the
+      defended unit is judged from the positions, an attacker never);
+    * З — a Faltering brigade gives no support, except when ``single_attacker`` attacks two
+      adjacent defenders of it: the other one joins the defence as a flank support;
+    * К — terrain of a ``blocking_terrain`` kind between the two (``geometry.impassable_between``).
+    """
     s = state.units.get(sid)
     if s is None:
         return f"refused: no unit {sid!r}"
@@ -315,6 +375,10 @@ def check_support(
         ok, d, r = under_command(state, b, s, params)
         if not ok:
             return f"refused: А — {d:.1f} cm from the brigadier, out of command"
+    held = in_settlement(lead if defending else target, terrain, params)
+    if held:
+        who = "the defended unit holds" if defending else "the target holds"
+        return f"refused: В — {who} {held}: no supports in an attack on a settlement or strongpoint"
     if (
         s.arm is Arm.ARTILLERY
         or is_skirmisher(s)
@@ -324,18 +388,32 @@ def check_support(
         return "refused: Д — artillery, skirmishers, garrisons and retreating units give no support"
     if s.formation is Formation.SQUARE and not defending:
         return "refused: Е — a square cannot support an attack"
+    faltering_exception = False
     if brigade_status(state, b).state is CommandState.FALTERING if b else False:
-        return "refused: З — a Faltering brigade gives no support"
+        faltering_exception = (
+            defending
+            and single_attacker
+            and unit_distance(s, lead) <= distance_cm(params, "support_flank") + TINY
+            and frontage_meets(target, s)
+        )
+        if not faltering_exception:
+            return "refused: З — a Faltering brigade gives no support"
     if s.arm is not lead.arm:
         return "refused: И — only the same arm supports"
     if lead.arm is Arm.INFANTRY and not defending and "infantry_assault" not in _tasks(state, b):
         return "refused: supported infantry attacks need Infantry Assault!"
-    near_lead = flanked_by(state, lead, params, terrain, reach_key="support_flank")
-    if near_lead:
-        return (
-            f"refused: Ж — {lead.id} is attacked in the flank or rear and still flanked within "
-            f"{distance_cm(params, 'support_flank'):g} cm by {', '.join(near_lead)}"
-        )
+    hit_in_flank = attacked_in_flank_or_rear
+    if hit_in_flank is None:
+        hit_in_flank = defending and attack_aspect(target, lead) != "front"
+    if hit_in_flank:
+        near_lead = flanked_by(state, lead, params, terrain, reach_key="support_flank")
+        if near_lead:
+            return (
+                f"refused: Ж — {lead.id} has been attacked in the flank or rear and is still flanked within "
+                f"{distance_cm(params, 'support_flank'):g} cm by {', '.join(near_lead)}"
+            )
+    if faltering_exception:
+        return "right" if lead.rect().local(s.footprint().centroid.coords[0])[1] > 0 else "left"
     pos = support_position(lead, s, params)
     if pos is None:
         return "refused: not on a flank within 5 cm or directly behind within range, facing the same way"
@@ -344,16 +422,16 @@ def check_support(
         return f"refused: К — impassable ground ({blocked}) lies between it and {lead.id}"
     if pos in ("left", "right"):
         near = distance_cm(params, "enemy_near")
+        reach = distance_cm(params, "support_flank")
         for e in enemies_of(state, s):
             if e.id == target.id:
                 continue
             sl, _ = s.rect().local(e.footprint().centroid.coords[0])
-            if (
-                sl > 0
-                and unit_distance(s, e) <= near + TINY
-                and unit_distance(e, lead) > distance_cm(params, "support_flank") + TINY
-            ):
-                return f"refused: Г — enemy {e.id} not involved in the attack is within {near:g} cm to its front"
+            if sl > 0 and unit_distance(s, e) <= near + TINY and unit_distance(e, target) > reach + TINY:
+                return (
+                    f"refused: Г — enemy {e.id} not involved in the attack (more than {reach:g} cm from "
+                    f"{target.id}) is within {near:g} cm to its front"
+                )
     return pos
 
 

@@ -165,6 +165,8 @@ class BrigadeStatus:
     dispersed_grades : tuple[str, ...]
         grades of its graded units that dispersed, so "Elite brigades never become
         Demoralised" is judged on the brigade as formed, not on the survivors.
+    rallied_turn : int
+        turn a Faltering brigade rallied (Rally result: Faltering and Hesitant that turn), 0 if never.
     """
 
     brigade: str
@@ -175,10 +177,11 @@ class BrigadeStatus:
     tasks: tuple[str, ...] = ()
     state_turn: int = 0
     dispersed_grades: tuple[str, ...] = ()
+    rallied_turn: int = 0
 
     def to_value(self) -> dict[str, Any]:
-        """Plain JSON data for ``CommandStateChanged.value``."""
-        return {
+        """Plain JSON data for ``CommandStateChanged.value`` (``rallied_turn`` only once set)."""
+        out: dict[str, Any] = {
             "state": self.state.value,
             "demoralised": self.demoralised,
             "adc_lost": self.adc_lost,
@@ -187,6 +190,9 @@ class BrigadeStatus:
             "state_turn": self.state_turn,
             "dispersed_grades": list(self.dispersed_grades),
         }
+        if self.rallied_turn:
+            out["rallied_turn"] = self.rallied_turn
+        return out
 
     @classmethod
     def from_value(cls, brigade: str, value: Mapping[str, Any]) -> BrigadeStatus:
@@ -212,6 +218,7 @@ class BrigadeStatus:
             tasks=tuple(str(t) for t in value.get("tasks", ())),
             state_turn=int(value.get("state_turn", 0)),
             dispersed_grades=tuple(str(g) for g in value.get("dispersed_grades", ())),
+            rallied_turn=int(value.get("rallied_turn", 0)),
         )
 
     def evolve(self, **changes: Any) -> BrigadeStatus:
@@ -320,29 +327,43 @@ def brigade_quality(state: GameState, brigade: str, params: RuleParameters) -> G
     return average_quality([grade_of(u, params) for u in units], str(params.get("quality_average")))
 
 
-def demoralised_now(state: GameState, brigade: str, params: RuleParameters) -> tuple[bool, str]:
-    """Whether the brigade is (or has become) Demoralised, and why, in words.
+def demoralised_verdict(state: GameState, brigade: str, params: RuleParameters) -> tuple[bool, str]:
+    """Whether the brigade's dispersals make it Demoralised, and why, in words, ignoring its flag.
 
-    More than ``demoralised_dispersed_fraction`` of its original units dispersed; Elite brigades
-    never are (Командная Ситуация деморализованной Бригады: «Элитные Бригады никогда не
-    становятся Деморализованными»), judged on the averaged quality of the brigade as formed:
-    its present units and the grades kept for its dispersed ones (``dispersed_grades``).
+    More than ``demoralised_dispersed_fraction`` of its units dispersed, counted against its
+    original units (``demoralised_counts_original_units``, Ambiguity 3; False: against the units
+    still on the table). Elite brigades never are (Командная Ситуация деморализованной Бригады:
+    «Элитные Бригады никогда не становятся Деморализованными»), judged on the brigade as formed
+    (its present units and the grades kept for its dispersed ones): by its averaged quality
+    (``elite_brigade_by_average_quality``, Ambiguity 16) or, when False, only if every graded
+    unit is Elite.
     """
     status = brigade_status(state, brigade)
-    if status.demoralised:
-        return True, "already Demoralised"
     m = members(state, brigade)
     if m.original == 0:
         return False, "no units"
     frac = float(params.get("demoralised_dispersed_fraction"))
-    if len(m.dispersed) <= frac * m.original:
-        return False, f"{len(m.dispersed)} of {m.original} units dispersed, not more than {frac:.0%}"
+    base = m.original if params.get("demoralised_counts_original_units") else len(m.present)
+    what = "units" if params.get("demoralised_counts_original_units") else "units remaining"
+    if len(m.dispersed) <= frac * base:
+        return False, f"{len(m.dispersed)} of {base} {what} dispersed, not more than {frac:.0%}"
     if params.get("elite_never_demoralised"):
-        grades = [grade_of(u, params) for u in graded_units(m.present, params)]
-        grades += [Grade(g) for g in status.dispersed_grades]
         try:
-            if grades and average_quality(grades, str(params.get("quality_average"))) is Grade.ELITE:
-                return False, "an Elite brigade (averaged quality as formed) never becomes Demoralised"
+            grades = [grade_of(u, params) for u in graded_units(m.present, params)]
+            grades += [Grade(g) for g in status.dispersed_grades]
+            if params.get("elite_brigade_by_average_quality"):
+                elite = bool(grades) and average_quality(grades, str(params.get("quality_average"))) is Grade.ELITE
+            else:
+                elite = bool(grades) and all(g is Grade.ELITE for g in grades)
         except RuleRefused:
-            pass
-    return True, f"{len(m.dispersed)} of {m.original} units dispersed, more than {frac:.0%}"
+            elite = False
+        if elite:
+            return False, "an Elite brigade (as formed) never becomes Demoralised"
+    return True, f"{len(m.dispersed)} of {base} {what} dispersed, more than {frac:.0%}"
+
+
+def demoralised_now(state: GameState, brigade: str, params: RuleParameters) -> tuple[bool, str]:
+    """Whether the brigade is (or has become) Demoralised, and why (``demoralised_verdict``)."""
+    if brigade_status(state, brigade).demoralised:
+        return True, "already Demoralised"
+    return demoralised_verdict(state, brigade, params)

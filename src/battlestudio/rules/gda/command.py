@@ -183,11 +183,16 @@ def _pending_tasks(state: GameState, brigade: str) -> list[str]:
 
 
 def _attached_adc(state: GameState, brigade: str) -> bool:
-    """An ADC with Brigade Attachment! is with the brigade: sent this turn or in force."""
+    """An ADC with Brigade Attachment! is with the brigade: sent this turn, or the task is in
+    force in the brigade's status (it ends with its turn unless ``adc_task_duration`` is
+    ``standing``, ``end_of_turn``)."""
+    if "brigade_attachment" in brigade_status(state, brigade).tasks:
+        return True
     return any(
         o.recipient == brigade
         and o.order_type == "brigade_attachment"
-        and (o.status is OrderStatus.DELIVERED or (o.status is OrderStatus.WRITTEN and o.turn_issued == state.turn))
+        and o.status in (OrderStatus.WRITTEN, OrderStatus.DELIVERED)
+        and o.turn_issued == state.turn
         for o in state.orders.values()
     )
 
@@ -376,7 +381,7 @@ def faltering_effects(
         notes.append("Rally: retreating units stop, routing units disperse, the brigade counts as Hesitant this turn")
         if retire:
             notes.append(f"must retire at once (within 15 cm of enemy close-order units): {', '.join(retire)}")
-        return ev, status.evolve(state=CommandState.HESITANT, state_turn=turn), notes, retire
+        return ev, status.evolve(state=CommandState.HESITANT, state_turn=turn, rallied_turn=turn), notes, retire
     sqp = result is FalteringResult.SAUVE_QUI_PEUT
     damage = int(params.get("sauve_qui_peut_damage" if sqp else "retreat_damage"))
     for u in present:
@@ -475,13 +480,22 @@ def end_of_turn(state: GameState, params: RuleParameters, side: str | None = Non
     """Events that clear every Hesitant marker at the end of the turn (Командная Ситуация,
     КОЛЕБЛЮЩАЯСЯ: "все маркеры снимаются в конце каждого хода"; digest §2.2): each Hesitant
     brigade (of ``side``, or of every side) becomes Steady again. Faltering brigades stay
-    Faltering until the Faltering table rallies them. Events are stamped with the state's
-    turn, side and phase."""
+    Faltering until the Faltering table rallies them. With ``adc_task_duration = "turn"``
+    (assumed, D-11) every ADC task in force ends too: the sender's ADCs are back for the next
+    turn. Events are stamped with the state's turn, side and phase."""
     out: list[BattleEvent] = []
+    per_turn = str(params.get("adc_task_duration")) == "turn"
     for b in brigades_of(state, side or None, params):
         status = brigade_status(state, b)
+        new = status
+        why: list[str] = []
         if status.state is CommandState.HESITANT:
-            new = status.evolve(state=CommandState.STEADY, state_turn=state.turn)
+            new = new.evolve(state=CommandState.STEADY, state_turn=state.turn)
+            why.append("Hesitant markers removed")
+        if per_turn and status.tasks:
+            new = new.evolve(tasks=())
+            why.append(f"ADC tasks {', '.join(status.tasks)} end (adc_task_duration = turn)")
+        if new != status:
             out.append(
                 CommandStateChanged(
                     state.turn,
@@ -490,7 +504,7 @@ def end_of_turn(state: GameState, params: RuleParameters, side: str | None = Non
                     subject=b,
                     state=FLAG,
                     value=new.to_value(),
-                    reason="end of turn: Hesitant markers removed",
+                    reason="end of turn: " + "; ".join(why),
                 )
             )
     return out

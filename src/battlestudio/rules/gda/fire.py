@@ -59,12 +59,13 @@ def split_damage(points: int, leader: str, supports: dict[str, str], params: Rul
 
 
 def fire_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered in the attacks phase for an attack of this side declared and not yet rolled."""
+    """Offered in the attacks phase for an attack of this side declared and not yet rolled
+    (ПРОВЕДЕНИЕ АТАКИ 5 А: the defender fires at 5 cm)."""
     if state.phase != "attacks":
         return None
     u = state.units.get(subject)
     decl = attack_of(state, subject) if u is not None and u.side == state.side else None
-    if decl is None or decl.get("stage") != "declared":
+    if decl is None or decl.get("stage") not in ("declared", "closed"):
         return None
     done = "fire_damage" in decl
     return ActionSpec(

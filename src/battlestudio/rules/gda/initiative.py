@@ -24,10 +24,12 @@ HOLDER_FLAG = "initiative:holder"
 
 def initiative_modifiers(state: GameState, side: str, params: RuleParameters) -> list[Modifier]:
     """The modifiers of ``side``'s initiative roll: -1 per Hesitant or Faltering brigade on the
-    table (a brigade counts once, Demoralised alone not at all; a dispersed brigade not at all),
+    table (a brigade counts once, Demoralised alone not at all; a dispersed brigade not at all;
+    with ``initiative_count_brigade_once`` False a brigade that rallied this turn — Faltering and
+    Hesitant — counts twice),
     +1 per Initiative! ADC sent this turn."""
     per = int(params.get("initiative_penalty_per_brigade"))
-    params.get("initiative_count_brigade_once")
+    once = bool(params.get("initiative_count_brigade_once"))
     mods = []
     for b in brigades_of(state, side, params):
         if not members(state, b).present:
@@ -36,7 +38,11 @@ def initiative_modifiers(state: GameState, side: str, params: RuleParameters) ->
         if st.state in (CommandState.HESITANT, CommandState.FALTERING) and (
             st.state is CommandState.FALTERING or st.state_turn == state.turn
         ):
-            mods.append(Modifier(per, f"{state.commanders[b].name or b} {st.state.value} (ИНИЦИАТИВА)"))
+            name = state.commanders[b].name or b
+            if not once and st.state is CommandState.HESITANT and st.rallied_turn == state.turn:
+                mods.append(Modifier(2 * per, f"{name} Faltering and Hesitant (Rally) (ИНИЦИАТИВА)"))
+            else:
+                mods.append(Modifier(per, f"{name} {st.state.value} (ИНИЦИАТИВА)"))
     adcs = initiative_adcs(state, side)
     if adcs:
         bonus = int(params.get("initiative_adc_bonus"))

@@ -1,6 +1,6 @@
-"""General d'Armée attacks at the table (АТАКА): declaration, the 2D6 attack roll, the result.
+"""General d'Armée attacks at the table (АТАКА): declaration and the 2D6 attack roll.
 
-Three actions, each in its phase of the turn (``rules.gda`` phases):
+Two actions, each in its phase of the turn (``rules.gda`` phases):
 
 * ``declare_attack`` (phase ``attack-declaration``; ПРОЦЕДУРА АТАКИ 1, ОБЪЯВЛЕНИЕ АТАКИ,
   ОГРАНИЧЕНИЯ НА АТАКУ 1–16, ПОДДЕРЖКА АТАКИ): ``attacks.check_attack`` against this side's
@@ -13,12 +13,7 @@ Three actions, each in its phase of the turn (``rules.gda`` phases):
   supports in range are included whether he wants them or not (step 3 «не имеет вариантов
   отказаться»). A clean double six calls for a Fate test («Двойная 6»). The difference of the
   totals is recorded as a ``combat_events.Melee`` with no winner yet.
-* ``attack_result`` (phase ``attacks``): the Attack Results table is not in the text («сверяются
-  с таблицей» — the table itself is lost), so the result by difference comes from the scenario
-  parameter ``attack_results`` (status "missing") or is entered by the umpire; it is applied «ко
-  всем подразделениям, вовлеченным в атаку»: damage as ``events.DamageTaken``, the unit states
-  (unformed, retreating, routing) as ``flow_events.OrderStateChanged``, dispersal as
-  ``flow_events.UnitRemoved``, then both brigades' states follow (``states.follow_units``).
+* ``attack_result`` lives in ``results`` (the lost Attack Results table, applied to every unit).
 
 Reroll choice: a player rerolls his lowest die while it shows less than ``reroll_below``
 (the action's parameter), once per support («Перебросы поддержки добровольны»); the exact
@@ -35,8 +30,6 @@ from collections.abc import Mapping, Sequence
 
 from battlestudio.model.units import Arm, Unit
 from battlestudio.replay.combat_events import Melee
-from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
@@ -49,9 +42,7 @@ from battlestudio.rules.gda.attacks import (
     support_reroll_penalty,
 )
 from battlestudio.rules.gda.brigades import UnitState, members, unit_state
-from battlestudio.rules.gda.events import DamageTaken
 from battlestudio.rules.gda.modifiers import attack_modifiers, situation_from_positions
-from battlestudio.rules.gda.states import apply_events, follow_units
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 
@@ -88,6 +79,22 @@ def declared_this_turn(state: GameState, side: str) -> list[Declaration]:
         u = state.units.get(uid)
         if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn:
             out.append(Declaration(uid, str(v["target"]), tuple(v.get("supports", ()))))
+    return out
+
+
+def attacks_on(state: GameState, target: str, side: str) -> dict[str, Mapping[str, Any]]:
+    """The attacks ``side`` leads on ``target`` this turn: leading unit → its flag. Several of
+    them are separate attacks on one target (ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ», «Несколько отдельных
+    атак»): each attacker rolls with its own modifiers, the defender rolls once, the best
+    result counts."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, v in sorted(state.flags.items()):
+        if not key.startswith(ATTACK_FLAG + ":") or not isinstance(v, Mapping):
+            continue
+        uid = key.split(":", 1)[1]
+        u = state.units.get(uid)
+        if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn and str(v.get("target")) == target:
+            out[uid] = v
     return out
 
 
@@ -147,7 +154,7 @@ def _declaration(state: GameState, request: ActionRequest) -> Declaration:
 
 def declare_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
     decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
     sup = "; ".join(f"{s}: {v}" for s, v in chk.supports.items())
     bad = [f"support {s} {v}" for s, v in chk.supports.items() if v.startswith("refused")]
     return ActionPreview(
@@ -164,7 +171,7 @@ def declare_resolve(
     state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
 ) -> ActionOutcome:
     decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, declared=declared_this_turn(state, state.side))
+    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
     if not chk.legal:
         raise RuleRefused(chk.explain())
     bad = {s: v for s, v in chk.supports.items() if v.startswith("refused")}
@@ -208,9 +215,18 @@ def _penalties(state: GameState, ids: Sequence[str], enemy: Unit, params: RulePa
     return tuple(sorted(pens, reverse=True))
 
 
-def defending_supports(state: GameState, defender: Unit, attacker: Unit, params: RuleParameters) -> dict[str, str]:
+def defending_supports(
+    state: GameState,
+    defender: Unit,
+    attacker: Unit,
+    params: RuleParameters,
+    terrain: Sequence[Any] = (),
+) -> dict[str, str]:
     """Every unit of the defender's brigade that may support it (``check_support`` with
-    ``defending``), one per position: ПРОВЕДЕНИЕ АТАКИ 3, the defender must include them."""
+    ``defending``), one per position: ПРОВЕДЕНИЕ АТАКИ 3, the defender must include them. When
+    ``attacker`` is the only unit attacking ``defender`` this turn, a Faltering brigade's
+    adjacent unit it also attacks joins as a support (exception to prohibition З)."""
+    single = len([d for d in declared_this_turn(state, attacker.side) if d.target == defender.id]) <= 1
     b = brigade_of(state, defender.id)
     out: dict[str, str] = {}
     if not b:
@@ -218,14 +234,19 @@ def defending_supports(state: GameState, defender: Unit, attacker: Unit, params:
     for u in sorted(members(state, b).present, key=lambda x: x.id):
         if u.id == defender.id:
             continue
-        v = check_support(state, defender, attacker, u.id, params, defending=True)
+        v = check_support(
+            state, defender, attacker, u.id, params, defending=True, terrain=terrain, single_attacker=single
+        )
         if not v.startswith("refused") and v not in out.values():
             out[u.id] = v
     return out
 
 
-def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tuple[Side, Side, Mapping[str, Any]]:
-    """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn.
+def sides_of(
+    state: GameState, attacker_id: str, params: RuleParameters, terrain: Sequence[Any] = ()
+) -> tuple[Side, Side, Mapping[str, Any]]:
+    """The attacking and defending ``Side`` of the attack ``attacker_id`` declared this turn:
+    its leading unit and supports, the defender's supports (ПРОВЕДЕНИЕ АТАКИ 1-3).
 
     Raises
     ------
@@ -250,8 +271,12 @@ def sides_of(state: GameState, attacker_id: str, params: RuleParameters) -> tupl
         s: p for s, p in dict(decl.get("positions", {})).items() if s in state.units and not p.startswith("refused")
     }
     # a support whose brigade turned Faltering since the declaration no longer rerolls (З)
-    a_sup = {s: p for s, p in a_sup.items() if not check_support(state, a, t, s, params).startswith("refused")}
-    d_sup = defending_supports(state, t, a, params)
+    a_sup = {
+        s: p
+        for s, p in a_sup.items()
+        if not check_support(state, a, t, s, params, terrain=terrain).startswith("refused")
+    }
+    d_sup = defending_supports(state, t, a, params, terrain)
     in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
     a_mods = attack_modifiers(
         state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
@@ -303,7 +328,14 @@ def attack_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
     decl = attack_of(state, u.id)
     if decl is None:
         return None
-    why = "" if decl.get("stage") == "declared" else f"{u.name or u.id} has already rolled its attack this turn"
+    stage = decl.get("stage")
+    why = {
+        "declared": "",
+        "closed": "",
+        "abandoned": f"{u.name or u.id}'s attack was abandoned: the target was out of reach (ПРОЦЕДУРА АТАКИ 4)",
+        "repulsed": f"{u.name or u.id} retreated at its Discipline Test: no melee (ПРОВЕДЕНИЕ АТАКИ 7)",
+        "cancelled": f"{u.name or u.id}'s attack was cancelled: its target was out of reach (ПРОЦЕДУРА АТАКИ 1)",
+    }.get(str(stage), f"{u.name or u.id} has already rolled its attack this turn")
     return ActionSpec(
         "attack",
         f"Attack {decl['target']}",
@@ -348,7 +380,7 @@ def _describe(side: Side, who: str) -> str:
 
 
 def attack_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
-    att, dfn, _ = sides_of(state, request.subject, params)
+    att, dfn, _ = sides_of(state, request.subject, params, request.terrain)
     a_below, d_below = _belows(request)
     dist = difference_distribution(att, dfn, a_below, d_below)
     higher = sum((p for k, p in dist.items() if k > 0), Fraction(0))
@@ -408,11 +440,20 @@ def _roll_side(side: Side, who: str, base: str, below: int, dice: DiceSource) ->
 
 
 def attack_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
-    att, dfn, decl = sides_of(state, request.subject, params)
+    att, dfn, decl = sides_of(state, request.subject, params, request.terrain)
     a_below, d_below = _belows(request)
     base = f"gda-attack:{att.unit.id}:{dfn.unit.id}:t{state.turn}"
     xa, ra, six_a = _roll_side(att, "attacker", base, a_below, dice)
-    xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
+    earlier = [
+        (uid, v)
+        for uid, v in attacks_on(state, dfn.unit.id, att.unit.side).items()
+        if uid != att.unit.id and "defender_natural" in v
+    ]
+    if earlier:  # «обороняющийся бросает один раз»: his roll stands against every attacker
+        rd: list[RollRecord] = []
+        xd, six_d = int(earlier[0][1]["defender_natural"]), False
+    else:
+        xd, rd, six_d = _roll_side(dfn, "defender", base, d_below, dice)
     ta, td = xa + att.modifier, xd + dfn.modifier
     diff = ta - td
     fate = [w for w, six in (("attacker", six_a), ("defender", six_d)) if six]
@@ -420,6 +461,7 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         "attacker_total": ta,
         "defender_total": td,
         "difference": diff,
+        "defender_natural": xd,
         "attacker_modifier": att.modifier,
         "defender_modifier": dfn.modifier,
         "fate_test": fate,
@@ -427,7 +469,13 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     text = (
         f"{_describe(att, 'Attacker')}: {xa} {att.modifier:+d} = {ta}. {_describe(dfn, 'Defender')}: {xd} "
         f"{dfn.modifier:+d} = {td}. Difference {diff:+d} for the Attack Results table ({RESULT_TABLE})."
+        f" Dice: {'; '.join(r.explain() for r in (*ra, *rd))}."
     )
+    if earlier:
+        text += (
+            f" Several separate attacks on {dfn.unit.id}: the defender rolled once ({xd}, against "
+            f"{earlier[0][0]}) and that roll stands against this attacker too; the best attack counts."
+        )
     if fate:
         text += (
             f" A clean double six for the {' and '.join(fate)}: a Fate test is due now (Двойная «6»; Fate table lost)."
@@ -457,179 +505,7 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     )
 
 
-# ------------------------------------------------------------------------------- the result
-def _table_row(params: RuleParameters, diff: int) -> Mapping[str, Any] | None:
-    """The scenario's row of the Attack Results table for ``diff`` (None: not supplied).
-
-    ``attack_results`` is a list of rows ``{"min": d, "max": d, "winner": ..., "attacker": ...,
-    "defender": ..., "attacker_damage": n, "defender_damage": n}`` (``min``/``max`` optional).
-
-    Raises
-    ------
-    RuleRefused
-        when the supplied table has no row for ``diff``.
-    """
-    found = params.lookup("attack_results", "gda.attack_results")
-    if found is None:
-        return None
-    for row in found[1]:
-        lo, hi = row.get("min"), row.get("max")
-        if (lo is None or diff >= int(lo)) and (hi is None or diff <= int(hi)):
-            return dict(row)
-    raise RuleRefused(f"the scenario's attack_results has no row for a difference of {diff:+d}")
-
-
-def result_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered in the attacks phase to a unit whose attack is rolled and not yet applied."""
-    if state.phase != "attacks":
-        return None
-    u = _own_unit(state, subject)
-    decl = attack_of(state, subject) if u is not None else None
-    if decl is None or decl.get("stage") != "rolled":
-        return None
-    supplied = params.lookup("attack_results", "gda.attack_results") is not None
-    return ActionSpec(
-        "attack_result",
-        f"Apply the attack result (difference {int(decl['difference']):+d})",
-        term="Результаты Атаки",
-        rule="ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»; ПРОВЕДЕНИЕ АТАКИ 9: «Результаты применяются немедленно»",
-        umpire_table="" if supplied else RESULT_TABLE,
-        umpire_result=(
-            ParameterSpec("winner", "choice", choices=("attacker", "defender", "draw"), label="Winner"),
-            ParameterSpec("attacker", "choice", choices=UNIT_RESULTS, label="Attacking units"),
-            ParameterSpec("defender", "choice", choices=UNIT_RESULTS, label="Defending units"),
-            ParameterSpec(
-                "attacker_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading attacker"
-            ),
-            ParameterSpec(
-                "defender_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading defender"
-            ),
-        ),
-    )
-
-
-def _entry(state: GameState, request: ActionRequest, params: RuleParameters) -> tuple[dict[str, Any], str]:
-    decl = attack_of(state, request.subject)
-    assert decl is not None
-    if request.umpire_result is not None:
-        row, source = dict(request.umpire_result), "entered by the umpire (the table is not in the text)"
-    else:
-        table = _table_row(params, int(decl["difference"]))
-        if table is None:
-            raise RuleRefused(f"{RESULT_TABLE} is not supplied; enter the table's result")
-        row, source = dict(table), "scenario parameter attack_results"
-    if row.get("winner") not in ("attacker", "defender", "draw"):
-        raise RuleRefused(f"winner must be attacker, defender or draw, not {row.get('winner')!r}")
-    for k in ("attacker", "defender"):
-        if row.get(k, "stands") not in UNIT_RESULTS:
-            raise RuleRefused(f"{k}: {row.get(k)!r} is not one of {', '.join(UNIT_RESULTS)}")
-        try:
-            dmg = int(row.get(f"{k}_damage", 0) or 0)
-        except (TypeError, ValueError):
-            raise RuleRefused(f"{k}_damage must be a whole number of damage points") from None
-        if dmg < 0:
-            raise RuleRefused(f"{k}_damage cannot be negative")
-        row[f"{k}_damage"] = dmg
-    return row, source
-
-
-def result_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
-    decl = attack_of(state, request.subject)
-    assert decl is not None
-    try:
-        row, source = _entry(state, request, params)
-    except RuleRefused as exc:
-        return ActionPreview(
-            "attack_result",
-            request.subject,
-            True,
-            str(exc),
-            f"Difference {int(decl['difference']):+d}: {RESULT_TABLE}.",
-            umpire_entry=True,
-        )
-    return ActionPreview(
-        "attack_result",
-        request.subject,
-        True,
-        explanation=f"Difference {int(decl['difference']):+d}, result {source}: {row}.",
-        umpire_entry=request.umpire_result is not None,
-    )
-
-
-def _unit_events(state: GameState, ids: Sequence[str], result: str, why: str) -> list[BattleEvent]:
-    out: list[BattleEvent] = []
-    for uid in ids:
-        if uid not in state.units or result == "stands":
-            continue
-        if result == "dispersed":
-            out.append(UnitRemoved(state.turn, state.side, state.phase, id=uid, reason=f"{why}: dispersed"))
-        elif unit_state(state.units[uid]).value != result:
-            out.append(OrderStateChanged(state.turn, state.side, state.phase, unit=uid, state=result, reason=why))
-    return out
-
-
-def result_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
-    decl = attack_of(state, request.subject)
-    assert decl is not None
-    row, source = _entry(state, request, params)
-    attackers = [request.subject, *dict(decl.get("positions", {}))]
-    defenders = [str(decl["target"]), *dict(decl.get("defending_supports", {}))]
-    diff = int(decl["difference"])
-    why = f"Attack Results, difference {diff:+d}"
-    turn, side, phase = state.turn, state.side, state.phase
-    events: list[BattleEvent] = [
-        Melee(
-            turn,
-            side,
-            phase,
-            attackers=tuple(a for a in attackers if a in state.units),
-            defenders=tuple(d for d in defenders if d in state.units),
-            winner=str(row["winner"]),
-            roll={k: decl[k] for k in ("attacker_total", "defender_total", "difference")},
-            explanation=f"{why}: {row['winner']} ({source})",
-        )
-    ]
-    for lead, key in ((attackers[0], "attacker"), (defenders[0], "defender")):
-        dmg = int(row[f"{key}_damage"])
-        if dmg and lead in state.units:
-            events.append(DamageTaken(turn, side, phase, unit=lead, points=dmg, cause=why))
-    events += _unit_events(state, attackers, str(row.get("attacker", "stands")), why)
-    events += _unit_events(state, defenders, str(row.get("defender", "stands")), why)
-    after = apply_events(state, events)
-    broken = [
-        u
-        for u in attackers + defenders
-        if u in state.units
-        and (u not in after.units or unit_state(after.units[u]) is UnitState.ROUTING)
-        and unit_state(state.units[u]) is not UnitState.ROUTING
-    ]
-    brigades = [b for b in (brigade_of(state, u) for u in attackers + defenders) if b]
-    follow, notes = follow_units(state, after, brigades, broken, params)
-    events += follow
-    events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=request.subject,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "stage": "applied", "winner": row["winner"]},
-            reason="attack result applied",
-        )
-    )
-    text = (
-        f"{why} ({source}): {row['winner']} wins; attackers {row.get('attacker', 'stands')}"
-        f" ({row['attacker_damage']} damage to the leader), defenders {row.get('defender', 'stands')}"
-        f" ({row['defender_damage']} damage to the leader), applied to every unit in the attack "
-        "(ПРОВЕДЕНИЕ АТАКИ 9)."
-    )
-    if notes:
-        text += " " + ". ".join(notes) + "."
-    return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
-
-
 HANDLERS = (
     ActionHandler("declare_attack", declare_spec, declare_preview, declare_resolve),
     ActionHandler("attack", attack_spec, attack_preview, attack_resolve),
-    ActionHandler("attack_result", result_spec, result_preview, result_resolve),
 )

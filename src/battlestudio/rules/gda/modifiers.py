@@ -64,6 +64,12 @@ def situation_from_positions(
     return AttackSituation(attacking, enemy, damage_in_attack, flanked, aspect != "front", narrower)
 
 
+def is_guard_or_large(unit: Unit) -> bool:
+    """Guard or Large for the damage thresholds (Урон подразделения 8+ (10+), Урон артиллерии
+    6+ (8+)): attribute ``guard`` or ``large``, or quality ``guard`` (which is also Elite)."""
+    return bool(unit.attributes.get("guard") or unit.attributes.get("large")) or unit.quality.lower() == "guard"
+
+
 def attack_modifiers(state: GameState, unit: Unit, sit: AttackSituation, params: RuleParameters) -> list[Modifier]:
     """The modifiers of ``unit`` as the leading unit in an attack, each with its source."""
     q = params.get("modifier_quality")
@@ -126,7 +132,7 @@ def attack_modifiers(state: GameState, unit: Unit, sit: AttackSituation, params:
     elif d == 2 and grade_of(unit, params) is not Grade.ELITE:
         mods.append(Modifier(int(dm["attack_2"]), "2 damage in this attack"))
     total = int(unit.attributes.get("damage", 0))
-    big = bool(unit.attributes.get("guard") or unit.attributes.get("large"))
+    big = is_guard_or_large(unit)
     if unit.arm is Arm.ARTILLERY:
         second = int(dm["artillery_6_guard_large"]) if big else 6
         if total >= second:

@@ -39,7 +39,8 @@ FORMATIONS = tuple(f.value for f in Formation if f is not Formation.NONE)
 
 
 def rally_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered in the movement phase to a retreating or routing unit of this side's brigades."""
+    """Offered in the movement phase to a retreating or routing unit of this side's brigades
+    (СТОЙКИЕ: a Steady brigade's units rally automatically)."""
     if state.phase != "movement":
         return None
     u = state.units.get(subject)

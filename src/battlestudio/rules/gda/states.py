@@ -29,10 +29,9 @@ from battlestudio.rules.gda.brigades import (
     FLAG,
     BrigadeStatus,
     CommandState,
-    Grade,
     UnitState,
-    average_quality,
     brigade_status,
+    demoralised_verdict,
     grade_of,
     graded_units,
     is_brigade,
@@ -73,35 +72,13 @@ def faltering_cause(state: GameState, brigade: str, newly_broken: Sequence[str] 
     return ""
 
 
-def formed_quality(state: GameState, brigade: str, params: RuleParameters) -> Grade | None:
-    """Averaged quality of the brigade as formed: its present graded units and the grades kept
-    for its dispersed ones (None when nothing is graded)."""
-    status = brigade_status(state, brigade)
-    grades = [grade_of(u, params) for u in graded_units(members(state, brigade).present, params)]
-    grades += [Grade(g) for g in status.dispersed_grades]
-    if not grades:
-        return None
-    return average_quality(grades, str(params.get("quality_average")))
-
-
 def demoralised_cause(state: GameState, brigade: str, params: RuleParameters) -> str:
-    """Why the brigade becomes Demoralised now ("" when it does not or already is): more than
-    ``demoralised_dispersed_fraction`` of its units as formed dispersed, not an Elite brigade
-    by its averaged quality as formed."""
-    status = brigade_status(state, brigade)
-    if status.demoralised:
+    """Why the brigade becomes Demoralised now ("" when it does not or already is):
+    ``brigades.demoralised_verdict``."""
+    if brigade_status(state, brigade).demoralised:
         return ""
-    m = members(state, brigade)
-    frac = float(params.get("demoralised_dispersed_fraction"))
-    if m.original == 0 or len(m.dispersed) <= frac * m.original:
-        return ""
-    if params.get("elite_never_demoralised"):
-        try:
-            if formed_quality(state, brigade, params) is Grade.ELITE:
-                return ""
-        except RuleRefused:
-            pass
-    return f"{len(m.dispersed)} of its {m.original} units dispersed, more than {frac:.0%}"
+    yes, why = demoralised_verdict(state, brigade, params)
+    return why if yes else ""
 
 
 def dispersal_grades(
