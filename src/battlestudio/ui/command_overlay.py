@@ -4,7 +4,9 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
 ``analysis.command_picture``:
 
 * each commander's reach — a radius ring labelled with its distance, or a chief's zone bands
-  labelled "zone 1 ≤ 20 cm", … (Torden over Europa 2.2–2.5);
+  labelled "zone 1 ≤ 20 cm", … (Torden over Europa 2.2–2.5) — only for the selection: the
+  selected commanders and the superiors of selected units (``set_reach_ids``; every reach with
+  ``show_all_reaches``), since a table of rings hides the troops;
 * a line from every subordinate to its commander: green within command distance or a zone,
   red outside it, amber dashed outside but exempt (detached, routed, cavalry on an attack),
   thin grey where no distance binds the pair;
@@ -29,6 +31,8 @@ are in ``command_items``.
 from __future__ import annotations
 
 import weakref
+
+import shiboken6
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Mapping
 
@@ -103,6 +107,9 @@ class CommandOverlay:
         self.orders = Pool(scene, OrderItem)
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
+        self.show_all_reaches = False
+        self._reach_ids: frozenset[str] = frozenset()
+        self._follow_selection = True
         self.links = LinksItem()
         self.links.setVisible(visible)
         scene.addItem(self.links)
@@ -114,6 +121,49 @@ class CommandOverlay:
             obstacles.append(lambda: self.budgets.items.values())
         if not visible:
             scene.hidden_layers.add(LAYER)
+        if hasattr(scene, "selectionChanged"):
+            ref = weakref.ref(self)
+            scene.selectionChanged.connect(lambda: (o := ref()) is not None and o._on_selection())
+
+    # -- reaches of the selection -------------------------------------------------------
+    def set_reach_ids(self, ids: frozenset[str] | set[str]) -> None:
+        """Draw the reaches of these ids (commanders, or units: their superior's) instead of
+        following the scene's selection."""
+        self._follow_selection = False
+        self._reach_ids = frozenset(ids)
+        self._apply_reaches()
+
+    def set_show_all_reaches(self, on: bool) -> None:
+        """Draw every commander's reach (True) or only the selection's (False, the default)."""
+        self.show_all_reaches = on
+        self._apply_reaches()
+
+    def _on_selection(self) -> None:
+        if not self._follow_selection or not shiboken_valid(self.scene):
+            return
+        self._reach_ids = frozenset(
+            i.id for i in self.scene.selectedItems() if isinstance(getattr(i, "id", None), str)
+        )
+        self._apply_reaches()
+
+    def reach_commanders(self) -> set[str]:
+        """Commander ids whose reach is drawn now."""
+        if self.show_all_reaches:
+            return set(self.reaches.items)
+        out = set()
+        for rid in self._reach_ids:
+            if rid in self.reaches.items:  # a commander: his own reach
+                out.add(rid)
+                continue
+            link = self.picture.links.get(rid)  # a unit: its commander's
+            if link is not None:
+                out.add(link.superior)
+        return out
+
+    def _apply_reaches(self) -> None:
+        shown = self.reach_commanders() if self.visible else set()
+        for cid, item in self.reaches.items.items():
+            item.setVisible(cid in shown)
 
     # -- inputs --------------------------------------------------------------------------
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
@@ -243,9 +293,10 @@ class CommandOverlay:
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
         self.visible = visible
-        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
+        for pool in (self.marks, self.orders, self.budgets, self.detached):
             pool.set_visible(visible)
         self.links.setVisible(visible)
+        self._apply_reaches()
         if visible and self._state is not None:
             self.refresh()
 
@@ -283,9 +334,10 @@ class CommandOverlay:
                 self.reaches.remove(cid)
                 continue
             c = state.commanders[cid]
-            self.reaches.get(cid, vis).set_reach(reach, c.position, self._colour(c.side))
+            self.reaches.get(cid, False).set_reach(reach, c.position, self._colour(c.side))
         if touched is None:
             self.reaches.keep_only(set(pic.reaches))
+        self._apply_reaches()
 
         lines: dict[str, tuple[str, QLineF] | None] = {}
         for sub in pic.links if touched is None else touched:
@@ -369,6 +421,11 @@ class CommandOverlay:
         for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
             out += list(pool.items.values())
         return out
+
+
+def shiboken_valid(obj: object) -> bool:
+    """False once the C++ side of a Qt object (a closed window's scene) is gone."""
+    return shiboken6.isValid(obj)
 
 
 def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:

@@ -68,6 +68,8 @@ class MapContext:
         self.bold = QFont(self.font)
         self.bold.setBold(True)
         self.bold_metrics = QFontMetricsF(self.bold)
+        self.struck = QFont(self.font)
+        self.struck.setStrikeOut(True)
         self.height = self.metrics.height()
         self.bold_height = self.bold_metrics.height()
 
@@ -85,13 +87,16 @@ class Label:
     ctx : MapContext
     bold : bool
         town names and commanders are bold.
+    struck : bool
+        struck out (an eliminated unit's name).
     """
 
-    __slots__ = ("text", "_static", "_width", "_metrics", "font", "height_px")
+    __slots__ = ("text", "_static", "_width", "_metrics", "font", "height_px", "struck")
 
-    def __init__(self, text: str, ctx: MapContext, bold: bool = False) -> None:
+    def __init__(self, text: str, ctx: MapContext, bold: bool = False, struck: bool = False) -> None:
         self.text = text
-        self.font = ctx.bold if bold else ctx.font
+        self.struck = struck
+        self.font = ctx.bold if bold else ctx.struck if struck else ctx.font
         self._metrics = ctx.bold_metrics if bold else ctx.metrics
         self._static: QStaticText | None = None
         self._width: float | None = None

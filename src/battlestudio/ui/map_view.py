@@ -83,6 +83,8 @@ class MapView(QGraphicsView):
         self._labels: list[tuple[QRectF, Label]] = []
         self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
         self._auto_fit = False
+        self.scale_bar_visible = True
+        """Draw the scale bar in the viewport's corner (map pages draw their own in the legend)."""
         self._bar_policies: tuple | None = None  # scroll bar policies kept while fitted
         self._fitted_size = None  # (view, viewport) sizes at the last fit: scroll bars coming and going
         # resize only the viewport; refitting only when it shrank cannot oscillate
@@ -360,12 +362,13 @@ class MapView(QGraphicsView):
         for r, label in self.placed_labels():
             if r.intersects(exposed):
                 label.draw(painter, r)
-        draw_scale_bar(
-            painter,
-            QRectF(self.viewport().rect()),
-            self.zoom(),
-            self.document.scenario.info.ground_scale if self.document else 30.0,
-        )
+        if self.scale_bar_visible:
+            draw_scale_bar(
+                painter,
+                QRectF(self.viewport().rect()),
+                self.zoom(),
+                self.document.scenario.info.ground_scale if self.document else 30.0,
+            )
         painter.restore()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt API

@@ -119,7 +119,9 @@ class UnitItem(MapItem):
         self._label_lod: float | None = None  # computed when first asked
         self.look = 0
         """Grows whenever the drawing (not the position) changes."""
-        self._colour: tuple | None = None  # (nation, side colour) the colours were chosen for
+        self._colour: tuple | None = None  # (nation, side colour, eliminated) the colours were chosen for
+        self.eliminated = False
+        """Drawn faded and struck out (state ``eliminated``)."""
 
     def sync(self, unit: Unit) -> None:
         """Re-read ``unit``: footprint, colours, glyph and label.
@@ -149,13 +151,14 @@ class UnitItem(MapItem):
             b = shape.box
             self.scene_box = (x + b[0], y + b[1], x + b[2], y + b[3])
             self._scene_poly = self._scene_details = None
-        colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
+        self.eliminated = unit.state == "eliminated"
+        colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"), self.eliminated)
         if colour != self._colour:
             self._colour = colour
             self._fill, self._ink, self._ink_pen = _unit_colours(*colour)
             changed = True
-        if self._label is None or self._label.text != unit.name:
-            self._label = Label(unit.name, self.ctx) if unit.name else None
+        if self._label is None or self._label.text != unit.name or self._label.struck != self.eliminated:
+            self._label = Label(unit.name, self.ctx, struck=self.eliminated) if unit.name else None
             self._label_lod = None
         if changed:
             self.look += 1
@@ -197,6 +200,9 @@ class UnitItem(MapItem):
                 painter.drawEllipse(QPointF(0.0, 0.0), r, r)
             painter.setPen(FRONT_PEN)
             painter.drawLine(shape.front)
+        if self.eliminated:
+            painter.setPen(STRIKE_PEN)
+            painter.drawLines(strike_lines(shape.poly))
 
     def label_request(self, lod: float) -> LabelRequest | None:
         if self._label is None or lod < LABEL_MIN_LOD:
@@ -208,17 +214,37 @@ class UnitItem(MapItem):
         return LabelRequest(self._label, self.pos() + self._shape.label_anchor, True, 2.0, 3)
 
 
-_COLOURS: dict[tuple[str, str], tuple[QColor, QColor, QPen]] = {}
+_COLOURS: dict[tuple[str, str, bool], tuple[QColor, QColor, QPen]] = {}
 
 
-def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
-    """(fill, ink, ink pen) of a unit of ``nation`` on a side of ``side_colour``, shared."""
-    got = _COLOURS.get((nation, side_colour))
+def _unit_colours(nation: str, side_colour: str, eliminated: bool = False) -> tuple[QColor, QColor, QPen]:
+    """(fill, ink, ink pen) of a unit of ``nation`` on a side of ``side_colour``, shared; an
+    eliminated unit's fill is faded (translucent)."""
+    got = _COLOURS.get((nation, side_colour, eliminated))
     if got is None:
         fill = nation_colour(nation, side_colour)
         ink = contrast_ink(fill)
-        got = _COLOURS[(nation, side_colour)] = (fill, ink, LIGHT_INK_PEN if ink.lightness() > 128 else DARK_INK_PEN)
+        if eliminated:
+            fill = QColor(fill)
+            fill.setAlpha(ELIMINATED_ALPHA)
+            ink = QColor("#202020")
+        pen = LIGHT_INK_PEN if ink.lightness() > 128 else DARK_INK_PEN
+        got = _COLOURS[(nation, side_colour, eliminated)] = (fill, ink, pen)
     return got
+
+
+ELIMINATED_ALPHA = 70
+"""Opacity (0–255) of an eliminated unit's fill."""
+
+STRIKE_PEN = QPen(QColor("#202020"), 0.0)
+"""The cross striking out an eliminated unit (cosmetic, 1 px)."""
+
+
+def strike_lines(poly: QPolygonF) -> list[QLineF]:
+    """The two diagonals of a footprint polygon (its first four corners): the strike-out cross."""
+    if poly.size() < 4:
+        return []
+    return [QLineF(poly.at(0), poly.at(2)), QLineF(poly.at(1), poly.at(3))]
 
 
 DOT_PEN = QPen(QColor("#202020"), 1.0)
