@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -128,13 +129,26 @@ def window_region(map_view: MapView, kind: str) -> Region | None:
         items = [i for i in map(scene.item_for, ids) if i is not None]
         if not items:
             raise ValueError("nothing is selected: select units, generals or terrain first, or export the view")
-        rect = items[0].sceneBoundingRect()
+        rect = _scene_extent(items[0])
         for item in items[1:]:
-            rect = rect.united(item.sceneBoundingRect())
+            rect = rect.united(_scene_extent(item))
         p = SELECTION_PAD_CM
         rect = rect.adjusted(-p, -p, p, p).intersected(table)
     (x0, y1), (x1, y0) = scene_to_table(rect.topLeft()), scene_to_table(rect.bottomRight())
     return (x0, y0, x1, y1)
+
+
+def _scene_extent(item) -> QRectF:
+    """Scene rectangle of what a record's item stands for: a unit's footprint, a general's
+    position (his flag is drawn in screen pixels), a feature's outline."""
+    from battlestudio.ui.troop_items import CommanderItem
+
+    box = getattr(item, "scene_box", None)
+    if isinstance(item, CommanderItem) or box is None:
+        if isinstance(item, CommanderItem):
+            return QRectF(item.pos(), item.pos()).adjusted(-0.5, -0.5, 0.5, 0.5)
+        return item.sceneBoundingRect()
+    return QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1])
 
 
 def window_spec(map_view: MapView, region: str = "table", **options) -> PageSpec:
