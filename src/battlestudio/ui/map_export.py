@@ -620,9 +620,9 @@ def _swatch(painter: QPainter, kind: str, c: QColor, sw: QRectF, px: float) -> N
         painter.setBrush(fill)
         painter.drawRect(sw)
         if kind == "faded":
-            painter.setPen(QPen(QColor("#202020"), 1.4))
-            painter.drawLine(sw.topLeft(), sw.bottomRight())
-            painter.drawLine(sw.bottomLeft(), sw.topRight())
+            painter.setPen(QPen(QColor("#a01010"), 2.0))
+            y = sw.center().y()
+            painter.drawLine(QPointF(sw.left() - px * 0.2, y), QPointF(sw.right() + px * 0.2, y))
     elif kind == "area":
         painter.setPen(QPen(c.darker(150), 1))
         painter.setBrush(c)

@@ -236,15 +236,20 @@ def _unit_colours(nation: str, side_colour: str, eliminated: bool = False) -> tu
 ELIMINATED_ALPHA = 70
 """Opacity (0–255) of an eliminated unit's fill."""
 
-STRIKE_PEN = QPen(QColor("#202020"), 0.0)
-"""The cross striking out an eliminated unit (cosmetic, 1 px)."""
+STRIKE_PEN = QPen(QColor("#a01010"), 2.0)
+STRIKE_PEN.setCosmetic(True)
+"""The line striking out an eliminated unit (cosmetic, 2 px, dark red: unlike any arm glyph)."""
 
 
 def strike_lines(poly: QPolygonF) -> list[QLineF]:
-    """The two diagonals of a footprint polygon (its first four corners): the strike-out cross."""
+    """The strike-out line of a footprint polygon (its first four corners): through its middle,
+    parallel to its front, a little beyond both flanks."""
     if poly.size() < 4:
         return []
-    return [QLineF(poly.at(0), poly.at(2)), QLineF(poly.at(1), poly.at(3))]
+    a = (poly.at(0) + poly.at(3)) / 2.0
+    b = (poly.at(1) + poly.at(2)) / 2.0
+    d = (b - a) * 0.12
+    return [QLineF(a - d, b + d)]
 
 
 DOT_PEN = QPen(QColor("#202020"), 1.0)
@@ -292,6 +297,7 @@ class CommanderItem(MapItem):
         self.setZValue(Z_COMMANDER)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.side = ""
+        self.echelon = ""
         self._fill = QColor()
         self._ink = QColor()
         self._mark = ""
@@ -313,6 +319,7 @@ class CommanderItem(MapItem):
         p = table_to_scene(*commander.position)
         self.setPos(p)
         self.scene_box = (p.x(), p.y(), p.x(), p.y())
+        self.echelon = commander.echelon
         look = (commander.nation, self.ctx.side_colours.get(commander.side, "#808080"), commander.echelon)
         if look != self._look:
             self._look = look
