@@ -125,7 +125,7 @@ def test_svg_is_vector_and_pdf_is_the_paper(jena, tmp_path):
     text = svg.read_text("utf-8")
     assert "<image" not in text
     assert text.count("<path") > 100  # units (batched by colour), terrain and overlay as paths
-    assert "Jena 1806" in text and "Napoleon" in text and "cm on the table" in text  # text as text
+    assert "Jena 1806" in text and ">Hohenlohe</text>" in text and "cm on the table" in text  # text as text
     for paper, landscape in (("a4", True), ("a4", False), ("letter", True), ("a3", False)):
         pdf = tmp_path / f"{paper}-{landscape}.pdf"
         args = ["export-map", str(JENA), "--at", "5", "--out", str(pdf), "--paper", paper]
@@ -194,7 +194,16 @@ def test_legend_lists_what_is_drawn(jena, qapp):
         assert colours[sides["french"].name] == sides["french"].colour  # the sides' own colours
         assert "woods" in texts and "river" in texts and "road" in texts
         assert "woods" not in bare_texts and "river" in bare_texts
-        assert "out of command" in texts and "within command distance / zone" in texts
+        # zoomed out (600 px for 480 cm) out-of-command units are counted per formation
+        assert "within command distance / zone" in texts and "n out of command under this commander" in texts
+        assert "out of command" not in texts and "out-of-command mark" not in texts
+        near = MapPage(battle, pos, PageSpec(width_px=2000), log=log)  # 4 px per cm: each one marked
+        try:
+            near_texts = [t for _k, _c, t in near.legend_entries()]
+            assert "out of command" in near_texts and "out-of-command mark" in near_texts
+            assert "n out of command under this commander" not in near_texts
+        finally:
+            near.close()
         assert not any("of command" in t or "order" in t for t in bare_texts)
         assert "command reach of the selection" not in texts  # nothing selected: no circles
     finally:
@@ -271,3 +280,22 @@ def _walk(model, parent=None):
         yield from _walk(model, i)
 
 
+
+
+def test_out_of_command_is_counted_per_formation_zoomed_out(jena, qapp):
+    from battlestudio.ui.command_items import SUMMARY_LOD
+
+    battle, log = jena
+    page = MapPage(battle, position_at(log, "30"), PageSpec(width_px=600), log=log)
+    try:
+        ov = page.overlay
+        out = [s for s, f in ov.picture.findings.items() if not f.within and not f.exemption]
+        assert out and sum(i.count for i in ov.summaries.items.values()) == len(out)
+        for cid, item in ov.summaries.items.items():
+            under = [s for s in out if ov.picture.links[s].superior == cid]
+            assert item.count == len(under) and f"{item.count} out of command" in item.toolTip()
+        assert page.view.zoom() < SUMMARY_LOD and all(i.shown() for i in ov.summaries.items.values())
+        page.view.set_zoom(SUMMARY_LOD * 2)  # zoomed in: each unit's own mark instead
+        assert not any(i.shown() for i in ov.summaries.items.values())
+    finally:
+        page.close()

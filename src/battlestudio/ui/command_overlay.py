@@ -15,6 +15,8 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
 * standing orders as arrows from the recipient to the objective, labelled with the order type
   (dashed while the order is still pending);
 * each chief's order budget (OAS, ADCs) as a badge beside him;
+* zoomed out (below ``command_items.SUMMARY_LOD``), instead of the red lines and outlines, one
+  "n out of command" count beside each formation's commander;
 * detached formations inside a dashed violet outline labelled "detached".
 
 It follows every document change. A commander dragged in the editor pushes one move edit per
@@ -55,6 +57,7 @@ from battlestudio.ui.command_items import (
     MarkItem,
     OrderItem,
     ReachItem,
+    SummaryItem,
 )
 from battlestudio.ui.command_shapes import Pool, anchor, hull_path, mark_outline, name_of
 from battlestudio.ui.coords import table_to_scene
@@ -107,6 +110,7 @@ class CommandOverlay:
         self.orders = Pool(scene, OrderItem)
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
+        self.summaries = Pool(scene, SummaryItem)
         self.show_all_reaches = False
         self._reach_ids: frozenset[str] = frozenset()
         self._follow_selection = True
@@ -293,7 +297,7 @@ class CommandOverlay:
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
         self.visible = visible
-        for pool in (self.marks, self.orders, self.budgets, self.detached):
+        for pool in (self.marks, self.orders, self.budgets, self.detached, self.summaries):
             pool.set_visible(visible)
         self.links.setVisible(visible)
         self._apply_reaches()
@@ -414,11 +418,30 @@ class CommandOverlay:
         for node, members in self._detached_members.items():
             if touched is None or not members.isdisjoint(moved):
                 self.detached.get(node, vis).setPath(hull_path(state, members))
+        self._sync_summaries(state)
+
+    def _sync_summaries(self, state: GameState) -> None:
+        """One "n out of command" count per formation (the commander the out-of-command
+        units and generals answer to), shown zoomed out instead of their marks and lines."""
+        pic = self.picture
+        counts: dict[str, list[str]] = {}
+        for sub, f in pic.findings.items():
+            if f.within or f.exemption:
+                continue
+            link = pic.links.get(sub)
+            if link is None or link.superior not in state.commanders:
+                continue
+            counts.setdefault(link.superior, []).append(name_of(state, sub))
+        for cid, names in counts.items():
+            head = ", ".join(sorted(names)[:6]) + (" …" if len(names) > 6 else "")
+            tip = f"{name_of(state, cid)}: {len(names)} out of command ({head})"
+            self.summaries.get(cid, self.visible).set_summary(state.commanders[cid].position, len(names), tip)
+        self.summaries.keep_only(set(counts))
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
         out: list[QGraphicsItem] = [self.links]
-        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
+        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached, self.summaries):
             out += list(pool.items.values())
         return out
 

@@ -663,6 +663,7 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
     ``Side.colour``), eliminated units, terrain kinds, towns and objectives present and not
     hidden, and the command overlay's reaches, links, marks and orders that are drawn."""
     from battlestudio.analysis.command_picture import EXEMPT, IN, OUT
+    from battlestudio.ui.command_items import SUMMARY_LOD
     from battlestudio.ui.command_overlay import LINK_COLOURS, ORDER_COLOURS
     from battlestudio.ui.map_scene import layer_of
     from battlestudio.ui.styles import TERRAIN_STYLES
@@ -704,12 +705,15 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
             out.append(("ring", "#808080", "command reach of the selection"))
         if IN in statuses:
             out.append(("line", LINK_COLOURS[IN], "within command distance / zone"))
-        if OUT in statuses:
+        summary = scene.ctx.px_per_cm < SUMMARY_LOD
+        if OUT in statuses and not summary:
             out.append(("line", LINK_COLOURS[OUT], "out of command"))
         if EXEMPT in statuses:
             out.append(("dash", LINK_COLOURS[EXEMPT], "outside, exempt (detached, routed)"))
-        if overlay.marks.items:
+        if overlay.marks.items and not summary:
             out.append(("mark", LINK_COLOURS[OUT], "out-of-command mark"))
+        if overlay.summaries.items and summary:
+            out.append(("mark", LINK_COLOURS[OUT], "n out of command under this commander"))
         if overlay.orders.items:
             out.append(("arrow", ORDER_COLOURS["A"], "standing order → objective"))
     return out
