@@ -408,8 +408,9 @@ one count per formation (``SummaryItem``): at whole-table zoom they covered the 
 
 
 class SummaryItem(QGraphicsItem):
-    """"n out of command" beside a formation's commander, in screen pixels, drawn only below
-    ``SUMMARY_LOD`` (zoomed in, each unit's own mark and line say it)."""
+    """"!n": n out of command in a corps (or the formation a commander heads), a red badge
+    beside its commander in screen pixels, drawn only below ``SUMMARY_LOD`` (zoomed in, each
+    unit's own mark and line say it); the tooltip names them."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -423,12 +424,12 @@ class SummaryItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.setPos(table_to_scene(*at))
         self.count = count
-        self.text = f"! {count} out of command"
+        self.text = f"!{count}"
         self.setToolTip(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        w = 12 + 6.5 * len(self.text)
-        return QRectF(-w - 10, 11, w, 17)  # under the order budget, left of the name
+        w = 10 + 7 * len(self.text)
+        return QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
 
     def shown(self) -> bool:
         """True when the zoom asks for summaries (the scene's ``ctx.px_per_cm``)."""

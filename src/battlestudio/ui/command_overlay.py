@@ -16,7 +16,7 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
   (dashed while the order is still pending);
 * each chief's order budget (OAS, ADCs) as a badge beside him;
 * zoomed out (below ``command_items.SUMMARY_LOD``), instead of the red lines and outlines, one
-  "n out of command" count beside each formation's commander;
+  "!n" count of the out-of-command beside each corps commander;
 * detached formations inside a dashed violet outline labelled "detached".
 
 It follows every document change. A commander dragged in the editor pushes one move edit per
@@ -123,6 +123,7 @@ class CommandOverlay:
         obstacles = getattr(scene, "label_obstacles", None)
         if obstacles is not None:  # map labels keep off the budget badges
             obstacles.append(lambda: self.budgets.items.values())
+            obstacles.append(lambda: [i for i in self.summaries.items.values() if i.shown()])
         if not visible:
             scene.hidden_layers.add(LAYER)
         if hasattr(scene, "selectionChanged"):
@@ -421,8 +422,9 @@ class CommandOverlay:
         self._sync_summaries(state)
 
     def _sync_summaries(self, state: GameState) -> None:
-        """One "n out of command" count per formation (the commander the out-of-command
-        units and generals answer to), shown zoomed out instead of their marks and lines."""
+        """One "n out of command" count per corps (the corps commander above the
+        out-of-command units and generals, else the commander they answer to), shown zoomed
+        out instead of their marks and lines."""
         pic = self.picture
         counts: dict[str, list[str]] = {}
         for sub, f in pic.findings.items():
@@ -431,7 +433,13 @@ class CommandOverlay:
             link = pic.links.get(sub)
             if link is None or link.superior not in state.commanders:
                 continue
-            counts.setdefault(link.superior, []).append(name_of(state, sub))
+            head = link.superior
+            for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
+                c = state.commanders.get(cid)
+                if c is not None and c.echelon == "corps":
+                    head = cid
+                    break
+            counts.setdefault(head, []).append(name_of(state, sub))
         for cid, names in counts.items():
             head = ", ".join(sorted(names)[:6]) + (" …" if len(names) > 6 else "")
             tip = f"{name_of(state, cid)}: {len(names)} out of command ({head})"

@@ -713,7 +713,7 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
         if overlay.marks.items and not summary:
             out.append(("mark", LINK_COLOURS[OUT], "out-of-command mark"))
         if overlay.summaries.items and summary:
-            out.append(("mark", LINK_COLOURS[OUT], "n out of command under this commander"))
+            out.append(("mark", LINK_COLOURS[OUT], "!n: n out of command in the corps"))
         if overlay.orders.items:
             out.append(("arrow", ORDER_COLOURS["A"], "standing order → objective"))
     return out
