@@ -25,9 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from battlestudio import __version__
+
+if TYPE_CHECKING:
+    from battlestudio.ui.map_export import PageSpec
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -376,9 +379,9 @@ def _args_export_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the part of the table to show, in table cm")
 
 
-def _export_spec(args: argparse.Namespace):
+def _export_spec(args: argparse.Namespace) -> PageSpec:
     """The ``PageSpec`` of ``export-map``'s options (usage error naming a bad one)."""
-    from battlestudio.ui.map_export import PageSpec
+    from battlestudio.ui.map_export import PageSpec  # noqa: F811 - Qt is imported only here
 
     scale = region = None
     if args.scale:

@@ -149,7 +149,10 @@ def test_command_layer_toggle(qapp):
     assert reaches and all(item.isVisible() for item in ov.items() if item not in reaches)
     assert not any(r.isVisible() for r in reaches)  # command circles are off until asked for
     ov.set_reach_ids({"french-c1", "french-u1"})  # a corps general, and a unit
-    assert {k for k, r in ov.reaches.items.items() if r.isVisible()} == {"french-c1", ov.picture.links["french-u1"].superior}
+    assert {k for k, r in ov.reaches.items.items() if r.isVisible()} == {
+        "french-c1",
+        ov.picture.links["french-u1"].superior,
+    }
     ov.set_show_all_reaches(True)
     assert all(r.isVisible() for r in reaches)
     scene.set_layer_visible(LAYER, False)

@@ -249,9 +249,7 @@ def test_eliminated_unit_is_struck_out_in_the_tree_and_left_out_of_its_totals(wi
     brigade = window.document.scenario.oob.chain_of_command(CHASSEURS)[0]
 
     def row(n):
-        return next(
-            i for i in _walk(model) if model.data(i, ID_ROLE) == n
-        )
+        return next(i for i in _walk(model) if model.data(i, ID_ROLE) == n)
 
     t.seek(ELIMINATED_AT - 1)
     men_before = int(model.data(model.index(row(brigade).row(), 1, row(brigade).parent())).replace(",", ""))
@@ -278,8 +276,6 @@ def _walk(model, parent=None):
         i = model.index(r, 0, parent)
         yield i
         yield from _walk(model, i)
-
-
 
 
 def test_out_of_command_is_counted_per_formation_zoomed_out(jena, qapp):

@@ -408,7 +408,7 @@ one count per formation (``SummaryItem``): at whole-table zoom they covered the 
 
 
 class SummaryItem(QGraphicsItem):
-    """"!n": n out of command in a corps (or the formation a commander heads), a red badge
+    """A red badge "!n", n out of command in a corps (or the formation a commander heads),
     beside its commander in screen pixels, drawn only below ``SUMMARY_LOD`` (zoomed in, each
     unit's own mark and line say it); the tooltip names them."""
 

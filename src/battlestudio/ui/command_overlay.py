@@ -146,9 +146,7 @@ class CommandOverlay:
     def _on_selection(self) -> None:
         if not self._follow_selection or not shiboken_valid(self.scene):
             return
-        self._reach_ids = frozenset(
-            i.id for i in self.scene.selectedItems() if isinstance(getattr(i, "id", None), str)
-        )
+        self._reach_ids = frozenset(i.id for i in self.scene.selectedItems() if isinstance(getattr(i, "id", None), str))
         self._apply_reaches()
 
     def reach_commanders(self) -> set[str]:

@@ -76,8 +76,9 @@ __all__ = [
 ]
 
 
-ALONG_AT = (0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6)
-"""Fractions of a line's length where its name is tried, in order."""
+ALONG_AT = tuple(sorted((i / 20.0 for i in range(1, 20)), key=lambda t: (abs(t - 0.5), t)))
+"""Fractions of a line's length where its name is tried, from the middle out (every 5 %, so
+a long river seen in part is still named where it is in view)."""
 
 
 class TerrainItem(MapItem):
@@ -191,8 +192,9 @@ class TerrainItem(MapItem):
             return None
         along = []
         for t in ALONG_AT:
-            p = path.pointAtPercent(path.percentAtLength(path.length() * t))
-            angle = -path.angleAtPercent(path.percentAtLength(path.length() * t))
+            at = path.percentAtLength(path.length() * t)
+            p = path.pointAtPercent(at)
+            angle = -path.angleAtPercent(at)
             angle = (angle + 90.0) % 180.0 - 90.0  # never upside down
             along.append((p, angle))
         return LabelRequest(self._label, along[0][0], False, 0.0, 4, along=tuple(along))

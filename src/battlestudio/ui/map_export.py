@@ -672,9 +672,7 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
     kinds = scene.items_by_kind
     out: list[tuple[str, str, str]] = []
     troop_sides = {i.side for i in kinds["units"].values() if i.isVisible() or layer_of(i) not in hidden}
-    general_sides = {
-        getattr(i, "side", "") for i in kinds["commanders"].values() if layer_of(i) not in hidden
-    }
+    general_sides = {getattr(i, "side", "") for i in kinds["commanders"].values() if layer_of(i) not in hidden}
     for sid, side in scenario.sides.items():
         if sid in troop_sides or sid in general_sides:
             out.append(("box", side.colour, side.name))

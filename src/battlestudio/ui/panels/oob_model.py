@@ -31,6 +31,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 COLUMNS = ("Name", "Men", "Guns")
 
+
 def is_eliminated(rec: object) -> bool:
     """True for a unit whose state is ``eliminated`` (struck out, left out of the totals)."""
     return isinstance(rec, Unit) and rec.state == "eliminated"
