@@ -191,7 +191,7 @@ def page_layout(spec: PageSpec, table: tuple[float, float]) -> PageLayout:
             need = math.ceil((PAGE_DPI / 2.54) / fitted)
             orient = "landscape" if best else "portrait"
             raise ValueError(
-                f"--scale 1:{spec.scale:g}: {rw:g} × {rh:g} cm of table need "
+                f"1:{spec.scale:g} on the table: {rw:g} × {rh:g} cm of table need "
                 f"{rw / spec.scale:.1f} × {rh / spec.scale:.1f} cm of paper, more than {spec.paper.upper()} "
                 f"{orient} holds; choose 1:{need} or smaller (a larger N), a larger paper or a smaller region"
             )
