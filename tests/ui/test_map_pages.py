@@ -192,6 +192,8 @@ def test_legend_lists_what_is_drawn(jena, qapp):
         assert [t for t in texts[:2]] == [sides["french"].name, sides["prussian"].name]
         colours = {t: c for _k, c, t in full.legend_entries()}
         assert colours[sides["french"].name] == sides["french"].colour  # the sides' own colours
+        # the Saxon contingent is drawn in its own green, and listed; France's blue is the side's
+        assert colours.get("Saxony") == "#3f7f3f" and "France" not in colours
         assert "woods" in texts and "river" in texts and "road" in texts
         assert "woods" not in bare_texts and "river" in bare_texts
         # zoomed out (600 px for 480 cm) out-of-command units are counted per formation

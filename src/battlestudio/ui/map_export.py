@@ -658,9 +658,14 @@ def _swatch(painter: QPainter, kind: str, c: QColor, sw: QRectF, px: float) -> N
     painter.restore()
 
 
+def _colour_distance(a: QColor, b: QColor) -> int:
+    """Sum of the RGB differences: above ~60 two swatches read as different colours."""
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
+
+
 def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]]:
     """(swatch kind, colour, text) of what ``scene`` draws: sides with troops shown (in their
-    ``Side.colour``), eliminated units, terrain kinds, towns and objectives present and not
+    ``Side.colour``), nations whose units are drawn in their own colour, eliminated units, terrain kinds, towns and objectives present and not
     hidden, and the command overlay's reaches, links, marks and orders that are drawn."""
     from battlestudio.analysis.command_picture import EXEMPT, IN, OUT
     from battlestudio.ui.command_items import SUMMARY_LOD
@@ -676,6 +681,17 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
     for sid, side in scenario.sides.items():
         if sid in troop_sides or sid in general_sides:
             out.append(("box", side.colour, side.name))
+    nations: dict[str, str] = {}  # units drawn in their nation's colour, not their side's
+    for item in kinds["units"].values():
+        key = getattr(item, "_colour", None)
+        if key is None or layer_of(item) in hidden or getattr(item, "eliminated", False):
+            continue
+        nation, side_colour = key[0], key[1]
+        fill = item._fill
+        if nation and nation not in nations and _colour_distance(fill, QColor(side_colour)) > 60:
+            nations[nation] = fill.name()
+    for nation in sorted(nations):
+        out.append(("box", nations[nation], nation[:1].upper() + nation[1:]))
     if any(getattr(i, "eliminated", False) and layer_of(i) not in hidden for i in kinds["units"].values()):
         out.append(("faded", "#9a9a9a", "eliminated (struck out)"))
     if general_sides and any(layer_of(i) not in hidden for i in kinds["commanders"].values()):
