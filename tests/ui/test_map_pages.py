@@ -300,3 +300,28 @@ def test_out_of_command_is_counted_per_formation_zoomed_out(jena, qapp):
         assert not any(i.shown() for i in ov.summaries.items.values())
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("width", [400, 1800])
+def test_every_flag_and_label_is_inside_the_map_area(jena, qapp, width):
+    """The army flag at the table's edge is not cut (it was "(XXX" under the title band)."""
+    from PySide6.QtCore import QPointF, QRectF
+
+    battle, log = jena
+    page = MapPage(battle, position_at(log, "1"), PageSpec(width_px=width), log=log)
+    try:
+        view = page.view
+        port = QRectF(view.viewport().rect())
+        flags = 0
+        for item in view.map_scene.items_by_kind["commanders"].values():
+            extent = item.device_extent()
+            if extent is None or not item.isVisible():
+                continue
+            p = QPointF(view.mapFromScene(item.pos()))
+            assert port.contains(QRectF(p, p).adjusted(*extent)), (item.id, p)
+            flags += 1
+        assert flags >= 2
+        for rect, _label in view.placed_labels():
+            assert port.contains(rect)
+    finally:
+        page.close()
