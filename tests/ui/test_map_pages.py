@@ -325,3 +325,20 @@ def test_every_flag_and_label_is_inside_the_map_area(jena, qapp, width):
             assert port.contains(rect)
     finally:
         page.close()
+
+
+def test_disordered_units_say_so_after_their_name_and_in_the_legend(jena, qapp):
+    battle, log = jena
+    pos = position_at(log, "30")
+    state = log.state_at(pos)
+    page = MapPage(battle, pos, PageSpec(width_px=500, command_layer=False), log=log)
+    try:
+        disordered = [u for u in state.units.values() if u.state == "U" and u.id not in state.off_table]
+        assert disordered
+        for u in disordered:
+            assert page.view.map_scene.item_for(u.id)._label.text == f"{u.name} (U)"
+        in_order = next(u for u in state.units.values() if u.state == "O" and u.id not in state.off_table)
+        assert page.view.map_scene.item_for(in_order.id)._label.text == in_order.name
+        assert ("text", "#1b1b1b", "Name (U disorder)") in page.legend_entries()
+    finally:
+        page.close()

@@ -651,6 +651,12 @@ def _swatch(painter: QPainter, kind: str, c: QColor, sw: QRectF, px: float) -> N
         painter.drawLine(QPointF(sw.left() + px * 0.3, sw.bottom()), QPointF(sw.left() + px * 0.3, sw.top()))
         painter.setBrush(c)
         painter.drawRect(QRectF(sw.left() + px * 0.3, sw.top(), px * 1.2, px * 0.7))
+    elif kind == "text":
+        painter.setPen(c)
+        f = QFont(painter.font())
+        f.setBold(True)
+        painter.setFont(f)
+        painter.drawText(sw.adjusted(-px * 0.3, -px * 0.3, px * 0.3, px * 0.3), Qt.AlignmentFlag.AlignCenter, "Aa")
     else:  # ring
         painter.setPen(QPen(c, 1.5))
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -665,8 +671,9 @@ def _colour_distance(a: QColor, b: QColor) -> int:
 
 def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]]:
     """(swatch kind, colour, text) of what ``scene`` draws: sides with troops shown (in their
-    ``Side.colour``), nations whose units are drawn in their own colour, eliminated units, terrain kinds, towns and objectives present and not
-    hidden, and the command overlay's reaches, links, marks and orders that are drawn."""
+    ``Side.colour``), nations drawn in their own colour, unit states named after the names,
+    eliminated units, terrain kinds, towns and objectives present and not hidden, and the
+    command overlay's reaches, links, marks and orders that are drawn."""
     from battlestudio.analysis.command_picture import EXEMPT, IN, OUT
     from battlestudio.ui.command_items import SUMMARY_LOD
     from battlestudio.ui.command_overlay import LINK_COLOURS, ORDER_COLOURS
@@ -694,6 +701,10 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
         out.append(("box", nations[nation], nation[:1].upper() + nation[1:]))
     if any(getattr(i, "eliminated", False) and layer_of(i) not in hidden for i in kinds["units"].values()):
         out.append(("faded", "#9a9a9a", "eliminated (struck out)"))
+    states = sorted({i.state for i in kinds["units"].values() if getattr(i, "state", "") and layer_of(i) not in hidden})
+    if states:
+        said = {"U": "U disorder", "FU": "FU complete disorder"}
+        out.append(("text", "#1b1b1b", "Name (" + ", ".join(said.get(st, st) for st in states) + ")"))
     if general_sides and any(layer_of(i) not in hidden for i in kinds["commanders"].values()):
         out.append(("flag", "#d8d8d8", "commander (XXX army, XX corps … echelon)"))
     seen: set[str] = set()

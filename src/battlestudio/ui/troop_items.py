@@ -122,6 +122,8 @@ class UnitItem(MapItem):
         self._colour: tuple | None = None  # (nation, side colour, eliminated) the colours were chosen for
         self.eliminated = False
         """Drawn faded and struck out (state ``eliminated``)."""
+        self.state = ""
+        """The state its name shows ("" in order), e.g. ``U`` or ``FU``."""
 
     def sync(self, unit: Unit) -> None:
         """Re-read ``unit``: footprint, colours, glyph and label.
@@ -157,8 +159,10 @@ class UnitItem(MapItem):
             self._colour = colour
             self._fill, self._ink, self._ink_pen = _unit_colours(*colour)
             changed = True
-        if self._label is None or self._label.text != unit.name or self._label.struck != self.eliminated:
-            self._label = Label(unit.name, self.ctx, struck=self.eliminated) if unit.name else None
+        self.state = unit.state if unit.state not in SHOWN_WITHOUT_STATE else ""
+        text = f"{unit.name} ({self.state})" if self.state and unit.name else unit.name
+        if self._label is None or self._label.text != text or self._label.struck != self.eliminated:
+            self._label = Label(text, self.ctx, struck=self.eliminated) if text else None
             self._label_lod = None
         if changed:
             self.look += 1
@@ -232,6 +236,10 @@ def _unit_colours(nation: str, side_colour: str, eliminated: bool = False) -> tu
         got = _COLOURS[(nation, side_colour, eliminated)] = (fill, ink, pen)
     return got
 
+
+SHOWN_WITHOUT_STATE = frozenset({"", "O", "eliminated"})
+"""Unit states its name does not show (in order; eliminated is struck out instead). Others —
+``U`` disorder, ``FU`` complete disorder, a ruleset's own (e.g. ``routed``) — follow the name."""
 
 ELIMINATED_ALPHA = 70
 """Opacity (0–255) of an eliminated unit's fill."""
