@@ -135,7 +135,7 @@ def test_svg_is_vector_and_pdf_is_the_paper(jena, tmp_path):
         want = (h_mm, w_mm) if landscape else (w_mm, h_mm)
         got = (float(box[1]) * 25.4 / 72, float(box[2]) * 25.4 / 72)
         assert abs(got[0] - want[0]) < 1.0 and abs(got[1] - want[1]) < 1.0, (paper, got)
-        assert b"/Subtype /Image" not in pdf.read_bytes()
+        assert b"/Subtype /Image" not in pdf.read_bytes() and b"/Font" in pdf.read_bytes()  # vector, text as text
 
 
 def test_scale_and_dpi(jena, tmp_path, capsys):
