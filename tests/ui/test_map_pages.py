@@ -264,6 +264,15 @@ def test_eliminated_unit_is_struck_out_in_the_tree_and_left_out_of_its_totals(wi
     assert font is not None and font.strikeOut()
     assert "eliminated" in model.data(row(CHASSEURS), Qt.ItemDataRole.ToolTipRole)
     assert men_after == men_before - lost
+    side = window.document.scenario.units[CHASSEURS].side
+    living = [u for u in window.document.scenario.units.values() if u.side == side and u.state != "eliminated"]
+    window.sides_panel.refresh()
+    row_of_side = next(
+        window.sides_panel.list.topLevelItem(i)
+        for i in range(window.sides_panel.list.topLevelItemCount())
+        if window.sides_panel.list.topLevelItem(i).text(1) == side
+    )
+    assert row_of_side.text(4) == f"{sum(u.men for u in living):,}"  # the Sides dock's totals too
     assert window.map_view.map_scene.item_for(CHASSEURS).eliminated
     t.seek(ELIMINATED_AT - 1)  # and back: not before
     assert not window.map_view.map_scene.item_for(CHASSEURS).eliminated
