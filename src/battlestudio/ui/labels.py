@@ -226,7 +226,7 @@ def place_labels(
     obstacle_priority: int = 4,
     bounds: QRectF | None = None,
     fixed: Iterable[QRectF] = (),
-) -> list[tuple[QRectF, Label]]:
+) -> list[tuple[QRectF, Label | AlongLabel]]:
     """Choose labels that do not overlap, by priority then request order.
 
     Labels of ``obstacle_priority`` or lower urgency (terrain names) must also keep off the
@@ -274,7 +274,7 @@ def place_labels(
 
     if bounds is not None:
         bl, bt, br, bb = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
-    placed: list[tuple[QRectF, Label]] = []
+    placed: list[tuple[QRectF, Label | AlongLabel]] = []
     grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     blocked = False
     for rect in fixed:
@@ -374,7 +374,7 @@ def merge_town_objectives(
 
 def labels_in_view(
     by_kind: dict, t: QTransform, vp: QRectF, lod: float, table: QRectF, fixed: Iterable[QRectF] = ()
-) -> list[tuple[QRectF, Label]]:
+) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
     The items (``by_kind``: container → id → item, as ``MapScene.items_by_kind``) are walked
