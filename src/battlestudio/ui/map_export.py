@@ -26,6 +26,7 @@ from PySide6.QtCore import QByteArray, QBuffer, QIODevice, QMarginsF, QPointF, Q
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QPageLayout,
     QPageSize,
@@ -153,8 +154,32 @@ def _bands(width: float) -> tuple[float, float]:
     return max(46.0, round(width * 0.045)), max(84.0, round(width * 0.07))
 
 
-def page_layout(spec: PageSpec, table: tuple[float, float]) -> PageLayout:
-    """Lay out the page of ``spec`` for a table of ``table`` (width, height) cm.
+def legend_px(width: float) -> float:
+    """Legend text height (page pixels) on a page ``width`` page pixels wide."""
+    return max(11.0, min(_bands(width)[1] * 0.15, width / 110))
+
+
+def legend_height(entries: list[tuple[str, str, str]], width: float) -> float:
+    """Height (page pixels) the legend band needs to list every one of ``entries`` (flowed in
+    rows beside the scale bar, as ``MapPage`` paints them) with the ground-scale note below."""
+    px = legend_px(width)
+    f = QFont()
+    f.setPixelSize(round(px))
+    fm = QFontMetricsF(f)
+    x0 = 14.0
+    right = width - max(width * 0.24, 260.0) - 10
+    x, rows = x0, 1
+    for _kind, _colour, text in entries:
+        col_w = px * 2.4 + fm.horizontalAdvance(text) + px * 1.2
+        if x + col_w > right and x > x0:
+            x, rows = x0, rows + 1
+        x += col_w
+    return px * 0.5 + rows * px * 1.55 + px * 1.6
+
+
+def page_layout(spec: PageSpec, table: tuple[float, float], legend_h: float = 0.0) -> PageLayout:
+    """Lay out the page of ``spec`` for a table of ``table`` (width, height) cm, with a legend
+    band of at least ``legend_h`` page pixels.
 
     Raises
     ------
@@ -169,6 +194,7 @@ def page_layout(spec: PageSpec, table: tuple[float, float]) -> PageLayout:
     if spec.paper is None:
         W = float(spec.width_px)
         title, legend = _bands(W)
+        legend = max(legend, math.ceil(legend_h))
         zoom = (W - 2 * EDGE_PX) / rw
         H = round(title + legend + rh * zoom + 2 * EDGE_PX)
         return PageLayout(W, float(H), title, legend, zoom, region, W >= H)
@@ -178,6 +204,7 @@ def page_layout(spec: PageSpec, table: tuple[float, float]) -> PageLayout:
         w_mm, h_mm = (ph, pw) if landscape else (pw, ph)
         W, H = math.floor(w_mm * PAGE_DPI / 25.4), math.floor(h_mm * PAGE_DPI / 25.4)
         title, legend = _bands(W)
+        legend = max(legend, math.ceil(legend_h))
         z = min((W - 2 * EDGE_PX) / rw, (H - title - legend - 2 * EDGE_PX) / rh)
         return W, H, title, legend, z
 
@@ -329,14 +356,31 @@ class MapPage:
             self.overlay.set_reach_ids(spec.reach_for)
             self.overlay.show_state(state)
         tw, th = s.info.table_width, s.info.table_height
+        view.setSceneRect(table_rect_to_scene(-tw, -th, 2 * tw, 2 * th))
+        self._frame()
+        need = legend_height(self.legend_entries(), lay.width)
+        if need > lay.legend_h + 0.5:  # every entry listed: a taller band (a smaller map on paper)
+            self.layout = page_layout(spec, (tw, th), need)
+            self.size = (round(self.layout.width), round(self.layout.height))
+            self._frame()
+        self.title, self.subtitle = page_title(battle, self.log, pos)
+
+    def _frame(self) -> None:
+        """Size the view to the map area and show the region at the layout's zoom."""
+        from PySide6.QtWidgets import QApplication
+
+        from battlestudio.ui.coords import table_rect_to_scene
+
+        lay, view = self.layout, self.view
+        area = lay.map_rect
+        view.resize(round(area.width()), round(area.height()))
+        QApplication.processEvents()
         x0, y0, x1, y1 = lay.region
         z = lay.zoom
-        view.setSceneRect(table_rect_to_scene(-tw, -th, 2 * tw, 2 * th))
         view.setTransform(view.transform().fromScale(z, z))
         view.centerOn(table_rect_to_scene(x0, y0, x1, y1).center())
         view.refresh_zoom()
         QApplication.processEvents()
-        self.title, self.subtitle = page_title(battle, self.log, pos)
 
     def close(self) -> None:
         self.view.close()
@@ -411,7 +455,7 @@ class MapPage:
         s = self.battle.scenario
         painter.save()
         painter.fillRect(rect, QColor(255, 255, 250))
-        px = max(11.0, min(rect.height() * 0.15, rect.width() / 110))
+        px = legend_px(rect.width())
         f = QFont()
         f.setPixelSize(round(px))
         painter.setFont(f)
@@ -424,8 +468,6 @@ class MapPage:
             col_w = px * 2.4 + fm.horizontalAdvance(text) + px * 1.2
             if x + col_w > right and x > x0:
                 x, y = x0, y + px * 1.55
-            if y + px * 1.2 > rect.bottom() - px * 1.3:
-                break  # no room: the ground-scale note below is kept
             _swatch(painter, kind, QColor(colour), QRectF(x, y, px * 1.8, px), px)
             painter.setPen(QColor("#111111"))
             painter.drawText(
