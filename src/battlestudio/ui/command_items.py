@@ -419,6 +419,8 @@ class SummaryItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.text = ""
         self.count = 0
+        self.key: tuple = ()
+        """What the badge shows (count, position, ids): unchanged, it is not redone."""
 
     def set_summary(self, at: tuple[float, float], count: int, tip: str) -> None:
         self.prepareGeometryChange()

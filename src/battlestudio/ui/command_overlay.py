@@ -111,6 +111,8 @@ class CommandOverlay:
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
         self.summaries = Pool(scene, SummaryItem)
+        self._heads_of: object = None
+        self._heads: dict[str, str] = {}
         self.show_all_reaches = False
         self._reach_ids: frozenset[str] = frozenset()
         self._follow_selection = True
@@ -417,6 +419,8 @@ class CommandOverlay:
         for node, members in self._detached_members.items():
             if touched is None or not members.isdisjoint(moved):
                 self.detached.get(node, vis).setPath(hull_path(state, members))
+        if touched is None:  # an edit may change the order of battle in place
+            self._heads_of = None
         self._sync_summaries(state)
 
     def _sync_summaries(self, state: GameState) -> None:
@@ -424,6 +428,9 @@ class CommandOverlay:
         out-of-command units and generals, else the commander they answer to), shown zoomed
         out instead of their marks and lines."""
         pic = self.picture
+        if self._heads_of is not state.oob:  # corps above each id, per order of battle
+            self._heads_of, self._heads = state.oob, {}
+        heads = self._heads
         counts: dict[str, list[str]] = {}
         for sub, f in pic.findings.items():
             if f.within or f.exemption:
@@ -431,18 +438,30 @@ class CommandOverlay:
             link = pic.links.get(sub)
             if link is None or link.superior not in state.commanders:
                 continue
-            head = link.superior
-            for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
-                c = state.commanders.get(cid)
-                if c is not None and c.echelon == "corps":
-                    head = cid
-                    break
-            counts.setdefault(head, []).append(name_of(state, sub))
-        for cid, names in counts.items():
-            head = ", ".join(sorted(names)[:6]) + (" …" if len(names) > 6 else "")
-            tip = f"{name_of(state, cid)}: {len(names)} out of command ({head})"
-            self.summaries.get(cid, self.visible).set_summary(state.commanders[cid].position, len(names), tip)
+            head = heads.get(sub)
+            if head is None:
+                head = heads[sub] = self._corps_of(state, sub, link.superior)
+            counts.setdefault(head, []).append(sub)
+        for cid, subs in counts.items():
+            item = self.summaries.get(cid, self.visible)
+            key = (len(subs), state.commanders[cid].position)
+            if getattr(item, "key", None) == (key, subs):
+                continue
+            names = sorted(name_of(state, i) for i in subs)
+            listed = ", ".join(names[:6]) + (" …" if len(names) > 6 else "")
+            tip = f"{name_of(state, cid)}: {len(subs)} out of command ({listed})"
+            item.set_summary(state.commanders[cid].position, len(subs), tip)
+            item.key = (key, subs)
         self.summaries.keep_only(set(counts))
+
+    @staticmethod
+    def _corps_of(state: GameState, sub: str, superior: str) -> str:
+        """The corps commander above ``sub``, else its ``superior``."""
+        for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
+            c = state.commanders.get(cid)
+            if c is not None and c.echelon == "corps":
+                return cid
+        return superior
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
