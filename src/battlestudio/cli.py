@@ -25,9 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from battlestudio import __version__
+
+if TYPE_CHECKING:
+    from battlestudio.ui.map_export import PageSpec
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -368,6 +371,44 @@ def _args_export_map(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="the map to write: .png, .svg or .pdf")
     p.add_argument("--width", type=int, default=1800, help="page width in pixels, 400 to 10000 (default 1800)")
     p.add_argument("--no-command", action="store_true", help="leave out the command overlay")
+    p.add_argument("--paper", choices=("a4", "a3", "letter"), help="a page of this paper instead of a picture")
+    p.add_argument("--landscape", action="store_const", const=True, dest="landscape", help="paper across")
+    p.add_argument("--portrait", action="store_const", const=False, dest="landscape", help="paper upright")
+    p.add_argument("--scale", metavar="1:N", help="with --paper: 1 cm of paper is N cm of table (default: fitted)")
+    p.add_argument("--dpi", type=float, default=96.0, help="PNG resolution, 48 to 600 (default 96)")
+    p.add_argument("--region", metavar="X0,Y0,X1,Y1", help="the part of the table to show, in table cm")
+
+
+def _export_spec(args: argparse.Namespace) -> PageSpec:
+    """The ``PageSpec`` of ``export-map``'s options (usage error naming a bad one)."""
+    from battlestudio.ui.map_export import PageSpec  # noqa: F811 - Qt is imported only here
+
+    scale = region = None
+    if args.scale:
+        try:
+            scale = float(args.scale.split(":", 1)[1] if ":" in args.scale else args.scale)
+        except ValueError:
+            raise UsageError(f"--scale {args.scale!r}: give 1:N with N a number, e.g. 1:10") from None
+    if args.region:
+        try:
+            x0, y0, x1, y1 = (float(v) for v in args.region.split(","))
+        except ValueError:
+            raise UsageError(f"--region {args.region!r}: give X0,Y0,X1,Y1 in table cm, e.g. 0,0,120,90") from None
+        region = (x0, y0, x1, y1)
+    spec = PageSpec(
+        width_px=args.width,
+        paper=args.paper,
+        landscape=args.landscape,
+        scale=scale,
+        dpi=args.dpi,
+        region=region,
+        command_layer=not args.no_command,
+    )
+    try:
+        spec.check()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return spec
 
 
 def _cmd_export_map(args: argparse.Namespace) -> int:
@@ -375,12 +416,13 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
     _at_syntax(args.at)
     _width(args.width, 400)
     _suffix(args.out, (".png", ".svg", ".pdf"))
+    spec = _export_spec(args)
     _writable(args.out)
     battle = _load(args.file)
     from battlestudio.ui.map_export import export_map  # Qt is imported only here
 
     with _about(args.file):
-        written = export_map(battle, args.at, args.out, args.width, not args.no_command)
+        written = export_map(battle, args.at, args.out, log=None, spec=spec)
     print(f"wrote {written}")
     return EXIT_OK
 

@@ -145,7 +145,16 @@ def test_command_layer_toggle(qapp):
     ov.set_rules("toe", known_game.PARAMS)
     ov.show_state(GameState.from_scenario(known_game.scenario()))
     assert LAYER in scene.layer_names(["french", "prussian"])
-    assert all(item.isVisible() for item in ov.items())
+    reaches = list(ov.reaches.items.values())
+    assert reaches and all(item.isVisible() for item in ov.items() if item not in reaches)
+    assert not any(r.isVisible() for r in reaches)  # command circles are off until asked for
+    ov.set_reach_ids({"french-c1", "french-u1"})  # a corps general, and a unit
+    assert {k for k, r in ov.reaches.items.items() if r.isVisible()} == {
+        "french-c1",
+        ov.picture.links["french-u1"].superior,
+    }
+    ov.set_show_all_reaches(True)
+    assert all(r.isVisible() for r in reaches)
     scene.set_layer_visible(LAYER, False)
     assert not any(item.isVisible() for item in ov.items())
     scene.set_layer_visible(LAYER, True)

@@ -27,11 +27,17 @@ def test_docks_and_command_layer(qtbot, tmp_path):
     assert {d.objectName() for d in cv.docks.values()} == {"dock_odds", "dock_analysis"}
     item = w.layers_panel.item(LAYER)
     assert item is not None and item.checkState(0) == Qt.CheckState.Checked
-    assert cv.overlay.picture.reaches and all(i.isVisible() for i in cv.overlay.items())
+    reaches = cv.overlay.reaches.items
+    assert cv.overlay.picture.reaches and all(i.isVisible() for i in cv.overlay.items() if i not in reaches.values())
+    assert not any(r.isVisible() for r in reaches.values())  # command circles off by default
+    w.document.set_selection({"french-c1"})  # on for the selection
+    assert [k for k, r in reaches.items() if r.isVisible()] == ["french-c1"]
     item.setCheckState(0, Qt.CheckState.Unchecked)
     assert not any(i.isVisible() for i in cv.overlay.items())
     item.setCheckState(0, Qt.CheckState.Checked)
-    assert all(i.isVisible() for i in cv.overlay.items())
+    assert all(i.isVisible() for i in cv.overlay.items() if i not in reaches.values() or i is reaches["french-c1"])
+    w.document.set_selection(set())
+    assert not any(r.isVisible() for r in reaches.values())
 
 
 def test_dragging_a_general_with_the_mouse_updates_overlay_and_odds(qtbot, tmp_path):

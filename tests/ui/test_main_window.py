@@ -226,9 +226,13 @@ def test_export_image(window, tmp_path):
     assert window.files.export_image(out)
     from PySide6.QtGui import QImage
 
+    from battlestudio.ui.map_export import PageSpec, page_layout
+
     img = QImage(str(out))
     w, h = window.document.scenario.info.table_width, window.document.scenario.info.table_height
-    assert img.width() > 1000 and abs(img.width() / img.height() - w / h) < 0.01
+    lay = page_layout(PageSpec(), (w, h))  # the export-map page: title band, the table, legend band
+    assert (img.width(), img.height()) == (1800, round(lay.height))
+    assert abs(lay.map_rect.width() / lay.map_rect.height() - w / h) < 0.25
 
 
 def test_new_window_without_document_is_untitled(qtbot, tmp_path, modals):

@@ -109,7 +109,14 @@ def build_actions(w: MainWindow, files: FileCommands) -> Actions:
     make("open", "&Open…", files.open_dialog, SK.Open, P.SP_DialogOpenButton, "Open a .battle or .battle.json file")
     make("save", "&Save", files.save, SK.Save, P.SP_DialogSaveButton)
     make("save_as", "Save &As…", files.save_as, SK.SaveAs)
-    make("export_image", "&Export Map Image…", files.export_image, None, None, "Save the map as a PNG or JPEG image")
+    make(
+        "export_image",
+        "&Export Map Image…",
+        files.export_image,
+        None,
+        None,
+        "Save the map as PNG, SVG or PDF: region, paper, scale, DPI",
+    )
     make("quit", "&Quit", w.close, SK.Quit)
     make("undo", "&Undo", w.undo, SK.Undo, P.SP_ArrowBack)
     make("redo", "&Redo", w.redo, SK.Redo, P.SP_ArrowForward)

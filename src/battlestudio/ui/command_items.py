@@ -246,7 +246,10 @@ class LinksItem(QGraphicsItem):
             UNBOUND: (0.8, Qt.PenStyle.DotLine),
         }
         lines = self.lines
+        summary = option.levelOfDetailFromTransform(painter.worldTransform()) < SUMMARY_LOD
         for status in (UNBOUND, IN, EXEMPT, OUT):
+            if summary and status == OUT:
+                continue  # zoomed out: one SummaryItem per formation says it instead
             width, style = styles[status]
             painter.setPen(cosmetic_pen(LINK_COLOURS[status], width, style))
             painter.drawLines(lines.get(status, []))
@@ -287,6 +290,11 @@ class MarkItem(QGraphicsPathItem):
         bang.setPen(Qt.PenStyle.NoPen)
         bang.setBrush(QColor("white"))
         bang.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self.exempt and option.levelOfDetailFromTransform(painter.worldTransform()) < SUMMARY_LOD:
+            return  # zoomed out: the formation's SummaryItem counts it (the "!" badge stays)
+        super().paint(painter, option, widget)
 
     def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
         """Show ``outline`` (scene path), dashed amber if ``exempt`` else red with the badge at
@@ -391,6 +399,55 @@ class BudgetItem(QGraphicsItem):
         painter.drawRoundedRect(r, 4, 4)
         painter.setFont(_font(11, True))
         painter.setPen(QColor("#4a3a00"))
+        painter.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+SUMMARY_LOD = 3.0
+"""Zoom (screen pixels per table cm) below which out-of-command lines and outlines give way to
+one count per formation (``SummaryItem``): at whole-table zoom they covered the brigades."""
+
+
+class SummaryItem(QGraphicsItem):
+    """A red badge "!n", n out of command in a corps (or the formation a commander heads),
+    beside its commander in screen pixels, drawn only below ``SUMMARY_LOD`` (zoomed in, each
+    unit's own mark and line say it); the tooltip names them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_BUDGET)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.text = ""
+        self.count = 0
+        self.key: tuple = ()
+        """What the badge shows (count, position, ids): unchanged, it is not redone."""
+
+    def set_summary(self, at: tuple[float, float], count: int, tip: str) -> None:
+        self.prepareGeometryChange()
+        self.setPos(table_to_scene(*at))
+        self.count = count
+        self.text = f"!{count}"
+        self.setToolTip(tip)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        w = 10 + 7 * len(self.text)
+        return QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
+
+    def shown(self) -> bool:
+        """True when the zoom asks for summaries (the scene's ``ctx.px_per_cm``)."""
+        scene = self.scene()
+        ctx = getattr(scene, "ctx", None)
+        return ctx is None or ctx.px_per_cm < SUMMARY_LOD
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self.shown():
+            return
+        r = self.boundingRect().adjusted(0, 0, -1, -1)
+        painter.setBrush(QColor(255, 240, 240, 230))
+        painter.setPen(QPen(OUT_COLOUR, 1.2))
+        painter.drawRoundedRect(r, 4, 4)
+        painter.setFont(_font(10, True))
+        painter.setPen(OUT_COLOUR.darker(130))
         painter.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
 
 

@@ -4,7 +4,9 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
 ``analysis.command_picture``:
 
 * each commander's reach — a radius ring labelled with its distance, or a chief's zone bands
-  labelled "zone 1 ≤ 20 cm", … (Torden over Europa 2.2–2.5);
+  labelled "zone 1 ≤ 20 cm", … (Torden over Europa 2.2–2.5) — only for the selection: the
+  selected commanders and the superiors of selected units (``set_reach_ids``; every reach with
+  ``show_all_reaches``), since a table of rings hides the troops;
 * a line from every subordinate to its commander: green within command distance or a zone,
   red outside it, amber dashed outside but exempt (detached, routed, cavalry on an attack),
   thin grey where no distance binds the pair;
@@ -13,6 +15,8 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
 * standing orders as arrows from the recipient to the objective, labelled with the order type
   (dashed while the order is still pending);
 * each chief's order budget (OAS, ADCs) as a badge beside him;
+* zoomed out (below ``command_items.SUMMARY_LOD``), instead of the red lines and outlines, one
+  "!n" count of the out-of-command beside each corps commander;
 * detached formations inside a dashed violet outline labelled "detached".
 
 It follows every document change. A commander dragged in the editor pushes one move edit per
@@ -29,6 +33,8 @@ are in ``command_items``.
 from __future__ import annotations
 
 import weakref
+
+import shiboken6
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Mapping
 
@@ -51,6 +57,7 @@ from battlestudio.ui.command_items import (
     MarkItem,
     OrderItem,
     ReachItem,
+    SummaryItem,
 )
 from battlestudio.ui.command_shapes import Pool, anchor, hull_path, mark_outline, name_of
 from battlestudio.ui.coords import table_to_scene
@@ -103,6 +110,12 @@ class CommandOverlay:
         self.orders = Pool(scene, OrderItem)
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
+        self.summaries = Pool(scene, SummaryItem)
+        self._heads_of: object = None
+        self._heads: dict[str, str] = {}
+        self.show_all_reaches = False
+        self._reach_ids: frozenset[str] = frozenset()
+        self._follow_selection = True
         self.links = LinksItem()
         self.links.setVisible(visible)
         scene.addItem(self.links)
@@ -112,8 +125,50 @@ class CommandOverlay:
         obstacles = getattr(scene, "label_obstacles", None)
         if obstacles is not None:  # map labels keep off the budget badges
             obstacles.append(lambda: self.budgets.items.values())
+            obstacles.append(lambda: [i for i in self.summaries.items.values() if i.shown()])
         if not visible:
             scene.hidden_layers.add(LAYER)
+        if hasattr(scene, "selectionChanged"):
+            ref = weakref.ref(self)
+            scene.selectionChanged.connect(lambda: (o := ref()) is not None and o._on_selection())
+
+    # -- reaches of the selection -------------------------------------------------------
+    def set_reach_ids(self, ids: frozenset[str] | set[str]) -> None:
+        """Draw the reaches of these ids (commanders, or units: their superior's) instead of
+        following the scene's selection."""
+        self._follow_selection = False
+        self._reach_ids = frozenset(ids)
+        self._apply_reaches()
+
+    def set_show_all_reaches(self, on: bool) -> None:
+        """Draw every commander's reach (True) or only the selection's (False, the default)."""
+        self.show_all_reaches = on
+        self._apply_reaches()
+
+    def _on_selection(self) -> None:
+        if not self._follow_selection or not shiboken_valid(self.scene):
+            return
+        self._reach_ids = frozenset(i.id for i in self.scene.selectedItems() if isinstance(getattr(i, "id", None), str))
+        self._apply_reaches()
+
+    def reach_commanders(self) -> set[str]:
+        """Commander ids whose reach is drawn now."""
+        if self.show_all_reaches:
+            return set(self.reaches.items)
+        out = set()
+        for rid in self._reach_ids:
+            if rid in self.reaches.items:  # a commander: his own reach
+                out.add(rid)
+                continue
+            link = self.picture.links.get(rid)  # a unit: its commander's
+            if link is not None:
+                out.add(link.superior)
+        return out
+
+    def _apply_reaches(self) -> None:
+        shown = self.reach_commanders() if self.visible else set()
+        for cid, item in self.reaches.items.items():
+            item.setVisible(cid in shown)
 
     # -- inputs --------------------------------------------------------------------------
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
@@ -243,9 +298,10 @@ class CommandOverlay:
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
         self.visible = visible
-        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
+        for pool in (self.marks, self.orders, self.budgets, self.detached, self.summaries):
             pool.set_visible(visible)
         self.links.setVisible(visible)
+        self._apply_reaches()
         if visible and self._state is not None:
             self.refresh()
 
@@ -283,9 +339,10 @@ class CommandOverlay:
                 self.reaches.remove(cid)
                 continue
             c = state.commanders[cid]
-            self.reaches.get(cid, vis).set_reach(reach, c.position, self._colour(c.side))
+            self.reaches.get(cid, False).set_reach(reach, c.position, self._colour(c.side))
         if touched is None:
             self.reaches.keep_only(set(pic.reaches))
+        self._apply_reaches()
 
         lines: dict[str, tuple[str, QLineF] | None] = {}
         for sub in pic.links if touched is None else touched:
@@ -362,13 +419,61 @@ class CommandOverlay:
         for node, members in self._detached_members.items():
             if touched is None or not members.isdisjoint(moved):
                 self.detached.get(node, vis).setPath(hull_path(state, members))
+        if touched is None:  # an edit may change the order of battle in place
+            self._heads_of = None
+        self._sync_summaries(state)
+
+    def _sync_summaries(self, state: GameState) -> None:
+        """One "n out of command" count per corps (the corps commander above the
+        out-of-command units and generals, else the commander they answer to), shown zoomed
+        out instead of their marks and lines."""
+        pic = self.picture
+        if self._heads_of is not state.oob:  # corps above each id, per order of battle
+            self._heads_of, self._heads = state.oob, {}
+        heads = self._heads
+        counts: dict[str, list[str]] = {}
+        for sub, f in pic.findings.items():
+            if f.within or f.exemption:
+                continue
+            link = pic.links.get(sub)
+            if link is None or link.superior not in state.commanders:
+                continue
+            head = heads.get(sub)
+            if head is None:
+                head = heads[sub] = self._corps_of(state, sub, link.superior)
+            counts.setdefault(head, []).append(sub)
+        for cid, subs in counts.items():
+            item = self.summaries.get(cid, self.visible)
+            key = (len(subs), state.commanders[cid].position)
+            if getattr(item, "key", None) == (key, subs):
+                continue
+            names = sorted(name_of(state, i) for i in subs)
+            listed = ", ".join(names[:6]) + (" …" if len(names) > 6 else "")
+            tip = f"{name_of(state, cid)}: {len(subs)} out of command ({listed})"
+            item.set_summary(state.commanders[cid].position, len(subs), tip)
+            item.key = (key, subs)
+        self.summaries.keep_only(set(counts))
+
+    @staticmethod
+    def _corps_of(state: GameState, sub: str, superior: str) -> str:
+        """The corps commander above ``sub``, else its ``superior``."""
+        for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
+            c = state.commanders.get(cid)
+            if c is not None and c.echelon == "corps":
+                return cid
+        return superior
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
         out: list[QGraphicsItem] = [self.links]
-        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached):
+        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached, self.summaries):
             out += list(pool.items.values())
         return out
+
+
+def shiboken_valid(obj: object) -> bool:
+    """False once the C++ side of a Qt object (a closed window's scene) is gone."""
+    return shiboken6.isValid(obj)
 
 
 def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:

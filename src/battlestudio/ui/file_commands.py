@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QRectF, Signal
-from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage, QPainter
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from battlestudio import store
@@ -378,25 +378,22 @@ class FileCommands(QObject):
         menu.addSeparator()
         menu.addAction("Clear Recent Files", self.settings.clear_recent)
 
-    def export_image(self, path: Path | None = None) -> bool:
-        """Render the whole table to an image file (about 4000 px on the long side at most)."""
+    def export_image(self, path: Path | None = None, spec=None) -> bool:
+        """Export the map as the CLI's ``export-map`` page (``ui.export``): with no ``path``,
+        the export dialog asks for the file, region, paper, scale, width and DPI; with one,
+        ``spec`` (default: the whole table, the window's layers) is written there."""
+        from battlestudio.ui.export import ExportDialog, export_window_map, window_spec
+
         if path is None:
-            path = dialogs.export_image_file(
-                self.map_view, self.document.path.with_suffix("").with_suffix(".png") if self.document.path else None
-            )
-            if path is None:
+            suggested = self.document.path.with_suffix("").with_suffix(".png") if self.document.path else None
+            dialog = ExportDialog(self.map_view, suggested, self.map_view.window())
+            if dialog.exec() != ExportDialog.DialogCode.Accepted:
                 return False
-        scene = self.map_view.map_scene
-        src = scene.table_rect()
-        scale = min(8.0, 4000.0 / max(src.width(), src.height(), 1.0))
-        img = QImage(int(src.width() * scale), int(src.height() * scale), QImage.Format.Format_ARGB32)
-        img.fill(QColor("white"))
-        painter = QPainter(img)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        scene.render(painter, QRectF(0, 0, img.width(), img.height()), src)
-        painter.end()
-        if not img.save(str(path)):
-            dialogs.show_error(self.map_view, "Could not export image", f"{path}: the image could not be written")
+            path, spec = dialog.path(), dialog.spec()
+        try:
+            export_window_map(self.map_view, path, spec if spec is not None else window_spec(self.map_view))
+        except (OSError, ValueError) as exc:
+            dialogs.show_error(self.map_view, "Could not export the map", f"{path}: {exc}")
             return False
         self.show_status(f"Exported {path}", 5_000)
         return True

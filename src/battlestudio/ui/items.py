@@ -76,6 +76,11 @@ __all__ = [
 ]
 
 
+ALONG_AT = tuple(sorted((i / 20.0 for i in range(1, 20)), key=lambda t: (abs(t - 0.5), t)))
+"""Fractions of a line's length where its name is tried, from the middle out (every 5 %, so
+a long river seen in part is still named where it is in view)."""
+
+
 class TerrainItem(MapItem):
     """A terrain feature in its cartographic style (``styles.TERRAIN_STYLES``).
 
@@ -172,9 +177,27 @@ class TerrainItem(MapItem):
         painter.drawPath(self._path)
 
     def label_request(self, lod: float) -> LabelRequest | None:
-        if self._label is None or self._linear or lod < 2.0:
+        if self._label is None or lod < 2.0:
             return None
+        if self._linear:
+            return self._along_request(lod)
         return LabelRequest(self._label, self._label_anchor, False, 0.0, 4)
+
+    def _along_request(self, lod: float) -> LabelRequest | None:
+        """A river's, stream's or road's name along it: candidate places at fractions of its
+        length (``ALONG_AT``), each turned to the line's direction there, when the line is
+        longer on screen than twice the name."""
+        path = self._path
+        if path.length() * lod < 2.0 * self._label.width_px:
+            return None
+        along = []
+        for t in ALONG_AT:
+            at = path.percentAtLength(path.length() * t)
+            p = path.pointAtPercent(at)
+            angle = -path.angleAtPercent(at)
+            angle = (angle + 90.0) % 180.0 - 90.0  # never upside down
+            along.append((p, angle))
+        return LabelRequest(self._label, along[0][0], False, 0.0, 4, along=tuple(along))
 
 
 class TownItem(MapItem):

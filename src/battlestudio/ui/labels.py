@@ -13,6 +13,7 @@ blits and creating a thousand items costs no text layout.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from collections.abc import Iterable
 
@@ -68,6 +69,8 @@ class MapContext:
         self.bold = QFont(self.font)
         self.bold.setBold(True)
         self.bold_metrics = QFontMetricsF(self.bold)
+        self.struck = QFont(self.font)
+        self.struck.setStrikeOut(True)
         self.height = self.metrics.height()
         self.bold_height = self.bold_metrics.height()
 
@@ -85,13 +88,16 @@ class Label:
     ctx : MapContext
     bold : bool
         town names and commanders are bold.
+    struck : bool
+        struck out (an eliminated unit's name).
     """
 
-    __slots__ = ("text", "_static", "_width", "_metrics", "font", "height_px")
+    __slots__ = ("text", "_static", "_width", "_metrics", "font", "height_px", "struck")
 
-    def __init__(self, text: str, ctx: MapContext, bold: bool = False) -> None:
+    def __init__(self, text: str, ctx: MapContext, bold: bool = False, struck: bool = False) -> None:
         self.text = text
-        self.font = ctx.bold if bold else ctx.font
+        self.struck = struck
+        self.font = ctx.bold if bold else ctx.struck if struck else ctx.font
         self._metrics = ctx.bold_metrics if bold else ctx.metrics
         self._static: QStaticText | None = None
         self._width: float | None = None
@@ -136,6 +142,41 @@ class Label:
         painter.drawStaticText(QPointF(rect.x() + 2.0, rect.y() + 1.0), self.static)
 
 
+class AlongLabel:
+    """A label placed along a line (a river, stream or road): ``label`` turned by ``angle``
+    degrees (clockwise on screen, within ±90 so it never reads upside down) about the centre
+    of the rectangle it is drawn in, on a halo. The rectangle ``place_labels`` reserves is the
+    turned label's bounding box."""
+
+    __slots__ = ("label", "angle", "text")
+
+    def __init__(self, label: Label, angle: float) -> None:
+        self.label, self.angle, self.text = label, angle, label.text
+
+    def draw(self, painter: QPainter, rect: QRectF) -> None:
+        lab = self.label
+        w, h = lab.width_px, lab.height_px
+        painter.save()
+        painter.translate(rect.center())
+        painter.rotate(self.angle)
+        painter.fillRect(QRectF(-w / 2.0, -h / 2.0, w, h), HALO)
+        painter.setFont(lab.font)
+        painter.setPen(ALONG_INK)
+        painter.drawStaticText(QPointF(-w / 2.0 + 2.0, -h / 2.0 + 1.0), lab.static)
+        painter.restore()
+
+
+ALONG_INK = QColor("#1d4f8f")
+"""Ink of names along water and roads (a map's blue lettering)."""
+
+
+def turned_size(w: float, h: float, angle: float) -> tuple[float, float]:
+    """Width and height of the bounding box of a ``w`` × ``h`` rectangle turned by ``angle`` degrees."""
+    a = math.radians(angle)
+    c, s = abs(math.cos(a)), abs(math.sin(a))
+    return w * c + h * s, w * s + h * c
+
+
 @dataclass(frozen=True, slots=True)
 class LabelRequest:
     """An item's wish to show its label: where (scene anchor + pixel offset) and how urgently.
@@ -149,7 +190,13 @@ class LabelRequest:
     offset_px : float
         extra downward shift in screen pixels (commander flags).
     priority : int
-        lower is placed first: 0 towns, 1 commanders, 2 objectives, 3 units, 4 terrain.
+        the kind: 0 towns, 1 commanders, 2 objectives, 3 units, 4 terrain.
+    rank : float | None
+        placing order, lower first (``RANKS``; None: the rank of ``priority``). The most
+        important names win: army > corps > town > division > objective > brigade > unit > terrain.
+    along : tuple[tuple[QPointF, float], ...]
+        for a name along a line: candidate (scene centre, angle in degrees) placements, tried
+        in order; the label is then centred on the point and turned (``AlongLabel``).
     """
 
     label: Label
@@ -157,6 +204,15 @@ class LabelRequest:
     below: bool = True
     offset_px: float = 0.0
     priority: int = 3
+    rank: float | None = None
+    along: tuple[tuple[QPointF, float], ...] = ()
+
+
+RANKS = {"army": 0.0, "c_in_c": 0.0, "corps": 1.0, "town": 2.0, "division": 3.0, "objective": 4.0, "brigade": 5.0}
+"""Placing order of label kinds and commanders' echelons (lower is placed first)."""
+
+PRIORITY_RANK = {0: 2.0, 1: 5.0, 2: 4.0, 3: 6.0, 4: 7.0}
+"""Rank of a request that names none, by its ``priority``."""
 
 
 CELL_PX = 64
@@ -170,7 +226,7 @@ def place_labels(
     obstacle_priority: int = 4,
     bounds: QRectF | None = None,
     fixed: Iterable[QRectF] = (),
-) -> list[tuple[QRectF, Label]]:
+) -> list[tuple[QRectF, Label | AlongLabel]]:
     """Choose labels that do not overlap, by priority then request order.
 
     Labels of ``obstacle_priority`` or lower urgency (terrain names) must also keep off the
@@ -194,8 +250,8 @@ def place_labels(
 
     Returns
     -------
-    list[tuple[QRectF, Label]]
-        device rectangles and labels to draw.
+    list[tuple[QRectF, Label | AlongLabel]]
+        device rectangles and labels to draw (no two rectangles overlap).
     """
     if isinstance(to_device, QTransform):
         m11, m12, m21, m22, tx, ty = (
@@ -218,7 +274,7 @@ def place_labels(
 
     if bounds is not None:
         bl, bt, br, bb = bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
-    placed: list[tuple[QRectF, Label]] = []
+    placed: list[tuple[QRectF, Label | AlongLabel]] = []
     grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
     blocked = False
     for rect in fixed:
@@ -232,10 +288,22 @@ def place_labels(
         w, h = label.width_px, label.height_px
         ax, ay = device(req.anchor)
         ay += req.offset_px
-        for shift in (0.0, -h, h) if req.priority == 0 else (0.0, h) if req.priority == 1 else (0.0,):
-            x0 = round(ax - w / 2.0)
-            y0 = round((ay if req.below else ay - h / 2.0) + shift)
-            x1, y1 = x0 + w, y0 + h
+        if req.along:
+            tries = []
+            for point, angle in req.along:
+                cx, cy = device(point)
+                tw, th = turned_size(w, h, angle)
+                tries.append((round(cx - tw / 2.0), round(cy - th / 2.0), tw, th, angle))
+        else:
+            shifts = (0.0, -h, h) if req.priority == 0 else (0.0, h) if req.priority == 1 else (0.0,)
+            tries = [
+                (round(ax - w / 2.0), round((ay if req.below else ay - h / 2.0) + shift), w, h, None)
+                for shift in shifts
+            ]
+        for x0, y0, tw, th, angle in tries:
+            x1, y1 = x0 + tw, y0 + th
+            if angle is not None and bounds is not None and not (bl <= x0 and x1 <= br and bt <= y0 and y1 <= bb):
+                continue  # a name along a line is not slid off it: the next place is tried
             if bounds is not None:
                 dx = max(min(0.0, br - x1), bl - x0)
                 dy = max(min(0.0, bb - y1), bt - y0)
@@ -254,12 +322,12 @@ def place_labels(
         r = (x0, y0, x1, y1)
         for cell in cells:
             grid.setdefault(cell, []).append(r)
-        placed.append((QRectF(x0, y0, w, h), label))
+        placed.append((QRectF(x0, y0, x1 - x0, y1 - y0), label if angle is None else AlongLabel(label, angle)))
     return placed
 
 
-def _priority(req: LabelRequest) -> int:
-    return req.priority
+def _priority(req: LabelRequest) -> float:
+    return req.rank if req.rank is not None else PRIORITY_RANK.get(req.priority, 8.0)
 
 
 def _register(
@@ -306,7 +374,7 @@ def merge_town_objectives(
 
 def labels_in_view(
     by_kind: dict, t: QTransform, vp: QRectF, lod: float, table: QRectF, fixed: Iterable[QRectF] = ()
-) -> list[tuple[QRectF, Label]]:
+) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
     The items (``by_kind``: container → id → item, as ``MapScene.items_by_kind``) are walked
@@ -344,7 +412,8 @@ def labels_in_view(
     for item in commanders:
         req = item.label_request(lod)
         if req is not None:
-            requests.append(req)
+            rank = RANKS.get(getattr(item, "echelon", ""), RANKS["brigade"])
+            requests.append(replace(req, rank=rank))
     if lod >= LABEL_MIN_LOD:
         for item in units_in_view():
             req = item.label_request(lod)

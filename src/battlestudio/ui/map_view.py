@@ -20,7 +20,7 @@ from battlestudio.model.geometry import Point
 from battlestudio.model.scenario import Scenario
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.ui.coords import scene_to_table, table_to_scene
-from battlestudio.ui.labels import LABEL_MIN_LOD, Label, labels_in_view
+from battlestudio.ui.labels import LABEL_MIN_LOD, AlongLabel, Label, labels_in_view
 from battlestudio.ui.map_scene import ITEM_CLASSES, MapScene
 from battlestudio.ui.overlays import draw_scale_bar
 
@@ -80,9 +80,11 @@ class MapView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space = False
         self._label_key: tuple | None = None
-        self._labels: list[tuple[QRectF, Label]] = []
+        self._labels: list[tuple[QRectF, Label | AlongLabel]] = []
         self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
         self._auto_fit = False
+        self.scale_bar_visible = True
+        """Draw the scale bar in the viewport's corner (map pages draw their own in the legend)."""
         self._bar_policies: tuple | None = None  # scroll bar policies kept while fitted
         self._fitted_size = None  # (view, viewport) sizes at the last fit: scroll bars coming and going
         # resize only the viewport; refitting only when it shrank cannot oscillate
@@ -304,7 +306,7 @@ class MapView(QGraphicsView):
         self.horizontalScrollBar().setValue(round(self.horizontalScrollBar().value() - scene_delta.x() * z))
         self.verticalScrollBar().setValue(round(self.verticalScrollBar().value() - scene_delta.y() * z))
 
-    def placed_labels(self) -> list[tuple[QRectF, Label]]:
+    def placed_labels(self) -> list[tuple[QRectF, Label | AlongLabel]]:
         """Labels shown in the viewport now: (device rectangle, label), non-overlapping.
 
         Recomputed only when the view transform, the scroll position, the viewport size, the
@@ -360,12 +362,13 @@ class MapView(QGraphicsView):
         for r, label in self.placed_labels():
             if r.intersects(exposed):
                 label.draw(painter, r)
-        draw_scale_bar(
-            painter,
-            QRectF(self.viewport().rect()),
-            self.zoom(),
-            self.document.scenario.info.ground_scale if self.document else 30.0,
-        )
+        if self.scale_bar_visible:
+            draw_scale_bar(
+                painter,
+                QRectF(self.viewport().rect()),
+                self.zoom(),
+                self.document.scenario.info.ground_scale if self.document else 30.0,
+            )
         painter.restore()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt API

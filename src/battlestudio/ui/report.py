@@ -36,7 +36,7 @@ def _parts(
 ) -> ReportParts:
     from battlestudio.session.turns import game_time
     from battlestudio.reports.charts import game_charts
-    from battlestudio.ui.map_export import BOTTOM, TOP, MapPage, page_title, resolve_at
+    from battlestudio.ui.map_export import MapPage, PageSpec, page_title, resolve_at
 
     s = battle.scenario
     info = s.info
@@ -60,10 +60,9 @@ def _parts(
         return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
     maps = []
-    map_h = width * info.table_height / max(info.table_width, 1.0)
     for t in turns:
         pos = resolve_at(log, t)
-        page = MapPage(battle, pos, (width, round(map_h / (1 - TOP - BOTTOM))), True, log)
+        page = MapPage(battle, pos, PageSpec(width_px=width), log=log)
         try:
             png = page.png_bytes()
             if page.overlay is not None and page.overlay.message and not any("command overlay" in n for n in notes):

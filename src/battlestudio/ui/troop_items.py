@@ -119,7 +119,11 @@ class UnitItem(MapItem):
         self._label_lod: float | None = None  # computed when first asked
         self.look = 0
         """Grows whenever the drawing (not the position) changes."""
-        self._colour: tuple | None = None  # (nation, side colour) the colours were chosen for
+        self._colour: tuple | None = None  # (nation, side colour, eliminated) the colours were chosen for
+        self.eliminated = False
+        """Drawn faded and struck out (state ``eliminated``)."""
+        self.state = ""
+        """The state its name shows ("" in order), e.g. ``U`` or ``FU``."""
 
     def sync(self, unit: Unit) -> None:
         """Re-read ``unit``: footprint, colours, glyph and label.
@@ -149,13 +153,16 @@ class UnitItem(MapItem):
             b = shape.box
             self.scene_box = (x + b[0], y + b[1], x + b[2], y + b[3])
             self._scene_poly = self._scene_details = None
-        colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"))
+        self.eliminated = unit.state == "eliminated"
+        colour = (unit.nation, self.ctx.side_colours.get(unit.side, "#808080"), self.eliminated)
         if colour != self._colour:
             self._colour = colour
             self._fill, self._ink, self._ink_pen = _unit_colours(*colour)
             changed = True
-        if self._label is None or self._label.text != unit.name:
-            self._label = Label(unit.name, self.ctx) if unit.name else None
+        self.state = unit.state if unit.state not in SHOWN_WITHOUT_STATE else ""
+        text = f"{unit.name} ({self.state})" if self.state and unit.name else unit.name
+        if self._label is None or self._label.text != text or self._label.struck != self.eliminated:
+            self._label = Label(text, self.ctx, struck=self.eliminated) if text else None
             self._label_lod = None
         if changed:
             self.look += 1
@@ -209,6 +216,9 @@ class UnitItem(MapItem):
                 painter.drawEllipse(QPointF(0.0, 0.0), r, r)
             painter.setPen(FRONT_PEN)
             painter.drawLine(shape.front)
+        if self.eliminated:
+            painter.setPen(STRIKE_PEN)
+            painter.drawLines(strike_lines(shape.poly))
 
     def label_request(self, lod: float) -> LabelRequest | None:
         if self._label is None or lod < LABEL_MIN_LOD:
@@ -220,17 +230,46 @@ class UnitItem(MapItem):
         return LabelRequest(self._label, self.pos() + self._shape.label_anchor, True, 2.0, 3)
 
 
-_COLOURS: dict[tuple[str, str], tuple[QColor, QColor, QPen]] = {}
+_COLOURS: dict[tuple[str, str, bool], tuple[QColor, QColor, QPen]] = {}
 
 
-def _unit_colours(nation: str, side_colour: str) -> tuple[QColor, QColor, QPen]:
-    """(fill, ink, ink pen) of a unit of ``nation`` on a side of ``side_colour``, shared."""
-    got = _COLOURS.get((nation, side_colour))
+def _unit_colours(nation: str, side_colour: str, eliminated: bool = False) -> tuple[QColor, QColor, QPen]:
+    """(fill, ink, ink pen) of a unit of ``nation`` on a side of ``side_colour``, shared; an
+    eliminated unit's fill is faded (translucent)."""
+    got = _COLOURS.get((nation, side_colour, eliminated))
     if got is None:
         fill = nation_colour(nation, side_colour)
         ink = contrast_ink(fill)
-        got = _COLOURS[(nation, side_colour)] = (fill, ink, LIGHT_INK_PEN if ink.lightness() > 128 else DARK_INK_PEN)
+        if eliminated:
+            fill = QColor(fill)
+            fill.setAlpha(ELIMINATED_ALPHA)
+            ink = QColor("#202020")
+        pen = LIGHT_INK_PEN if ink.lightness() > 128 else DARK_INK_PEN
+        got = _COLOURS[(nation, side_colour, eliminated)] = (fill, ink, pen)
     return got
+
+
+SHOWN_WITHOUT_STATE = frozenset({"", "O", "eliminated"})
+"""Unit states its name does not show (in order; eliminated is struck out instead). Others —
+``U`` disorder, ``FU`` complete disorder, a ruleset's own (e.g. ``routed``) — follow the name."""
+
+ELIMINATED_ALPHA = 70
+"""Opacity (0–255) of an eliminated unit's fill."""
+
+STRIKE_PEN = QPen(QColor("#a01010"), 2.0)
+STRIKE_PEN.setCosmetic(True)
+"""The line striking out an eliminated unit (cosmetic, 2 px, dark red: unlike any arm glyph)."""
+
+
+def strike_lines(poly: QPolygonF) -> list[QLineF]:
+    """The strike-out line of a footprint polygon (its first four corners): through its middle,
+    parallel to its front, a little beyond both flanks."""
+    if poly.size() < 4:
+        return []
+    a = (poly.at(0) + poly.at(3)) / 2.0
+    b = (poly.at(1) + poly.at(2)) / 2.0
+    d = (b - a) * 0.12
+    return [QLineF(a - d, b + d)]
 
 
 DOT_PEN = QPen(QColor("#202020"), 1.0)
@@ -278,6 +317,7 @@ class CommanderItem(MapItem):
         self.setZValue(Z_COMMANDER)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.side = ""
+        self.echelon = ""
         self._fill = QColor()
         self._ink = QColor()
         self._mark = ""
@@ -299,6 +339,7 @@ class CommanderItem(MapItem):
         p = table_to_scene(*commander.position)
         self.setPos(p)
         self.scene_box = (p.x(), p.y(), p.x(), p.y())
+        self.echelon = commander.echelon
         look = (commander.nation, self.ctx.side_colours.get(commander.side, "#808080"), commander.echelon)
         if look != self._look:
             self._look = look

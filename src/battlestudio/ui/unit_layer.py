@@ -28,7 +28,7 @@ from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QRegion,
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT
-from battlestudio.ui.troop_items import UnitItem
+from battlestudio.ui.troop_items import STRIKE_PEN, UnitItem, strike_lines
 
 if TYPE_CHECKING:
     from battlestudio.ui.map_scene import MapScene
@@ -235,7 +235,7 @@ class UnitLayer(QGraphicsItem):
         paths: dict[tuple, QPainterPath] = {}
         fills = {}
         selected = []
-        light, dark, fronts, dots = [], [], [], []
+        light, dark, fronts, dots, struck = [], [], [], [], []
         chosen = set(self._scene.selectedItems())
         min_side = GLYPH_PX / max(lod, 1e-9)
         for item in units:
@@ -249,6 +249,8 @@ class UnitLayer(QGraphicsItem):
             path.addPolygon(poly)
             if chosen and item in chosen:
                 selected.append(poly)
+            if item.eliminated:
+                struck.extend(strike_lines(poly))
             if item._shape.min_side >= min_side:
                 glyph, front = item.scene_details()
                 (light if item._ink_pen is UnitItem.LIGHT_INK else dark).extend(glyph)
@@ -281,6 +283,9 @@ class UnitLayer(QGraphicsItem):
         if fronts:
             painter.setPen(FRONT_PEN)
             painter.drawLines(fronts)
+        if struck:
+            painter.setPen(STRIKE_PEN)
+            painter.drawLines(struck)
 
 
 def _cells_of(box: Box) -> tuple[tuple[int, int], ...]:

@@ -1,7 +1,8 @@
 """OobModel: a ``QAbstractItemModel`` adapter over the order of battle's networkx graph.
 
 Rows are commanders and units, children are direct subordinates in the graph's order; columns
-are name, men and guns (a commander shows the totals of everything below him); a name several
+are name, men and guns (a commander shows the totals of everything below him, eliminated units
+left out; their rows are struck out); a name several
 records share is shown with the superior's (``model.names.display_names``). The model
 mirrors the Document: it re-reads the graph when an ``oob``, ``units`` or ``commanders``
 change arrives, and every edit it makes (rename, drag-and-drop reassignment) is pushed on the
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import QAbstractItemModel, QByteArray, QMimeData, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from battlestudio.document import Document
 from battlestudio.edits import Change, Macro, PutRecords, Reattach, reattach_problem
@@ -28,6 +30,12 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 """Data role giving a row's record id."""
 
 COLUMNS = ("Name", "Men", "Guns")
+
+
+def is_eliminated(rec: object) -> bool:
+    """True for a unit whose state is ``eliminated`` (struck out, left out of the totals)."""
+    return isinstance(rec, Unit) and rec.state == "eliminated"
+
 
 _ROOT = QModelIndex()
 """The invisible root, the default parent of Qt's model calls."""
@@ -131,13 +139,15 @@ class OobModel(QAbstractItemModel):
     def _compute_totals(self) -> None:
         s = self.document.scenario
         totals: dict[str, tuple[int, int]] = {}
+        counted: dict[str, tuple[int, int]] = {}  # what a node adds to its superiors
         for n in reversed(self._nodes):  # parents come before children in _nodes
             u = s.units.get(n)
             men, guns = (u.men, u.guns) if u else (0, 0)
             for c in self._children.get(n, ()):
-                cm, cg = totals[c]
+                cm, cg = counted[c]
                 men, guns = men + cm, guns + cg
             totals[n] = (men, guns)
+            counted[n] = (0, 0) if is_eliminated(u) else (men, guns)
         self._totals = totals
 
     def _on_changed(self, changes: list[Change]) -> None:
@@ -266,6 +276,12 @@ class OobModel(QAbstractItemModel):
             return f"{value:,}" if role == Qt.ItemDataRole.DisplayRole and value else (value or "")
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and is_eliminated(rec):
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and is_eliminated(rec):
+            return QBrush(QColor("#808080"))
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and rec is not None:
             side = s.sides.get(rec.side)
             colour = side.colour if side else "#909090"
@@ -278,6 +294,8 @@ class OobModel(QAbstractItemModel):
             name = self._shown.get(n, rec.name)
             if isinstance(rec, Commander):
                 return f"{name}: {rec.echelon.replace('_', ' ')}, {rec.side}"
+            if is_eliminated(rec):
+                return f"{name}: {rec.arm.value}, eliminated (not counted in its superiors' totals)"
             return f"{name}: {rec.arm.value}, {rec.figures} figures, {rec.formation.value}"
         return None
 

@@ -112,7 +112,7 @@ class SidesPanel(QWidget):
         sc = self.document.scenario
         self.list.clear()
         for sid, side in sc.sides.items():
-            units = [u for u in sc.units.values() if u.side == sid]
+            units = [u for u in sc.units.values() if u.side == sid and u.state != "eliminated"]  # the living
             it = QTreeWidgetItem(
                 [side.name, sid, ", ".join(side.nations), str(len(units)), f"{sum(u.men for u in units):,}"]
             )
