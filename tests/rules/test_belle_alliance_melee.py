@@ -24,7 +24,8 @@ from battlestudio.rules import get_ruleset
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.belle_alliance.events import MeleeStatus
 from battlestudio.rules.belle_alliance.geometry import classify
-from battlestudio.rules.belle_alliance.melee import carried, share
+from battlestudio.rules.belle_alliance.melee import share
+from battlestudio.rules.belle_alliance.melee_plan import carried
 from battlestudio.rules.belle_alliance.paths import figures_of
 from battlestudio.rules.protocol import OrderRequest
 from battlestudio.session import GameSession

@@ -23,7 +23,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
-from battlestudio.rules.belle_alliance.melee import EVENT_TYPES as MELEE_EVENT_TYPES
+from battlestudio.rules.belle_alliance.melee_plan import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.belle_alliance.orders import roll_order
 from battlestudio.replay.events import BattleEvent
