@@ -142,8 +142,12 @@ def test_a_position_attack_records_the_position_when_announced():
 def test_attack_with_a_neighbour_and_a_support():
     s = session()
     french_attacks(s, {ROGUET: AVANT})
+    # the avant-garde fires at roguet in the fire phase: the fired-this-turn deduction (4.1.3)
+    s.advance_to("fire", side="french")
+    fire = s.act(ActionRequest("fire", AVANT, {"target": ROGUET, "part": True}, {"losses": 0, "target_state": "O"}))
+    assert fire.status == "resolved" and "only part of it" in fire.explanation
     s.advance_to("melee", side="french")
-    req = ActionRequest("melee", AVANT, parameters={"neighbour": VILLATTE, "support": DELABASSEE, "fired": [AVANT]})
+    req = ActionRequest("melee", AVANT, parameters={"neighbour": VILLATTE, "support": DELABASSEE})
     (spec,) = [a for a in s.actions(AVANT) if a.id == "melee"]
     assert "skema 11" in spec.umpire_table
     assert {f.name for f in spec.umpire_result} >= {f"attacker_result:{ROGUET}", f"loser_state:{ROGUET}"}

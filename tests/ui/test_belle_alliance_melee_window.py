@@ -4,7 +4,8 @@ the attack orders to units (1.1.2), the Actions dock enters their order rolls (1
 the attacks in the movement phase (4.1.1) and fights the melee with the umpire's entry of the
 lost skema 8/11/12 (4.1.3). Three melees, each in its own game:
 
-- one attack with a neighbour (4.1.6) and a support (4.1.7);
+- one attack with a neighbour (4.1.6) and a support (4.1.7), the defender having fired
+  this turn (the fire action's record gives the 4.1.3 deduction);
 - two attacks on a common target (4.1.5): the best attacker result, losses summed before
   rounding down, inflicted losses from the defender's best attack shared pro rata;
 - one attack cancelled by a flank attack of cavalry (4.1.1, 4.1.8): the attacker defends.
@@ -145,6 +146,9 @@ def test_an_attack_with_a_neighbour_and_a_support_through_the_window(qtbot, tmp_
     w = _window(qtbot, tmp_path, monkeypatch, PLACES)
     doc = start(w)
     french_attack(qtbot, w, {ROGUET: AVANT})
+    until(w, "fire", "french")  # part of the avant-garde fires at Roguet: the melee deduction (4.1.3)
+    fired = act(qtbot, w, AVANT, "fire", params={"target": ROGUET, "part": True}, entry={"losses": 0})
+    assert "fired-this-turn deduction" in fired.explanation
     until(w, "melee", "french")
     panel = w.play_view.action_panel
     out = act(
@@ -159,6 +163,7 @@ def test_an_attack_with_a_neighbour_and_a_support_through_the_window(qtbot, tmp_
     assert f"{ROGUET} 8 against {AVANT} 5: attacker wins by 3, the loser U (skema 11)" in out.explanation
     (melee,) = [e for e in doc.log.events if isinstance(e, Melee)]
     assert melee.roll["attacks"][ROGUET]["difference"] == 3
+    assert "deduction: fired this turn (4.1.3)" in melee.roll["factors"][AVANT]
     assert list(melee.roll["neighbour"]) == [VILLATTE, ROGUET] and list(melee.roll["support"]) == [DELABASSEE, ROGUET]
     assert losses(doc) == {AVANT: 2, ROGUET: 1}  # 2.5 and 1.5 rounded down
     st = doc.session.state

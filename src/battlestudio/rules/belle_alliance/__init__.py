@@ -23,6 +23,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
+from battlestudio.rules.belle_alliance.fire import EVENT_TYPES as FIRE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.melee_plan import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.belle_alliance.orders import roll_order
@@ -97,8 +98,9 @@ class BelleAllianceRuleset(RulesetDefaults):
     id = "belle-alliance"
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
-        """An attack announced and settled, the after-melee status (``events``)."""
-        return (*EVENT_TYPES, *MELEE_EVENT_TYPES)
+        """An attack announced and settled, the after-melee status (``events``), the melee
+        sub-phase record and the fired-this-turn record."""
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES)
 
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""

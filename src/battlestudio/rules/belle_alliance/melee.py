@@ -57,9 +57,6 @@ def _melee_params() -> tuple[ParameterSpec, ...]:
         ParameterSpec("support", "unit", required=False, note="a support unit of an attacker (4.1.7)"),
         ParameterSpec("defender_support", "unit", required=False, note="a support unit of the defender (4.1.7)"),
         ParameterSpec(
-            "fired", "unit", required=False, multiple=8, note="units of this melee that fired this turn (4.1.3)"
-        ),
-        ParameterSpec(
             "measured_from",
             "unit",
             required=False,

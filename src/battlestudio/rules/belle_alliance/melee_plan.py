@@ -18,7 +18,7 @@ from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.belle_alliance.attacks import DISORDERED, check_neighbour, check_support
 from battlestudio.rules.belle_alliance.events import _flags
 from battlestudio.rules.belle_alliance.geometry import at_break_in, classify, stands_in_zone
-from battlestudio.rules.belle_alliance.paths import counted_figures, figures_of, position_status
+from battlestudio.rules.belle_alliance.paths import counted_figures, figures_of, in_cover, position_status
 from battlestudio.rules.params import RuleParameters, RuleRefused
 
 STATES = ("O", "LU", "U", "FU")  # the loser's morale results, mildest first (skema 11 gives them)
@@ -59,6 +59,13 @@ def announced(state: GameState, uid: str) -> Mapping[str, Any] | None:
     """``uid``'s attack announced this turn (``ba:attack:<uid>``), if any."""
     rec = state.flags.get(f"ba:attack:{uid}")
     return rec if rec is not None and rec.get("turn") == state.turn else None
+
+
+def fired_this_turn(state: GameState, uid: str) -> bool:
+    """4.1.3: whether ``uid`` fired this turn, even only in part (its ``ba:fired`` record, written
+    by the fire action)."""
+    rec = state.flags.get(f"ba:fired:{uid}")
+    return rec is not None and rec.get("turn") == state.turn
 
 
 def carried(state: GameState, uid: str) -> list[str]:
@@ -194,12 +201,6 @@ def attacks_on(state: GameState, target: str, p: RuleParameters) -> tuple[list[A
     return fought, lost
 
 
-def unit_list(v: Any) -> list[str]:
-    if v is None or v == "":
-        return []
-    return [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
-
-
 @dataclass
 class MeleePlan:
     """What the melee at ``target`` is, before the tables: the attacks fought and lost, the
@@ -217,7 +218,10 @@ class MeleePlan:
 
 def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> MeleePlan:
     """4.1.3: "Alle angreb, naboenheder og støtteenheder i forhold til et mål skal være fastlagt,
-    før nærkampskastet foretages": the attacks, neighbour and supports, checked.
+    før nærkampskastet foretages": the attacks, neighbour and supports, checked; the skema 8
+    factors each side has, read from the state and the scenario's terrain — the fired-this-turn
+    deduction from the fire records (4.1.3), the defender's cover against each attacker (B-8,
+    4.1.3), storm, flank/rear/overlap, the carried after-melee status.
 
     Raises
     ------
@@ -275,7 +279,7 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
         if not ok:
             raise RuleRefused(f"{ds} cannot support {target}: " + "; ".join(why))
         plan.defender_support = str(ds)
-    fired = set(unit_list(request.parameters.get("fired")))
+    fired = {u for u in (*attackers, target) if fired_this_turn(state, u)}
     for a in fought:
         f = [f"{a.situation} attack (4.1.8)"] if a.situation != "front" else []
         if a.storm:
@@ -293,6 +297,10 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
         d.append(f"support {plan.defender_support} (4.1.7)")
     if target in fired:
         d.append("deduction: fired this turn (4.1.3)")
+    for a in fought:
+        covered, why = in_cover(state.units[target], state.units[a.attacker], request.terrain, p)
+        if covered:
+            d.append(f"in cover against {a.attacker}: {why}")
     plan.factors[target] = d + carried(state, target)
     for a in fought:
         where = {"flank": side_of(state, a.attacker, target), "rear": "rear"}.get(a.situation, "front")

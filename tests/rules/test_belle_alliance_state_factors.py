@@ -1,0 +1,98 @@
+"""Belle Alliance melee factors read from the game rather than entered by the umpire (seed 001,
+4.1.1, 4.1.3): a unit that fired this turn — even only in part — takes the deduction, from the
+fire action's record, and only in that turn; the defender's cover comes from the scenario's
+terrain (B-8); a target that the fire put in FU at break-in distance is not fought and gives
+the FU bonus and a continued attack (4.1.1, 4.1.4)."""
+
+from __future__ import annotations
+
+from shapely.geometry import box
+
+from battlestudio.model.terrain import TerrainFeature, TerrainKind
+from battlestudio.replay.combat_events import Casualties, Fired, Melee
+from battlestudio.rules.actions import ActionRequest
+from tests.rules.test_belle_alliance_melee import AVANT, ROGUET, VILLATTE, entry, french_attacks, recorded, session
+
+
+def fire(s, unit: str, target: str, losses: int = 0, state: str = "O", part: bool = False):
+    entry_ = {"losses": losses, "target_state": state}
+    return s.act(ActionRequest("fire", unit, {"target": target, "part": part}, entry_))
+
+
+def test_fired_this_turn_is_read_from_the_fire_record_and_lasts_only_this_turn():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("fire", side="french")
+    out = fire(s, ROGUET, AVANT, losses=1)
+    assert out.status == "resolved", out.explanation
+    assert "fired-this-turn deduction in melee (4.1.3)" in out.explanation
+    assert [e.unit for e in recorded(s, Fired)] == [ROGUET]
+    assert [(e.unit, e.figures) for e in recorded(s, Casualties)] == [(AVANT, 1)]
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "fire"]
+    assert "already fired this turn" in spec.unavailable
+    s.advance_to("melee", side="french")
+    pv = s.preview_action(ActionRequest("melee", AVANT))
+    attacker_part, defender_part = pv.explanation.split(f"{AVANT}'s skema 8 factors")
+    assert "deduction: fired this turn (4.1.3)" in attacker_part  # roguet fired
+    assert "fired this turn" not in defender_part  # the avant-garde did not
+    # the melee parameters no longer ask the umpire who fired
+    (spec,) = [a for a in s.actions(AVANT) if a.id == "melee"]
+    assert "fired" not in {p.name for p in spec.parameters}
+    assert s.act(ActionRequest("melee", AVANT, umpire_result=entry(ROGUET, 6, 6, "O"))).status == "resolved"
+    # next turn the record is old: no deduction
+    s.advance_to("orders", side="french")
+    assert not s.state.flags[f"ba:fired:{ROGUET}"]["turn"] == s.state.turn
+
+
+def test_a_unit_that_did_not_fire_has_no_deduction():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("melee", side="french")
+    pv = s.preview_action(ActionRequest("melee", AVANT))
+    assert "fired this turn" not in pv.explanation
+
+
+def test_the_fire_puts_the_target_in_fu_and_the_melee_is_not_fought():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("fire", side="french")
+    assert fire(s, VILLATTE, AVANT, losses=3, state="FU").status == "resolved"
+    assert s.state.units[AVANT].state == "FU" and s.state.units[AVANT].figures == 31
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee", AVANT))
+    assert out.status == "resolved" and "went FU in the fire phase" in out.explanation
+    (melee,) = recorded(s, Melee)
+    assert melee.winner is None or melee.winner == ""
+    assert s.state.flags[f"ba:melee:{ROGUET}"]["fu_bonus_until"] == 2
+    assert s.state.flags[f"ba:continue:{ROGUET}"]["turn"] == 1
+
+
+def test_a_fire_entry_must_name_an_enemy_and_a_state():
+    s = session()
+    s.advance_to("fire", side="french")
+    assert fire(s, ROGUET, VILLATTE).status == "refused"
+    bad = s.act(ActionRequest("fire", ROGUET, {"target": AVANT}, {"losses": 0, "target_state": "routed"}))
+    assert bad.status == "refused" and "O, LU, U, FU" in bad.explanation
+
+
+WOOD = TerrainFeature("wood", TerrainKind.WOODS, box(90.0, 60.5, 135.0, 70.0), name="wood")
+"""A wood holding the avant-garde (its front at y 61, two ranks deep), Roguet outside it (front y 58)."""
+
+
+def test_the_defenders_cover_is_read_from_the_scenario_terrain():
+    bare = session()
+    french_attacks(bare, {ROGUET: AVANT})
+    bare.advance_to("melee", side="french")
+    assert "in cover" not in bare.preview_action(ActionRequest("melee", AVANT)).explanation
+
+    s = session()
+    s.battle.scenario.terrain["wood"] = WOOD
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("melee", side="french")
+    pv = s.preview_action(ActionRequest("melee", AVANT))
+    assert f"in cover against {ROGUET}" in pv.explanation
+    assert "24 of 24 figures at break-in distance are covered by woods (4.1.3)" in pv.explanation
+    out = s.act(ActionRequest("melee", AVANT, umpire_result=entry(ROGUET, 5, 7, "LU")))
+    assert out.status == "resolved"
+    (melee,) = recorded(s, Melee)
+    assert any("in cover" in f for f in melee.roll["factors"][AVANT])
