@@ -298,9 +298,9 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
     if target in fired:
         d.append("deduction: fired this turn (4.1.3)")
     for a in fought:
-        covered, why = in_cover(state.units[target], state.units[a.attacker], request.terrain, p)
+        covered, cover_why = in_cover(state.units[target], state.units[a.attacker], request.terrain, p)
         if covered:
-            d.append(f"in cover against {a.attacker}: {why}")
+            d.append(f"in cover against {a.attacker}: {cover_why}")
     plan.factors[target] = d + carried(state, target)
     for a in fought:
         where = {"flank": side_of(state, a.attacker, target), "rear": "rear"}.get(a.situation, "front")
