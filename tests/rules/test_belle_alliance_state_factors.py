@@ -11,7 +11,21 @@ from shapely.geometry import box
 from battlestudio.model.terrain import TerrainFeature, TerrainKind
 from battlestudio.replay.combat_events import Casualties, Fired, Melee
 from battlestudio.rules.actions import ActionRequest
-from tests.rules.test_belle_alliance_melee import AVANT, ROGUET, VILLATTE, entry, french_attacks, recorded, session
+from tests.rules.test_belle_alliance_melee import (
+    AVANT,
+    CAV,
+    CENTRE,
+    PLACES,
+    ROGUET,
+    VILLATTE,
+    announce,
+    entry,
+    french_attacks,
+    order,
+    place,
+    recorded,
+    session,
+)
 
 
 def fire(s, unit: str, target: str, losses: int = 0, state: str = "O", part: bool = False):
@@ -96,3 +110,47 @@ def test_the_defenders_cover_is_read_from_the_scenario_terrain():
     assert out.status == "resolved"
     (melee,) = recorded(s, Melee)
     assert any("in cover" in f for f in melee.roll["factors"][AVANT])
+
+
+# -- 4.1.6: the defender counts a unit attacked at the same time as a neighbour ------------------
+NEXT_TO_AVANT = ((147.0, 61.0), 270.0)  # the centre brigade's line, x 129-165, beside the avant-garde
+"""Villatte's column (front x 119-143 at y 58) touches both the avant-garde and the centre brigade."""
+
+
+def test_the_defender_counts_a_unit_attacked_at_the_same_time_as_its_neighbour():
+
+    s = session()
+    s.advance_to("orders", side="french")
+
+    order(s, VILLATTE, AVANT)
+    s.advance_to("movement", side="french")
+    place(s, {**PLACES, CENTRE: NEXT_TO_AVANT})
+    announce(s, VILLATTE)
+    s.advance_to("melee", side="french")
+    req = ActionRequest("melee", AVANT, parameters={"defender_neighbour": CENTRE})
+    pv = s.preview_action(req)
+    assert pv.legal and f"neighbour {CENTRE}, the defender's choice (4.1.6)" in pv.explanation
+    out = s.act(ActionRequest("melee", AVANT, req.parameters, entry(VILLATTE, 7, 4, "U", on_d="1")))
+    assert out.status == "resolved", out.explanation
+    # the neighbour takes the defender's morale result and counts as having been defender (4.1.6, 4.1.1)
+    assert s.state.units[AVANT].state == "U" and s.state.units[CENTRE].state == "U"
+    assert s.state.flags[f"ba:melee:{CENTRE}"]["defender_until"] == 2
+    (melee,) = recorded(s, Melee)
+    assert list(melee.roll["defender_neighbour"]) == [CENTRE, VILLATTE]
+    assert s.state.flags["ba:subphase:1:melee"]["roles"][CENTRE] == "neighbour"
+
+
+def test_a_unit_the_attacker_does_not_reach_cannot_be_the_defenders_neighbour():
+
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, ROGUET, AVANT)
+    s.advance_to("movement", side="french")
+    place(s, {**PLACES, CENTRE: NEXT_TO_AVANT})  # roguet's front x 94-118 does not reach x 129
+    announce(s, ROGUET)
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee", AVANT, {"defender_neighbour": CENTRE}, entry(ROGUET, 7, 4, "U")))
+    assert out.status == "refused" and "no attacker of this melee attacks it at the same time" in out.explanation
+    cav = s.act(ActionRequest("melee", AVANT, {"defender_neighbour": CAV}, entry(ROGUET, 7, 4, "U")))
+    assert cav.status == "refused" and f"cavalry, not {AVANT}'s arm (infantry)" in cav.explanation
+    assert not recorded(s, Melee)

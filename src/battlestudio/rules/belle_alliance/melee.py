@@ -57,6 +57,12 @@ def _melee_params() -> tuple[ParameterSpec, ...]:
         ParameterSpec("support", "unit", required=False, note="a support unit of an attacker (4.1.7)"),
         ParameterSpec("defender_support", "unit", required=False, note="a support unit of the defender (4.1.7)"),
         ParameterSpec(
+            "defender_neighbour",
+            "unit",
+            required=False,
+            note="a unit of the defender's side the attacker attacks at the same time, counted as a neighbour (4.1.6)",
+        ),
+        ParameterSpec(
             "measured_from",
             "unit",
             required=False,
@@ -164,6 +170,9 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
         roles[plan.support[0]] = "support"
     if plan.defender_support:
         roles[plan.defender_support] = "support"
+    defenders = [target, *([plan.defender_neighbour[0]] if plan.defender_neighbour else [])]
+    if plan.defender_neighbour:
+        roles[plan.defender_neighbour[0]] = "neighbour"
     if roles:
         events.append(MeleeSubPhase(**stamp, roles=roles))
     lines: list[str] = []
@@ -192,7 +201,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
                     )
                 )
             events.append(AttackSettled(**stamp, attacker=a.attacker))
-        events.append(MeleeStatus(**stamp, unit=target, role="defender", until_turn=until))
+        events += [MeleeStatus(**stamp, unit=d, role="defender", until_turn=until) for d in defenders]
         why = (
             f"{target} went {t_state} in the fire phase while at break-in distance: the melee is not fought, "
             f"but both count as having been attacker and defender until the end of turn {until}"
@@ -236,6 +245,8 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
             raise RuleRefused(f"4.1.5: {target} may measure its retreat only from {', '.join(tied)}, not {pick}")
         measured = str(pick) if pick else max(tied, key=lambda k: (won[k]["difference"], k))
         new_state[target] = STATES[worst]
+        if plan.defender_neighbour:  # 4.1.6: the defender's neighbour gets the same morale effect
+            new_state[plan.defender_neighbour[0]] = STATES[worst]
     for k, r in lost_attacks.items():
         new_state[k] = r["loser_state"]
         if k in neighbour_of:  # 4.1.6: the neighbour gets the same morale effect
@@ -291,6 +302,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
         "neighbour": list(plan.neighbour or ()),
         "support": list(plan.support or ()),
         "defender_support": plan.defender_support,
+        "defender_neighbour": list(plan.defender_neighbour or ()),
         "factors": plan.factors,
         "counted": plan.counted,
         "tables": "umpire",
@@ -335,7 +347,9 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
                 )
             )
         events.append(AttackSettled(**stamp, attacker=k))
-    events.append(MeleeStatus(**stamp, unit=target, role="defender", fu_bonus=bool(fu_attackers), until_turn=until))
+    events += [
+        MeleeStatus(**stamp, unit=d, role="defender", fu_bonus=bool(fu_attackers), until_turn=until) for d in defenders
+    ]
     return ActionOutcome("resolved", explanation, tuple(events), assumed=("A5 tie: no loser", "A7", "A8", "A22"))
 
 

@@ -212,6 +212,7 @@ class MeleePlan:
     neighbour: tuple[str, str] | None = None  # (neighbour, attacker)
     support: tuple[str, str] | None = None  # (support, supported attacker)
     defender_support: str = ""
+    defender_neighbour: tuple[str, str] | None = None  # (neighbour, the attacker that attacks it too)
     factors: dict[str, list[str]] = field(default_factory=dict)
     counted: dict[str, int] = field(default_factory=dict)
 
@@ -279,6 +280,9 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
         if not ok:
             raise RuleRefused(f"{ds} cannot support {target}: " + "; ".join(why))
         plan.defender_support = str(ds)
+    dn = request.parameters.get("defender_neighbour")
+    if dn:
+        plan.defender_neighbour = defender_neighbour(state, str(dn), target, fought, p, [*taken, *neighbours])
     fired = {u for u in (*attackers, target) if fired_this_turn(state, u)}
     for a in fought:
         f = [f"{a.situation} attack (4.1.8)"] if a.situation != "front" else []
@@ -297,6 +301,8 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
         d.append(f"support {plan.defender_support} (4.1.7)")
     if target in fired:
         d.append("deduction: fired this turn (4.1.3)")
+    if plan.defender_neighbour:
+        d.append(f"neighbour {plan.defender_neighbour[0]}, the defender's choice (4.1.6)")
     for a in fought:
         covered, cover_why = in_cover(state.units[target], state.units[a.attacker], request.terrain, p)
         if covered:
@@ -306,6 +312,59 @@ def plan_melee(state: GameState, request: ActionRequest, p: RuleParameters) -> M
         where = {"flank": side_of(state, a.attacker, target), "rear": "rear"}.get(a.situation, "front")
         plan.counted[f"{target}<-{a.attacker}"] = counted_figures(state.units[target], where)
     return plan
+
+
+def defender_neighbour(
+    state: GameState, nid: str, target: str, fought: list[Attack], p: RuleParameters, taken: list[str]
+) -> tuple[str, str]:
+    """4.1.6: "Såfremt en enhed angriber flere enheder samtidigt, kan modstanderen tilsvarende
+    vælge, at nogle af de angrebne enheder skal regnes som naboenheder": ``nid``, a unit of the
+    target's side that an attacker of this melee attacks at the same time (its break-in zone
+    touches ``nid`` too), counted as the target's neighbour instead of a separate target. It
+    meets the neighbour conditions against the target (closed formation, at least half its
+    figures, not U/FU at the start of the sub-phase, same arm, not fighting its own melee, once a
+    sub-phase) and is not attacked in the flank or rear (4.1.8). Returns ``(nid, attacker)``.
+
+    Raises
+    ------
+    RuleRefused
+        naming every condition ``nid`` fails.
+    """
+    if nid not in state.units:
+        raise RuleRefused(f"4.1.6: no unit {nid!r}")
+    n, t = state.units[nid], state.units[target]
+    depth, eps = float(p.get("break_in_depth_cm")), float(p.get("touch_eps_cm"))
+    r: list[str] = []
+    if nid == target or n.side != t.side:
+        r.append(f"the defender's neighbour is a unit of {target}'s side")
+    by = [a.attacker for a in fought if at_break_in(state.units[a.attacker].rect(), n.rect(), depth, eps)]
+    if not by:
+        r.append("4.1.6: no attacker of this melee attacks it at the same time (its break-in zone does not touch it)")
+    for a in by:
+        how = flank_or_rear(state, a, nid, p)
+        if how in ("flank", "rear"):
+            r.append(f"4.1.8: {a} attacks it in the {how}: it cannot be a neighbour")
+    if n.formation.value not in set(p.get("closed_formations")):
+        r.append(f"4.1.6: not in closed formation ({n.formation.value})")
+    if n.figures < float(p.get("neighbour_min_fig_ratio")) * t.figures:
+        r.append(f"4.1.6: {n.figures} figures, fewer than half of {target}'s {t.figures}")
+    if state_at_start(state, nid) in DISORDERED:
+        r.append(f"4.1.6: in {state_at_start(state, nid)}")
+    if n.arm is not t.arm:
+        r.append(f"4.1.6: {n.arm.value}, not {target}'s arm ({t.arm.value})")
+    own = [u for u in state.units if (x := announced(state, u)) is not None and x.get("target") == nid]
+    if own and not all_settled(state, own):
+        r.append(f"4.1.6: it fights its own melee (attacked by {', '.join(sorted(own))})")
+    if nid in taken:
+        r.append("4.1.6: already a neighbour or support in this melee sub-phase")
+    if r:
+        raise RuleRefused(f"{nid} cannot be {target}'s neighbour: " + "; ".join(r))
+    return nid, by[0]
+
+
+def all_settled(state: GameState, attackers: list[str]) -> bool:
+    """Whether every announced attack of ``attackers`` is settled."""
+    return all((announced(state, u) or {}).get("resolved") for u in attackers)
 
 
 def explain_plan(plan: MeleePlan) -> str:
