@@ -154,3 +154,45 @@ def test_a_unit_the_attacker_does_not_reach_cannot_be_the_defenders_neighbour():
     cav = s.act(ActionRequest("melee", AVANT, {"defender_neighbour": CAV}, entry(ROGUET, 7, 4, "U")))
     assert cav.status == "refused" and f"cavalry, not {AVANT}'s arm (infantry)" in cav.explanation
     assert not recorded(s, Melee)
+
+
+# -- 4.1.4: the continued advance as a move -----------------------------------------------------
+def _fu_in_fire(s) -> None:
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("fire", side="french")
+    assert fire(s, VILLATTE, AVANT, state="FU").status == "resolved"
+    s.advance_to("melee", side="french")
+    assert s.act(ActionRequest("melee", AVANT)).status == "resolved"
+    s.advance_to("continued-advance", side="french")
+
+
+def advance(s, unit: str, dist: int, rate: int = 30, pivot: int = 0):
+    params = {"last_march_rate_cm": rate, "distance_cm": dist, "pivot_deg": pivot}
+    return s.act(ActionRequest("continued_advance", unit, params))
+
+
+def test_the_continued_advance_moves_half_a_march_once():
+    s = session()
+    _fu_in_fire(s)
+    too_far = advance(s, ROGUET, 16)
+    assert too_far.status == "refused" and "more than half a march (15 cm of 30 cm)" in too_far.explanation
+    out = advance(s, ROGUET, 8)
+    assert out.status == "resolved", out.explanation
+    assert "8 cm straight ahead, 8.0 of 15 cm (4.1.4)" in out.explanation
+    u = s.state.units[ROGUET]
+    assert u.position == (106.0, 66.0) and u.facing == 90.0
+    (again,) = [a for a in s.actions(ROGUET) if a.id == "continued_advance"]
+    assert "made its continued advance this turn" in again.unavailable
+    # a unit without the right (its opponent not in FU) has no continued advance
+    assert "continued_advance" not in {a.id for a in s.actions(VILLATTE)}
+
+
+def test_the_continued_advance_pivots_once_at_most_20_degrees_and_pays_the_arc():
+    s = session()
+    _fu_in_fire(s)
+    assert "a pivot of 25° exceeds 20°" in advance(s, ROGUET, 0, pivot=25).explanation
+    # roguet's front is 24 cm wide: a 10° pivot's outer corner travels 4.2 cm of the 15
+    assert "more than half a march" in advance(s, ROGUET, 11, pivot=10).explanation
+    out = advance(s, ROGUET, 10, pivot=10)
+    assert out.status == "resolved" and "a pivot of +10° (4.2 cm of arc)" in out.explanation
+    assert s.state.units[ROGUET].facing == 100.0

@@ -23,6 +23,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
+from battlestudio.rules.belle_alliance.continued import EVENT_TYPES as ADVANCE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.fire import EVENT_TYPES as FIRE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.melee_plan import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
@@ -99,8 +100,8 @@ class BelleAllianceRuleset(RulesetDefaults):
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
         """An attack announced and settled, the after-melee status (``events``), the melee
-        sub-phase record and the fired-this-turn record."""
-        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES)
+        sub-phase record, the fired-this-turn record and the continued advance made."""
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES, *ADVANCE_EVENT_TYPES)
 
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""
