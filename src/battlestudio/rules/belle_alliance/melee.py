@@ -144,8 +144,9 @@ def _figures(v: Any, what: str) -> Fraction:
 
 
 def share(total: int, weights: Mapping[str, int]) -> dict[str, int]:
-    """A8: ``total`` figures shared in proportion to ``weights`` (figures counted, B-9), each
-    share rounded down, the remainder to the unit with the most counted figures (first by id)."""
+    """A8 (4.1.5 "fordeles forholdsmæssigt"): ``total`` figures shared in proportion to
+    ``weights`` (figures counted, B-9), each share rounded down, the remainder to the unit with
+    the most counted figures (first by id)."""
     if not weights:
         return {}
     w = sum(weights.values()) or len(weights)
@@ -156,6 +157,9 @@ def share(total: int, weights: Mapping[str, int]) -> dict[str, int]:
 
 
 def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The melee at the request's target with the umpire's entry of skema 8/11/12 (4.1.3, 4.1.5):
+    each attack's difference, the loser's morale (a neighbour shares its unit's, 4.1.6), the
+    losses summed and shared, prisoners, the carried status (4.1.1) and continued right (4.1.4)."""
     plan = plan_melee(state, request, p)
     target = plan.target
     stamp = event_stamp(state)

@@ -28,7 +28,7 @@ YES = ("no", "yes")
 @register
 @dataclass(frozen=True, slots=True)
 class MeleeSubPhase(BattleEvent):
-    """Bookkeeping of one melee sub-phase (4.1.3, 4.1.6, 4.1.7, A22): the unit states and
+    """Bookkeeping of one melee sub-phase (4.1.1 all at once, 4.1.3, 4.1.6, 4.1.7, A22): the unit states and
     figures at its start (``snapshot``, recorded by its first melee) and the units already used
     as neighbour or support (``roles``: one unit each per sub-phase)."""
 
@@ -86,7 +86,8 @@ def subphase_record(state: GameState) -> Mapping[str, Any]:
 
 
 def state_at_start(state: GameState, uid: str) -> str:
-    """A22: the unit's state at the start of the melee sub-phase (now, before its first melee)."""
+    """A22: the unit's state at the start of the melee sub-phase (now, before its first melee):
+    all attacks of the phase are resolved at the same time (4.1.1)."""
     snap = subphase_record(state).get("snapshot") or {}
     return str(snap[uid][0]) if uid in snap else state.units[uid].state
 
@@ -145,7 +146,10 @@ def attacks_on(state: GameState, target: str, p: RuleParameters) -> tuple[list[A
     """The announced attacks of this sub-phase on ``target`` that are fought, and those that are
     not with the reason (4.1.1: the attacker in U/FU at the start of the sub-phase, attacked in
     the flank or rear, or infantry attacked by cavalry — "aflyses dens eget angreb, og enheden
-    regnes som forsvarer"; not at break-in distance; 4.1.2: a position found abandoned)."""
+    regnes som forsvarer"; not at break-in distance; 4.1.2: a position found abandoned). Only
+    attacks announced this turn and not yet settled count: a later attack between the same
+    units is a new attack (4.1.3). Each fought attack records whether the defender overlaps the
+    attacker (4.1.8)."""
     continued = state.phase == "continued-advance"
     depth, eps = float(p.get("break_in_depth_cm")), float(p.get("touch_eps_cm"))
     fought: list[Attack] = []
