@@ -196,3 +196,68 @@ def test_the_continued_advance_pivots_once_at_most_20_degrees_and_pays_the_arc()
     out = advance(s, ROGUET, 10, pivot=10)
     assert out.status == "resolved" and "a pivot of +10° (4.2 cm of arc)" in out.explanation
     assert s.state.units[ROGUET].facing == 100.0
+
+
+# -- 4.1.5: one unit attacking several targets at once -------------------------------------------
+def test_one_attacker_on_two_targets_gets_a_roll_from_each_and_is_treated_as_a_common_target():
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, VILLATTE, AVANT)
+    order(s, ROGUET, AVANT)
+    s.advance_to("movement", side="french")
+    place(s, {**PLACES, CENTRE: NEXT_TO_AVANT})
+    announce(s, VILLATTE)
+    announce(s, ROGUET)
+    s.advance_to("melee", side="french")
+    # roguet reaches the avant-garde only; villatte reaches it and the centre brigade
+    assert "melee_several" not in {a.id for a in s.actions(ROGUET)}
+    (spec,) = [a for a in s.actions(VILLATTE) if a.id == "melee_several"]
+    assert spec.parameters[0].choices == (AVANT, CENTRE) and "skema 11" in spec.umpire_table
+    res = {
+        f"attacker_result:{AVANT}": 7,
+        f"defender_result:{AVANT}": 4,
+        f"loser_state:{AVANT}": "LU",
+        f"losses_on_defender:{AVANT}": "1.5",
+        f"losses_on_attacker:{AVANT}": "1",
+        f"attacker_result:{CENTRE}": 3,
+        f"defender_result:{CENTRE}": 6,
+        f"loser_state:{CENTRE}": "U",
+        f"losses_on_defender:{CENTRE}": "0.75",
+        f"losses_on_attacker:{CENTRE}": "0.5",
+    }
+    out = s.act(ActionRequest("melee_several", VILLATTE, {"targets": [AVANT, CENTRE]}, res))
+    assert out.status == "resolved", out.explanation
+    (melee,) = recorded(s, Melee)
+    assert melee.attackers == (VILLATTE,) and melee.defenders == (AVANT, CENTRE) and melee.winner == "draw"
+    assert {t: r["difference"] for t, r in melee.roll["attacks"].items()} == {AVANT: 3, CENTRE: -3}
+    # each target that lost takes its own result; the lone attacker takes the best of the targets that beat it
+    st = s.state.units
+    assert st[AVANT].state == "LU" and st[CENTRE].state == "O" and st[VILLATTE].state == "U"
+    assert melee.roll["measured_from"] == CENTRE
+    # the attacker's losses 1 + 0.5 summed before rounding down: 1; it inflicts 1 (its best roll,
+    # against the avant-garde) shared 34 : 36 by the figures counted: the one figure to the centre
+    lost: dict[str, int] = {}
+    for e in recorded(s, Casualties):
+        lost[e.unit] = lost.get(e.unit, 0) + e.figures
+    assert lost == {VILLATTE: 1, CENTRE: 1}
+    assert melee.roll["counted"] == {AVANT: 34, CENTRE: 36} and melee.roll["best_for_attacker"] == AVANT
+    assert s.state.flags[f"ba:melee:{CENTRE}"]["defender_until"] == 2
+    assert s.state.flags[f"ba:attack:{VILLATTE}"]["resolved"]
+    # roguet's attack on the avant-garde is still fought on its own
+    (m,) = [a for a in s.actions(AVANT) if a.id == "melee"]
+    assert m.note == f"the attacks on {AVANT}: {ROGUET}"
+
+
+def test_several_targets_must_be_at_break_in_distance():
+    s = session()
+    s.advance_to("orders", side="french")
+    order(s, VILLATTE, AVANT)
+    s.advance_to("movement", side="french")
+    place(s, {**PLACES, CENTRE: NEXT_TO_AVANT})
+    announce(s, VILLATTE)
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee_several", VILLATTE, {"targets": [AVANT, CAV]}, {}))
+    assert out.status == "refused" and f"4.1.5: {CAV} not at {VILLATTE}'s break-in distance" in out.explanation
+    alone = s.act(ActionRequest("melee_several", VILLATTE, {"targets": [AVANT]}, {}))
+    assert alone.status == "refused" and "at least one more target" in alone.explanation
+    assert not recorded(s, Melee)

@@ -132,7 +132,7 @@ def _melee_preview(state: GameState, request: ActionRequest, p: RuleParameters) 
     )
 
 
-def _figures(v: Any, what: str) -> Fraction:
+def figures_entry(v: Any, what: str) -> Fraction:
     """A skema 12 loss as the umpire enters it: figures, a fraction allowed ("1.5", "3/2")."""
     try:
         f = Fraction(str(v).strip().replace(",", "."))
@@ -229,8 +229,8 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
             "defender": dr,
             "difference": ar - dr,
             "loser_state": ls,
-            "on_defender": _figures(res.get(f"losses_on_defender:{k}", "0"), f"{target}'s losses from {k}"),
-            "on_attacker": _figures(res.get(f"losses_on_attacker:{k}", "0"), f"losses {target} inflicts on {k}"),
+            "on_defender": figures_entry(res.get(f"losses_on_defender:{k}", "0"), f"{target}'s losses from {k}"),
+            "on_attacker": figures_entry(res.get(f"losses_on_attacker:{k}", "0"), f"losses {target} inflicts on {k}"),
         }
     # 4.1.3: the lower result loses; the difference gives the loser's morale (skema 11)
     tie = str(p.get("melee_tie"))  # A5: no_loser | defender_wins
