@@ -15,6 +15,7 @@ from tests.rules.test_belle_alliance_melee import (
     AVANT,
     CAV,
     CENTRE,
+    DELABASSEE,
     PLACES,
     ROGUET,
     VILLATTE,
@@ -261,3 +262,19 @@ def test_several_targets_must_be_at_break_in_distance():
     alone = s.act(ActionRequest("melee_several", VILLATTE, {"targets": [AVANT]}, {}))
     assert alone.status == "refused" and "at least one more target" in alone.explanation
     assert not recorded(s, Melee)
+
+
+def test_a_support_joins_the_continued_advance_but_makes_no_continued_attack():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("melee", side="french")
+    out = s.act(ActionRequest("melee", AVANT, {"support": DELABASSEE}, entry(ROGUET, 9, 2, "FU", on_d="1")))
+    assert out.status == "resolved", out.explanation
+    s.advance_to("continued-advance", side="french")
+    ids = {a.id: a for a in s.actions(DELABASSEE)}
+    assert "continued_attack" not in ids and "continued_advance" in ids
+    assert ids["continued_advance"].note == f"joins {ROGUET}'s continued advance as its support (4.1.7); no continued attack"
+    assert advance(s, DELABASSEE, 6).status == "resolved"
+    assert s.state.units[DELABASSEE].position == (106.0, 58.0)
+    # a unit that was no support has neither
+    assert not {"continued_attack", "continued_advance"} & {a.id for a in s.actions(VILLATTE)}

@@ -111,11 +111,20 @@ class ContinuedAdvanced(BattleEvent):
 EVENT_TYPES: tuple[type[BattleEvent], ...] = (ContinuedAdvanced,)
 
 
+def joins(state: GameState, subject: str) -> str:
+    """4.1.7: the unit whose continued advance ``subject`` may join as its support this turn
+    ("Støtteenheden kan deltage i den støttede enheds fortsatte fremrykning"), or ""."""
+    for key, rec in state.flags.items():
+        if key.startswith("ba:continue:") and rec.get("turn") == state.turn and rec.get("support") == subject:
+            return key.removeprefix("ba:continue:")
+    return ""
+
+
 def _advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
     if state.phase != "continued-advance" or subject not in state.units:
         return None
     right = state.flags.get(f"ba:continue:{subject}")
-    if right is None or right.get("turn") != state.turn:
+    if (right is None or right.get("turn") != state.turn) and not joins(state, subject):
         return None
     done = state.flags.get(f"ba:advanced:{subject}")
     open_ = sorted(
@@ -128,11 +137,12 @@ def _advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSp
         why = "4.1.4: it has made its continued advance this turn"
     elif open_:
         why = "4.1.4: the continued advance comes after all other attacks are fought; still open: " + ", ".join(open_)
+    lead = joins(state, subject)
     return ActionSpec(
         "continued_advance",
         "Continued advance",
         "fortsat fremrykning",
-        "4.1.4",
+        "4.1.4, 4.1.7" if lead else "4.1.4",
         parameters=(
             ParameterSpec(
                 "last_march_rate_cm", "int", minimum=1, note="the march rate last used in the movement phase (2.3.1)"
@@ -143,6 +153,7 @@ def _advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSp
             ),
         ),
         unavailable=why,
+        note=f"joins {lead}'s continued advance as its support (4.1.7); no continued attack" if lead else "",
     )
 
 

@@ -336,6 +336,8 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
     for uid, st in new_state.items():
         if st != state.units[uid].state:
             events.append(OrderStateChanged(**stamp, unit=uid, state=st, reason="melee result (skema 11), 4.1.3"))
+    # 4.1.7: the support may join the supported unit's continued advance (not its continued attack)
+    supported = {plan.support[1]: {"support": plan.support[0]}} if plan.support else {}
     for k in rows:
         gave_fu = target_fu and rows[k]["difference"] > 0
         for uid in (k, *([neighbour_of[k]] if k in neighbour_of else [])):
@@ -347,7 +349,7 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
                     fu_bonus=gave_fu,
                     continued_attack=gave_fu and not by[k].continued,
                     until_turn=until,
-                    extra={"opponent": target, "opponent_state": "FU"} if gave_fu else {},
+                    extra={"opponent": target, "opponent_state": "FU", **supported.get(uid, {})} if gave_fu else {},
                 )
             )
         events.append(AttackSettled(**stamp, attacker=k))
