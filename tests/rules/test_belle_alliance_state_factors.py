@@ -271,6 +271,11 @@ def test_a_support_joins_the_continued_advance_but_makes_no_continued_attack():
     out = s.act(ActionRequest("melee", AVANT, {"support": DELABASSEE}, entry(ROGUET, 9, 2, "FU", on_d="1")))
     assert out.status == "resolved", out.explanation
     s.advance_to("continued-advance", side="french")
+    # the continued advance waits for the loser's rout (4.1.4), measured from roguet (4.1.5)
+    (wait,) = [a for a in s.actions(DELABASSEE) if a.id == "continued_advance"]
+    assert wait.unavailable.endswith(f"still to retreat: {AVANT}")
+    rout = s.act(ActionRequest("retreat", AVANT, {"how": "rout"}, {"distance_cm": 20}))
+    assert rout.status == "resolved" and f"{AVANT} routs 20 cm straight away from {ROGUET}" in rout.explanation
     ids = {a.id: a for a in s.actions(DELABASSEE)}
     assert "continued_attack" not in ids and "continued_advance" in ids
     assert ids["continued_advance"].note.startswith(f"joins {ROGUET}'s continued advance as its support (4.1.7)")
@@ -278,3 +283,23 @@ def test_a_support_joins_the_continued_advance_but_makes_no_continued_attack():
     assert s.state.units[DELABASSEE].position == (106.0, 58.0)
     # a unit that was no support has neither
     assert not {"continued_attack", "continued_advance"} & {a.id for a in s.actions(VILLATTE)}
+
+
+# -- 4.1.4 / 4.1.5: the loser's retreat or rout before the continued decisions ------------------
+def test_the_losers_retreat_is_measured_from_the_picked_attacker_and_comes_first():
+    s = session()
+    french_attacks(s, {ROGUET: AVANT, VILLATTE: AVANT})
+    s.advance_to("melee", side="french")
+    res = {**entry(ROGUET, 7, 4, "FU"), **entry(VILLATTE, 6, 5, "FU")}
+    assert s.act(ActionRequest("melee", AVANT, {"measured_from": VILLATTE}, res)).status == "resolved"
+    assert s.state.flags[f"ba:lost:{AVANT}"]["from"] == VILLATTE
+    s.advance_to("continued-advance", side="french")
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
+    assert f"still to retreat: {AVANT}" in spec.unavailable
+    bad = s.act(ActionRequest("retreat", AVANT, {"how": "flees"}, {"distance_cm": 5}))
+    assert bad.status == "refused" and "retreat, rout, stays" in bad.explanation
+    stay = s.act(ActionRequest("retreat", AVANT, {"how": "stays"}, {"distance_cm": 0}))
+    assert stay.status == "resolved" and s.state.units[AVANT].position == (112.0, 61.0)
+    assert "retreat" not in {a.id for a in s.actions(AVANT)}
+    (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
+    assert spec.unavailable == ""

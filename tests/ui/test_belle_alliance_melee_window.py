@@ -16,6 +16,7 @@ as ``.battle``, reopened, and replayed to the same ``state_digest`` after every 
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -159,7 +160,13 @@ def test_an_attack_with_a_neighbour_and_a_support_through_the_window(qtbot, tmp_
         params={"neighbour": VILLATTE, "support": DELABASSEE},
         entry=entry(ROGUET, 8, 5, "U", on_d="2.5", on_a="1.5"),
     )
-    assert "Table missing" in panel.umpire_line.text() and "skema 11" in panel.umpire_line.text()
+    # the loser retreats, measured from its attacker (4.1.5); the distance is the umpire's (5.3.1 is lost)
+    was = doc.session.state.units[AVANT].position
+    back = act(qtbot, w, AVANT, "retreat", params={"how": "retreat"}, entry={"distance_cm": 6})
+    assert "Table missing" in panel.umpire_line.text() and "5.3.1" in panel.umpire_line.text()
+    assert f"{AVANT} retreats 6 cm straight away from {ROGUET} (4.1.5)" in back.explanation
+    now = doc.session.state.units[AVANT].position
+    assert abs(math.dist(was, now) - 6) < 0.01 and now[1] > was[1]  # away from the French, to the north
     assert f"{ROGUET} 8 against {AVANT} 5: attacker wins by 3, the loser U (skema 11)" in out.explanation
     (melee,) = [e for e in doc.log.events if isinstance(e, Melee)]
     assert melee.roll["attacks"][ROGUET]["difference"] == 3

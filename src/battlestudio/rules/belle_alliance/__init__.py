@@ -25,6 +25,7 @@ from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
 from battlestudio.rules.belle_alliance.continued import EVENT_TYPES as ADVANCE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.fire import EVENT_TYPES as FIRE_EVENT_TYPES
+from battlestudio.rules.belle_alliance.retreat import EVENT_TYPES as RETREAT_EVENT_TYPES
 from battlestudio.rules.belle_alliance.melee_plan import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.belle_alliance.orders import roll_order
@@ -100,8 +101,8 @@ class BelleAllianceRuleset(RulesetDefaults):
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
         """An attack announced and settled, the after-melee status (``events``), the melee
-        sub-phase record, the fired-this-turn record and the continued advance made."""
-        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES, *ADVANCE_EVENT_TYPES)
+        sub-phase record, the fired-this-turn record, the continued advance made, the melee lost and the retreat."""
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES, *ADVANCE_EVENT_TYPES, *RETREAT_EVENT_TYPES)
 
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""

@@ -19,6 +19,7 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.belle_alliance.attacks import check_continued_advance
 from battlestudio.rules.belle_alliance.events import AttackAnnounced, _flags
 from battlestudio.rules.belle_alliance.melee_plan import announced, event_stamp, whole
+from battlestudio.rules.belle_alliance.retreat import still_to_withdraw
 from battlestudio.rules.belle_alliance.paths import continued_attack_reach, position_status
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -41,6 +42,10 @@ def _continued_spec(state: GameState, p: RuleParameters, subject: str) -> Action
     )
     if rec is not None and rec.get("continued"):
         why = "4.1.4: its continued attack is already announced"
+    elif still_to_withdraw(state):
+        why = "4.1.4: decisions come after the retreats and routs; still to retreat: " + ", ".join(
+            still_to_withdraw(state)
+        )
     elif open_:
         why = "4.1.4: decisions on continued attacks come after all other attacks are fought; still open: " + ", ".join(
             open_
@@ -135,6 +140,10 @@ def _advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSp
     why = ""
     if done is not None and done.get("turn") == state.turn:
         why = "4.1.4: it has made its continued advance this turn"
+    elif still_to_withdraw(state):
+        why = "4.1.4: the continued advance comes after the retreats and routs; still to retreat: " + ", ".join(
+            still_to_withdraw(state)
+        )
     elif open_:
         why = "4.1.4: the continued advance comes after all other attacks are fought; still open: " + ", ".join(open_)
     lead = joins(state, subject)

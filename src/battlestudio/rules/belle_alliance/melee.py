@@ -25,6 +25,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.belle_alliance.attacks import DISORDERED
 from battlestudio.rules.belle_alliance.events import AttackSettled, MeleeStatus
+from battlestudio.rules.belle_alliance.retreat import MeleeLost
 from battlestudio.rules.belle_alliance.melee_plan import (
     STATES,
     Attack,
@@ -336,6 +337,11 @@ def _melee_resolve(state: GameState, request: ActionRequest, p: RuleParameters, 
     for uid, st in new_state.items():
         if st != state.units[uid].state:
             events.append(OrderStateChanged(**stamp, unit=uid, state=st, reason="melee result (skema 11), 4.1.3"))
+    # 4.1.5: the losers' retreat or rout, measured from the chosen attacker (or from the target)
+    lost_from = {k: target for k in lost_attacks} | {neighbour_of[k]: target for k in lost_attacks if k in neighbour_of}
+    if won:
+        lost_from |= {d: measured for d in defenders}
+    events += [MeleeLost(**stamp, unit=u, measured_from=f, result=new_state[u]) for u, f in lost_from.items()]
     # 4.1.7: the support may join the supported unit's continued advance (not its continued attack)
     supported = {plan.support[1]: {"support": plan.support[0]}} if plan.support else {}
     for k in rows:

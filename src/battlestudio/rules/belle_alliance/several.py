@@ -22,6 +22,7 @@ from battlestudio.replay.flow_events import OrderStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.belle_alliance.events import AttackSettled, MeleeStatus
+from battlestudio.rules.belle_alliance.retreat import MeleeLost
 from battlestudio.rules.belle_alliance.geometry import at_break_in
 from battlestudio.rules.belle_alliance.melee import MELEE_TABLES, figures_entry, share
 from battlestudio.rules.belle_alliance.melee_plan import (
@@ -225,6 +226,8 @@ def _resolve(state: GameState, request: ActionRequest, p: RuleParameters, dice: 
     for uid, st in new_state.items():
         if st != state.units[uid].state:
             events.append(OrderStateChanged(**stamp, unit=uid, state=st, reason="melee result (skema 11), 4.1.5"))
+    lost_from = {t: a for t in beaten} | ({a: measured} if beat_a else {})
+    events += [MeleeLost(**stamp, unit=u, measured_from=f, result=new_state[u]) for u, f in lost_from.items()]
     fu = [t for t in beaten if new_state.get(t) == "FU"]
     cont = bool(fu) and not (announced(state, a) or {}).get("continued")
     extra = {"opponent": fu[0], "opponent_state": "FU"} if fu else {}
