@@ -303,3 +303,16 @@ def test_the_losers_retreat_is_measured_from_the_picked_attacker_and_comes_first
     assert "retreat" not in {a.id for a in s.actions(AVANT)}
     (spec,) = [a for a in s.actions(ROGUET) if a.id == "continued_attack"]
     assert spec.unavailable == ""
+
+
+def test_the_scenarios_retreat_and_rout_distances_replace_the_umpires_entry():
+    s = session()
+    s.params = {**s.params, "retreat_cm": 10, "rout_cm": 25}
+    french_attacks(s, {ROGUET: AVANT})
+    s.advance_to("melee", side="french")
+    assert s.act(ActionRequest("melee", AVANT, umpire_result=entry(ROGUET, 8, 5, "U"))).status == "resolved"
+    (spec,) = [a for a in s.actions(AVANT) if a.id == "retreat"]
+    assert spec.umpire_table == "" and spec.umpire_result == ()
+    out = s.act(ActionRequest("retreat", AVANT, {"how": "rout"}))
+    assert out.status == "resolved" and "routs 25 cm straight away from" in out.explanation
+    assert "scenario parameter rout_cm" in out.explanation

@@ -164,7 +164,7 @@ def test_an_attack_with_a_neighbour_and_a_support_through_the_window(qtbot, tmp_
     was = doc.session.state.units[AVANT].position
     back = act(qtbot, w, AVANT, "retreat", params={"how": "retreat"}, entry={"distance_cm": 6})
     assert "Table missing" in panel.umpire_line.text() and "5.3.1" in panel.umpire_line.text()
-    assert f"{AVANT} retreats 6 cm straight away from {ROGUET} (4.1.5)" in back.explanation
+    assert f"{AVANT} retreats 6 cm straight away from {ROGUET} (4.1.5; the umpire's distance)" in back.explanation
     now = doc.session.state.units[AVANT].position
     assert abs(math.dist(was, now) - 6) < 0.01 and now[1] > was[1]  # away from the French, to the north
     assert f"{ROGUET} 8 against {AVANT} 5: attacker wins by 3, the loser U (skema 11)" in out.explanation

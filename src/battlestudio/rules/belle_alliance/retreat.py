@@ -88,19 +88,29 @@ def _spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | Non
     rec = state.flags.get(f"ba:lost:{subject}")
     if rec is None or rec.get("turn") != state.turn or rec.get("done"):
         return None
+    known = _known(p)
     return ActionSpec(
         "retreat",
         "Retreat or rout",
         "retræte / flugt",
         "4.1.4, 4.1.5",
         parameters=(ParameterSpec("how", "choice", choices=HOW, note="5.3.1 / 5.4.1: not in the excerpt"),),
-        umpire_result=(ParameterSpec("distance_cm", "int", minimum=0, label="distance, table cm (5.3.1 / 5.4.1)"),),
-        umpire_table=RETREAT_TABLE,
+        umpire_result=()
+        if known
+        else (ParameterSpec("distance_cm", "int", minimum=0, label="distance, table cm (5.3.1 / 5.4.1)"),),
+        umpire_table="" if known else RETREAT_TABLE,
         note=f"lost its melee ({rec.get('result')}); measured from {rec.get('from')} (4.1.5)",
     )
 
 
-def _move(state: GameState, request: ActionRequest) -> tuple[Moved | None, str]:
+def _known(p: RuleParameters) -> dict[str, float]:
+    """The scenario's retreat and rout distances (``retreat_cm``, ``rout_cm``) when it gives
+    both; empty until then (the umpire enters the distance)."""
+    got = {how: p.lookup(f"{how}_cm") for how in ("retreat", "rout")}
+    return {how: float(v[1]) for how, v in got.items() if v is not None} if all(got.values()) else {}
+
+
+def _move(state: GameState, request: ActionRequest, p: RuleParameters) -> tuple[Moved | None, str]:
     uid = request.subject
     how = str(request.parameters.get("how") or "")
     if how not in HOW:
@@ -108,7 +118,8 @@ def _move(state: GameState, request: ActionRequest) -> tuple[Moved | None, str]:
     rec = state.flags[f"ba:lost:{uid}"]
     if how == "stays":
         return None, f"{uid} stays where it is after losing its melee (the umpire's ruling)"
-    dist = whole((request.umpire_result or {}).get("distance_cm", 0), "the distance")
+    known = _known(p)
+    dist: float = known[how] if known else whole((request.umpire_result or {}).get("distance_cm", 0), "the distance")
     u, src = state.units[uid], state.units.get(str(rec.get("from")))
     if src is None:
         raise RuleRefused(f"4.1.5: {rec.get('from')!r}, the unit the retreat is measured from, is not on the table")
@@ -116,16 +127,19 @@ def _move(state: GameState, request: ActionRequest) -> tuple[Moved | None, str]:
     n = math.hypot(cx - sx, cy - sy) or 1.0
     dx, dy = (cx - sx) / n * dist, (cy - sy) / n * dist
     to = (round(u.position[0] + dx, 3), round(u.position[1] + dy, 3))
-    text = f"{uid} {'routs' if how == 'rout' else 'retreats'} {dist} cm straight away from {src.id} (4.1.5)"
+    source = f"scenario parameter {how}_cm" if known else "the umpire's distance"
+    text = f"{uid} {'routs' if how == 'rout' else 'retreats'} {dist:g} cm straight away from {src.id} (4.1.5; {source})"
     return Moved(**event_stamp(state), id=uid, path=(to,), facing=u.facing), text
 
 
 def _preview(state: GameState, request: ActionRequest, p: RuleParameters) -> ActionPreview:
-    return ActionPreview("retreat", request.subject, True, explanation=_move(state, request)[1], umpire_entry=True)
+    return ActionPreview(
+        "retreat", request.subject, True, explanation=_move(state, request, p)[1], umpire_entry=not _known(p)
+    )
 
 
 def _resolve(state: GameState, request: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
-    move, text = _move(state, request)
+    move, text = _move(state, request, p)
     done = Withdrew(**event_stamp(state), unit=request.subject, how=str(request.parameters["how"]))
     return ActionOutcome("resolved", text, (*([move] if move else []), done))
 
