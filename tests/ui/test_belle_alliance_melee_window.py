@@ -8,7 +8,8 @@ lost skema 8/11/12 (4.1.3). Three melees, each in its own game:
   this turn (the fire action's record gives the 4.1.3 deduction);
 - two attacks on a common target (4.1.5): the best attacker result, losses summed before
   rounding down, inflicted losses from the defender's best attack shared pro rata;
-- one attack cancelled by a flank attack of cavalry (4.1.1, 4.1.8): the attacker defends.
+- one attack cancelled by a flank attack of cavalry (4.1.1, 4.1.8): the attacker defends;
+- one unit attacking two at once (4.1.5), its losers' rout and stay, its continued advance (4.1.4).
 
 Each game's losses and morale differences are read back from the recorded events, then saved
 as ``.battle``, reopened, and replayed to the same ``state_digest`` after every event.
@@ -220,3 +221,45 @@ def test_an_attack_cancelled_by_a_flank_attack_through_the_window(qtbot, tmp_pat
     st = doc.session.state
     assert st.units[ROGUET].state == "U" and st.flags[f"ba:melee:{ROGUET}"]["defender_until"] == 2
     replays_identically(w, tmp_path, "flank-cancelled")
+
+
+CENTRE = "austrian-centre-bde"
+NEXT_TO_AVANT = ((147.0, 61.0), 270.0)  # the centre brigade's line beside the avant-garde: Villatte touches both
+
+
+def test_one_unit_attacking_two_its_losers_retreat_and_its_continued_advance_through_the_window(
+    qtbot, tmp_path, monkeypatch
+):
+    w = _window(qtbot, tmp_path, monkeypatch, {**PLACES, CENTRE: NEXT_TO_AVANT})
+    doc = start(w)
+    french_attack(qtbot, w, {VILLATTE: AVANT})
+    until(w, "melee", "french")
+    res = {
+        f"attacker_result:{AVANT}": 8,
+        f"defender_result:{AVANT}": 3,
+        f"loser_state:{AVANT}": "FU",
+        f"losses_on_defender:{AVANT}": "2.5",
+        f"losses_on_attacker:{AVANT}": "1",
+        f"attacker_result:{CENTRE}": 6,
+        f"defender_result:{CENTRE}": 5,
+        f"loser_state:{CENTRE}": "LU",
+        f"losses_on_defender:{CENTRE}": "1",
+        f"losses_on_attacker:{CENTRE}": "0.5",
+    }
+    out = act(qtbot, w, VILLATTE, "melee_several", params={"targets": [AVANT, CENTRE]}, entry=res)
+    assert f"{VILLATTE} 8 against {AVANT} 3: difference +5" in out.explanation
+    (melee,) = [e for e in doc.log.events if isinstance(e, Melee)]
+    assert melee.defenders == (AVANT, CENTRE) and melee.winner == "attacker"
+    # 1 + 0.5 summed: 1; 2 inflicted from the best roll (against the avant-garde) shared 34 : 36,
+    # each share rounded down (0 and 1) and the remainder to the larger (A8)
+    assert losses(doc) == {VILLATTE: 1, CENTRE: 2}
+    st = doc.session.state
+    assert st.units[AVANT].state == "FU" and st.units[CENTRE].state == "LU"
+    for loser, how in ((AVANT, "rout"), (CENTRE, "stays")):
+        act(qtbot, w, loser, "retreat", params={"how": how}, entry={"distance_cm": 12})
+    until(w, "continued-advance", "french")
+    was = doc.session.state.units[VILLATTE].position
+    moved = act(qtbot, w, VILLATTE, "continued_advance", params={"last_march_rate_cm": 20, "distance_cm": 4})
+    assert "4 cm straight ahead, 4.0 of 10 cm (4.1.4)" in moved.explanation
+    assert doc.session.state.units[VILLATTE].position == (was[0], was[1] + 4)
+    replays_identically(w, tmp_path, "several-targets")
