@@ -4,8 +4,9 @@ Owns ``BelleAllianceRuleset``, named by the entry point ``belle-alliance``. The 
 command chapter: command distance and the order roll (1.1.3) are missing values the scenario
 supplies, and the rules refuse without them. What it does have — attack orders with a declared
 target, break-in distance, neighbour and support units, flank/rear/overlap and the continued
-advance — lives in ``attacks`` and ``geometry`` as umpire checks. Numbers come from
-``resources/rulesets/belle-alliance.toml``.
+advance — lives in ``attacks`` and ``geometry`` as umpire checks, and is played as the actions
+of ``actions`` (order roll, announcement, fire record, melee, several targets, retreat,
+continued attack and advance). Numbers come from ``resources/rulesets/belle-alliance.toml``.
 """
 
 from __future__ import annotations
