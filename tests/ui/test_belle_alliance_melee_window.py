@@ -263,3 +263,27 @@ def test_one_unit_attacking_two_its_losers_retreat_and_its_continued_advance_thr
     assert "4 cm straight ahead, 4.0 of 10 cm (4.1.4)" in moved.explanation
     assert doc.session.state.units[VILLATTE].position == (was[0], was[1] + 4)
     replays_identically(w, tmp_path, "several-targets")
+
+
+def test_the_defender_counts_a_unit_attacked_at_the_same_time_as_its_neighbour_through_the_window(
+    qtbot, tmp_path, monkeypatch
+):
+    w = _window(qtbot, tmp_path, monkeypatch, {**PLACES, CENTRE: NEXT_TO_AVANT})
+    doc = start(w)
+    french_attack(qtbot, w, {VILLATTE: AVANT})
+    until(w, "melee", "french")
+    out = act(
+        qtbot,
+        w,
+        AVANT,
+        "melee",
+        params={"defender_neighbour": CENTRE},
+        entry=entry(VILLATTE, 7, 4, "U", on_d="1.5", on_a="1"),
+    )
+    assert f"{VILLATTE} 7 against {AVANT} 4: attacker wins by 3, the loser U (skema 11)" in out.explanation
+    (melee,) = [e for e in doc.log.events if isinstance(e, Melee)]
+    assert f"neighbour {CENTRE}, the defender's choice (4.1.6)" in melee.roll["factors"][AVANT]
+    st = doc.session.state
+    assert st.units[AVANT].state == "U" and st.units[CENTRE].state == "U"  # the same morale effect (4.1.6)
+    assert losses(doc) == {AVANT: 1, VILLATTE: 1}
+    replays_identically(w, tmp_path, "defender-neighbour")
