@@ -152,6 +152,9 @@ class BelleAllianceRuleset(RulesetDefaults):
                 "melee_modifiers",
                 "melee_result",
                 "melee_losses",
+                "fire_result",
+                "retreat_cm",
+                "rout_cm",
             ),
         )
 
