@@ -2,6 +2,7 @@
 code that cites it, the rule numbers of ``resources/rulesets/<id>.toml`` and the tests.
 
     python docs/rules/trace.py toe > docs/rules/toe-trace.md
+    python docs/rules/trace.py belle-alliance > docs/rules/belle-alliance-trace.md
 
 A section is *cited* by code when a docstring or a string of a function or class in
 ``src/battlestudio/rules/<package>/`` names its number (e.g. "(4.4)", "5.2 'større end ...'"),
@@ -71,6 +72,19 @@ TOE_SECTIONS: tuple[tuple[str, str], ...] = (
     ("7.5", "Fortsat angreb (only the heading survives)"),
 )
 
+#: Belle Alliance (seed 001): the melee excerpt 4.1.1-4.1.8 and the order roll it cites
+BA_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("1.1.3", "Ordrekast (not in the excerpt; cited by it)"),
+    ("4.1.1", "Angreb: hvem kan angribe, melding, indbrudsafstand, samtidighed, efter nærkampen"),
+    ("4.1.2", "Angrebets mål: enheden eller positionen, forfølgelse, mellemliggende enhed"),
+    ("4.1.3", "Nærkampens afvikling: kast, dækning, skudt i trækket, tab og fanger"),
+    ("4.1.4", "Fortsat fremrykning og fortsat angreb"),
+    ("4.1.5", "Fælles mål og flere mål"),
+    ("4.1.6", "Naboenhed"),
+    ("4.1.7", "Støtteenhed"),
+    ("4.1.8", "Flankeangreb, rygangreb og overfløjning"),
+)
+
 
 def _gda_sections():
     """General d'Armée's rules and citation matcher (``docs/rules/gda_sections.py``)."""
@@ -90,7 +104,12 @@ _GDA = _gda_sections()
 RULESETS = {
     "toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session")),
     "gda": ("gda", _GDA.SECTIONS, ("test_gda_",), _GDA.cited, _GDA.case_citations),
+    "belle-alliance": ("belle_alliance", BA_SECTIONS, ("test_belle_alliance",)),
 }
+
+#: rulesets whose table also lists every rule of its sections (``docs/rules/<file>``, [[rule]]
+#: entries with section, text, status, code, tests, note)
+RULE_LISTS = {"belle-alliance": "belle-alliance-rules.toml"}
 
 SEC = r"[1-9]\.\d{1,2}(?:\.\d{1,2})?"
 CITE = re.compile(rf"(?<![\d.])({SEC})(?:\s*[-–]\s*({SEC}))?(?![\d.]|\s*(?:cm|m\b|°|%|mm|km|x\b))")
@@ -192,7 +211,59 @@ def table(rid: str) -> str:
             f"| {sec} | {heading} | {_cell(code.get(sec, []))} | {_cell(toml.get(sec, []), 4)} | "
             f"{_cell(tests.get(sec, []), 4)} |"
         )
+    if rid in RULE_LISTS:
+        lines += rule_table(rid, code)
     return "\n".join(lines) + "\n"
+
+
+def test_names() -> set[str]:
+    """Every ``file_stem::test_name`` of ``tests/`` (top-level test functions)."""
+    out: set[str] = set()
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                out.add(f"{path.stem}::{node.name}")
+    return out
+
+
+def rule_problems(rid: str, code: dict[str, list[str]]) -> list[str]:
+    """What the rule list of ``rid`` claims that is not so: a code entry that does not cite its
+    rule's section, a test that does not exist, a rule with no code or no test."""
+    rules = tomllib.loads((ROOT / "docs" / "rules" / RULE_LISTS[rid]).read_text(encoding="utf-8"))["rule"]
+    names = test_names()
+    out = []
+    for i, r in enumerate(rules, 1):
+        sec = r["section"]
+        if not r.get("code") or not r.get("tests"):
+            out.append(f"rule {i} ({sec}): no code or no test")
+        out += [f"rule {i} ({sec}): {c} does not cite {sec}" for c in r.get("code", []) if c not in code.get(sec, [])]
+        out += [f"rule {i} ({sec}): no test {t}" for t in r.get("tests", []) if t not in names]
+    return out
+
+
+def rule_table(rid: str, code: dict[str, list[str]]) -> list[str]:
+    """The rule-by-rule table of ``rid`` as Markdown lines, with the problems found."""
+    rules = tomllib.loads((ROOT / "docs" / "rules" / RULE_LISTS[rid]).read_text(encoding="utf-8"))["rule"]
+    counts = {s: sum(1 for r in rules if r["status"] == s) for s in ("done", "umpire", "left")}
+    problems = rule_problems(rid, code)
+    lines = [
+        "",
+        "## Every rule",
+        "",
+        f"{len(rules)} rules: {counts['done']} done, {counts['umpire']} done around a lost table (the umpire "
+        f"enters its result), {counts['left']} left. Each code entry cites its section; each test exists "
+        f"({len(problems)} problems).",
+        "",
+        "| § | Rule | Status | Code | Tests | Note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rules:
+        lines.append(
+            f"| {r['section']} | {r['text']} | {r['status']} | {_cell(r.get('code', []))} | "
+            f"{_cell(r.get('tests', []), 4)} | {r.get('note', '')} |"
+        )
+    lines += [f"- problem: {p}" for p in problems]
+    return lines
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ from battlestudio.rules import get_ruleset
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.belle_alliance.events import MeleeStatus
 from battlestudio.rules.belle_alliance.geometry import classify
-from battlestudio.rules.belle_alliance.melee import carried, share
+from battlestudio.rules.belle_alliance.melee import share
+from battlestudio.rules.belle_alliance.melee_plan import carried
 from battlestudio.rules.belle_alliance.paths import figures_of
 from battlestudio.rules.protocol import OrderRequest
 from battlestudio.session import GameSession
@@ -141,8 +142,12 @@ def test_a_position_attack_records_the_position_when_announced():
 def test_attack_with_a_neighbour_and_a_support():
     s = session()
     french_attacks(s, {ROGUET: AVANT})
+    # the avant-garde fires at roguet in the fire phase: the fired-this-turn deduction (4.1.3)
+    s.advance_to("fire", side="french")
+    fire = s.act(ActionRequest("fire", AVANT, {"target": ROGUET, "part": True}, {"losses": 0, "target_state": "O"}))
+    assert fire.status == "resolved" and "only part of it" in fire.explanation
     s.advance_to("melee", side="french")
-    req = ActionRequest("melee", AVANT, parameters={"neighbour": VILLATTE, "support": DELABASSEE, "fired": [AVANT]})
+    req = ActionRequest("melee", AVANT, parameters={"neighbour": VILLATTE, "support": DELABASSEE})
     (spec,) = [a for a in s.actions(AVANT) if a.id == "melee"]
     assert "skema 11" in spec.umpire_table
     assert {f.name for f in spec.umpire_result} >= {f"attacker_result:{ROGUET}", f"loser_state:{ROGUET}"}

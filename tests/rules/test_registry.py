@@ -89,7 +89,8 @@ def test_each_ruleset_declares_its_own_event_types():
     own = {rid: {cls.kind for cls in rs.event_types()} for rid, rs in available_rulesets().items()}
     assert own == {
         "toe": {"toe_combat_marked"},
-        "belle-alliance": {"ba_attack_announced", "ba_attack_settled", "ba_melee_status", "ba_melee_subphase"},
+        "belle-alliance": {"ba_attack_announced", "ba_attack_settled", "ba_melee_status", "ba_melee_subphase"}
+        | {"ba_fired", "ba_continued_advanced", "ba_melee_lost", "ba_withdrew"},
         "regimental": {"regimental_markers"},
         "gda": {"gda_task_in_force", "gda_damage", "gda_low_ammunition"},
     }

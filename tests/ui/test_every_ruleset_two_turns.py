@@ -37,7 +37,7 @@ EXPECTED = {  # what each ruleset must have offered (and so had used) in these t
     | {"rally"},
     "gda": {"order", "command roll", "declare_attack", "attack", "attack_result"},
     "regimental": {"order", "activation", "move", "fire", "melee", "morale_test"},
-    "belle-alliance": {"order", "order_roll", "announce_attack", "demand_attack", "melee"},
+    "belle-alliance": {"order", "order_roll", "announce_attack", "demand_attack", "fire", "melee"},
 }
 ROLLS_INITIATIVE = {"gda", "regimental"}  # rolled at phase entry (PhaseSpec.automatic)
 
@@ -45,9 +45,12 @@ ROLLS_INITIATIVE = {"gda", "regimental"}  # rolled at phase entry (PhaseSpec.aut
 RULINGS = ("U", "disorganised", "attacker")
 """The umpire's rulings where a combo offers them: the unit falls into disorder (so it can
 rally later), the attacker wins."""
+RULINGS_FOR = {"belle-alliance": ("LU", "attacker")}
+"""Belle Alliance has no rally in its excerpt: a unit its fire put in U could not attack (or be
+demanded to) for the rest of the game (4.1.1), so its fire and melee results are light disorder."""
 
 
-def _fill_defaults(form) -> None:
+def _fill_defaults(form, rulings: tuple[str, ...] = RULINGS) -> None:
     """An umpire's entry: the rulings above where offered, the smallest positive number,
     checks ticked."""
     if form is None:
@@ -59,7 +62,7 @@ def _fill_defaults(form) -> None:
             elif isinstance(box, QCheckBox):
                 box.setChecked(True)
             elif isinstance(box, QComboBox) and box.count():
-                pick = next((i for r in RULINGS if (i := box.findData(r)) >= 0), -1)
+                pick = next((i for r in rulings if (i := box.findData(r)) >= 0), -1)
                 if pick >= 0:
                     box.setCurrentIndex(pick)
                 elif box.currentIndex() < 0:
@@ -149,7 +152,7 @@ def _act_subject(qtbot, w, panel, rid, used, offered, failed) -> bool:
             if panel.roll_button.isVisible() and panel.roll_button.isEnabled():
                 button = panel.roll_button
             else:
-                _fill_defaults(panel.umpire_form)
+                _fill_defaults(panel.umpire_form, RULINGS_FOR.get(w.document.session.ruleset.id, RULINGS))
                 button = panel.enter_button
             n = len(w.document.log)
             if button.isVisible() and button.isEnabled():

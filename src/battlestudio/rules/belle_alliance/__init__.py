@@ -4,8 +4,9 @@ Owns ``BelleAllianceRuleset``, named by the entry point ``belle-alliance``. The 
 command chapter: command distance and the order roll (1.1.3) are missing values the scenario
 supplies, and the rules refuse without them. What it does have — attack orders with a declared
 target, break-in distance, neighbour and support units, flank/rear/overlap and the continued
-advance — lives in ``attacks`` and ``geometry`` as umpire checks. Numbers come from
-``resources/rulesets/belle-alliance.toml``.
+advance — lives in ``attacks`` and ``geometry`` as umpire checks, and is played as the actions
+of ``actions`` (order roll, announcement, fire record, melee, several targets, retreat,
+continued attack and advance). Numbers come from ``resources/rulesets/belle-alliance.toml``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.belle_alliance.actions import ACTIONS
 from battlestudio.rules.belle_alliance.attacks import Announcement, attack_order, check_announcement, may_attack
 from battlestudio.rules.belle_alliance.events import EVENT_TYPES
-from battlestudio.rules.belle_alliance.melee import EVENT_TYPES as MELEE_EVENT_TYPES
+from battlestudio.rules.belle_alliance.continued import EVENT_TYPES as ADVANCE_EVENT_TYPES
+from battlestudio.rules.belle_alliance.fire import EVENT_TYPES as FIRE_EVENT_TYPES
+from battlestudio.rules.belle_alliance.retreat import EVENT_TYPES as RETREAT_EVENT_TYPES
+from battlestudio.rules.belle_alliance.melee_plan import EVENT_TYPES as MELEE_EVENT_TYPES
 from battlestudio.rules.belle_alliance.odds import belle_alliance_odds
 from battlestudio.rules.belle_alliance.orders import roll_order
 from battlestudio.replay.events import BattleEvent
@@ -97,8 +101,9 @@ class BelleAllianceRuleset(RulesetDefaults):
     id = "belle-alliance"
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
-        """An attack announced and settled, the after-melee status (``events``)."""
-        return (*EVENT_TYPES, *MELEE_EVENT_TYPES)
+        """An attack announced and settled, the after-melee status (``events``), the melee
+        sub-phase record, the fired-this-turn record, the continued advance made, the melee lost and the retreat."""
+        return (*EVENT_TYPES, *MELEE_EVENT_TYPES, *FIRE_EVENT_TYPES, *ADVANCE_EVENT_TYPES, *RETREAT_EVENT_TYPES)
 
     def odds(self, state: GameState, params: Mapping[str, Any], issuer: str, recipient: str) -> Odds:
         """The chance that an attack order passes the scenario's order roll (1.1.3)."""
@@ -147,6 +152,9 @@ class BelleAllianceRuleset(RulesetDefaults):
                 "melee_modifiers",
                 "melee_result",
                 "melee_losses",
+                "fire_result",
+                "retreat_cm",
+                "rout_cm",
             ),
         )
 

@@ -22,7 +22,7 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 
-from battlestudio.rules.belle_alliance.melee import YES, _stamp, announced
+from battlestudio.rules.belle_alliance.melee_plan import YES, announced, event_stamp
 
 
 # -- announce_attack (4.1.1, 4.1.2) -------------------------------------------------------------
@@ -100,7 +100,7 @@ def _announce_resolve(state: GameState, request: ActionRequest, p: RuleParameter
     if ann.against_position and ann.target:
         position = tuple((float(x), float(y)) for x, y in state.units[ann.target].footprint().exterior.coords)
     ev = AttackAnnounced(
-        **_stamp(state),
+        **event_stamp(state),
         attacker=ann.attacker,
         target=str(ann.target or ""),
         storm=ann.storm,
@@ -171,7 +171,7 @@ def _demand_resolve(state: GameState, request: ActionRequest, p: RuleParameters,
     order = attack_order(state, request.subject)
     assert order is not None
     target = str(order.parameters.get("target"))
-    ev = AttackAnnounced(**_stamp(state), attacker=request.subject, target=target)
+    ev = AttackAnnounced(**event_stamp(state), attacker=request.subject, target=target)
     return ActionOutcome(
         "resolved",
         f"the opponent demands {request.subject}'s unannounced attack on {target}: it is fought (4.1.1)",
@@ -226,7 +226,7 @@ def _intervening_resolve(
     state: GameState, request: ActionRequest, p: RuleParameters, dice: DiceSource
 ) -> ActionOutcome:
     choice, unit = _intervening_plan(state, request, p)
-    stamp = _stamp(state)
+    stamp = event_stamp(state)
     rec = announced(state, request.subject)
     assert rec is not None
     if choice == "cancel":

@@ -44,7 +44,7 @@ def stands_in_zone(a: UnitRect, b: UnitRect, depth: float) -> bool:
 
 
 def target_still_ahead(a: UnitRect, t: UnitRect) -> bool:
-    """B-5: part of the target lies in front of ``a``'s extended front (a pursuer must stop
+    """B-5 (4.1.2): part of the target lies in front of ``a``'s extended front (a pursuer must stop
     before this turns false)."""
     return in_front_of_ext_front(a, t.polygon())
 
