@@ -43,8 +43,14 @@ def test_toe_beyond_the_last_zone_and_a_corps_generals_own_order():
     odds = order_odds(far, "toe", params, "french-army", "french-c1")
     assert odds.zone is None and "no order can be sent" in odds.headline
     assert odds.what_if.startswith("Riding 15.0 cm closer brings France corps into zone 3: 30 %")
-    own = order_odds(s, "toe", known_game.PARAMS, "french-c1", "french-d1")
-    assert own.zone == 1 and [r.chance for r in own.rows] == [Fraction(7, 10)]  # KE 1, needs 4
+    # a corps general's own order to his division is a detachment: the division general's KE counts
+    # too (2.12, D5), so the scenario must rate him; with none set the odds say which value is missing
+    unrated = order_odds(s, "toe", known_game.PARAMS, "french-c1", "french-d1")
+    assert "command_ability.France.division" in unrated.refusal
+    rated = {**known_game.PARAMS, "toe.command_ability.France.division": -1}
+    own = order_odds(s, "toe", rated, "french-c1", "french-d1")
+    assert own.zone == 1 and [r.chance for r in own.rows] == [Fraction(6, 10)]  # KE 1 - 1, needs 4
+    assert any("used for detachments (2.12)" in m for _v, m in own.modifiers)
 
 
 def test_refusals_name_what_is_missing():
