@@ -143,3 +143,17 @@ def test_objectives_are_editable(panel, document):
     panel.editors["objectives"]["value"].widget.setValue(5)
     o = document.scenario.objectives["obj-abbey"]
     assert o.side == "" and o.value == 5 and document.undo_count == 2
+
+
+def test_an_emptied_required_number_keeps_its_value(qtbot, panel, document):
+    document.set_selection({"u-6leger"})
+    men: QSpinBox = panel.editors["units"]["men"].widget
+    before = document.scenario.units["u-6leger"].men
+    steps = document.undo_count
+    panel.show()
+    men.setFocus()
+    men.selectAll()
+    qtbot.keyClick(men, Qt.Key.Key_Backspace)
+    qtbot.keyClick(men, Qt.Key.Key_Return)
+    assert document.scenario.units["u-6leger"].men == before and men.value() == before
+    assert document.undo_count == steps  # nothing was set

@@ -97,3 +97,22 @@ def test_choosing_a_bookmark_range_by_code_shows_it_in_the_box(qtbot, tmp_path, 
     assert panel.loop_box.currentText() == f"{a.name} → {b.name}"
     panel.fill_loops()  # a refill (bookmarks renamed, added) keeps the choice
     assert panel.loop_box.currentText() == f"{a.name} → {b.name}" and t.loop_range == (a.position, b.position)
+
+
+def test_this_turn_loops_the_turn_the_cursor_is_in_when_play_is_pressed(qtbot, tmp_path, monkeypatch):
+    # a fresh tester chose "This turn" at the start, went to turn 3 and pressed Play: the cursor
+    # flipped between the start and turn 1's first event forever
+    w, panel, t = _window(qtbot, tmp_path, monkeypatch)
+    panel.bar.unit_box.setCurrentIndex(panel.bar.unit_box.findData("event"))
+    panel.bar.speed_box.setCurrentIndex(panel.bar.speed_box.count() - 1)
+    t.to_start()
+    box = panel.loop_box
+    box.setCurrentIndex(box.findData("turn"))
+    box.activated.emit(box.currentIndex())
+    starts = t.log.turn_starts()
+    assert t.loop_range == (0, starts[1])  # as deployed: the first turn, not the one event before it
+    t.jump_to(3)
+    qtbot.mouseClick(panel.bar.buttons["play"], Qt.MouseButton.LeftButton)
+    lo = max(m for m in starts if m <= t.position)
+    assert t.loop_range == (lo, min(m for m in starts if m > lo)) and t.log.cursor_at(lo + 1).turn == 3
+    t.pause()

@@ -73,6 +73,8 @@ def test_zone_objective_and_reinforcement_tools(qtbot, tmp_path, monkeypatch):
     assert item.text == f"von Hessen-Homburg: turns 1–{s.info.turns}"
 
     # the window is narrowed in Properties: the marker's label follows
+    texts = {getattr(label, "text", "") for _rect, label in view.placed_labels()}
+    assert f"von Hessen-Homburg: turns 1–{s.info.turns}" in texts
     eds = w.properties_panel.editors["reinforcements"]
     earliest: QSpinBox = eds["earliest_turn"].widget
     earliest.setValue(6)
@@ -80,6 +82,9 @@ def test_zone_objective_and_reinforcement_tools(qtbot, tmp_path, monkeypatch):
     eds["probability"].widget.setValue(0.5)
     assert (s.reinforcements[rid].earliest_turn, s.reinforcements[rid].latest_turn) == (6, 9)
     assert scene.items_by_kind["reinforcements"][rid].text == "von Hessen-Homburg: turns 6–9, 50 %"
+    texts = {getattr(label, "text", "") for _rect, label in view.placed_labels()}
+    assert "von Hessen-Homburg: turns 6–9, 50 %" in texts  # the map's placed labels follow the edit
+    assert f"von Hessen-Homburg: turns 1–{s.info.turns}" not in texts
     assert not [p for p in find_problems(s) if p.check.startswith("reinforcement")]
 
     # the Layers dock lists and hides them

@@ -126,7 +126,7 @@ class MapView(QGraphicsView):
         self._shown.clear()
         self.map_scene.clear_items()
         self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
-        self.map_scene.ctx.record_names = _record_names(s)
+        self.map_scene.ctx.record_names = _record_names(s, self._designed())
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
         for kind in ITEM_CLASSES:
             self.map_scene.reconcile(kind, getattr(s, kind))
@@ -137,7 +137,7 @@ class MapView(QGraphicsView):
         s = self.document.scenario
         self._shown.clear()
         if any(c.kind in ("units", "commanders", "reinforcements") for c in changes) and s.reinforcements:
-            names = _record_names(s)  # a formation renamed, or newly a reinforcement
+            names = _record_names(s, self._designed())  # a formation renamed, or newly a reinforcement
             if names != self.map_scene.ctx.record_names:
                 self.map_scene.ctx.record_names = names
                 self.map_scene.resync("reinforcements", s.reinforcements)
@@ -156,6 +156,11 @@ class MapView(QGraphicsView):
         self.viewport().update()  # labels elsewhere may appear or vanish
         if self.tool is not None:
             self.tool.document_changed()
+
+    def _designed(self) -> Scenario | None:
+        """The scenario as designed when a game's state is shown (``Document.battle``), else None."""
+        battle = getattr(self.document, "battle", None)
+        return getattr(battle, "scenario", None)
 
     def _on_selection_changed(self, ids: frozenset[str]) -> None:
         """Select the items of ``ids`` and deselect the other record items: visits the
@@ -342,6 +347,8 @@ class MapView(QGraphicsView):
             revs["terrain"],
             revs["towns"],
             revs["objectives"],
+            revs["deployment_zones"],
+            revs["reinforcements"],
             units,
             scene.layer_revision,
             scene.ctx.labels_visible,
@@ -490,7 +497,18 @@ class MapView(QGraphicsView):
         event.acceptProposedAction()
 
 
-def _record_names(s: Scenario) -> dict[str, str]:
-    """Commander and unit id → name of the formations that reinforcements name."""
+def _record_names(s: Scenario, designed: Scenario | None = None) -> dict[str, str]:
+    """Commander and unit id → name of the formations that reinforcements name, from ``s`` or,
+    for those not in it (a game's state before they arrive), the ``designed`` scenario."""
     wanted = {r.formation for r in s.reinforcements.values()}
-    return {i: (s.commanders.get(i) or s.units[i]).name for i in wanted if i in s.commanders or i in s.units}
+    out: dict[str, str] = {}
+    for where in (designed, s):
+        if where is not None:
+            out.update(
+                {
+                    i: (where.commanders.get(i) or where.units[i]).name
+                    for i in wanted
+                    if i in where.commanders or i in where.units
+                }
+            )
+    return out

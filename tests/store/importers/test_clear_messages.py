@@ -93,3 +93,21 @@ def test_a_warning_is_one_line_when_a_cell_holds_line_breaks():
 
     w = ImportWarning("/x/force_unit.csv", 7, "column 'men': 'a\nb' is not a number", "The\nBattle of\r\nX")
     assert str(w) == "/x/force_unit.csv:7: warning: column 'men': 'a b' is not a number  [The Battle of X]"
+
+
+def test_an_unclosed_quote_in_a_csv_is_an_error_naming_the_row(tmp_path):
+    # a fresh tester's broken CSV imported as one unit named "Loison,Ney,french,abc\nBde X,..."
+    src = (DATA / "waterloo-1815-from-pages.csv").read_text(encoding="utf-8").splitlines()
+    cut = src[:6]
+    cut[2] = '"' + cut[2]  # row 3 opens a quote that nothing closes
+    p = tmp_path / "unclosed.csv"
+    p.write_text("\n".join(cut) + "\n", encoding="utf-8")
+    msg = _error([p], "csv", mapping=LEVELS)
+    assert msg.startswith(f"{p}: row 3: not readable CSV (") and "quote" in msg
+    q = tmp_path / "open.csv"
+    q.write_text('name,side\n"Loison,french\nBde X,french\n', encoding="utf-8")
+    from battlestudio.store.importers.common import csv_rows
+
+    _header, rows = csv_rows(q)
+    with pytest.raises(OobImportError, match=r"row 2: not readable CSV \(a quote .* is never closed"):
+        list(rows)

@@ -123,7 +123,7 @@ def csv_rows(
         f = open(path, encoding="utf-8-sig", newline="")
     except OSError as e:
         raise OobImportError(f"{path}: cannot read ({e.strerror or e})") from e
-    reader = csv.reader(f)
+    reader = csv.reader(f, strict=True)  # an unclosed quote is an error, not the rest of the file in one cell
     try:
         header = [clean_text(h) for h in next(reader, [])]
     except (UnicodeDecodeError, csv.Error) as e:
@@ -176,6 +176,10 @@ def csv_rows(
 def _reason(e: Exception) -> str:
     if isinstance(e, UnicodeDecodeError):
         return f"not UTF-8 text: byte 0x{e.object[e.start]:02x}; save it as UTF-8"
+    if "unexpected end of data" in str(e):
+        return 'a quote (") opened in this row is never closed; close it or remove it'
+    if "expected after" in str(e):
+        return f"{e}: text follows a closing quote; put the whole cell in quotes"
     return str(e)
 
 

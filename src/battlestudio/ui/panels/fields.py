@@ -28,9 +28,11 @@ from PySide6.QtWidgets import (
 
 class _Clamping:
     """Mixin of the number fields: a number typed beyond the range is kept while typing (Qt's
-    own spin box drops the key, so 600 in a field of at most 500 became 60) and, on Enter, set
-    to the nearest limit with a note saying so (``clamp_note``). In an optional field (one with
-    a special value text, ``NONE_TEXT``) an emptied entry clears the value on Enter."""
+        own spin box drops the key, so 600 in a field of at most 500 became 60) and, on Enter, set
+        to the nearest limit with a note saying so (``clamp_note``). In an optional field (one with
+        a special value text, ``NONE_TEXT``) an emptied entry clears the value on Enter; in a required
+    one it keeps the value it had (Qt's own box set it to the minimum: a reinforcement's latest turn
+    emptied became 1)."""
 
     clamp_note = ""
 
@@ -52,14 +54,16 @@ class _Clamping:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined,no-any-return]
 
     def valueFromText(self, text: str):  # noqa: D102, N802 - Qt API
-        if self.specialValueText() and not self._bare(text):  # type: ignore[attr-defined]
-            return self.minimum()  # type: ignore[attr-defined]
+        if not self._bare(text):  # emptied: "not set" in an optional field, else the value it had
+            return self.minimum() if self.specialValueText() else self.value()  # type: ignore[attr-defined]
         return super().valueFromText(text)  # type: ignore[misc]
 
     def fixup(self, text: str) -> str:  # noqa: D102 - Qt API
         bare = text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()  # type: ignore[attr-defined]
-        if not bare and self.specialValueText():  # type: ignore[attr-defined]
-            return self.specialValueText()  # type: ignore[attr-defined,no-any-return]
+        if not bare:  # emptied: "not set" in an optional field; a required one keeps its value
+            if self.specialValueText():  # type: ignore[attr-defined]
+                return self.specialValueText()  # type: ignore[attr-defined,no-any-return]
+            return self.textFromValue(self.value())  # type: ignore[attr-defined,no-any-return]
         try:
             v = float(bare.replace(",", ""))
         except ValueError:

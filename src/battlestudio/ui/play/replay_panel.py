@@ -288,7 +288,8 @@ class ReplayPanel(QWidget):
             marks = t.log.turn_starts() if what == "turn" else t.log.phase_starts()
             before = [m for m in marks if m <= t.position]
             lo = before[-1] if before else 0
-            after = [m for m in marks if m > lo]
+            # before the first turn's first event (as deployed) "this turn" is the first turn
+            after = [m for m in marks if m > (lo if before or not marks else marks[0])]
             hi = after[0] if after else len(t.log)
             rng = (lo, hi) if lo < hi else None
         elif isinstance(what, (tuple, list)):
@@ -307,6 +308,17 @@ class ReplayPanel(QWidget):
             if data == what or (isinstance(what, tuple) and isinstance(data, (list, tuple)) and tuple(data) == what):
                 return i
         return -1
+
+    def _follow_loop(self) -> None:
+        """With "this turn" or "this phase" chosen, a cursor the user moved out of the looped
+        range (not playing) takes the loop to the turn or phase it is in now."""
+        t = self.timeline
+        what = self.loop_box.currentData()
+        if t is None or t.playing or what not in ("turn", "phase"):
+            return
+        rng = t.loop_range
+        if rng is None or not rng[0] <= t.position <= rng[1]:
+            self.choose_loop(what)
 
     def _on_loop_chosen(self, index: int) -> None:
         self.choose_loop(self.loop_box.itemData(index))
@@ -424,6 +436,7 @@ class ReplayPanel(QWidget):
             self._on_position(self.timeline.position)
 
     def _on_position(self, pos: int) -> None:
+        self._follow_loop()
         self._later(pos)
 
     def _show_position(self, pos: int) -> None:
