@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Commander
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
@@ -56,6 +57,7 @@ from battlestudio.rules.regimental.command import (
 from battlestudio.rules.regimental.dependencies import REGIMENTAL
 from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test, formation_losses
 from battlestudio.rules.regimental.odds import regimental_odds
+from battlestudio.rules.regimental.organisation import Conversion, convert_units
 
 RULE = "Regimental rules"
 
@@ -452,6 +454,11 @@ class RegimentalRuleset(RulesetDefaults):
             reason="adjutant's move of the turn (Перемещение; D-R4)",
         )
         return OrderOutcome("delivered", oid, text + ".", (ev, moved), assumed=tuple(p.assumptions()))
+
+    def convert_units(self, scenario: Scenario) -> Conversion:
+        """The scenario's units at the Regimental scale (1.1-1.2; ``organisation``), applied
+        by the ruleset switch."""
+        return convert_units(scenario, parameters(scenario.info.parameters))
 
     def hq(self, state: GameState, side: str) -> Commander | None:
         """The side's HQ commander (the assumed ``hq_fallback`` applies)."""
