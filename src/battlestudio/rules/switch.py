@@ -69,7 +69,9 @@ class SwitchReport:
             )
         if self.converted:
             n = len(self.converted)
-            out.append(f"{n} unit{'s are' if n != 1 else ' is'} converted to the {self.new_name} scale (undo restores them)")
+            out.append(
+                f"{n} unit{'s are' if n != 1 else ' is'} converted to the {self.new_name} scale (undo restores them)"
+            )
         out += list(self.conversion)
         return out
 

@@ -210,7 +210,10 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
             ),
             ParameterSpec("shoot_first", "bool", required=False, label="Mounted chasseurs fire one shot first"),
             ParameterSpec(
-                "target_in_woods", "bool", required=False, label="The target stands in a wood (ruling; else the terrain)"
+                "target_in_woods",
+                "bool",
+                required=False,
+                label="The target stands in a wood (ruling; else the terrain)",
             ),
         ),
         unavailable=why,

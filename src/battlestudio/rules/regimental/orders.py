@@ -80,7 +80,14 @@ def move_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
         "Перемещение (3.1)",
         parameters=(
             ParameterSpec("to", "point", max_distance_cm=move_rate(u, p), label="To"),
-            ParameterSpec("crosses", "choice", required=False, choices=CROSSES, multiple=3, label="The path also crosses (not on the map)"),
+            ParameterSpec(
+                "crosses",
+                "choice",
+                required=False,
+                choices=CROSSES,
+                multiple=3,
+                label="The path also crosses (not on the map)",
+            ),
             ParameterSpec("formation", "choice", required=False, choices=FORMATIONS, label="Take up formation"),
         ),
         unavailable=why,
