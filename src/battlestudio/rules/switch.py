@@ -72,7 +72,9 @@ class SwitchReport:
             out.append(
                 f"{n} unit{'s are' if n != 1 else ' is'} converted to the {self.new_name} scale (undo restores them)"
             )
-        out += list(self.conversion)
+        out += list(self.conversion[:6])
+        if len(self.conversion) > 6:
+            out.append(f"… and {len(self.conversion) - 6} more conversion notes (see the details)")
         return out
 
     def text(self) -> str:
@@ -80,7 +82,10 @@ class SwitchReport:
         head = f"Switching the scenario from {self.old!r} to {self.new_name} ({self.new!r})"
         if self.lossless:
             return head + ": everything carries over."
-        return head + ", these do not carry over:\n" + "\n".join(f"• {x}" for x in self.lines())
+        lines = self.lines()
+        if len(self.conversion) > 6:  # the details give every conversion note
+            lines = lines[:-7] + list(self.conversion)
+        return head + ", these do not carry over:\n" + "\n".join(f"• {x}" for x in lines)
 
 
 def _group(pairs: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:

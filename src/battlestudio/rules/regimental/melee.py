@@ -198,11 +198,9 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
         parameters=(
             ParameterSpec("target", "enemy_unit", label="Target (in contact)"),
             ParameterSpec(
-                "attack", "choice", required=False, choices=ATTACKS, label="Attack into (umpire's ruling; else the map)"
+                "attack", "choice", required=False, choices=ATTACKS, label="Attack into (ruling; else the map)"
             ),
-            ParameterSpec(
-                "fortified", "bool", required=False, label="Target holds a fortification (ruling; else the terrain)"
-            ),
+            ParameterSpec("fortified", "bool", required=False, label="Fortified (ruling; else the map)"),
             ParameterSpec("attacker_flanks_covered", "bool", required=False, label="Attacker's flanks covered"),
             ParameterSpec("defender_flanks_covered", "bool", required=False, label="Defender's flanks covered"),
             ParameterSpec(
@@ -213,7 +211,7 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
                 "target_in_woods",
                 "bool",
                 required=False,
-                label="The target stands in a wood (ruling; else the terrain)",
+                label="Target in a wood (ruling; else the map)",
             ),
         ),
         unavailable=why,
