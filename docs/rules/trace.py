@@ -3,6 +3,7 @@ code that cites it, the rule numbers of ``resources/rulesets/<id>.toml`` and the
 
     python docs/rules/trace.py toe > docs/rules/toe-trace.md
     python docs/rules/trace.py belle-alliance > docs/rules/belle-alliance-trace.md
+    python docs/rules/trace.py regimental > docs/rules/regimental-trace.md
 
 A section is *cited* by code when a docstring or a string of a function or class in
 ``src/battlestudio/rules/<package>/`` names its number (e.g. "(4.4)", "5.2 'større end ...'"),
@@ -72,6 +73,30 @@ TOE_SECTIONS: tuple[tuple[str, str], ...] = (
     ("7.5", "Fortsat angreb (only the heading survives)"),
 )
 
+#: the sections of the Regimental rules (seed 003): numbered where the seed numbers them, else its
+#: Russian heading (cited by that heading, see ``NAMED``)
+REGIMENTAL_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("1.1", "Формирование армии (regiments, bases, base sizes)"),
+    ("1.2", "Масштаб игры (75 men a figure, battalion, regiment, brigade, division, corps, generals)"),
+    ("2.1", "Тест на инициативу"),
+    ("2.2", "Тест на приказы (alternating activations, 1-3 actions)"),
+    ("Перемещение", "Перемещение (movement rates, woods, hills, fords; adjutants)"),
+    ("3.2", "Перестроение (reform)"),
+    ("3.3", "Стрельба (ranges, front-line bases)"),
+    ("3.3.1", "Тест на стрельбу (hits, saves, casualty markers)"),
+    ("3.3.3", "Артиллерийский огонь (shots test, canister)"),
+    ("3.4", "Атака в ближнем бою (dice, combat result, loser's table)"),
+    ("3.4.1", "Модификаторы при рукопашной атаке"),
+    ("3.4.2", "Атака пехоты кавалерией (square test, square loser tables)"),
+    ("Тест на мораль", "Тест на мораль (2D6 ≤ 8, forced tests by markers)"),
+    ("Дистанция командования", "Дистанция командования (zones 15/20 cm, adjutants, тест на приказ)"),
+    ("Тест на потери командования", "Тест на потери командования (commander casualty test, HQ captured)"),
+    ("Пехота", "Пехота (troop types, marker limits)"),
+    ("Кавалерия", "Кавалерия (troop types, light cavalry, chasseurs, lancers)"),
+    ("Застрельщики", "Застрельщики (skirmishers: chain, fire, cavalry)"),
+    ("Артиллерия", "Артиллерия (deploying, overrun, markers)"),
+)
+
 #: Belle Alliance (seed 001): the melee excerpt 4.1.1-4.1.8 and the order roll it cites
 BA_SECTIONS: tuple[tuple[str, str], ...] = (
     ("1.1.3", "Ordrekast (not in the excerpt; cited by it)"),
@@ -105,11 +130,16 @@ RULESETS = {
     "toe": ("toe", TOE_SECTIONS, ("test_toe_", "test_session")),
     "gda": ("gda", _GDA.SECTIONS, ("test_gda_",), _GDA.cited, _GDA.case_citations),
     "belle-alliance": ("belle_alliance", BA_SECTIONS, ("test_belle_alliance",)),
+    "regimental": ("regimental", REGIMENTAL_SECTIONS, ("test_regimental",)),
 }
 
 #: rulesets whose table also lists every rule of its sections (``docs/rules/<file>``, [[rule]]
 #: entries with section, text, status, code, tests, note)
 RULE_LISTS = {"belle-alliance": "belle-alliance-rules.toml"}
+
+NAMED = {s: (s, s.lower()) for s, _ in REGIMENTAL_SECTIONS if not s[0].isdigit()}
+"""Sections the seed names by a heading, not a number: each is cited by its heading, as written
+or in lower case (``Перемещение`` / ``перемещение``)."""
 
 SEC = r"[1-9]\.\d{1,2}(?:\.\d{1,2})?"
 CITE = re.compile(rf"(?<![\d.])({SEC})(?:\s*[-–]\s*({SEC}))?(?![\d.]|\s*(?:cm|m\b|°|%|mm|km|x\b))")
@@ -121,13 +151,13 @@ def _key(sec: str) -> tuple[int, ...]:
 
 def _cited(text: str, known: set[str]) -> set[str]:
     """Known sections named in ``text``; a range "2.7-2.11" names every known section between."""
-    out: set[str] = set()
+    out: set[str] = {s for s, words in NAMED.items() if s in known and any(w in text for w in words)}
     for m in CITE.finditer(text):
         lo, hi = m.group(1), m.group(2)
         if hi is None:
             out.update({lo} & known)
         elif lo.split(".")[0] == hi.split(".")[0] and _key(lo) <= _key(hi):
-            out.update(s for s in known if _key(lo) <= _key(s) <= _key(hi))
+            out.update(s for s in known if s[0].isdigit() and _key(lo) <= _key(s) <= _key(hi))
     return out
 
 

@@ -111,6 +111,7 @@ def test_division_outside_the_hq_zone_takes_the_order_test_and_adjutants_extend_
 
 
 def test_general_zone_15cm_for_single_regiments_and_light_cavalry_exemption():
+    # Дистанция командования (15 cm); Кавалерия: light cavalry may ignore command distance
     state = army()
     inside = regiment_order(state, "b1-r0", 3, P, d())
     assert inside.within and inside.actions == 3 and inside.roll is None

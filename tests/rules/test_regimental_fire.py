@@ -115,6 +115,7 @@ def test_square_saves_on_1_2_and_skirmishers_are_hit_on_1_2():
 
 
 def test_light_infantry_hits_on_1_4_or_rolls_an_extra_die_when_overridden():
+    # Пехота: «Легкая пехота +1 к стрельбе» (Ambiguity 20)
     units = {AV: {"subtype": "light_infantry"}, **FACING}
     s = session(Script(), units)
     activate(s, "austrian", "austrian-1st-div", ["fire"])

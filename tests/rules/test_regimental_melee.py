@@ -44,6 +44,7 @@ def script_melee(s, key, att, att_saves, dfn, dfn_saves, results):
 
 
 def test_melee_modifiers_and_exact_odds_before_the_roll():
+    # 3.4.1 and Пехота: line infantry +1 to the result
     s = played()
     pv = preview(s, "melee", AV, target=VIL)
     assert "result +3" in pv.explanation and "bayonet attack without firing" in pv.explanation
@@ -272,6 +273,7 @@ def test_artillery_cannot_melee_and_a_third_melee_is_refused():
 
 
 def test_mounted_chasseurs_fire_one_die_before_the_melee_and_others_may_not():
+    # Кавалерия: «Конные егеря могут произвести один выстрел перед ближним боем»
     chasseurs = {"attributes": {"fogofwar_cav_type": "Chasseur"}}
     s = played(units={CAV: {**CONTACT[CAV], **chasseurs}})
     key = "regimental-melee:austrian-avantgarde-cavalry:t1:a1"

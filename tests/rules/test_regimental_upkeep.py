@@ -76,6 +76,7 @@ def test_a_unit_that_withdrew_disorganised_tests_at_the_start_of_the_next_turn_a
     s.dice.add("initiative", [6], [1])
     while s.key.turn == 1:
         s.next_phase()
+    s.advance_to("activation", "austrian")  # no morale test in the initiative phase (2.1)
     assert "a failure flees" in spec(s, "morale_test", VIL).note
     s.dice.add(f"regimental-morale:{VIL}", [5, 6])
     out = act(s, "morale_test", VIL)

@@ -5,14 +5,16 @@
 states it has no name for, commanders at echelons it does not have, scenario parameters it does
 not read (keys prefixed with another ruleset's id, or keys of the old ruleset's file the new one
 lacks; general keys such as ``scenario.*`` notes stay), and the values it needs that the
-scenario does not supply. Nothing is changed: the
-editor shows the report and lets the designer confirm (the switch itself is a ``SetInfo`` edit).
+scenario does not supply, and the units a ruleset re-scales (its optional ``convert_units``, e.g. the
+Regimental bases at 75 men a figure). Nothing is changed here: the editor shows the report and
+lets the designer confirm (the switch is a ``SetInfo`` edit with the converted units).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Mapping
+from typing import Any
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.rules import available_rulesets, get_ruleset, resolve_ruleset_id
@@ -33,11 +35,17 @@ class SwitchReport:
     echelons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     parameters: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
+    converted: Mapping[str, Any] = field(default_factory=dict)
+    """Units the new ruleset re-scales when the switch is made (id → new ``Unit``), from its
+    optional ``convert_units(scenario)``; ``conversion`` says what changed and what is amiss."""
+    conversion: tuple[str, ...] = ()
 
     @property
     def lossless(self) -> bool:
         """True when everything carries over and nothing more is needed."""
-        return not (self.order_types or self.unit_states or self.echelons or self.parameters or self.needs)
+        return not (
+            self.order_types or self.unit_states or self.echelons or self.parameters or self.needs or self.conversion
+        )
 
     def lines(self) -> list[str]:
         """The report as sentences, one per finding (at most five ids named each)."""
@@ -59,6 +67,14 @@ class SwitchReport:
                 f"{self.new_name} asks the scenario for values its text does not give: {', '.join(self.needs)} "
                 "(rules needing them are refused until they are set)"
             )
+        if self.converted:
+            n = len(self.converted)
+            out.append(
+                f"{n} unit{'s are' if n != 1 else ' is'} converted to the {self.new_name} scale (undo restores them)"
+            )
+        out += list(self.conversion[:6])
+        if len(self.conversion) > 6:
+            out.append(f"… and {len(self.conversion) - 6} more conversion notes (see the details)")
         return out
 
     def text(self) -> str:
@@ -66,7 +82,10 @@ class SwitchReport:
         head = f"Switching the scenario from {self.old!r} to {self.new_name} ({self.new!r})"
         if self.lossless:
             return head + ": everything carries over."
-        return head + ", these do not carry over:\n" + "\n".join(f"• {x}" for x in self.lines())
+        lines = self.lines()
+        if len(self.conversion) > 6:  # the details give every conversion note
+            lines = lines[:-7] + list(self.conversion)
+        return head + ", these do not carry over:\n" + "\n".join(f"• {x}" for x in lines)
 
 
 def _group(pairs: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
@@ -112,4 +131,10 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
             dropped.append(key)  # another ruleset's own value (prefixed, or a key of the old file)
     given = {k.partition(".")[0] if k.partition(".")[0] != new else k.split(".")[1] for k in scenario.info.parameters}
     needs = tuple(p for p in d.unknown_parameters if p.partition(".")[0] not in given)
-    return SwitchReport(old, new, d.name, orders, unit_states, ech, tuple(dropped), needs)
+    convert = getattr(rs, "convert_units", None)
+    converted: dict[str, Any] = {}
+    conversion: tuple[str, ...] = ()
+    if callable(convert):
+        conv = convert(scenario)
+        converted, conversion = dict(conv.units), tuple(conv.notes) + tuple(conv.warnings)
+    return SwitchReport(old, new, d.name, orders, unit_states, ech, tuple(dropped), needs, converted, conversion)

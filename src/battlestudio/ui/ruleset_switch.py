@@ -1,8 +1,9 @@
 """The editor command that switches a scenario's ruleset (issue 6, item 5): it shows what does
 not carry over (``rules.switch.switch_report``: order types, unit states, echelons, ruleset
 parameters, values the new ruleset needs) and, once the designer confirms, pushes one undoable
-``SetInfo`` edit. Nothing else in the scenario changes: values the new ruleset does not read stay
-in the file, so switching back restores them.
+``SetInfo`` edit, with the units the new ruleset re-scales (``SwitchReport.converted``, e.g. the
+Regimental bases) in the same undo step. Nothing else changes: values the new ruleset does not
+read stay in the file, so switching back restores them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from battlestudio.document import Document
-from battlestudio.edits import SetInfo
+from battlestudio.edits import Macro, PutRecords, SetInfo
 from battlestudio.rules import RuleRefused
 from battlestudio.rules.switch import SwitchReport, switch_report
 
@@ -61,5 +62,9 @@ def switch_ruleset(document: Document, new: str, confirm: Confirm) -> tuple[bool
         return False, str(exc)
     if not report.lossless and not confirm(report):
         return False, report
-    document.push(SetInfo({"ruleset": new}, f"Switch ruleset to {report.new_name}"))
+    text = f"Switch ruleset to {report.new_name}"
+    if report.converted:  # the new ruleset's organisation (e.g. Regimental bases), one undo step
+        document.push(Macro([SetInfo({"ruleset": new}, text), PutRecords("units", report.converted, text)], text))
+    else:
+        document.push(SetInfo({"ruleset": new}, text))
     return True, report

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping, Sequence
 
+from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Commander
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved
@@ -40,6 +41,7 @@ from battlestudio.rules.protocol import (
 from battlestudio.rules.regimental.activation import RegimentOrder, activate, choice_event, chosen_next, regiment_order
 from battlestudio.rules.regimental.command import (
     ACTIONS,
+    ADJUTANT_MOVED,
     adjutant_move,
     distance_to,
     eligible,
@@ -55,6 +57,7 @@ from battlestudio.rules.regimental.command import (
 from battlestudio.rules.regimental.dependencies import REGIMENTAL
 from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test, formation_losses
 from battlestudio.rules.regimental.odds import regimental_odds
+from battlestudio.rules.regimental.organisation import Conversion, convert_units
 
 RULE = "Regimental rules"
 
@@ -412,7 +415,7 @@ class RegimentalRuleset(RulesetDefaults):
     def move_adjutant(
         self, state: GameState, adjutant: str, to: tuple[float, float], params: Mapping[str, Any]
     ) -> OrderOutcome:
-        """Move an HQ adjutant up to 20 cm (Перемещение); ``status`` ``delivered`` with a
+        """Move an HQ adjutant up to 20 cm once a turn (Перемещение; D-R4); ``status`` ``delivered`` with a
         ``Moved`` event, or ``refused`` with the reason (too far, or more adjutants on the table
         than ``adjutants.<side>``).
 
@@ -441,7 +444,21 @@ class RegimentalRuleset(RulesetDefaults):
             id=adjutant,
             path=((c.position[0], c.position[1]), (float(to[0]), float(to[1]))),
         )
-        return OrderOutcome("delivered", oid, text + ".", (ev,), assumed=tuple(p.assumptions()))
+        moved = CommandStateChanged(
+            state.turn,
+            state.side,
+            state.phase or "activation",
+            subject=adjutant,
+            state=ADJUTANT_MOVED,
+            value=state.turn,
+            reason="adjutant's move of the turn (Перемещение; D-R4)",
+        )
+        return OrderOutcome("delivered", oid, text + ".", (ev, moved), assumed=tuple(p.assumptions()))
+
+    def convert_units(self, scenario: Scenario) -> Conversion:
+        """The scenario's units at the Regimental scale (1.1-1.2; ``organisation``), applied
+        by the ruleset switch."""
+        return convert_units(scenario, parameters(scenario.info.parameters))
 
     def hq(self, state: GameState, side: str) -> Commander | None:
         """The side's HQ commander (the assumed ``hq_fallback`` applies)."""

@@ -199,7 +199,8 @@ def regiment_order(
     """An order to one regiment (Дистанция командования): measured from its general to the
     regiment or to any unit of its brigade; inside 15 cm it gets the activation's actions,
     outside it takes the order test (1-2 full, 3-4 one, 5-6 none). Light and irregular cavalry
-    ignore command distance."""
+    ignore command distance. With its general killed or wounded the regiment takes orders only
+    from the HQ (Тест на потери командования): measured to the HQ's 20 cm zone (D-R2)."""
     u = state.units[regiment]
     general = state.oob.superior(regiment)
     if exempt_from_command(u, params):
@@ -228,12 +229,28 @@ def regiment_order(
             f"{u.name or regiment}: its brigade is {d:.1f} cm from {g.name or general} "
             f"(zone {zone:g} cm): {division_actions} action(s).",
         )
-    res, rec = _zone_test(
-        state,
-        f"regimental-zone:{regiment}:t{state.turn}",
-        f"Order test, {u.name or regiment} ({d:.1f} cm from its general, zone {zone:g} cm)",
-        params,
-        dice,
-    )
+    if g is not None and general_condition(state, g.id) != "alive":
+        # D-R2: a fallen general's units take orders only from the HQ (Тест на потери
+        # командования): the regiment is measured to the HQ's 20 cm zone or an adjutant chain.
+        link = hq_link(state, u.side, [u], params)
+        cond = general_condition(state, g.id).replace("_", " ")
+        if link.within:
+            via = " via adjutants " + " → ".join(link.chain[1:]) if len(link.chain) > 1 else ""
+            return RegimentOrder(
+                regiment,
+                division_actions,
+                link.distance,
+                True,
+                False,
+                None,
+                f"{u.name or regiment}: its general {g.name or g.id} is {cond}; orders only from the HQ, "
+                f"{link.distance:.1f} cm{via} (zone {float(params.get('hq_zone_cm')):g} cm): "
+                f"{division_actions} action(s).",
+            )
+        d = link.distance
+        label = f"Order test, {u.name or regiment} ({d:.1f} cm from the HQ, general {cond})"
+    else:
+        label = f"Order test, {u.name or regiment} ({d:.1f} cm from its general, zone {zone:g} cm)"
+    res, rec = _zone_test(state, f"regimental-zone:{regiment}:t{state.turn}", label, params, dice)
     n = {"full": division_actions, "one": min(1, division_actions), "none": 0}[res]
     return RegimentOrder(regiment, n, d, False, False, rec, rec.explain() + f": {n} action(s).")

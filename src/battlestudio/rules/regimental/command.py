@@ -116,11 +116,16 @@ def usable_adjutants(state: GameState, side: str, params: RuleParameters) -> lis
     return adj
 
 
+ADJUTANT_MOVED = "adjutant_moved"
+"""Flag prefix: the turn an adjutant made his one move (D-R4)."""
+
+
 def adjutant_move(
     state: GameState, adjutant: str, to: tuple[float, float], params: RuleParameters
 ) -> tuple[bool, float, str]:
     """Whether ``adjutant`` may move to ``to`` this turn: at most ``adjutant_move_cm`` (20 cm)
-    in a straight line from where he stands (Перемещение: "Адъютанты штабов перемещаются на 20 см").
+    in a straight line from where he stands, once a turn (Перемещение: "Адъютанты штабов
+    перемещаются на 20 см"; the flag ``adjutant_moved:<id>`` holds the turn of his move; D-R4).
     Returns ``(ok, distance_cm, explanation)``.
 
     Raises
@@ -132,6 +137,8 @@ def adjutant_move(
     if c is None or c.attributes.get("role") != "adjutant":
         raise RuleRefused(f"{adjutant!r} is not an adjutant (a commander with attributes role = 'adjutant')")
     limit = float(params.get("adjutant_move_cm"))
+    if state.flags.get(f"{ADJUTANT_MOVED}:{adjutant}") == state.turn:
+        return False, 0.0, f"{c.name or adjutant} has already moved this turn (one 20 cm move a turn; D-R4)"
     d = math.dist(c.position, to)
     ok = d <= limit + TINY
     text = f"{c.name or adjutant} moves {d:.1f} cm" + (

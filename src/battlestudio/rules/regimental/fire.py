@@ -22,6 +22,7 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.dice import DiceSource, RollRecord
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
+from battlestudio.rules.regimental.command import activation_of
 from battlestudio.rules.regimental.common import (
     apply,
     bases_of,
@@ -39,6 +40,8 @@ from battlestudio.rules.regimental.common import (
 )
 
 FREE_FIRE = "free_fire"
+OOC_FIRE = "out_of_command_fire"
+"""Flag ``out_of_command_fire:<unit>`` = the turn it fired without an order (Ambiguity 18)."""
 
 
 def binomial(n: int, q: Fraction) -> dict[int, Fraction]:
@@ -231,6 +234,28 @@ def free_fire(state: GameState, u: Unit, p: RuleParameters) -> bool:
     return done < int(p.get("free_fire_per_turn"))
 
 
+def order_lost(state: GameState, u: Unit) -> str:
+    """The brigade or division above ``u`` whose order did not arrive this turn (its activation
+    granted no action: the out-of-zone order test's 5-6), or ``""`` (Дистанция командования)."""
+    for f in state.oob.chain_of_command(u.id):
+        rec = activation_of(state, f)
+        if rec is not None and not rec.get("actions"):
+            return f
+    return ""
+
+
+def out_of_command_fire(state: GameState, u: Unit, p: RuleParameters) -> str:
+    """The formation whose lost order lets ``u`` fire without an order, once this turn
+    («Дивизия, как и полк, может стрелять без приказа»; Ambiguity 18, assumed
+    ``out_of_command_fire`` = ``free_fire``; ``none`` turns it off), or ``""``."""
+    if p.get("out_of_command_fire") != "free_fire" or (state.side and u.side != state.side):
+        return ""
+    f = order_lost(state, u)
+    if not f or state.flags.get(f"{OOC_FIRE}:{u.id}") == state.turn:
+        return ""
+    return f
+
+
 def reach_cm(u: Unit, p: RuleParameters) -> float:
     """The longest range (cm) ``u`` fires at: canister or roundshot for artillery (3.3)."""
     ranges = p.get("fire_range_cm")
@@ -265,7 +290,7 @@ def fire_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
         why = f"it is {state.side}'s activation"
     elif disorganised(u) and is_skirmishers(u):
         why = "disorganised skirmishers may do nothing but reform (Застрельщики)"
-    elif not free_fire(state, u, p):
+    elif not free_fire(state, u, p) and not out_of_command_fire(state, u, p):
         slot, f, why = next_slot(state, subject, "fire")
         if not why and u.subtype is Subtype.FOOT_ARTILLERY:
             why = foot_artillery_unready(state, subject, f)
@@ -307,6 +332,11 @@ def fire_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> Act
         + "; ".join(fp.notes)
         + f"; each die a casualty marker with {fp.hit}/6 × {6 - fp.save}/6 = {q}"
     )
+    back = return_plan(state, fp, p)
+    if back is not None:
+        text += f"; {name(state, back.shooter)} fires back at the same moment (return_fire, Ambiguity 7): " + "; ".join(
+            back.notes
+        )
     odds = (("at least one casualty marker", 1 - dist.get(0, Fraction(0))), ("expected casualty markers", exp))
     outcomes = tuple((f"{k} marker{'s' if k != 1 else ''}", v) for k, v in sorted(dist.items()) if v)
     return ActionPreview("fire", req.subject, True, "", text, odds, outcomes, assumed=tuple(p.assumptions()))
@@ -334,6 +364,20 @@ def fire_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
             )
         )
         cost = "without an order (skirmish chain)"
+    elif lost := out_of_command_fire(state, u, p):
+        c = state.commanders.get(lost)
+        lost = (c.name or lost) if c is not None else lost
+        tag = "ooc"
+        events.append(
+            CommandStateChanged(
+                **stamp(state),
+                subject=u.id,
+                state=OOC_FIRE,
+                value=state.turn,
+                reason=f"{lost}'s order did not arrive: it fires without an order (Ambiguity 18)",
+            )
+        )
+        cost = f"without an order: {lost}'s order did not arrive (Ambiguity 18)"
     else:
         slot, f, why = next_slot(state, u.id, "fire")
         if why:
@@ -342,42 +386,15 @@ def fire_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
         events.append(slot_event(state, u.id, f, slot, _kind(u)))
         cost = f"action {slot + 1} of {f}'s activation, {len(used_slots(state, u.id, f)) + 1} used"
     base = f"regimental-fire:{u.id}:t{state.turn}:{tag}"
-    n = fp.dice
-    if fp.artillery:
-        sp = f"{base}:shots"
-        faces = dice.roll(sp, dice_spec(fp.bases))
-        table = shots_per_die(fp, p)
-        shots = sum(table[f - 1] for f in faces)
-        n = shots * int(p.get("artillery_dice_per_shot"))
-        rolls.append(
-            RollRecord(
-                sp,
-                f"Shots test, {name(state, u.id)} ({fp.bases} base{'s' if fp.bases != 1 else ''})",
-                dice_spec(fp.bases),
-                faces,
-                threshold_source="3.3.3: 1-2 three shots, 3-4 two, 5-6 one",
-                outcome=f"{shots} shot{'s' if shots != 1 else ''}, {n} dice",
-            )
-        )
-    markers, hit_rolls = roll_hits(
-        dice,
-        base,
-        f"Fire test, {name(state, u.id)} at {name(state, fp.target)}",
-        n,
-        fp.hit,
-        fp.save,
-        name(state, fp.target),
-    )
-    rolls += hit_rolls
-    fired = Fired(
-        **stamp(state),
-        unit=u.id,
-        target=fp.target,
-        range_cm=round(fp.range_cm, 2),
-        roll=hit_rolls[0].to_dict() if hit_rolls else None,
-        result=f"{markers} casualty marker{'s' if markers != 1 else ''}",
-        explanation="; ".join(r.explain() for r in rolls) or "no dice",
-    )
+    markers, fire_rolls, hit_rolls = _roll_plan(state, fp, base, dice, p)
+    rolls += fire_rolls
+    fired = _fired(state, fp, markers, hit_rolls, fire_rolls)
+    back = return_plan(state, fp, p)
+    back_markers = 0
+    if back is not None:  # simultaneous: rolled on the state before either side's markers
+        back_markers, back_rolls, back_hits = _roll_plan(state, back, f"{base}:return", dice, p)
+        rolls += back_rolls
+        events.append(_fired(state, back, back_markers, back_hits, back_rolls))
     events.insert(0, fired)
     after = apply(state, events)
     more, more_rolls, text = place_markers(
@@ -392,6 +409,22 @@ def fire_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
     )
     events += more
     rolls += more_rolls
+    if back is not None and back.target in state.units:
+        after = apply(state, events)
+        if back.target in after.units:
+            ret, ret_rolls, ret_text = place_markers(
+                after,
+                back.target,
+                back_markers,
+                "canister" if back.canister else "fire",
+                p,
+                dice,
+                force_test=back.canister and back_markers > 0,
+                key=f"{base}:return",
+            )
+            events += ret
+            rolls += ret_rolls
+            text += f"; return fire (Ambiguity 7): {ret_text}"
     explanation = (
         f"{name(state, u.id)} fires at {name(state, fp.target)} ({fp.range_cm:.1f} cm; {cost}): "
         + "; ".join(fp.notes)
@@ -400,6 +433,73 @@ def fire_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
         + f". {text}."
     )
     return ActionOutcome("resolved", explanation, tuple(events), tuple(rolls), tuple(p.assumptions()))
+
+
+def _roll_plan(
+    state: GameState, fp: FirePlan, base: str, dice: DiceSource, p: RuleParameters
+) -> tuple[int, list[RollRecord], list[RollRecord]]:
+    """Roll ``fp``: the shots test (artillery, 3.3.3), the fire dice and the saves (3.3.1);
+    ``(markers, every roll, the hit and save rolls)``."""
+    rolls: list[RollRecord] = []
+    n = fp.dice
+    if fp.artillery:
+        sp = f"{base}:shots"
+        faces = dice.roll(sp, dice_spec(fp.bases))
+        table = shots_per_die(fp, p)
+        shots = sum(table[f - 1] for f in faces)
+        n = shots * int(p.get("artillery_dice_per_shot"))
+        rolls.append(
+            RollRecord(
+                sp,
+                f"Shots test, {name(state, fp.shooter)} ({fp.bases} base{'s' if fp.bases != 1 else ''})",
+                dice_spec(fp.bases),
+                faces,
+                threshold_source="3.3.3: 1-2 three shots, 3-4 two, 5-6 one",
+                outcome=f"{shots} shot{'s' if shots != 1 else ''}, {n} dice",
+            )
+        )
+    markers, hit_rolls = roll_hits(
+        dice,
+        base,
+        f"Fire test, {name(state, fp.shooter)} at {name(state, fp.target)}",
+        n,
+        fp.hit,
+        fp.save,
+        name(state, fp.target),
+    )
+    return markers, rolls + hit_rolls, hit_rolls
+
+
+def _fired(state: GameState, fp: FirePlan, markers: int, hits: list[RollRecord], rolls: list[RollRecord]) -> Fired:
+    return Fired(
+        **stamp(state),
+        unit=fp.shooter,
+        target=fp.target,
+        range_cm=round(fp.range_cm, 2),
+        roll=hits[0].to_dict() if hits else None,
+        result=f"{markers} casualty marker{'s' if markers != 1 else ''}",
+        explanation="; ".join(r.explain() for r in rolls) or "no dice",
+    )
+
+
+def return_plan(state: GameState, fp: FirePlan, p: RuleParameters) -> FirePlan | None:
+    """The target's simultaneous fire back at the shooter when the scenario chooses it
+    (assumed ``return_fire``, Ambiguity 7): only a target that may fire at the shooter (an
+    infantry, skirmisher or artillery unit in range, not disorganised skirmishers); artillery
+    fires canister within its canister range, else roundshot."""
+    if not p.get("return_fire"):
+        return None
+    t = state.units.get(fp.target)
+    if t is None or t.arm not in (Arm.INFANTRY, Arm.ARTILLERY) or (disorganised(t) and is_skirmishers(t)):
+        return None
+    ammo = ""
+    if t.arm is Arm.ARTILLERY:
+        near = fp.range_cm <= float(p.get("fire_range_cm")["canister"]) + 1e-6
+        ammo = "canister" if near else "roundshot"
+    try:
+        return plan(state, fp.target, fp.shooter, ammo, p)
+    except RuleRefused:
+        return None
 
 
 HANDLERS: tuple[ActionHandler, ...] = (ActionHandler("fire", fire_spec, fire_preview, fire_resolve),)

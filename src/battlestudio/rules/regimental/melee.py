@@ -48,12 +48,11 @@ from battlestudio.rules.regimental.common import (
     withdraw,
 )
 from battlestudio.rules.regimental.fire import binomial, roll_hits
+from battlestudio.rules.regimental.geometry import ATTACKS, situation
 from battlestudio.rules.regimental.morale import zone_flags
 
 WITHDREW = "withdrew_disorganised"
 """Flag ``withdrew_disorganised:<unit>`` = the turn: it must test its morale at the start of the next (3.4)."""
-
-ATTACKS = ("front", "flank", "rear")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +93,9 @@ def modifiers(state: GameState, me: Unit, enemy: Unit, attacker: bool, req: Acti
         res.append(Modifier(int(r["hq_zone"]), "in the HQ's command zone (3.4.1)"))
     if in_gen and (not in_hq or p.get("zone_bonuses") == "both"):
         res.append(Modifier(int(r["general_zone"]), "in its general's command zone (3.4.1)"))
-    attack = str(req.parameters.get("attack", "front"))
-    fort = _flag(req, "fortified")
+    sit = situation(me if attacker else enemy, enemy if attacker else me, req.parameters, req.terrain, p)
+    attack = sit.attack
+    fort = sit.fortified
     fort_to_attacker = p.get("fortification_result_to") == "attacker"
     if attacker:
         f = formation_of(state, me.id)
@@ -153,15 +153,13 @@ def _check(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Uni
     t = unit_or_refuse(state, str(req.parameters.get("target", "")), "target")
     if t.side == a.side:
         raise RuleRefused(f"{t.name or t.id} is not an enemy of {a.name or a.id}")
-    if str(req.parameters.get("attack", "front")) not in ATTACKS:
-        raise RuleRefused(f"attack must be one of {', '.join(ATTACKS)}")
     contact = float(p.get("melee_contact_cm"))
     d = gap(a, t)
     if d > contact + 1e-6:
         raise RuleRefused(
             f"{t.name or t.id} is {d:.1f} cm from {a.name or a.id}: a melee needs contact (≤ {contact:g} cm; 3.4)"
         )
-    if is_skirmishers(t) and _flag(req, "target_in_woods"):
+    if is_skirmishers(t) and situation(a, t, req.parameters, req.terrain, p).in_woods:
         raise RuleRefused(
             f"{t.name or t.id}: skirmishers in a wood cannot be attacked "
             "(«Застрельщики в лесу не могут быть целью для атаки»)"
@@ -199,15 +197,22 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
         "3.4, 3.4.1, 3.4.2",
         parameters=(
             ParameterSpec("target", "enemy_unit", label="Target (in contact)"),
-            ParameterSpec("attack", "choice", required=False, choices=ATTACKS, label="Attack into"),
-            ParameterSpec("fortified", "bool", required=False, label="Target holds a fortification"),
+            ParameterSpec(
+                "attack", "choice", required=False, choices=ATTACKS, label="Attack into (ruling; else the map)"
+            ),
+            ParameterSpec("fortified", "bool", required=False, label="Fortified (ruling; else the map)"),
             ParameterSpec("attacker_flanks_covered", "bool", required=False, label="Attacker's flanks covered"),
             ParameterSpec("defender_flanks_covered", "bool", required=False, label="Defender's flanks covered"),
             ParameterSpec(
                 "supported_by", "unit", required=False, label="Troops directly behind the guns (artillery target)"
             ),
             ParameterSpec("shoot_first", "bool", required=False, label="Mounted chasseurs fire one shot first"),
-            ParameterSpec("target_in_woods", "bool", required=False, label="The target stands in a wood"),
+            ParameterSpec(
+                "target_in_woods",
+                "bool",
+                required=False,
+                label="Target in a wood (ruling; else the map)",
+            ),
         ),
         unavailable=why,
     )
@@ -251,6 +256,7 @@ def melee_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> Ac
     notes = [
         f"{a.name or a.id}: {na} dice, result {ma:+d} ({', '.join(m.source for m in sa.result_mods) or 'none'})",
         f"{t.name or t.id}: {nd} dice, result {md:+d} ({', '.join(m.source for m in sd.result_mods) or 'none'})",
+        *situation(a, t, req.parameters, req.terrain, p).notes,
     ]
     outcomes: tuple[tuple[str, Fraction], ...] = ()
     if a.arm is Arm.CAVALRY and t.arm is Arm.INFANTRY and not is_skirmishers(t) and t.formation is not Formation.SQUARE:

@@ -36,10 +36,12 @@ def pass_probability(target: int) -> Fraction:
 
 
 def zone_flags(state: GameState, unit: Unit, params: RuleParameters) -> tuple[bool, bool]:
-    """Whether ``unit`` is in the HQ's command zone (20 cm, adjutant chains) and in its living
-    general's zone (15 cm) (Дистанция командования)."""
+    """Whether ``unit`` is in the HQ's command zone for the bonuses (20 cm; the end of an adjutant
+    chain counts when the assumed ``chain_zone_bonus`` is ``hq``, not when it is ``direct``) and in
+    its living general's zone (15 cm) (Дистанция командования; 3.4.1; D-R5)."""
     general = state.oob.superior(unit.id)
-    in_hq = hq_link(state, unit.side, [unit], params).within
+    link = hq_link(state, unit.side, [unit], params)
+    in_hq = link.within and (len(link.chain) == 1 or params.get("chain_zone_bonus") == "hq")
     in_general = bool(
         general
         and general in state.commanders
@@ -54,12 +56,12 @@ def command_morale_modifiers(
 ) -> list[Modifier]:
     """Morale modifiers from command (3.4.1; Тест на потери командования). In a melee morale
     test only (ERRATA Regimental 3: the zone lines stand under «3.4.1 Модификаторы при
-    рукопашной атаке»): HQ zone +2, general's zone +1 (both, or the better one with
-    ``zone_bonuses`` = ``better``). Always: general killed or wounded -1, HQ captured -2,
-    artillery -1 per casualty marker."""
+    рукопашной атаке»; the assumed ``zone_bonus_tests`` = ``all`` gives them in every test):
+    HQ zone +2, general's zone +1 (both, or the better one with ``zone_bonuses`` = ``better``).
+    Always: general killed or wounded -1, HQ captured -2, artillery -1 per casualty marker."""
     m = params.get("morale_modifiers")
     out: list[Modifier] = []
-    if melee:
+    if melee or params.get("zone_bonus_tests") == "all":
         in_hq, in_general = zone_flags(state, unit, params)
         if in_hq:
             out.append(Modifier(int(m["hq_zone"]), "in the HQ's command zone (3.4.1)"))

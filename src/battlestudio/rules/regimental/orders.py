@@ -1,9 +1,9 @@
 """Regimental move, deploy and skirmish-chain actions (Перемещение; Артиллерия; Застрельщики).
 
 A move action goes up to the unit's rate (``movement.allowance``) and may take up a formation
-(«приказ на движение и развертывание в определенные боевые порядки»). The game state holds no
-terrain, so the player names what the path crosses (``crosses``: woods, hill, ford); the
-table check of a drawn path is ``movement.check_move``. Foot artillery that moved must spend an
+(«приказ на движение и развертывание в определенные боевые порядки»). The woods, hills and
+fords the straight path crosses come from the scenario's terrain (``ActionRequest.terrain``);
+``crosses`` adds what the map does not show (the umpire's ruling). Foot artillery that moved must spend an
 action to deploy before it fires; skirmishers spend one to form a chain.
 """
 
@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely.geometry import LineString
+
+from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Formation, Subtype
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved
@@ -31,7 +34,7 @@ from battlestudio.rules.regimental.common import (
     slot_event,
     stamp,
 )
-from battlestudio.rules.regimental.movement import allowance
+from battlestudio.rules.regimental.movement import allowance, crossing_of
 
 MOVES = "regimental_moves"
 CROSSES = ("woods", "hill", "ford")
@@ -77,7 +80,14 @@ def move_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
         "Перемещение (3.1)",
         parameters=(
             ParameterSpec("to", "point", max_distance_cm=move_rate(u, p), label="To"),
-            ParameterSpec("crosses", "choice", required=False, choices=CROSSES, multiple=3, label="The path crosses"),
+            ParameterSpec(
+                "crosses",
+                "choice",
+                required=False,
+                choices=CROSSES,
+                multiple=3,
+                label="The path also crosses (not on the map)",
+            ),
             ParameterSpec("formation", "choice", required=False, choices=FORMATIONS, label="Take up formation"),
         ),
         unavailable=why,
@@ -88,7 +98,11 @@ def _plan(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[floa
     u = state.units[req.subject]
     to = _point(req.parameters.get("to"))
     d = math.hypot(to[0] - u.position[0], to[1] - u.position[1])
-    allowed, legal, dis, reasons = allowance(u, _crossing(req), p)
+    # the map's woods, hills and fords on the straight path, and any the umpire adds (Перемещение)
+    crossing = crossing_of(LineString([u.position, to]), [f for f in req.terrain if isinstance(f, TerrainFeature)])
+    for k, v in _crossing(req).items():
+        crossing.setdefault(k, v)
+    allowed, legal, dis, reasons = allowance(u, crossing, p)
     if not legal:
         raise RuleRefused("; ".join(reasons[1:]))
     if d > float(allowed) + 1e-6:

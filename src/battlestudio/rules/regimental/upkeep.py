@@ -59,8 +59,9 @@ def _withdrawal_due(state: GameState, uid: str) -> bool:
 
 
 def morale_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered to every unit on the table in any phase (the umpire calls the test)."""
-    if subject not in state.units or subject in state.off_table:
+    """Offered to every unit on the table in the activation phase (the umpire calls the test);
+    never in the initiative test (2.1), where no unit acts."""
+    if subject not in state.units or subject in state.off_table or state.phase == "initiative":
         return None
     due = _withdrawal_due(state, subject)
     return ActionSpec(
