@@ -144,7 +144,11 @@ def test_a_drop_from_the_order_of_battle_records_the_placing(jena_play):
     placed = play.place([a, b], (300.0, 100.0))
     assert placed == [a, b] and play.undo_text == "Place 2 units"
     moved = [e for e in play.log.events[n:] if e.kind == "moved"]
-    assert [e.id for e in moved] == [a, b] and all(play.scenario.units[i].facing == 90.0 for i in placed)
+    from battlestudio.edits.place import DROP_STEP_DEG, facing_towards_enemy
+
+    side = play.scenario.units[a].side  # a drop faces the enemy, to the nearest 15 degrees
+    want = round(facing_towards_enemy(play.battle.scenario, side, (300.0, 100.0)) / DROP_STEP_DEG) * DROP_STEP_DEG
+    assert [e.id for e in moved] == [a, b] and all(play.scenario.units[i].facing == want % 360 for i in placed)
     centre = [play.scenario.units[i].position for i in placed]
     assert math.dist(*centre) > 1.0 and abs((centre[0][0] + centre[1][0]) / 2 - 300.0) < 20.0
 

@@ -117,7 +117,7 @@ def test_the_phase_advances_only_once_both_umpires_closed_it(qtbot, three):
     qtbot.waitUntil(lambda: all(len(w.document.claims) == 2 for w in (a, b, c)), timeout=3000)
     n = len(a.document.log)
     a.play_view.actions["next_phase"].trigger()
-    assert "goes on until bea close it too" in a.statusBar().currentMessage()
+    assert "goes on until bea closes it too" in a.statusBar().currentMessage()
     assert a.document.session.key.phase == "movement" and len(a.document.log) == n
     qtbot.waitUntil(lambda: "waiting for bea" in c.club.panel.phase.text(), timeout=3000)
     assert "waiting for bea" in a.club.strip.text()

@@ -351,7 +351,8 @@ class DeploymentZoneItem(MapItem):
         self._path = geometry_path(zone.polygon).translated(-centre)
         self._colour = QColor(self.ctx.side_colours.get(zone.side, "#808080"))
         text = zone.name or "Deployment zone"
-        self._label = Label(f"{text} (deployment)", self.ctx)
+        # "French deployment" reads as it is; a zone named for its ground says what it is
+        self._label = Label(text if "deploy" in text.casefold() else f"{text} (deployment zone)", self.ctx)
         self._bounds = self._path.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
         self._keep_scene_box()
         self.update()

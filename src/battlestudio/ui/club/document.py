@@ -385,7 +385,8 @@ class ClubPlayDocument(PlayDocument):
             return False
         self.phase_closed.emit(busy)
         if busy:
-            self._refuse(f"You have closed {k.phase} of turn {k.turn}; it goes on until {_listed(busy)} close it too.")
+            verb = "closes" if len(busy) == 1 else "close"
+            self._refuse(f"You have closed {k.phase} of turn {k.turn}; it goes on until {_listed(busy)} {verb} it too.")
         return not busy
 
     def mark_saved(self, path: object = None) -> None:

@@ -239,7 +239,11 @@ class PropertiesPanel(QWidget):
         self.refresh()
 
     def _name(self, kind: str, rid: str) -> str:
-        rec = getattr(self.document.scenario, kind)[rid]
+        s = self.document.scenario
+        rec = getattr(s, kind)[rid]
+        if kind == "reinforcements":  # named for the formation that arrives
+            who = s.commanders.get(rec.formation) or s.units.get(rec.formation)
+            return f"Reinforcement: {who.name if who is not None else rec.formation}"
         return getattr(rec, "name", "") or rid
 
     def _add_group(self, kind: str, title: str, specs: list[FieldSpec]) -> None:
