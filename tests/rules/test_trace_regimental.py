@@ -1,27 +1,10 @@
-"""The committed Regimental traceability table (docs/rules/regimental-trace.md) is the one
-docs/rules/trace.py writes today, and it traces the seed's named sections (headings such as
+"""The Regimental traceability table (docs/rules/regimental-trace.md; kept current by
+tests/test_rules_trace.py) traces the seed's named sections (headings such as
 «Дистанция командования») as well as its numbered ones."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _trace():
-    spec = importlib.util.spec_from_file_location("trace_rules", ROOT / "docs" / "rules" / "trace.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_the_committed_regimental_trace_is_current():
-    text = _trace().table("regimental")
-    committed = (ROOT / "docs" / "rules" / "regimental-trace.md").read_text(encoding="utf-8")
-    assert text == committed, "run: python docs/rules/trace.py regimental > docs/rules/regimental-trace.md"
+from tests.test_rules_trace import _trace
 
 
 def test_named_and_numbered_sections_are_cited():

@@ -29,15 +29,7 @@ RECORD_KINDS: tuple[str, ...] = (
 
 KINDS: frozenset[str] = frozenset(RECORD_KINDS) | {"oob", "info"}
 
-MAP_KINDS: tuple[str, ...] = (
-    "units",
-    "commanders",
-    "terrain",
-    "towns",
-    "objectives",
-    "deployment_zones",
-    "reinforcements",
-)
+MAP_KINDS: tuple[str, ...] = tuple(k for k in RECORD_KINDS if k not in ("orders", "sides"))
 """Containers whose records are drawn, selected, moved and deleted on the map."""
 """Every kind a ``Change`` may name: the record containers plus ``oob`` and ``info``."""
 
