@@ -132,7 +132,7 @@ def test_jena_georeferenced_is_wgs84_and_comes_back_to_the_table_within_1_cm(jen
 
     originals = _originals(placed, state)
     info = placed.scenario.info
-    checked = total = 0
+    checked = total = on_table = 0
     for f in doc["features"]:
         g = shape(f["geometry"])
         minx, miny, maxx, maxy = g.bounds
@@ -142,7 +142,13 @@ def test_jena_georeferenced_is_wgs84_and_comes_back_to_the_table_within_1_cm(jen
         xy = shapely.get_coordinates(back)
         total += len(xy)
         checked += sum(1 for x, y in xy if -1 <= x <= info.table_width + 1 and -1 <= y <= info.table_height + 1)
-    assert checked == total > 800  # every vertex of Jena comes back onto its table
+        on_table += sum(
+            1
+            for x, y in shapely.get_coordinates(originals[f["id"]])
+            if -1 <= x <= info.table_width + 1 and -1 <= y <= info.table_height + 1
+        )
+    # every vertex of Jena on its table comes back onto it (a few retreat past the edge at the end)
+    assert checked == on_table and total > 800 and on_table > 0.95 * total
     units = [f for f in doc["features"] if f["properties"]["kind"] == "unit"]
     u = state.units[units[0]["id"]]
     assert units[0]["properties"]["bearing"] == pytest.approx((80.0 - u.facing) % 360.0)
