@@ -16,6 +16,7 @@ decodes a file.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -138,6 +139,24 @@ given as a list would otherwise be carried into the replay and its messages)."""
 """Field names per event class (``dataclasses.fields`` is slow to call once per event read)."""
 
 
+_NUMBER_FIELDS: dict[type, dict[str, Any]] = {}
+
+
+def _what(value: Any) -> str:
+    """``value`` as a message says what was found instead: "nothing", "a list", "a text", …"""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no)"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str):
+        return f"the text {_short(value)}"
+    return _short(value)
+
+
 def event_from_dict(data: dict[str, Any]) -> BattleEvent:
     """Rebuild an event from ``to_dict`` output. Lists become tuples.
 
@@ -155,6 +174,9 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
         _TEXT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("str", str))
         _POINT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("Point", "Point | None"))
+        _NUMBER_FIELDS[cls] = {
+            f.name: f.type for f in dataclasses.fields(cls) if f.type in ("int", "float", int, float)
+        }
     given = {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in data.items() if k != "kind"}
     extra = given.keys() - names
     if extra:
@@ -169,12 +191,14 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
             raise ValueError(f"event {kind!r}: field {k}: expected a point [x, y] in cm, got {_short(data[k])}")
     for k in _TEXT_FIELDS[cls] & given.keys():
         if not isinstance(given[k], str):
-            got = (
-                type(data[k]).__name__
-                if not isinstance(data[k], list | dict)
-                else ("a list", "an object")[isinstance(data[k], dict)]
-            )
-            raise ValueError(f"event {kind!r}: field {k}: expected a text, got {got}")
+            raise ValueError(f"event {kind!r}: field {k}: expected a text, got {_what(data[k])}")
+    for k, typ in _NUMBER_FIELDS[cls].items():
+        v = given.get(k)
+        if k not in given or (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)):
+            if typ in ("int", int) and isinstance(v, float) and not v.is_integer():
+                raise ValueError(f"event {kind!r}: field {k}: expected a whole number, got {v:g}")
+            continue
+        raise ValueError(f"event {kind!r}: field {k}: expected a number, got {_what(data[k])}")
     try:
         return cls(**given)
     except TypeError as exc:

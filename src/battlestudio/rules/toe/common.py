@@ -282,8 +282,9 @@ def march_length(p: RuleParameters, u: Unit) -> float:
 def _cm(value: object, what: str) -> float:
     try:
         v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise RuleRefused(f"parameter {what} must be a number of cm, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an integer of hundreds of digits
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise RuleRefused(f"parameter {what} must be a number of cm, got {shown}") from None
     if not math.isfinite(v) or v < 0:
         raise RuleRefused(f"parameter {what} must be a number of cm >= 0, got {value!r}")
     return v
