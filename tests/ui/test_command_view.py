@@ -43,7 +43,10 @@ def test_docks_and_command_layer(qtbot, tmp_path):
 def test_dragging_a_general_with_the_mouse_updates_overlay_and_odds(qtbot, tmp_path):
     w = known_window(qtbot, tmp_path)
     cv = w.command_view
+    # the corps general's own order to his division counts the division general's KE (2.12, D5)
+    w.document.set_fields("commanders", {"french-d1": {"command_ability": 0}}, "Rate the division general")
     assert cv.odds_panel.set_pair("french-c1", "french-d1")
+    assert cv.odds_panel.odds.distance is not None, cv.odds_panel.odds.refusal
     assert cv.overlay.picture.out_of_command() == set()
     w.map_view.set_zoom(8.0)  # close enough that the division general's flag stands clear of the corps general's
     w.map_view.centre_on_table((100.0, 65.0))
@@ -55,6 +58,8 @@ def test_dragging_a_general_with_the_mouse_updates_overlay_and_odds(qtbot, tmp_p
     assert cv.odds_panel.odds.distance > 35.0
     w.document.undo()  # the whole drag is one undo step
     assert cv.overlay.picture.out_of_command() == set()
+    w.document.undo()  # and the rating: the window closes without asking to save
+    assert not w.document.is_modified
 
 
 def test_replay_timeline_drives_the_overlay(qtbot, tmp_path):
