@@ -119,9 +119,8 @@ NARRATIVE: dict[tuple[int, str], tuple[str, str, tuple[float, float]]] = {
     ),
     (8, FR): (
         "Lindenau",
-        "In this game Gyulai's attacks leave three of Bertrand's four divisions in disorder, and IV Corps falls "
-        "back under the automatic retreat of 2.9, away from the Austrian front, towards the north edge of the "
-        "table. On the day Bertrand held Lindenau and kept the road to Weissenfels open.",
+        "Gyulai's Austrians press on Lindenau; Bertrand's IV Corps holds, as it did on the day, and keeps the "
+        "road to Weissenfels open.",
         km(-3.3, 0.2),
     ),
     (9, AL): (

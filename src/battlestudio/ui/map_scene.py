@@ -240,7 +240,7 @@ class MapScene(QGraphicsScene):
         dirty = QRectF()
         boxes: list[tuple[float, float, float, float]] = []  # units: where the drawing changed
         todo = set(records) | set(items) if ids is None else set(ids)
-        for rid in todo:
+        for rid in sorted(todo):  # by id: item order (and so label placement) is the same every run
             rec = records.get(rid)
             item = items.get(rid)
             if rec is None:
