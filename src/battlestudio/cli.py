@@ -416,9 +416,9 @@ def _cmd_export_map(args: argparse.Namespace) -> int:
     _at_syntax(args.at)
     _width(args.width, 400)
     _suffix(args.out, (".png", ".svg", ".pdf"))
-    spec = _export_spec(args)
     _writable(args.out)
-    battle = _load(args.file)
+    battle = _load(args.file)  # a bad file or folder is named before Qt is needed (and without it)
+    spec = _export_spec(args)
     from battlestudio.ui.map_export import export_map  # Qt is imported only here
 
     with _about(args.file):
