@@ -10,7 +10,7 @@ forked child, which runs the CLI in-process (``battlestudio.cli.main``) the way 
 
 Per input it records each command's exit code and message, the child's wall and CPU time and
 its peak RSS (``wait4``). Counted per format: internal errors, unclear messages (by rule, see
-``unclear``), runs over ``SLOW_S`` (hangs; a child is killed at 3x that), runs whose peak RSS
+``unclear``), runs over ``SLOW_S`` of CPU (hangs; a child is killed at ``KILL_FACTOR`` x that, wall), runs whose peak RSS
 passes ``10 x input size + 200 MB``. Findings are copied to ``--keep`` with their messages.
 The parent imports everything and renders one map before forking, so a child pays neither.
 
@@ -45,7 +45,10 @@ from tests import fuzz_corpus as fc  # noqa: E402
 
 SLOW_S = 10.0
 """A run using more CPU time than this is a hang (wall time is reported too: on a shared
-machine it measures the other processes as well); a child is killed after 3x this, wall."""
+machine it measures the other processes as well)."""
+KILL_FACTOR = 12
+"""A child is killed after ``KILL_FACTOR`` x ``SLOW_S`` of wall time: a safety net for a run
+that blocks without using CPU (at 3x, a loaded machine's stalls were counted as hangs)."""
 MEM_BASE = 200 << 20
 MEM_PER_BYTE = 10
 """The memory bound of one input: ``MEM_PER_BYTE`` x its size + ``MEM_BASE`` (peak RSS)."""
@@ -175,7 +178,7 @@ def run_one(fmt: str, seed: int, slot: Path, seeds: dict[str, list[Path]]) -> di
 
 def _child(fmt: str, seed: int, slot: Path, seeds: dict[str, list[Path]], w: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, AS_LIMIT))
-    signal.alarm(int(SLOW_S * 3))
+    signal.alarm(int(SLOW_S * KILL_FACTOR))
     try:
         res = run_one(fmt, seed, slot, seeds)
     except BaseException as exc:  # noqa: BLE001 - the mutation itself failed

@@ -152,3 +152,25 @@ def test_a_unit_row_with_no_strength_is_warned_with_its_row(tmp_path):
     ten = [u for u in res.scenario.units.values() if u.attributes["source_id"] == "force_unit:107"]
     assert [(u.arm, u.guns) for u in ten] == [(Arm.ARTILLERY, 3)]
     assert not [w for w in import_fogofwar(FOW, scenario_id=1).problems() if "no bayonets" in w.message]
+
+
+def test_a_repeated_force_or_unit_id_is_skipped_with_its_row(tmp_path):
+    """A force row given twice (the fuzz run appended 1,943 copies of VI Corps) would import its
+    whole subtree once per copy; the repeat is a warning naming its line, the first row is kept."""
+    d = tmp_path / "fow"
+    shutil.copytree(FOW, d)
+    before = import_fogofwar(FOW, scenario_id=18).scenario
+    for name, key in (("force.csv", "101"), ("force_unit.csv", "1318")):
+        rows = list(csv.reader(open(d / name, encoding="utf-8")))
+        n = next(i for i, r in enumerate(rows) if r[0] == key)
+        rows[n + 1 : n + 1] = [rows[n]] * 3
+        with open(d / name, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows(rows)
+        last = n + 1 + 3  # the last copy's line in the file (header is line 1)
+    res = import_fogofwar(d, scenario_id=18)
+    repeats = [w for w in res.problems() if "given already" in w.message]
+    assert len(repeats) == 6
+    assert {w.file.rsplit("/", 1)[-1] for w in repeats} == {"force.csv", "force_unit.csv"}
+    assert any(w.line == last and "'1318' was given already" in w.message for w in repeats)
+    assert len(res.scenario.units) == len(before.units)
+    assert len(res.scenario.commanders) == len(before.commanders)

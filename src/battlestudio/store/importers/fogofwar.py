@@ -122,8 +122,9 @@ class _Tables:
     def __init__(self, directory: Path) -> None:
         self.dir = directory
         self.warnings: list[ImportWarning] = []  # short rows, named by table and row
-        self.force = self._rows("force.csv")
-        self.force_unit = self._rows("force_unit.csv")
+        self.rowno: dict[int, int] = {}  # id(row) -> its line in the file
+        self.force = self._unique(self._rows("force.csv"), "force.csv")
+        self.force_unit = self._unique(self._rows("force_unit.csv"), "force_unit.csv")
         self.scenario = self._rows("scenario.csv", required=False)
         self.lookup = {
             name: {r["id"].strip(): r for r in self._rows(f"lookup_{name}.csv")}
@@ -152,9 +153,33 @@ class _Tables:
         _, rows = csv_rows(p, COLUMNS.get(name, ("id", "name")), warnings=self.warnings)
         out = []
         for rowno, r in rows:
+            self.rowno[id(r)] = rowno
             effect = r.get("effect")
             if effect is not None and whole_number(effect.strip().removeprefix("-")) is None:
                 raise OobImportError(f"{p}: row {rowno}: column 'effect': {effect!r} is not a whole number")
+            out.append(r)
+        return out
+
+
+    def _unique(self, rows: list[dict[str, str]], name: str) -> list[dict[str, str]]:
+        """The rows with an id not seen on an earlier row; each repeat is a warning naming its line
+        (a repeated force would otherwise import its whole subtree once per copy)."""
+        first: dict[str, int] = {}
+        out = []
+        for r in rows:
+            rowno = self.rowno.get(id(r), 0)
+            key = r["id"].strip()
+            if key in first:
+                self.warnings.append(
+                    ImportWarning(
+                        str(self.dir / name),
+                        rowno,
+                        f"id {key!r} was given already on row {first[key]}; row skipped",
+                        _render(r),
+                    )
+                )
+                continue
+            first[key] = rowno
             out.append(r)
         return out
 
@@ -247,7 +272,8 @@ def import_fogofwar(
                 f"with --scenario-id: {listed}"
             )
     rows_by_force: dict[str, list[tuple[int, dict[str, str]]]] = {}
-    for i, r in enumerate(t.force_unit, start=2):
+    for r in t.force_unit:
+        i = t.rowno.get(id(r), 0)
         rows_by_force.setdefault(r["force_id"], []).append((i, r))
     known_forces = {f["id"] for f in t.force}
     for rowno, r in ((i, r) for fid, rs in rows_by_force.items() if fid not in known_forces for i, r in rs):
