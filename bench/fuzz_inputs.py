@@ -10,8 +10,8 @@ forked child, which runs the CLI in-process (``battlestudio.cli.main``) the way 
 
 Per input it records each command's exit code and message, the child's wall and CPU time and
 its peak RSS (``wait4``). Counted per format: internal errors, unclear messages (by rule, see
-``unclear``), runs over ``SLOW_S`` of CPU (hangs; a child is killed at ``KILL_FACTOR`` x that, wall), runs whose peak RSS
-passes ``10 x input size + 200 MB``. Findings are copied to ``--keep`` with their messages.
+``unclear``), runs over ``SLOW_S`` of CPU (hangs; a child is killed at ``KILL_FACTOR`` x that,
+wall), runs whose peak RSS passes ``10 x input size + 200 MB``. Findings are copied to ``--keep`` with their messages.
 The parent imports everything and renders one map before forking, so a child pays neither.
 
 Run: ``PYTHONPATH=src QT_QPA_PLATFORM=offscreen python bench/fuzz_inputs.py --inputs 10000``
