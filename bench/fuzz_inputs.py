@@ -217,7 +217,20 @@ def warm_up(work: Path) -> dict[str, list[Path]]:
     seeds["battle"].append(work / "seeds" / "game.battle")
     with contextlib.redirect_stdout(io.StringIO()):
         cli.main(["replay", str(seeds["json"][1]), "--at", "end", "--png", str(work / "warm.png"), "--width", "400"])
+    quiet_threads()
     return seeds
+
+
+def quiet_threads(limit_s: float = 90.0) -> None:
+    """Wait until this process has one thread: Qt's pooled threads (left by the render, ended
+    after 30 s idle) may hold a lock when a child is forked, and the child then waits on it
+    forever (the first run's three "hangs" at 0.09 s of CPU)."""
+    end = time.monotonic() + limit_s
+    while len(os.listdir("/proc/self/task")) > 1 and time.monotonic() < end:
+        time.sleep(0.5)
+    left = len(os.listdir("/proc/self/task"))
+    if left > 1:
+        print(f"  warning: {left} threads still run at the first fork", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
