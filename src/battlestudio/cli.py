@@ -77,7 +77,8 @@ def _args_check(p: argparse.ArgumentParser) -> None:
     p.description = (
         "Validate a battle file with the checks of the editor's Problems dock and replay its "
         "recorded game. Prints one line per problem, errors first: 'FILE: error|warning CHECK: "
-        "FIELD: what is wrong'. Exit 1 if there is an error; warnings alone exit 0."
+        "FIELD: what is wrong'. Exit 1 if there is an error; warnings alone exit 0. A clean file "
+        "says so on stderr."
     )
     p.add_argument("file", help="a .battle or .battle.json file")
 
@@ -98,6 +99,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     errors = sum(p.severity == ERROR for p in problems)
     if problems:
         print(f"{args.file}: {errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
+    else:
+        print(terminal_text(f"{args.file}: no problems ({len(battle.events)} events replayed)"), file=sys.stderr)
     return EXIT_PROBLEMS if errors else EXIT_OK
 
 
