@@ -398,7 +398,7 @@ class PlayView(QObject):
         rec = p is not None and p.recording
         a = self.actions
         a["start"].setEnabled(p is None or (p.session is not None and not p.session.started))
-        a["start"].setText("&Start Game" if p is None and not (self.doc and self.doc.battle.events) else "&Resume Game")
+        a["start"].setText("&Resume Game" if self.doc and self.doc.battle.events else "&Start Game")
         for n in ("next_phase", "order", "umpire", "annotate"):
             a[n].setEnabled(rec)
         self._update_phase_actions(p if rec else None)
