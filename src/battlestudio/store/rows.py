@@ -268,10 +268,23 @@ def record_from_row(spec: RecordSpec, row: Any, where: str) -> dict[str, Any]:
     return rec
 
 
+def cell_words(raw: Any) -> str:
+    """What an SQLite cell holds, in a user's words: "NULL", "the number 3", "a blob of 12 bytes"."""
+    if raw is None:
+        return "NULL (nothing)"
+    if isinstance(raw, bytes):
+        return f"a blob of {len(raw):,} bytes"
+    if isinstance(raw, int | float):
+        return f"the number {raw!r}"[:60]
+    if isinstance(raw, str):
+        return f"the text {raw[:40]!r}"
+    return "a value of another kind"
+
+
 def parse_json(raw: Any, where: str) -> Any:
     """JSON column text → value, or DocumentError naming ``where``."""
     if not isinstance(raw, str):
-        raise DocumentError(where, f"expected JSON text, got {type(raw).__name__}")
+        raise DocumentError(where, f"expected JSON text, got {cell_words(raw)}")
     try:
         return _DECODER.decode(raw)
     except ValueError as exc:
@@ -291,7 +304,7 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 def parse_wkb(raw: Any, where: str) -> Any:
     """WKB blob → shapely geometry, or DocumentError naming ``where``."""
     if not isinstance(raw, bytes):
-        raise DocumentError(where, f"expected a WKB geometry blob, got {type(raw).__name__}")
+        raise DocumentError(where, f"expected a WKB geometry blob, got {cell_words(raw)}")
     try:
         return shapely.from_wkb(raw)
     except (ShapelyError, ValueError, TypeError) as exc:
