@@ -2,8 +2,9 @@
 the fogofwar rows, the geography in its real arrangement, the historical arrivals, and the
 battle opening in the other rulesets with the switch report saying what does not carry over.
 
-(`test_rebuild.py` rebuilds it byte for byte; `test_bundled_scenarios.py` and `tests/ui/test_problems_agree.py` run their checks over every
-bundled file, this one included: valid, everyone in command at the start, check = Problems dock.)
+(`test_rebuild.py` rebuilds it byte for byte; `test_bundled_scenarios.py` and
+`tests/ui/test_problems_agree.py` run their checks over every bundled file, this one included:
+valid, everyone in command at the start, check = Problems dock.)
 """
 
 from __future__ import annotations
