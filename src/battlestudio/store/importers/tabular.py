@@ -181,6 +181,11 @@ def check_xlsx_archive(path: Path) -> None:
             members = z.infolist()
     except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
         raise OobImportError(f"{path}: not a readable XLSX workbook (not a valid zip archive: {e})") from e
+    except NotImplementedError as e:  # a zip version or compression method zipfile does not read
+        raise OobImportError(
+            f"{path}: not a readable XLSX workbook (its zip archive uses a feature this reader lacks: {e}); "
+            "save it again from the spreadsheet program"
+        ) from e
     if len(members) > XLSX_MAX_MEMBERS:
         raise OobImportError(
             f"{path}: the workbook holds {len(members):,} zip members, more than the "
