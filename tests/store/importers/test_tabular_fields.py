@@ -53,8 +53,9 @@ def test_estimates_read_as_their_number():
 
 
 def test_the_guess_reads_odd_headers_and_the_rest_is_left_unread():
-    header = read_header(ODD, "csv")
+    header, first = read_header(ODD, "csv", rows=2)
     assert header[:3] == ["Ref", "Reports To", "Formation"]
+    assert [r["Formation"] for r in first] == ["Armee de Boheme (part)", "Brigade Mohr"]
     guess = guess_fields(header)
     assert guess == {**FIELDS, "Ref": "", "Camp": ""}  # no id column found, no side word
     # level columns are numbered in header order; bayonets and sabres are both men

@@ -164,16 +164,24 @@ def _check_kind(path: Path, fmt: str) -> None:
         )
 
 
-def read_header(path: str | Path, fmt: str | None = None, sheet: str | None = None) -> list[str]:
-    """The column names of a CSV or XLSX file (its first row), as a mapping names them.
+def read_header(
+    path: str | Path, fmt: str | None = None, sheet: str | None = None, rows: int = 0
+) -> tuple[list[str], list[dict[str, str]]]:
+    """The column names of a CSV or XLSX file (its first row), as a mapping names them, and
+    its first ``rows`` rows (column → cell).
 
     Raises
     ------
     OobImportError
         for a file that cannot be read, or whose content is not ``fmt``.
     """
-    header, _rows = _read_rows(Path(path), sheet, fmt, [])
-    return header
+    header, it = _read_rows(Path(path), sheet, fmt, [])
+    first: list[dict[str, str]] = []
+    for _n, row in it:
+        if len(first) >= rows:
+            break
+        first.append(row)
+    return header, first
 
 
 def _read_rows(
@@ -547,7 +555,8 @@ class _Builder:
                 title,
                 self.m.source.get("url", ""),
                 self.m.source.get("licence", ""),
-                f"imported from {self.path.name} with mapping {Path(self.m.origin).name}",
+                f"imported from {self.path.name} with "
+                + ("a column mapping" if self.m.origin == "mapping" else f"mapping {Path(self.m.origin).name}"),
             )
         )
         return ImportResult(self.sc, self.warnings, roots)
