@@ -260,6 +260,37 @@ def test_a_zone_too_small_is_refused_and_nothing_moves(qtbot, window):
     assert "too small" in hints[-1] and "do not fit" in hints[-1]
 
 
+def test_deploy_in_zone_stands_where_the_zone_was_clicked(qtbot, window):
+    """A tester's report: the formation always packed against the zone's front edge, centred,
+    wherever in the zone one clicked."""
+    w, view, doc = window, window.map_view, window.document
+    s = doc.scenario
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_Z)
+    for p in [(20.0, 5.0), (230.0, 5.0), (230.0, 35.0), (20.0, 35.0)]:
+        click(view, p)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    zone = next(z for z in s.deployment_zones.values() if z.polygon.area == pytest.approx(210.0 * 30.0))
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_D)
+
+    def block_centre():
+        units = formation_units(s, DIVISION)
+        assert all(u.footprint().within(zone.polygon.buffer(1e-3)) for u in units)
+        xs = [x for u in units for x, _ in u.footprint().exterior.coords]
+        ys = [y for u in units for _, y in u.footprint().exterior.coords]
+        return ((min(xs) + max(xs)) / 2.0, (min(ys) + max(ys)) / 2.0)
+
+    steps = doc.undo_count
+    click(view, (60.0, 20.0))  # the west end, mid-depth
+    assert doc.undo_count == steps + 1
+    assert block_centre() == pytest.approx((60.0, 20.0), abs=0.6)
+    doc.undo()
+    click(view, (200.0, 10.0))  # the east end, at the back
+    assert block_centre() == pytest.approx((195.5, 10.0), abs=0.6)  # as far east as it fits (its east end at 230)
+    doc.undo()
+
+
 def test_column_of_march_along_the_albeck_road(qtbot, window):
     w, view, doc = window, window.map_view, window.document
     s = doc.scenario
