@@ -368,3 +368,28 @@ def test_in_a_game_the_rotate_tool_records_each_units_own_turn(qtbot, window):
     assert len(doc.log.events[n + 2 :]) == 2
     assert all(doc.scenario.units[i].facing == pytest.approx(45.0) for i in ids)
     assert doc.base.scenario.units[ids[0]].facing == pytest.approx(90.0)  # the scenario is untouched
+
+
+def test_a_group_turn_into_the_danube_is_a_problem(qtbot, window):
+    """A tester's report: a group turn put a column into the Danube and no problem was raised."""
+    from tests.ui.test_problems_agree import dock_problems
+
+    w, doc = window, window.document
+    panel = w.problems_panel
+
+    def in_river():
+        panel.check()
+        return [(sev, msg) for sev, check, msg in dock_problems(panel) if check == "unit.in_river"]
+
+    assert in_river() == []
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_R)
+    key(qtbot, w, Qt.Key.Key_BracketRight)  # ] : 15° clockwise about the selection's centre
+    key(qtbot, w, Qt.Key.Key_BracketRight)
+    assert in_river() == []  # 30°: both columns still on the bank (the bridge is a crossing)
+    key(qtbot, w, Qt.Key.Key_BracketRight)
+    ((severity, message),) = in_river()
+    assert severity == "error" and "Bde Villatte stands" in message and "in the river Danube ('danube')" in message
+    assert "move it to a bank or a crossing" in message
+    doc.undo()
+    assert in_river() == []
