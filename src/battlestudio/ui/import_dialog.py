@@ -157,7 +157,7 @@ class ImportDialog(QDialog):
         self.target_scenario = scenario
         self.start_dir = start_dir
         self.imported: ImportResult | None = None
-        self.resize(1000, 800)
+        self.resize(1100, 860)
 
         src = QGroupBox("Source")
         form = QFormLayout(src)
@@ -212,6 +212,8 @@ class ImportDialog(QDialog):
         self.columns_table.setObjectName("import_columns")
         self.columns_table.setHorizontalHeaderLabels(["Column of the file", "Read as", "First values"])
         self.columns_table.verticalHeader().hide()
+        row_h = self.fontMetrics().height() + 10  # a combo's height: compact rows, more of them seen
+        self.columns_table.verticalHeader().setDefaultSectionSize(row_h)
         self.columns_table.horizontalHeader().setStretchLastSection(True)
         self.rows_table = QTableWidget(0, 9)
         self.rows_table.setObjectName("import_rows")
@@ -219,6 +221,7 @@ class ImportDialog(QDialog):
             ["Row", "Read as", "Name", "Side", "Arm", "Subtype", "Men", "Figures", "Guns"]
         )
         self.rows_table.verticalHeader().hide()
+        self.rows_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.rows_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.mapping_box = QGroupBox("Columns (what each holds) and the first rows as they import")
         mlay = QHBoxLayout(self.mapping_box)
@@ -238,7 +241,7 @@ class ImportDialog(QDialog):
         split.addWidget(self.mapping_box)
         split.addWidget(self.tree)
         split.addWidget(self.warnings)
-        split.setSizes([260, 300, 140])
+        split.setSizes([340, 240, 120])
 
         tgt = QGroupBox("Import into")
         tl = QFormLayout(tgt)
