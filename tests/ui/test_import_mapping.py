@@ -126,3 +126,31 @@ def test_odd_headers_mapped_in_the_dialog_saved_and_loaded_again(qtbot, tmp_path
 
     monkeypatch.setattr(ImportDialog, "exec", lambda self: again(self) or self.result())
     w.actions["import"].trigger()
+
+
+def test_a_table_that_cannot_be_read_says_why(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("", encoding="utf-8")
+    said: list[str] = []
+
+    def script(d: ImportDialog) -> None:
+        _type(qtbot, d.files_edit, str(tmp_path / "missing.csv"))
+        said.append(d.status.text())
+        _type(qtbot, d.files_edit, str(empty))
+        said.append(d.status.text())
+        bad = tmp_path / "bad.toml"
+        bad.write_text("[hierarchy]\nlevels = 3\n", encoding="utf-8")
+        _type(qtbot, d.files_edit, str(ODD))
+        _type(qtbot, d.mapping_edit, str(bad))
+        said.append(d.status.text())
+        assert d.imported is None and not d.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+        d.reject()
+
+    monkeypatch.setattr(ImportDialog, "exec", lambda self: script(self) or self.result())
+    w.actions["import"].trigger()
+    assert "Cannot import" in said[0] and "missing.csv: cannot read file" in said[0]
+    assert "empty.csv: row 1: no header" in said[1]
+    assert "Cannot read the mapping" in said[2] and "bad.toml: [hierarchy] levels = 3" in said[2]
+    assert not any("--map" in x for x in said)

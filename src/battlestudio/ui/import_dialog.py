@@ -506,8 +506,9 @@ class ImportDialog(QDialog):
         """The loaded TOML file when the table still says what it says (so messages name the
         file), else the table's mapping; ``OobImportError`` when the table lacks something."""
         if not self.header:
-            path = self.paths()[0] if self.paths() else "the file"
-            raise OobImportError(f"{path}: row 1: no column names to read")
+            path = self.paths()[0]
+            read_header(path, self.format())  # the file's own error (missing, not a table…), if any
+            raise OobImportError(f"{path}: row 1: no header (the file or sheet is empty): no columns to read")
         problem = self._mapping_problem()
         if problem:
             raise OobImportError(problem)
