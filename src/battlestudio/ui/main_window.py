@@ -261,11 +261,27 @@ class MainWindow(QMainWindow):
         delete_selection(self.document)
 
     def paste(self) -> None:
-        made = paste_edit(self.document.scenario, self.clip) if self.clip is not None else None
+        if self.clip is None:
+            return
+        from battlestudio.edits.clipboard import side_mapping
+        from battlestudio.ui.paste_sides_dialog import ask_paste_sides
+
+        sc = self.document.scenario
+        sides, unmatched = side_mapping(sc, self.clip)
+        new_sides: dict = {}
+        if unmatched:  # another document's sides: the user says where they go
+            answer = ask_paste_sides(self, sc, self.clip, sides, unmatched)
+            if answer is None:
+                return
+            sides, new_sides = answer
+        made = paste_edit(sc, self.clip, sides=sides, new_sides=new_sides)
         if made is not None:
             edit, ids = made
             self.document.push(edit)
             self.document.set_selection(ids)
+            moved = [f"{self.clip.sides[a].name} → {sc.sides[b].name}" for a, b in sides.items() if a != b]
+            if moved:
+                self.statusBar().showMessage("Pasted onto the sides of this document: " + ", ".join(moved), 10_000)
 
     def duplicate(self) -> None:
         made = paste_edit(self.document.scenario, copy_records(self.document.scenario, self.document.selection))

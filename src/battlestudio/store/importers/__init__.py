@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.model.georef import Georeference
 from battlestudio.store.importers.common import (
@@ -32,7 +33,7 @@ FORMATS = ("oob", "csv", "xlsx", "fogofwar", "orbat-mapper")
 def import_oob(
     paths: Sequence[str | Path],
     fmt: str,
-    mapping: str | Path | None = None,
+    mapping: str | Path | Mapping[str, Any] | None = None,
     scenario_id: int | None = None,
     convert: bool = True,
     georef: Georeference | None = None,
@@ -48,8 +49,9 @@ def import_oob(
         the files (for ``fogofwar``: the folder holding the tables, or one of its files).
     fmt : str
         one of ``FORMATS``.
-    mapping : path | None
-        TOML column mapping, required for ``csv`` and ``xlsx``.
+    mapping : path | dict | None
+        TOML column mapping (or the same dict, ``tabular_mapping.load_mapping``), required for
+        ``csv`` and ``xlsx``.
     scenario_id : int | None
         fogofwar scenario whose forces to import (all forces when None).
     convert : bool
@@ -121,14 +123,24 @@ def import_oob(
             "found)" + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else "")
         )
     if convert:
-        from battlestudio.rules.toe.scale import convert_to_toe
+        from battlestudio.rules.toe.scale import ConversionWarning, convert_to_toe
 
-        sc, notes = convert_to_toe(res.scenario)
+        dropped: list[ConversionWarning] = []
+        sc, notes = convert_to_toe(res.scenario, warnings=dropped)
         res = replace(
             res,
             scenario=sc,
             warnings=res.warnings
-            + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
+            + [
+                ImportWarning(
+                    "conversion to Torden over Europa scale",
+                    0,
+                    str(n),
+                    "",
+                    "warning" if isinstance(n, ConversionWarning) else "note",
+                )
+                for n in [*notes, *dropped]
+            ],
         )
     for prob in res.scenario.validate_oob():
         res.warnings.append(
