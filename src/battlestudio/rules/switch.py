@@ -167,7 +167,7 @@ def conform_import(imported: Scenario, target: ScenarioInfo, only: Iterable[str]
     except RuleRefused:
         return Conformed(imported)
     convert = getattr(rs, "convert_import", None)
-    if not callable(convert):
+    if rs is None or not callable(convert):
         return Conformed(imported)
     sc = imported.copy()
     sc.info = replace(imported.info, ruleset=rid, parameters=dict(target.parameters))

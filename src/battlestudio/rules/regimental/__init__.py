@@ -240,7 +240,7 @@ class RegimentalRuleset(RulesetDefaults):
                     state.phase,
                     subject=formation,
                     state="casualty_tested",
-                    value=formation_losses(state, formation),
+                    value=formation_losses(state, formation, p),
                     reason=t.why,
                 ),
             ]

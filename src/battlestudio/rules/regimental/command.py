@@ -264,11 +264,14 @@ def table_record(
 def roll_initiative(
     state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource
 ) -> tuple[str, list[RollRecord], str]:
-    """2.1: one D6 each, the higher acts first; ties are rolled again (Ambiguity 2).
+    """2.1: one D6 each, the higher acts first; ties are rolled again (Ambiguity 2, assumed
+    ``initiative_tie`` = ``reroll``; ``holder_keeps``: a tie leaves the initiative with the side
+    that held it last turn, rolled again only when no side has held it).
 
     Returns ``(side, rolls, explanation)``.
     """
-    params.get("initiative_tie")
+    holder = state.flags.get("initiative:holder")
+    keeps = params.get("initiative_tie") == "holder_keeps" and holder in sides
     rolls: list[RollRecord] = []
     attempt = 1
     while True:
@@ -285,6 +288,11 @@ def roll_initiative(
                 + f". {w} wins {max(faces.values())} to {min(faces.values())} and activates first."
             )
             return w, rolls, text
+        if keeps:
+            text = "; ".join(r.explain() for r in rolls) + (
+                f". A tie at {faces[a]}: {holder} held the initiative and keeps it (initiative_tie holder_keeps)."
+            )
+            return str(holder), rolls, text
         attempt += 1
 
 

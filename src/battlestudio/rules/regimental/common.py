@@ -191,6 +191,21 @@ def next_slot(state: GameState, uid: str, kind: str) -> tuple[int, str, str]:
     rec = activation_of(state, f) or {}
     granted = [str(a) for a in rec.get("actions", ())]
     used = used_slots(state, uid, f)
+    cap = rec.get("granted")
+    if isinstance(cap, int) and not isinstance(cap, bool):  # announced_first_n off: any cap of them
+        free = [i for i, a in enumerate(granted) if a == kind and i not in used]
+        if len(used) < cap and free:
+            return free[0], f, ""
+        return (
+            -1,
+            f,
+            (
+                f"{u.name or uid} has used {len(used)} of the {cap} action{'s' if cap != 1 else ''} the orders "
+                f"test gave"
+                + ("" if len(used) >= cap else f", and '{kind}' is not among the announced left")
+                + f" ({', '.join(granted) or 'none'} announced; 2.2, announced_first_n off)"
+            ),
+        )
     last = max(used, default=-1)
     for i in range(last + 1, len(granted)):
         if granted[i] == kind:

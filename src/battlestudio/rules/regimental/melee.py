@@ -500,7 +500,17 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         if run.gone(t.id):
             return _done(run, replace(head, winner="attacker"), "", p)
     fight = True
-    if a.arm is Arm.CAVALRY and is_skirmishers(t):
+    if is_skirmishers(t) and disorganised(t) and a.arm is not Arm.CAVALRY:
+        run.add(
+            flee(
+                run.state,
+                t.id,
+                "disorganised skirmishers attacked: flee («Атакованный отряд с маркером дезорганизации бежит»)",
+            )
+        )
+        run.text.append(f"{t.name or t.id} were disorganised: they flee the field (Застрельщики)")
+        fight = False
+    elif a.arm is Arm.CAVALRY and is_skirmishers(t):
         fight = _skirmishers(run, a, t, p, dice, key)
     elif a.arm is Arm.CAVALRY and t.arm is Arm.INFANTRY and t.formation is not Formation.SQUARE:
         _square_test(run, a, t, p, dice, key)

@@ -72,7 +72,8 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
         how = f"{u.men} men / {men_per} = {figures} figures"
     elif u.bases:
         figures = int(u.bases) * per_base
-        how = f"{'men estimated, not given' if estimated else 'no men given'}: {u.bases} base{'s' if u.bases != 1 else ''} × {per_base} figures"
+        given = "men estimated, not given" if estimated else "no men given"
+        how = f"{given}: {u.bases} base{'s' if u.bases != 1 else ''} × {per_base} figures"
         if estimated:
             men = figures * men_per
             attrs["men_estimate"] = (
@@ -174,7 +175,7 @@ def _split(u: Unit, sizes: list[int], p: RuleParameters, ids: list[str]) -> list
     """``u`` as regiments of ``sizes`` bases with ``ids``, side by side along its front."""
     figs, men, horses = _shares(u.figures, sizes), _shares(u.men, sizes), _shares(u.horses, sizes)
     width = float(p.get("base_size_cm")[_kind(u)][0])
-    along = math.radians(u.facing + 90.0)  # the front edge runs across the facing
+    along = math.radians(u.facing - 90.0)  # the front edge runs across the facing, first on the left
     ax, ay = math.cos(along), math.sin(along)
     total = width * sum(sizes)
     out: list[Unit] = []

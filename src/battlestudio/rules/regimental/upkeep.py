@@ -42,6 +42,7 @@ from battlestudio.rules.regimental.morale import (
     command_morale_modifiers,
     commander_casualty_test,
     formation_losses,
+    morale_target,
     pass_probability,
 )
 
@@ -93,7 +94,7 @@ def _situational(req: ActionRequest, p: RuleParameters) -> list[Modifier]:
 def morale_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u = state.units[req.subject]
     mods = command_morale_modifiers(state, u, p) + _situational(req, p)
-    target = int(p.get("morale_target")) + sum(m.value for m in mods)
+    target = morale_target(p, mods)
     text = f"{u.name or u.id}: 2D6 ≤ {target} passes (8 {', '.join(f'{m.value:+d} {m.source}' for m in mods)})"
     if _withdrawal_due(state, u.id):
         text += "; it withdrew disorganised last turn: a failure flees the field (3.4)"
@@ -264,7 +265,7 @@ def casualty_preview(state: GameState, req: ActionRequest, p: RuleParameters) ->
         req.subject,
         True,
         "",
-        f"{formation_losses(state, req.subject)} losses: one D6, 1 killed, 2 badly wounded, 3-4 lightly wounded, "
+        f"{formation_losses(state, req.subject, p)} losses: one D6, 1 killed, 2 badly wounded, 3-4 lightly wounded, "
         "5-6 unharmed",
         (("unharmed", dict(exact)["unharmed"]),),
         exact,
@@ -283,7 +284,7 @@ def casualty_resolve(state: GameState, req: ActionRequest, p: RuleParameters, di
             **stamp(state),
             subject=g,
             state="casualty_tested",
-            value=formation_losses(state, g),
+            value=formation_losses(state, g, p),
             reason=t.why,
         ),
     ]
