@@ -151,3 +151,17 @@ def test_disorganised_skirmishers_attacked_by_infantry_flee():
     assert out.status == "resolved" and "flee the field" in out.explanation
     assert any(isinstance(e, UnitRemoved) and e.id == vil for e in s.battle.events[n:])
     assert not any(p.endswith(":attacker") for p in s.dice.purposes())  # no melee dice
+
+
+def test_d_r1_a_captured_hq_relays_no_order_and_gives_no_zone_bonus():
+    from battlestudio.rules.regimental.command import hq_link
+    from battlestudio.rules.regimental.morale import zone_flags
+
+    free = army()
+    assert hq_link(free, "russia", free.commanders["div"].position, P).within
+    assert zone_flags(free, free.units["b1-r0"], P)[0]  # 18 cm from the HQ: its zone (3.4.1)
+    taken = army(**{"hq_captured:russia": True})
+    assert not hq_link(taken, "russia", taken.commanders["div"].position, P).within
+    assert zone_flags(taken, taken.units["b1-r0"], P) == (False, True)  # the general's zone still counts
+    act = activate(taken, "div", ("move",), P, d(("regimental-orders:div:t1", (1,)), ("regimental-zone:div:t1", (5,))))
+    assert act.granted == () and "the HQ is captured" in act.explanation  # the order test, and lost

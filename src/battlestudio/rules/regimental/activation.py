@@ -133,6 +133,8 @@ def activate(
         who = "its units" if cond != "alive" else name
         if cond != "alive":
             notes.append(f"the general is {cond.replace('_', ' ')}: orders only from the HQ")
+        if state.flags.get(f"hq_captured:{c.side}"):
+            notes.append("the HQ is captured: it relays no order and gives no zone (D-R1)")
         if link.within:
             notes.append(f"{who} in the HQ's command zone{via}")
         else:

@@ -186,7 +186,8 @@ def hq_link(
 ) -> Link:
     """Whether ``target`` (a point, or units measured to their nearest point) lies in the HQ's
     20 cm zone directly or at the end of an adjutant chain whose every link is ≤ 20 cm
-    (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants.
+    (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants. A captured HQ
+    (``hq_captured:<side>``) reaches nothing (Тест на потери командования; D-R1).
 
     Raises
     ------
@@ -212,6 +213,8 @@ def hq_link(
         return distance_to(p, target)
 
     best = reach(hq.position)
+    if state.flags.get(f"hq_captured:{side}"):  # D-R1: a captured HQ relays no order, gives no zone
+        return Link(False, (hq.id,), best)
     if best <= zone + TINY:
         return Link(True, (hq.id,), best)
     frontier: list[tuple[tuple[float, float], tuple[str, ...]]] = [(hq.position, (hq.id,))]

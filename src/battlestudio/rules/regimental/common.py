@@ -185,6 +185,16 @@ def next_slot(state: GameState, uid: str, kind: str) -> tuple[int, str, str]:
                 "(«При захвате противником штаба, все подразделения могут либо вести огонь, либо отходить»)"
             ),
         )
+    withdrew = state.flags.get(f"withdrew_disorganised:{uid}")
+    if isinstance(withdrew, int) and not isinstance(withdrew, bool) and withdrew < state.turn:
+        return (
+            -1,
+            "",
+            (
+                f"{u.name or uid} withdrew disorganised last turn: its morale test comes first "
+                "(3.4: «в начале следующего хода должен пройти тест на мораль»)"
+            ),
+        )
     f = formation_of(state, uid)
     if f is None:
         return -1, "", f"{u.name or uid} is not in the brigade or division activated now (2.2)"

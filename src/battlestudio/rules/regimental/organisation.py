@@ -96,7 +96,9 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
 
 def _warnings(scenario: Scenario, uid: str, u: Unit, p: RuleParameters, size: bool = True) -> list[str]:
     """What the seed's organisation asks of unit ``u`` (``uid`` in ``scenario``) and it lacks
-    (``size``: its bases against a regiment's too)."""
+    (``size``: its bases against a regiment's too): a regiment's 4-6 bases (cavalry 4), a
+    battery's bases, a brigade or divisional general above it, and for skirmishers no more bases
+    than the battalions (2 bases each, 1.2) of the infantry of their formation (1.1)."""
     lo, hi = (int(v) for v in p.get("regiment_bases")["infantry"])
     cav = int(p.get("regiment_bases")["cavalry"])
     name = u.name or uid
@@ -115,6 +117,14 @@ def _warnings(scenario: Scenario, uid: str, u: Unit, p: RuleParameters, size: bo
     c = scenario.commanders.get(sup) if sup else None
     if c is None or c.echelon not in ("brigade", "division"):
         out.append(f"{name}: no brigade or divisional general above it (1.2)")
+    elif _kind(u) == "skirmishers" and u.bases:
+        line = [scenario.units[i] for i in scenario.oob.all_subordinates(c.id) if i in scenario.units]
+        battalions = sum((v.bases or 0) // 2 for v in line if v.arm is Arm.INFANTRY and _kind(v) == "infantry")
+        if u.bases > battalions:
+            out.append(
+                f"{name}: {u.bases} skirmisher bases, and {c.name or c.id}'s infantry has {battalions} "
+                f"battalion{'s' if battalions != 1 else ''}: one base a battalion (1.1)"
+            )
     return out
 
 
