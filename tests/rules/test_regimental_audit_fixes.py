@@ -91,3 +91,53 @@ def test_a_skirmisher_base_is_2_by_2_cm_and_a_regiment_has_one_a_battalion():
     )
     sc.units["sk"] = replace(sk, bases=2, men=0)
     assert not [w for w in convert_units(sc, P).warnings if "skirmisher" in w]
+
+
+def test_troops_directly_behind_the_guns_fight_for_them_and_the_guns_go_when_they_lose():
+    from battlestudio.replay.combat_events import Melee
+
+    from test_regimental_melee import GUNS, played, script_melee
+
+    # the guns face north with their rear edge at y = 56.5; Villatte's front touches it from behind
+    s = played(
+        units={GUNS: {"position": (112.0, 60.5), "facing": 90.0}, VIL: {"position": (112.0, 56.5), "facing": 90.0}}
+    )
+    key = "regimental-melee:austrian-avantgarde:t1:a1"
+    script_melee(s, key, [6] * 6, None, [6] * 6, None, [(6, 1)])
+    s.dice.add(f"regimental-morale:{VIL}", [1, 1])
+    s.dice.add(f"{key}:loser-d6", [6])  # the supports stand, but lost
+    n = len(s.battle.events)
+    out = act(s, "melee", AV, target=GUNS, supported_by=VIL)
+    assert out.status == "resolved", out.explanation
+    head = s.battle.events[n]
+    assert isinstance(head, Melee) and head.defenders == (GUNS,) and head.winner == "attacker"
+    assert GUNS not in s.state.units and VIL in s.state.units and "its supports lost" in out.explanation
+    # beside the guns, not behind them: refused
+    s = played(
+        units={GUNS: {"position": (112.0, 60.5), "facing": 90.0}, VIL: {"position": (98.45, 60.5), "facing": 90.0}}
+    )  # its right edge on the guns' left
+    side = act(s, "melee", AV, target=GUNS, supported_by=VIL)
+    assert side.status == "refused" and "not directly behind it" in side.explanation
+
+
+def test_a_morale_test_forced_by_skirmishers_fire_takes_minus_1_unless_read_for_melee_only():
+    from battlestudio.replay.combat_events import MoraleTest
+
+    chain = {"subtype": "skirmishers", "formation": "skirmish", "position": (112.0, 66.0), "facing": 90.0}
+    for reading, target in (("fire_and_melee", 7), ("melee", 8)):
+        av_attrs = {"markers_since_test": 5}  # one more marker forces the test (Тест на мораль)
+        s = session(
+            Script(),
+            {VIL: chain, AV: {"attributes": av_attrs}},
+            params={"skirmisher_morale_by": reading},
+        )
+        s.advance_to("activation", "french")
+        base = f"regimental-fire:{VIL}:t1:free1"
+        s.dice.add(base, [1] * 6)  # every die hits
+        s.dice.add(f"{base}:save", [6] * 6)  # none saved
+        s.dice.add(f"regimental-morale:{AV}", [4, 4])
+        out = act(s, "fire", VIL, target=AV)
+        assert out.status == "resolved", out.explanation
+        test = [e for e in s.battle.events if isinstance(e, MoraleTest) and e.unit == AV][-1]
+        assert test.roll["threshold"] == target, (reading, test.explanation)
+        assert ("fired on by skirmishers" in test.explanation) == (reading == "fire_and_melee")

@@ -313,11 +313,13 @@ def place_markers(
     dice: DiceSource,
     force_test: bool = False,
     key: str = "",
+    situational: Sequence[Modifier] = (),
 ) -> tuple[list[BattleEvent], list[RollRecord], str]:
     """``added`` casualty markers on ``uid`` (3.3.1 'помечаются маркером потерь'): bases removed
-    at 6/2/5 markers with their figures lost (``loss_event``), the unit removed with its last
+    at 6/2/5 markers (Пехота, Кавалерия, Артиллерия: the limit a base) with their figures lost (``loss_event``), the unit removed with its last
     base, and the morale test forced at 6/4/3 markers (Тест на мораль) or by ``force_test``
-    (casualties from canister, 3.3.3)."""
+    (casualties from canister, 3.3.3); ``situational`` morale modifiers of the cause (fire of
+    skirmishers, Застрельщики)."""
     u = state.units[uid]
     if added <= 0:
         return [], [], f"{u.name or uid}: no casualty markers"
@@ -340,7 +342,7 @@ def place_markers(
         whys = ["casualties from canister (3.3.3)"]
     for i, why in enumerate(whys):
         tag = f"{key}:markers{'' if i == 0 else i + 1}" if key else (f"markers{i + 1}" if i else "")
-        passed, evs, roll = take_morale(after, uid, p, dice, why, key=tag)
+        passed, evs, roll = take_morale(after, uid, p, dice, why, situational, key=tag)
         events += evs
         rolls.append(roll)
         after = apply(after, evs)

@@ -48,7 +48,7 @@ from battlestudio.rules.regimental.common import (
     withdraw,
 )
 from battlestudio.rules.regimental.fire import binomial, roll_hits
-from battlestudio.rules.regimental.geometry import ATTACKS, situation
+from battlestudio.rules.regimental.geometry import ATTACKS, attacked_side, situation
 from battlestudio.rules.regimental.morale import zone_flags
 
 WITHDREW = "withdrew_disorganised"
@@ -175,6 +175,12 @@ def _check(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Uni
                 raise RuleRefused(f"{s.name or sup} cannot support {t.name or t.id} (Артиллерия)")
             if gap(s, t) > contact + 1e-6:
                 raise RuleRefused(f"{s.name or sup} does not stand directly behind {t.name or t.id} (Артиллерия)")
+            where, _ = attacked_side(s, t, p)
+            if where != "rear":
+                raise RuleRefused(
+                    f"{s.name or sup} stands at the {where} of {t.name or t.id}, not directly behind it "
+                    "(Артиллерия: «войска, стоящие строго за ней»)"
+                )
             guns, t = t, s
     return a, t, guns
 

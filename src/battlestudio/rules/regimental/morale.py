@@ -58,7 +58,8 @@ def command_morale_modifiers(
     test only (ERRATA Regimental 3: the zone lines stand under «3.4.1 Модификаторы при
     рукопашной атаке»; the assumed ``zone_bonus_tests`` = ``all`` gives them in every test):
     HQ zone +2, general's zone +1 (both, or the better one with ``zone_bonuses`` = ``better``).
-    Always: general killed or wounded -1, HQ captured -2, artillery -1 per casualty marker."""
+    Always: general killed or wounded -1, HQ captured -2, artillery -1 per casualty marker
+    (Артиллерия)."""
     m = params.get("morale_modifiers")
     out: list[Modifier] = []
     if melee or params.get("zone_bonus_tests") == "all":

@@ -216,7 +216,7 @@ def convert_import(
     scenario: Scenario, params: RuleParameters | None = None, only: Iterable[str] | None = None
 ) -> tuple[Scenario, Conversion]:
     """``scenario`` (an importer's result, or records pasted) with its units at the Regimental
-    scale: a copy, and what changed. Units already converted (``SCALE``) are left alone;
+    scale (1.1-1.2): a copy, and what changed. Units already converted (``SCALE``) are left alone;
     ``only`` limits the work to those unit ids. A brigade-sized unit is split into regiments
     (``regiment_sizes``) that take its place under its superior, unless ``split_brigades`` is
     overridden to false or a deployment zone or reinforcement names it; each unit that cannot
