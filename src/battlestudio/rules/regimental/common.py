@@ -316,8 +316,9 @@ def place_markers(
     situational: Sequence[Modifier] = (),
 ) -> tuple[list[BattleEvent], list[RollRecord], str]:
     """``added`` casualty markers on ``uid`` (3.3.1 'помечаются маркером потерь'): bases removed
-    at 6/2/5 markers (Пехота, Кавалерия, Артиллерия: the limit a base) with their figures lost (``loss_event``), the unit removed with its last
-    base, and the morale test forced at 6/4/3 markers (Тест на мораль) or by ``force_test``
+    at 6/2/5 markers (Пехота, Кавалерия, Артиллерия: the limit a base) with their figures lost
+    (``loss_event``), the unit removed with its last base, and the morale test forced at 6/4/3
+    markers (Тест на мораль) or by ``force_test``
     (casualties from canister, 3.3.3); ``situational`` morale modifiers of the cause (fire of
     skirmishers, Застрельщики)."""
     u = state.units[uid]
