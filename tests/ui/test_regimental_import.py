@@ -112,3 +112,39 @@ def test_an_oob_imported_into_a_regimental_scenario_arrives_as_regiments_and_pla
     moved = [e for e in play.log.events[n:] if isinstance(e, Moved) and e.id == LINE]
     assert moved, panel.outcome.toPlainText()
     assert play.session.state.units[LINE].position != start
+
+
+def test_units_copied_under_another_ruleset_are_pasted_as_regiments(qtbot, tmp_path, monkeypatch):
+    """Edit ▸ Copy in Elchingen under Torden over Europa, Edit ▸ Paste into Elchingen switched
+    to the Regimental rules: the Avantgarde's 3,400 men come in as two regiments of 4 bases
+    (1.2), its hussars as 2 squadrons; one undo step; a paste within the document copies as is."""
+    from tests.ui.window_helpers import ELCHINGEN
+
+    w = elchingen_under(qtbot, tmp_path, monkeypatch, "toe")
+    w.document.set_selection({"austrian-avantgarde", "austrian-avantgarde-cavalry"})
+    w.actions["copy"].trigger()
+    panel = w.properties_panel
+    assert w.files.open_path(ELCHINGEN, ask=False)
+    combo = panel.editors["info"]["ruleset"].widget
+    combo.setCurrentIndex(combo.findData("regimental"))
+    combo.activated.emit(combo.currentIndex())
+    doc = w.document
+    assert doc.scenario.info.ruleset == "regimental"
+    before = set(doc.scenario.units)
+    steps = doc.undo_count
+    w.actions["paste"].trigger()
+    new = [doc.scenario.units[i] for i in sorted(set(doc.scenario.units) - before)]
+    assert sorted((u.bases, u.figures) for u in new) == [(2, 4), (4, 22), (4, 23)]
+    assert doc.undo_count == steps + 1 and "Regimental rules: 3 units converted" in doc.undo_text
+    assert set(doc.selection) == {u.id for u in new}
+    one = next(u for u in new if u.bases == 4)
+    doc.set_selection({one.id})
+    w.actions["copy"].trigger()
+    w.actions["paste"].trigger()  # within the Regimental document: as copied
+    again = [doc.scenario.units[i] for i in doc.selection]
+    assert [(u.bases, u.figures, u.attributes.get("split_from")) for u in again] == [
+        (4, one.figures, "austrian-avantgarde")
+    ]
+    w.actions["undo"].trigger()
+    w.actions["undo"].trigger()
+    assert set(doc.scenario.units) == before
