@@ -141,3 +141,26 @@ def test_a_morale_test_forced_by_skirmishers_fire_takes_minus_1_unless_read_for_
         test = [e for e in s.battle.events if isinstance(e, MoraleTest) and e.unit == AV][-1]
         assert test.roll["threshold"] == target, (reading, test.explanation)
         assert ("fired on by skirmishers" in test.explanation) == (reading == "fire_and_melee")
+
+
+def test_infantry_that_rolls_1_but_passes_its_morale_keeps_its_return_fire_at_the_cavalry():
+    from battlestudio.replay.combat_events import Fired
+
+    from test_regimental_melee import CAV, played, script_melee
+
+    for reading, fires in ((True, True), (False, False)):
+        s = played(params={"square_return_fire": reading})
+        key = "regimental-melee:austrian-avantgarde-cavalry:t1:a1"
+        s.dice.add(f"{key}:square", [1])  # no square (3.4.2)
+        s.dice.add(f"regimental-morale:{VIL}", [1, 1])  # passed: it keeps its return fire
+        s.dice.add(f"{key}:return-fire", [6] * 6)  # Villatte's 6 front-line bases in line: no hit
+        script_melee(s, key, [6, 6, 6, 6], [], [6] * 6, [], [(6, 1)])
+        s.dice.add(f"regimental-morale:{VIL}", [1, 1])
+        s.dice.add(f"{key}:loser-d6", [6])
+        n = len(s.battle.events)
+        out = act(s, "melee", CAV, target=VIL)
+        assert out.status == "resolved", out.explanation
+        shots = [e for e in s.battle.events[n:] if isinstance(e, Fired) and e.unit == VIL]
+        assert bool(shots) == fires, reading
+        if fires:
+            assert len(shots[0].roll["raw"]) == 6

@@ -47,7 +47,7 @@ from battlestudio.rules.regimental.common import (
     used_slots,
     withdraw,
 )
-from battlestudio.rules.regimental.fire import binomial, roll_hits
+from battlestudio.rules.regimental.fire import binomial, front_bases, roll_hits
 from battlestudio.rules.regimental.geometry import ATTACKS, attacked_side, situation
 from battlestudio.rules.regimental.morale import zone_flags
 
@@ -394,8 +394,9 @@ def _loser(run: _Run, loser: Side, winner: Unit, p: RuleParameters, dice: DiceSo
 
 
 def _square_test(run: _Run, cav: Unit, inf: Unit, p: RuleParameters, dice: DiceSource, key: str) -> None:
-    """3.4.2: 1 no square and a morale test; 2-5 square, its front base may fire; 6 square
-    with a disorganisation marker, melee only."""
+    """3.4.2: 1 no square and a morale test (failed: no return fire, melee only; passed: its
+    front-line bases fire, as the square's front base does with ``square_return_fire``); 2-5
+    square, its front base may fire; 6 square with a disorganisation marker, melee only."""
     die = roll_d6(dice, f"{key}:square")
     res = str(p.get("square_test_table")[die - 1])
     run.rolls.append(
@@ -414,6 +415,12 @@ def _square_test(run: _Run, cav: Unit, inf: Unit, p: RuleParameters, dice: DiceS
         run.add(evs, [roll], f"{inf.name or inf.id} does not form square; " + roll.explain())
         if not passed:
             run.text.append("it may not return fire and fights only in melee (3.4.2)")
+        elif p.get("square_return_fire") and not run.gone(inf.id):
+            # «Если проваливает тест, то не имеет права на ответный огонь»: passed, it keeps it
+            n = front_bases(run.state.units[inf.id], p)
+            _one_die_shot(
+                run, inf, cav, p, dice, f"{key}:return-fire", f"{inf.name or inf.id} fires at {cav.name or cav.id}", n
+            )
         return
     run.add([FormationChanged(**stamp(run.state), unit=inf.id, formation=Formation.SQUARE.value)])
     if res == "square_disorganised":
@@ -467,12 +474,12 @@ def _chasseur_shot(run: _Run, cav: Unit, target: Unit, p: RuleParameters, dice: 
 
 
 def _one_die_shot(
-    run: _Run, firer: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str, label: str
+    run: _Run, firer: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str, label: str, n: int = 1
 ) -> None:
-    """One die fired as infantry fire (hits and saves as 3.3.1) before or during a melee: the
-    ``Fired`` event and the markers it places."""
+    """One die (``n``: one a front-line base) fired as infantry fire (hits and saves as 3.3.1)
+    before or during a melee: the ``Fired`` event and the markers it places."""
     markers, rolls = roll_hits(
-        dice, key, label, 1, int(p.get("hit_values")), int(p.get("save_values")["normal"]), target.name or target.id
+        dice, key, label, n, int(p.get("hit_values")), int(p.get("save_values")["normal"]), target.name or target.id
     )
     fired = Fired(
         **stamp(run.state),
