@@ -11,6 +11,10 @@ here; a recording (``battlestudio.play.PlayDocument``) answers the same verbs wi
 A gesture is the calls made with one merge ``key``: the document snapshots the records it
 works on at the first call with a new key, every later call gives the displacement or turn
 from there, and the whole gesture is one undo step.
+
+Records from elsewhere come in through ``import_edit`` (an importer's scenario) and ``paste_into``
+(copied records): their units first take the document's ruleset scale
+(``rules.switch.conform_import``), then one undo step adds them.
 """
 
 from __future__ import annotations
