@@ -79,6 +79,8 @@ def import_oob(
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    from battlestudio.rules import DEFAULT_RULESET
+
     rid = _ruleset_id(ruleset)
     if not paths:
         raise OobImportError("no input file given")
@@ -91,7 +93,7 @@ def import_oob(
     if given and fmt != "orbat-mapper":
         raise OobImportError(f"{', '.join(given)}: only read for --format orbat-mapper, not {fmt}")
     if fmt == "orbat-mapper":
-        if rid != "toe":
+        if rid != DEFAULT_RULESET:
             raise OobImportError(
                 f"a ruleset ({ruleset}) is not read for --format orbat-mapper, whose recorded game is kept"
             )
@@ -130,7 +132,7 @@ def import_oob(
             f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
             "found)" + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else "")
         )
-    if rid != "toe":
+    if rid != DEFAULT_RULESET:
         res = _for_ruleset(res, rid, convert, paths)
     elif convert:
         from battlestudio.rules.toe.scale import convert_to_toe
@@ -150,10 +152,11 @@ def import_oob(
 
 
 def _ruleset_id(ruleset: str | None) -> str:
-    """The installed ruleset ``ruleset`` names ("toe" for None); OobImportError naming it else."""
+    """The installed ruleset ``ruleset`` names (``DEFAULT_RULESET``, Torden over Europa, for None);
+    OobImportError naming it else."""
     from battlestudio.rules import RuleRefused, available_rulesets, resolve_ruleset_id
 
-    rid = resolve_ruleset_id(ruleset or "toe")
+    rid = resolve_ruleset_id(ruleset or "")
     try:
         known = available_rulesets()
     except RuleRefused as exc:
