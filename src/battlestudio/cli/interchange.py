@@ -39,6 +39,11 @@ def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", metavar="ISO", help="clock time of the deployment (orbat-mapper; default startTime)")
     p.add_argument("--ground-scale", type=float, help="metres of ground per table cm (orbat-mapper; default 30)")
     p.add_argument("--no-convert", action="store_true", help="keep historical units; no Torden over Europa scale")
+    p.add_argument(
+        "--ruleset",
+        help="ruleset of the scenario written (default toe); its scale replaces Torden over Europa's, "
+        "e.g. regimental: bases at 75 men a figure, brigades split into regiments",
+    )
     p.add_argument("--out", required=True, help="the .battle or .battle.json file to write")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.epilog = (
@@ -78,6 +83,7 @@ def _cmd_import_oob(args: argparse.Namespace) -> int:
         turn_minutes=args.turn_minutes,
         start=args.start,
         ground_scale=args.ground_scale,
+        ruleset=args.ruleset,
     )
     print(terminal_text("\n".join(res.summary.lines())))
     for w in res.warnings:

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from battlestudio.edits.merge import merge_edit
+from battlestudio.document import import_edit
 from battlestudio.model.scenario import Scenario, Side
 from battlestudio.replay.battle import Battle
 from battlestudio.store.importers import FORMATS, ImportResult, OobImportError, import_oob
@@ -679,7 +679,7 @@ def import_into(doc: Document, dialog: ImportDialog) -> list[str]:
             "Game ▸ Back to Scenario Editor first, or import into a new document"
         )
     side_map, new_sides = dialog.side_mapping()
-    edit, nodes = merge_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
+    edit, nodes = import_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
     if not doc.push(edit):
         raise ValueError("the document refused the import")
     return nodes

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu
 
-from battlestudio.document import Document
+from battlestudio.document import Document, paste_into
 from battlestudio.edits import MAP_KINDS, copy_records, paste_edit
 from battlestudio.ui.actions import Actions, app_icon, build_actions
 from battlestudio.ui.club.view import ClubView
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.recovery = recovery or RecoveryStore()
         self.document = document or Document(new_battle())
         self.clip = None
+        self.clip_ruleset: str | None = None
         self.setObjectName("main_window")
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)  # documents dropped on the window open (dropEvent)
@@ -255,6 +256,7 @@ class MainWindow(QMainWindow):
         clip = copy_records(self.document.scenario, self.document.selection)
         if len(clip):
             self.clip = clip
+            self.clip_ruleset = self.document.scenario.info.ruleset  # a paste elsewhere converts
 
     def cut(self) -> None:
         self.copy()
@@ -274,7 +276,7 @@ class MainWindow(QMainWindow):
             if answer is None:
                 return
             sides, new_sides = answer
-        made = paste_edit(sc, self.clip, sides=sides, new_sides=new_sides)
+        made = paste_into(sc, self.clip, self.clip_ruleset, sides=sides, new_sides=new_sides)
         if made is not None:
             edit, ids = made
             self.document.push(edit)

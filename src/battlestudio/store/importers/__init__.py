@@ -40,6 +40,7 @@ def import_oob(
     turn_minutes: int | None = None,
     start: str | None = None,
     ground_scale: float | None = None,
+    ruleset: str | None = None,
 ) -> ImportResult:
     """Import order-of-battle files of one format into one scenario.
 
@@ -60,6 +61,10 @@ def import_oob(
     georef, turn_minutes, start, ground_scale
         only for ``orbat-mapper`` (``store.importers.orbat_mapper.import_orbat_mapper``); the
         result is then an ``OrbatMapperImport`` holding the recorded game too.
+    ruleset : str | None
+        the ruleset the scenario is for (None: the default, Torden over Europa). Another
+        ruleset's scale replaces Torden over Europa's: its ``convert_import`` (the Regimental
+        rules: bases, brigades split into regiments) adds its notes and warnings, one a unit.
 
     Returns
     -------
@@ -76,6 +81,9 @@ def import_oob(
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    from battlestudio.rules import DEFAULT_RULESET
+
+    rid = _ruleset_id(ruleset)
     if not paths:
         raise OobImportError("no input file given")
     if mapping is not None and fmt not in ("csv", "xlsx"):
@@ -87,6 +95,10 @@ def import_oob(
     if given and fmt != "orbat-mapper":
         raise OobImportError(f"{', '.join(given)}: only read for --format orbat-mapper, not {fmt}")
     if fmt == "orbat-mapper":
+        if rid != DEFAULT_RULESET:
+            raise OobImportError(
+                f"a ruleset ({ruleset}) is not read for --format orbat-mapper, whose recorded game is kept"
+            )
         if len(paths) != 1:
             raise OobImportError("--format orbat-mapper takes one scenario file")
         from battlestudio.store.importers.orbat_mapper import import_orbat_mapper
@@ -122,7 +134,9 @@ def import_oob(
             f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
             "found)" + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else "")
         )
-    if convert:
+    if rid != DEFAULT_RULESET:
+        res = _for_ruleset(res, rid, convert, paths)
+    elif convert:
         from battlestudio.rules.toe.scale import ConversionWarning, convert_to_toe
 
         dropped: list[ConversionWarning] = []
@@ -147,6 +161,39 @@ def import_oob(
             ImportWarning(", ".join(str(p) for p in paths), 0, f"order of battle: {prob.code}: {prob.message}")
         )
     return res
+
+
+def _ruleset_id(ruleset: str | None) -> str:
+    """The installed ruleset ``ruleset`` names (``DEFAULT_RULESET``, Torden over Europa, for None);
+    OobImportError naming it else."""
+    from battlestudio.rules import RuleRefused, available_rulesets, resolve_ruleset_id
+
+    rid = resolve_ruleset_id(ruleset or "")
+    try:
+        known = available_rulesets()
+    except RuleRefused as exc:
+        raise OobImportError(f"ruleset {ruleset!r}: the installed rulesets cannot be listed: {exc}") from None
+    if rid not in known:
+        raise OobImportError(f"unknown ruleset {ruleset!r}; use one of {', '.join(sorted(known))}")
+    return rid
+
+
+def _for_ruleset(res: ImportResult, rid: str, convert: bool, paths: Sequence[str | Path]) -> ImportResult:
+    """``res`` as a scenario of ruleset ``rid``, its units at that ruleset's scale when ``convert``."""
+    from battlestudio.rules.switch import conform_import
+
+    sc = res.scenario.copy()
+    sc.info = replace(sc.info, ruleset=rid)
+    if not convert:
+        return replace(res, scenario=sc)
+    conf = conform_import(sc, sc.info)
+    out = conf.scenario
+    out.info = sc.info
+    name = ", ".join(str(p) for p in paths)
+    what = f"conversion to the {conf.ruleset_name or rid} scale"
+    more = [ImportWarning(what, 0, n, "", "note") for n in conf.notes]
+    more += [ImportWarning(name, 0, f"{what}: {w}") for w in conf.warnings]
+    return replace(res, scenario=out, warnings=res.warnings + more)
 
 
 __all__ = ["FORMATS", "ImportResult", "ImportSummary", "ImportWarning", "OobImportError", "import_oob"]
