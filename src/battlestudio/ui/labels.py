@@ -373,7 +373,13 @@ def merge_town_objectives(
 
 
 def labels_in_view(
-    by_kind: dict, t: QTransform, vp: QRectF, lod: float, table: QRectF, fixed: Iterable[QRectF] = ()
+    by_kind: dict,
+    t: QTransform,
+    vp: QRectF,
+    lod: float,
+    table: QRectF,
+    fixed: Iterable[QRectF] = (),
+    aggregates=None,
 ) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
@@ -382,7 +388,9 @@ def labels_in_view(
     ``lod`` (px per cm) hides (unit names below ``LABEL_MIN_LOD``); troops are measured as
     obstacles only when a terrain name asks for room. ``t`` maps scene to device pixels, ``vp``
     is the viewport (device pixels), ``table`` the table's scene rectangle and ``fixed`` device
-    rectangles no label may cover (``place_labels``).
+    rectangles no label may cover (``place_labels``). ``aggregates`` (an ``AggregateLayer``)
+    adds the names and strengths of the formation markers drawn at this zoom, ranked as their
+    commanders, in place of those commanders' own names.
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -409,7 +417,12 @@ def labels_in_view(
         if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()
     ]
     requests: list[LabelRequest] = []
+    named: set[str] = set()
+    if aggregates is not None:
+        requests, named = aggregates.label_requests(lod, view)
     for item in commanders:
+        if item.id in named:
+            continue
         req = item.label_request(lod)
         if req is not None:
             rank = RANKS.get(getattr(item, "echelon", ""), RANKS["brigade"])

@@ -128,6 +128,7 @@ class MapView(QGraphicsView):
         self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
         self.map_scene.ctx.record_names = _record_names(s, self._designed())
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
+        self.map_scene.aggregate_layer.set_oob(s.oob)
         for kind in ITEM_CLASSES:
             self.map_scene.reconcile(kind, getattr(s, kind))
         self._on_selection_changed(self.document.selection)
@@ -141,6 +142,8 @@ class MapView(QGraphicsView):
             if names != self.map_scene.ctx.record_names:
                 self.map_scene.ctx.record_names = names
                 self.map_scene.resync("reinforcements", s.reinforcements)
+        if any(c.kind == "oob" for c in changes):
+            self.map_scene.aggregate_layer.set_oob(s.oob)  # formations: reattached, or a new file's
         for change in changes:
             if change.kind in ITEM_CLASSES:
                 self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
@@ -352,11 +355,14 @@ class MapView(QGraphicsView):
             units,
             scene.layer_revision,
             scene.ctx.labels_visible,
+            scene.aggregate_layer.revision if scene.aggregate_layer.markers() else -1,
         )
         if key != self._label_key:
             self._label_key = key
             self._labels = (
-                labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed)
+                labels_in_view(
+                    scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer
+                )
                 if scene.ctx.labels_visible
                 else []
             )
