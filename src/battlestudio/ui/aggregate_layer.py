@@ -7,7 +7,7 @@ A marker is the outline of the ground the formation's living units stand on (the
 lightly filled) in its side's colour (``Side.colour``), and at the units' centre the
 formation's symbol (a box in the side's colour with its echelon mark, "XXX" corps, "XX"
 division). Its name and strength ("VI Corps 19,800": men of its units not eliminated) are a map
-label placed with the others (``label_requests``; ranked as the formation's commander, so army
+label (``Aggregate.text``) placed with the others (``label_requests``; ranked as the formation's commander, so army
 > corps > town > division > brigade), taking the place of its commander's own name.
 
 Members are read from the order of battle the view gives (``set_oob``) and the unit and
@@ -49,6 +49,9 @@ LAYER = "formations"
 SYMBOL_PX = {"corps": (34.0, 20.0), "division": (28.0, 17.0)}
 """Symbol box (width, height) in screen pixels per echelon."""
 
+MARK_PX = 11.0
+"""Height in screen pixels of the echelon mark drawn above a symbol."""
+
 HULL_ALPHA = 46
 """Opacity (0–255) of the hull's fill: the brigades stay visible beneath it."""
 
@@ -83,6 +86,8 @@ class Aggregate:
         convex hull of its units' footprints, scene cm (counter-clockwise, not closed).
     arm : str
         the arm of most of its men (``Arm`` value): the symbol's glyph.
+    guns : int
+        guns of its living units.
     """
 
     id: str
@@ -94,6 +99,14 @@ class Aggregate:
     centre: tuple[float, float]
     hull: tuple[tuple[float, float], ...]
     arm: str = "infantry"
+    guns: int = 0
+
+    @property
+    def text(self) -> str:
+        """The marker's label: name and men ("VI Corps 19,800"), or guns when no men are given."""
+        if self.men:
+            return f"{self.name} {self.men:,}"
+        return f"{self.name} {self.guns} guns" if self.guns else self.name
 
 
 def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -146,6 +159,7 @@ def aggregates(
                 members.setdefault(cid, []).append(u)
                 break
     men = {cid: sum(u.men for u in us) for cid, us in members.items()}  # off the table too
+    guns = {cid: sum(u.guns for u in us) for cid, us in members.items()}
     out: list[Aggregate] = []
     for cid in sorted(members):
         c, us = commanders[cid], members[cid]
@@ -177,6 +191,7 @@ def aggregates(
                 (sx / n, sy / n),
                 tuple(convex_hull(corners)),
                 max(sorted(by_arm), key=lambda a: by_arm[a]),
+                guns[cid],
             )
         )
     return out
@@ -260,19 +275,34 @@ class AggregateLayer(QGraphicsItem):
         out: list[LabelRequest] = []
         named: set[str] = set()
         rank = RANKS[echelon]
-        h = SYMBOL_PX[echelon][1]
+        w, h = SYMBOL_PX[echelon]
         for m in self.markers(echelon):
             named.add(m.id)
             at = QPointF(*m.centre)
             if view is not None and not view.contains(at):
                 continue
-            text = f"{m.name} {m.men:,}"
+            text = m.text
             label = self._labels.get(text)
             if label is None:
                 if len(self._labels) > 2000:
                     self._labels.clear()
                 label = self._labels[text] = Label(text, self._scene.ctx, bold=echelon == "corps")
-            out.append(LabelRequest(label, at, True, h / 2.0 + 2.0, 1, rank))
+            lw, lh = label.width_px, label.height_px
+            below = h / 2.0 + 2.0 + lh / 2.0
+            above = h / 2.0 + MARK_PX + 2.0 + lh / 2.0
+            side = w / 2.0 + 3.0 + lw / 2.0
+            corner = lw / 2.0 - w / 2.0
+            shifts = (
+                (0.0, below),
+                (0.0, -above),
+                (side, 0.0),
+                (-side, 0.0),
+                (corner, below),
+                (-corner, below),
+                (corner, -above),
+                (-corner, -above),
+            )
+            out.append(LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts))
         return out, named
 
     # -- QGraphicsItem -------------------------------------------------------------------
@@ -339,7 +369,7 @@ def draw_symbol(painter: QPainter, box: QRectF, colour: QColor, echelon: str, ar
     if mark:
         metrics = painter.fontMetrics()
         mw, mh = metrics.horizontalAdvance(mark) + 4.0, metrics.height()
-        top = QRectF(box.center().x() - mw / 2.0, box.top() - mh - 1.0, mw, mh)
+        top = QRectF(box.center().x() - mw / 2.0, box.top() - mh - 1.0, mw, min(mh, MARK_PX))
         painter.fillRect(top, QColor(255, 255, 250, 200))
         painter.setPen(QColor("#202020"))
         painter.drawText(top, Qt.AlignmentFlag.AlignCenter, mark)

@@ -197,6 +197,9 @@ class LabelRequest:
     along : tuple[tuple[QPointF, float], ...]
         for a name along a line: candidate (scene centre, angle in degrees) placements, tried
         in order; the label is then centred on the point and turned (``AlongLabel``).
+    shifts : tuple[tuple[float, float], ...]
+        candidate (dx, dy) screen-pixel shifts from the anchored place, tried in order instead
+        of the kind's own (a formation marker's name: below its symbol, above, right, left).
     """
 
     label: Label
@@ -206,6 +209,7 @@ class LabelRequest:
     priority: int = 3
     rank: float | None = None
     along: tuple[tuple[QPointF, float], ...] = ()
+    shifts: tuple[tuple[float, float], ...] = ()
 
 
 RANKS = {"army": 0.0, "c_in_c": 0.0, "corps": 1.0, "town": 2.0, "division": 3.0, "objective": 4.0, "brigade": 5.0}
@@ -295,10 +299,15 @@ def place_labels(
                 tw, th = turned_size(w, h, angle)
                 tries.append((round(cx - tw / 2.0), round(cy - th / 2.0), tw, th, angle))
         else:
-            shifts = (0.0, -h, h) if req.priority == 0 else (0.0, h) if req.priority == 1 else (0.0,)
+            if req.shifts:
+                shifts = req.shifts
+            elif req.priority == 0:
+                shifts = ((0.0, 0.0), (0.0, -h), (0.0, h))
+            else:
+                shifts = ((0.0, 0.0), (0.0, h)) if req.priority == 1 else ((0.0, 0.0),)
             tries = [
-                (round(ax - w / 2.0), round((ay if req.below else ay - h / 2.0) + shift), w, h, None)
-                for shift in shifts
+                (round(ax - w / 2.0 + sx), round((ay if req.below else ay - h / 2.0) + sy), w, h, None)
+                for sx, sy in shifts
             ]
         for x0, y0, tw, th, angle in tries:
             x1, y1 = x0 + tw, y0 + th
