@@ -335,6 +335,17 @@ def place_labels(
     return placed
 
 
+def first_free(candidates: list[QRectF], taken: Iterable[QRectF]) -> int:
+    """Index of the first of ``candidates`` (a badge's possible rectangles, best first) that
+    meets none of ``taken`` (rectangles in the same coordinates, e.g. neighbours' order-budget
+    badges); 0 when every one meets something."""
+    rects = list(taken)
+    for i, c in enumerate(candidates):
+        if not any(c.intersects(r) for r in rects):
+            return i
+    return 0
+
+
 def _priority(req: LabelRequest) -> float:
     return req.rank if req.rank is not None else PRIORITY_RANK.get(req.priority, 8.0)
 

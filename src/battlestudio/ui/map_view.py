@@ -331,7 +331,7 @@ class MapView(QGraphicsView):
         # (TerrainItem.label_request): below that a step that only moves units keeps the labels
         units = revs["units"] if self.zoom() >= LABEL_MIN_LOD else -1
         fixed = [
-            item.deviceTransform(t).mapRect(item.boundingRect())  # a handful of badges
+            item.deviceTransform(t).mapRect(item.shape().boundingRect())  # a handful of badges, where drawn
             for items in scene.label_obstacles
             for item in items()
             if item.isVisible()
@@ -371,7 +371,10 @@ class MapView(QGraphicsView):
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
         exposed = self.viewportTransform().mapRect(rect)
         painter.save()
-        painter.resetTransform()
+        # labels are placed in viewport pixels: on the viewport that is the painter's device,
+        # but ``render`` (exports) paints the view into a part of a page (below its title)
+        inverse, _ok = self.viewportTransform().inverted()
+        painter.setWorldTransform(inverse * painter.worldTransform())
         for r, label in self.placed_labels():
             if r.intersects(exposed):
                 label.draw(painter, r)
