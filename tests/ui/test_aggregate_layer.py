@@ -15,7 +15,15 @@ from PySide6.QtGui import QColor
 
 from battlestudio import store
 from battlestudio.replay.game import GameLog
-from battlestudio.ui.aggregate_layer import CORPS_LOD, DIVISION_LOD, SYMBOL_PX, aggregates, convex_hull, echelon_at
+from battlestudio.ui.aggregate_layer import (
+    CORPS_LOD,
+    DIVISION_LOD,
+    SYMBOL_PX,
+    aggregates,
+    convex_hull,
+    echelon_at,
+    formation_of,
+)
 from battlestudio.ui.map_export import MapPage, PageSpec
 from battlestudio.ui.panels.oob_model import ID_ROLE
 from battlestudio.ui.resources import bundled_scenarios
@@ -179,3 +187,18 @@ def test_exports_draw_and_list_the_markers_at_the_same_zooms(qapp):
     finally:
         far.close()
         near.close()
+
+
+def test_only_the_formations_whose_units_changed_are_worked_out_again(bench):
+    s = bench.scenario
+    members = formation_of(s.units, s.commanders, s.oob, "corps")
+    cache: dict = {}
+    first = {m.id: m for m in aggregates(s.units, s.commanders, s.oob, "corps", members_of=members, cache=cache)}
+    uid = sorted(members)[0]
+    u = s.units[uid]
+    moved = {**s.units, uid: replace(u, position=(u.position[0] + 30.0, u.position[1]))}
+    again = {m.id: m for m in aggregates(moved, s.commanders, s.oob, "corps", members_of=members, cache=cache)}
+    changed = {cid for cid in again if again[cid] is not first[cid]}
+    assert changed == {members[uid]}
+    assert again[members[uid]].centre[0] > first[members[uid]].centre[0]
+    assert again == {m.id: m for m in aggregates(moved, s.commanders, s.oob, "corps")}  # same as from scratch

@@ -22,12 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import shapely
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.model.units import Commander, Unit
-from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
 from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
@@ -110,25 +110,30 @@ class Aggregate:
 
 
 def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Convex hull of ``points`` (Andrew's monotone chain), counter-clockwise, not closed."""
-    pts = sorted(set(points))
-    if len(pts) <= 2:
-        return pts
+    """Convex hull of ``points`` (shapely's), its corners in ring order, not closed."""
+    if not points:
+        return []
+    coords = shapely.get_coordinates(shapely.convex_hull(shapely.multipoints(points)))
+    out = [(float(x), float(y)) for x, y in coords]
+    if len(out) > 1 and out[0] == out[-1]:
+        out.pop()
+    return out
 
-    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
-    lower: list[tuple[float, float]] = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list[tuple[float, float]] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
+def formation_of(
+    units: Mapping[str, Unit], commanders: Mapping[str, Commander], oob: OrderOfBattle, echelon: str
+) -> dict[str, str]:
+    """Unit id → the nearest commander of ``echelon`` above it (units under none left out)."""
+    out: dict[str, str] = {}
+    for uid in units:
+        if uid not in oob.graph:
+            continue
+        for cid in oob.chain_of_command(uid):
+            c = commanders.get(cid)
+            if c is not None and c.echelon == echelon:
+                out[uid] = cid
+                break
+    return out
 
 
 def aggregates(
@@ -138,63 +143,80 @@ def aggregates(
     echelon: str,
     hidden_sides: frozenset[str] = frozenset(),
     table: QRectF | None = None,
+    members_of: dict[str, str] | None = None,
+    cache: dict[str, tuple[tuple, Aggregate | None]] | None = None,
 ) -> list[Aggregate]:
     """The markers of every formation of ``echelon`` (``"corps"`` or ``"division"``) with a
     living unit among ``units``, in commander id order.
 
-    A unit belongs to the nearest commander of ``echelon`` in its chain of command; eliminated
-    units, units of ``hidden_sides`` and units whose centre is off ``table`` (scene rectangle:
-    reinforcements waiting at its edge) count for none.
+    A unit belongs to the nearest commander of ``echelon`` in its chain of command
+    (``members_of``, from ``formation_of`` when not given); eliminated units, units of
+    ``hidden_sides`` and units whose centre is off ``table`` (scene rectangle: reinforcements
+    waiting at its edge) count for none. ``cache`` (formation id → (its records, marker)) keeps
+    the markers of formations none of whose records changed since the last call.
     """
     if oob is None:
         return []
+    if members_of is None:
+        members_of = formation_of(units, commanders, oob, echelon)
     members: dict[str, list[Unit]] = {}
-    for uid in sorted(units):
-        u = units[uid]
-        if u.state == "eliminated" or u.side in hidden_sides or uid not in oob.graph:
+    for uid in sorted(members_of):
+        u = units.get(uid)
+        if u is None or u.state == "eliminated" or u.side in hidden_sides:
             continue
-        for cid in oob.chain_of_command(uid):
-            c = commanders.get(cid)
-            if c is not None and c.echelon == echelon:
-                members.setdefault(cid, []).append(u)
-                break
-    men = {cid: sum(u.men for u in us) for cid, us in members.items()}  # off the table too
-    guns = {cid: sum(u.guns for u in us) for cid, us in members.items()}
+        members.setdefault(members_of[uid], []).append(u)
     out: list[Aggregate] = []
     for cid in sorted(members):
-        c, us = commanders[cid], members[cid]
-        corners: list[tuple[float, float]] = []
-        sx = sy = 0.0
-        n = 0
-        by_arm: dict[str, int] = {}
-        for u in us:
-            by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
-            rect = u.rect()
-            centre = table_to_scene(*rect.centre)
-            if table is not None and not table.contains(centre):
-                continue
-            n += 1
-            sx, sy = sx + centre.x(), sy + centre.y()
-            for x, y in rect.corners():
-                p = table_to_scene(x, y)
-                corners.append((p.x(), p.y()))
-        if not n:
+        c, us = commanders.get(cid), members[cid]
+        if c is None:
             continue
-        out.append(
-            Aggregate(
-                cid,
-                c.name,
-                c.side,
-                echelon,
-                men[cid],
-                n,
-                (sx / n, sy / n),
-                tuple(convex_hull(corners)),
-                max(sorted(by_arm), key=lambda a: by_arm[a]),
-                guns[cid],
-            )
-        )
+        key = (c, *us)
+        if cache is not None:
+            got = cache.get(cid)
+            if got is not None and len(got[0]) == len(key) and all(a is b for a, b in zip(got[0], key, strict=True)):
+                if got[1] is not None:
+                    out.append(got[1])
+                continue
+        marker = _marker(c, us, echelon, table)
+        if cache is not None:
+            cache[cid] = (key, marker)
+        if marker is not None:
+            out.append(marker)
     return out
+
+
+def _marker(c: Commander, us: list[Unit], echelon: str, table: QRectF | None) -> Aggregate | None:
+    """The marker of commander ``c``'s living units ``us``; None when none is on ``table``."""
+    corners: list[tuple[float, float]] = []
+    sx = sy = 0.0
+    n = 0
+    by_arm: dict[str, int] = {}
+    if table is not None:
+        tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
+    for u in us:
+        by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
+        rect = u.rect()
+        cx, cy = rect.centre
+        cy = -cy  # table to scene (``coords.table_to_scene``): y down
+        if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+            continue
+        n += 1
+        sx, sy = sx + cx, sy + cy
+        corners.extend((x, -y) for x, y in rect.corners())
+    if not n:
+        return None
+    return Aggregate(
+        c.id,
+        c.name,
+        c.side,
+        echelon,
+        sum(u.men for u in us),  # those off the table too
+        n,
+        (sx / n, sy / n),
+        tuple(convex_hull(corners)),
+        max(sorted(by_arm), key=lambda a: by_arm[a]),
+        sum(u.guns for u in us),
+    )
 
 
 class AggregateLayer(QGraphicsItem):
@@ -212,6 +234,9 @@ class AggregateLayer(QGraphicsItem):
         self._oob_revision = 0
         self._key: tuple | None = None
         self._markers: list[Aggregate] = []
+        self._members_key: tuple | None = None
+        self._members: dict[str, str] = {}
+        self._cache: dict[str, tuple[tuple, Aggregate | None]] = {}
         self._labels: dict[str, Label] = {}
         self.revision = 0
         """Grows whenever the markers change (the view re-places labels then)."""
@@ -253,13 +278,18 @@ class AggregateLayer(QGraphicsItem):
         key = (echelon, revs["units"], revs["commanders"], self._oob_revision, hidden)
         if key != self._key:
             self._key = key
+            units: Mapping[str, Unit] = scene.records("units")  # type: ignore[assignment]  # records of unit items
+            commanders: Mapping[str, Commander] = scene.records("commanders")  # type: ignore[assignment]
+            # who belongs to whom changes with the order of battle and the set of units, not as
+            # units move: a replay step recomputes only the formations whose units changed
+            echelons = frozenset((cid, c.echelon) for cid, c in commanders.items())
+            members_key = (echelon, self._oob_revision, frozenset(units), echelons)
+            if members_key != self._members_key or self.oob is None:
+                self._members_key = members_key
+                self._members = formation_of(units, commanders, self.oob, echelon) if self.oob else {}
+                self._cache = {}
             markers = aggregates(
-                scene.records("units"),  # type: ignore[arg-type]  # the records of unit items
-                scene.records("commanders"),  # type: ignore[arg-type]
-                self.oob,
-                echelon,
-                hidden,
-                scene.table_rect(),
+                units, commanders, self.oob, echelon, hidden, scene.table_rect(), self._members, self._cache
             )
             if markers != self._markers:  # a step that moved no formation keeps the labels
                 self._markers = markers
