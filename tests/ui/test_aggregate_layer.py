@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor
 
 from battlestudio import store
@@ -202,3 +202,34 @@ def test_only_the_formations_whose_units_changed_are_worked_out_again(bench):
     assert changed == {members[uid]}
     assert again[members[uid]].centre[0] > first[members[uid]].centre[0]
     assert again == {m.id: m for m in aggregates(moved, s.commanders, s.oob, "corps")}  # same as from scratch
+
+
+def test_a_corps_name_gives_way_only_to_army_and_corps_names(qtbot, bench):
+    """The most important names win: at whole-table zoom a corps marker's name left out had
+    each of its places taken by an army's or another corps' name, never by a town's, a
+    division's or a brigade's alone (the map view here has no command overlay's badges)."""
+    view = _view(qtbot, bench, at_end=False)
+    view.fit_table()
+    layer = view.map_scene.aggregate_layer
+    requests, _named = layer.label_requests(view.zoom())
+    placed = view.placed_labels()
+    texts = {lab.text for _r, lab in placed}
+    armies = {c.name for c in bench.scenario.commanders.values() if c.echelon in ("army", "c_in_c")}
+    higher = armies | {m.text for m in layer.markers()}
+    t = view.viewportTransform()
+    vp = view.viewport().rect().adjusted(150, 40, -150, -40)
+    left_out = 0
+    for req in requests:
+        if req.label.text in texts:
+            continue
+        p = t.map(req.anchor)
+        if not vp.contains(p.toPoint()):
+            continue  # near the edge a name is slid inside: its places are not these
+        left_out += 1
+        w, h = req.label.width_px, req.label.height_px
+        for sx, sy in req.shifts:
+            cand = QRectF(round(p.x() - w / 2 + sx), round(p.y() - h / 2 + sy), w, h)
+            blockers = [lab.text for r, lab in placed if r.intersects(cand) and r.intersected(cand).width() > 0]
+            # taken first by a name that ranks as high (a lesser one may fill the place after)
+            assert any(b in higher for b in blockers), (req.label.text, (sx, sy), blockers)
+    assert left_out < len(requests)
