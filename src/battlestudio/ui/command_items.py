@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from battlestudio.analysis.command_picture import EXEMPT, IN, OUT, UNBOUND
 from battlestudio.rules import CommandReach
 from battlestudio.ui.coords import table_to_scene
+from battlestudio.ui.labels import first_free
 from battlestudio.ui.styles import cosmetic_pen
 
 LAYER = "command"
@@ -429,9 +430,43 @@ class SummaryItem(QGraphicsItem):
         self.text = f"!{count}"
         self.setToolTip(tip)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+    def slots(self) -> list[QRectF]:
+        """Where the badge may sit, best first (item pixels from its commander): under his
+        order budget, a row lower, above the budget, left of it."""
         w = 10 + 7 * len(self.text)
-        return QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
+        return [
+            QRectF(-w - 6, 10, w, 16),
+            QRectF(-w - 6, 28, w, 16),
+            QRectF(-w - 6, -28, w, 16),
+            QRectF(-2 * w - 40, -8, w, 16),
+        ]
+
+    def slot(self) -> QRectF:
+        """The first of ``slots`` that no order-budget badge in the scene covers at its zoom
+        (a neighbour's budget can stand where this one's row is)."""
+        slots = self.slots()
+        scene = self.scene()
+        ctx = getattr(scene, "ctx", None)
+        if ctx is None:
+            return slots[0]
+        z, me = ctx.px_per_cm, self.scenePos()
+        reach = 200.0 / max(z, 1e-6)  # budgets farther than 200 px cannot meet a slot
+        taken = []
+        for items in getattr(scene, "label_obstacles", ()):
+            for b in items():
+                d = b.scenePos() - me
+                if isinstance(b, BudgetItem) and b.isVisible() and abs(d.x()) < reach and abs(d.y()) < reach:
+                    taken.append(b.boundingRect().translated(d * z))
+        return slots[first_free(slots, taken)]
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        slots = self.slots()
+        return slots[0].united(slots[1]).united(slots[2]).united(slots[3])
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.slot())
+        return path
 
     def shown(self) -> bool:
         """True when the zoom asks for summaries (the scene's ``ctx.px_per_cm``)."""
@@ -442,7 +477,7 @@ class SummaryItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if not self.shown():
             return
-        r = self.boundingRect().adjusted(0, 0, -1, -1)
+        r = self.slot().adjusted(0, 0, -1, -1)
         painter.setBrush(QColor(255, 240, 240, 230))
         painter.setPen(QPen(OUT_COLOUR, 1.2))
         painter.drawRoundedRect(r, 4, 4)
