@@ -11,13 +11,17 @@ retreating and routing units (movement phase).
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
-from battlestudio.rules.gda import fire, melee, rally, reactions, results
+from battlestudio.rules.gda import attack_move, declaration, discipline, fate, fire, melee, rally, reactions, results
 from battlestudio.rules.params import RuleParameters
 
 HANDLERS: tuple[ActionHandler, ...] = (
+    *declaration.HANDLERS,
     *melee.HANDLERS,
     *results.HANDLERS,
+    *attack_move.HANDLERS,
     *reactions.HANDLERS,
+    *discipline.HANDLERS,
+    *fate.HANDLERS,
     *fire.HANDLERS,
     *rally.HANDLERS,
 )

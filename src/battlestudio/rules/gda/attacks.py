@@ -90,6 +90,27 @@ def _tasks(state: GameState, brigade: str | None) -> tuple[str, ...]:
     return brigade_status(state, brigade).tasks if brigade else ()
 
 
+def normal_move(unit: Unit, params: RuleParameters) -> float:
+    """The unit's normal move in cm: ``attributes["normal_move_cm"]``, else the scenario's
+    ``normal_move_cm.<arm>.<formation>`` or ``normal_move_cm.<arm>`` (movement rates are lost,
+    digest Missing piece 12).
+
+    Raises
+    ------
+    MissingParameterError
+        when neither is given.
+    """
+    if "normal_move_cm" in unit.attributes:
+        return float(unit.attributes["normal_move_cm"])
+    return float(
+        params.require(
+            "normal_move_cm",
+            f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
+            f"normal_move_cm.{unit.arm.value}",
+        )[1]
+    )
+
+
 def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     """Maximum attack distance in cm: normal move + attack bonus (+ the most the Forward! dice
     can give). ОБЪЯВЛЕНИЕ АТАКИ; ПРОЦЕДУРА АТАКИ 3, 5.
@@ -99,16 +120,7 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     MissingParameterError
         when neither ``attributes["normal_move_cm"]`` nor ``normal_move_cm.<arm>`` is given.
     """
-    if "normal_move_cm" in unit.attributes:
-        move = float(unit.attributes["normal_move_cm"])
-    else:
-        move = float(
-            params.require(
-                "normal_move_cm",
-                f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
-                f"normal_move_cm.{unit.arm.value}",
-            )[1]
-        )
+    move = normal_move(unit, params)
     bonus = distance_cm(params, "attack_bonus_cavalry" if unit.arm is Arm.CAVALRY else "attack_bonus_infantry")
     extra = 0.0
     if forward:

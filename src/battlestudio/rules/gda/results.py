@@ -26,7 +26,7 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.attacks import brigade_of
 from battlestudio.rules.gda.brigades import UnitState, unit_state
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.melee import ATTACK_FLAG, RESULT_TABLE, UNIT_RESULTS, _own_unit, attack_of, attacks_on
+from battlestudio.rules.gda.declaration import ATTACK_FLAG, RESULT_TABLE, UNIT_RESULTS, _own_unit, attack_of, attacks_on
 from battlestudio.rules.gda.states import apply_events, follow_units
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
@@ -167,6 +167,23 @@ def unit_events(state: GameState, ids: Sequence[str], result: str, why: str) -> 
         elif unit_state(state.units[uid]).value != result:
             out.append(OrderStateChanged(state.turn, state.side, state.phase, unit=uid, state=result, reason=why))
     return out
+
+
+def brigades_follow(
+    state: GameState, events: list[BattleEvent], ids: list[str], params: RuleParameters
+) -> list[BattleEvent]:
+    """The brigade events that follow ``ids``' new states after ``events`` (``states.follow_units``):
+    a unit newly routing or dispersed, two retreating battalions (ДРОГНУВШИЕ)."""
+    after = apply_events(state, events)
+    broken = [
+        u
+        for u in ids
+        if u in state.units
+        and (u not in after.units or unit_state(after.units[u]) is UnitState.ROUTING)
+        and unit_state(state.units[u]) is not UnitState.ROUTING
+    ]
+    brigades = [b for b in (brigade_of(state, u) for u in ids) if b]
+    return follow_units(state, after, brigades, broken, params)[0]
 
 
 def result_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
