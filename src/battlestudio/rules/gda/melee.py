@@ -197,6 +197,7 @@ def attack_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
         "abandoned": f"{u.name or u.id}'s attack was abandoned: the target was out of reach (ПРОЦЕДУРА АТАКИ 4)",
         "repulsed": f"{u.name or u.id} retreated at its Discipline Test: no melee (ПРОВЕДЕНИЕ АТАКИ 7)",
         "cancelled": f"{u.name or u.id}'s attack was cancelled: its target was out of reach (ПРОЦЕДУРА АТАКИ 1)",
+        "turned": f"{u.name or u.id} wheeled and could not reach its target: cancelled (ПРОЦЕДУРА АТАКИ 2)",
     }.get(str(stage), f"{u.name or u.id} has already rolled its attack this turn")
     return ActionSpec(
         "attack",

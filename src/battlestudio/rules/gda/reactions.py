@@ -5,8 +5,9 @@ Two actions of the attacks phase, each offered to the leading attacker of a decl
 
 * ``reaction`` — the target fires (А), wheels up to half its move and fires (Б / I, only when
   the attacker started at least 15 cm [9"] away), evades (Г / V: skirmishers, Cossacks,
-  limbered artillery), or, retreating, routs at once (Д). With the attacker starting closer
-  than 15 cm only fire and evasion are left (IV).
+  limbered artillery; ``evade_move``: straight away from the attacker by the scenario's lost
+  evade distance or the umpire's, the path checked), or, retreating, routs at once (Д). With
+  the attacker starting closer than 15 cm only fire and evasion are left (IV).
 * ``reaction_test`` — the target forms square against cavalry (В / II) or turns to face a rear
   attack (III, Elite and Veteran only) after a Discipline Test. The Discipline Test's table, its
   modifiers (Line forming square «с отрицательным модификатором») and outcomes are lost (digest
@@ -20,13 +21,18 @@ test ``fate``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 from collections.abc import Mapping
 
 
+from shapely.affinity import translate
+from shapely.geometry import box
+from shapely.ops import unary_union
+
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import FormationChanged, OrderStateChanged, Rotated
+from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
@@ -106,6 +112,77 @@ def _wheel_cm(t: Unit, facing: float) -> float:
     return t.rect().width * math.radians(turn)
 
 
+EVADE = "evade move (lost from the text, digest Missing piece 9), scenario parameter gda.evade_distance_cm"
+
+
+@dataclass(frozen=True, slots=True)
+class EvadeMove:
+    """The evade of ``unit`` (ПРОВЕДЕНИЕ АТАКИ 5 Б V): ``distance`` cm straight away from the
+    attacker (``source`` says where the distance comes from), to ``end`` (front point, same
+    facing); ``refusal`` why it may not ("" when it may)."""
+
+    unit: str
+    distance: float
+    source: str
+    end: tuple[float, float]
+    refusal: str
+
+    def explain(self) -> str:
+        if not self.distance:
+            return f"no evade distance: {EVADE}"
+        where = f"({self.end[0]:.1f}, {self.end[1]:.1f})"
+        return f"it evades {self.distance:g} cm straight away from the attacker to {where} ({self.source})"
+
+
+def evade_move(
+    state: GameState,
+    a: Unit,
+    t: Unit,
+    decl: Mapping[str, Any],
+    request: ActionRequest,
+    params: RuleParameters,
+) -> EvadeMove:
+    """Where ``t`` evades ``a``'s attack to, and whether it may: only before the attack move
+    (the reaction is declared as the attack is, ПРОЦЕДУРА АТАКИ 6 Г), straight away from the
+    attacker (from its front point through the evader's centre), keeping its facing. The evade
+    rules are lost (digest Missing piece 9): the distance is the scenario's
+    ``evade_distance_cm[.<arm>]`` (missing) or the umpire's entry. The path may not cross
+    another unit or ``blocking_terrain`` and the evader must stay on the table."""
+    try:
+        entered = float(request.parameters.get("evade_cm") or 0)
+    except (TypeError, ValueError):
+        raise RuleRefused("evade_cm: a whole number of cm") from None
+    found = params.lookup(f"evade_distance_cm.{t.arm.value}", "evade_distance_cm")
+    if entered > 0:
+        dist, source = entered, "distance entered by the umpire; the evade rules are lost"
+    elif found is not None:
+        dist, source = float(found[1]), f"scenario parameter {found[0]}"
+    else:
+        return EvadeMove(t.id, 0.0, "", t.position, f"V: enter the evade distance: {EVADE}")
+    if decl.get("stage") != "declared":
+        return EvadeMove(t.id, dist, source, t.position, "V: the target evades before the attack move, not after it")
+    c = t.footprint().centroid
+    dx, dy = c.x - a.position[0], c.y - a.position[1]
+    norm = math.hypot(dx, dy) or 1.0
+    vx, vy = dx / norm * dist, dy / norm * dist
+    end = (t.position[0] + vx, t.position[1] + vy)
+    swept = unary_union([t.footprint(), translate(t.footprint(), vx, vy)]).convex_hull
+    why = ""
+    for o in sorted(state.units.values(), key=lambda u: u.id):
+        if o.id != t.id and o.id not in state.off_table and swept.intersects(o.footprint()):
+            why = f"V: the evade path of {t.id} runs into {o.name or o.id}"
+            break
+    kinds = set(params.get("blocking_terrain"))
+    for f in request.terrain:
+        if not why and str(getattr(f, "kind", "")) in kinds and swept.intersects(f.geometry):
+            why = f"V: the evade path of {t.id} crosses {getattr(f, 'name', '') or f.kind}"
+    if not why and request.table is not None:
+        w, h = request.table
+        if not box(0.0, 0.0, w, h).contains(translate(t.footprint(), vx, vy)):
+            why = f"V: {t.id} would evade off the table"
+    return EvadeMove(t.id, dist, source, end, why)
+
+
 PLAIN = ("fire", "wheel", "evade", "rout")
 TESTED = ("square", "turn_about")
 
@@ -137,6 +214,14 @@ def _reaction_spec(state: GameState, subject: str, tested: bool) -> ActionSpec |
         parameters=(
             ParameterSpec("reaction", "choice", choices=PLAIN, label="The target's reaction"),
             ParameterSpec("facing", "int", required=False, minimum=0, maximum=359, label="Wheel to facing (degrees)"),
+            ParameterSpec(
+                "evade_cm",
+                "int",
+                required=False,
+                minimum=0,
+                maximum=100,
+                label="Evade distance (cm; 0 = the scenario's evade_distance_cm)",
+            ),
         ),
         unavailable=done,
     )
@@ -170,6 +255,10 @@ def reaction_preview(state: GameState, request: ActionRequest, params: RuleParam
     why = reaction_refusal(a, t, decl, reaction, params)
     if not why and reaction == "wheel":
         why = _wheel_refusal(t, request, params)
+    more = ""
+    if not why and reaction == "evade":
+        move = evade_move(state, a, t, decl, request, params)
+        why, more = move.refusal, f"; {move.explain()}"
     test = reaction in ("square", "turn_about")
     return ActionPreview(
         request.action,
@@ -178,6 +267,7 @@ def reaction_preview(state: GameState, request: ActionRequest, params: RuleParam
         why,
         f"{t.name or t.id} reacts: {reaction}"
         + (f"; {DISCIPLINE}: the umpire enters its result" if test else "")
+        + more
         + ".",
         umpire_entry=test,
         assumed=tuple(params.assumptions()),
@@ -205,6 +295,9 @@ def reaction_resolve(
     why = reaction_refusal(a, t, decl, reaction, params) or (
         _wheel_refusal(t, request, params) if reaction == "wheel" else ""
     )
+    evade = evade_move(state, a, t, decl, request, params) if reaction == "evade" and not why else None
+    if evade is not None:
+        why = evade.refusal
     if why:
         raise RuleRefused(why)
     turn, side, phase = state.turn, state.side, state.phase
@@ -234,7 +327,9 @@ def reaction_resolve(
         events += unit_events(state, [t.id], "routing", "attacked while retreating")
         text += ": a retreating unit routs at once"
     elif reaction == "evade":
-        text += ": the evade move is lost from the text (Missing piece 9); the umpire moves the unit"
+        assert evade is not None
+        events.append(Moved(turn, side, phase, id=t.id, path=(t.position, evade.end)))
+        text += f": {evade.explain()}"
     else:
         text += ": it fires when the enemy reaches 5 cm (defensive fire)"
     events += _brigades_follow(state, events, [t.id], params)
@@ -245,7 +340,12 @@ def reaction_resolve(
             phase,
             subject=a.id,
             state=ATTACK_FLAG,
-            value={**dict(decl), "reaction": reaction, "discipline": test},
+            value={
+                **dict(decl),
+                "reaction": reaction,
+                "discipline": test,
+                **({"evaded_cm": round(evade.distance, 2)} if evade is not None else {}),
+            },
             reason=f"target reaction: {reaction}",
         )
     )
