@@ -210,7 +210,12 @@ def test_a_leader_retreating_at_its_discipline_test_takes_its_support_back_no_me
     рукопашной не будет»; two retreating close-order battalions make Loison's brigade Faltering."""
     s = declared_at(45.0)
     spec = next(a for a in s.actions(A) if a.id == "attack_discipline")
-    assert "discipline_test" in spec.umpire_table and [p.name for p in spec.umpire_result] == ["leader", SUPPORT]
+    assert "discipline_test" in spec.umpire_table and [p.name for p in spec.umpire_result] == [
+        "leader",
+        SUPPORT,
+        f"damage:{A}",
+        f"damage:{SUPPORT}",
+    ]
     out = s.act(ActionRequest("attack_discipline", A, {}, umpire_result={"leader": "retreating"}))
     assert out.status == "resolved", out.explanation
     st = s.state

@@ -11,7 +11,18 @@ retreating and routing units (movement phase).
 from __future__ import annotations
 
 from battlestudio.rules.actions import ActionHandler, ActionTable
-from battlestudio.rules.gda import attack_move, declaration, discipline, fate, fire, melee, rally, reactions, results
+from battlestudio.rules.gda import (
+    attack_move,
+    declaration,
+    discipline,
+    fate,
+    fire,
+    fire_support,
+    melee,
+    rally,
+    reactions,
+    results,
+)
 from battlestudio.rules.params import RuleParameters
 
 HANDLERS: tuple[ActionHandler, ...] = (
@@ -23,6 +34,7 @@ HANDLERS: tuple[ActionHandler, ...] = (
     *discipline.HANDLERS,
     *fate.HANDLERS,
     *fire.HANDLERS,
+    *fire_support.HANDLERS,
     *rally.HANDLERS,
 )
 

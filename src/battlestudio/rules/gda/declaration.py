@@ -180,4 +180,15 @@ def declared_attack(state: GameState, subject: str) -> tuple[Unit, Unit, Mapping
     return u, t, decl
 
 
+DAMAGE_KEYS = ("fire_damage", "support_fire_damage", "discipline_damage")
+"""The attack flag's records of damage taken in this attack: defensive fire (step 5 А), fire
+support (step 6), the attackers' Discipline Tests (steps 7-8)."""
+
+
+def damage_in_attack(decl: Mapping[str, Any], unit_id: str) -> int:
+    """Damage ``unit_id`` has taken in this attack so far («Урон в Атаке», МОДИФИКАТОРЫ АТАКИ):
+    defensive fire, fire support and the Discipline Tests' damage."""
+    return sum(int(dict(decl.get(k, {})).get(unit_id, 0)) for k in DAMAGE_KEYS)
+
+
 HANDLERS = (ActionHandler("declare_attack", declare_spec, declare_preview, declare_resolve),)

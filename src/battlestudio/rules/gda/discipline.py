@@ -16,7 +16,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.declaration import ATTACK_FLAG
-from battlestudio.rules.gda.results import unit_events
+from battlestudio.rules.gda.results import damage_fields, entered_damage, unit_events
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.gda.declaration import declared_attack as _declared
@@ -43,6 +43,7 @@ def discipline_spec(state: GameState, params: RuleParameters, subject: str) -> A
         for sid, pos in sorted(positions.items())
         if sid in state.units
     ]
+    fields += damage_fields([subject, *sorted(s for s in positions if s in state.units)], "Discipline Test,")
     return ActionSpec(
         "attack_discipline",
         "Discipline Tests of the attackers at 5 cm",
@@ -99,6 +100,13 @@ def discipline_resolve(
                 events += unit_events(state, [sid], "unformed", "Discipline Test of a support")
                 notes.append(f"support {sid} is Unformed and keeps supporting at -1 (step 8)")
     ids = [a.id, *dict(decl.get("positions", {}))]
+    more, damage = entered_damage(state, entry, [i for i in ids if i in state.units], "Discipline Test")
+    events = more + events
+    if damage:
+        notes.append("damage " + ", ".join(f"{u} {n}" for u, n in damage.items()))
+    taken = dict(decl.get("discipline_damage", {}))
+    for u, n in damage.items():
+        taken[u] = taken.get(u, 0) + n
     events += _brigades_follow(state, events, [i for i in ids if i in state.units], params)
     turn, side, phase = state.turn, state.side, state.phase
     events.append(
@@ -108,7 +116,13 @@ def discipline_resolve(
             phase,
             subject=a.id,
             state=ATTACK_FLAG,
-            value={**dict(decl), "stage": stage, "positions": positions, "discipline_taken": True},
+            value={
+                **dict(decl),
+                "stage": stage,
+                "positions": positions,
+                "discipline_taken": True,
+                "discipline_damage": taken,
+            },
             reason="attackers' Discipline Tests",
         )
     )

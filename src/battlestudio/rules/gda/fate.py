@@ -7,6 +7,9 @@ parameter ``fate_table`` missing): the umpire enters its result for the side's l
 
 from __future__ import annotations
 
+from typing import Any
+from collections.abc import Mapping, Sequence
+
 
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import CommandStateChanged
@@ -15,12 +18,18 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.events import DamageTaken
 from battlestudio.rules.gda.declaration import ATTACK_FLAG, UNIT_RESULTS
-from battlestudio.rules.gda.results import unit_events
+from battlestudio.rules.gda.results import damage_fields, entered_damage, unit_events
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.gda.declaration import declared_attack as _declared
 from battlestudio.rules.gda.results import brigades_follow as _brigades_follow
 from battlestudio.rules.gda.reactions import FATE
+
+
+def _supports(state: GameState, decl: Mapping[str, Any], sides: Sequence[str]) -> list[str]:
+    """The supporting units of the ``sides`` ("attacker", "defender") still on the table."""
+    keys = {"attacker": "positions", "defender": "defending_supports"}
+    return [u for w in sides for u in dict(decl.get(keys[w], {})) if u in state.units]
 
 
 def fate_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
@@ -43,6 +52,7 @@ def fate_spec(state: GameState, params: RuleParameters, subject: str) -> ActionS
             ParameterSpec("side", "choice", choices=tuple(due) or ("attacker",), label="Whose double six"),
             ParameterSpec("result", "choice", choices=UNIT_RESULTS, label="Its leading unit"),
             ParameterSpec("damage", "int", required=False, minimum=0, maximum=20, label="Damage"),
+            *damage_fields(_supports(state, decl, due), "supporting unit"),
         ),
         unavailable="" if due else "every Fate test of this attack is taken",
     )
@@ -76,8 +86,10 @@ def fate_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     events: list[BattleEvent] = []
     if damage:
         events.append(DamageTaken(turn, side, phase, unit=unit.id, points=damage, cause="Fate test"))
+    more, support_damage = entered_damage(state, entry, _supports(state, decl, [who]), "Fate test")
+    events += more
     events += unit_events(state, [unit.id], result, "Fate test")
-    events += _brigades_follow(state, events, [unit.id], params)
+    events += _brigades_follow(state, events, [unit.id, *support_damage], params)
     events.append(
         CommandStateChanged(
             turn,
@@ -90,6 +102,8 @@ def fate_resolve(state: GameState, request: ActionRequest, params: RuleParameter
         )
     )
     text = f"Fate test for the {who} ({unit.id}): {result}, {damage} damage, entered by the umpire ({FATE})."
+    if support_damage:
+        text += " Damage to the supports: " + ", ".join(f"{u} {n}" for u, n in support_damage.items()) + "."
     return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))
 
 

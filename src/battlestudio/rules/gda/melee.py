@@ -44,6 +44,7 @@ from battlestudio.rules.gda.declaration import (
     _own_unit,
     attack_of,
     attacks_on,
+    damage_in_attack,
     declared_this_turn,
 )
 
@@ -139,7 +140,7 @@ def sides_of(
         if not check_support(state, a, t, s, params, terrain=terrain).startswith("refused")
     }
     d_sup = defending_supports(state, t, a, params, terrain)
-    in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
+    in_attack = damage_in_attack(decl, a.id)  # «Урон в Атаке»: defensive fire (5 А), fire support (6), tests (7)
     a_mods = attack_modifiers(
         state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
     )

@@ -80,6 +80,10 @@ def result_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
             ParameterSpec(
                 "defender_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading defender"
             ),
+            *damage_fields([s for s in dict(decl.get("positions", {})) if s in state.units], "attacking support"),
+            *damage_fields(
+                [s for s in dict(decl.get("defending_supports", {})) if s in state.units], "defending support"
+            ),
         ),
     )
 
@@ -169,6 +173,45 @@ def unit_events(state: GameState, ids: Sequence[str], result: str, why: str) -> 
     return out
 
 
+def damage_fields(ids: Sequence[str], what: str) -> tuple[ParameterSpec, ...]:
+    """One optional damage field ``damage:<id>`` for each unit in ``ids``: what a lost table
+    (Attack Results, Fate, Discipline) does to each supporting unit, entered by the umpire."""
+    return tuple(
+        ParameterSpec(f"damage:{u}", "int", required=False, minimum=0, maximum=20, label=f"Damage, {what} {u}")
+        for u in ids
+    )
+
+
+def entered_damage(
+    state: GameState, entry: Mapping[str, Any], ids: Sequence[str], cause: str
+) -> tuple[list[BattleEvent], dict[str, int]]:
+    """The ``DamageTaken`` events of the umpire's ``damage:<id>`` entries for ``ids`` (units
+    still on the table) and the points by unit.
+
+    Raises
+    ------
+    RuleRefused
+        for an entry that is not a whole number, a negative one, or one for a unit not in
+        ``ids``.
+    """
+    extra = sorted(k[7:] for k in entry if k.startswith("damage:") and k[7:] not in ids)
+    if extra:
+        raise RuleRefused(f"damage entered for {', '.join(extra)}, which is not in this attack")
+    events: list[BattleEvent] = []
+    points: dict[str, int] = {}
+    for uid in ids:
+        try:
+            n = int(entry.get(f"damage:{uid}") or 0)
+        except (TypeError, ValueError):
+            raise RuleRefused(f"damage:{uid} must be a whole number of damage points") from None
+        if n < 0:
+            raise RuleRefused(f"damage:{uid} cannot be negative")
+        if n and uid in state.units:
+            events.append(DamageTaken(state.turn, state.side, state.phase, unit=uid, points=n, cause=cause))
+            points[uid] = n
+    return events, points
+
+
 def brigades_follow(
     state: GameState, events: list[BattleEvent], ids: list[str], params: RuleParameters
 ) -> list[BattleEvent]:
@@ -215,6 +258,9 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         dmg = int(row[f"{key}_damage"])
         if dmg and lead in state.units:
             events.append(DamageTaken(turn, side, phase, unit=lead, points=dmg, cause=why))
+    supports = [u for u in attackers[1:] + defenders[1:] if u in state.units]
+    more, support_damage = entered_damage(state, row, supports, why)
+    events += more
     events += unit_events(state, attackers, str(row.get("attacker", "stands")), why)
     events += unit_events(state, defenders, str(row.get("defender", "stands")), why)
     after = apply_events(state, events)
@@ -257,6 +303,8 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         f" ({row['defender_damage']} damage to the leader), applied to every unit in the attack "
         "(ПРОВЕДЕНИЕ АТАКИ 9)."
     )
+    if support_damage:
+        text += " Damage to the supports: " + ", ".join(f"{u} {n}" for u, n in support_damage.items()) + "."
     if others:
         text += (
             f" Several separate attacks on {decl['target']}: the best ({request.subject}'s) counts for "
