@@ -53,7 +53,8 @@ def act(st, action, params=None, umpire=None, scenario=None, terrain=(), table=N
 
 # -- ПРОЦЕДУРА АТАКИ 2: the attacker's wheel ------------------------------------------------------
 def test_procedure_2_the_attacker_wheels_on_its_inner_flank_then_goes_straight_at_the_target():
-    """The target stands off the column's front: straight ahead the line from its centre misses.
+    """ПРОЦЕДУРА АТАКИ 2: the target stands off the column's front: straight ahead the line from
+    its centre misses.
     A wheel of -30° (clockwise) pivots on the right flank, costs 8 cm × 0.524 = 4.2 cm of the 5 cm
     infantry attack bonus, and the column goes 12.7 cm straight ahead to 5 cm of the target."""
     st = attack_world()
@@ -73,6 +74,7 @@ def test_procedure_2_the_attacker_wheels_on_its_inner_flank_then_goes_straight_a
 
 
 def test_procedure_2_a_wheel_beyond_the_attack_bonus_or_off_the_target_is_refused():
+    """ПРОЦЕДУРА АТАКИ 2: the wheel spends the attack bonus only, and ends facing the target."""
     st = attack_world()
     out = act(st, "attack_move", {"wheel": -40})  # 5.6 cm of flank travel, bonus 5 cm
     assert out.status == "refused" and "more than the attack bonus (5 cm)" in out.explanation
@@ -96,6 +98,7 @@ def test_procedure_2_a_wheeled_attacker_that_cannot_reach_has_turned_and_its_att
 
 
 def test_procedure_2_the_supports_wheel_with_the_leader_keeping_their_places():
+    """ПРОЦЕДУРА АТАКИ 2: «Атакующие подразделения и их поддержка ... сначала сделать поворот»."""
     s = unit("s", x=0, y=-7, facing=90)  # 2.5 cm behind the column: its rear support
     st = attack_world(supports={"s": "rear"}, more=(s,))
     out = act(st, "attack_move", {"wheel": -30})
@@ -120,6 +123,22 @@ def test_procedure_2_forward_dice_extend_the_wheel():
     assert [r.purpose for r in out.rolls] == ["gda-forward:a:t1"]
 
 
+def test_step_1_the_leading_unit_and_its_supports_make_the_attacking_side():
+    """ПРОВЕДЕНИЕ АТАКИ 1: the declared leader leads and its declared supports reroll for it; a
+    support whose brigade has turned Faltering since the declaration no longer counts (З)."""
+    s = unit("s", x=0, y=-7, facing=90)
+    st = attack_world(supports={"s": "rear"}, more=(s,))
+    assault = replace(st.commanders["fb"], attributes={"gda": {"tasks": ["infantry_assault"]}})
+    st = replace(st, commanders={**st.commanders, "fb": assault})
+    att, dfn, _ = sides_of(st, "a", gda_params(**MOVE))
+    assert att.unit.id == "a" and dict(att.supports) == {"s": "rear"} and att.penalties == (0,)
+    assert dfn.unit.id == "t" and not dfn.supports
+    fb = replace(st.commanders["fb"], attributes={"gda": {"state": "faltering", "tasks": ["infantry_assault"]}})
+    faltering = replace(st, commanders={**st.commanders, "fb": fb})
+    att, _, _ = sides_of(faltering, "a", gda_params(**MOVE))
+    assert not att.supports and att.penalties == ()
+
+
 # -- ПРОВЕДЕНИЕ АТАКИ 5 Б V: the evade --------------------------------------------------------------
 def skirmishers_attacked(**kw):
     st = attack_world(target_at=(0.0, 20.0), **kw)
@@ -127,7 +146,7 @@ def skirmishers_attacked(**kw):
     return replace(st, units={**st.units, "t": t})
 
 
-def test_evade_moves_straight_away_from_the_attacker_by_the_scenarios_distance_then_the_attack_falls_short():
+def test_evade_moves_straight_away_from_the_attacker_then_the_attack_falls_short():
     """V: skirmishers evade 15 cm (the scenario's evade_distance_cm; the rules are lost) straight
     away from the attacker; the attack move then cannot reach them: ПРОЦЕДУРА АТАКИ 4."""
     st = skirmishers_attacked()

@@ -168,6 +168,9 @@ def check_attack(
     """Whether ``decl`` may be declared, with the reason for every refusal.
 
     ``declared`` are this side's declarations already made this turn (restrictions 3, 5, 11).
+    Adam's example (Пример – Объявление атаки): without Infantry Assault! his Light Brigade
+    declares one battalion's attack and the others may not support it; with the task all may
+    attack, separately or supported.
 
     Raises
     ------
@@ -303,7 +306,9 @@ def check_attack(
 def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
     """``left``, ``right`` or ``rear`` when ``s`` stands where a support may (ПОДДЕРЖКА АТАКИ):
     facing the same way, within 5 cm [3"] on a flank, or behind with ≥ 50% of it directly
-    behind the leading unit within 5 cm (infantry) / 10 cm [6"] (cavalry); else None."""
+    behind the leading unit within 5 cm (infantry) / 10 cm [6"] (cavalry); else None.
+    Support example 1: the two columns behind and to the sides, each within 5 cm, are the left
+    and right flank supports; a column directly behind is the rear support."""
     tol = float(params.get("support_facing_tolerance_deg"))
     diff = abs((s.facing - lead.facing + 180.0) % 360.0 - 180.0)
     if diff > tol:
@@ -376,6 +381,9 @@ def check_support(
     * З — a Faltering brigade gives no support, except when ``single_attacker`` attacks two
       adjacent defenders of it: the other one joins the defence as a flank support;
     * К — terrain of a ``blocking_terrain`` kind between the two (``geometry.impassable_between``).
+
+    Support example 2: of the Russian brigade's units 2 and 3 only 2 supports unit 1; unit 3 has a
+    French unit not involved in the attack directly to its front (Г).
     """
     s = state.units.get(sid)
     if s is None:

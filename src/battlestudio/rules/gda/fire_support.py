@@ -94,9 +94,9 @@ def fire_supporters(
     state: GameState, a: Unit, t: Unit, decl: Mapping[str, Any], params: RuleParameters
 ) -> list[FireSupporter]:
     """Every unit of the target's side that could fire in support of the target against
-    ``a``'s attack, nearest first, each with its target or the reason it may not (ПРОВЕДЕНИЕ
-    АТАКИ 6; Ambiguity 19: no nearer enemy of its own in its front). Units with no attacking unit
-    in their front are left out."""
+    ``a``'s attack, nearest first, each with its target or the reason it may not
+    (ПРОВЕДЕНИЕ АТАКИ 6; Ambiguity 19: no nearer enemy of its own in its front). Units with no
+    attacking unit in their front are left out."""
     attackers = {a.id, *(s for s in dict(decl.get("positions", {})) if s in state.units)}
     firing = {t.id, *dict(decl.get("defending_supports", {})), *defending_supports(state, t, a, params)}
     out: list[FireSupporter] = []
@@ -130,7 +130,7 @@ def _effect(params: RuleParameters, u: Unit) -> int | None:
 
 def fire_support_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
     """Offered in the attacks phase for an attack of this side that has closed to 5 cm and is not
-    yet rolled: one damage field for each unit that may give fire support."""
+    yet rolled (ПРОВЕДЕНИЕ АТАКИ 6): one damage field for each unit that may give fire support."""
     if state.phase != "attacks":
         return None
     found = declared_attack(state, subject)
