@@ -123,6 +123,14 @@ def fire_supporters(
     return sorted(out, key=lambda f: (f.distance, f.unit))
 
 
+def summary(who: list[FireSupporter]) -> str:
+    """Who may fire in support first, then who may not and why."""
+    able = [f.explain() for f in who if not f.refusal]
+    unable = [f.explain() for f in who if f.refusal]
+    out = "May fire in support: " + ("; ".join(able) or "none")
+    return out + (". May not: " + "; ".join(unable) if unable else "")
+
+
 def _effect(params: RuleParameters, u: Unit) -> int | None:
     found = params.lookup(f"fire_support_effect.{u.arm.value}", "fire_support_effect")
     return None if found is None else int(found[1])
@@ -165,7 +173,7 @@ def fire_support_spec(state: GameState, params: RuleParameters, subject: str) ->
             for f in able
         ),
         unavailable=why,
-        note="; ".join(f.explain() for f in who),
+        note=summary(who),
     )
 
 
@@ -201,8 +209,7 @@ def fire_support_preview(state: GameState, request: ActionRequest, params: RuleP
     found = declared_attack(state, request.subject)
     assert found is not None
     a, t, decl = found
-    who = fire_supporters(state, a, t, decl, params)
-    text = "; ".join(f.explain() for f in who)
+    text = summary(fire_supporters(state, a, t, decl, params))
     try:
         dmg, source = _damage(state, request, params)
     except RuleRefused as exc:
