@@ -170,7 +170,7 @@ def move_spec(state: GameState, params: RuleParameters, subject: str) -> ActionS
                 required=False,
                 minimum=-180,
                 maximum=180,
-                label="Wheel first by (degrees of facing, 0 = straight at the target)",
+                label="Wheel first by (degrees: + left, − right; 0 = no wheel)",
             ),
         ),
     )
