@@ -301,3 +301,30 @@ def test_the_attack_results_damage_reaches_each_supporting_unit():
     out = act(st, "attack_result", umpire=umpire)
     assert out.status == "resolved", out.explanation
     assert sorted((e.unit, e.points) for e in out.events if isinstance(e, DamageTaken)) == [("s", 1), ("t", 1)]
+
+
+def test_a_supplied_table_rows_support_damage_goes_on_every_support_of_that_side():
+    """A scenario's attack_results row with attacker_support_damage: each attacking support takes it
+    (ПРОВЕДЕНИЕ АТАКИ 9: «ко всем подразделениям, вовлеченным в атаку»); without the key none."""
+    left = unit("l", x=-10, y=0, facing=90)
+    right = unit("r", x=10, y=0, facing=90)
+    st = attack_world(supports={"l": "left", "r": "right"}, more=(left, right))
+    flag = {
+        **st.flags["gda-attack:a"],
+        "stage": "rolled",
+        "difference": -2,
+        "attacker_total": 5,
+        "defender_total": 7,
+        "defending_supports": {},
+    }
+    st = replace(st, flags={"gda-attack:a": flag})
+    row = {"winner": "defender", "attacker": "retreating", "defender": "stands", "attacker_damage": 1}
+    out = act(st, "attack_result", scenario={"attack_results": [{**row, "attacker_support_damage": 1}]})
+    assert out.status == "resolved", out.explanation
+    assert sorted((e.unit, e.points) for e in out.events if isinstance(e, DamageTaken)) == [
+        ("a", 1),
+        ("l", 1),
+        ("r", 1),
+    ]
+    out = act(st, "attack_result", scenario={"attack_results": [row]})
+    assert sorted((e.unit, e.points) for e in out.events if isinstance(e, DamageTaken)) == [("a", 1)]

@@ -36,7 +36,9 @@ def _table_row(params: RuleParameters, diff: int) -> Mapping[str, Any] | None:
     """The scenario's row of the Attack Results table for ``diff`` (None: not supplied).
 
     ``attack_results`` is a list of rows ``{"min": d, "max": d, "winner": ..., "attacker": ...,
-    "defender": ..., "attacker_damage": n, "defender_damage": n}`` (``min``/``max`` optional).
+    "defender": ..., "attacker_damage": n, "defender_damage": n, "attacker_support_damage": n,
+    "defender_support_damage": n}`` (``min``/``max`` and the damage keys optional; a support
+    damage goes on every supporting unit of that side).
 
     Raises
     ------
@@ -79,6 +81,17 @@ def result_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
             ),
             ParameterSpec(
                 "defender_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading defender"
+            ),
+            ParameterSpec(
+                "attacker_support_damage", "int", required=False, minimum=0, maximum=20, label="Damage, each support"
+            ),
+            ParameterSpec(
+                "defender_support_damage",
+                "int",
+                required=False,
+                minimum=0,
+                maximum=20,
+                label="Damage, each defending support",
             ),
             *damage_fields([s for s in dict(decl.get("positions", {})) if s in state.units], "attacking support"),
             *damage_fields(
@@ -229,6 +242,23 @@ def brigades_follow(
     return follow_units(state, after, brigades, broken, params)[0]
 
 
+def _whole(row: Mapping[str, Any], key: str) -> int:
+    """``row[key]`` as a whole number of damage points (0 when absent).
+
+    Raises
+    ------
+    RuleRefused
+        when it is not a whole number or is negative.
+    """
+    try:
+        n = int(row.get(key) or 0)
+    except (TypeError, ValueError):
+        raise RuleRefused(f"{key} must be a whole number of damage points") from None
+    if n < 0:
+        raise RuleRefused(f"{key} cannot be negative")
+    return n
+
+
 def result_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
     decl = attack_of(state, request.subject)
     assert decl is not None
@@ -259,6 +289,14 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         if dmg and lead in state.units:
             events.append(DamageTaken(turn, side, phase, unit=lead, points=dmg, cause=why))
     supports = [u for u in attackers[1:] + defenders[1:] if u in state.units]
+    a_sup = [u for u in dict(decl.get("positions", {})) if u in state.units]
+    for k in others:
+        a_sup += [u for u in dict(group[k].get("positions", {})) if u in state.units]
+    for key, ids in (("attacker", a_sup), ("defender", defenders[1:])):
+        each = _whole(row, f"{key}_support_damage")
+        for u in ids:
+            if each and not row.get(f"damage:{u}"):
+                row[f"damage:{u}"] = each  # «ко всем подразделениям»: every support of the side
     more, support_damage = entered_damage(state, row, supports, why)
     events += more
     events += unit_events(state, attackers, str(row.get("attacker", "stands")), why)
