@@ -37,7 +37,9 @@ from battlestudio.rules.gda.declaration import ATTACK_FLAG
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.gda.declaration import declared_attack as _declared
-from battlestudio.rules.gda.reactions import MOVE_RULE
+
+
+MOVE_RULE = "ПРОЦЕДУРА АТАКИ 2-5; ПРОВЕДЕНИЕ АТАКИ 4"
 
 
 def closing_distance(a: Unit, t: Unit, stop_cm: float) -> tuple[float, tuple[float, float]]:

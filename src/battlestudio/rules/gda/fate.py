@@ -23,7 +23,9 @@ from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.gda.declaration import declared_attack as _declared
 from battlestudio.rules.gda.results import brigades_follow as _brigades_follow
-from battlestudio.rules.gda.reactions import FATE
+
+
+FATE = "Fate table (lost; digest Missing piece 4), scenario parameter gda.fate_table"
 
 
 def _supports(state: GameState, decl: Mapping[str, Any], sides: Sequence[str]) -> list[str]:

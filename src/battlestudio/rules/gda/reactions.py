@@ -36,7 +36,7 @@ from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateC
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
-from battlestudio.rules.dice import DiceSource, DiceSpec
+from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.brigades import Grade, UnitState, grade_of, is_cossack, is_skirmisher
 from battlestudio.rules.gda.brigades import unit_state
 from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance
@@ -57,10 +57,7 @@ DISCIPLINE = (
     "gda.discipline_test"
 )
 DISCIPLINE_RESULTS = ("passed", "unformed", "retreating", "routing")
-FATE = "Fate table (lost; digest Missing piece 4), scenario parameter gda.fate_table"
 REACTION_RULE = "ПРОЦЕДУРА АТАКИ 6; ПРОВЕДЕНИЕ АТАКИ 5 Б"
-MOVE_RULE = "ПРОЦЕДУРА АТАКИ 3-5; ПРОВЕДЕНИЕ АТАКИ 4"
-D6 = DiceSpec(1, 6)
 
 
 def start_gap(decl: Mapping[str, Any], a: Unit, t: Unit) -> float:
