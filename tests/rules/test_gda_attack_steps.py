@@ -328,3 +328,26 @@ def test_a_supplied_table_rows_support_damage_goes_on_every_support_of_that_side
     ]
     out = act(st, "attack_result", scenario={"attack_results": [row]})
     assert sorted((e.unit, e.points) for e in out.events if isinstance(e, DamageTaken)) == [("a", 1)]
+
+
+def test_evade_direction_to_its_rear_moves_the_unit_straight_back():
+    """The assumed evade_direction: skirmishers facing south attacked from the south-west go
+    straight north with "to_its_rear", along the attack's line with the default."""
+    st = skirmishers_attacked(attacker_at=(-10.0, 0.0))
+    away = act(st, "reaction", {"reaction": "evade", "evade_cm": 10})
+    back = act(st, "reaction", {"reaction": "evade", "evade_cm": 10}, scenario={"evade_direction": "to_its_rear"})
+    assert away.status == back.status == "resolved", (away.explanation, back.explanation)
+    (a,) = [e.path[-1] for e in away.events if isinstance(e, Moved)]
+    (b,) = [e.path[-1] for e in back.events if isinstance(e, Moved)]
+    assert b == pytest.approx((0.0, 30.0)) and a[0] > 1.0 and "straight to its rear" in back.explanation
+
+
+def test_wheel_short_unformed_reads_item_4_after_the_wheel():
+    """The assumed wheel_short: with "unformed" the wheeled column that cannot reach goes the rest
+    of its move straight ahead and stops Unformed, the attack abandoned (ПРОЦЕДУРА АТАКИ 4)."""
+    st = attack_world(target_at=(18.0, 40.0))
+    out = act(st, "attack_move", {"wheel": -30}, scenario={"wheel_short": "unformed"})
+    assert out.status == "resolved" and "stops Unformed" in out.explanation, out.explanation
+    after = apply(st, out.events)
+    assert after.units["a"].state == "unformed" and after.flags["gda-attack:a"]["stage"] == "abandoned"
+    assert after.flags["gda-attack:a"]["moved"] == pytest.approx(20.0, abs=0.01)

@@ -291,7 +291,8 @@ def _wheel_and_attack(
     pivot, using the attack bonus (and the Forward! dice just rolled), then go straight ahead with
     what is left. A wheel the bonus cannot finish stops where the bonus runs out; a wheeled unit
     that cannot then reach the target has turned and the attack is cancelled («осуществляет
-    поворот, но атака отменяется»), where it stands and Formed."""
+    поворот, но атака отменяется»), where it stands and Formed (``wheel_short`` "cancelled",
+    assumed); "unformed" reads item 4 instead: it goes the rest of its move and stops Unformed."""
     turn_no, side, phase = state.turn, state.side, state.phase
     stop = distance_cm(params, "support_flank")
     gap = unit_distance(a, t)
@@ -308,10 +309,14 @@ def _wheel_and_attack(
     left = reach - arc
     events: list[BattleEvent] = []
     go = need is not None and need <= left + 1e-6
+    reading = str(params.get("wheel_short"))
+    if reading not in ("cancelled", "unformed"):
+        raise RuleRefused(f"unknown wheel_short {reading!r} (cancelled or unformed)")
+    run = (need if go else left if reading == "unformed" and done == turn else 0.0) or 0.0
     fx, fy = forward(after[a.id].facing)
     for uid in movers:
         u, w = state.units[uid], after[uid]
-        end = (w.position[0] + fx * need, w.position[1] + fy * need) if go and need else w.position
+        end = (w.position[0] + fx * run, w.position[1] + fy * run) if run else w.position
         path = (u.position, w.position) if end == w.position else (u.position, w.position, end)
         events.append(Moved(turn_no, side, phase, id=uid, path=path))
         events.append(Rotated(turn_no, side, phase, id=uid, facing=round(w.facing, 6)))
@@ -333,10 +338,21 @@ def _wheel_and_attack(
             if need is not None
             else "the line ahead misses the target"
         )
-        text = (
-            f"{a.id} wheels towards {t.id} but {short}: it has turned and the attack is cancelled (ПРОЦЕДУРА АТАКИ 2)"
-        )
-        moved = arc
+        if run:  # wheel_short "unformed": ПРОЦЕДУРА АТАКИ 4 after the wheel
+            stage = "abandoned"
+            events.append(
+                OrderStateChanged(turn_no, side, phase, unit=a.id, state="unformed", reason="attack out of reach")
+            )
+            text = (
+                f"{a.id} wheels towards {t.id} but {short}: it goes its remaining {run:.1f} cm, stops Unformed "
+                "and the attack is abandoned (ПРОЦЕДУРА АТАКИ 2, 4; wheel_short unformed)"
+            )
+        else:
+            text = (
+                f"{a.id} wheels towards {t.id} but {short}: it has turned and the attack is cancelled "
+                "(ПРОЦЕДУРА АТАКИ 2)"
+            )
+        moved = arc + run
     events.append(
         CommandStateChanged(
             turn_no,

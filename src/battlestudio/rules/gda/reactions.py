@@ -30,6 +30,7 @@ from shapely.affinity import translate
 from shapely.geometry import box
 from shapely.ops import unary_union
 
+from battlestudio.model.geometry import forward
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
@@ -123,12 +124,14 @@ class EvadeMove:
     source: str
     end: tuple[float, float]
     refusal: str
+    way: str = "away_from_attacker"
 
     def explain(self) -> str:
         if not self.distance:
             return f"no evade distance: {EVADE}"
         where = f"({self.end[0]:.1f}, {self.end[1]:.1f})"
-        return f"it evades {self.distance:g} cm straight away from the attacker to {where} ({self.source})"
+        way = "straight to its rear" if self.way == "to_its_rear" else "straight away from the attacker"
+        return f"it evades {self.distance:g} cm {way} to {where} ({self.source})"
 
 
 def evade_move(
@@ -140,8 +143,9 @@ def evade_move(
     params: RuleParameters,
 ) -> EvadeMove:
     """Where ``t`` evades ``a``'s attack to, and whether it may: only before the attack move
-    (the reaction is declared as the attack is, ПРОЦЕДУРА АТАКИ 6 Г), straight away from the
-    attacker (from its front point through the evader's centre), keeping its facing. The evade
+    (the reaction is declared as the attack is, ПРОЦЕДУРА АТАКИ 6 Г), keeping its facing,
+    ``evade_direction`` (assumed): straight away from the attacker (from its front point through
+    the evader's centre) or straight to the evader's own rear. The evade
     rules are lost (digest Missing piece 9): the distance is the scenario's
     ``evade_distance_cm[.<arm>]`` (missing) or the umpire's entry. The path may not cross
     another unit or ``blocking_terrain`` and the evader must stay on the table."""
@@ -158,8 +162,14 @@ def evade_move(
         return EvadeMove(t.id, 0.0, "", t.position, f"V: enter the evade distance: {EVADE}")
     if decl.get("stage") != "declared":
         return EvadeMove(t.id, dist, source, t.position, "V: the target evades before the attack move, not after it")
-    c = t.footprint().centroid
-    dx, dy = c.x - a.position[0], c.y - a.position[1]
+    way = str(params.get("evade_direction"))
+    if way == "away_from_attacker":
+        c = t.footprint().centroid
+        dx, dy = c.x - a.position[0], c.y - a.position[1]
+    elif way == "to_its_rear":
+        dx, dy = forward((t.facing + 180.0) % 360.0)
+    else:
+        raise RuleRefused(f"unknown evade_direction {way!r} (away_from_attacker or to_its_rear)")
     norm = math.hypot(dx, dy) or 1.0
     vx, vy = dx / norm * dist, dy / norm * dist
     end = (t.position[0] + vx, t.position[1] + vy)
@@ -177,7 +187,7 @@ def evade_move(
         w, h = request.table
         if not box(0.0, 0.0, w, h).contains(translate(t.footprint(), vx, vy)):
             why = f"V: {t.id} would evade off the table"
-    return EvadeMove(t.id, dist, source, end, why)
+    return EvadeMove(t.id, dist, source, end, why, way)
 
 
 PLAIN = ("fire", "wheel", "evade", "rout")
