@@ -351,3 +351,15 @@ def test_wheel_short_unformed_reads_item_4_after_the_wheel():
     after = apply(st, out.events)
     assert after.units["a"].state == "unformed" and after.flags["gda-attack:a"]["stage"] == "abandoned"
     assert after.flags["gda-attack:a"]["moved"] == pytest.approx(20.0, abs=0.01)
+
+
+def test_the_targets_wheel_pivots_on_its_inner_flank_too():
+    """ПРОВЕДЕНИЕ АТАКИ 5 Б I: the line wheels 10° clockwise on its right flank (to the west, as it
+    faces south); that corner stays where it was, the outer flank travels 12 cm × 0.175."""
+    st = attack_world(target_at=(0.0, 20.0))
+    before = dict(zip(("fl", "fr", "rr", "rl"), st.units["t"].rect().corners(), strict=True))
+    out = act(st, "reaction", {"reaction": "wheel", "facing": 260})
+    assert out.status == "resolved" and "(2.1 cm of its half move)" in out.explanation, out.explanation
+    after = apply(st, out.events).units["t"]
+    assert after.facing == pytest.approx(260.0)
+    assert after.rect().corners()[1] == pytest.approx(before["fr"])

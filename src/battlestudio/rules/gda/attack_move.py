@@ -14,12 +14,10 @@ from typing import Any
 from collections.abc import Mapping
 
 
-from dataclasses import replace
-
 from shapely.affinity import translate
 from shapely.geometry import LineString, Point as ShapelyPoint
 
-from battlestudio.model.geometry import forward, right_of
+from battlestudio.model.geometry import forward
 from battlestudio.model.units import Arm
 from battlestudio.replay.flow_events import Rotated
 
@@ -32,7 +30,7 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.gda.attacks import attack_reach, brigade_of
 from battlestudio.rules.gda.brigades import brigade_status
-from battlestudio.rules.gda.geometry import distance_cm, unit_distance
+from battlestudio.rules.gda.geometry import distance_cm, unit_distance, wheel_geometry, wheeled
 from battlestudio.rules.gda.declaration import ATTACK_FLAG
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
@@ -66,28 +64,6 @@ def attack_bonus(a: Unit, params: RuleParameters) -> float:
     """The attack bonus (cm) the wheel of ПРОЦЕДУРА АТАКИ 2 may use: 5 cm [3"] infantry, 10 cm [6"]
     cavalry (ОБЪЯВЛЕНИЕ АТАКИ)."""
     return distance_cm(params, "attack_bonus_cavalry" if a.arm is Arm.CAVALRY else "attack_bonus_infantry")
-
-
-def wheel_geometry(u: Unit, turn: float) -> tuple[tuple[float, float], float]:
-    """(pivot, outer-flank travel cm) of ``u`` wheeling by ``turn`` degrees of facing: it pivots
-    on the flank it turns towards (a positive turn raises the facing) and the other flank travels
-    frontage × angle (ПРОЦЕДУРА АТАКИ 2, поворот «колесом»)."""
-    rx, ry = right_of(u.facing)
-    half = u.rect().width / 2
-    side = -1.0 if turn > 0 else 1.0  # a positive turn pivots on the flank opposite the right
-    pivot = (u.position[0] + side * rx * half, u.position[1] + side * ry * half)
-    return pivot, u.rect().width * math.radians(abs(turn))
-
-
-def _rotate(pt: tuple[float, float], pivot: tuple[float, float], turn: float) -> tuple[float, float]:
-    r = math.radians(turn)
-    dx, dy = pt[0] - pivot[0], pt[1] - pivot[1]
-    return (pivot[0] + dx * math.cos(r) - dy * math.sin(r), pivot[1] + dx * math.sin(r) + dy * math.cos(r))
-
-
-def wheeled(u: Unit, pivot: tuple[float, float], turn: float) -> Unit:
-    """``u`` turned by ``turn`` degrees about ``pivot`` (its front point and facing)."""
-    return replace(u, position=_rotate(u.position, pivot, turn), facing=(u.facing + turn) % 360.0)
 
 
 def straight_closing(a: Unit, t: Unit, stop_cm: float) -> float | None:

@@ -40,7 +40,7 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.brigades import Grade, UnitState, grade_of, is_cossack, is_skirmisher
 from battlestudio.rules.gda.brigades import unit_state
-from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance
+from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance, wheel_geometry, wheeled
 from battlestudio.rules.gda.melee import ATTACK_FLAG
 from battlestudio.rules.gda.results import unit_events
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -106,8 +106,7 @@ def reaction_refusal(a: Unit, t: Unit, decl: Mapping[str, Any], reaction: str, p
 
 def _wheel_cm(t: Unit, facing: float) -> float:
     """Distance the outer flank travels when ``t`` wheels to ``facing`` (cm)."""
-    turn = abs((facing - t.facing + 180.0) % 360.0 - 180.0)
-    return t.rect().width * math.radians(turn)
+    return wheel_geometry(t, (facing - t.facing + 180.0) % 360.0 - 180.0)[1]
 
 
 EVADE = "evade move (lost from the text, digest Missing piece 9), scenario parameter gda.evade_distance_cm"
@@ -328,8 +327,12 @@ def reaction_resolve(
             text += "; it faces the attacker and becomes Unformed"
     elif reaction == "wheel":
         facing = float(request.parameters["facing"])
+        by = (facing - t.facing + 180.0) % 360.0 - 180.0
+        pivot, arc = wheel_geometry(t, by)
+        w = wheeled(t, pivot, by)
+        events.append(Moved(turn, side, phase, id=t.id, path=(t.position, w.position)))
         events.append(Rotated(turn, side, phase, id=t.id, facing=facing))
-        text += f" to {facing:g}° ({_wheel_cm(t, facing):.1f} cm of its half move), then it fires at 5 cm"
+        text += f" to {facing:g}° on its inner flank ({arc:.1f} cm of its half move), then it fires at 5 cm"
     elif reaction == "rout":
         events += unit_events(state, [t.id], "routing", "attacked while retreating")
         text += ": a retreating unit routs at once"
