@@ -1,7 +1,8 @@
 """Distances and geometric tests of General d'Armée: the metric/imperial choice, the
 brigadier's 30 cm [18"] command range, "flanked" (half an enemy within 15 cm [9"] of flank or
-rear, nothing between), the battery 30 cm [18"] behind the front line, enemies near, and the wheel (поворот «колесом») on
-the inner flank used by the attacker (ПРОЦЕДУРА АТАКИ 2) and the target (ПРОВЕДЕНИЕ АТАКИ 5 Б I).
+rear, nothing between), the battery 30 cm [18"] behind the front line, enemies near, and the
+wheel (поворот «колесом») on the inner flank used by the attacker (ПРОЦЕДУРА АТАКИ 2) and the
+target (ПРОВЕДЕНИЕ АТАКИ 5 Б I).
 
 Footprints are ``Unit.footprint()`` (table cm); distances are G-1 (nearest points) unless a
 rule names a reference point (geometry-glossary §0.2).
