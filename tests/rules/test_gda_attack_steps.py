@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 from shapely.geometry import box
 
 from battlestudio.model.terrain import TerrainFeature
@@ -16,7 +18,7 @@ from battlestudio.replay.flow_events import Moved, OrderStateChanged, Rotated
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.dice import SeededDice
 from battlestudio.rules.gda.actions import ACTIONS
-from battlestudio.rules.gda.attack_move import wheel_geometry
+from battlestudio.rules.gda.geometry import wheel_geometry, wheeled
 from battlestudio.rules.gda.events import DamageTaken
 from battlestudio.rules.gda.fire_support import fire_supporters
 from battlestudio.rules.gda.melee import sides_of
@@ -363,3 +365,30 @@ def test_the_targets_wheel_pivots_on_its_inner_flank_too():
     after = apply(st, out.events).units["t"]
     assert after.facing == pytest.approx(260.0)
     assert after.rect().corners()[1] == pytest.approx(before["fr"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hs.floats(0, 359),
+    hs.floats(-90, 90).filter(lambda d: abs(d) > 0.5),
+    hs.sampled_from([Formation.COLUMN, Formation.LINE]),
+)
+def test_a_wheel_keeps_its_inner_front_corner_and_turns_by_its_angle(facing, turn, formation):
+    """The wheel of ПРОЦЕДУРА АТАКИ 2 is a rotation about the front corner it turns towards: that
+    corner stays, the other front corner travels the chord of the arc charged (frontage × angle)."""
+    import math
+
+    u = unit("u", x=3, y=4, facing=facing, formation=formation)
+    pivot, arc = wheel_geometry(u, turn)
+    w = wheeled(u, pivot, turn)
+    fl, fr = u.rect().corners()[:2]
+    wfl, wfr = w.rect().corners()[:2]
+    inner, outer = ((fl, wfl), (fr, wfr)) if turn > 0 else ((fr, wfr), (fl, wfl))
+    assert inner[1] == pytest.approx(inner[0], abs=1e-6)
+    assert (w.facing - u.facing - turn) % 360 == pytest.approx(0, abs=1e-6) or (
+        w.facing - u.facing - turn
+    ) % 360 == pytest.approx(360, abs=1e-6)
+    width = u.rect().width
+    chord = math.dist(outer[0], outer[1])
+    assert chord == pytest.approx(2 * width * math.sin(math.radians(abs(turn)) / 2), abs=1e-6)
+    assert arc == pytest.approx(width * math.radians(abs(turn)))
