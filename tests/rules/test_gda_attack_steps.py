@@ -392,3 +392,17 @@ def test_a_wheel_keeps_its_inner_front_corner_and_turns_by_its_angle(facing, tur
     chord = math.dist(outer[0], outer[1])
     assert chord == pytest.approx(2 * width * math.sin(math.radians(abs(turn)) / 2), abs=1e-6)
     assert arc == pytest.approx(width * math.radians(abs(turn)))
+
+
+def test_the_targets_supports_wheel_with_it_when_asked():
+    """I: «Подразделения, оказывающие поддержку оперируют по тем же правилам» — the line's flank
+    support (5 cm to its west) wheels by the same 10° on its own inner flank."""
+    beside = unit("t2", side="austrian", x=-17, y=20, facing=270, formation=Formation.LINE)
+    st = attack_world(target_at=(0.0, 20.0), more=(beside,))
+    out = act(st, "reaction", {"reaction": "wheel", "facing": 260, "supports_wheel": True})
+    assert out.status == "resolved" and "its support t2 wheels with it (2.1 cm)" in out.explanation, out.explanation
+    after = apply(st, out.events)
+    assert after.units["t2"].facing == pytest.approx(260.0)
+    assert after.units["t2"].rect().corners()[1] == pytest.approx(beside.rect().corners()[1])
+    alone = act(st, "reaction", {"reaction": "wheel", "facing": 260})
+    assert {e.id for e in alone.events if isinstance(e, Rotated)} == {"t"}

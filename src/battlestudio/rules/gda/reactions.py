@@ -42,6 +42,7 @@ from battlestudio.rules.gda.brigades import Grade, UnitState, grade_of, is_cossa
 from battlestudio.rules.gda.brigades import unit_state
 from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance, wheel_geometry, wheeled
 from battlestudio.rules.gda.melee import ATTACK_FLAG
+from battlestudio.rules.gda.melee import defending_supports
 from battlestudio.rules.gda.results import unit_events
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.gda.declaration import declared_attack as _declared
@@ -220,6 +221,7 @@ def _reaction_spec(state: GameState, subject: str, tested: bool) -> ActionSpec |
         parameters=(
             ParameterSpec("reaction", "choice", choices=PLAIN, label="The target's reaction"),
             ParameterSpec("facing", "int", required=False, minimum=0, maximum=359, label="Wheel to facing (degrees)"),
+            ParameterSpec("supports_wheel", "bool", required=False, label="Its supports wheel with it (I)"),
             ParameterSpec(
                 "evade_cm",
                 "int",
@@ -291,6 +293,30 @@ def _wheel_refusal(t: Unit, request: ActionRequest, params: RuleParameters) -> s
     return ""
 
 
+def _supports_wheel(
+    state: GameState, a: Unit, t: Unit, by: float, request: ActionRequest, params: RuleParameters
+) -> tuple[list[BattleEvent], list[str]]:
+    """ПРОВЕДЕНИЕ АТАКИ 5 Б I «Подразделения, оказывающие поддержку оперируют по тем же правилам»:
+    each of the target's supports wheels by the same angle on its own inner flank when its outer
+    flank travels no more than half its own move; one that cannot stays as it is."""
+    events: list[BattleEvent] = []
+    notes: list[str] = []
+    turn, side, phase = state.turn, state.side, state.phase
+    sups = defending_supports(state, t, a, params, request.terrain)
+    for sid in sorted(sups):
+        s = state.units[sid]
+        pivot, arc = wheel_geometry(s, by)
+        half = _normal_move(s, params) / 2
+        if arc > half + 1e-6:
+            notes.append(f"its support {sid} stays: its flank would travel {arc:.1f} cm, more than half its move")
+            continue
+        w = wheeled(s, pivot, by)
+        events.append(Moved(turn, side, phase, id=sid, path=(s.position, w.position)))
+        events.append(Rotated(turn, side, phase, id=sid, facing=round(w.facing, 6)))
+        notes.append(f"its support {sid} wheels with it ({arc:.1f} cm)")
+    return events, notes or ["it has no supports to wheel"]
+
+
 def reaction_resolve(
     state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
 ) -> ActionOutcome:
@@ -333,6 +359,10 @@ def reaction_resolve(
         events.append(Moved(turn, side, phase, id=t.id, path=(t.position, w.position)))
         events.append(Rotated(turn, side, phase, id=t.id, facing=facing))
         text += f" to {facing:g}° on its inner flank ({arc:.1f} cm of its half move), then it fires at 5 cm"
+        if request.parameters.get("supports_wheel"):
+            more, notes = _supports_wheel(state, a, t, by, request, params)
+            events += more
+            text += "; " + "; ".join(notes)
     elif reaction == "rout":
         events += unit_events(state, [t.id], "routing", "attacked while retreating")
         text += ": a retreating unit routs at once"
