@@ -25,7 +25,7 @@ from battlestudio.replay.events import (
 )
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import TOE_PHASES, synthetic_game
+from battlestudio.session.synthetic import TOE_PHASES, synthetic_game
 
 
 def folded(game) -> list[GameState]:

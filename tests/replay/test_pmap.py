@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from battlestudio.replay.pmap import CHUNK, FAN, ChunkedMap
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 
 KEYS = st.sampled_from([f"u{i}" for i in range(300)])
 OPS = st.lists(st.tuples(st.sampled_from(["set", "delete", "many"]), KEYS, st.integers(0, 9)), max_size=80)

@@ -7,7 +7,7 @@ import pytest
 
 from battlestudio.document import Document
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.ui.coords import scene_to_table
 from battlestudio.ui.map_view import MapView
 
