@@ -74,6 +74,8 @@ scenario's choice, so command control runs)."""
 ROW = 40  # brigades per row of a deployment
 SPACING = 14.0  # cm between brigade front midpoints in a row
 ROW_DEPTH = 25.0  # cm between rows
+BATTERY_AHEAD = 8.0
+"""cm a battery stands ahead of its row, so its safety corridor (6.1) is clear of its own line."""
 FIRE_REACH_CM = 40.0
 """A unit of the passive side fires only when an enemy is this close (centres): the umpire's
 choice, so that rear ranks do not try shots their own front blocks (6.1)."""
@@ -124,7 +126,7 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
             ruleset="toe",
             parameters={
                 **TOE_PARAMETERS,
-                "initiative": [SIDES[0] if agreed.random() < 0.75 else SIDES[1] for _ in range(40)],
+                "initiative": [SIDES[0]] + [SIDES[0] if agreed.random() < 0.75 else SIDES[1] for _ in range(39)],
             },
         )
     )
@@ -172,7 +174,7 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
                 oob.add(corps, div)
             row, col = divmod(i, ROW)
             x = 20.0 + SPACING / 2 + col * SPACING
-            y = 40.0 + row * ROW_DEPTH
+            y = 40.0 + row * ROW_DEPTH + (BATTERY_AHEAD if i % 4 == 3 else 0.0)
             pos = (x, y) if up else (x, height - y)
             uid = f"{side}-u{i + 1}"
             if i % 4 == 3:
@@ -393,9 +395,12 @@ class _Player:
 
     def _form(self, uid: str, formation: str, ranks: int) -> None:
         """A formation change as the ruleset allows it (1.6, 1.7, 4.4, 4.5); none when refused."""
+        rule = getattr(self.s.ruleset, "formation_change", None)
         try:
-            change = self.s.ruleset.formation_change(self.s.state, uid, formation, self.s.params, ranks)
+            change = rule(self.s.state, uid, formation, self.s.params, ranks) if rule is not None else None
         except RuleRefused:
+            return
+        if change is None:
             return
         self.s.change_formation(uid, formation, column_ranks=ranks, facing=change.unit.facing)
 
@@ -497,17 +502,17 @@ class _Player:
 
     def _morale(self, uid: str, victor: str, t: int) -> None:
         """The loser's morale test (7.2.2) with the umpire's entry (Tables 9-10 lost): falls back
-        12 cm in U, or flees 25 cm in FU (eliminated by the ruleset at two thirds lost, 1.6)."""
+        12 cm straight back in U, or flees 25 cm in FU (eliminated by the ruleset at two thirds
+        lost, 1.6)."""
         st = self.s.state
         u, w = st.units.get(uid), st.units.get(victor)
         if u is None or w is None or u.state == "eliminated" or uid in st.off_table:
             return
         r = self.roll(f"umpire-morale:{uid}:t{t}", f"Morale, {u.name} after a lost melee", threshold=5)
         result = "U" if r.success else "FU"
-        dx, dy = u.position[0] - w.position[0], u.position[1] - w.position[1]
-        n = math.hypot(dx, dy) or 1.0
+        back = math.radians(u.facing + 180.0)  # straight back, away from its front
         far = 12.0 if r.success else 25.0
-        to = self.clamp((u.position[0] + far * dx / n, u.position[1] + far * dy / n))
+        to = self.clamp((u.position[0] + far * math.cos(back), u.position[1] + far * math.sin(back)))
         if not self.act("morale_test", uid, {}, {"result": result, "move_to": list(to)}):
             self.act("morale_test", uid, {}, {"result": result})
 
