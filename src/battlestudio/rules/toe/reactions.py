@@ -158,12 +158,19 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 # ------------------------------------------------------------------------------ 5.2-5.3 reactions
 def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
     """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
-    out = []
-    for a in state.units.values():
-        d = this_player_turn(state, DECLARED, a.id)
-        if d is not None and d.get("target") == uid and on_table(state, a):
-            out.append((a, d))
-    return out
+    prefix = f"{DECLARED}:"
+    declared = {
+        key[len(prefix) :]: v
+        for key, v in state.flags.items()
+        if key.startswith(prefix)
+        and isinstance(v, dict)
+        and v.get("target") == uid
+        and v.get("turn") == state.turn
+        and v.get("side") == state.side
+    }
+    if not declared:
+        return []
+    return [(a, declared[a.id]) for a in state.units.values() if a.id in declared and on_table(state, a)]
 
 
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
