@@ -109,10 +109,10 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         SessionError
             before ``start``.
         """
-        phases = self.log.phases()
-        if not phases:
+        if not len(self.log):
             raise SessionError("the game has not started; call start() first")
-        return phases[-1]
+        c = self.log.cursor_at(len(self.log))  # the last event's phase, found by bisection
+        return PhaseKey(c.turn, c.side, c.phase)
 
     @property
     def sides(self) -> list[str]:
