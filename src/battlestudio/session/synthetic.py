@@ -14,8 +14,9 @@ elimination at two thirds lost and FU, 1.6), and rallies (9).
 
 Where the seed lost a table (Tables 3, 5-11), the ``fire``, ``react``, ``melee``,
 ``morale_test`` and ``rally`` actions take the umpire's entry: this module is that umpire and
-rolls on ``UMPIRE_TABLE`` through the session's dice (each such roll is named in an annotation
-or the entry; none is a rule value). Moves, formation changes and the generals' rides are the
+rolls on ``UMPIRE_TABLE`` through the session's dice (none is a rule value; the melee's opposed
+2d6 is written in an annotation after it, the other results are recorded as the umpire's
+entries). Moves, formation changes and the generals' rides are the
 umpire's entries too, each checked by the session; squares and unlimbered batteries stay put
 (4.4, 4.6).
 
