@@ -258,25 +258,29 @@ def test_2_12_a_corps_general_moved_with_order_capacity_gets_no_order_that_turn(
     assert result["outcomes"][0]["status"] == "delivered"
 
 
-def test_2_9_the_automatic_retreat_objective_is_held_on_the_table():
+def test_2_9_an_automatic_retreat_off_the_table_is_said_or_held_on_it():
     """2.9 puts the objective 1 m directly away from the enemy: for Davout at (100, 50) facing the
-    Prussians that is (100, -50), off the table. With the table the session gives, the assumed
-    reading 'edge' holds it on the retreat line 1 cm inside the edge (4.4: a corps marching off
-    is lost); 'off' keeps 2.9's point; and the order written carries the held objective."""
+    Prussians that is (100, -50), beyond the table. The assumed reading 'off' keeps it and the
+    command check says the corps is lost if it retreats over the edge (4.4, forced moves too);
+    the scenario's 'edge' holds it on the retreat line 1 cm inside the table, and the order the
+    corps general writes carries the held objective."""
     from battlestudio.rules.toe.checks import auto_retreat_objective
     from battlestudio.rules.toe.common import params_for
 
     state, params = _auerstedt()
-    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))
     table = {**params, "table_cm": [240.0, 180.0]}
-    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, 1.0))
-    off = {**table, "toe.auto_retreat_off_table": "off"}
-    assert auto_retreat_objective(state, params_for(off), "davout") == pytest.approx((100.0, -50.0))
-    # a corps with most of its units in disorder retreats automatically, to the held point
+    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))
+    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, -50.0))
+    edge = {**table, "toe.auto_retreat_off_table": "edge"}
+    assert auto_retreat_objective(state, params_for(edge), "davout") == pytest.approx((100.0, 1.0))
+    # a corps with most of its units in disorder may retreat automatically
     corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
-    shaken = {u.id: replace(u, state="U") for u in corps}
-    state = state.evolve(units={**state.units, **shaken})
+    state = state.evolve(units={**state.units, **{u.id: replace(u, state="U") for u in corps}})
+    check = ruleset.command_check(state, "davout", table, ReplayDice([]))
+    assert "beyond the 240 × 180 cm table" in check.explanation and "(4.4" in check.explanation
+    held = ruleset.command_check(state, "davout", edge, ReplayDice([]))
+    assert "beyond" not in held.explanation and "(100.0, 1.0)" in held.explanation
     req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
-    out = ruleset.order_phase(state, [req], table, ReplayDice([("toe-command-control:o-1-1:order:t1", (9,))]))
+    out = ruleset.order_phase(state, [req], edge, ReplayDice([("toe-command-control:o-1-1:order:t1", (9,))]))
     written = [e for e in out.events if e.kind == "order_written"]
     assert written and written[0].objective == pytest.approx((100.0, 1.0)), out.explanation()
