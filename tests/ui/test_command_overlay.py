@@ -196,7 +196,7 @@ def test_replay_steps_keep_the_overlay_on_the_state_at_the_cursor(qtbot):
     from battlestudio.analysis.command_picture import command_picture
     from battlestudio.document import Document
     from battlestudio.replay.battle import Battle
-    from battlestudio.replay.synthetic import synthetic_game
+    from battlestudio.session.synthetic import synthetic_game
     from battlestudio.rules import get_ruleset
     from battlestudio.ui.map_view import MapView
 

@@ -16,7 +16,7 @@ from shapely.affinity import translate
 from battlestudio.document import Document
 from battlestudio.edits import MoveRecords, PutRecords
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.ui import unit_layer
 from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.items import UnitItem
