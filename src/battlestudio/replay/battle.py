@@ -54,7 +54,7 @@ class Battle:
     events: MutableSequence[BattleEvent] = field(default_factory=list)  # a RecordedEvents when read lazily
     bookmarks: list[Bookmark] = field(default_factory=list)
     ruleset_record: dict[str, Any] | None = None  # the rule numbers in force when recorded (rules.fingerprint)
-    keyframes: list[StoredKeyframe] = field(default_factory=list)  # read from a .battle file
+    keyframes: list[StoredKeyframe] = field(default_factory=list, compare=False)  # read from a .battle file: a cache
 
     @property
     def turns_logged(self) -> int:

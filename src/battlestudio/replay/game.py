@@ -132,21 +132,29 @@ class GameLog(LogQueries, LazyChecking):
         return cls.from_scenario(battle.scenario, battle.events, **kw)
 
     @classmethod
-    def lazy_from_battle(cls, battle: Battle, *, use_keyframe: bool = True, **kw: int) -> GameLog:
+    def lazy_from_battle(
+        cls, battle: Battle, *, use_keyframe: bool = True, keyframe_every: int = 64, cache_size: int = 16
+    ) -> GameLog:
         """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events, from its last stored
         keyframe (``Battle.keyframes``) when it has one that can be read (else
         ``keyframe_problem`` says why not)."""
         stored = [k for k in battle.keyframes if 0 < k.position < len(battle.events)] if use_keyframe else []
         if not stored:
-            return cls.lazy(battle.scenario, battle.events, **kw)
+            return cls.lazy(battle.scenario, battle.events, keyframe_every=keyframe_every, cache_size=cache_size)
         last = max(stored, key=lambda k: k.position)
         try:
             state = last.state()
         except ValueError as exc:
-            log = cls.lazy(battle.scenario, battle.events, **kw)
+            log = cls.lazy(battle.scenario, battle.events, keyframe_every=keyframe_every, cache_size=cache_size)
             log.keyframe_problem = f"the stored keyframe at event {last.position} cannot be read ({exc}); not used"
             return log
-        return cls.lazy(battle.scenario, battle.events, keyframe=(last.position, state), **kw)
+        return cls.lazy(
+            battle.scenario,
+            battle.events,
+            keyframe=(last.position, state),
+            keyframe_every=keyframe_every,
+            cache_size=cache_size,
+        )
 
     def _on_keyframe_rejected(self, problem: str) -> None:
         self.keyframe_rejected.emit(problem)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
@@ -126,7 +127,7 @@ class _LogParts(Protocol):
     _failure: ValueError | None
     _seed: Seed | None
     _kf_state: list[GameState]
-    _cache: dict[int, GameState]
+    _cache: OrderedDict[int, GameState]
     keyframe_problem: str
 
     def __init__(
@@ -160,6 +161,8 @@ class LazyChecking:
 
     __slots__ = ()
     _failure: ValueError | None  # GameLog's: why the event at _checked cannot apply
+    _seed: Seed | None  # GameLog's: a stored keyframe not yet verified
+    keyframe_problem: str
 
     @classmethod
     def lazy(
