@@ -257,6 +257,12 @@ class LazyChecking:
         """True while the log runs from a stored keyframe not yet checked against a replay."""
         return self._seed is not None
 
+    @property
+    def unverified_until(self: _LogParts) -> int:
+        """The stored keyframe's position while the log runs from it unverified (states before
+        it cost a replay until ``validate`` gets there); 0 otherwise."""
+        return self._seed.pos if self._seed is not None else 0
+
     def validate(self: _LogParts, budget: int | None = None) -> bool:
         """Check (apply and keyframe) up to ``budget`` more events; True when all are checked.
 

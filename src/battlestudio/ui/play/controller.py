@@ -169,6 +169,7 @@ class PlayView(QObject):
         self.check.frame_done.connect(self.frame_done)
         self.check.unplayable.connect(self.game_unplayable)
         self.check.keyframe_rejected.connect(self.keyframe_rejected)
+        self.check.keyframe_checked.connect(self._keyframe_checked)
         map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         self.document_set(document)
@@ -287,7 +288,7 @@ class PlayView(QObject):
         play = None
         try:
             # a keyframe the file stored holds for the file's game only: not once the scenario is edited
-            play = make_play_document(doc, 0, self.seed, lazy=True, use_keyframe=not doc.is_modified())
+            play = make_play_document(doc, 0, self.seed, lazy=True, use_keyframe=not doc.is_modified)
             info, turns = doc.scenario.info, play.log.turns()
             if not (info.turns and turns and turns[-1] >= info.turns):
                 play.timeline.to_end()  # replays (checks) the whole game now
@@ -319,6 +320,12 @@ class PlayView(QObject):
         self.problems_found.emit(play, keyframe_problems(text))
         if self.play is play:
             play.timeline.position_changed.emit(play.timeline.position)  # the views read the replay now
+
+    def _keyframe_checked(self, play: PlayDocument) -> None:
+        """The events before the keyframe ``play`` opened from are replayed: the trails, which
+        started at the keyframe meanwhile, are drawn whole."""
+        if self.play is play and self.marks.trail_turns:
+            self.marks.refresh(changed=frozenset())
 
     def _on_unreplayable(self, exc: Exception) -> None:
         """A jump reached a bad event before the idle check did: the same warning, once the

@@ -45,6 +45,9 @@ class IdleCheck(QObject):
     keyframe_rejected(object, str)
         the ``PlayDocument`` checked and why the stored keyframe it opened from was replaced
         by the replay (``GameLog.keyframe_problem``).
+    keyframe_checked(object)
+        the ``PlayDocument`` checked: the events before the stored keyframe it opened from are
+        replayed and compared (after ``keyframe_rejected`` when they did not match).
     progress(object, int)
         the ``PlayDocument`` checked and how many of its events are checked now (after each
         slice; ``len(log)`` at the end).
@@ -54,6 +57,7 @@ class IdleCheck(QObject):
     frame_done = Signal()
     unplayable = Signal(object, object)
     keyframe_rejected = Signal(object, str)
+    keyframe_checked = Signal(object)
     progress = Signal(object, int)
 
     def __init__(self, viewport: QWidget, parent: QObject | None = None) -> None:
@@ -117,8 +121,10 @@ class IdleCheck(QObject):
             self.timer.stop()
             self.unplayable.emit(p, exc)
             return
-        if verifying and not log.verifying_keyframe and log.keyframe_problem:
-            self.keyframe_rejected.emit(p, log.keyframe_problem)
+        if verifying and not log.verifying_keyframe:
+            if log.keyframe_problem:
+                self.keyframe_rejected.emit(p, log.keyframe_problem)
+            self.keyframe_checked.emit(p)
         self.progress.emit(p, log.validated)
         if log.validated >= len(log):
             self.timer.stop()
