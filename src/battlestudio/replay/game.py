@@ -382,6 +382,33 @@ class GameLog(LogQueries, LazyChecking):
                 self._cache.popitem(last=False)
         return state
 
+    def checked_prefix(self) -> GameLog:
+        """A log of the events checked so far (``validated`` of them), sharing this log's
+        states and keyframes: what a view of a game still being checked can analyse. It is a
+        snapshot: a separate object, so another thread may read it while this log is checked.
+        """
+        end = self.validated
+        seed = self._seed
+        out = GameLog(self._initial, keyframe_every=self.keyframe_every, cache_size=self._cache_size)
+        out._events = list(self._events[:end])
+        for seg in self._segments:
+            if seg.start >= end:
+                break
+            out._seg_by_key[seg.key] = len(out._segments)
+            out._segments.append(_Segment(seg.key, seg.start, min(seg.end, end)))
+            out._seg_starts.append(seg.start)
+        count = seed.kf_count if seed is not None else bisect_right(self._kf_pos, end)
+        out._kf_pos = self._kf_pos[:count]
+        out._kf_state = self._kf_state[:count]
+        touch = seed.touch if seed is not None else self._touch
+        out._touch = {k: [p for p in v if p < end] for k, v in touch.items()}
+        out._touch = {k: v for k, v in out._touch.items() if v}
+        front = seed.front if seed is not None else (self._front if self._checked == end else None)
+        out._checked = end
+        out._head = out._front = front if front is not None else out._fold_to(end)
+        out._sealed = out._seg_starts[-1] if out._seg_starts else 0
+        return out
+
     def keyframe_positions(self) -> list[int]:
         """Positions that hold a keyframe, ascending (0 always does)."""
         return list(self._kf_pos)

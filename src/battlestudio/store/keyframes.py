@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from types import MappingProxyType
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -161,7 +162,6 @@ def decode_state(text: Any, scenario: Scenario) -> GameState:
         raise DocumentError("state", f"not valid JSON: {exc}") from None
     if not isinstance(doc, dict) or doc.get("v") != KEYFRAME_VERSION:
         raise DocumentError("state", f"expected a keyframe of version {KEYFRAME_VERSION}")
-    start = GameState.from_scenario(scenario)
     changes: dict[str, Any] = {}
     for name, spec in _CONTAINERS:
         raw = doc.get(name)
@@ -169,7 +169,7 @@ def decode_state(text: Any, scenario: Scenario) -> GameState:
         if not isinstance(raw, list) or not isinstance(gone, list) or not all(isinstance(g, str) for g in gone):
             raise DocumentError(f"state.{name}", "expected a list of records and a list of ids")
         records = [_load(spec, r, f"state.{name}[{i}]") for i, r in enumerate(raw)]
-        current: ChunkedMap[Any] = getattr(start, name)
+        current: ChunkedMap[Any] = ChunkedMap.from_mapping(getattr(scenario, name))  # the replay's slots
         current = current.set_many((r.id, r) for r in records)
         for key in gone:
             if key in current:
@@ -179,14 +179,16 @@ def decode_state(text: Any, scenario: Scenario) -> GameState:
         if not isinstance(doc.get(name), kind) or isinstance(doc.get(name), bool):
             raise DocumentError(f"state.{name}", f"expected {'an integer' if kind is int else 'a text'}")
         changes[name] = doc[name]
-    if doc.get("oob") is not None:
-        changes["oob"] = oob_from_doc(doc["oob"])
-    changes["flags"] = {str(k): _untagged(v, f"state.flags[{k!r}]") for k, v in _pairs(doc.get("flags"), "state.flags")}
+    # the scenario's order of battle is copied only when the game did not change it (a copy of
+    # a large one takes longer than reading every record)
+    changes["oob"] = scenario.oob.copy() if doc.get("oob") is None else oob_from_doc(doc["oob"])
+    flags = {str(k): _untagged(v, f"state.flags[{k!r}]") for k, v in _pairs(doc.get("flags"), "state.flags")}
+    changes["flags"] = MappingProxyType(flags)  # read-only, as GameState.evolve makes it
     off = doc.get("off_table")
     if not isinstance(off, list) or not all(isinstance(i, str) for i in off):
         raise DocumentError("state.off_table", "expected a list of ids")
     changes["off_table"] = frozenset(off)
-    return start.evolve(**changes)
+    return GameState(**changes)
 
 
 def keyframe_rows(
