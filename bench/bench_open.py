@@ -134,9 +134,7 @@ def window_measures(path: Path, repeat: int, with_analysis: bool) -> None:
     print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB", flush=True)
 
 
-def open_in_window(
-    path: Path, repeat: int, with_analysis: bool = True
-) -> tuple[list[float], list[float], list[float]]:
+def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple[list[float], list[float], list[float]]:
     """Open ``path`` ``repeat`` times through the real window (``MainWindow.open_path``, every
     dock bound) and return the seconds to the map's first paint, to the end of the idle check
     of the recorded game (empty when the log is checked before the first frame), and how late
