@@ -37,7 +37,7 @@ from battlestudio.ui.play.idle_slice import IdleSlice
 THREADED_MIN_EVENTS = 5000
 """A game of this many events or more is analysed in a thread (the window stays responsive; a
 Leipzig-sized game takes seconds), and while it is being checked its charts are built from what
-is checked so far (``GameLog.checked_prefix``), each time another twentieth of it is; smaller
+is checked so far (``GameLog.checked_prefix``), each time another quarter of it is; smaller
 games are analysed at once, when checked."""
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ class AnalysisPanel(QWidget):
             if self._pending is None:
                 return
         if checked < len(log):  # not replayed to the end yet: charts of what is checked, if big
-            if len(log) >= THREADED_MIN_EVENTS and checked - self._partial_at >= max(1, len(log) // 20):
+            if len(log) >= THREADED_MIN_EVENTS and checked - self._partial_at >= max(1, len(log) // 4):
                 self._start_worker(partial=True)
             QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
             return
