@@ -332,6 +332,8 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         while len(removed) < count:
             removed[:0] = self.log.undo(min(count - len(removed), self.log.undoable))
         del self.battle.events[len(self.battle.events) - len(removed) :]
+        n = len(self.battle.events)  # a stored keyframe past the events kept is of another game now
+        self.battle.keyframes = [k for k in self.battle.keyframes if k.position <= n]
         return removed
 
     @property
