@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from collections.abc import Mapping
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
@@ -187,7 +187,7 @@ class MapView(QGraphicsView):
             last = self._shown.get(kind)
             ids = records.changed_keys(last) if last is not None and isinstance(records, ChunkedMap) else None
             if ids is None or ids:
-                self.map_scene.reconcile(kind, records, ids)
+                self.map_scene.reconcile(kind, records, ids, lazy=True)
             self._shown[kind] = records
         self.viewport().update()
 
@@ -355,8 +355,10 @@ class MapView(QGraphicsView):
         )
         if key != self._label_key:
             self._label_key = key
+            inverse, _ = t.inverted()
+            by_kind = {**scene.items_by_kind, "units": scene.unit_items_in(inverse.mapRect(QRectF(vp)))}
             self._labels = (
-                labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed)
+                labels_in_view(by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed)
                 if scene.ctx.labels_visible
                 else []
             )
@@ -414,6 +416,7 @@ class MapView(QGraphicsView):
             event.accept()
             return
         self.setFocus()
+        self.map_scene.flush_units()  # tools hit-test the unit items: put them where the records are
         if self.tool is not None:
             self.tool.press(event)
         event.accept()
@@ -430,6 +433,11 @@ class MapView(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
             event.accept()
             return
+        if event.buttons() != Qt.MouseButton.NoButton:
+            self.map_scene.flush_units()
+        else:
+            near = self.mapToScene(QRect(pos.x() - 8, pos.y() - 8, 17, 17)).boundingRect()
+            self.map_scene.flush_units_in(near)
         if self.tool is not None:
             self.tool.move(event)
         event.accept()
@@ -449,6 +457,7 @@ class MapView(QGraphicsView):
         event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        self.map_scene.flush_units()
         if self.tool is not None:
             self.tool.double_click(event)
         event.accept()
@@ -459,6 +468,7 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             event.accept()
             return
+        self.map_scene.flush_units()
         if self.tool is not None and self.tool.key_press(event):
             event.accept()
             return
