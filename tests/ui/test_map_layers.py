@@ -310,3 +310,49 @@ def test_a_unit_that_only_moved_keeps_its_drawing(view, document):
     unit = document.scenario.units["u-ir15"]
     document.push(PutRecords("units", {unit.id: replace(unit, facing=unit.facing + 45.0)}, "Wheel IR 15"))
     assert item.look == look + 1 and item._shape is not shape
+
+
+def test_after_a_replay_step_clicks_and_hovers_find_units_where_their_records_are(game_view, qtbot):
+    from tests.ui.conftest import Mouse
+
+    view, log = game_view
+    scene = view.map_scene
+    starts = log.phase_starts()
+    first = log.state_at(starts[0])
+    view.show_state(first.units, first.commanders)
+    later = log.state_at(starts[12])
+    moved = sorted(
+        (uid for uid, u in later.units.items() if uid in first.units),
+        key=lambda uid: (
+            -abs(later.units[uid].position[0] - first.units[uid].position[0])
+            - abs(later.units[uid].position[1] - first.units[uid].position[1])
+        ),
+    )
+    uid, other = moved[0], moved[1]
+    assert later.units[uid].position != first.units[uid].position
+    view.show_state(later.units, later.commanders)
+    items = scene.items_by_kind["units"]
+    stale = dict.get(items, uid)
+    assert uid in scene._stale  # the step left the item where it was
+    assert scene_to_table_point(stale.pos()) == pytest.approx(first.units[uid].rect().centre)
+
+    mouse = Mouse(qtbot, view)
+    view.set_zoom(8.0)
+    view.centre_on_table(later.units[other].rect().centre)
+    mouse.move(mouse.px(later.units[other].rect().centre))  # a hover syncs the units near it
+    assert other not in scene._stale
+    assert len(scene._stale) > 10  # but not every unit: the far ones wait
+    assert scene_to_table_point(dict.get(items, other).pos()) == pytest.approx(later.units[other].rect().centre)
+
+    view.centre_on_table(later.units[uid].rect().centre)
+    mouse.click(mouse.px(later.units[uid].rect().centre))
+    assert view.document.selection == {uid}
+    assert not scene._stale  # a click syncs every item
+    a = scene.unit_arrays
+    assert a.flags[a.row[uid]] & unit_arrays.SELECTED
+
+
+def scene_to_table_point(p):
+    from battlestudio.ui.coords import scene_to_table
+
+    return scene_to_table(p)

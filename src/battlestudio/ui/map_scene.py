@@ -485,11 +485,15 @@ class MapScene(QGraphicsScene):
             stale.discard(rid)
             item = dict.get(items, rid)
             rec = records.get(rid)
-            if item is None or rec is None or self._synced.get(rid) is rec:
+            if item is None or rec is None:
+                continue
+            if self._synced.get(rid) is rec:
+                self.unit_arrays.synced(rid, item.scene_box)
                 continue
             side = item.side
             item.sync(rec)  # type: ignore[attr-defined]
             self._synced[rid] = rec
+            self.unit_arrays.synced(rid, item.scene_box)
             if item.side != side:  # type: ignore[attr-defined]
                 item.setVisible(layer_of(item) not in self.hidden_layers)
 
@@ -498,17 +502,9 @@ class MapScene(QGraphicsScene):
         (a hover or tooltip there finds the unit where its record is)."""
         if not self._stale:
             return
-        x0, y0, x1, y1 = rect.left(), rect.top(), rect.right(), rect.bottom()
         a = self.unit_arrays
-        ids = {a.ids[r] for r in a.rows_in(x0, y0, x1, y1, shown_only=False)}
-        items = self.items_by_kind["units"]
-        for rid in self._stale:
-            item = dict.get(items, rid)
-            if item is not None:
-                b = item.scene_box
-                if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
-                    ids.add(rid)
-        self.flush_units(ids)
+        rows = a.stale_rows_in(rect.left(), rect.top(), rect.right(), rect.bottom())
+        self.flush_units([a.ids[r] for r in rows])
 
     def unit_items_in(self, rect: QRectF) -> Mapping[str, MapItem]:
         """id → unit item of the shown units whose footprint meets scene rectangle ``rect``,
@@ -546,6 +542,17 @@ class MapScene(QGraphicsScene):
                 self.removeItem(item)
             items.clear()
             self._records[kind].clear()
+
+    def items(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """``QGraphicsScene.items`` after syncing the stale unit items (Python callers hit-test
+        the records' places; Qt's own look-ups come through the view's mouse handlers, which
+        sync first)."""
+        self.flush_units()
+        return super().items(*args, **kwargs)
+
+    def itemAt(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: N802 - Qt API
+        self.flush_units()
+        return super().itemAt(*args, **kwargs)
 
     def item_for(self, rid: str) -> MapItem | None:
         """The item of record ``rid`` whatever its kind, or None."""

@@ -42,7 +42,7 @@ STATE_FLAGS = {"eliminated": ELIMINATED, "U": DISORDERED, "FU": ROUTED, "routed"
 GLYPH_PX = 5.0
 """A unit's glyph and front edge are drawn when its shorter side is at least this many pixels."""
 
-TILE_PX = 64
+TILE_PX = 16
 """Side of the screen tiles the layer repaints when units change (device pixels)."""
 
 PAD_PX = 3
@@ -126,6 +126,10 @@ class UnitArrays:
         self.colour = np.zeros(0, np.int32)
         self.side = np.zeros(0, np.int32)
         self.flags = np.zeros(0, np.uint8)
+        self.item_box = np.zeros((0, 4))
+        """Where each row's unit item stands (its ``scene_box``): behind the row while stale."""
+        self.stale = np.zeros(0, bool)
+        """Rows whose item a lazy reconcile has not synced yet."""
         self._shape_ids: dict[tuple, int] = {}  # what a footprint depends on -> its row
         self._offset_x: list[float] = []  # shape_offset as floats (read per unit)
         self._offset_y: list[float] = []
@@ -246,6 +250,8 @@ class UnitArrays:
         self.colour = np.concatenate([self.colour, v[:, 3].astype(np.int32)])
         self.side = np.concatenate([self.side, v[:, 4].astype(np.int32)])
         self.flags = np.concatenate([self.flags, v[:, 5].astype(np.uint8)])
+        self.stale = np.concatenate([self.stale, np.zeros(len(ids), bool)])
+        self.item_box = np.concatenate([self.item_box, self.boxes(np.arange(start, len(self.ids)))])
 
     def update(self, rows: list[int], values: list[tuple]) -> np.ndarray:
         """Set ``rows`` to ``values_of`` tuples; the centre shown jumps to the record's.
@@ -269,6 +275,7 @@ class UnitArrays:
         self.colour[r] = colour
         self.side[r] = v[:, 4].astype(np.int32)
         self.flags[r] = flags
+        self.stale[r] = True
         after = self.boxes(r)
         return np.concatenate([before[changed], after[changed]])
 
@@ -279,7 +286,7 @@ class UnitArrays:
             return np.zeros((0, 4))
         boxes = self.boxes(rows)
         self.layout += 1
-        for name in ("centre", "shown", "shape", "colour", "side", "flags"):
+        for name in ("centre", "shown", "shape", "colour", "side", "flags", "stale", "item_box"):
             setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
         gone = set(rows.tolist())
         self.ids = [rid for i, rid in enumerate(self.ids) if i not in gone]
@@ -296,6 +303,23 @@ class UnitArrays:
         c = self.shown[sel]
         b = self.shape_box[self.shape[sel]]
         return np.concatenate([c + b[:, 0:2], c + b[:, 2:4]], axis=1)
+
+    def stale_rows_in(self, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+        """Stale rows whose item or record box meets the scene rectangle."""
+        rows = np.flatnonzero(self.stale)
+        if rows.size == 0:
+            return rows
+        hit = np.zeros(rows.size, bool)
+        for b in (self.item_box[rows], self.boxes(rows)):
+            hit |= (b[:, 0] < x1) & (x0 < b[:, 2]) & (b[:, 1] < y1) & (y0 < b[:, 3])
+        return rows[hit]
+
+    def synced(self, rid: str, box: tuple[float, float, float, float]) -> None:
+        """The item of ``rid`` was synced and stands at ``box``."""
+        r = self.row.get(rid)
+        if r is not None:
+            self.stale[r] = False
+            self.item_box[r] = box
 
     def rows_in(self, x0: float, y0: float, x1: float, y1: float, shown_only: bool = True) -> np.ndarray:
         """Rows (ascending) whose box meets the scene rectangle, skipping hidden sides."""
@@ -419,17 +443,9 @@ class ArrayUnitLayer(QGraphicsItem):
             for i in range(len(tx0)):
                 mask[ty0[i] : ty1[i] + 1, tx0[i] : tx1[i] + 1] = True
             region = QRegion()
-            for ty in range(ny):  # runs of dirty tiles per tile row
-                row = mask[ty]
-                tx = 0
-                while tx < nx:
-                    if row[tx]:
-                        start = tx
-                        while tx < nx and row[tx]:
-                            tx += 1
-                        region = region.united(QRect(start * TILE_PX, ty * TILE_PX, (tx - start) * TILE_PX, TILE_PX))
-                    else:
-                        tx += 1
+            edges = np.diff(np.pad(mask, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+            for (ty, tx0_), (_, tx1_) in zip(np.argwhere(edges == 1), np.argwhere(edges == -1), strict=True):
+                region = region.united(QRect(tx0_ * TILE_PX, ty * TILE_PX, (tx1_ - tx0_) * TILE_PX, TILE_PX))
             # rows touching a dirty tile: a summed-area table of the mask
             sat = np.zeros((ny + 1, nx + 1), np.int32)
             sat[1:, 1:] = mask.cumsum(0).cumsum(1)
