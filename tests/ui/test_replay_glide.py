@@ -155,7 +155,8 @@ def test_after_a_glide_the_map_matches_a_full_redraw(jena, qtbot):
     glide.finish()
     qtbot.wait(50)
     done = view.viewport().grab().toImage()
-    view.map_scene.unit_layer.mark_all()
+    layer = view.map_scene.array_layer if view.map_scene.arrays_on else view.map_scene.unit_layer
+    layer.mark_all()
     qtbot.wait(50)
     full = view.viewport().grab().toImage()
     assert done == full

@@ -46,6 +46,11 @@ PIXMAP_CACHE_KB = 128 * 1024
 """Room for the items' device-coordinate caches (Qt's default of 10 MB thrashes past ~1,000 items)."""
 
 
+LAZY_FROM = 8
+"""A game's change of more units than this leaves their items stale until read
+(``MapScene.reconcile(lazy=True)``); fewer (an order's move) are synced at once."""
+
+
 class MapView(QGraphicsView):
     """The map of a document's table.
 
@@ -141,9 +146,12 @@ class MapView(QGraphicsView):
             if names != self.map_scene.ctx.record_names:
                 self.map_scene.ctx.record_names = names
                 self.map_scene.resync("reinforcements", s.reinforcements)
+        # a replay step (a game's cursor moved) leaves the unit items to be synced when read
+        lazy = getattr(self.document, "timeline", None) is not None
         for change in changes:
             if change.kind in ITEM_CLASSES:
-                self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
+                many = len(change.ids) > LAZY_FROM
+                self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids, lazy=lazy and many)
             elif change.kind == "sides":
                 self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
                 for kind in ("units", "commanders", "deployment_zones", "reinforcements"):
