@@ -356,3 +356,4 @@ def scene_to_table_point(p):
     from battlestudio.ui.coords import scene_to_table
 
     return scene_to_table(p)
+

@@ -523,6 +523,8 @@ class MapScene(QGraphicsScene):
     def resync(self, kind: str, records: Mapping[str, object]) -> None:
         """Sync every item of ``kind`` again (after side colours or styles changed)."""
         self._records[kind].clear()
+        if kind == "units":
+            self._synced.clear()
         self.reconcile(kind, records)
 
     def clear_items(self) -> None:
