@@ -117,7 +117,7 @@ def pixels_of_empty(qtbot, monkeypatch, battle: Battle, zoom: float | None, at) 
     return image.astype(int)
 
 
-def test_the_arrays_carry_the_states_of_the_units(battles):
+def test_the_arrays_carry_the_states_of_the_units(qtbot, battles):
     battle = battles["jena"]
     log = GameLog.from_battle(battle)
     scene = map_scene.MapScene(unit_path="arrays")
