@@ -85,7 +85,12 @@ class UnitItems(dict):
 
     def __init__(self, flush: Callable[[Iterable[str] | None], None]) -> None:
         super().__init__()
-        self._flush = flush
+        self._method = weakref.WeakMethod(flush)  # type: ignore[arg-type]  # no cycle through the scene
+
+    def _flush(self, ids: Iterable[str] | None) -> None:
+        flush = self._method()
+        if flush is not None:
+            flush(ids)
 
     def __getitem__(self, rid: str) -> MapItem:
         self._flush((rid,))
