@@ -50,6 +50,7 @@ def _row(name: str, xs: list[float]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="fresh views created (creation, first paint)")
+    ap.add_argument("--scale", type=int, default=1, help="1 (Leipzig) or 10 (make_large.py --scale)")
     ap.add_argument("--jumps", type=int, default=30)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--profile", default="", help="one of: create, jump, step_whole, step_close, repaint_whole")
@@ -59,7 +60,16 @@ def main() -> None:
         help="time the main thread's CPU (time.thread_time) instead of the wall clock: "
         "comparable across loads on a shared machine, blind to waiting",
     )
+    ap.add_argument(
+        "--unit-path",
+        default="",
+        help="arrays or items: how the map draws units (MapScene.unit_path; default the scene's own)",
+    )
     args = ap.parse_args()
+    if args.unit_path:
+        from battlestudio.ui import map_scene
+
+        map_scene.UNIT_PATH = args.unit_path
     clock = time.thread_time if args.cpu else time.perf_counter
     from PySide6.QtWidgets import QApplication
 
@@ -67,14 +77,15 @@ def main() -> None:
     from battlestudio.ui.map_view import MapView
 
     app = QApplication.instance() or QApplication([])
-    path = cached_file(1, 1813)
+    path = cached_file(args.scale, 1813)
     battle = store.load(path)
     log = GameLog.from_battle(battle)
     s = battle.scenario
     print(
         f"{'CPU time of the main thread' if args.cpu else 'wall clock'}; {path.name}: {len(s.units)} units, "
         f"{len(s.commanders)} commanders, {len(s.terrain)} terrain, "
-        f"{len(s.towns)} towns, {len(log)} events; load average {os.getloadavg()[0]:.2f}"
+        f"{len(s.towns)} towns, {len(log)} events; unit path {args.unit_path or 'default'}; "
+        f"load average {os.getloadavg()[0]:.2f}"
     )
     prof = cProfile.Profile() if args.profile else None
 

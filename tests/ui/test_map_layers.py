@@ -17,7 +17,7 @@ from battlestudio.document import Document
 from battlestudio.edits import MoveRecords, PutRecords
 from battlestudio.replay.battle import Battle
 from battlestudio.session.synthetic import synthetic_game
-from battlestudio.ui import unit_layer
+from battlestudio.ui import map_scene, unit_arrays, unit_layer
 from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.items import UnitItem
 from battlestudio.ui.map_view import MapView
@@ -97,7 +97,13 @@ def test_background_and_item_drawing_of_terrain_look_the_same(view):
     assert differ < 0.01 * (items.width() // 3) * (items.height() // 3)
 
 
-def test_zoomed_out_one_layer_draws_exactly_the_shown_units(view, document, mouse, monkeypatch):
+@pytest.fixture
+def items_path(monkeypatch):
+    """Views made after this draw units the older way (one item each, ``UnitLayer`` zoomed out)."""
+    monkeypatch.setattr(map_scene, "UNIT_PATH", "items")
+
+
+def test_zoomed_out_one_layer_draws_exactly_the_shown_units(items_path, view, document, mouse, monkeypatch):
     drawn: list[set[str]] = []
     original = unit_layer.UnitLayer.draw_units
     monkeypatch.setattr(
@@ -142,6 +148,57 @@ def test_zoomed_out_one_layer_draws_exactly_the_shown_units(view, document, mous
     assert not any(item.flags() & NO_CONTENTS for item in scene.items_by_kind["units"].values())
 
 
+def test_the_array_layer_draws_exactly_the_shown_units_at_every_zoom(view, document, mouse, monkeypatch):
+    drawn: list[set[str]] = []
+    original = unit_arrays.ArrayUnitLayer.draw_rows
+    scene = view.map_scene
+    monkeypatch.setattr(
+        unit_arrays.ArrayUnitLayer,
+        "draw_rows",
+        lambda self, p, w, rows: (drawn.append({scene.unit_arrays.ids[r] for r in rows}), original(self, p, w, rows))[
+            1
+        ],
+    )
+    view.set_zoom(2.0)
+    view.centre_on_table((120.0, 90.0))
+    assert scene.arrays_on and scene.array_layer.isVisible() and not scene.unit_layer.isVisible()
+    assert all(item.flags() & NO_CONTENTS for item in scene.items_by_kind["units"].values())
+    view.viewport().grab()
+    assert drawn[-1] == set(document.scenario.units)
+    view.set_layer_visible("units:austrian", False)
+    view.viewport().grab()
+    assert drawn[-1] == {u.id for u in document.scenario.units.values() if u.side == "french"}
+    view.set_layer_visible("units:austrian", True)
+
+    # hit and selected as items (synced by the click); the layer outlines the selection
+    mouse.click(mouse.px(document.scenario.units["u-ir42"].rect().centre))
+    assert document.selection == {"u-ir42"}
+    row = scene.unit_arrays.row["u-ir42"]
+    assert scene.unit_arrays.flags[row] & unit_arrays.SELECTED
+    image = view.viewport().grab().toImage()
+    fl, fr, rr, rl = document.scenario.units["u-ir42"].rect().corners()
+    mid_rear = view.mapFromScene(table_to_scene((rr[0] + rl[0]) / 2.0, (rr[1] + rl[1]) / 2.0))
+    near = [image.pixelColor(mid_rear.x() + dx, mid_rear.y() + dy) for dx in (-1, 0, 1) for dy in (-2, -1, 0, 1, 2)]
+    assert any(c.red() > 200 and 110 < c.green() < 190 and c.blue() < 80 for c in near)
+    before = document.scenario.units["u-ir42"].rect().centre
+    view.set_layer_visible("units:austrian", False)
+    ground = pixel(view, view.viewport().grab().toImage(), before)
+    view.set_layer_visible("units:austrian", True)
+    image = view.viewport().grab().toImage()
+    assert not close(pixel(view, image, before), ground, 25)
+    document.push(MoveRecords("units", {"u-ir42": (40.0, 100.0)}, text="Move IR 42"))
+    image = view.viewport().grab().toImage()
+    assert close(pixel(view, image, before), ground, 2)
+    assert not close(pixel(view, image, document.scenario.units["u-ir42"].rect().centre), QColor(TABLE_FILL), 25)
+
+    view.set_zoom(10.0)  # close up: still the layer, drawing only the units in view
+    view.centre_on_table((40.0, 100.0))
+    view.viewport().grab()
+    assert scene.array_layer.isVisible()
+    assert not any(not item.flags() & NO_CONTENTS for item in scene.items_by_kind["units"].values())
+    assert "u-ir42" in drawn[-1] and drawn[-1] < set(document.scenario.units)
+
+
 @pytest.fixture
 def game_view(qtbot):
     game = synthetic_game(turns=10, units_per_side=48, seed=5)
@@ -155,7 +212,7 @@ def game_view(qtbot):
     return view, game.log()
 
 
-def test_replay_steps_redraw_the_layer_in_part_and_leave_the_same_picture(game_view, monkeypatch):
+def test_replay_steps_redraw_the_layer_in_part_and_leave_the_same_picture(items_path, game_view, monkeypatch):
     view, log = game_view
     layer = view.map_scene.unit_layer
     assert view.map_scene.units_batched
@@ -177,6 +234,35 @@ def test_replay_steps_redraw_the_layer_in_part_and_leave_the_same_picture(game_v
         layer.mark_all()
         full = pixels(view.viewport().grab().toImage())
         # equal but for the rounding of a clipped antialiased edge (1/255 of a channel)
+        assert np.abs(stepped.astype(int) - full).max() <= 2, pos
+    assert any(n > 0 for n in partial)  # some steps were drawn in part
+
+
+@pytest.mark.parametrize("zoom", [2.0, 8.0])
+def test_replay_steps_redraw_the_array_layer_in_part_and_leave_the_same_picture(game_view, monkeypatch, zoom):
+    view, log = game_view
+    view.set_zoom(zoom)
+    layer = view.map_scene.array_layer
+    partial: list[int] = []
+    original = unit_arrays.ArrayUnitLayer._redraw
+    monkeypatch.setattr(
+        unit_arrays.ArrayUnitLayer,
+        "_redraw",
+        lambda self, wt, w, h, boxes: (
+            partial.append(-1 if boxes is None else len(boxes)),
+            original(self, wt, w, h, boxes),
+        )[1],
+    )
+    starts = log.phase_starts()
+    view.show_state(log.state_at(starts[0]).units, log.state_at(starts[0]).commanders)
+    view.viewport().grab()
+    positions = list(starts[1:14]) + [len(log), 3, len(log) // 2] + list(starts[20:24])
+    for pos in positions:
+        state = log.state_at(pos)
+        view.show_state(state.units, state.commanders)
+        stepped = pixels(view.viewport().grab().toImage())
+        layer.mark_all()
+        full = pixels(view.viewport().grab().toImage())
         assert np.abs(stepped.astype(int) - full).max() <= 2, pos
     assert any(n > 0 for n in partial)  # some steps were drawn in part
 
@@ -235,3 +321,49 @@ def test_a_unit_that_only_moved_keeps_its_drawing(view, document):
     unit = document.scenario.units["u-ir15"]
     document.push(PutRecords("units", {unit.id: replace(unit, facing=unit.facing + 45.0)}, "Wheel IR 15"))
     assert item.look == look + 1 and item._shape is not shape
+
+
+def test_after_a_replay_step_clicks_and_hovers_find_units_where_their_records_are(game_view, qtbot):
+    from tests.ui.conftest import Mouse
+
+    view, log = game_view
+    scene = view.map_scene
+    starts = log.phase_starts()
+    first = log.state_at(starts[0])
+    view.show_state(first.units, first.commanders)
+    later = log.state_at(starts[12])
+    moved = sorted(
+        (uid for uid, u in later.units.items() if uid in first.units),
+        key=lambda uid: (
+            -abs(later.units[uid].position[0] - first.units[uid].position[0])
+            - abs(later.units[uid].position[1] - first.units[uid].position[1])
+        ),
+    )
+    uid, other = moved[0], moved[1]
+    assert later.units[uid].position != first.units[uid].position
+    view.show_state(later.units, later.commanders)
+    items = scene.items_by_kind["units"]
+    stale = dict.get(items, uid)
+    assert uid in scene._stale  # the step left the item where it was
+    assert scene_to_table_point(stale.pos()) == pytest.approx(first.units[uid].rect().centre)
+
+    mouse = Mouse(qtbot, view)
+    view.set_zoom(8.0)
+    view.centre_on_table(later.units[other].rect().centre)
+    mouse.move(mouse.px(later.units[other].rect().centre))  # a hover syncs the units near it
+    assert other not in scene._stale
+    assert len(scene._stale) > 10  # but not every unit: the far ones wait
+    assert scene_to_table_point(dict.get(items, other).pos()) == pytest.approx(later.units[other].rect().centre)
+
+    view.centre_on_table(later.units[uid].rect().centre)
+    mouse.click(mouse.px(later.units[uid].rect().centre))
+    assert view.document.selection == {uid}
+    assert not scene._stale  # a click syncs every item
+    a = scene.unit_arrays
+    assert a.flags[a.row[uid]] & unit_arrays.SELECTED
+
+
+def scene_to_table_point(p):
+    from battlestudio.ui.coords import scene_to_table
+
+    return scene_to_table(p)

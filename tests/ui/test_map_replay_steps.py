@@ -40,14 +40,31 @@ def test_stepping_phase_by_phase_syncs_only_what_changed(replay, monkeypatch):
         for item in view.map_scene.items_by_kind[kind].values():
             original = item.sync
             monkeypatch.setattr(item, "sync", lambda rec, _o=original: (synced.append(rec.id), _o(rec))[1])
+    moved = 0
     for a, b in zip(starts[:12], starts[1:13], strict=False):
         before, after = log.state_at(a), log.state_at(b)
         synced.clear()
         view.show_state(after.units, after.commanders)
-        changed = {i for i in after.units if after.units[i] is not before.units.get(i)}
-        changed |= {i for i in after.commanders if after.commanders[i] is not before.commanders.get(i)}
-        assert set(synced) == changed
+        units = {i for i in after.units if after.units[i] is not before.units.get(i)}
+        commanders = {i for i in after.commanders if after.commanders[i] is not before.commanders.get(i)}
+        moved += len(units)
+        # the step wrote the units' rows; their items wait until something reads them
+        assert set(synced) == commanders
+        assert_rows_match(view, after)
         assert_items_match(view, after)
+        assert set(synced) == units | commanders
+    assert moved
+
+
+def assert_rows_match(view: MapView, state) -> None:
+    arrays = view.map_scene.unit_arrays
+    assert set(arrays.ids) == set(state.units)
+    for uid, u in state.units.items():
+        x, y = arrays.centre[arrays.row[uid]]
+        assert (x, -y) == pytest.approx(u.rect().centre)
+        assert arrays.shape_min_side[arrays.shape[arrays.row[uid]]] == pytest.approx(
+            min(u.rect().width, u.rect().depth)
+        )
 
 
 def test_jumps_back_and_forth_and_removed_units_leave_the_map(replay):
@@ -55,6 +72,7 @@ def test_jumps_back_and_forth_and_removed_units_leave_the_map(replay):
     for p in (len(log), 0, len(log) // 2, len(log), 7, len(log) // 3):
         state = log.state_at(p)
         view.show_state(state.units, state.commanders)
+        assert_rows_match(view, state)
         assert_items_match(view, state)
     head = log.head
     assert len(head.units) < len(log.initial.units)  # eliminated units were removed (1.6)

@@ -87,9 +87,15 @@ def test_show_state_reconciles_from_any_mapping(view, scenario, monkeypatch):
     original = UnitItem.sync
     monkeypatch.setattr(UnitItem, "sync", lambda self, rec: (synced.append(self.id), original(self, rec)))
     view.show_state(units, scenario.commanders)
-    assert synced == ["u-ir15"]  # untouched records are the same objects: not synced again
+    arrays = view.map_scene.unit_arrays
+    # a replay step writes the unit's row and leaves its item until it is read
+    assert synced == []
+    assert "u-ir8" not in arrays.row
+    row = arrays.centre[arrays.row["u-ir15"]]
+    assert scene_to_table(QPointF(*row)) == pytest.approx(units["u-ir15"].rect().centre)
     assert view.map_scene.item_for("u-ir8") is None
     centre = view.map_scene.item_for("u-ir15").pos()
+    assert synced == ["u-ir15"]  # untouched records are the same objects: not synced again
     assert scene_to_table(centre) == pytest.approx(units["u-ir15"].rect().centre)
 
 

@@ -3,9 +3,11 @@ the state puts them; fast speeds and stepping by hand jump."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
 
+from battlestudio.ui import map_scene
 from battlestudio.ui.coords import table_to_scene
 from tests.ui.test_replay_goto import JENA
 from tests.ui.window_helpers import ModalRecorder, make_window
@@ -24,8 +26,59 @@ def jena(qtbot, tmp_path, monkeypatch):
     return w
 
 
-def test_a_turn_played_at_normal_speed_glides_the_units_that_moved(jena, qtbot):
+@pytest.fixture
+def jena_items(qtbot, tmp_path, monkeypatch):
+    """Jena opened with the map's older unit path (one item each)."""
+    monkeypatch.setattr(map_scene, "UNIT_PATH", "items")
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    w.resize(1400, 900)
+    assert w.files.open_path(JENA, ask=False)
+    return w
+
+
+def test_a_turn_played_at_normal_speed_glides_the_rows_that_moved(jena, qtbot):
     w, t = jena, jena.document.timeline
+    scene = w.map_view.map_scene
+    glide, a = w.play_view.glide, scene.unit_arrays
+    assert scene.arrays_on
+    bar = w.play_view.panel.bar
+    bar.unit_box.setCurrentIndex(bar.unit_box.findData("turn"))
+    bar.speed_box.setCurrentIndex(bar.speed_box.findData(1.0))
+    t.jump_to(3)
+    before = {rid: tuple(a.shown[a.row[rid]]) for rid in a.ids}
+    bar.press("play")
+    try:
+        qtbot.waitUntil(lambda: glide.gliding, timeout=5000)
+        state = t.state
+        rows, start, end = glide._rows.copy(), glide._from.copy(), glide._to.copy()
+        assert rows.size, "turn 3 moves units"
+        for r, s0, e0 in zip(rows, start, end, strict=True):
+            rid = a.ids[r]
+            x, y = state.units[rid].rect().centre
+            assert tuple(e0) == pytest.approx((x, -y))  # heading for the state's place
+            assert tuple(s0) == pytest.approx(before[rid])  # from where it was drawn
+        qtbot.wait(120)  # part of the way
+        if glide.gliding:
+            c = a.shown[rows]
+            lo, hi = np.minimum(start, end) - 1e-6, np.maximum(start, end) + 1e-6
+            assert ((c >= lo) & (c <= hi)).all()
+            between = ((c != start).any(axis=1) & (c != end).any(axis=1)).sum()
+            assert between > 0, "some units were drawn between their two places"
+        qtbot.waitUntil(lambda: not glide.gliding, timeout=3000)
+    finally:
+        t.pause()
+    glide.finish()
+    state = t.state
+    for rid in a.ids:  # every unit ends where the state at the cursor puts it
+        x, y = state.units[rid].rect().centre
+        assert tuple(a.shown[a.row[rid]]) == pytest.approx((x, -y))
+    assert np.array_equal(a.shown, a.centre)
+    assert glide.frames >= 3
+
+
+def test_a_turn_played_at_normal_speed_glides_the_units_that_moved(jena_items, qtbot):
+    w, t = jena_items, jena_items.document.timeline
     glide, items = w.play_view.glide, w.map_view.map_scene.items_by_kind["units"]
     bar = w.play_view.panel.bar
     bar.unit_box.setCurrentIndex(bar.unit_box.findData("turn"))
@@ -102,7 +155,8 @@ def test_after_a_glide_the_map_matches_a_full_redraw(jena, qtbot):
     glide.finish()
     qtbot.wait(50)
     done = view.viewport().grab().toImage()
-    view.map_scene.unit_layer.mark_all()
+    layer = view.map_scene.array_layer if view.map_scene.arrays_on else view.map_scene.unit_layer
+    layer.mark_all()
     qtbot.wait(50)
     full = view.viewport().grab().toImage()
     assert done == full

@@ -12,14 +12,21 @@ terrain or towns (or a zoom, pan or layer toggle) redraws the part that changed.
 in the scene, flagged ``ItemHasNoContents``, for hit testing, selection and tools; a selected one
 paints its highlight over the background.
 
-Zoomed out (below ``unit_layer.BATCH_LOD``) the units are drawn the same way by one
-``UnitLayer`` item instead of one item each (``set_zoom`` switches).
+Units (``unit_path`` "arrays", the default) are rows of ``ui.unit_arrays.UnitArrays``, drawn
+at every zoom by one ``ArrayUnitLayer``; a replay step writes the changed rows and leaves their
+items stale until something asks for them (``flush_units``: reading ``items_by_kind["units"]``,
+a click or hover in the view, the selection). The older path (``unit_path`` "items", or
+``BATTLESTUDIO_UNIT_PATH=items``) syncs every changed item on each step and draws units one item
+each, or by one ``UnitLayer`` below ``unit_layer.BATCH_LOD``; it is kept to compare pictures and
+timings.
 """
 
 from __future__ import annotations
 
+import os
 import weakref
 
+import numpy as np
 import shiboken6
 from collections.abc import Callable, Iterable, Mapping
 
@@ -44,7 +51,11 @@ from battlestudio.ui.items import (
 from battlestudio.ui.labels import MapContext
 from battlestudio.ui.overlays import draw_table
 from battlestudio.ui.troop_items import COMMANDER_DOT_LOD, COMMANDER_FLAG_LOD
+from battlestudio.ui.unit_arrays import HIDDEN, SELECTED, ArrayUnitLayer, UnitArrays
 from battlestudio.ui.unit_layer import BATCH_LOD, UnitLayer
+
+UNIT_PATH = os.environ.get("BATTLESTUDIO_UNIT_PATH", "arrays")
+"""How new scenes draw units: ``arrays`` (``ArrayUnitLayer``) or ``items`` (one item each)."""
 
 COMMANDER_LODS = sorted(set(COMMANDER_FLAG_LOD.values()) | set(COMMANDER_DOT_LOD.values()))
 """Zooms at which some commander changes between flag, dot and nothing."""
@@ -67,6 +78,68 @@ STATIC_KINDS = ("terrain", "towns")
 
 MARGIN = 20.0
 """Scene margin in cm around the table (room to pan and to park units off the table)."""
+
+
+class UnitItems(dict):
+    """The unit items by id; reading an item (``[id]``, ``get``) or walking them syncs what a
+    replay step left stale (``MapScene.flush_units``), so callers always see the record's
+    place. The scene itself reads the plain ``dict`` methods."""
+
+    def __init__(self, flush: Callable[[Iterable[str] | None], None]) -> None:
+        super().__init__()
+        self._method = weakref.WeakMethod(flush)  # type: ignore[arg-type]  # no cycle through the scene
+
+    def _flush(self, ids: Iterable[str] | None) -> None:
+        flush = self._method()
+        if flush is not None:
+            flush(ids)
+
+    def __getitem__(self, rid: str) -> MapItem:
+        self._flush((rid,))
+        return dict.__getitem__(self, rid)
+
+    def get(self, rid: str, default: object = None) -> object:  # type: ignore[override]
+        self._flush((rid,))
+        return dict.get(self, rid, default)
+
+    def values(self):  # type: ignore[override]
+        self._flush(None)
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._flush(None)
+        return dict.items(self)
+
+    def __iter__(self):
+        self._flush(None)
+        return dict.__iter__(self)
+
+
+class _UnitsIn(Mapping):
+    """``MapScene.unit_items_in``: the units in a rectangle, looked up when first read."""
+
+    def __init__(self, scene: MapScene, rect: QRectF) -> None:
+        self._scene, self._rect = scene, QRectF(rect)
+        self._items: dict[str, MapItem] | None = None
+
+    def _get(self) -> dict[str, MapItem]:
+        if self._items is None:
+            s, r = self._scene, self._rect
+            a = s.unit_arrays
+            ids = [a.ids[i] for i in a.rows_in(r.left(), r.top(), r.right(), r.bottom())]
+            s.flush_units(ids)
+            items = s.items_by_kind["units"]
+            self._items = {rid: dict.__getitem__(items, rid) for rid in ids}
+        return self._items
+
+    def __getitem__(self, rid: str) -> MapItem:
+        return self._get()[rid]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 def layer_of(item: MapItem) -> str:
@@ -100,10 +173,19 @@ class MapScene(QGraphicsScene):
         the zoom of the (first) view, used for the grid spacing.
     """
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, unit_path: str | None = None) -> None:
         super().__init__(parent)
         self.ctx = MapContext()
+        self.unit_path = unit_path or UNIT_PATH
+        self.arrays_on = self.unit_path == "arrays"
+        """Units drawn from ``unit_arrays`` (and items synced lazily)."""
         self.items_by_kind: dict[str, dict[str, MapItem]] = {k: {} for k in ITEM_CLASSES}
+        self.unit_arrays = UnitArrays()
+        """The units' rows (kept and drawn only when ``arrays_on``)."""
+        self._stale: set[str] = set()  # unit ids whose item is behind its record (arrays path)
+        self._synced: dict[str, object] = {}  # unit id -> record its item was last synced with
+        if self.arrays_on:
+            self.items_by_kind["units"] = UnitItems(self.flush_units)
         self._records: dict[str, dict[str, object]] = {k: {} for k in ITEM_CLASSES}
         self.hidden_layers: set[str] = set()
         self.layer_hooks: dict[str, Callable[[bool], None]] = {}
@@ -144,6 +226,9 @@ class MapScene(QGraphicsScene):
         """One marker per corps or division when zoomed out (``ui.aggregate_layer``)."""
         self.addItem(self.aggregate_layer)
         self.layer_hooks[FORMATIONS_LAYER] = self.aggregate_layer.set_shown
+        self.array_layer = ArrayUnitLayer(self.unit_arrays)
+        self.array_layer.setVisible(self.arrays_on)
+        self.addItem(self.array_layer)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.set_table(*self.table_size)
 
@@ -154,6 +239,7 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(table_rect_to_scene(0.0, 0.0, width, height).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
         self.unit_layer.set_bounds(self.sceneRect())
         self.aggregate_layer.set_bounds(self.sceneRect())
+        self.array_layer.set_bounds(self.sceneRect())
         self.update()
 
     def set_zoom(self, px_per_cm: float) -> None:
@@ -166,6 +252,9 @@ class MapScene(QGraphicsScene):
             self._commander_band = band
             for item in self.items_by_kind["commanders"].values():
                 item.set_lod()
+        if self.arrays_on:
+            self.array_layer.mark_all()
+            return
         batched = px_per_cm < BATCH_LOD
         if batched == self.units_batched:
             return
@@ -214,6 +303,16 @@ class MapScene(QGraphicsScene):
     def _selection_changed(self) -> None:
         if self.units_batched:
             self.unit_layer.mark_all()
+        if self.arrays_on:
+            a = self.unit_arrays
+            chosen = [a.row[i.id] for i in self.selectedItems() if isinstance(i, UnitItem) and i.id in a.row]
+            was = np.flatnonzero(a.flags & SELECTED)
+            now = np.array(sorted(chosen), dtype=np.intp)
+            if not np.array_equal(was, now):
+                a.set_flag(was, SELECTED, False)
+                a.set_flag(now, SELECTED, True)
+                self.array_layer.mark_boxes(a.boxes(np.union1d(was, now).astype(np.intp)))
+                self.flush_units([a.ids[r] for r in now])
         now = {i for i in self.selectedItems() if getattr(i, "kind", "") in ("terrain", "town")}
         for item in now ^ self._highlighted:
             self._set_static_flags(item)
@@ -227,7 +326,9 @@ class MapScene(QGraphicsScene):
             self.invalidate(rect, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     # -- reconciling ---------------------------------------------------------------------
-    def reconcile(self, kind: str, records: Mapping[str, object], ids: Iterable[str] | None = None) -> None:
+    def reconcile(
+        self, kind: str, records: Mapping[str, object], ids: Iterable[str] | None = None, lazy: bool = False
+    ) -> None:
         """Bring the items of ``kind`` in line with ``records`` (id → frozen record).
 
         Parameters
@@ -239,7 +340,13 @@ class MapScene(QGraphicsScene):
         ids : Iterable[str] | None
             the ids touched; None reconciles every id (records present and items held).
             A record that is the very object last synced is not synced again.
+        lazy : bool
+            units on the arrays path: leave the changed items stale (a replay step) until
+            something reads them (``flush_units``); otherwise they are synced now.
         """
+        if kind == "units" and self.arrays_on:
+            self._reconcile_units(records, ids, lazy)
+            return
         items = self.items_by_kind[kind]
         seen = self._records[kind]
         static = kind in STATIC_KINDS
@@ -302,9 +409,134 @@ class MapScene(QGraphicsScene):
         elif boxes:
             self.unit_layer.mark_dirty(boxes)
 
+    def _reconcile_units(self, records: Mapping[str, object], ids: Iterable[str] | None, lazy: bool) -> None:
+        """``reconcile`` of the units on the arrays path: rows written in a few vectorised
+        steps, new and removed items added and removed now, changed items synced now or
+        (``lazy``) when read."""
+        items = self.items_by_kind["units"]
+        seen = self._records["units"]
+        a = self.unit_arrays
+        a.side_colours = self.ctx.side_colours
+        todo = set(records) | set(dict.keys(items)) if ids is None else set(ids)
+        gone: list[str] = []
+        new_ids: list[str] = []
+        new_vals: list[tuple] = []
+        changed: list[str] = []
+        vals: list[tuple] = []
+        for rid in sorted(todo):  # by id: the drawing order is the same every run
+            rec = records.get(rid)
+            item = dict.get(items, rid)
+            if rec is None:
+                if item is not None:
+                    self.removeItem(item)
+                    dict.__delitem__(items, rid)
+                    seen.pop(rid, None)
+                    self._synced.pop(rid, None)
+                    self._stale.discard(rid)
+                    gone.append(rid)
+                continue
+            if item is None:
+                item = UnitItem(rid, self.ctx)
+                item.sync(rec)
+                self._synced[rid] = rec
+                dict.__setitem__(items, rid, item)
+                item.setVisible(layer_of(item) not in self.hidden_layers)
+                item.setFlag(_NO_CONTENTS, True)
+                item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+                self.addItem(item)
+                new_ids.append(rid)
+                new_vals.append(a.values_of(rec))  # type: ignore[arg-type]
+            elif seen.get(rid) is not rec:
+                changed.append(rid)
+                vals.append(a.values_of(rec))  # type: ignore[arg-type]
+                self._stale.add(rid)
+            seen[rid] = rec
+        boxes = []
+        if gone:
+            boxes.append(a.remove(gone))
+        if new_ids:
+            a.append(new_ids, new_vals)
+            new_rows = np.arange(len(a) - len(new_ids), len(a), dtype=np.intp)
+            self._hide_rows(new_rows)
+            boxes.append(a.boxes(new_rows))
+        if changed:
+            rows = [a.row[r] for r in changed]
+            boxes.append(a.update(rows, vals))
+            r = np.array(rows, dtype=np.intp)
+            self._hide_rows(r)
+            chosen = r[(a.flags[r] & SELECTED) != 0]
+            if not lazy:
+                self.flush_units(changed)
+            elif chosen.size:
+                self.flush_units([a.ids[i] for i in chosen])
+        if todo:
+            self.revision += 1
+            self.kind_revision["units"] += 1
+        if boxes:
+            self.array_layer.mark_boxes(np.concatenate(boxes))
+
+    def _hide_rows(self, rows: np.ndarray) -> None:
+        """Set the ``HIDDEN`` bit of ``rows`` from their side's layer."""
+        a = self.unit_arrays
+        hidden = [a.side_id(n[6:]) for n in self.hidden_layers if n.startswith("units:")]
+        if hidden:
+            a.set_flag(rows[np.isin(a.side[rows], hidden)], HIDDEN, True)
+            a.set_flag(rows[~np.isin(a.side[rows], hidden)], HIDDEN, False)
+        else:
+            a.set_flag(rows, HIDDEN, False)
+
+    def flush_units(self, ids: Iterable[str] | None = None) -> None:
+        """Sync the unit items a lazy ``reconcile`` left behind their records (all, or ``ids``)."""
+        stale = self._stale
+        if not stale:
+            return
+        targets = list(stale) if ids is None else [i for i in ids if i in stale]
+        items = self.items_by_kind["units"]
+        records = self._records["units"]
+        for rid in targets:
+            stale.discard(rid)
+            item = dict.get(items, rid)
+            rec = records.get(rid)
+            if item is None or rec is None:
+                continue
+            if self._synced.get(rid) is rec:
+                self.unit_arrays.synced(rid, item.scene_box)
+                continue
+            side = item.side
+            item.sync(rec)  # type: ignore[attr-defined]
+            self._synced[rid] = rec
+            self.unit_arrays.synced(rid, item.scene_box)
+            if item.side != side:  # type: ignore[attr-defined]
+                item.setVisible(layer_of(item) not in self.hidden_layers)
+
+    def flush_units_in(self, rect: QRectF) -> None:
+        """Sync the stale unit items that are, or are to be, within scene rectangle ``rect``
+        (a hover or tooltip there finds the unit where its record is)."""
+        if not self._stale:
+            return
+        a = self.unit_arrays
+        rows = a.stale_rows_in(rect.left(), rect.top(), rect.right(), rect.bottom())
+        self.flush_units([a.ids[r] for r in rows])
+
+    def unit_items_in(self, rect: QRectF) -> Mapping[str, MapItem]:
+        """id → unit item of the shown units whose footprint meets scene rectangle ``rect``,
+        found from the arrays and synced when first read (label placement reads these, and
+        only at the zooms that show unit names); every unit on the items path."""
+        if not self.arrays_on:
+            return self.items_by_kind["units"]
+        return _UnitsIn(self, rect)
+
+    def unit_positions(self) -> dict[str, tuple[float, float]]:
+        """id → footprint centre (scene cm) as drawn, from the arrays (labels, overlays)."""
+        if self.arrays_on:
+            return self.unit_arrays.positions()
+        return {rid: (i.pos().x(), i.pos().y()) for rid, i in self.items_by_kind["units"].items()}
+
     def resync(self, kind: str, records: Mapping[str, object]) -> None:
         """Sync every item of ``kind`` again (after side colours or styles changed)."""
         self._records[kind].clear()
+        if kind == "units":
+            self._synced.clear()
         self.reconcile(kind, records)
 
     def clear_items(self) -> None:
@@ -315,6 +547,10 @@ class MapScene(QGraphicsScene):
         self._highlighted.clear()
         self._static_changed(self.sceneRect())
         self.unit_layer.forget_units()
+        self._stale.clear()
+        self._synced.clear()
+        self.unit_arrays.clear()
+        self.array_layer.mark_all()
         for kind, items in self.items_by_kind.items():
             for item in items.values():
                 self.removeItem(item)
@@ -324,6 +560,17 @@ class MapScene(QGraphicsScene):
     def records(self, kind: str) -> Mapping[str, object]:
         """The records of ``kind`` the items were last synced from (id → record)."""
         return self._records[kind]
+
+    def items(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """``QGraphicsScene.items`` after syncing the stale unit items (Python callers hit-test
+        the records' places; Qt's own look-ups come through the view's mouse handlers, which
+        sync first)."""
+        self.flush_units()
+        return super().items(*args, **kwargs)
+
+    def itemAt(self, *args, **kwargs):  # type: ignore[no-untyped-def]  # noqa: N802 - Qt API
+        self.flush_units()
+        return super().itemAt(*args, **kwargs)
 
     def item_for(self, rid: str) -> MapItem | None:
         """The item of record ``rid`` whatever its kind, or None."""
@@ -366,6 +613,9 @@ class MapScene(QGraphicsScene):
                 self._static_changed(self.sceneRect())
             elif name.startswith("units:"):
                 self.unit_layer.mark_all()
+                if self.arrays_on:
+                    self._hide_rows(np.arange(len(self.unit_arrays), dtype=np.intp))
+                    self.array_layer.mark_all()
 
     def is_layer_visible(self, name: str) -> bool:
         """Whether layer ``name`` is shown."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from collections.abc import Mapping
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QPixmapCache, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
@@ -44,6 +44,11 @@ badges and labels of troops standing at its edge)."""
 
 PIXMAP_CACHE_KB = 128 * 1024
 """Room for the items' device-coordinate caches (Qt's default of 10 MB thrashes past ~1,000 items)."""
+
+
+LAZY_FROM = 8
+"""A game's change of more units than this leaves their items stale until read
+(``MapScene.reconcile(lazy=True)``); fewer (an order's move) are synced at once."""
 
 
 class MapView(QGraphicsView):
@@ -144,9 +149,12 @@ class MapView(QGraphicsView):
                 self.map_scene.resync("reinforcements", s.reinforcements)
         if any(c.kind == "oob" for c in changes):
             self.map_scene.aggregate_layer.set_oob(s.oob)  # formations: reattached, or a new file's
+        # a replay step (a game's cursor moved) leaves the unit items to be synced when read
+        lazy = getattr(self.document, "timeline", None) is not None
         for change in changes:
             if change.kind in ITEM_CLASSES:
-                self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
+                many = len(change.ids) > LAZY_FROM
+                self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids, lazy=lazy and many)
             elif change.kind == "sides":
                 self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
                 for kind in ("units", "commanders", "deployment_zones", "reinforcements"):
@@ -190,7 +198,7 @@ class MapView(QGraphicsView):
             last = self._shown.get(kind)
             ids = records.changed_keys(last) if last is not None and isinstance(records, ChunkedMap) else None
             if ids is None or ids:
-                self.map_scene.reconcile(kind, records, ids)
+                self.map_scene.reconcile(kind, records, ids, lazy=True)
             self._shown[kind] = records
         self.viewport().update()
 
@@ -359,10 +367,10 @@ class MapView(QGraphicsView):
         )
         if key != self._label_key:
             self._label_key = key
+            inverse, _ = t.inverted()
+            by_kind = {**scene.items_by_kind, "units": scene.unit_items_in(inverse.mapRect(QRectF(vp)))}
             self._labels = (
-                labels_in_view(
-                    scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer
-                )
+                labels_in_view(by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer)
                 if scene.ctx.labels_visible
                 else []
             )
@@ -423,6 +431,7 @@ class MapView(QGraphicsView):
             event.accept()
             return
         self.setFocus()
+        self.map_scene.flush_units()  # tools hit-test the unit items: put them where the records are
         if self.tool is not None:
             self.tool.press(event)
         event.accept()
@@ -439,6 +448,11 @@ class MapView(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
             event.accept()
             return
+        if event.buttons() != Qt.MouseButton.NoButton:
+            self.map_scene.flush_units()
+        else:
+            near = self.mapToScene(QRect(pos.x() - 8, pos.y() - 8, 17, 17)).boundingRect()
+            self.map_scene.flush_units_in(near)
         if self.tool is not None:
             self.tool.move(event)
         event.accept()
@@ -458,6 +472,7 @@ class MapView(QGraphicsView):
         event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        self.map_scene.flush_units()
         if self.tool is not None:
             self.tool.double_click(event)
         event.accept()
@@ -468,6 +483,7 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             event.accept()
             return
+        self.map_scene.flush_units()
         if self.tool is not None and self.tool.key_press(event):
             event.accept()
             return

@@ -4,8 +4,10 @@ Painting is built for maps of thousands of units under software rendering: a uni
 (footprint, glyph, front edge) is computed once per distinct facing, formation and size and
 shared (``UnitShape``), so a unit that only moved is repositioned and keeps its cached pixmap;
 glyphs and front edges are drawn only when the level of detail (screen pixels per cm) makes
-them readable. Commander flags are drawn from one picture per colour and echelon mark. Zoomed
-out, ``ui.unit_layer`` draws every unit at once from the same drawings.
+them readable. Commander flags are drawn from one picture per colour and echelon mark. On the
+scene's default path ``ui.unit_arrays`` draws every unit from arrays built from the same
+drawings and the unit items paint nothing (they stay for hit testing, selection and tools); on
+the older ``items`` path ``ui.unit_layer`` draws them all at once when zoomed out.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""UnitLayer: every unit of the map drawn by one scene item when the view is zoomed out.
+"""UnitLayer: every unit of the map drawn by one scene item when the view is zoomed out, on the
+scene's older ``items`` path (``MapScene(unit_path="items")``; the default path draws from
+arrays, ``ui.unit_arrays``).
 
 Below ``BATCH_LOD`` screen pixels per table cm a whole army is in view and each unit is a few
 pixels across; painting 1,000 items one by one then costs more in Graphics View's per-item
