@@ -98,7 +98,7 @@ def test_out_of_command_mark_tells_the_consequence(qapp):
     state = state.with_commander(state.commanders["french-d1"].moved((100.0, 80.0)))
     ov = overlay_for(state)
     assert marked(ov, exempt=False) == {"french-d1", "french-u1", "french-u2"}
-    tip = ov.marks.items["french-u1"].toolTip()
+    tip = ov.marks.items["french-u1"].text
     assert "outside his command distance of 15 cm" in tip and "must-return" in tip
     assert "must move back inside in its movement phase" in tip
 

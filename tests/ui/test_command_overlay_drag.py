@@ -46,13 +46,14 @@ def drawn(ov: CommandOverlay) -> dict:
         "links": {k: (s, ln.x1(), ln.y1(), ln.x2(), ln.y2()) for k, (s, ln) in ov.links.links().items()},
         "lines": {k: len(v) for k, v in ov.links.lines.items()},
         "marks": {
-            k: (i.exempt, i.toolTip(), rect(i.path().boundingRect()), i.isVisible()) for k, i in ov.marks.items.items()
+            k: (m.exempt, m.text, rect(m.outline.boundingRect()), ov.marks.isVisible()) for k, m in ov.marks.items.items()
         },
         "orders": {
             k: (i.a.x(), i.a.y(), i.b.x(), i.b.y(), i.text, i.pending, i.toolTip()) for k, i in ov.orders.items.items()
         },
         "budgets": {k: (pos(i), i.text, i.toolTip()) for k, i in ov.budgets.items.items()},
         "detached": {k: rect(i.path().boundingRect()) for k, i in ov.detached.items.items()},
+        "summaries": {k: (i.count, i.toolTip(), pos(i)) for k, i in ov.summaries.items.items()},
         "message": ov.message,
     }
 

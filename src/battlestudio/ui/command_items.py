@@ -1,8 +1,9 @@
 """The graphics items the command overlay draws, and their colours.
 
 Each item holds one piece of the command picture in scene coordinates: a commander's reach
-(radius ring or zone bands), the subordinate→commander lines, an out-of-command mark, a standing
-order's arrow, a chief's order budget badge, a detached formation's outline. ``command_overlay``
+(radius ring or zone bands), the subordinate→commander lines, a standing order's arrow, a chief's
+order budget badge, a detached formation's outline, a formation's out-of-command count (the
+marks themselves are ``command_marks.MarksLayer``). ``command_overlay``
 decides what to show and where; these classes only paint it.
 """
 
@@ -253,60 +254,6 @@ class LinksItem(QGraphicsItem):
             width, style = styles[status]
             painter.setPen(cosmetic_pen(LINK_COLOURS[status], width, style))
             painter.drawLines(lines.get(status, []))
-
-
-def _bang() -> QPainterPath:
-    """A "!" 2.2 cm high centred on the origin (scene cm, y down), as a filled path."""
-    path = QPainterPath()
-    path.addRect(QRectF(-0.3, -1.1, 0.6, 1.35))
-    path.addEllipse(QPointF(0.0, 0.75), 0.33, 0.33)
-    return path
-
-
-class MarkItem(QGraphicsPathItem):
-    """The outline of an out-of-command (solid red, with a "!" badge) or exempt (amber,
-    dashed) unit or general; the tooltip is the ruleset's finding with its consequence.
-
-    Nothing is painted in Python: the outline and the badge (a red disc with a white "!", a
-    child item) are Qt's own path items, so hundreds of marks repaint in a few ms.
-    """
-
-    BANG = _bang()
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setZValue(Z_MARK)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
-        self.setAcceptHoverEvents(True)
-        self.setBrush(Qt.BrushStyle.NoBrush)
-        self.exempt = False
-        self.key: tuple = ()
-        """What the mark shows (the overlay's finding and record): unchanged, it is not redone."""
-        self.badge = QGraphicsEllipseItem(-1.6, -1.6, 3.2, 3.2, self)
-        self.badge.setPen(Qt.PenStyle.NoPen)
-        self.badge.setBrush(OUT_COLOUR)
-        self.badge.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        bang = QGraphicsPathItem(self.BANG, self.badge)
-        bang.setPen(Qt.PenStyle.NoPen)
-        bang.setBrush(QColor("white"))
-        bang.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if not self.exempt and option.levelOfDetailFromTransform(painter.worldTransform()) < SUMMARY_LOD:
-            return  # zoomed out: the formation's SummaryItem counts it (the "!" badge stays)
-        super().paint(painter, option, widget)
-
-    def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
-        """Show ``outline`` (scene path), dashed amber if ``exempt`` else red with the badge at
-        its top right, with ``text`` as the tooltip."""
-        self.exempt = exempt
-        colour = QColor(LINK_COLOURS[EXEMPT]) if exempt else OUT_COLOUR
-        self.setPen(cosmetic_pen(colour, 2.5, Qt.PenStyle.DashLine if exempt else Qt.PenStyle.SolidLine))
-        self.setPath(outline)
-        self.setToolTip(text)
-        r = outline.boundingRect()
-        self.badge.setPos(r.right(), r.top())
-        self.badge.setVisible(not exempt)
 
 
 class OrderItem(QGraphicsItem):

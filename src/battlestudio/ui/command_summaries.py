@@ -1,0 +1,115 @@
+"""The command overlay's per-formation out-of-command counts, shown at whole-table zoom.
+
+Below ``command_items.SUMMARY_LOD`` screen pixels per cm the red marks and lines of the units
+and generals out of command are not drawn; instead each formation gets one red "!n" badge
+beside its head (``SummaryItem``): the corps commander above them, else the commander they
+answer to. Exempt subjects (detached, routed, ...) are not counted. The counts are kept per
+subject, so a drag or a replay step that recomputed a few findings only moves those subjects
+between formations and redraws the badges whose count, tooltip or position changed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
+
+from battlestudio.analysis.command_picture import CommandPicture
+from battlestudio.replay.state import GameState
+from battlestudio.ui.command_items import SummaryItem
+from battlestudio.ui.command_shapes import Pool, name_of
+
+if TYPE_CHECKING:
+    from battlestudio.ui.map_scene import MapScene
+
+
+class FormationSummaries:
+    """The "!n" badges of one overlay; ``items`` maps a formation head's id → its badge."""
+
+    def __init__(self, scene: MapScene) -> None:
+        self.pool = Pool(scene, SummaryItem)
+        self._oob: object = None
+        self._heads: dict[str, str] = {}  # subject -> its formation's head (per order of battle)
+        self._of: dict[str, str] = {}  # counted subject -> head
+        self._members: dict[str, set[str]] = {}  # head -> counted subjects
+
+    @property
+    def items(self) -> dict[str, SummaryItem]:
+        return self.pool.items  # type: ignore[return-value]
+
+    def set_visible(self, visible: bool) -> None:
+        self.pool.set_visible(visible)
+
+    def sync(
+        self,
+        state: GameState,
+        pic: CommandPicture,
+        visible: bool,
+        touched: Iterable[str] | None = None,
+        moved: Iterable[str] = (),
+    ) -> None:
+        """Count ``pic``'s out of command per formation: all of them (``touched`` None; also
+        after a change of the order of battle), or only the subjects in ``touched`` and the
+        badges of the heads in ``moved``."""
+        if touched is None or self._oob is not state.oob:
+            self._oob, self._heads, self._of, self._members = state.oob, {}, {}, {}
+            touched, changed = pic.findings, None
+        else:
+            changed = {h for h in moved if h in self._members}
+        for sub in touched:
+            head = self._head_if_counted(state, pic, sub)
+            old = self._of.get(sub)
+            if old == head:
+                continue
+            if old is not None:
+                self._members[old].discard(sub)
+                if changed is not None:
+                    changed.add(old)
+            if head is None:
+                del self._of[sub]
+                continue
+            self._of[sub] = head
+            self._members.setdefault(head, set()).add(sub)
+            if changed is not None:
+                changed.add(head)
+        for head in list(self._members) if changed is None else changed:
+            subs = self._members.get(head)
+            if not subs:
+                self._members.pop(head, None)
+                self.pool.remove(head)
+                continue
+            self._draw(state, head, subs, visible)
+        if changed is None:
+            self.pool.keep_only(set(self._members))
+
+    def _head_if_counted(self, state: GameState, pic: CommandPicture, sub: str) -> str | None:
+        f = pic.findings.get(sub)
+        if f is None or f.within or f.exemption:
+            return None
+        link = pic.links.get(sub)
+        if link is None or link.superior not in state.commanders:
+            return None
+        head = self._heads.get(sub)
+        if head is None:
+            head = self._heads[sub] = corps_of(state, sub, link.superior)
+        return head
+
+    def _draw(self, state: GameState, head: str, subs: set[str], visible: bool) -> None:
+        item = self.pool.get(head, visible)
+        assert isinstance(item, SummaryItem)
+        at = state.commanders[head].position
+        key = (len(subs), at, frozenset(subs))
+        if item.key == key:
+            return
+        names = sorted(name_of(state, i) for i in subs)
+        listed = ", ".join(names[:6]) + (" …" if len(names) > 6 else "")
+        item.set_summary(at, len(subs), f"{name_of(state, head)}: {len(subs)} out of command ({listed})")
+        item.key = key
+
+
+def corps_of(state: GameState, sub: str, superior: str) -> str:
+    """The corps commander above ``sub``, else its ``superior``."""
+    for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
+        c = state.commanders.get(cid)
+        if c is not None and c.echelon == "corps":
+            return cid
+    return superior
