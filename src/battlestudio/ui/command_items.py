@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -368,17 +368,19 @@ class SummaryItem(QGraphicsItem):
         self.count = 0
         self.key: tuple = ()
         """What the badge shows (count, position, ids): unchanged, it is not redone."""
+        self._rect = QRectF()
 
     def set_summary(self, at: tuple[float, float], count: int, tip: str) -> None:
         self.prepareGeometryChange()
         self.setPos(table_to_scene(*at))
         self.count = count
         self.text = f"!{count}"
+        w = 10 + 7 * len(self.text)
+        self._rect = QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
         self.setToolTip(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        w = 10 + 7 * len(self.text)
-        return QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
+        return self._rect
 
     def shown(self) -> bool:
         """True when the zoom asks for summaries (the scene's ``ctx.px_per_cm``)."""
@@ -389,13 +391,38 @@ class SummaryItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if not self.shown():
             return
-        r = self.boundingRect().adjusted(0, 0, -1, -1)
-        painter.setBrush(QColor(255, 240, 240, 230))
-        painter.setPen(QPen(OUT_COLOUR, 1.2))
-        painter.drawRoundedRect(r, 4, 4)
-        painter.setFont(_font(10, True))
-        painter.setPen(OUT_COLOUR.darker(130))
-        painter.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
+        r = self._rect
+        painter.drawPixmap(
+            r.topLeft(), _summary_picture(self.text, round(r.width()), painter.device().devicePixelRatioF())
+        )
+
+
+_SUMMARY_PICTURES: dict[tuple[str, int, float], QPixmap] = {}
+
+
+def _summary_picture(text: str, width: int, ratio: float) -> QPixmap:
+    """The "!n" badge ``width`` x 16 screen pixels, drawn once per text and pixel ratio: a
+    whole table's badges are blitted, not painted one by one."""
+    key = (text, width, ratio)
+    pix = _SUMMARY_PICTURES.get(key)
+    if pix is None:
+        pix = QPixmap(round(width * ratio), round(16 * ratio))
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        r = QRectF(0, 0, width - 1, 15)
+        p.setBrush(QColor(255, 240, 240, 230))
+        p.setPen(QPen(OUT_COLOUR, 1.2))
+        p.drawRoundedRect(r, 4, 4)
+        p.setFont(_font(10, True))
+        p.setPen(OUT_COLOUR.darker(130))
+        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+        p.end()
+        if len(_SUMMARY_PICTURES) > 512:
+            _SUMMARY_PICTURES.clear()
+        _SUMMARY_PICTURES[key] = pix
+    return pix
 
 
 class DetachedItem(QGraphicsPathItem):
