@@ -7,8 +7,8 @@ the outline's centre), four combined paths: the red outlines, the amber ones, th
 and their "!" glyphs. A paint draws the cells the exposed rectangle touches with four calls per
 cell; a change (a dragged general, a replay step) rebuilds only the cells of the marks it
 touched and repaints only their rectangles. The same grid answers hit tests (``mark_at``, and
-Qt's ``contains`` / ``collidesWithPath``, so hover and tooltips behave as with one item per
-mark: only on the outline's band and the badge, not inside the unit).
+Qt's ``contains`` / ``collidesWithPath``, so the scene finds the layer, and its tooltip, as it
+found one item per mark: only on the outline's band and the badge, not inside the unit).
 
 Zoomed out below ``SUMMARY_LOD`` screen pixels per cm the red outlines and badges are not drawn:
 the overlay's per-formation "!n" badges (``command_items.SummaryItem``) count them there, so the
@@ -21,9 +21,15 @@ import math
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneHoverEvent, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSceneHelpEvent,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from battlestudio.analysis.command_picture import EXEMPT
 from battlestudio.ui.command_items import LINK_COLOURS, OUT_COLOUR, SUMMARY_LOD, Z_MARK
@@ -36,7 +42,7 @@ BADGE_R = 1.6
 """Radius of the red "!" disc (cm)."""
 
 HIT_BAND = 1.25
-"""Half-width (cm) of the band along an outline that hovers and tooltips answer to."""
+"""Half-width (cm) of the band along an outline that hit tests and tooltips answer to."""
 
 _MARGIN = 4.0  # cm beyond the outlines: the badge, the pen's width zoomed out
 
@@ -130,8 +136,8 @@ class MarksLayer(QGraphicsItem):
         super().__init__()
         self.setZValue(Z_MARK)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
-        self.setAcceptHoverEvents(True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._filter: _TipFilter | None = None
         self.items: dict[str, Mark] = {}
         self._cells: dict[tuple[int, int], _Cell] = {}
         self._rect = QRectF()
@@ -243,18 +249,20 @@ class MarksLayer(QGraphicsItem):
             out.addPath(m.hit_shape())
         return out
 
-    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
-        self._tip_at(event.scenePos())
+    def attach(self, scene: QGraphicsScene) -> None:
+        """Add the layer to ``scene`` and answer its tooltip requests with the mark under the
+        mouse (the map's view passes no hover to its items; a tooltip is asked of the scene)."""
+        scene.addItem(self)
+        self._filter = _TipFilter(self, scene)
+        scene.installEventFilter(self._filter)
 
-    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt API
-        self._tip_at(event.scenePos())
-
-    def _tip_at(self, pos: QPointF) -> None:
-        """The tooltip is the finding of the mark under the mouse (Qt shows the item's)."""
+    def tip_at(self, pos: QPointF) -> str:
+        """Set and return the tooltip for ``pos`` (scene cm): the finding of the mark there."""
         rid = self.mark_at(pos)
         text = self.items[rid].text if rid is not None else ""
         if text != self.toolTip():
             self.setToolTip(text)
+        return text
 
     # -- painting ------------------------------------------------------------------------
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
@@ -290,3 +298,17 @@ class MarksLayer(QGraphicsItem):
         x0, x1 = math.floor((exposed.left() - r) / CELL_CM), math.floor((exposed.right() + r) / CELL_CM)
         y0, y1 = math.floor((exposed.top() - r) / CELL_CM), math.floor((exposed.bottom() + r) / CELL_CM)
         return [(k, c) for k, c in self._cells.items() if c.ids and x0 <= k[0] <= x1 and y0 <= k[1] <= y1]
+
+
+class _TipFilter(QObject):
+    """Sets the layer's tooltip before the scene answers a tooltip request (Qt then shows the
+    tooltip of the first item at the point that has one: the layer only where a mark is)."""
+
+    def __init__(self, layer: MarksLayer, parent: QObject) -> None:
+        super().__init__(parent)
+        self.layer = layer
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.GraphicsSceneHelp and isinstance(event, QGraphicsSceneHelpEvent):
+            self.layer.tip_at(event.scenePos())
+        return False

@@ -110,7 +110,7 @@ class CommandOverlay:
         self.reaches = Pool(scene, lambda: ReachItem("#808080"))
         self.marks = MarksLayer()
         self.marks.setVisible(visible)
-        scene.addItem(self.marks)
+        self.marks.attach(scene)
         self.orders = Pool(scene, OrderItem)
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
