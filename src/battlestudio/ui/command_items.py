@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEngine, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -392,12 +392,29 @@ class SummaryItem(QGraphicsItem):
         if not self.shown():
             return
         r = self._rect
-        painter.drawPixmap(
-            r.topLeft(), _summary_picture(self.text, round(r.width()), painter.device().devicePixelRatioF())
-        )
+        engine = painter.paintEngine()
+        if engine is not None and engine.type() == QPaintEngine.Type.Raster:  # screen, PNG: blit
+            ratio = painter.device().devicePixelRatioF()
+            painter.drawPixmap(r.topLeft(), _summary_picture(self.text, round(r.width()), ratio))
+        else:  # SVG, PDF: vectors and text
+            painter.save()
+            painter.translate(r.topLeft())
+            _draw_summary(painter, self.text, round(r.width()))
+            painter.restore()
 
 
 _SUMMARY_PICTURES: dict[tuple[str, int, float], QPixmap] = {}
+
+
+def _draw_summary(p: QPainter, text: str, width: int) -> None:
+    """The "!n" badge, ``width`` x 16 pixels from the painter's origin."""
+    r = QRectF(0, 0, width - 1, 15)
+    p.setBrush(QColor(255, 240, 240, 230))
+    p.setPen(QPen(OUT_COLOUR, 1.2))
+    p.drawRoundedRect(r, 4, 4)
+    p.setFont(_font(10, True))
+    p.setPen(OUT_COLOUR.darker(130))
+    p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _summary_picture(text: str, width: int, ratio: float) -> QPixmap:
@@ -411,13 +428,7 @@ def _summary_picture(text: str, width: int, ratio: float) -> QPixmap:
         pix.fill(Qt.GlobalColor.transparent)
         p = QPainter(pix)
         p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        r = QRectF(0, 0, width - 1, 15)
-        p.setBrush(QColor(255, 240, 240, 230))
-        p.setPen(QPen(OUT_COLOUR, 1.2))
-        p.drawRoundedRect(r, 4, 4)
-        p.setFont(_font(10, True))
-        p.setPen(OUT_COLOUR.darker(130))
-        p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+        _draw_summary(p, text, width)
         p.end()
         if len(_SUMMARY_PICTURES) > 512:
             _SUMMARY_PICTURES.clear()
