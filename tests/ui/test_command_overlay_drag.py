@@ -46,7 +46,8 @@ def drawn(ov: CommandOverlay) -> dict:
         "links": {k: (s, ln.x1(), ln.y1(), ln.x2(), ln.y2()) for k, (s, ln) in ov.links.links().items()},
         "lines": {k: len(v) for k, v in ov.links.lines.items()},
         "marks": {
-            k: (m.exempt, m.text, rect(m.outline.boundingRect()), ov.marks.isVisible()) for k, m in ov.marks.items.items()
+            k: (m.exempt, m.text, rect(m.outline.boundingRect()), ov.marks.isVisible())
+            for k, m in ov.marks.items.items()
         },
         "orders": {
             k: (i.a.x(), i.a.y(), i.b.x(), i.b.y(), i.text, i.pending, i.toolTip()) for k, i in ov.orders.items.items()
@@ -253,3 +254,28 @@ def test_an_order_arrow_goes_when_its_unit_is_eliminated_in_a_replay_step(qapp):
     assert ov.last_update == "moved" and ov.orders.items == {} and uid not in ov.links.links()
     ov.show_state(state)
     assert ov.last_update == "moved" and set(ov.orders.items) == {"o-charge"}
+
+
+def test_an_out_of_command_unit_put_under_another_corps_is_counted_there(qapp):
+    from battlestudio.edits.oob import Reattach
+    from battlestudio.ui.command_summaries import corps_of
+
+    doc = leipzig_document()
+    ov = CommandOverlay(MapScene())
+    ov.bind(doc)
+    s = doc.scenario
+    sub = next(k for k, f in sorted(ov.picture.findings.items()) if not f.within and not f.exemption and k in s.units)
+    head = corps_of(ov._state, sub, s.oob.superior(sub))
+    other = next(
+        c.id for c in s.commanders.values() if c.echelon == "corps" and c.side == s.units[sub].side and c.id != head
+    )
+    division = next(d for d in s.oob.subordinates(other) if d in s.commanders)
+    doc.push(Reattach(sub, division, "Attach to another corps"))  # the order of battle changed in place
+    assert_as_fresh(ov, doc)
+    f = ov.picture.findings.get(sub)
+    counted = f is not None and not f.within and not f.exemption
+    assert (sub in ov.summaries._members.get(other, set())) == counted
+    assert sub not in ov.summaries._members.get(head, set())
+    doc.undo()
+    assert_as_fresh(ov, doc)
+    assert sub in ov.summaries._members[head]

@@ -207,6 +207,7 @@ class CommandOverlay:
         elif self._follow_moves(changes):
             return
         self._drawn_key = None  # an edit may change the scenario's maps in place: always redraw
+        self.summaries.forget_formations()  # ... and its order of battle
         state = document_state(self._document)
         self._doc_state = state if state is not getattr(self._document, "state", None) else None
         self.show_state(state)
@@ -433,7 +434,6 @@ class CommandOverlay:
         for node, members in self._detached_members.items():
             if touched is None or not members.isdisjoint(moved):
                 self.detached.get(node, vis).setPath(hull_path(state, members))
-        # a full sync counts afresh: an edit may change the order of battle in place
         self.summaries.sync(state, pic, vis, touched, moved or ())
 
     def items(self) -> list[QGraphicsItem]:

@@ -39,6 +39,11 @@ class FormationSummaries:
     def set_visible(self, visible: bool) -> None:
         self.pool.set_visible(visible)
 
+    def forget_formations(self) -> None:
+        """Find each subject's formation afresh at the next sync (an edit may change the order
+        of battle in place; a replay's states share one that does not change)."""
+        self._oob = None
+
     def sync(
         self,
         state: GameState,
@@ -48,10 +53,12 @@ class FormationSummaries:
         moved: Iterable[str] = (),
     ) -> None:
         """Count ``pic``'s out of command per formation: all of them (``touched`` None; also
-        after a change of the order of battle), or only the subjects in ``touched`` and the
-        badges of the heads in ``moved``."""
+        for another order of battle), or only the subjects in ``touched`` and the badges of the
+        heads in ``moved``. Formations are found once per order of battle (``forget_formations``)."""
         if touched is None or self._oob is not state.oob:
-            self._oob, self._heads, self._of, self._members = state.oob, {}, {}, {}
+            if self._oob is not state.oob:
+                self._oob, self._heads = state.oob, {}
+            self._of, self._members = {}, {}
             touched, changed = pic.findings, None
         else:
             changed = {h for h in moved if h in self._members}
