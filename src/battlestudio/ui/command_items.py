@@ -184,17 +184,15 @@ class LinksItem(QGraphicsItem):
         self.setZValue(Z_LINKS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._by_subject: dict[str, tuple[str, QLineF]] = {}
+        self._by_status: dict[str, dict[str, QLineF]] = {k: {} for k in LINK_COLOURS}
         self._lines: dict[str, list[QLineF]] | None = None
         self._rect = QRectF()
 
     @property
     def lines(self) -> dict[str, list[QLineF]]:
         """Status → the lines drawn in its colour (scene cm)."""
-        if self._lines is None:
-            grouped: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
-            for status, line in self._by_subject.values():
-                grouped[status].append(line)
-            self._lines = grouped
+        if self._lines is None:  # one list per status from its dict: no walk in Python
+            self._lines = {k: list(v.values()) for k, v in self._by_status.items()}
         return self._lines
 
     def links(self) -> dict[str, tuple[str, QLineF]]:
@@ -205,6 +203,9 @@ class LinksItem(QGraphicsItem):
         """Draw exactly ``links`` (subject id → (status, line in scene cm))."""
         self.prepareGeometryChange()
         self._by_subject = dict(links)
+        self._by_status = {k: {} for k in LINK_COLOURS}
+        for key, (status, line) in links.items():
+            self._by_status[status][key] = line
         self._lines = None
         xs = [v for _, ln in links.values() for v in (ln.x1(), ln.x2())]
         ys = [v for _, ln in links.values() for v in (ln.y1(), ln.y2())]
@@ -219,12 +220,19 @@ class LinksItem(QGraphicsItem):
         rect = QRectF(self._rect)
         changed = False
         for key, entry in changes.items():
+            old = self._by_subject.get(key)
             if entry is None:
-                changed |= self._by_subject.pop(key, None) is not None
+                if old is not None:
+                    del self._by_subject[key]
+                    del self._by_status[old[0]][key]
+                    changed = True
                 continue
-            if _same_link(self._by_subject.get(key), entry):
+            if _same_link(old, entry):
                 continue
+            if old is not None:
+                del self._by_status[old[0]][key]
             self._by_subject[key] = entry
+            self._by_status[entry[0]][key] = entry[1]
             changed = True
             line = entry[1]
             rect = rect.united(QRectF(line.p1(), line.p2()).normalized().adjusted(-1, -1, 1, 1))
