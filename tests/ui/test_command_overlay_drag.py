@@ -67,6 +67,8 @@ def assert_as_fresh(ov: CommandOverlay, doc: Document) -> None:
         assert getattr(ov.picture, name) == getattr(expected, name), name
     fresh = CommandOverlay(MapScene())
     fresh.set_rules(info.ruleset, info.parameters)
+    fresh.set_reach_ids(ov._reach_ids)  # the same reaches asked for
+    fresh.set_show_all_reaches(ov.show_all_reaches)
     fresh.show_state(state)
     assert drawn(ov) == drawn(fresh)
 
@@ -97,6 +99,7 @@ def test_dragging_on_a_leipzig_shaped_army_updates_only_the_moved_and_equals_a_f
     ov = CommandOverlay(MapScene())
     ov.bind(doc)
     assert ov.last_update == "full" and len(ov.marks.items) > 20
+    ov.set_show_all_reaches(True)  # every reach drawn and followed
     rng = random.Random(5)
     s = doc.scenario
     corps = [c.id for c in s.commanders.values() if c.echelon == "corps"]
@@ -146,6 +149,7 @@ def test_dragging_on_jena_equals_a_fresh_overlay(qapp, ruleset, params):
     movers = ["french-v-corps", "french-imperial-guard", "french-1eme-division", "french-cav-bde", "prussian-1st-div"]
     if ruleset == "regimental":
         movers.append("french-adc")
+    ov.set_reach_ids(set(movers))  # the dragged generals' reaches drawn
     for rid in movers:
         drag(doc, ov, "commanders", rid, rng)
     unit = next(n for n in doc.scenario.oob.subordinates("french-cav-bde") if n in doc.scenario.units)

@@ -38,7 +38,7 @@ import weakref
 
 import shiboken6
 from typing import TYPE_CHECKING, Any
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QLineF
 from PySide6.QtWidgets import QGraphicsItem
@@ -117,7 +117,6 @@ class CommandOverlay:
         self.summaries = FormationSummaries(scene)
         self.show_all_reaches = False
         self._reach_ids: frozenset[str] = frozenset()
-        self._reaches_shown: set[str] = set()
         self._follow_selection = True
         self.links = LinksItem()
         self.links.setVisible(visible)
@@ -156,28 +155,38 @@ class CommandOverlay:
 
     def reach_commanders(self) -> set[str]:
         """Commander ids whose reach is drawn now."""
+        reaches = self.picture.reaches
         if self.show_all_reaches:
-            return set(self.reaches.items)
+            return set(reaches)
         out = set()
         for rid in self._reach_ids:
-            if rid in self.reaches.items:  # a commander: his own reach
+            if rid in reaches:  # a commander: his own reach
                 out.add(rid)
                 continue
             link = self.picture.links.get(rid)  # a unit: its commander's
-            if link is not None:
+            if link is not None and link.superior in reaches:
                 out.add(link.superior)
         return out
 
-    def _apply_reaches(self) -> None:
-        """Show the reaches of ``reach_commanders`` (touching only those shown before or now:
-        a new reach item starts hidden)."""
-        shown = self.reach_commanders() if self.visible else set()
+    def _apply_reaches(self, redo: Iterable[str] | None = ()) -> None:
+        """Reach items for exactly the reaches shown (``reach_commanders``; none while the
+        layer is off): a hidden reach has no item. Those in ``redo`` (every one for None) are
+        brought up to the picture and their general's position."""
+        state = self._state
+        shown = self.reach_commanders() if self.visible and state is not None else set()
         items = self.reaches.items
-        for cid in self._reaches_shown | shown:
-            item = items.get(cid)
-            if item is not None:
-                item.setVisible(cid in shown)
-        self._reaches_shown = shown
+        for cid in [c for c in items if c not in shown]:
+            self.reaches.remove(cid)
+        again = set(shown) if redo is None else set(redo)
+        for cid in shown:
+            if cid in items and cid not in again:
+                continue
+            assert state is not None
+            c, reach = state.commanders.get(cid), self.picture.reaches.get(cid)
+            if c is None or reach is None:
+                self.reaches.remove(cid)
+                continue
+            self.reaches.get(cid, True).set_reach(reach, c.position, self._colour(c.side))
 
     # -- inputs --------------------------------------------------------------------------
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
@@ -344,16 +353,7 @@ class CommandOverlay:
         moved: reaches, budgets, order arrows, detached outlines)."""
         pic, vis = self.picture, self.visible
         moved = touched if moved is None else moved
-        for cid in pic.reaches if touched is None else [c for c in moved if c in state.commanders]:
-            reach = pic.reaches.get(cid)
-            if reach is None:
-                self.reaches.remove(cid)
-                continue
-            c = state.commanders[cid]
-            self.reaches.get(cid, False).set_reach(reach, c.position, self._colour(c.side))
-        if touched is None:
-            self.reaches.keep_only(set(pic.reaches))
-        self._apply_reaches()
+        self._apply_reaches(None if touched is None else moved)
 
         lines: dict[str, tuple[str, QLineF] | None] = {}
         for sub in pic.links if touched is None else touched:
