@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEngine, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEngine, QImage, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -397,13 +397,16 @@ class SummaryItem(QGraphicsItem):
         return ctx is None or ctx.px_per_cm < SUMMARY_LOD
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if not self.shown():
-            return
+        if self.shown():
+            self.draw(painter)
+
+    def draw(self, painter: QPainter) -> None:
+        """Paint the badge, the painter's origin at the commander (screen pixels)."""
         r = self._rect
         engine = painter.paintEngine()
         if engine is not None and engine.type() == QPaintEngine.Type.Raster:  # screen, PNG: blit
             ratio = painter.device().devicePixelRatioF()
-            painter.drawPixmap(r.topLeft(), _summary_picture(self.text, round(r.width()), ratio))
+            painter.drawImage(r.topLeft(), _summary_picture(self.text, round(r.width()), ratio))
         else:  # SVG, PDF: vectors and text
             painter.save()
             painter.translate(r.topLeft())
@@ -411,7 +414,8 @@ class SummaryItem(QGraphicsItem):
             painter.restore()
 
 
-_SUMMARY_PICTURES: dict[tuple[str, int, float], QPixmap] = {}
+_SUMMARY_PICTURES: dict[tuple[str, int, float], QImage] = {}
+"""Images, not pixmaps: a module-level cache outlives the application at exit."""
 
 
 def _draw_summary(p: QPainter, text: str, width: int) -> None:
@@ -425,13 +429,13 @@ def _draw_summary(p: QPainter, text: str, width: int) -> None:
     p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def _summary_picture(text: str, width: int, ratio: float) -> QPixmap:
+def _summary_picture(text: str, width: int, ratio: float) -> QImage:
     """The "!n" badge ``width`` x 16 screen pixels, drawn once per text and pixel ratio: a
     whole table's badges are blitted, not painted one by one."""
     key = (text, width, ratio)
     pix = _SUMMARY_PICTURES.get(key)
     if pix is None:
-        pix = QPixmap(round(width * ratio), round(16 * ratio))
+        pix = QImage(round(width * ratio), round(16 * ratio), QImage.Format.Format_ARGB32_Premultiplied)
         pix.setDevicePixelRatio(ratio)
         pix.fill(Qt.GlobalColor.transparent)
         p = QPainter(pix)

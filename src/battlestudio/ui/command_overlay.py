@@ -115,6 +115,7 @@ class CommandOverlay:
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
         self.summaries = FormationSummaries(scene)
+        self.summaries.layer.setVisible(visible)
         self.show_all_reaches = False
         self._reach_ids: frozenset[str] = frozenset()
         self._follow_selection = True
@@ -438,7 +439,7 @@ class CommandOverlay:
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
-        out: list[QGraphicsItem] = [self.links, self.marks]
+        out: list[QGraphicsItem] = [self.links, self.marks, self.summaries.layer]
         for pool in (self.reaches, self.orders, self.budgets, self.detached, self.summaries.pool):
             out += list(pool.items.values())
         return out

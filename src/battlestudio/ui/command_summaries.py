@@ -6,6 +6,9 @@ beside its head (``SummaryItem``): the corps commander above them, else the comm
 answer to. Exempt subjects (detached, routed, ...) are not counted. The counts are kept per
 subject, so a drag or a replay step that recomputed a few findings only moves those subjects
 between formations and redraws the badges whose count, tooltip or position changed.
+
+The badges' items hold the tooltip, the count and the room labels keep off, but paint nothing:
+one ``SummaryLayer`` draws them all in one call (a whole table at x10 has ~600 of them).
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QPainter, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
 from battlestudio.analysis.command_picture import CommandPicture
 from battlestudio.replay.state import GameState
-from battlestudio.ui.command_items import SummaryItem
+from battlestudio.ui.command_items import SUMMARY_LOD, Z_BUDGET, SummaryItem
 from battlestudio.ui.command_shapes import Pool, name_of
 
 if TYPE_CHECKING:
@@ -26,7 +33,9 @@ class FormationSummaries:
     """The "!n" badges of one overlay; ``items`` maps a formation head's id → its badge."""
 
     def __init__(self, scene: MapScene) -> None:
-        self.pool = Pool(scene, SummaryItem)
+        self.layer = SummaryLayer(self)
+        scene.addItem(self.layer)
+        self.pool = Pool(scene, _silent_badge)
         self._oob: object = None
         self._heads: dict[str, str] = {}  # subject -> its formation's head (per order of battle)
         self._of: dict[str, str] = {}  # counted subject -> head
@@ -38,6 +47,7 @@ class FormationSummaries:
 
     def set_visible(self, visible: bool) -> None:
         self.pool.set_visible(visible)
+        self.layer.setVisible(visible)
 
     def forget_formations(self) -> None:
         """Find each subject's formation afresh at the next sync (an edit may change the order
@@ -82,11 +92,17 @@ class FormationSummaries:
             subs = self._members.get(head)
             if not subs:
                 self._members.pop(head, None)
-                self.pool.remove(head)
+                gone = self.pool.items.get(head)
+                if gone is not None:
+                    self.layer.update_at(gone.pos())
+                    self.pool.remove(head)
                 continue
             self._draw(state, head, subs, visible)
         if changed is None:
+            for head in [h for h in self.pool.items if h not in self._members]:
+                self.layer.update_at(self.pool.items[head].pos())
             self.pool.keep_only(set(self._members))
+        self.layer.follow()
 
     def _head_if_counted(self, state: GameState, pic: CommandPicture, sub: str) -> str | None:
         f = pic.findings.get(sub)
@@ -109,8 +125,11 @@ class FormationSummaries:
             return
         names = sorted(name_of(state, i) for i in subs)
         listed = ", ".join(names[:6]) + (" …" if len(names) > 6 else "")
+        if item.key:
+            self.layer.update_at(item.pos())  # where it was
         item.set_summary(at, len(subs), f"{name_of(state, head)}: {len(subs)} out of command ({listed})")
         item.key = key
+        self.layer.update_at(item.pos())
 
 
 def corps_of(state: GameState, sub: str, superior: str) -> str:
@@ -120,3 +139,72 @@ def corps_of(state: GameState, sub: str, superior: str) -> str:
         if c is not None and c.echelon == "corps":
             return cid
     return superior
+
+
+def _silent_badge() -> SummaryItem:
+    item = SummaryItem()
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)  # the layer paints it
+    return item
+
+
+_BADGE_PX = 80.0
+"""How far (screen pixels) a badge reaches from its commander, at most."""
+
+_REACH_CM = 1500.0
+"""How far (scene cm) a badge in screen pixels may reach from its commander at the smallest zoom."""
+
+
+class SummaryLayer(QGraphicsItem):
+    """Paints every shown "!n" badge of ``summaries`` in one call, below ``SUMMARY_LOD``."""
+
+    def __init__(self, summaries: FormationSummaries) -> None:
+        super().__init__()
+        self.setZValue(Z_BUDGET)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self.summaries = summaries
+        self._rect = QRectF()
+
+    def follow(self) -> None:
+        """Grow the bounds to every badge's commander (badges are in pixels: a wide margin).
+        The bounds only grow, so a badge that moved does not repaint the whole layer."""
+        items = self.summaries.pool.items
+        if not items:
+            return
+        xs = [i.pos().x() for i in items.values()]
+        ys = [i.pos().y() for i in items.values()]
+        rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        rect = rect.adjusted(-_REACH_CM, -_REACH_CM, _REACH_CM, _REACH_CM)
+        if not self._rect.contains(rect):
+            self.prepareGeometryChange()
+            self._rect = self._rect.united(rect)
+
+    def update_at(self, at: QPointF) -> None:
+        """Repaint a badge of the commander at ``at`` (scene), if badges are drawn at this zoom."""
+        ctx = getattr(self.scene(), "ctx", None)
+        if ctx is None or ctx.px_per_cm >= SUMMARY_LOD or ctx.px_per_cm <= 0:
+            return
+        m = _BADGE_PX / ctx.px_per_cm
+        self.update(QRectF(at.x() - m, at.y() - m, 2 * m, 2 * m))
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        t = painter.worldTransform()
+        if option.levelOfDetailFromTransform(t) >= SUMMARY_LOD:
+            return  # zoomed in: each unit's own mark says it
+        exposed = t.mapRect(option.exposedRect)  # type: ignore[attr-defined]
+        painter.save()
+        painter.setTransform(QTransform())
+        for item in self.summaries.pool.items.values():
+            if not item.isVisible():
+                continue
+            at = t.map(item.pos())
+            if not exposed.intersects(item.boundingRect().translated(at)):
+                continue
+            painter.translate(at)
+            assert isinstance(item, SummaryItem)
+            item.draw(painter)
+            painter.translate(QPointF(-at.x(), -at.y()))
+        painter.restore()
