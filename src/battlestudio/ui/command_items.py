@@ -358,8 +358,9 @@ class BudgetItem(QGraphicsItem):
 
 
 SUMMARY_LOD = 3.0
-"""Zoom (screen pixels per table cm) below which out-of-command lines and outlines give way to
-one count per formation (``SummaryItem``): at whole-table zoom they covered the brigades."""
+"""Zoom (screen pixels per table cm) below which out-of-command lines, outlines and "!" badges
+give way to one "!n" count per formation (``SummaryItem``): at whole-table zoom they covered the
+brigades (a 20 cm brigade is under 60 px wide there). Exempt (amber) outlines stay."""
 
 
 class SummaryItem(QGraphicsItem):
