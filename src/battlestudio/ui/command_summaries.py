@@ -102,7 +102,6 @@ class FormationSummaries:
             for head in [h for h in self.pool.items if h not in self._members]:
                 self.layer.update_at(self.pool.items[head].pos())
             self.pool.keep_only(set(self._members))
-        self.layer.follow()
 
     def _head_if_counted(self, state: GameState, pic: CommandPicture, sub: str) -> str | None:
         f = pic.findings.get(sub)
@@ -129,6 +128,7 @@ class FormationSummaries:
             self.layer.update_at(item.pos())  # where it was
         item.set_summary(at, len(subs), f"{name_of(state, head)}: {len(subs)} out of command ({listed})")
         item.key = key
+        self.layer.include(item.pos())
         self.layer.update_at(item.pos())
 
 
@@ -165,19 +165,14 @@ class SummaryLayer(QGraphicsItem):
         self.summaries = summaries
         self._rect = QRectF()
 
-    def follow(self) -> None:
-        """Grow the bounds to every badge's commander (badges are in pixels: a wide margin).
-        The bounds only grow, so a badge that moved does not repaint the whole layer."""
-        items = self.summaries.pool.items
-        if not items:
+    def include(self, at: QPointF) -> None:
+        """Grow the bounds to a badge's commander at ``at`` (scene; badges are in pixels: a wide
+        margin). The bounds only grow, so a badge that moved does not repaint the whole layer."""
+        if self._rect.adjusted(_REACH_CM, _REACH_CM, -_REACH_CM, -_REACH_CM).contains(at):
             return
-        xs = [i.pos().x() for i in items.values()]
-        ys = [i.pos().y() for i in items.values()]
-        rect = QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-        rect = rect.adjusted(-_REACH_CM, -_REACH_CM, _REACH_CM, _REACH_CM)
-        if not self._rect.contains(rect):
-            self.prepareGeometryChange()
-            self._rect = self._rect.united(rect)
+        m = _REACH_CM
+        self.prepareGeometryChange()
+        self._rect = self._rect.united(QRectF(at.x() - m, at.y() - m, 2 * m, 2 * m))
 
     def update_at(self, at: QPointF) -> None:
         """Repaint a badge of the commander at ``at`` (scene), if badges are drawn at this zoom."""
