@@ -168,11 +168,12 @@ class SummaryLayer(QGraphicsItem):
     def include(self, at: QPointF) -> None:
         """Grow the bounds to a badge's commander at ``at`` (scene; badges are in pixels: a wide
         margin). The bounds only grow, so a badge that moved does not repaint the whole layer."""
-        if self._rect.adjusted(_REACH_CM, _REACH_CM, -_REACH_CM, -_REACH_CM).contains(at):
-            return
         m = _REACH_CM
+        room = QRectF(at.x() - m, at.y() - m, 2 * m, 2 * m)
+        if not self._rect.isEmpty() and self._rect.contains(room):
+            return
         self.prepareGeometryChange()
-        self._rect = self._rect.united(QRectF(at.x() - m, at.y() - m, 2 * m, 2 * m))
+        self._rect = self._rect.united(room)
 
     def update_at(self, at: QPointF) -> None:
         """Repaint a badge of the commander at ``at`` (scene), if badges are drawn at this zoom."""
@@ -186,9 +187,10 @@ class SummaryLayer(QGraphicsItem):
         return self._rect
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        ctx = getattr(self.scene(), "ctx", None)
+        if ctx is not None and ctx.px_per_cm >= SUMMARY_LOD:
+            return  # zoomed in: each unit's own mark says it (the view's zoom, as ``SummaryItem.shown``)
         t = painter.worldTransform()
-        if option.levelOfDetailFromTransform(t) >= SUMMARY_LOD:
-            return  # zoomed in: each unit's own mark says it
         exposed = t.mapRect(option.exposedRect)  # type: ignore[attr-defined]
         painter.save()
         painter.setTransform(QTransform())
