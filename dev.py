@@ -166,7 +166,7 @@ def cmd_run(args: list[str]) -> int:
         if not env.get("QT_QPA_PLATFORM"):
             say(
                 "no display found (DISPLAY/WAYLAND_DISPLAY unset): starting offscreen, so no window "
-                "will be visible. Run under a desktop session or xvfb-run to see it."
+                "will be visible (Ctrl+C stops it). Run under a desktop session or xvfb-run to see it."
             )
             env["QT_QPA_PLATFORM"] = "offscreen"
     files = args or ([default_scenario()] if default_scenario() else [])

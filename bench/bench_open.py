@@ -43,10 +43,22 @@ def battle_path(scale: int) -> Path:
     return cached_file(scale)
 
 
+def has_keyframes() -> bool:
+    """Whether the code under test stores keyframes in a ``.battle`` file (issue 26)."""
+    try:
+        import battlestudio.store.keyframes  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def unfinished_copy(path: Path) -> Path:
     """A copy of ``path`` whose game stops after three quarters of its turns (unfinished: the
-    window opens it at its end, which needs the whole game replayed before the first frame)."""
-    out = CACHE / path.name.replace(".battle", "-unfinished.battle")
+    window opens it at its end, which needs the whole game replayed before the first frame,
+    or, with keyframes, the state the file stored at its last phase start). Code with keyframes
+    writes its own copy (``-unfinished-kf``): older code cannot read that schema."""
+    suffix = "-unfinished-kf.battle" if has_keyframes() else "-unfinished.battle"
+    out = CACHE / path.name.replace(".battle", suffix)
     if not out.exists():
         battle = store.load(path)
         last = max(e.turn for e in battle.events)
@@ -101,7 +113,7 @@ def model_measures(path: Path, repeat: int) -> None:
 
 
 def window_measures(path: Path, repeat: int, with_analysis: bool) -> None:
-    first, checked = open_in_window(path, repeat, with_analysis)
+    first, checked, lags = open_in_window(path, repeat, with_analysis)
     row(
         "open_path -> first map paint",
         first,
@@ -109,13 +121,28 @@ def window_measures(path: Path, repeat: int, with_analysis: bool) -> None:
     )
     if checked:
         row("  ... -> recorded game fully checked", checked, "(idle slices after the first frame)")
+    analysed = getattr(open_in_window, "analysed", [])
+    if analysed:
+        row("  ... -> Analysis dock's charts built", analysed, "(latency below measured until then)")
+    if lags:
+        lag = sorted(lags)
+        p95 = lag[min(len(lag) - 1, int(len(lag) * 0.95))] * 1000
+        print(
+            f"  event-loop latency while checking     median {statistics.median(lag) * 1000:6.1f} ms   "
+            f"p95 {p95:6.1f} ms   max {lag[-1] * 1000:6.1f} ms   (n={len(lag)} ticks of a 5 ms timer, check + charts)",
+            flush=True,
+        )
+    import resource
+
+    print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB", flush=True)
 
 
-def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple[list[float], list[float]]:
+def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple[list[float], list[float], list[float]]:
     """Open ``path`` ``repeat`` times through the real window (``MainWindow.open_path``, every
-    dock bound) and return the seconds to the map's first paint and to the end of the idle check
-    of the recorded game (empty when the log is checked before the first frame)."""
-    from PySide6.QtCore import QEvent, QObject
+    dock bound) and return the seconds to the map's first paint, to the end of the idle check
+    of the recorded game (empty when the log is checked before the first frame), and how late
+    (s) each tick of a 5 ms timer came while the check ran (the event loop's latency)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from battlestudio.ui.main_window import MainWindow
@@ -149,6 +176,12 @@ def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple
 
     first: list[float] = []
     checked: list[float] = []
+    lags: list[float] = []
+    analysed: list[float] = []
+    ticks: list[float] = []
+    ticker = QTimer()
+    ticker.setInterval(5)
+    ticker.timeout.connect(lambda: ticks.append(time.perf_counter()))
     for i in range(repeat):
         w = MainWindow(Settings.at(os.path.join(tmp, f"s{i}.ini")), RecoveryStore(os.path.join(tmp, f"r{i}")))
         w.resize(1280, 800)
@@ -170,15 +203,25 @@ def open_in_window(path: Path, repeat: int, with_analysis: bool = True) -> tuple
         log = getattr(w.document, "log", None)
         pending = getattr(log, "validated", None)
         if log is not None and pending is not None:
+            ticks.clear()
+            ticker.start()
             while log.validated < len(log) and time.perf_counter() - t1 < 600:
                 app.processEvents()
             checked.append(time.perf_counter() - t0)
+            panel = getattr(w.command_view, "analysis_panel", None)
+            if with_analysis and panel is not None:  # and until the Analysis dock has its charts
+                while getattr(panel, "_pending", None) is not None and time.perf_counter() - t1 < 600:
+                    app.processEvents()
+                analysed.append(time.perf_counter() - t0)
+            ticker.stop()
+            lags.extend(max(0.0, b - a - 0.005) for a, b in zip(ticks, ticks[1:], strict=False))
         w.map_view.viewport().removeEventFilter(spy)
         w.document.mark_saved()  # nothing to ask on close
         w.close()
         w.deleteLater()
         app.processEvents()
-    return first, checked
+    open_in_window.analysed = analysed  # type: ignore[attr-defined]
+    return first, checked, lags
 
 
 def main(argv: list[str] | None = None) -> int:

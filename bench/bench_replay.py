@@ -27,7 +27,7 @@ from itertools import pairwise
 
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.replay.timeline import Timeline
 
 

@@ -69,7 +69,7 @@ PYTHON_WORDS = re.compile(
 PLACE = re.compile(
     r"^(?:game log event \d+: |event '\w+' \(turn |row \d+|line \d+|rows? \d|table \w+|event seq=|meta key=|"
     r"zip member |column |sheet |"
-    r"key '|\$[.\[]|[a-z_]+(?:\[\d+\]|\.[a-z_0-9]+)*: |info\.|scenario_info|[a-z_]+ id=|oob_|source seq=|"
+    r"key '|\$[.\[]|[a-z_]+(?:\[\d+\]|\.[^\s:]+)*: |info\.|scenario_info|[a-z_]+ id=|oob_|source seq=|"
     r"--\w)"
 )
 """How a message's place begins (after ``FILE: ``): a row or line, a table, a JSON or document

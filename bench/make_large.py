@@ -7,7 +7,7 @@ at least 50,000 events of a played game's mix: moves, fire and casualties, forma
 melees with morale tests, routs, rallies, ammunition, standing orders with command rolls, a
 reinforcement, the umpire's notes. Scale 10 multiplies units, commanders, terrain, towns and
 events by ten (10,000 units, >= 500,000 events). The same seed gives the same file on every
-machine (``replay.synthetic`` uses no hash order).
+machine (``session.synthetic`` uses no hash order).
 
 Run: ``/work/venv/bin/python bench/make_large.py --scale 1 --out leipzig-x1.battle``
 (``.battle`` or ``.battle.json``). ``run.py`` calls ``large_battle``/``cached_file`` itself.
@@ -29,7 +29,7 @@ from battlestudio import store
 from battlestudio.model.scenario import Scenario, ScenarioInfo
 from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone, default_town_polygon
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import TOE_PARAMETERS, synthetic_game
 
 UNITS = 1_000
 """Units at scale 1 (Leipzig 1813 at brigade level)."""
@@ -38,19 +38,11 @@ TOWNS = 60
 TURNS = 40
 MIN_EVENTS = 50_000
 """Events at scale 1 (at least)."""
-TOE_PARAMETERS = {
-    "corps_command_distance_cm": 60.0,
-    "zones_cm.army": [40, 80, "120+"],  # flat keys, as the ruleset reads them (a nested dict was ignored)
-    "zones_cm.c_in_c": [40, 80, "120+"],
-    "command_thresholds": [3, 5, 7],
-    "command_modifiers": {},
-}
-"""Torden over Europa values the rules text lost (scenario parameters), so command checks run."""
-
-GENERATOR = 3
+GENERATOR = 4
 """Version of what this module generates, part of the cached file's name: raise it whenever the
 generated battle changes, so no benchmark measures a stale file (2: army command zones read;
-3: roll records as a recorded session writes them, so the luck analysis reads them)."""
+3: roll records as a recorded session writes them, so the luck analysis reads them; 4: played
+through the Torden over Europa ruleset's actions)."""
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 
@@ -145,7 +137,7 @@ def large_battle(scale: int = 1, seed: int = 1813) -> Battle:
         date="1813-10-16",
         place="Leipzig",
         ruleset="toe",
-        parameters=dict(TOE_PARAMETERS),
+        parameters={**s.info.parameters, **TOE_PARAMETERS},
         table_width=s.info.table_width,
         table_height=s.info.table_height,
         turns=TURNS,

@@ -145,7 +145,7 @@ class Bench:
         start) and an unfinished copy (opened at its end: the whole game replayed first)."""
         from bench_open import unfinished_copy
 
-        first, checked = open_probe(self.path, self.repeat)
+        first, checked, lags = open_probe(self.path, self.repeat)
         self.put(
             "open_first_frame",
             "MainWindow.open_path of the finished game -> the map's first paint "
@@ -154,13 +154,17 @@ class Bench:
         )
         if checked:
             self.put("open_checked", "... -> the recorded game fully checked in idle slices", checked)
-        first, _ = open_probe(unfinished_copy(self.path), self.repeat)
+        if lags:
+            self.put("idle_check_latency", "event-loop latency (a 5 ms timer's lateness) during that check", lags)
+        first, checked, lags = open_probe(unfinished_copy(self.path), self.repeat)
         self.put(
             "open_first_frame_unfinished",
             "MainWindow.open_path of a game stopped at 3/4 of its turns -> "
-            "first paint (opened at its end: every event replayed before the frame)",
+            "first paint (opened at its end: from the file's keyframe, or every event replayed before the frame)",
             first,
         )
+        if checked:
+            self.put("open_checked_unfinished", "... -> that game fully checked in idle slices", checked)
 
     def random_access(self, log: GameLog) -> None:
         n = len(log)
@@ -443,10 +447,11 @@ def rss_probe(path: Path) -> None:
     print(vm_hwm_mib())
 
 
-def open_probe(path: Path, repeat: int) -> tuple[list[float], list[float]]:
+def open_probe(path: Path, repeat: int) -> tuple[list[float], list[float], list[float]]:
     """``bench_open.open_in_window`` in a fresh process, as a user opens a file in a new window
     (not in this process, whose heap already holds several copies of the game): seconds to the
-    first paint and to the end of the idle check, per repeat."""
+    first paint and to the end of the idle check, per repeat, and the event loop's latencies
+    during the check."""
     import subprocess
 
     out = subprocess.run(
@@ -454,7 +459,7 @@ def open_probe(path: Path, repeat: int) -> tuple[list[float], list[float]]:
     )
     try:
         data = json.loads(out.stdout.strip().splitlines()[-1])
-        return data["first"], data["checked"]
+        return data["first"], data["checked"], data.get("lags", [])
     except (ValueError, IndexError, KeyError):
         raise SystemExit(f"open probe failed: {out.stderr.strip()[-2000:]}") from None
 
@@ -513,8 +518,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.open_probe is not None:
         from bench_open import open_in_window
 
-        first, checked = open_in_window(args.open_probe, args.repeat or 5)
-        print(json.dumps({"first": first, "checked": checked}))
+        first, checked, lags = open_in_window(args.open_probe, args.repeat or 5)
+        print(json.dumps({"first": first, "checked": checked, "lags": lags}))
         return 0
     if args.rss_probe is not None:
         rss_probe(args.rss_probe)

@@ -83,7 +83,9 @@ def test_info_json(jena_file, capsys):
 
 def test_check_clean_file(jena_file, capsys):
     assert main(["check", str(jena_file)]) == 0
-    assert capsys.readouterr().out == ""
+    out = capsys.readouterr()
+    assert out.out == ""  # stdout holds problems only, for scripts
+    assert out.err.strip() == f"{jena_file}: no problems ({len(jena_battle().events)} events replayed)"
 
 
 def test_check_reports_every_problem_with_file_what_where(tmp_path, capsys):

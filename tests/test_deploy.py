@@ -133,3 +133,27 @@ def test_a_group_turn_keeps_every_distance(battle, delta, with_commander):
         assert after[i][1].facing == pytest.approx(turned, abs=1e-6) or abs(
             after[i][1].facing - turned
         ) == pytest.approx(360.0)
+
+
+@pytest.mark.parametrize(
+    ("at", "centre"),
+    [((60.0, 20.0), (60.0, 20.0)), ((200.0, 10.0), (195.5, 10.0)), ((22.0, 34.0), (54.5, 33.5)), (None, (125.0, 33.5))],
+)
+def test_a_zone_deployment_stands_where_the_zone_was_clicked(battle, at, centre):
+    """The division's block (69 × 3 cm) centred on the point clicked, or as near as it fits."""
+    from dataclasses import replace
+
+    from battlestudio.edits.deploy import zone_deployment
+
+    s = battle.scenario.copy()
+    s.deployment_zones["dz-french"] = replace(s.deployment_zones["dz-french"], polygon=box(20, 5, 230, 35))
+    zone_deployment(s, DIVISION, "dz-french", 1.0, at=at).do(s)
+    units = formation_units(s)
+    assert all(u.footprint().within(box(20, 5, 230, 35).buffer(1e-6)) for u in units)
+    xs = [x for u in units for x, _ in u.footprint().exterior.coords]
+    ys = [y for u in units for _, y in u.footprint().exterior.coords]
+    assert ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2) == pytest.approx(centre, abs=0.05)
+
+
+def formation_units(s):
+    return [s.units[n] for n, _ in s.oob.walk(DIVISION) if n in s.units]

@@ -135,7 +135,7 @@ RULESETS = {
 
 #: rulesets whose table also lists every rule of its sections (``docs/rules/<file>``, [[rule]]
 #: entries with section, text, status, code, tests, note)
-RULE_LISTS = {"belle-alliance": "belle-alliance-rules.toml"}
+RULE_LISTS = {"belle-alliance": "belle-alliance-rules.toml", "regimental": "regimental-rules.toml"}
 
 NAMED = {s: (s, s.lower()) for s, _ in REGIMENTAL_SECTIONS if not s[0].isdigit()}
 """Sections the seed names by a heading, not a number: each is cited by its heading, as written

@@ -11,6 +11,10 @@ here; a recording (``battlestudio.play.PlayDocument``) answers the same verbs wi
 A gesture is the calls made with one merge ``key``: the document snapshots the records it
 works on at the first call with a new key, every later call gives the displacement or turn
 from there, and the whole gesture is one undo step.
+
+Records from elsewhere come in through ``import_edit`` (an importer's scenario) and ``paste_into``
+(copied records): their units first take the document's ruleset scale
+(``rules.switch.conform_import``), then one undo step adds them.
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from psygnal import Signal
 
-from battlestudio.edits import RECORD_KINDS, Change, Edit, PutRecords, container
+from battlestudio.edits import RECORD_KINDS, Change, Clip, Edit, Macro, PutRecords, container, paste_edit
+from battlestudio.edits.merge import merge_edit
 from battlestudio.edits.moves import MOVABLE, Snapshot, move_edit, rotate_edit, snapshot
 from battlestudio.edits.place import place_edit
 from battlestudio.model.geometry import Point
-from battlestudio.model.scenario import Scenario
+from battlestudio.model.scenario import Scenario, Side
 from battlestudio.replay.battle import Battle
+from battlestudio.rules import resolve_ruleset_id
+from battlestudio.rules.switch import Conformed, conform_import
 
 
 class OnDisk(Protocol):
@@ -270,3 +277,72 @@ class Document:
             s = self.scenario
             containers = [getattr(s, k) for k in RECORD_KINDS]
             self.set_selection(i for i in self._selection if any(i in d for d in containers))
+
+
+# -- records coming in from elsewhere ----------------------------------------------------------
+class ImportEdit(Macro):
+    """An import or paste as one undo step, with what bringing its units to the scenario's ruleset
+    scale noted (``notes``) and could not do (``warnings``, one or more per unit it names)."""
+
+    def __init__(self, edits: Sequence[Edit], text: str, notes: Sequence[str] = (), warnings: Sequence[str] = ()):
+        super().__init__(edits, text)
+        self.notes: tuple[str, ...] = tuple(notes)
+        self.warnings: tuple[str, ...] = tuple(warnings)
+
+
+def _conformed_text(text: str, conf: Conformed) -> str:
+    if not (conf.changed or conf.warnings):
+        return text
+    n, w = conf.changed, len(conf.warnings)
+    return (
+        f"{text} ({conf.ruleset_name}: {n} unit{'s' if n != 1 else ''} converted, {w} warning{'s' if w != 1 else ''})"
+    )
+
+
+def import_edit(
+    target: Scenario, imported: Scenario, side_map: Mapping[str, str], new_sides: Mapping[str, Side] = {}
+) -> tuple[ImportEdit, list[str]]:
+    """The one undo step that brings ``imported`` (an importer's result) into ``target``: its
+    units first take ``target``'s ruleset scale (``rules.switch.conform_import``: the Regimental
+    rules convert them to bases and split brigades into regiments), then ``edits.merge.merge_edit``
+    adds them; the new node ids. Raises ``ValueError`` as ``merge_edit`` does."""
+    conf = conform_import(imported, target.info)
+    edit, nodes = merge_edit(target, conf.scenario, side_map, new_sides)
+    assert isinstance(edit, Macro)
+    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), conf.notes, conf.warnings), nodes
+
+
+def paste_into(
+    target: Scenario,
+    clip: Clip,
+    source_ruleset: str | None = None,
+    sides: dict[str, str] | None = None,
+    new_sides: dict[str, Any] | None = None,
+) -> tuple[ImportEdit, list[str]] | None:
+    """``edits.paste_edit`` of ``clip`` into ``target`` (``sides``/``new_sides`` as there: where the
+    copied sides go), its units first brought to ``target``'s ruleset scale when they were copied
+    under another ruleset (``source_ruleset``; None: unknown, converted too); None for an empty clip."""
+    units = dict(clip.records.get("units", {}))
+    if units and (
+        source_ruleset is None or resolve_ruleset_id(source_ruleset) != resolve_ruleset_id(target.info.ruleset)
+    ):
+        cmds = {**target.commanders, **clip.records.get("commanders", {})}
+        held = Scenario(info=target.info, units=units, commanders=cmds)
+        for rid, sup in clip.superiors.items():
+            if sup is not None:
+                held.oob.add(sup, rid)
+        conf = conform_import(held, target.info, only=units)
+    else:
+        conf = Conformed(Scenario())
+    if conf.changed:
+        out = conf.scenario
+        records = {**clip.records, "units": dict(out.units)}
+        superiors = {k: v for k, v in clip.superiors.items() if k not in units}
+        superiors.update({uid: out.oob.superior(uid) for uid in out.units})
+        clip = Clip(records, superiors)
+    made = paste_edit(target, clip, sides=sides, new_sides=new_sides)
+    if made is None:
+        return None
+    edit, ids = made
+    assert isinstance(edit, Macro)
+    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), conf.notes, conf.warnings), ids

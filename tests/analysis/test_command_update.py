@@ -14,7 +14,7 @@ from battlestudio.analysis.command_picture import command_picture
 from battlestudio.analysis.command_update import affected_subjects, update_picture
 from battlestudio.model.units import Commander
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.rules import RulesetDefaults, get_ruleset
 from battlestudio.rules.toe import TordenOverEuropa
 

@@ -15,7 +15,7 @@ from battlestudio.analysis.losses import loss_ledger
 from battlestudio.replay.combat_events import Casualties
 from battlestudio.replay.flow_events import UnitRemoved
 from battlestudio.replay.game import GameLog
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from tests.strategies import battles
 
 JENA = Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json"

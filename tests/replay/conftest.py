@@ -8,7 +8,7 @@ import pytest
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.model.scenario import Reinforcement, Scenario, ScenarioInfo, Side
 from battlestudio.model.units import Arm, Commander, Formation, Subtype, Unit
-from battlestudio.replay.synthetic import SyntheticGame, synthetic_game
+from battlestudio.session.synthetic import SyntheticGame, synthetic_game
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from battlestudio.replay.events import (
 )
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import TOE_PHASES, synthetic_game
+from battlestudio.session.synthetic import TOE_PHASES, synthetic_game
 
 
 def folded(game) -> list[GameState]:
@@ -107,7 +107,7 @@ def test_cursors_read_as_turn_side_phase_event(forty_turns):
     log = forty_turns.log()
     assert log.cursor_at(0) == START and log.position(START) == 0
     assert log.cursor_at(1) == Cursor(1, "french", "orders", 0)
-    key = log.find_phase(14, phase="firing")
+    key = log.find_phase(14, phase="fire")
     start, end = log.phase_range(key)
     assert log.cursor_at(end) == Cursor(*key, end - start - 1)
     assert log.position(Cursor(*key, -1)) == start
@@ -135,7 +135,7 @@ def test_the_index_is_turn_side_phase_event(forty_turns):
     assert sum(len(ev) for _, ev in log.iter_phases()) == len(log)
     # initiative is recorded as played: some turns the Prussians go first
     assert any(list(idx[t])[0] == "prussian" for t in idx)
-    assert log.find_phase(14, "prussian", "firing") == PhaseKey(14, "prussian", "firing")
+    assert log.find_phase(14, "prussian", "fire") == PhaseKey(14, "prussian", "fire")
     with pytest.raises(ValueError, match="no phase with turn 14, side 'saxon'"):
         log.find_phase(14, "saxon")
 

@@ -73,9 +73,9 @@ def test_turn_steps_and_jumps(tl, log):
     assert tl.cursor.turn == 14 and tl.cursor.phase == "orders" and tl.cursor.index == 0
     tl.step_turn(-1)
     assert tl.cursor.turn == 13
-    tl.jump_to(14, "prussian", "firing")
-    assert tl.cursor == Cursor(14, "prussian", "firing", 0)
-    assert tl.state.phase == "firing" and tl.state.side == "prussian" and tl.state.turn == 14
+    tl.jump_to(14, "prussian", "fire")
+    assert tl.cursor == Cursor(14, "prussian", "fire", 0)
+    assert tl.state.phase == "fire" and tl.state.side == "prussian" and tl.state.turn == 14
     tl.jump_to(40)
     assert tl.cursor.turn == 40 and tl.cursor.phase == "orders"
     before = tl.position

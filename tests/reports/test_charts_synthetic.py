@@ -1,5 +1,5 @@
 """The game's charts (the Analysis dock's and the report's) build on a generated game (the
-Leipzig benchmark battles come from ``replay.synthetic``): its luck chart reads the synthetic
+Leipzig benchmark battles come from ``session.synthetic``): its luck chart reads the synthetic
 command rolls instead of refusing the game."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from battlestudio.analysis import command_luck
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.reports.charts import game_charts
 
 

@@ -157,11 +157,18 @@ def test_turn_about_only_for_elite_or_veteran_attacked_in_the_rear():
 
 
 def test_evade_only_for_skirmishers_cossacks_and_limbered_guns():
+    """V: the Cossacks evade; the infantry may not. The evade distance is lost: without the
+    umpire's entry or the scenario's evade_distance_cm nothing moves."""
     st = cavalry_on_infantry()
-    assert "V: only skirmishers" in react(st, "evade").explanation
+    assert "V: only skirmishers" in react(st, "evade", evade_cm=10).explanation
     cos = replace(st.units["inf"], arm=Arm.CAVALRY, attributes={"cossack": True})
-    out = react(replace(st, units={**st.units, "inf": cos}), "evade")
-    assert out.status == "resolved" and "the umpire moves the unit" in out.explanation
+    st = replace(st, units={**st.units, "inf": cos})
+    out = react(st, "evade")
+    assert out.status == "refused" and "evade_distance_cm" in out.explanation
+    out = react(st, "evade", evade_cm=10)
+    assert out.status == "resolved" and "evades 10 cm straight away from the attacker" in out.explanation
+    (move,) = [e for e in out.events if isinstance(e, Moved)]
+    assert move.id == "inf" and move.path[-1] == pytest.approx((0.0, 30.0))
 
 
 def test_a_retreating_target_routs_at_once_and_its_brigade_falters():
@@ -203,7 +210,12 @@ def test_a_leader_retreating_at_its_discipline_test_takes_its_support_back_no_me
     рукопашной не будет»; two retreating close-order battalions make Loison's brigade Faltering."""
     s = declared_at(45.0)
     spec = next(a for a in s.actions(A) if a.id == "attack_discipline")
-    assert "discipline_test" in spec.umpire_table and [p.name for p in spec.umpire_result] == ["leader", SUPPORT]
+    assert "discipline_test" in spec.umpire_table and [p.name for p in spec.umpire_result] == [
+        "leader",
+        SUPPORT,
+        f"damage:{A}",
+        f"damage:{SUPPORT}",
+    ]
     out = s.act(ActionRequest("attack_discipline", A, {}, umpire_result={"leader": "retreating"}))
     assert out.status == "resolved", out.explanation
     st = s.state

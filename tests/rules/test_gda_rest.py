@@ -387,6 +387,9 @@ ASSUMED = {
     "settlement_terrain": "test_d5_settlement_terrain_is_an_assumed_list",
     "support_facing_tolerance_deg": "test_support_facing_tolerance_deg",
     "fire_damage_split": "tests/rules/test_gda_actions.py",
+    "fire_support_arc": "tests/rules/test_gda_attack_steps.py",
+    "evade_direction": "tests/rules/test_gda_attack_steps.py",
+    "wheel_short": "tests/rules/test_gda_attack_steps.py",
 }
 """Every assumed parameter of gda.toml → the test (here, or the file) whose override changes
 behaviour."""

@@ -18,7 +18,7 @@ from shapely.geometry import Point as ShapelyPoint
 
 from battlestudio.model.units import Commander
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.gda import parameters as gda_parameters
 from battlestudio.rules.gda.brigades import members

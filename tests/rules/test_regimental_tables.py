@@ -64,6 +64,8 @@ def test_square_test_face_by_face(face, formation, disorganised, defender_dice):
     s.dice.add(f"{CAV_KEY}:square", [face])
     if 2 <= face <= 5:
         s.dice.add(f"{CAV_KEY}:return-fire", [6])  # the front base fires one die: a miss
+    if face == 1:  # no square, but the morale test passed: its 6 front-line bases fire, misses
+        s.dice.add(f"{CAV_KEY}:return-fire", [6] * 6)
     s.dice.add(f"regimental-morale:{VIL}", [1, 1], [1, 1])  # the square test's (on 1), the loser's
     script_melee(s, CAV_KEY, [6] * 4, [], [6] * defender_dice, [], [(6, 1)])
     s.dice.add(f"{CAV_KEY}:loser-d6", [6])  # stands
@@ -71,7 +73,7 @@ def test_square_test_face_by_face(face, formation, disorganised, defender_dice):
     assert out.status == "resolved", out.explanation
     assert s.state.units[VIL].formation.value == formation
     assert (s.state.units[VIL].state == "disorganised") is disorganised
-    assert any(p.endswith(":return-fire") for p in s.dice.purposes()) is (2 <= face <= 5)
+    assert any(p.endswith(":return-fire") for p in s.dice.purposes()) is (face <= 5)
 
 
 IN_SQUARE = {VIL: {**CONTACT[VIL], "formation": "square"}, CAV: {"position": (112.0, 61.0), "facing": 270.0}}

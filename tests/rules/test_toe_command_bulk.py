@@ -8,7 +8,7 @@ import pytest
 
 from battlestudio.model.command_geometry import command_distances, within_command
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.rules.toe.command import check_command
 from battlestudio.rules.toe.common import base_of, params_for, shape_of
 

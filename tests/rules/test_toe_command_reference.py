@@ -25,7 +25,7 @@ from battlestudio.model.command_geometry import command_distances, within_comman
 from battlestudio.model.geometry import TINY
 from battlestudio.model.units import Arm, OrderState
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import OutOfCommandFinding
 from battlestudio.rules.toe.command import CommandReport, check_command, fmt_cm, required_reach

@@ -236,3 +236,51 @@ def test_3_1_command_control_of_chiefs_and_corps_generals_own_orders():
 def test_1_4_generals_measure_command_from_their_position():
     """1.4 Generaler: a general is measured from his position (Table 12 lost, assumed general_base)."""
     _run_cases("out-of-command-boundaries")
+
+
+def test_2_12_a_corps_general_moved_with_order_capacity_gets_no_order_that_turn():
+    """2.12: 1 OAS moves a corps general only while he carries out no other order, so after his
+    bought 15 cm move (an order phase declared one at a time) he gets no A/H/T/M order that turn;
+    the next turn he may."""
+    from tests.rules.toe_runner import run_action
+
+    state, params, _, _ = load_case(CASES / "oas-general-moves")
+    move = {"issuer": "napoleon", "recipient": "davout", "order_type": "move", "parameters": {"to": [100, 35]}}
+    result, state = run_action(state, params, {"do": "order_phase", "requests": [move]})
+    assert result["outcomes"][0]["status"] == "delivered" and state.flags["moved_by_oas:davout"] == 1
+    hold = {"issuer": "napoleon", "recipient": "davout", "order_type": "H"}
+    result, after = run_action(state, params, {"do": "order_phase", "requests": [hold]})
+    out = result["outcomes"][0]
+    assert out["status"] == "refused" and "was moved with order capacity this turn" in out["explanation"]
+    assert "(2.12)" in out["explanation"] and after.orders == state.orders
+    dice = [["toe-command-control:o-2-1:order:t2", [9]]]
+    result, _ = run_action(state.evolve(turn=2), params, {"do": "order_phase", "requests": [hold], "dice": dice})
+    assert result["outcomes"][0]["status"] == "delivered"
+
+
+def test_2_9_an_automatic_retreat_off_the_table_is_said_or_held_on_it():
+    """2.9 puts the objective 1 m directly away from the enemy: for Davout at (100, 50) facing the
+    Prussians that is (100, -50), beyond the table. The assumed reading 'off' keeps it and the
+    command check says the corps is lost if it retreats over the edge (4.4, forced moves too);
+    the scenario's 'edge' holds it on the retreat line 1 cm inside the table, and the order the
+    corps general writes carries the held objective."""
+    from battlestudio.rules.toe.checks import auto_retreat_objective
+    from battlestudio.rules.toe.common import params_for
+
+    state, params = _auerstedt()
+    table = {**params, "table_cm": [240.0, 180.0]}
+    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))
+    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, -50.0))
+    edge = {**table, "toe.auto_retreat_off_table": "edge"}
+    assert auto_retreat_objective(state, params_for(edge), "davout") == pytest.approx((100.0, 1.0))
+    # a corps with most of its units in disorder may retreat automatically
+    corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
+    state = state.evolve(units={**state.units, **{u.id: replace(u, state="U") for u in corps}})
+    check = ruleset.command_check(state, "davout", table, ReplayDice([]))
+    assert "beyond the 240 × 180 cm table" in check.explanation and "(4.4" in check.explanation
+    held = ruleset.command_check(state, "davout", edge, ReplayDice([]))
+    assert "beyond" not in held.explanation and "(100.0, 1.0)" in held.explanation
+    req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
+    out = ruleset.order_phase(state, [req], edge, ReplayDice([("toe-command-control:o-1-1:order:t1", (9,))]))
+    written = [e for e in out.events if e.kind == "order_written"]
+    assert written and written[0].objective == pytest.approx((100.0, 1.0)), out.explanation()

@@ -2,8 +2,9 @@
 the fogofwar rows, the geography in its real arrangement, the historical arrivals, and the
 battle opening in the other rulesets with the switch report saying what does not carry over.
 
-(`test_bundled_scenarios.py` and `tests/ui/test_problems_agree.py` run their checks over every
-bundled file, this one included: valid, everyone in command at the start, check = Problems dock.)
+(`test_rebuild.py` rebuilds it byte for byte; `test_bundled_scenarios.py` and
+`tests/ui/test_problems_agree.py` run their checks over every bundled file, this one included:
+valid, everyone in command at the start, check = Problems dock.)
 """
 
 from __future__ import annotations
@@ -39,19 +40,8 @@ def _builder():
 
 
 @pytest.fixture(scope="module")
-def built():
-    return _builder().build()
-
-
-@pytest.fixture(scope="module")
 def saved():
     return store.load(FILE).scenario
-
-
-def test_the_committed_file_is_byte_for_byte_what_the_script_builds(built, tmp_path):
-    out = tmp_path / "auerstedt-1806.battle.json"
-    store.save(Battle(built), out)
-    assert out.read_bytes() == FILE.read_bytes()
 
 
 def _fow_rows(force_ids: set[str]) -> list[dict[str, str]]:

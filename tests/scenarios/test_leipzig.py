@@ -39,15 +39,6 @@ def battle() -> Battle:
     return store.load(FILE)
 
 
-def test_rebuilding_and_recording_gives_the_committed_file_byte_for_byte(tmp_path):
-    built = _script("build_leipzig").build()
-    fresh = Battle(built, [])
-    _script("record_leipzig").record(fresh)
-    out = tmp_path / "leipzig-1813.battle.json"
-    store.save(fresh, out)
-    assert out.read_bytes() == FILE.read_bytes()
-
-
 def _oob_bases(files: list[str], skip_from: str = "") -> int:
     """Bases on the unit lines of republique5 files, straight from the text (a block starting
     at a command line named ``skip_from`` is left out, up to the next line at its indent)."""

@@ -127,15 +127,6 @@ def test_state_at_every_phase_boundary_equals_the_fold(log):
     assert log.state_at(log.cursor_at(len(log))) == state
 
 
-def test_building_then_recording_gives_the_committed_game(battle):
-    scenario = _script("build_jena").build()
-    fresh = Battle(scenario, [])
-    _script("record_jena").record(fresh)
-    assert fresh.events == battle.events
-    assert fresh.scenario.units == battle.scenario.units and fresh.scenario.info == battle.scenario.info
-    assert [s.title for s in fresh.scenario.sources] == [s.title for s in battle.scenario.sources]
-
-
 def _turn_ends(log: GameLog) -> dict[int, object]:
     """State at the end of every turn (after its TurnEnded), and the final state as turn 40."""
     out = {}

@@ -5,10 +5,8 @@ Prussians arriving in their windows, and the battle opening in every ruleset."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,19 +25,6 @@ FILE = SCEN / "waterloo-1815.battle.json"
 CSV = Path("/work/shared/data/oob/waterloo-1815-from-pages.csv")
 ARMIES = {"Armée du Nord": "french-armee-du-nord", "Anglo-allied army": "allied-anglo-allied-army"}
 BLUCHER = "allied-army-of-the-lower-rhine"
-
-
-def _builder():
-    sys.path.insert(0, str(SCEN))
-    spec = importlib.util.spec_from_file_location("build_waterloo", SCEN / "build_waterloo.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-@pytest.fixture(scope="module")
-def built():
-    return _builder().build()
 
 
 @pytest.fixture(scope="module")
@@ -67,14 +52,6 @@ def _unrepresented(sc, root: str) -> int:
     return sum(
         n for c in ids if c in sc.commanders for n in sc.commanders[c].attributes.get("unrepresented_guns", {}).values()
     )
-
-
-def test_the_committed_file_is_byte_for_byte_what_the_script_builds(built, tmp_path):
-    from battlestudio.replay.battle import Battle
-
-    out = tmp_path / FILE.name
-    store.save(Battle(built), out)
-    assert out.read_bytes() == FILE.read_bytes()
 
 
 def test_each_army_has_the_tables_stated_men_and_guns(saved):

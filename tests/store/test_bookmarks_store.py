@@ -45,7 +45,8 @@ def test_bookmarks_survive_json_and_sqlite_both_ways(tmp_path, jena):
     con = sqlite3.connect(tmp_path / "b.battle")
     meta = dict(con.execute("SELECT key, value FROM meta"))
     con.close()
-    assert meta["schema_version"] == "3" and json.loads(meta["game"])["bookmarks"][0]["name"] == "Deployed"
+    # 4: its recorded game's keyframes are stored too (store.keyframes)
+    assert meta["schema_version"] == "4" and json.loads(meta["game"])["bookmarks"][0]["name"] == "Deployed"
 
 
 def test_a_battle_without_bookmarks_is_written_as_before(tmp_path, jena):

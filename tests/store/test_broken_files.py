@@ -230,6 +230,13 @@ def test_sqlite_with_a_bad_value_names_table_row_and_column(tmp_path, jena):
     store.save(jena, p)
     _sql(p, "UPDATE event SET payload = '{\"name\": ' WHERE seq = 0")
     assert "event seq=0.payload: not valid JSON" in _load_error(p)
+    # a cell of the wrong kind is said in SQL's words, not Python's ("got NoneType")
+    store.save(jena, p)
+    _sql(p, "UPDATE event SET payload = x'7b7d' WHERE seq = 0")
+    assert "event seq=0.payload: expected JSON text, got a blob of 2 bytes" in _load_error(p)
+    store.save(jena, p)
+    _sql(p, "UPDATE terrain SET geometry = 42 WHERE id = 'saale'")
+    assert "terrain id='saale'.geometry: expected a WKB geometry blob, got the number 42" in _load_error(p)
 
 
 def test_sqlite_with_an_empty_order_of_battle_id_names_the_row(tmp_path, jena):

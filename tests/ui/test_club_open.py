@@ -110,6 +110,7 @@ def test_a_club_url_on_the_command_line_opens_the_game(qtbot, tmp_path, club_bat
 def test_the_scenario_is_locked_and_undo_is_not_offered(qtbot, tmp_path, club_battle, monkeypatch):  # noqa: F811
     modal = ModalRecorder(monkeypatch)
     w = club_window(qtbot, tmp_path, club_battle, "ann", "a")
+    assert w.play_view.actions["start"].text() == "&Start Game"  # nothing recorded yet: not "Resume"
     w.play_view.actions["start"].trigger()
     doc = w.document
     editor = w.play_view.actions["editor"]
@@ -171,6 +172,7 @@ def test_save_takes_a_copy_home_and_the_game_stays_on_the_server(qtbot, tmp_path
 
     modal = ModalRecorder(monkeypatch)
     w = club_window(qtbot, tmp_path, club_battle, "ann", "a")
+    assert w.play_view.actions["start"].text() == "&Start Game"  # nothing recorded yet: not "Resume"
     w.play_view.actions["start"].trigger()
     doc = w.document
     copy = tmp_path / "elchingen-copy.battle"

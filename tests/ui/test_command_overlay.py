@@ -150,10 +150,14 @@ def test_command_layer_toggle(qapp):
     assert ov.picture.reaches and all(item.isVisible() for item in ov.items())
     assert ov.reaches.items == {}  # command circles are off until asked for: no reach item
     ov.set_reach_ids({"french-c1", "french-u1"})  # a corps general, and a unit
-    assert {k for k, r in ov.reaches.items.items() if r.isVisible()} == {
-        "french-c1",
-        ov.picture.links["french-u1"].superior,
-    } == set(ov.reaches.items)
+    assert (
+        {k for k, r in ov.reaches.items.items() if r.isVisible()}
+        == {
+            "french-c1",
+            ov.picture.links["french-u1"].superior,
+        }
+        == set(ov.reaches.items)
+    )
     ov.set_show_all_reaches(True)
     assert set(ov.reaches.items) == set(ov.picture.reaches)
     assert all(r.isVisible() for r in ov.reaches.items.values())
@@ -199,7 +203,7 @@ def test_replay_steps_keep_the_overlay_on_the_state_at_the_cursor(qtbot):
     from battlestudio.analysis.command_picture import command_picture
     from battlestudio.document import Document
     from battlestudio.replay.battle import Battle
-    from battlestudio.replay.synthetic import synthetic_game
+    from battlestudio.session.synthetic import synthetic_game
     from battlestudio.rules import get_ruleset
     from battlestudio.ui.map_view import MapView
 

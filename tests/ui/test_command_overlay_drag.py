@@ -18,7 +18,7 @@ from battlestudio.edits import MoveRecords, PutRecords, SetInfo
 from battlestudio.model.units import Commander
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.state import GameState
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.rules import get_ruleset
 from battlestudio.ui.command_overlay import CommandOverlay
 from battlestudio.ui.map_scene import MapScene

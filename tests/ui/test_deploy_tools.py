@@ -260,6 +260,37 @@ def test_a_zone_too_small_is_refused_and_nothing_moves(qtbot, window):
     assert "too small" in hints[-1] and "do not fit" in hints[-1]
 
 
+def test_deploy_in_zone_stands_where_the_zone_was_clicked(qtbot, window):
+    """A tester's report: the formation always packed against the zone's front edge, centred,
+    wherever in the zone one clicked."""
+    w, view, doc = window, window.map_view, window.document
+    s = doc.scenario
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_Z)
+    for p in [(20.0, 5.0), (230.0, 5.0), (230.0, 35.0), (20.0, 35.0)]:
+        click(view, p)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    zone = next(z for z in s.deployment_zones.values() if z.polygon.area == pytest.approx(210.0 * 30.0))
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_D)
+
+    def block_centre():
+        units = formation_units(s, DIVISION)
+        assert all(u.footprint().within(zone.polygon.buffer(1e-3)) for u in units)
+        xs = [x for u in units for x, _ in u.footprint().exterior.coords]
+        ys = [y for u in units for _, y in u.footprint().exterior.coords]
+        return ((min(xs) + max(xs)) / 2.0, (min(ys) + max(ys)) / 2.0)
+
+    steps = doc.undo_count
+    click(view, (60.0, 20.0))  # the west end, mid-depth
+    assert doc.undo_count == steps + 1
+    assert block_centre() == pytest.approx((60.0, 20.0), abs=0.6)
+    doc.undo()
+    click(view, (200.0, 10.0))  # the east end, at the back
+    assert block_centre() == pytest.approx((195.5, 10.0), abs=0.6)  # as far east as it fits (its east end at 230)
+    doc.undo()
+
+
 def test_column_of_march_along_the_albeck_road(qtbot, window):
     w, view, doc = window, window.map_view, window.document
     s = doc.scenario
@@ -337,3 +368,28 @@ def test_in_a_game_the_rotate_tool_records_each_units_own_turn(qtbot, window):
     assert len(doc.log.events[n + 2 :]) == 2
     assert all(doc.scenario.units[i].facing == pytest.approx(45.0) for i in ids)
     assert doc.base.scenario.units[ids[0]].facing == pytest.approx(90.0)  # the scenario is untouched
+
+
+def test_a_group_turn_into_the_danube_is_a_problem(qtbot, window):
+    """A tester's report: a group turn put a column into the Danube and no problem was raised."""
+    from tests.ui.test_problems_agree import dock_problems
+
+    w, doc = window, window.document
+    panel = w.problems_panel
+
+    def in_river():
+        panel.check()
+        return [(sev, msg) for sev, check, msg in dock_problems(panel) if check == "unit.in_river"]
+
+    assert in_river() == []
+    select_in_tree(qtbot, w, DIVISION)
+    key(qtbot, w, Qt.Key.Key_R)
+    key(qtbot, w, Qt.Key.Key_BracketRight)  # ] : 15° clockwise about the selection's centre
+    key(qtbot, w, Qt.Key.Key_BracketRight)
+    assert in_river() == []  # 30°: both columns still on the bank (the bridge is a crossing)
+    key(qtbot, w, Qt.Key.Key_BracketRight)
+    ((severity, message),) = in_river()
+    assert severity == "error" and "Bde Villatte stands" in message and "in the river Danube ('danube')" in message
+    assert "move it to a bank or a crossing" in message
+    doc.undo()
+    assert in_river() == []

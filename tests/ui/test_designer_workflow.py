@@ -1,6 +1,7 @@
 """Issue 20's Done-when: a two-army scenario built entirely in the window, by real input, from
 one republique5 ``.oob`` (Gyulai's Austrian III Corps at Leipzig) and one CSV (the French army
-at Leipzig, read through a column mapping written as ``docs/import-mapping.md`` shows): both
+at Leipzig, read through a column mapping set in the dialog's column table and saved as the TOML
+``docs/import-mapping.md`` describes): both
 imported through File ▸ Import… into one document, a side created and recoloured in the Sides
 dock, a river, a road and two town zones drawn, the corps deployed along a drawn line, one
 reinforcement with an arrival window, one objective and one deployment zone per side; saved,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QColorDialog, QComboBox, QDialogButt
 
 from battlestudio import store
 from battlestudio.model.terrain import TerrainKind
+from battlestudio.store.importers.tabular_mapping import load_mapping
 from battlestudio.ui.import_dialog import ImportDialog
 from battlestudio.ui.tools.deploy import DEPLOYMENT
 from tests.ui.test_problems_agree import cli_problems, dock_problems
@@ -27,28 +29,12 @@ SHARED = Path("/work/shared/data/oob")
 OOB = SHARED / "republique5/scenarios/leipzig-1813/Austrian-3-Corps.oob"
 CSV = SHARED / "leipzig-1813-french-from-pages.csv"
 
-MAPPING = """\
-# The French army at Leipzig: one column per echelon, as in docs/import-mapping.md
-[hierarchy]
-levels = ["army", "corps", "division", "brigade"]
-
-[columns]
-commander = "commander"
-men = "men"
-guns = "guns"
-arm = "arm"
-side = "side"
-
-[values.side]
-French = "french"
-
-[defaults]
-year = 1813
-
-[source]
-title = "Leipzig 1813 French order of battle (leipzig-1813-french-from-pages.csv)"
-licence = "public domain"
-"""
+MAPPING = {
+    "hierarchy": {"levels": ["army", "corps", "division", "brigade"]},
+    "columns": {"side": "side", "commander": "commander", "arm": "arm", "men": "men", "guns": "guns"},
+}
+"""The French army at Leipzig: one column per echelon, as in docs/import-mapping.md — set in the
+Import dialog's column table and saved from it."""
 
 pytestmark = pytest.mark.skipif(not (OOB.exists() and CSV.exists()), reason="needs /work/shared/data/oob")
 
@@ -122,20 +108,28 @@ def test_a_two_army_scenario_built_in_the_window(qtbot, tmp_path, monkeypatch, c
     rec = ModalRecorder(monkeypatch)
     monkeypatch.setattr(DEPLOYMENT, "interval_cm", 1.0)
     mapping = tmp_path / "leipzig-french.toml"
-    mapping.write_text(MAPPING, encoding="utf-8")
     w = make_window(qtbot, tmp_path)
     w.resize(1500, 1000)
     QApplication.processEvents()
 
-    # 1. File ▸ Import… the French CSV, with its mapping, into a new document
+    # 1. File ▸ Import… the French CSV into a new document, its column mapping set in the dialog:
+    # the guess reads the echelon columns as levels and the strengths by name; the battalions
+    # column (counts, not bases of this army) is set to not read; the mapping saved as TOML
     def csv_script(d: ImportDialog) -> None:
         type_in(qtbot, d.files_edit, str(CSV))
-        type_in(qtbot, d.mapping_edit, str(mapping))
+        assert d.field_box("battalions").currentData() == "bases"
+        d.field_box("battalions").setFocus()
+        qtbot.keyClick(d.field_box("battalions"), Qt.Key.Key_Home)  # the first choice: (not read)
+        assert d.field_box("battalions").currentData() == ""
         assert d.imported is not None, d.status.text()
         assert d.new_doc.isChecked()
+        rec.save_name = str(mapping)
+        qtbot.mouseClick(d.mapping_save, Qt.MouseButton.LeftButton)
         qtbot.mouseClick(d.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
 
     run_import(qtbot, w, monkeypatch, csv_script)
+    saved = load_mapping(mapping)
+    assert (saved.hierarchy, saved.columns) == (MAPPING["hierarchy"], MAPPING["columns"])
     doc = w.document
     s = doc.scenario
     assert set(s.sides) == {"french"} and len(s.units) == 53

@@ -89,8 +89,16 @@ def test_csv_with_mapping_into_a_new_document(qtbot, tmp_path, monkeypatch):
 
     def script(d: ImportDialog) -> None:
         _type(qtbot, d.files_edit, str(CSV))
-        assert "column mapping" in d.status.text() and not _ok(d).isEnabled()
-        _type(qtbot, d.mapping_edit, str(MAPPING))
+        # the columns are guessed from the header: one per echelon, the rest by name
+        assert [d.field_box(c).currentData() for c in ("army", "corps", "division", "brigade")] == [
+            "level 1",
+            "level 2",
+            "level 3",
+            "level 4",
+        ]
+        assert d.imported is not None and "--map" not in d.status.text()
+        assert set(d.imported.scenario.sides) == {"french", "anglo-allied", "prussian"}  # the side names slugged
+        _type(qtbot, d.mapping_edit, str(MAPPING))  # the mapping file's [values.side] renames them
         assert d.imported is not None, d.status.text()
         assert "french" in d.status.text()
         qtbot.mouseClick(_ok(d), Qt.MouseButton.LeftButton)

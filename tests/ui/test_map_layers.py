@@ -16,7 +16,7 @@ from shapely.affinity import translate
 from battlestudio.document import Document
 from battlestudio.edits import MoveRecords, PutRecords
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.ui import unit_layer
 from battlestudio.ui.coords import table_to_scene
 from battlestudio.ui.items import UnitItem
@@ -196,10 +196,16 @@ def test_labels_follow_a_moved_unit_and_zoomed_out_unit_moves_keep_them(view, do
     assert after.x() - before.x() == pytest.approx(60.0, abs=1.0)  # 3 cm at 20 px/cm
     assert after.y() == before.y()
 
-    view.set_zoom(1.0)  # below LABEL_MIN_LOD: no unit names, units moving change no label
+    view.set_zoom(1.0)  # below LABEL_MIN_LOD: no unit names; the corps markers name the formations
     placed = view.placed_labels()
     assert placed and not any(label.text == name for _, label in placed)
-    document.push(MoveRecords("units", {"u-ir15": (x, y)}, text="Move IR 15 back"))
+    corps = next(label.text for _, label in placed if label.text.startswith("FML Riesch "))  # IR 15's corps
+    document.push(MoveRecords("units", {"u-ir15": (x + 80.0, y)}, text="Move IR 15 away"))
+    assert view.placed_labels() is not placed  # IR 15 moved its corps' centre, and the corps' name with it
+    assert rect_of(corps).x() > next(r for r, label in placed if label.text == corps).x()
+    view.set_layer_visible("formations", False)  # no markers: units moving change no label
+    placed = view.placed_labels()
+    document.push(MoveRecords("units", {"u-ir15": (x + 3.0, y)}, text="Move IR 15"))
     assert view.placed_labels() is placed
     cx, cy = document.scenario.commanders["c-ney"].position
     document.push(MoveRecords("commanders", {"c-ney": (cx + 10.0, cy)}, text="Move Ney"))
@@ -209,7 +215,12 @@ def test_labels_follow_a_moved_unit_and_zoomed_out_unit_moves_keep_them(view, do
 def test_division_generals_are_named_when_zoomed_in_corps_commanders_always(view, document):
     view.set_zoom(1.0)
     texts = {label.text for _, label in view.placed_labels()}
+    # zoomed out the corps' marker carries its name and strength, in place of its commander's
+    assert any(t.startswith("Marshal Ney ") for t in texts) and "Loison" not in texts
+    view.set_layer_visible("formations", False)
+    texts = {label.text for _, label in view.placed_labels()}
     assert "Marshal Ney" in texts and "Loison" not in texts
+    view.set_layer_visible("formations", True)
     view.set_zoom(10.0)
     view.centre_on_table(document.scenario.commanders["c-loison"].position)
     assert "Loison" in {label.text for _, label in view.placed_labels()}

@@ -7,14 +7,14 @@ import pytest
 
 from battlestudio.document import Document
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.synthetic import synthetic_game
+from battlestudio.session.synthetic import synthetic_game
 from battlestudio.ui.coords import scene_to_table
 from battlestudio.ui.map_view import MapView
 
 
 @pytest.fixture
 def replay(qtbot):
-    game = synthetic_game(turns=10, units_per_side=48, seed=5)
+    game = synthetic_game(turns=16, units_per_side=48, seed=5)  # long enough for a unit to be eliminated
     view = MapView(Document(Battle(game.scenario, game.events)))
     qtbot.addWidget(view)
     return view, game.log()
@@ -57,7 +57,7 @@ def test_jumps_back_and_forth_and_removed_units_leave_the_map(replay):
         view.show_state(state.units, state.commanders)
         assert_items_match(view, state)
     head = log.head
-    assert len(head.units) < len(log.initial.units)  # routed units were removed
+    assert len(head.units) < len(log.initial.units)  # eliminated units were removed (1.6)
     view.show_state(head.units, head.commanders)
     assert_items_match(view, head)
 

@@ -38,7 +38,7 @@ def test_a_finished_game_opens_at_its_start_and_is_checked_after_the_first_frame
     assert doc.log.head == store.load(path).events[-1].apply(doc.log.state_at(len(doc.log) - 1))
 
 
-def test_an_unfinished_game_opens_at_its_end_replayed(qtbot, tmp_path, monkeypatch):
+def test_an_unfinished_game_opens_at_its_end_from_its_keyframe(qtbot, tmp_path, monkeypatch):
     ModalRecorder(monkeypatch)
     battle = store.load(JENA)
     last_turn = max(e.turn for e in battle.events)
@@ -51,4 +51,25 @@ def test_an_unfinished_game_opens_at_its_end_replayed(qtbot, tmp_path, monkeypat
 
     doc = w.document
     assert isinstance(doc, PlayDocument) and doc.timeline.at_end
+    keyframe = max(k.position for k in doc.battle.keyframes)
+    events = doc.battle.events
+    assert isinstance(events, RecordedEvents) and events.built_count() == len(events) - keyframe
+    assert doc.log.verifying_keyframe and doc.log.validated == 0 and w.play_view.checking
+    qtbot.waitUntil(lambda: not w.play_view.checking, timeout=30_000)
+    assert doc.log.validated == len(doc.log) == len(battle.events) and doc.log.keyframe_problem == ""
+
+
+def test_an_unfinished_game_without_keyframes_opens_at_its_end_replayed(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    battle = store.load(JENA)
+    last_turn = max(e.turn for e in battle.events)
+    battle.events = [e for e in battle.events if e.turn <= last_turn // 2]
+    path = tmp_path / "half.battle.json"  # a .battle.json stores no keyframes: opened as before
+    store.save(battle, path)
+    w = make_window(qtbot, tmp_path)
+
+    assert w.files.open_path(path)
+
+    doc = w.document
+    assert isinstance(doc, PlayDocument) and doc.timeline.at_end and doc.battle.keyframes == []
     assert doc.log.validated == len(doc.log) == len(battle.events) and not w.play_view.checking

@@ -87,7 +87,7 @@ def test_problems_are_grouped_by_check_filtered_and_a_group_selects_all(qtbot, d
     checks = [g.text(1) for g in groups]
     assert checks[0] == "unit.off_table"  # the group with an error comes first
     overlap = groups[checks.index("unit.overlap")]
-    assert overlap.childCount() == 28 and overlap.text(0) == "28 problems"
+    assert overlap.childCount() == 28 and overlap.text(0) == "Unit overlap: 28 problems"
     assert len(panel.rows()) == len(panel.problems)  # every problem is a row of some group
 
     # a click on the group selects the records of all its problems
@@ -104,7 +104,7 @@ def test_problems_are_grouped_by_check_filtered_and_a_group_selects_all(qtbot, d
     qtbot.keyClicks(panel.filter, "6E LEGER")
     shown = [overlap.child(j) for j in range(overlap.childCount()) if not overlap.child(j).isHidden()]
     assert len(shown) == 7 and all("6e léger" in c.text(0).casefold() for c in shown)
-    assert overlap.text(0) == "7 of 28 problems shown"
+    assert overlap.text(0) == "Unit overlap: 7 of 28 problems shown"
     assert groups[0].isHidden()  # the off-table problem does not name the 6e Léger
     panel.filter.clear()
-    assert not groups[0].isHidden() and overlap.text(0) == "28 problems"
+    assert not groups[0].isHidden() and overlap.text(0) == "Unit overlap: 28 problems"

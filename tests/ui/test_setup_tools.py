@@ -117,6 +117,19 @@ def test_places_dock_lists_the_ground_and_the_set_up(qtbot, tmp_path, monkeypatc
     # a click selects (terrain under units cannot be clicked on the map), a double click centres
     w.docks["places"].show()
     w.docks["places"].raise_()
+    qtbot.waitExposed(panel.list)
+    # the columns fit their text (a tester found both cut at 180 px): every name and detail shown whole
+    metrics = panel.list.fontMetrics()
+    rows = [
+        panel.list.topLevelItem(k).child(j)
+        for k in range(panel.list.topLevelItemCount())
+        for j in range(panel.list.topLevelItem(k).childCount())
+    ]
+    widest = max(metrics.horizontalAdvance(r.text(1)) for r in rows)
+    assert panel.list.columnWidth(1) >= widest
+    assert panel.list.columnWidth(0) >= min(
+        max(metrics.horizontalAdvance(r.text(0)) for r in rows), panel.list.viewport().width() * 2 // 3
+    )
     panel.list.scrollToItem(panel.row("thalfingen"))
     qtbot.waitExposed(panel.list)
     rect = panel.list.visualItemRect(panel.row("thalfingen"))

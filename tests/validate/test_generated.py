@@ -13,7 +13,14 @@ from battlestudio.validate import check_battle
 from battlestudio.validate.placement import FootprintCache
 from tests.strategies import scenarios
 
-PLACEMENT = {"unit.overlap", "unit.off_table", "unit.impassable", "town.over_capacity", "commander.idle"}
+PLACEMENT = {
+    "unit.overlap",
+    "unit.off_table",
+    "unit.impassable",
+    "unit.in_river",
+    "town.over_capacity",
+    "commander.idle",
+}
 RULESET_TERMS = {"unit.unknown_state", "unit.unknown_quality"}
 
 

@@ -1,11 +1,11 @@
 """Where the troops stand (Elchingen 1805, Jena 1806): off the table, overlapping, in impassable
-terrain, crowding a town; idle commanders; the order of battle's errors first."""
+terrain or a river, crowding a town; idle commanders; the order of battle's errors first."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Polygon
 
 from battlestudio.model import Formation, TerrainFeature, TerrainKind
 from battlestudio.validate import FootprintCache, Problem, check_battle, find_problems
@@ -93,6 +93,26 @@ def test_unit_in_impassable_terrain():
         "t-quarry", TerrainKind.IMPASSABLE, Polygon([(185, 45), (200, 45), (200, 60), (185, 60)]), name="Quarry"
     )
     assert ("error", "unit.impassable", ("u-marcognet", "t-quarry")) in codes(s)
+
+
+def test_unit_in_a_river_away_from_its_crossings():
+    s = elchingen_scenario()
+    u = s.units["u-marcognet"]
+    s.terrain["t-iller"] = TerrainFeature(
+        "t-iller",
+        TerrainKind.RIVER,
+        LineString([(u.position[0] - 40, u.position[1]), (u.position[0] + 40, u.position[1])]),
+        name="Iller",
+        width=3.0,
+    )
+    assert ("error", "unit.in_river", ("u-marcognet", "t-iller")) in codes(s)
+    # a bridge under the whole unit: it stands at a crossing
+    s.terrain["t-bridge"] = TerrainFeature("t-bridge", TerrainKind.BRIDGE, u.footprint().buffer(1.0), name="Pont")
+    assert ("error", "unit.in_river", ("u-marcognet", "t-iller")) not in codes(s)
+    # a stream is waded: no problem
+    del s.terrain["t-bridge"]
+    s.terrain["t-iller"] = replace(s.terrain["t-iller"], kind=TerrainKind.STREAM)
+    assert not [c for c in codes(s) if c[1] == "unit.in_river"]
 
 
 def test_town_over_capacity_and_idle_commander():

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from shapely.affinity import rotate as shapely_rotate
 from shapely.geometry import LineString, Polygon, box
+from shapely.ops import unary_union
 
 from battlestudio.edits.base import Edit, combine, count_text
 from battlestudio.edits.place import COMMANDER_BEHIND_CM, COMMANDER_SPREAD_CM, DEFAULT_FORMATION, GAP_CM
@@ -189,11 +190,19 @@ def line_units(
 
 
 # -- in a deployment zone ----------------------------------------------------------------------
-def zone_deployment(scenario: Scenario, root: str, zone_id: str, interval: float = DEFAULT_INTERVAL_CM) -> Edit:
+def zone_deployment(
+    scenario: Scenario,
+    root: str,
+    zone_id: str,
+    interval: float = DEFAULT_INTERVAL_CM,
+    at: Point | None = None,
+) -> Edit:
     """The edit packing ``root``'s formation inside deployment zone ``zone_id``: rows across the
     direction of the enemy, filled from the zone's edge nearest the enemy backwards, units in
     order of battle and ``interval`` cm apart, rows ``ROW_GAP_CM`` apart; commanders behind
-    their units (a commander of the last row may stand just outside the zone).
+    their units (a commander of the last row may stand just outside the zone). With ``at`` (the
+    point clicked, cm) the packed block is then moved as near as it can be to stand centred on
+    ``at`` while every unit stays inside the zone.
 
     Raises
     ------
@@ -219,6 +228,8 @@ def zone_deployment(scenario: Scenario, root: str, zone_id: str, interval: float
             f"{zone.name} is too small for {name}: {left} of {len(units)} units do not fit; "
             "draw a larger zone or deploy part of the formation"
         )
+    if at is not None:
+        placed = _towards(placed, poly.buffer(1e-6), at, facing)
     cmd = _commanders_behind(scenario, commanders, placed, facing)
     return _deploy_edit(placed, cmd, "Deploy", f"{name} in {zone.name}")
 
@@ -282,6 +293,48 @@ def _pack(poly: Polygon, units: Sequence[Unit], facing: float, interval: float) 
             placed[unit.id] = unit
         v -= row_depth + ROW_GAP_CM
     return placed
+
+
+def _towards(placed: dict[str, Unit], zone: Polygon, at: Point, facing: float) -> dict[str, Unit]:
+    """``placed`` moved as one block towards standing centred on ``at``, as far as it can go
+    with every unit inside ``zone``: straight there, or across the front and then towards it
+    (or the other way round), each leg as far as it fits — whichever ends nearest ``at``."""
+    r, f = right_of(facing), forward(facing)
+
+    def centre(block: dict[str, Unit]) -> Point:
+        b = unary_union([u.footprint() for u in block.values()]).bounds
+        return ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0)
+
+    def fits(block: dict[str, Unit]) -> bool:
+        return all(u.footprint().within(zone) for u in block.values())
+
+    def moved(block: dict[str, Unit], v: Point, t: float) -> dict[str, Unit]:
+        return {i: u.moved((u.position[0] + v[0] * t, u.position[1] + v[1] * t)) for i, u in block.items()}
+
+    def far(block: dict[str, Unit], axis: Point | None) -> dict[str, Unit]:
+        """``block`` moved towards ``at`` (along ``axis`` only, when given) as far as it fits."""
+        c = centre(block)
+        d = (at[0] - c[0], at[1] - c[1])
+        v = (
+            d
+            if axis is None
+            else (axis[0] * (d[0] * axis[0] + d[1] * axis[1]), axis[1] * (d[0] * axis[0] + d[1] * axis[1]))
+        )
+        if fits(moved(block, v, 1.0)):
+            return moved(block, v, 1.0)
+        lo = next((k / 20.0 for k in range(19, 0, -1) if fits(moved(block, v, k / 20.0))), 0.0)
+        hi = lo + 0.05
+        for _ in range(12):  # the last twentieth, to a few hundredths of a cm
+            mid = (lo + hi) / 2.0
+            lo, hi = (mid, hi) if fits(moved(block, v, mid)) else (lo, mid)
+        return moved(block, v, lo)
+
+    best, best_miss = placed, math.dist(centre(placed), at)
+    for cand in (far(placed, None), far(far(placed, r), f), far(far(placed, f), r)):
+        miss = math.dist(centre(cand), at)
+        if miss < best_miss - 1e-9:
+            best, best_miss = cand, miss
+    return best
 
 
 def _centred(row: list[Unit], zone: Polygon, r: Point, step: float) -> list[Unit]:

@@ -1,13 +1,15 @@
 """What the window says when a document's recorded game cannot be replayed.
 
 ``unplayable_text`` is the warning shown once (the file, the first bad event, what happens to
-the game); ``game_problems`` is the Problems dock's error for the same game.
+the game); ``game_problems`` is the Problems dock's error for the same game;
+``keyframe_problems`` its warning when a stored keyframe did not match the replay.
 """
 
 from __future__ import annotations
 
 from battlestudio.document import Document
 from battlestudio.validate import Problem
+from battlestudio.validate.problem import warning
 from battlestudio.validate.game import replay_problem
 from battlestudio.store import BattleFileError
 
@@ -34,3 +36,9 @@ def game_problems(doc: Document, exc: Exception | None) -> list[Problem]:
     """For the Problems dock: the error ``battlestudio check`` gives when ``doc``'s recorded game
     cannot be replayed (``exc``, naming the first bad event; None when it can)."""
     return [] if exc is None else [replay_problem(exc)]
+
+
+def keyframe_problems(text: str) -> list[Problem]:
+    """For the Problems dock: the warning that the keyframe a game was opened from did not match
+    its replay (``text``: ``GameLog.keyframe_problem``, naming the keyframe's turn and phase)."""
+    return [warning("game.keyframe", text)]

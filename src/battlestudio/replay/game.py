@@ -31,7 +31,7 @@ from battlestudio.model.scenario import Scenario
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import START, Cursor, PhaseKey
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.lazy_log import LazyChecking, Segment as _Segment, phase_order_problem
+from battlestudio.replay.lazy_log import LazyChecking, Seed, Segment as _Segment, phase_order_problem
 from battlestudio.replay.queries import LogQueries
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.replay.state import GameState
@@ -66,10 +66,14 @@ class GameLog(LogQueries, LazyChecking):
         old and new length after events were appended.
     truncated(int)
         new length after ``undo``.
+    keyframe_rejected(str)
+        the stored keyframe a lazy log started from did not match the replay, which replaces
+        it (the text is ``keyframe_problem``): states after it may have changed.
     """
 
     appended = Signal(int, int)
     truncated = Signal(int)
+    keyframe_rejected = Signal(str)
 
     def __init__(
         self,
@@ -97,6 +101,8 @@ class GameLog(LogQueries, LazyChecking):
         self._checked = 0  # events before this position were applied, keyframed and indexed by id
         self._front = initial  # the state at _checked
         self._failure: ValueError | None = None  # why the event at _checked cannot apply
+        self._seed: Seed | None = None  # a stored keyframe not yet verified (LazyChecking)
+        self.keyframe_problem = ""  # why a stored keyframe was not used or was replaced
         paused = gc.isenabled()
         gc.disable()  # a bulk load makes no cycles; the collector would only rescan the log (~10 %)
         try:
@@ -126,9 +132,32 @@ class GameLog(LogQueries, LazyChecking):
         return cls.from_scenario(battle.scenario, battle.events, **kw)
 
     @classmethod
-    def lazy_from_battle(cls, battle: Battle, **kw: int) -> GameLog:
-        """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events."""
-        return cls.lazy(battle.scenario, battle.events, **kw)
+    def lazy_from_battle(
+        cls, battle: Battle, *, use_keyframe: bool = True, keyframe_every: int = 64, cache_size: int = 16
+    ) -> GameLog:
+        """``GameLog.lazy`` of a ``Battle``'s scenario and recorded events, from its last stored
+        keyframe (``Battle.keyframes``) when it has one that can be read (else
+        ``keyframe_problem`` says why not)."""
+        stored = [k for k in battle.keyframes if 0 < k.position < len(battle.events)] if use_keyframe else []
+        if not stored:
+            return cls.lazy(battle.scenario, battle.events, keyframe_every=keyframe_every, cache_size=cache_size)
+        last = max(stored, key=lambda k: k.position)
+        try:
+            state = last.state()
+        except ValueError as exc:
+            log = cls.lazy(battle.scenario, battle.events, keyframe_every=keyframe_every, cache_size=cache_size)
+            log.keyframe_problem = f"the stored keyframe at event {last.position} cannot be read ({exc}); not used"
+            return log
+        return cls.lazy(
+            battle.scenario,
+            battle.events,
+            keyframe=(last.position, state),
+            keyframe_every=keyframe_every,
+            cache_size=cache_size,
+        )
+
+    def _on_keyframe_rejected(self, problem: str) -> None:
+        self.keyframe_rejected.emit(problem)
 
     # -- recording ------------------------------------------------------------------------
     def append(self, event: BattleEvent) -> Cursor:
@@ -218,6 +247,8 @@ class GameLog(LogQueries, LazyChecking):
         """
         if count < 1 or count > self.undoable:
             raise ValueError(f"can undo 1 to {self.undoable} event(s) of the open phase, not {count}")
+        if self._seed is not None and len(self._events) - count < self._seed.pos:
+            self._finish_seed()  # the stored keyframe is taken back: check it first
         self._advance(len(self._events))
         n = len(self._events) - count
         removed = self._events[n:]
@@ -329,6 +360,11 @@ class GameLog(LogQueries, LazyChecking):
         return self._fold_to(pos)
 
     def _fold_to(self, pos: int) -> GameState:
+        seed = self._seed
+        if seed is not None and seed.checked <= pos < seed.pos:  # before a stored keyframe: replay
+            self._verify_to(pos)
+            if self._seed is seed:
+                return seed.front
         cached = self._cache.get(pos)
         if cached is not None:
             self._cache.move_to_end(pos)
@@ -345,6 +381,33 @@ class GameLog(LogQueries, LazyChecking):
             if len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return state
+
+    def checked_prefix(self) -> GameLog:
+        """A log of the events checked so far (``validated`` of them), sharing this log's
+        states and keyframes: what a view of a game still being checked can analyse. It is a
+        snapshot: a separate object, so another thread may read it while this log is checked.
+        """
+        end = self.validated
+        seed = self._seed
+        out = GameLog(self._initial, keyframe_every=self.keyframe_every, cache_size=self._cache_size)
+        out._events = list(self._events[:end])
+        for seg in self._segments:
+            if seg.start >= end:
+                break
+            out._seg_by_key[seg.key] = len(out._segments)
+            out._segments.append(_Segment(seg.key, seg.start, min(seg.end, end)))
+            out._seg_starts.append(seg.start)
+        count = seed.kf_count if seed is not None else bisect_right(self._kf_pos, end)
+        out._kf_pos = self._kf_pos[:count]
+        out._kf_state = self._kf_state[:count]
+        touch = seed.touch if seed is not None else self._touch
+        out._touch = {k: [p for p in v if p < end] for k, v in touch.items()}
+        out._touch = {k: v for k, v in out._touch.items() if v}
+        front = seed.front if seed is not None else (self._front if self._checked == end else None)
+        out._checked = end
+        out._head = out._front = front if front is not None else out._fold_to(end)
+        out._sealed = out._seg_starts[-1] if out._seg_starts else 0
+        return out
 
     def keyframe_positions(self) -> list[int]:
         """Positions that hold a keyframe, ascending (0 always does)."""

@@ -35,6 +35,8 @@ class _Log(Protocol):
 
     def _advance(self, to: int) -> None: ...
 
+    def _touching(self, node_id: str, lo: int, hi: int) -> list[int]: ...
+
     def events_touching(self, node_id: str, start: Cursor | int = 0, end: Cursor | int | None = None) -> list[int]: ...
 
 
@@ -85,7 +87,7 @@ class LogQueries:
         lo = self.position(start)
         hi = len(self._events) if end is None else self.position(end)
         self._advance(hi)  # a lazy log indexes ids as it applies events
-        return [p for p in self._touch.get(node_id, ()) if lo <= p < hi]
+        return [p for p in self._touching(node_id, lo, hi) if lo <= p < hi]
 
     def trail(self: _Log, node_id: str, turns: int, at: Cursor | int | None = None) -> list[Point]:
         """Where ``node_id`` has been over the last ``turns`` turns up to ``at``, oldest first.

@@ -127,12 +127,22 @@ class ActionHandler:
     ``subject`` in the open phase (None: not offered to it here), ``preview(state, request,
     params)`` the odds, ``resolve(state, request, params, dice)`` the outcome. ``params`` is the
     ruleset's ``RuleParameters``. ``preview`` and ``resolve`` are only called for a request whose
-    spec is legal; they may raise ``RuleRefused`` (the table turns it into a refusal)."""
+    spec is legal; they may raise ``RuleRefused`` (the table turns it into a refusal).
+    ``request_spec(state, params, request)``, when given, is the spec as far as one request needs
+    it (offered, ``unavailable``, ``umpire_table``) without listing every choice: the table checks
+    a request with it instead of ``spec`` (``spec`` of a fire action measures every target)."""
 
     id: str
     spec: Callable[[GameState, RuleParameters, str], ActionSpec | None]
     preview: Callable[[GameState, ActionRequest, RuleParameters], ActionPreview]
     resolve: Callable[[GameState, ActionRequest, RuleParameters, DiceSource], ActionOutcome]
+    request_spec: Callable[[GameState, RuleParameters, ActionRequest], ActionSpec | None] | None = None
+
+    def spec_for(self, state: GameState, p: RuleParameters, request: ActionRequest) -> ActionSpec | None:
+        """The spec that decides whether ``request`` is legal (``request_spec`` or ``spec``)."""
+        if self.request_spec is not None:
+            return self.request_spec(state, p, request)
+        return self.spec(state, p, request.subject)
 
 
 class ActionTable:
@@ -166,24 +176,26 @@ class ActionTable:
         ids = ["", *state.units, *state.commanders]
         return [i for i in ids if any(a.legal for a in self.actions(state, params, i))]
 
-    def _check(self, state: GameState, request: ActionRequest, p: RuleParameters) -> tuple[ActionHandler | None, str]:
+    def _check(
+        self, state: GameState, request: ActionRequest, p: RuleParameters
+    ) -> tuple[ActionHandler | None, ActionSpec | None, str]:
         h = self.handlers.get(request.action)
         if h is None:
-            return None, f"there is no action {request.action!r} in this ruleset"
+            return None, None, f"there is no action {request.action!r} in this ruleset"
         try:
-            spec = h.spec(state, p, request.subject)
+            spec = h.spec_for(state, p, request)
         except RuleRefused as exc:
-            return None, str(exc)
+            return None, None, str(exc)
         if spec is None:
             who = request.subject or "no subject"
-            return None, f"{spec_label(h)} is not offered to {who} in the {state.phase or '?'} phase"
+            return None, None, f"{spec_label(h)} is not offered to {who} in the {state.phase or '?'} phase"
         if spec.unavailable:
-            return None, spec.unavailable
-        return h, ""
+            return None, spec, spec.unavailable
+        return h, spec, ""
 
     def preview_action(self, state: GameState, request: ActionRequest, params: Mapping[str, Any]) -> ActionPreview:
         p = self._params(params)
-        h, why = self._check(state, request, p)
+        h, _, why = self._check(state, request, p)
         if h is None:
             return ActionPreview(request.action, request.subject, False, why)
         try:
@@ -195,10 +207,9 @@ class ActionTable:
         self, state: GameState, request: ActionRequest, params: Mapping[str, Any], dice: DiceSource
     ) -> ActionOutcome:
         p = self._params(params)
-        h, why = self._check(state, request, p)
+        h, spec, why = self._check(state, request, p)
         if h is None:
             return refused(why)
-        spec = h.spec(state, p, request.subject)
         if spec is not None and spec.umpire_table and request.umpire_result is None:
             return refused(f"{spec.label}: {spec.umpire_table} is not in the rules text; enter the table's result")
         try:

@@ -8,16 +8,19 @@ lacks; general keys such as ``scenario.*`` notes stay), and the values it needs 
 scenario does not supply, and the units a ruleset re-scales (its optional ``convert_units``, e.g. the
 Regimental bases at 75 men a figure). Nothing is changed here: the editor shows the report and
 lets the designer confirm (the switch is a ``SetInfo`` edit with the converted units).
+
+``conform_import`` is the other way in: records imported or pasted into a scenario take that
+scenario's ruleset scale (the ruleset's optional ``convert_import``), with notes and warnings.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from battlestudio.model.scenario import Scenario
-from battlestudio.rules import available_rulesets, get_ruleset, resolve_ruleset_id
+from battlestudio.model.scenario import Scenario, ScenarioInfo
+from battlestudio.rules import RuleRefused, available_rulesets, get_ruleset, resolve_ruleset_id
 from battlestudio.rules.params import RuleParameters
 
 
@@ -138,3 +141,36 @@ def switch_report(scenario: Scenario, new: str) -> SwitchReport:
         conv = convert(scenario)
         converted, conversion = dict(conv.units), tuple(conv.notes) + tuple(conv.warnings)
     return SwitchReport(old, new, d.name, orders, unit_states, ech, tuple(dropped), needs, converted, conversion)
+
+
+@dataclass(frozen=True, slots=True)
+class Conformed:
+    """Records brought to a ruleset's scale: the scenario holding them (the input's info
+    replaced by the target's), the notes saying what changed and the warnings naming each unit
+    that could not be converted; ``changed`` counts the new and changed units."""
+
+    scenario: Scenario
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    changed: int = 0
+    ruleset_name: str = ""
+
+
+def conform_import(imported: Scenario, target: ScenarioInfo, only: Iterable[str] | None = None) -> Conformed:
+    """``imported`` with its units (``only`` those ids) at the scale of ``target``'s ruleset,
+    read with ``target``'s parameters: what the ruleset's optional ``convert_import(scenario,
+    only)`` returns; the input unchanged for a ruleset without one, or one not installed (the
+    scenario's own check names that)."""
+    rid = resolve_ruleset_id(target.ruleset)
+    try:
+        rs = available_rulesets().get(rid)
+    except RuleRefused:
+        return Conformed(imported)
+    convert = getattr(rs, "convert_import", None)
+    if rs is None or not callable(convert):
+        return Conformed(imported)
+    sc = imported.copy()
+    sc.info = replace(imported.info, ruleset=rid, parameters=dict(target.parameters))
+    out, conv = convert(sc, only)
+    out.info = imported.info
+    return Conformed(out, tuple(conv.notes), tuple(conv.warnings), len(conv.units), rs.describe().name)

@@ -54,7 +54,8 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
     seed : int | str | None
         seed of the default dice.
     params : Mapping | None
-        parameters laid over ``scenario.info.parameters`` (house rules for this game).
+        parameters laid over ``scenario.info.parameters`` (house rules for this game); the
+        session adds ``table_cm`` (table width, height) beneath both.
     log : GameLog | None
         the game log of ``battle``, when the caller built it already (e.g. ``GameLog.lazy``, so
         opening a long game does not replay it first); default ``GameLog.from_battle(battle)``.
@@ -80,7 +81,10 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         self.battle = battle
         self.ruleset = ruleset if ruleset is not None else get_ruleset(battle.scenario.info.ruleset)
         self.dice: DiceSource = dice if dice is not None else SeededDice(seed)
-        self.params: dict[str, Any] = {**battle.scenario.info.parameters, **(params or {})}
+        info = battle.scenario.info
+        # the table size, for rules that keep a point on the table (the game state does not hold it)
+        self.params: dict[str, Any] = {"table_cm": [info.table_width, info.table_height], **info.parameters}
+        self.params.update(params or {})
         self.log = log if log is not None else GameLog.from_battle(battle, keyframe_every=keyframe_every)
         self._steps: dict[int, list[PhaseStep]] = {}
         self.march_notes: list[str] = []  # what the movement rules held back in the last executed order
@@ -105,10 +109,10 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         SessionError
             before ``start``.
         """
-        phases = self.log.phases()
-        if not phases:
+        if not len(self.log):
             raise SessionError("the game has not started; call start() first")
-        return phases[-1]
+        c = self.log.cursor_at(len(self.log))  # the last event's phase, found by bisection
+        return PhaseKey(c.turn, c.side, c.phase)
 
     @property
     def sides(self) -> list[str]:
@@ -328,6 +332,8 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         while len(removed) < count:
             removed[:0] = self.log.undo(min(count - len(removed), self.log.undoable))
         del self.battle.events[len(self.battle.events) - len(removed) :]
+        n = len(self.battle.events)  # a stored keyframe past the events kept is of another game now
+        self.battle.keyframes = [k for k in self.battle.keyframes if k.position <= n]
         return removed
 
     @property

@@ -10,11 +10,12 @@ Opening a file removes what interrupted saves of it left beside it (``atomic.rem
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.state import GameState
 from battlestudio.store.atomic import remove_leftovers, remove_stale_sqlite_journal, replacing_read_only
 from battlestudio.store.errors import BattleFileError, DocumentError, UnreadableEvents
 from battlestudio.store.file_identity import FileIdentity, FileReplaced
@@ -92,9 +93,17 @@ def load(path: str | os.PathLike[str], *, lazy_events: bool = False) -> Battle:
 
 
 def save(
-    battle: Battle, path: str | os.PathLike[str], *, without_game: bool = False, replace_read_only: bool = False
+    battle: Battle,
+    path: str | os.PathLike[str],
+    *,
+    without_game: bool = False,
+    replace_read_only: bool = False,
+    states: Callable[[int], GameState] | None = None,
 ) -> None:
     """Write ``battle`` to ``path`` atomically, in the format its suffix names.
+
+    A ``.battle`` file also stores the game's keyframes (``store.keyframes``), the states from
+    ``states(position)`` (e.g. the caller's ``GameLog.state_at`` of this game) or a replay.
 
     A symlink ``path`` is written through (its target replaced, the link kept). A read-only
     file is refused (``PermissionError`` naming it) unless ``replace_read_only`` (the user was
@@ -119,10 +128,10 @@ def save(
     if without_game:
         battle = Battle(battle.scenario, [])
     with replacing_read_only(path) if replace_read_only else nullcontext():
-        _save(battle, path)
+        _save(battle, path, states)
 
 
-def _save(battle: Battle, path: str | os.PathLike[str]) -> None:
+def _save(battle: Battle, path: str | os.PathLike[str], states: Callable[[int], GameState] | None = None) -> None:
     if format_of(path) == JSON:
         from battlestudio.store.json_format import save_json
 
@@ -133,7 +142,7 @@ def _save(battle: Battle, path: str | os.PathLike[str]) -> None:
     else:
         from battlestudio.store.database_write import save_database
 
-        save_database(battle, path)
+        save_database(battle, path, states)
 
 
 def unreadable_events(battle: Battle) -> list[tuple[int, ValueError]]:
@@ -150,6 +159,8 @@ def append_events(
     *,
     after: int | None = None,
     identity: FileIdentity | None = None,
+    game: Battle | None = None,
+    states: Callable[[int], GameState] | None = None,
 ) -> int:
     """Append new ``events`` to a ``.battle`` file in one transaction; see
     ``database_write.append_events``. Returns the number of events now stored.
@@ -174,7 +185,7 @@ def append_events(
             )
     from battlestudio.store.database_write import append_events as _append
 
-    return _append(path, events, after=after)
+    return _append(path, events, after=after, game=game, states=states)
 
 
 __all__ = [

@@ -64,12 +64,14 @@ from battlestudio.store.fields import (
 FORMAT = "battlestudio"
 """Value of the document's ``format`` key."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Newest version of the document layout; this code reads it and every older one.
 
 1: the first layout. 2: ``info.georef`` (three ``scenario_info`` columns ``georef_lon``,
 ``georef_lat``, ``georef_bearing`` in a ``.battle`` file). 3: the ``game`` object (bookmarks;
 ``store.game_doc``), written only when it holds something; a ``meta`` row in a ``.battle`` file.
+4: the ``keyframe`` table of a ``.battle`` file (``store.keyframes``), written only when it holds
+a keyframe (a ``.battle.json`` has none).
 A field added after version 1 is named in its spec's ``since`` and defaults to None; a document is written in the oldest
 version that holds it (such a field is left out while it is None), so a scenario that uses no
 newer field still opens in an older BattleStudio, and an older file, which has no column for

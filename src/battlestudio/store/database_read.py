@@ -21,7 +21,7 @@ from typing import Any
 from collections.abc import Callable
 
 from battlestudio.model.oob import OrderOfBattle
-from battlestudio.replay.battle import Battle
+from battlestudio.replay.battle import Battle, StoredKeyframe
 from battlestudio.replay.events import BattleEvent, event_from_dict, event_kinds
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.rules import load_event_types
@@ -40,19 +40,22 @@ from battlestudio.store.codec import (
 from battlestudio.store.errors import BattleFileError, DocumentError
 from battlestudio.store.event_places import raise_for_places
 from battlestudio.store.game_doc import GAME_SINCE, game_from_doc
+from battlestudio.store.keyframes import stored_keyframe_reader
 from battlestudio.store.rows import (
     COLLECTION_TABLE_NAMES,
     EVENT_TABLE,
     INFO_TABLE,
+    KEYFRAME_TABLE,
+    KEYFRAMES_SINCE,
     OOB_EDGE_TABLE,
     OOB_NODE_TABLE,
-    REQUIRED_TABLE_NAMES,
     SOURCE_TABLE,
     check_header,
     connect,
     parse_json,
     record_from_row,
     sql_errors,
+    tables_at,
 )
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -110,9 +113,10 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             version = check_header(os.fspath(path), conn)
             sums = checksum.read(path, dict(conn.execute("SELECT key, value FROM meta").fetchall()))
             if sums is not None:  # before any row is used: damage is named, not loaded
-                checksum.verify_tables(path, conn, sums, REQUIRED_TABLE_NAMES)
+                checksum.verify_tables(path, conn, sums, tables_at(version))
             read_document(conn, doc, version)
             events = read_events(conn, path, sums)
+            stored = read_keyframes(conn, len(events)) if version >= KEYFRAMES_SINCE else []
             conn.execute("COMMIT")
         game = doc.pop("game", None)  # checked against the events, which the doc does not hold
         battle = battle_from_doc(doc)
@@ -120,6 +124,9 @@ def _load_database(path: str | os.PathLike[str], lazy_events: bool) -> Battle:
             for key, value in game_from_doc(game, len(events)).items():
                 setattr(battle, key, value)
         raise_for_places(events.heads(), battle.scenario, "events[{i}]")  # seq = index: no gaps
+        battle.keyframes = [
+            StoredKeyframe(pos, stored_keyframe_reader(path, seq, text, battle.scenario)) for seq, pos, text in stored
+        ]
         if not lazy_events:
             events.build_all()  # a BattleFileError naming the row
         battle.events = events if lazy_events else list(events)
@@ -203,6 +210,25 @@ def read_events(conn: Any, path: str | os.PathLike[str], sums: dict[str, Any] | 
         raise DocumentError(*_missing_seqs([r[0] for r in rest]))
     heads = [r[2:5] for r in rest]  # (turn, side, phase): 4x faster than a second query
     return RecordedEvents(heads, rest, _event_builder(path))
+
+
+def read_keyframes(conn: Any, events: int) -> list[tuple[int, int, Any]]:
+    """``(seq, position, state text)`` of each row of the ``keyframe`` table, by position (the
+    text is read when the keyframe is used: ``store.keyframes.decode_state``).
+
+    Raises
+    ------
+    DocumentError
+        for a row whose position is not an event count of this game (0 to ``events``).
+    """
+    out = []
+    for seq, pos, text in conn.execute(f"SELECT seq, position, state FROM {KEYFRAME_TABLE} ORDER BY position, seq"):
+        if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos <= events:
+            raise DocumentError(
+                f"keyframe seq={seq}.position", f"expected an event count from 0 to {events}, got {pos!r}"
+            )
+        out.append((seq, pos, text))
+    return out
 
 
 def _missing_seqs(seqs: list[int]) -> tuple[str, str]:

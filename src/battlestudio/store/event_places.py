@@ -5,7 +5,7 @@ this check a damaged row (``side='martians'``) would be blamed on the next good 
 phase the damaged one had closed.
 
 Phases are not checked here against the ruleset's list (``Ruleset.describe().phases``): the
-synthetic games (``replay.synthetic.TOE_PHASES``, used by the benchmarks and tests) record a
+synthetic games (``session.synthetic.TOE_PHASES``, used by the benchmarks and tests) record a
 ``firing`` phase where Torden over Europa lists ``fire``, so every such file would be refused.
 A damaged phase is named by the game log instead (the closed-phase error names the event before
 it, e.g. "event 101 before it is in turn 1, french, tea").

@@ -118,7 +118,9 @@ class Journal:
                 f"the journal continues a game of {self.events_in_file} events; {self.battle.name} holds "
                 f"{len(battle.events)}",
             )
-        return Battle(battle.scenario, list(battle.events[: self.keep]) + list(self.events), list(battle.bookmarks))
+        out = Battle(battle.scenario, list(battle.events[: self.keep]) + list(self.events), list(battle.bookmarks))
+        out.keyframes = [k for k in battle.keyframes if k.position <= self.keep]  # before what it changes
+        return out
 
 
 def read_journal(path: str | os.PathLike[str]) -> Journal | None:

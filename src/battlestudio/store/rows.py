@@ -41,14 +41,17 @@ COLLECTION_TABLE_NAMES = {
 }
 """Document collection key → table name (``tables.COLLECTION_TABLES``' ``__tablename__``)."""
 
-INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE, OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE = (
+INFO_TABLE, SOURCE_TABLE, OOB_NODE_TABLE, OOB_EDGE_TABLE, EVENT_TABLE, META_TABLE, KEYFRAME_TABLE = (
     "scenario_info",
     "source",
     "oob_node",
     "oob_edge",
     "event",
     "meta",
+    "keyframe",
 )
+KEYFRAMES_SINCE = 4
+"""Schema version that added the ``keyframe`` table (a file without keyframes is written older)."""
 
 REQUIRED_TABLE_NAMES = frozenset(
     {
@@ -59,9 +62,15 @@ REQUIRED_TABLE_NAMES = frozenset(
         OOB_EDGE_TABLE,
         EVENT_TABLE,
         META_TABLE,
+        KEYFRAME_TABLE,
     }
 )
 """Every table of this schema version (``tables.REQUIRED_TABLES``)."""
+
+
+def tables_at(version: int) -> frozenset[str]:
+    """The tables a file of schema ``version`` has (no ``keyframe`` table before version 4)."""
+    return REQUIRED_TABLE_NAMES if version >= KEYFRAMES_SINCE else REQUIRED_TABLE_NAMES - {KEYFRAME_TABLE}
 
 
 def _cols(spec: str) -> dict[str, str]:
@@ -76,6 +85,7 @@ SCHEMA_COLUMNS: dict[str, dict[str, str]] = {
     ),
     "deployment_zone": _cols("id:V side:V name:V polygon:B formation:V"),
     "event": _cols("seq:I turn:I side:V phase:V kind:V payload:V"),
+    "keyframe": _cols("seq:I position:I turn:I side:V phase:V state:V"),
     "meta": _cols("key:V value:V"),
     "objective": _cols("id:V name:V geometry:B side:V value:I"),
     "oob_edge": _cols("seq:I superior:V subordinate:V"),
@@ -243,7 +253,7 @@ def check_header(path: str, conn: Any) -> int:
         )
     if version < 1:
         raise BattleFileError(path, f"bad schema version {version} in the meta table")
-    missing = sorted(REQUIRED_TABLE_NAMES - tables)
+    missing = sorted(tables_at(version) - tables)
     if missing:
         raise BattleFileError(path, f"damaged BattleStudio file: table(s) {', '.join(missing)} missing")
     return version
@@ -268,10 +278,23 @@ def record_from_row(spec: RecordSpec, row: Any, where: str) -> dict[str, Any]:
     return rec
 
 
+def cell_words(raw: Any) -> str:
+    """What an SQLite cell holds, in a user's words: "NULL", "the number 3", "a blob of 12 bytes"."""
+    if raw is None:
+        return "NULL (nothing)"
+    if isinstance(raw, bytes):
+        return f"a blob of {len(raw):,} bytes"
+    if isinstance(raw, int | float):
+        return f"the number {raw!r}"[:60]
+    if isinstance(raw, str):
+        return f"the text {raw[:40]!r}"
+    return "a value of another kind"
+
+
 def parse_json(raw: Any, where: str) -> Any:
     """JSON column text → value, or DocumentError naming ``where``."""
     if not isinstance(raw, str):
-        raise DocumentError(where, f"expected JSON text, got {type(raw).__name__}")
+        raise DocumentError(where, f"expected JSON text, got {cell_words(raw)}")
     try:
         return _DECODER.decode(raw)
     except ValueError as exc:
@@ -291,7 +314,7 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 def parse_wkb(raw: Any, where: str) -> Any:
     """WKB blob → shapely geometry, or DocumentError naming ``where``."""
     if not isinstance(raw, bytes):
-        raise DocumentError(where, f"expected a WKB geometry blob, got {type(raw).__name__}")
+        raise DocumentError(where, f"expected a WKB geometry blob, got {cell_words(raw)}")
     try:
         return shapely.from_wkb(raw)
     except (ShapelyError, ValueError, TypeError) as exc:

@@ -209,6 +209,19 @@ class EventRow(_Base, table=True):
     payload: str
 
 
+class KeyframeRow(_Base, table=True):
+    """A stored game state (``store.keyframes``): the state after ``position`` events, at the
+    start of phase (``turn``, ``side``, ``phase``); ``state`` is its JSON text. Schema version 4."""
+
+    __tablename__ = "keyframe"
+    seq: int = Field(primary_key=True)
+    position: int
+    turn: int
+    side: str
+    phase: str
+    state: str
+
+
 COLLECTION_TABLES = {
     "sides": SideRow,
     "commanders": CommanderRow,

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from battlestudio.analysis.command_picture import EXEMPT, IN, OUT, UNBOUND
 from battlestudio.rules import CommandReach
 from battlestudio.ui.coords import table_to_scene
+from battlestudio.ui.labels import first_free
 from battlestudio.ui.styles import cosmetic_pen
 
 LAYER = "command"
@@ -384,12 +385,46 @@ class SummaryItem(QGraphicsItem):
         self.setPos(table_to_scene(*at))
         self.count = count
         self.text = f"!{count}"
-        w = 10 + 7 * len(self.text)
-        self._rect = QRectF(-w - 6, 10, w, 16)  # under the order budget, left of the name
+        slots = self.slots()
+        self._rect = slots[0].united(slots[1]).united(slots[2]).united(slots[3])
         self.setToolTip(tip)
 
+    def slots(self) -> list[QRectF]:
+        """Where the badge may sit, best first (item pixels from its commander): under his
+        order budget, a row lower, above the budget, left of it."""
+        w = 10 + 7 * len(self.text)
+        return [
+            QRectF(-w - 6, 10, w, 16),
+            QRectF(-w - 6, 28, w, 16),
+            QRectF(-w - 6, -28, w, 16),
+            QRectF(-2 * w - 40, -8, w, 16),
+        ]
+
+    def slot(self) -> QRectF:
+        """The first of ``slots`` that no order-budget badge in the scene covers at its zoom
+        (a neighbour's budget can stand where this one's row is)."""
+        slots = self.slots()
+        scene = self.scene()
+        ctx = getattr(scene, "ctx", None)
+        if ctx is None:
+            return slots[0]
+        z, me = ctx.px_per_cm, self.scenePos()
+        reach = 200.0 / max(z, 1e-6)  # budgets farther than 200 px cannot meet a slot
+        taken = []
+        for items in getattr(scene, "label_obstacles", ()):
+            for b in items():
+                d = b.scenePos() - me
+                if isinstance(b, BudgetItem) and b.isVisible() and abs(d.x()) < reach and abs(d.y()) < reach:
+                    taken.append(b.boundingRect().translated(d * z))
+        return slots[first_free(slots, taken)]
+
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return self._rect
+        return self._rect  # every slot (set_summary)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.slot())
+        return path
 
     def shown(self) -> bool:
         """True when the zoom asks for summaries (the scene's ``ctx.px_per_cm``)."""
@@ -402,8 +437,8 @@ class SummaryItem(QGraphicsItem):
             self.draw(painter)
 
     def draw(self, painter: QPainter) -> None:
-        """Paint the badge, the painter's origin at the commander (screen pixels)."""
-        r = self._rect
+        """Paint the badge in its free ``slot``, the painter's origin at the commander (pixels)."""
+        r = self.slot()
         engine = painter.paintEngine()
         if engine is not None and engine.type() == QPaintEngine.Type.Raster:  # screen, PNG: blit
             ratio = painter.device().devicePixelRatioF()

@@ -37,6 +37,7 @@ from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.model.scenario import Scenario, ScenarioInfo, Side
 from battlestudio.replay.battle import Battle
+from battlestudio.replay.state import GameState
 from battlestudio.store.atomic import is_read_only
 from battlestudio.store.file_identity import FileIdentity
 from battlestudio.store.journal import Journal, read_journal, remove_journal
@@ -313,7 +314,7 @@ class FileCommands(QObject):
             return False
         try:
             try:
-                store.save(doc.battle, path, replace_read_only=read_only)
+                store.save(doc.battle, path, replace_read_only=read_only, states=_game_states(doc))
             except store.UnreadableEvents as exc:
                 if not self.ask_save_without_game(path, exc):
                     return False
@@ -473,6 +474,16 @@ def _identity_or_none(path: Path | None) -> FileIdentity | None:
         return FileIdentity.of(path)
     except (OSError, store.BattleFileError):
         return None
+
+
+def _game_states(doc: Document) -> Callable[[int], GameState] | None:
+    """The states of ``doc``'s recorded game by position, from the log it is replayed with (a
+    ``PlayDocument`` of this battle), for the keyframes a ``.battle`` save stores; None (the
+    save replays the game) otherwise."""
+    log = getattr(doc, "log", None)
+    if log is None or len(log) != len(doc.battle.events):
+        return None
+    return log.state_at  # type: ignore[no-any-return]
 
 
 def _is_database(path: Path) -> bool:

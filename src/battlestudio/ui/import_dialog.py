@@ -2,9 +2,11 @@
 document or into a side of the open one.
 
 ``ImportDialog`` takes the files, the format (detected from the files or chosen), for CSV/XLSX
-the TOML column mapping (``docs/import-mapping.md``), and whether to convert to Torden over
-Europa's scale; it runs ``store.importers.import_oob`` and previews the result (the order of
-battle with each unit's men, figures and guns; the importer's warnings as ``file:line``). The
+the column mapping — a table of the file's columns, each with what it holds, guessed from the
+header and editable, loaded from and saved as the TOML file of ``docs/import-mapping.md``, with
+the first rows as they import — and whether to convert to Torden over Europa's scale; it runs
+``store.importers.import_oob`` and previews the result (the order of battle with each unit's
+men, figures and guns; the importer's warnings as ``file:line``). The
 target is a new document or the open document: the sides as imported, an existing side, or a new
 side. Importing into the open document is one undo step (``edits.merge.merge_edit``). A file that
 cannot be imported leaves the document as it was and the dialog says why.
@@ -32,17 +34,29 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from battlestudio.edits.merge import merge_edit
+from battlestudio.document import import_edit
 from battlestudio.model.scenario import Scenario, Side
 from battlestudio.replay.battle import Battle
 from battlestudio.store.importers import FORMATS, ImportResult, OobImportError, import_oob
 from battlestudio.store.importers.common import slug
+from battlestudio.store.importers.tabular import import_table, read_header
+from battlestudio.store.importers.tabular_mapping import (
+    FIELDS,
+    as_spec,
+    dump_mapping,
+    fields_of,
+    guess_fields,
+    load_mapping,
+    spec_from_fields,
+)
 from battlestudio.model.side_colours import side_colour
 from battlestudio.ui import dialogs
 
@@ -63,6 +77,31 @@ FILE_FILTER = (
 )
 FOGOFWAR_TABLES = {"force.csv", "force_unit.csv", "scenario.csv"}
 AS_IMPORTED = "__as_imported__"
+FIELD_LABELS = {
+    "": "(not read)",
+    "name": "name",
+    "commander": "commander (person)",
+    "men": "men (added up)",
+    "horses": "horses",
+    "guns": "guns (real pieces)",
+    "bases": "bases (battalions…)",
+    "figures": "figures",
+    "arm": "arm (inf/cav/art/hq)",
+    "subtype": "subtype (line, light, horse…)",
+    "quality": "quality",
+    "nation": "nation",
+    "side": "side",
+    "echelon": "echelon",
+    "year": "year",
+    "path": "nesting: path (a.b.c)",
+    "prefix": "nesting: path prefix",
+    "id": "nesting: row id",
+    "parent": "nesting: parent id",
+    **{f"level {i}": f"nesting: level {i}" + (" (top)" if i == 1 else "") for i in range(1, 9)},
+}
+"""How each mapping field (``tabular_mapping.FIELDS``) is offered in a column's combo."""
+PREVIEW_ROWS = 12
+"""Rows of the table shown as they import."""
 NEW_SIDE = "__new_side__"
 
 
@@ -118,7 +157,7 @@ class ImportDialog(QDialog):
         self.target_scenario = scenario
         self.start_dir = start_dir
         self.imported: ImportResult | None = None
-        self.resize(900, 640)
+        self.resize(1100, 860)
 
         src = QGroupBox("Source")
         form = QFormLayout(src)
@@ -140,12 +179,16 @@ class ImportDialog(QDialog):
         format_label.setBuddy(self.format_box)
         form.addRow(format_label, self.format_box)
         self.mapping_edit = QLineEdit()
-        self.mapping_edit.setPlaceholderText("TOML column mapping, see docs/import-mapping.md")
-        self.mapping_browse = QPushButton("Browse…")
+        self.mapping_edit.setPlaceholderText("guessed from the header; or load a TOML mapping (docs/import-mapping.md)")
+        self.mapping_browse = QPushButton("&Load…")
         self.mapping_browse.clicked.connect(self.browse_mapping)
+        self.mapping_save = QPushButton("&Save…")
+        self.mapping_save.setToolTip("Save the column mapping below as a TOML file (import-oob reads it too)")
+        self.mapping_save.clicked.connect(lambda: self.save_mapping())
         mrow = QHBoxLayout()
         mrow.addWidget(self.mapping_edit, 1)
         mrow.addWidget(self.mapping_browse)
+        mrow.addWidget(self.mapping_save)
         self.mapping_label = QLabel("&Mapping:")
         self.mapping_label.setBuddy(self.mapping_edit)
         form.addRow(self.mapping_label, mrow)
@@ -165,10 +208,40 @@ class ImportDialog(QDialog):
         self.status = QLabel("Choose the files to import.")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.columns_table = QTableWidget(0, 3)
+        self.columns_table.setObjectName("import_columns")
+        self.columns_table.setHorizontalHeaderLabels(["Column of the file", "Read as", "First values"])
+        self.columns_table.verticalHeader().hide()
+        row_h = self.fontMetrics().height() + 10  # a combo's height: compact rows, more of them seen
+        self.columns_table.verticalHeader().setDefaultSectionSize(row_h)
+        self.columns_table.horizontalHeader().setStretchLastSection(True)
+        self.rows_table = QTableWidget(0, 9)
+        self.rows_table.setObjectName("import_rows")
+        self.rows_table.setHorizontalHeaderLabels(
+            ["Row", "Read as", "Name", "Side", "Arm", "Subtype", "Men", "Figures", "Guns"]
+        )
+        self.rows_table.verticalHeader().hide()
+        self.rows_table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.rows_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.mapping_box = QGroupBox("Columns (what each holds) and the first rows as they import")
+        mlay = QHBoxLayout(self.mapping_box)
+        msplit = QSplitter(Qt.Orientation.Horizontal)
+        msplit.addWidget(self.columns_table)
+        msplit.addWidget(self.rows_table)
+        msplit.setSizes([420, 480])
+        mlay.addWidget(msplit)
+        self.mapping_box.hide()
+        self.header: list[str] = []
+        """The columns of the table file shown in ``columns_table``."""
+        self._header_of: tuple[str, str] | None = None
+        self.mapping_keep: dict[str, object] = {}
+        """The loaded mapping (``as_spec``): its values, defaults and source are kept."""
+        self._filling = False
         split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.mapping_box)
         split.addWidget(self.tree)
         split.addWidget(self.warnings)
-        split.setSizes([380, 160])
+        split.setSizes([340, 240, 120])
 
         tgt = QGroupBox("Import into")
         tl = QFormLayout(tgt)
@@ -201,7 +274,7 @@ class ImportDialog(QDialog):
         lay.addWidget(self.buttons)
 
         self.files_edit.editingFinished.connect(self._inputs_changed)
-        self.mapping_edit.editingFinished.connect(self._inputs_changed)
+        self.mapping_edit.editingFinished.connect(self._mapping_path_changed)
         self.format_box.currentIndexChanged.connect(self._inputs_changed)
         self.convert.toggled.connect(self._inputs_changed)
         for w in (self.new_doc, self.into_doc):
@@ -225,9 +298,9 @@ class ImportDialog(QDialog):
         self._inputs_changed()
 
     def set_mapping(self, path: str | Path) -> None:
-        """Set the TOML mapping and preview again."""
+        """Load the TOML mapping ``path`` into the column table and preview again."""
         self.mapping_edit.setText(str(path))
-        self._inputs_changed()
+        self._mapping_path_changed()
 
     def browse_files(self) -> None:
         names, _ = QFileDialog.getOpenFileNames(self, "Import order of battle", self.start_dir, FILE_FILTER)
@@ -236,28 +309,163 @@ class ImportDialog(QDialog):
 
     def browse_mapping(self) -> None:
         start = str(self.paths()[0].parent) if self.paths() else self.start_dir
-        name, _ = QFileDialog.getOpenFileName(self, "Column mapping", start, "TOML mapping (*.toml)")
+        name, _ = QFileDialog.getOpenFileName(self, "Load column mapping", start, "TOML mapping (*.toml)")
         if name:
             self.set_mapping(name)
+
+    def save_mapping(self, path: str | Path | None = None) -> bool:
+        """Write the column table's mapping as TOML (asking where when ``path`` is None);
+        False when cancelled or it cannot be written (the status says why)."""
+        if path is None:
+            first = self.paths()[0] if self.paths() else None
+            start = str(first.with_suffix(".toml")) if first else self.start_dir
+            path, _ = QFileDialog.getSaveFileName(self, "Save column mapping", start, "TOML mapping (*.toml)")
+            if not path:
+                return False
+        target = Path(path)
+        names = ", ".join(p.name for p in self.paths()) or "a table"
+        try:
+            target.write_text(dump_mapping(self.mapping_spec(), f"Column mapping of {names} (docs/import-mapping.md)"))
+        except OSError as exc:
+            self.status.setText(
+                f"<span style='color:#b00020'>Cannot save {_html(str(target))}: "
+                f"{_html(exc.strerror or str(exc))}</span>"
+            )
+            return False
+        self.mapping_edit.setText(str(target))
+        self.mapping_keep = self.mapping_spec()
+        return True
+
+    # -- the column mapping ---------------------------------------------------------------
+    def fields(self) -> dict[str, str]:
+        """Column of the file → what it is read as (``tabular_mapping.FIELDS``), as the table says."""
+        out: dict[str, str] = {}
+        for r, col in enumerate(self.header):
+            box = self.columns_table.cellWidget(r, 1)
+            if isinstance(box, QComboBox):
+                out[col] = str(box.currentData() or "")
+        return out
+
+    def field_box(self, column: str) -> QComboBox:
+        """The combo saying what ``column`` holds."""
+        box = self.columns_table.cellWidget(self.header.index(column), 1)
+        assert isinstance(box, QComboBox)
+        return box
+
+    def set_field(self, column: str, field: str) -> None:
+        """Read ``column`` as ``field`` (one of ``tabular_mapping.FIELDS``) and preview again."""
+        box = self.field_box(column)
+        box.setCurrentIndex(box.findData(field))
+
+    def mapping_spec(self) -> dict[str, object]:
+        """The mapping the column table gives (with the loaded file's values, defaults, source)."""
+        return spec_from_fields(self.fields(), self.mapping_keep)
+
+    def _load_header(self) -> None:
+        """Read the table file's header and first rows into the column table, guessed or as the
+        loaded mapping says; an unreadable file is said in the status."""
+        paths, fmt = self.paths(), self.format()
+        key = (str(paths[0]) if paths else "", fmt or "")
+        if key == self._header_of:
+            return
+        self._header_of = key
+        self.header = []
+        self.columns_table.setRowCount(0)
+        if not paths or fmt not in ("csv", "xlsx"):
+            return
+        try:
+            sheet = self.mapping_keep.get("hierarchy", {}).get("sheet")  # type: ignore[union-attr]
+            header, first = read_header(paths[0], fmt, sheet, rows=3)
+        except (OobImportError, ValueError, OSError):
+            return  # the preview says why
+        self.header = [h for h in header if h]
+        loaded = fields_of(load_mapping(self.mapping_keep)) if self.mapping_keep.get("columns") else {}
+        fill = {h: loaded.get(h, "") for h in self.header} if loaded else guess_fields(self.header)
+        self._filling = True
+        self.columns_table.setRowCount(len(self.header))
+        for r, col in enumerate(self.header):
+            name = QTableWidgetItem(col)
+            name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.columns_table.setItem(r, 0, name)
+            box = QComboBox()
+            box.setObjectName(f"field:{col}")
+            for f in FIELDS:
+                box.addItem(FIELD_LABELS.get(f, f), f)
+            box.setCurrentIndex(max(0, box.findData(fill.get(col, ""))))
+            box.currentIndexChanged.connect(self._mapping_changed)
+            self.columns_table.setCellWidget(r, 1, box)
+            sample = "; ".join(v.strip() for v in (row.get(col, "") for row in first) if v and v.strip())
+            cell = QTableWidgetItem(sample[:80])
+            cell.setFlags(cell.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.columns_table.setItem(r, 2, cell)
+        self.columns_table.resizeColumnsToContents()
+        self._filling = False
+
+    def _mapping_changed(self) -> None:
+        if not self._filling:
+            self.preview()
+
+    def _mapping_path_changed(self) -> None:
+        """Load the mapping file named in ``mapping_edit`` into the column table."""
+        text = self.mapping_edit.text().strip()
+        if not text:
+            self.mapping_keep = {}
+            self._header_of = None
+            self._inputs_changed()
+            return
+        try:
+            self.mapping_keep = as_spec(load_mapping(text))
+        except OobImportError as exc:
+            self.status.setText(f"<span style='color:#b00020'>Cannot read the mapping: {_html(str(exc))}</span>")
+            self.imported = None
+            self._update_target()
+            return
+        self._header_of = None  # refill the table from the loaded mapping
+        self._inputs_changed()
+        missing = [c for c in fields_of(load_mapping(self.mapping_keep)) if self.header and c not in self.header]
+        if missing:
+            self.status.setText(
+                self.status.text()
+                + "<br><span style='color:#b00020'>"
+                + _html(f"{text}: column(s) {', '.join(map(repr, missing))} not in the file's header; not read")
+                + "</span>"
+            )
+
+    def _mapping_problem(self) -> str | None:
+        """What the column table lacks before rows can be read, said for the dialog."""
+        fields = set(self.fields().values())
+        nesting = {"path", "id", "parent"} & fields or any(f.startswith("level ") for f in fields)
+        if not nesting:
+            return (
+                "Say how the rows nest: read one column as the row id and one as its parent id, or the "
+                "columns of the army, corps, division… as nesting levels 1, 2, 3…, or a path column."
+            )
+        if ("id" in fields) != ("parent" in fields):
+            return "A row id column needs a parent id column (and the other way round)."
+        if "name" not in fields and not any(f.startswith("level ") for f in fields):
+            return "Choose the column holding the names (read as: name)."
+        return None
 
     def _inputs_changed(self) -> None:
         fmt = self.format()
         tabular = fmt in ("csv", "xlsx")
-        for w in (self.mapping_edit, self.mapping_browse, self.mapping_label):
+        for w in (self.mapping_edit, self.mapping_browse, self.mapping_save, self.mapping_label):
             w.setEnabled(tabular)
+        self.mapping_box.setVisible(tabular)
         self.convert.setEnabled(fmt != "orbat-mapper")
-        if self.paths() and fmt is not None and (not tabular or self.mapping_edit.text().strip()):
+        if tabular:
+            self._load_header()
+        if self.paths() and fmt is not None:
             self.preview()
         else:
             self.imported = None
             self.tree.clear()
             self.warnings.clear()
+            self.rows_table.setRowCount(0)
             if not self.paths():
                 self.status.setText("Choose the files to import.")
-            elif fmt is None:
-                self.status.setText("The format cannot be told from the file names: choose it.")
             else:
-                self.status.setText(f"A {fmt.upper()} table needs a column mapping (a TOML file): choose it.")
+                self.status.setText("The format cannot be told from the file names: choose it.")
         self._update_target()
 
     # -- preview -------------------------------------------------------------------------
@@ -266,13 +474,16 @@ class ImportDialog(QDialog):
         self.imported = None
         self.tree.clear()
         self.warnings.clear()
+        self.rows_table.setRowCount(0)
         fmt = self.format()
         try:
             if fmt is None:
                 raise OobImportError("the format cannot be told from the file names: choose it")
-            mapping = (self.mapping_edit.text().strip() or None) if fmt in ("csv", "xlsx") else None
+            mapping = self._mapping_for_import() if fmt in ("csv", "xlsx") else None
             convert = self.convert.isChecked() and fmt != "orbat-mapper"
             res = import_oob(self.paths(), fmt, mapping=mapping, convert=convert)
+            if mapping is not None:
+                self._fill_rows(import_table(self.paths()[0], mapping, fmt=fmt).scenario)
         except (OobImportError, ValueError, OSError) as exc:
             self.status.setText(f"<span style='color:#b00020'>Cannot import: {_html(str(exc))}</span>")
             self._update_target()
@@ -290,6 +501,76 @@ class ImportDialog(QDialog):
         )
         self._update_target()
         return res
+
+    def _mapping_for_import(self) -> str | dict[str, object]:
+        """The loaded TOML file when the table still says what it says (so messages name the
+        file), else the table's mapping; ``OobImportError`` when the table lacks something."""
+        if not self.header:
+            path = self.paths()[0]
+            read_header(path, self.format())  # the file's own error (missing, not a table…), if any
+            raise OobImportError(f"{path}: row 1: no header (the file or sheet is empty): no columns to read")
+        problem = self._mapping_problem()
+        if problem:
+            raise OobImportError(problem)
+        spec = self.mapping_spec()
+        text = self.mapping_edit.text().strip()
+        if text and self.mapping_keep and as_spec(load_mapping(self.mapping_keep)) == as_spec(load_mapping(spec)):
+            return text
+        return spec
+
+    def _fill_rows(self, sc: Scenario) -> None:
+        """The first ``PREVIEW_ROWS`` rows of the table as read through the mapping (before
+        the conversion): what each row became, with its strengths; ``est.`` marks an estimate."""
+        recs: list[tuple[int, list[str]]] = []
+        for c in sc.commanders.values():
+            row = c.attributes.get("source_row")
+            if isinstance(row, int):
+                men = c.attributes.get("stated_men")
+                guns = c.attributes.get("stated_guns")
+                est = " (est.)" if c.attributes.get("stated_estimated") else ""
+                recs.append(
+                    (
+                        row,
+                        [
+                            str(row),
+                            f"command ({c.echelon})",
+                            c.attributes.get("formation", c.name),
+                            c.side,
+                            "",
+                            "",
+                            f"{men:,}{est} stated" if men else "",
+                            "",
+                            f"{guns:,} stated" if guns else "",
+                        ],
+                    )
+                )
+        for u in sc.units.values():
+            row = u.attributes.get("source_row")
+            if isinstance(row, int):
+                est = " (est.)" if u.attributes.get("men_estimated") else ""
+                recs.append(
+                    (
+                        row,
+                        [
+                            str(row),
+                            "unit",
+                            u.name,
+                            u.side,
+                            u.arm.value,
+                            u.subtype.value if u.subtype else "",
+                            f"{u.men:,}{est}",
+                            str(u.figures or (f"{u.bases} bases" if u.bases else "")),
+                            str(u.guns),
+                        ],
+                    )
+                )
+        recs.sort(key=lambda r: r[0])
+        recs = recs[:PREVIEW_ROWS]
+        self.rows_table.setRowCount(len(recs))
+        for r, (_row, cols) in enumerate(recs):
+            for c, text in enumerate(cols):
+                self.rows_table.setItem(r, c, QTableWidgetItem(text))
+        self.rows_table.resizeColumnsToContents()
 
     def _fill_tree(self, sc: Scenario) -> None:
         def item(node: str) -> QTreeWidgetItem:
@@ -398,7 +679,7 @@ def import_into(doc: Document, dialog: ImportDialog) -> list[str]:
             "Game ▸ Back to Scenario Editor first, or import into a new document"
         )
     side_map, new_sides = dialog.side_mapping()
-    edit, nodes = merge_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
+    edit, nodes = import_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
     if not doc.push(edit):
         raise ValueError("the document refused the import")
     return nodes

@@ -197,6 +197,9 @@ class LabelRequest:
     along : tuple[tuple[QPointF, float], ...]
         for a name along a line: candidate (scene centre, angle in degrees) placements, tried
         in order; the label is then centred on the point and turned (``AlongLabel``).
+    shifts : tuple[tuple[float, float], ...]
+        candidate (dx, dy) screen-pixel shifts from the anchored place, tried in order instead
+        of the kind's own (a formation marker's name: below its symbol, above, right, left).
     """
 
     label: Label
@@ -206,6 +209,7 @@ class LabelRequest:
     priority: int = 3
     rank: float | None = None
     along: tuple[tuple[QPointF, float], ...] = ()
+    shifts: tuple[tuple[float, float], ...] = ()
 
 
 RANKS = {"army": 0.0, "c_in_c": 0.0, "corps": 1.0, "town": 2.0, "division": 3.0, "objective": 4.0, "brigade": 5.0}
@@ -295,10 +299,15 @@ def place_labels(
                 tw, th = turned_size(w, h, angle)
                 tries.append((round(cx - tw / 2.0), round(cy - th / 2.0), tw, th, angle))
         else:
-            shifts = (0.0, -h, h) if req.priority == 0 else (0.0, h) if req.priority == 1 else (0.0,)
+            if req.shifts:
+                shifts = req.shifts
+            elif req.priority == 0:
+                shifts = ((0.0, 0.0), (0.0, -h), (0.0, h))
+            else:
+                shifts = ((0.0, 0.0), (0.0, h)) if req.priority == 1 else ((0.0, 0.0),)
             tries = [
-                (round(ax - w / 2.0), round((ay if req.below else ay - h / 2.0) + shift), w, h, None)
-                for shift in shifts
+                (round(ax - w / 2.0 + sx), round((ay if req.below else ay - h / 2.0) + sy), w, h, None)
+                for sx, sy in shifts
             ]
         for x0, y0, tw, th, angle in tries:
             x1, y1 = x0 + tw, y0 + th
@@ -324,6 +333,17 @@ def place_labels(
             grid.setdefault(cell, []).append(r)
         placed.append((QRectF(x0, y0, x1 - x0, y1 - y0), label if angle is None else AlongLabel(label, angle)))
     return placed
+
+
+def first_free(candidates: list[QRectF], taken: Iterable[QRectF]) -> int:
+    """Index of the first of ``candidates`` (a badge's possible rectangles, best first) that
+    meets none of ``taken`` (rectangles in the same coordinates, e.g. neighbours' order-budget
+    badges); 0 when every one meets something."""
+    rects = list(taken)
+    for i, c in enumerate(candidates):
+        if not any(c.intersects(r) for r in rects):
+            return i
+    return 0
 
 
 def _priority(req: LabelRequest) -> float:
@@ -373,7 +393,13 @@ def merge_town_objectives(
 
 
 def labels_in_view(
-    by_kind: dict, t: QTransform, vp: QRectF, lod: float, table: QRectF, fixed: Iterable[QRectF] = ()
+    by_kind: dict,
+    t: QTransform,
+    vp: QRectF,
+    lod: float,
+    table: QRectF,
+    fixed: Iterable[QRectF] = (),
+    aggregates=None,
 ) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
@@ -382,7 +408,9 @@ def labels_in_view(
     ``lod`` (px per cm) hides (unit names below ``LABEL_MIN_LOD``); troops are measured as
     obstacles only when a terrain name asks for room. ``t`` maps scene to device pixels, ``vp``
     is the viewport (device pixels), ``table`` the table's scene rectangle and ``fixed`` device
-    rectangles no label may cover (``place_labels``).
+    rectangles no label may cover (``place_labels``). ``aggregates`` (an ``AggregateLayer``)
+    adds the names and strengths of the formation markers drawn at this zoom, ranked as their
+    commanders, in place of those commanders' own names.
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -409,7 +437,12 @@ def labels_in_view(
         if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()
     ]
     requests: list[LabelRequest] = []
+    named: set[str] = set()
+    if aggregates is not None:
+        requests, named = aggregates.label_requests(lod, view)
     for item in commanders:
+        if item.id in named:
+            continue
         req = item.label_request(lod)
         if req is not None:
             rank = RANKS.get(getattr(item, "echelon", ""), RANKS["brigade"])

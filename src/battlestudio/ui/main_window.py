@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu
 
-from battlestudio.document import Document
+from battlestudio.document import Document, paste_into
 from battlestudio.edits import MAP_KINDS, copy_records, paste_edit
 from battlestudio.ui.actions import Actions, app_icon, build_actions
 from battlestudio.ui.club.view import ClubView
@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.recovery = recovery or RecoveryStore()
         self.document = document or Document(new_battle())
         self.clip = None
+        self.clip_ruleset: str | None = None
         self.setObjectName("main_window")
         self.setWindowIcon(app_icon())
         self.setAcceptDrops(True)  # documents dropped on the window open (dropEvent)
@@ -255,17 +256,34 @@ class MainWindow(QMainWindow):
         clip = copy_records(self.document.scenario, self.document.selection)
         if len(clip):
             self.clip = clip
+            self.clip_ruleset = self.document.scenario.info.ruleset  # a paste elsewhere converts
 
     def cut(self) -> None:
         self.copy()
         delete_selection(self.document)
 
     def paste(self) -> None:
-        made = paste_edit(self.document.scenario, self.clip) if self.clip is not None else None
+        if self.clip is None:
+            return
+        from battlestudio.edits.clipboard import side_mapping
+        from battlestudio.ui.paste_sides_dialog import ask_paste_sides
+
+        sc = self.document.scenario
+        sides, unmatched = side_mapping(sc, self.clip)
+        new_sides: dict = {}
+        if unmatched:  # another document's sides: the user says where they go
+            answer = ask_paste_sides(self, sc, self.clip, sides, unmatched)
+            if answer is None:
+                return
+            sides, new_sides = answer
+        made = paste_into(sc, self.clip, self.clip_ruleset, sides=sides, new_sides=new_sides)
         if made is not None:
             edit, ids = made
             self.document.push(edit)
             self.document.set_selection(ids)
+            moved = [f"{self.clip.sides[a].name} → {sc.sides[b].name}" for a, b in sides.items() if a != b]
+            if moved:
+                self.statusBar().showMessage("Pasted onto the sides of this document: " + ", ".join(moved), 10_000)
 
     def duplicate(self) -> None:
         made = paste_edit(self.document.scenario, copy_records(self.document.scenario, self.document.selection))

@@ -688,6 +688,15 @@ def _swatch(painter: QPainter, kind: str, c: QColor, sw: QRectF, px: float) -> N
         painter.setPen(QPen(c, 2.0))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(sw.adjusted(px * 0.3, 0, -px * 0.3, 0))
+    elif kind == "formation":
+        from battlestudio.ui.aggregate_layer import draw_symbol
+
+        hull = QColor(c)
+        hull.setAlpha(70)
+        painter.setPen(QPen(c.darker(160), 1.0))
+        painter.setBrush(hull)
+        painter.drawRoundedRect(sw.adjusted(-px * 0.2, -px * 0.2, px * 0.2, px * 0.2), px * 0.3, px * 0.3)
+        draw_symbol(painter, sw.adjusted(px * 0.35, px * 0.15, -px * 0.35, -px * 0.15), QColor("#b8b8b8"), "")
     elif kind == "flag":
         painter.setPen(QPen(QColor("#202020"), 1))
         painter.drawLine(QPointF(sw.left() + px * 0.3, sw.bottom()), QPointF(sw.left() + px * 0.3, sw.top()))
@@ -711,16 +720,45 @@ def _colour_distance(a: QColor, b: QColor) -> int:
     return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())
 
 
+def drawn_nations(scene, scenario) -> list[tuple[str, str]]:
+    """(nation, ``#rrggbb``) of every nation whose units or commanders ``scene`` draws in a
+    colour other than their side's (``Side.colour``): units and generals keep their nation's
+    coat colour (``styles.nation_colour``), so the legend must name it. Sorted by nation;
+    hidden layers and eliminated units left out (those are listed as eliminated)."""
+    from battlestudio.ui.map_scene import layer_of
+    from battlestudio.ui.styles import nation_colour
+
+    hidden = scene.hidden_layers
+    sides = {sid: side.colour for sid, side in scenario.sides.items()}
+    sides.update(scene.ctx.side_colours)
+    nations: dict[str, str] = {}
+    for kind in ("units", "commanders"):
+        items = scene.items_by_kind[kind]
+        for rid, rec in scene.records(kind).items():
+            item = items.get(rid)
+            if item is None or layer_of(item) in hidden or getattr(rec, "state", "") == "eliminated":
+                continue
+            nation = getattr(rec, "nation", "")
+            if not nation or nation in nations:
+                continue
+            side_colour = sides.get(rec.side, "#808080")
+            fill = nation_colour(nation, side_colour)
+            if _colour_distance(fill, QColor(side_colour)) > 60:
+                nations[nation] = fill.name()
+    return sorted(nations.items())
+
+
 def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]]:
     """(swatch kind, colour, text) of what ``scene`` draws: sides with troops shown (in their
-    ``Side.colour``), nations drawn in their own colour, unit states named after the names,
-    eliminated units, terrain kinds, towns and objectives present and not hidden, and the
+    ``Side.colour``), nations drawn in their own colour (``drawn_nations``), unit states named
+    after the names, eliminated units, commanders, the formation markers drawn at this zoom
+    (``ui.aggregate_layer``), terrain kinds, towns and objectives present and not hidden, and the
     command overlay's reaches, links, marks and orders that are drawn."""
     from battlestudio.analysis.command_picture import EXEMPT, IN, OUT
     from battlestudio.ui.command_items import SUMMARY_LOD
     from battlestudio.ui.command_overlay import LINK_COLOURS, ORDER_COLOURS
     from battlestudio.ui.map_scene import layer_of
-    from battlestudio.ui.styles import TERRAIN_STYLES
+    from battlestudio.ui.styles import ECHELON_MARKS, TERRAIN_STYLES
 
     hidden = scene.hidden_layers
     kinds = scene.items_by_kind
@@ -730,17 +768,8 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
     for sid, side in scenario.sides.items():
         if sid in troop_sides or sid in general_sides:
             out.append(("box", side.colour, side.name))
-    nations: dict[str, str] = {}  # units drawn in their nation's colour, not their side's
-    for item in kinds["units"].values():
-        key = getattr(item, "_colour", None)
-        if key is None or layer_of(item) in hidden or getattr(item, "eliminated", False):
-            continue
-        nation, side_colour = key[0], key[1]
-        fill = item._fill
-        if nation and nation not in nations and _colour_distance(fill, QColor(side_colour)) > 60:
-            nations[nation] = fill.name()
-    for nation in sorted(nations):
-        out.append(("box", nations[nation], nation[:1].upper() + nation[1:]))
+    for nation, colour in drawn_nations(scene, scenario):
+        out.append(("box", colour, nation[:1].upper() + nation[1:]))
     if any(getattr(i, "eliminated", False) and layer_of(i) not in hidden for i in kinds["units"].values()):
         out.append(("faded", "#9a9a9a", "eliminated (struck out)"))
     states = sorted({i.state for i in kinds["units"].values() if getattr(i, "state", "") and layer_of(i) not in hidden})
@@ -748,7 +777,13 @@ def legend_entries(scene, state, scenario, overlay) -> list[tuple[str, str, str]
         said = {"U": "U disorder", "FU": "FU complete disorder"}
         out.append(("text", "#1b1b1b", "Name (" + ", ".join(said.get(st, st) for st in states) + ")"))
     if general_sides and any(layer_of(i) not in hidden for i in kinds["commanders"].values()):
-        out.append(("flag", "#d8d8d8", "commander (XXX army, XX corps … echelon)"))
+        marks = ", ".join(f"{ECHELON_MARKS[e]} {e}" for e in ("army", "corps", "division", "brigade"))
+        out.append(("flag", "#d8d8d8", f"commander ({marks})"))
+    layer = getattr(scene, "aggregate_layer", None)
+    markers = layer.markers() if layer is not None else []
+    if markers:
+        what = markers[0].echelon
+        out.append(("formation", "#d8d8d8", f"{what}: its units' ground, symbol, name and men (zoomed out)"))
     seen: set[str] = set()
     for item in kinds["terrain"].values():
         kind = getattr(item, "terrain_kind", None)
@@ -828,6 +863,7 @@ __all__ = [
     "PageSpec",
     "PAPERS",
     "export_map",
+    "drawn_nations",
     "legend_entries",
     "page_layout",
     "page_title",

@@ -28,6 +28,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from battlestudio.model.terrain import TerrainKind
+from battlestudio.ui.aggregate_layer import LAYER as FORMATIONS_LAYER
+from battlestudio.ui.aggregate_layer import AggregateLayer
 from battlestudio.ui.coords import table_rect_to_scene
 from battlestudio.ui.items import (
     CommanderItem,
@@ -138,6 +140,10 @@ class MapScene(QGraphicsScene):
         self.unit_layer = UnitLayer(self)
         self.unit_layer.setVisible(False)
         self.addItem(self.unit_layer)
+        self.aggregate_layer = AggregateLayer(self)
+        """One marker per corps or division when zoomed out (``ui.aggregate_layer``)."""
+        self.addItem(self.aggregate_layer)
+        self.layer_hooks[FORMATIONS_LAYER] = self.aggregate_layer.set_shown
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.set_table(*self.table_size)
 
@@ -147,6 +153,7 @@ class MapScene(QGraphicsScene):
         self.table_size = self.ctx.table_size = (width, height)
         self.setSceneRect(table_rect_to_scene(0.0, 0.0, width, height).adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
         self.unit_layer.set_bounds(self.sceneRect())
+        self.aggregate_layer.set_bounds(self.sceneRect())
         self.update()
 
     def set_zoom(self, px_per_cm: float) -> None:
@@ -313,6 +320,10 @@ class MapScene(QGraphicsScene):
                 self.removeItem(item)
             items.clear()
             self._records[kind].clear()
+
+    def records(self, kind: str) -> Mapping[str, object]:
+        """The records of ``kind`` the items were last synced from (id → record)."""
+        return self._records[kind]
 
     def item_for(self, rid: str) -> MapItem | None:
         """The item of record ``rid`` whatever its kind, or None."""

@@ -128,6 +128,7 @@ class MapView(QGraphicsView):
         self.map_scene.ctx.side_colours = {sid: side.colour for sid, side in s.sides.items()}
         self.map_scene.ctx.record_names = _record_names(s, self._designed())
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
+        self.map_scene.aggregate_layer.set_oob(s.oob)
         for kind in ITEM_CLASSES:
             self.map_scene.reconcile(kind, getattr(s, kind))
         self._on_selection_changed(self.document.selection)
@@ -141,6 +142,8 @@ class MapView(QGraphicsView):
             if names != self.map_scene.ctx.record_names:
                 self.map_scene.ctx.record_names = names
                 self.map_scene.resync("reinforcements", s.reinforcements)
+        if any(c.kind == "oob" for c in changes):
+            self.map_scene.aggregate_layer.set_oob(s.oob)  # formations: reattached, or a new file's
         for change in changes:
             if change.kind in ITEM_CLASSES:
                 self.map_scene.reconcile(change.kind, getattr(s, change.kind), change.ids)
@@ -328,7 +331,7 @@ class MapView(QGraphicsView):
         # (TerrainItem.label_request): below that a step that only moves units keeps the labels
         units = revs["units"] if self.zoom() >= LABEL_MIN_LOD else -1
         fixed = [
-            item.deviceTransform(t).mapRect(item.boundingRect())  # a handful of badges
+            item.deviceTransform(t).mapRect(item.shape().boundingRect())  # a handful of badges, where drawn
             for items in scene.label_obstacles
             for item in items()
             if item.isVisible()
@@ -352,11 +355,14 @@ class MapView(QGraphicsView):
             units,
             scene.layer_revision,
             scene.ctx.labels_visible,
+            scene.aggregate_layer.revision if scene.aggregate_layer.markers() else -1,
         )
         if key != self._label_key:
             self._label_key = key
             self._labels = (
-                labels_in_view(scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed)
+                labels_in_view(
+                    scene.items_by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer
+                )
                 if scene.ctx.labels_visible
                 else []
             )
@@ -365,7 +371,10 @@ class MapView(QGraphicsView):
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
         exposed = self.viewportTransform().mapRect(rect)
         painter.save()
-        painter.resetTransform()
+        # labels are placed in viewport pixels: on the viewport that is the painter's device,
+        # but ``render`` (exports) paints the view into a part of a page (below its title)
+        inverse, _ok = self.viewportTransform().inverted()
+        painter.setWorldTransform(inverse * painter.worldTransform())
         for r, label in self.placed_labels():
             if r.intersects(exposed):
                 label.draw(painter, r)

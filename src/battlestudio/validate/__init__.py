@@ -5,7 +5,7 @@
 subject ids, a message naming the field and its value), errors first, then warnings, each group
 in check order: record ids and references, the order of battle, the table and turns,
 reinforcements, unit strengths, geometries (empty, invalid, off the table, overlapping towns),
-where the troops stand (off the table, overlapping, in impassable terrain, crowded towns),
+where the troops stand (off the table, overlapping, in impassable terrain or a river, crowded towns),
 idle commanders, the ruleset's terms and the recorded game. Pure: no Qt, no SQL.
 """
 
@@ -40,6 +40,7 @@ def find_problems(s: Scenario, cache: FootprintCache | None = None) -> list[Prob
     found += geometry.town_overlaps(s)
     found += placement.off_table(s, footprints)
     found += placement.in_impassable(s, footprints)
+    found += placement.in_river(s, footprints)
     found += placement.overlaps(s, footprints)
     found += placement.towns_over_capacity(s, footprints)
     found += oob.idle_commanders(s)

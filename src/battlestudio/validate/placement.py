@@ -1,6 +1,6 @@
 """Checks of where the troops stand: units and commanders off the table, units overlapping,
-units in impassable terrain (Torden over Europa 4.7), town zones holding more units than their
-capacity (Torden over Europa 4.8.2).
+units in impassable terrain (Torden over Europa 4.7) or in a river away from its crossings, town
+zones holding more units than their capacity (Torden over Europa 4.8.2).
 
 Footprints (table cm) come from a ``FootprintCache`` kept between checks, so the Problems dock
 re-checking after an edit recomputes only the units that changed. Units and commanders of a
@@ -192,6 +192,46 @@ def in_impassable(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Probl
                     "unit.impassable",
                     f"units[{uid!r}].position: {_name(s, uid)} stands {area:.1f} cm² "
                     f"in impassable terrain {_name(s, tid)} ({tid!r})",
+                    uid,
+                    tid,
+                )
+
+
+RIVER_WIDTH_CM = 2.5
+"""Width of a river drawn without one (the map draws it so wide)."""
+
+
+def in_river(s: Scenario, footprints: dict[str, Polygon]) -> Iterable[Problem]:
+    """Units standing in a river's water away from its bridges and fords (errors): a river is
+    crossed only there, so troops turned or dropped into it are misplaced."""
+    waters = []
+    crossings = [
+        t.geometry
+        for t in s.terrain.values()
+        if t.kind in (TerrainKind.BRIDGE, TerrainKind.FORD) and t.geometry.is_valid and not t.geometry.is_empty
+    ]
+    dry = shapely.union_all(crossings) if crossings else None
+    for tid, t in s.terrain.items():
+        if t.kind != TerrainKind.RIVER or t.geometry.is_empty or not t.geometry.is_valid:
+            continue
+        water = t.geometry if t.geometry.area > 0 else t.geometry.buffer((t.width or RIVER_WIDTH_CM) / 2.0)
+        if dry is not None:
+            water = water.difference(dry)
+        if not water.is_empty:
+            waters.append((tid, water))
+    if not waters or not footprints:
+        return
+    ids = list(footprints)
+    tree = STRtree(np.array([footprints[i] for i in ids], dtype=object))
+    for tid, water in waters:
+        for k in sorted(tree.query(water, predicate="intersects").tolist()):
+            uid = ids[k]
+            area = footprints[uid].intersection(water).area
+            if area > MIN_OVERLAP_CM2:
+                yield error(
+                    "unit.in_river",
+                    f"units[{uid!r}].position: {_name(s, uid)} stands {area:.1f} cm² in the river "
+                    f"{_name(s, tid)} ({tid!r}), away from its bridges and fords: move it to a bank or a crossing",
                     uid,
                     tid,
                 )

@@ -151,6 +151,21 @@ def test_xlsx_not_a_zip(tmp_path):
         import_oob([bad], "xlsx", mapping=LEVELS)
 
 
+def test_xlsx_with_a_zip_version_python_cannot_read(tmp_path):
+    """Found by the 10,000-input fuzz run: a flipped 'version needed to extract' byte made
+    ``zipfile`` raise NotImplementedError, which ended as an internal error."""
+    raw = bytearray(_xlsx(tmp_path).read_bytes())
+    at = raw.find(b"PK\x01\x02")  # the first central directory entry
+    raw[at + 6 : at + 8] = (101).to_bytes(2, "little")  # version 10.1 needed to extract
+    bad = tmp_path / "version.xlsx"
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(OobImportError) as info:
+        import_oob([bad], "xlsx", mapping=LEVELS)
+    said = str(info.value)
+    assert said.startswith(f"{bad}: not a readable XLSX workbook (its zip archive uses a feature")
+    assert "zip file version 10.1" in said and "save it again" in said
+
+
 def test_orbat_mapper_deep_nesting(tmp_path):
     p = tmp_path / "deep.json"
     p.write_text('{"type": "ORBAT-mapper", "a": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")

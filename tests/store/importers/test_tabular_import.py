@@ -45,8 +45,16 @@ def test_waterloo_from_level_columns():
     # the only problems: units whose men and guns cells are empty, one warning each, naming the row
     source = list(csv.DictReader(open(DATA / "waterloo-1815-from-pages.csv", encoding="utf-8")))
     empty = sorted(u.attributes["source_row"] for u in sc.units.values() if u.men == 0 and u.guns == 0)
-    assert sorted(w.line for w in res.problems()) == empty and len(empty) == 67
-    assert all("has no men and no guns (column(s) 'men' empty or 0)" in w.message for w in res.problems())
+    blank = [w for w in res.problems() if "has no men and no guns" in w.message]
+    assert sorted(w.line for w in blank) == empty and len(empty) == 67
+    assert all("has no men and no guns (column(s) 'men' empty or 0)" in w.message for w in blank)
+    # and command rows whose stated totals the units under them do not reach, each named with both numbers
+    stated = {w.line: w.message for w in res.problems() if w not in blank}
+    assert all("they disagree" in m for m in stated.values()) and len(stated) == 13
+    assert stated[2].startswith("Armée du Nord: 73,000 men stated, 0 in the units under it; 252 guns stated")
+    assert stated[91].startswith("IV Corps: 32,000 men stated, 34,052 in the units under it")
+    iv_row = next(c for c in sc.commanders.values() if c.attributes.get("source_row") == 91)
+    assert iv_row.attributes["stated_men"] == 32000
     assert all(not source[n - 2]["men"] and not source[n - 2]["guns"] for n in empty)
     assert sum(1 for u in sc.units.values() if u.men == 0 and u.side == "french") == 36
     assert sc.validate_oob() == []
@@ -183,7 +191,7 @@ MAP_DOC = Path(__file__).resolve().parents[3] / "docs" / "import-mapping.md"
         ),
         (
             '[hierarchy]\nlevels = ["army"]\n[values.colour]\nred = "x"\n',
-            r"bad.toml: unknown key 'colour' in \[values\]; known keys: arm, quality, echelon, side",
+            r"bad.toml: unknown key 'colour' in \[values\]; known keys: arm, subtype, quality, echelon, side",
         ),
         (
             '[hierarchy]\npath = "path"\nseparator = 1\n[columns]\nname = "name"\n',

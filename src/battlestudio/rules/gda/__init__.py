@@ -142,6 +142,9 @@ class GdaRuleset(RulesetDefaults):
                 "attack_results",
                 "discipline_test",
                 "fate_table",
+                "fire_support_range_cm.<arm>",
+                "fire_support_effect.<arm>",
+                "evade_distance_cm.<arm>",
             ),
         )
 

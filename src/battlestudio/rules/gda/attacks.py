@@ -90,6 +90,27 @@ def _tasks(state: GameState, brigade: str | None) -> tuple[str, ...]:
     return brigade_status(state, brigade).tasks if brigade else ()
 
 
+def normal_move(unit: Unit, params: RuleParameters) -> float:
+    """The unit's normal move in cm: ``attributes["normal_move_cm"]``, else the scenario's
+    ``normal_move_cm.<arm>.<formation>`` or ``normal_move_cm.<arm>`` (movement rates are lost,
+    digest Missing piece 12).
+
+    Raises
+    ------
+    MissingParameterError
+        when neither is given.
+    """
+    if "normal_move_cm" in unit.attributes:
+        return float(unit.attributes["normal_move_cm"])
+    return float(
+        params.require(
+            "normal_move_cm",
+            f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
+            f"normal_move_cm.{unit.arm.value}",
+        )[1]
+    )
+
+
 def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     """Maximum attack distance in cm: normal move + attack bonus (+ the most the Forward! dice
     can give). ОБЪЯВЛЕНИЕ АТАКИ; ПРОЦЕДУРА АТАКИ 3, 5.
@@ -99,16 +120,7 @@ def attack_reach(unit: Unit, params: RuleParameters, forward: bool) -> float:
     MissingParameterError
         when neither ``attributes["normal_move_cm"]`` nor ``normal_move_cm.<arm>`` is given.
     """
-    if "normal_move_cm" in unit.attributes:
-        move = float(unit.attributes["normal_move_cm"])
-    else:
-        move = float(
-            params.require(
-                "normal_move_cm",
-                f"normal_move_cm.{unit.arm.value}.{unit.formation.value}",
-                f"normal_move_cm.{unit.arm.value}",
-            )[1]
-        )
+    move = normal_move(unit, params)
     bonus = distance_cm(params, "attack_bonus_cavalry" if unit.arm is Arm.CAVALRY else "attack_bonus_infantry")
     extra = 0.0
     if forward:
@@ -156,6 +168,9 @@ def check_attack(
     """Whether ``decl`` may be declared, with the reason for every refusal.
 
     ``declared`` are this side's declarations already made this turn (restrictions 3, 5, 11).
+    Adam's example (Пример – Объявление атаки): without Infantry Assault! his Light Brigade
+    declares one battalion's attack and the others may not support it; with the task all may
+    attack, separately or supported.
 
     Raises
     ------
@@ -291,7 +306,9 @@ def check_attack(
 def support_position(lead: Unit, s: Unit, params: RuleParameters) -> str | None:
     """``left``, ``right`` or ``rear`` when ``s`` stands where a support may (ПОДДЕРЖКА АТАКИ):
     facing the same way, within 5 cm [3"] on a flank, or behind with ≥ 50% of it directly
-    behind the leading unit within 5 cm (infantry) / 10 cm [6"] (cavalry); else None."""
+    behind the leading unit within 5 cm (infantry) / 10 cm [6"] (cavalry); else None.
+    Support example 1: the two columns behind and to the sides, each within 5 cm, are the left
+    and right flank supports; a column directly behind is the rear support."""
     tol = float(params.get("support_facing_tolerance_deg"))
     diff = abs((s.facing - lead.facing + 180.0) % 360.0 - 180.0)
     if diff > tol:
@@ -364,6 +381,9 @@ def check_support(
     * З — a Faltering brigade gives no support, except when ``single_attacker`` attacks two
       adjacent defenders of it: the other one joins the defence as a flank support;
     * К — terrain of a ``blocking_terrain`` kind between the two (``geometry.impassable_between``).
+
+    Support example 2: of the Russian brigade's units 2 and 3 only 2 supports unit 1; unit 3 has a
+    French unit not involved in the attack directly to its front (Г).
     """
     s = state.units.get(sid)
     if s is None:

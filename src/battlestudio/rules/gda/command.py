@@ -123,6 +123,8 @@ def obey_threshold(demoralised: bool, params: RuleParameters) -> int:
 
 def faltering_result(grade: Grade, die: int, params: RuleParameters) -> FalteringResult:
     """Row ``grade`` (averaged quality), column ``die`` (1–6) of the Faltering Brigade table.
+    Example В: Dullitz's Faltering brigade of 3 Line and 1 Veteran battalions averages Line and
+    its 3 is Retreat.
 
     Raises
     ------

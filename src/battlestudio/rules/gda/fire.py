@@ -24,7 +24,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.melee import ATTACK_FLAG, attack_of
+from battlestudio.rules.gda.declaration import ATTACK_FLAG, attack_of
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 

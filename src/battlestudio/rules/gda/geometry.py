@@ -1,6 +1,8 @@
 """Distances and geometric tests of General d'Armée: the metric/imperial choice, the
 brigadier's 30 cm [18"] command range, "flanked" (half an enemy within 15 cm [9"] of flank or
-rear, nothing between), the battery 30 cm [18"] behind the front line, and enemies near.
+rear, nothing between), the battery 30 cm [18"] behind the front line, enemies near, and the
+wheel (поворот «колесом») on the inner flank used by the attacker (ПРОЦЕДУРА АТАКИ 2) and the
+target (ПРОВЕДЕНИЕ АТАКИ 5 Б I).
 
 Footprints are ``Unit.footprint()`` (table cm); distances are G-1 (nearest points) unless a
 rule names a reference point (geometry-glossary §0.2).
@@ -10,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from shapely.geometry import LineString, Point as ShapelyPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, unary_union
 
-from battlestudio.model.geometry import TINY, forward
+from battlestudio.model.geometry import TINY, forward, right_of
 from battlestudio.model.terrain import TerrainFeature
 from battlestudio.model.units import Arm, Unit
 from battlestudio.replay.state import GameState
@@ -223,3 +226,25 @@ def impassable_between(a: Unit, b: Unit, terrain: Sequence[TerrainFeature], para
         if line is not None and line.intersects(g) and not g.contains(fa.centroid) and not g.contains(fb.centroid):
             return kind
     return ""
+
+
+def wheel_geometry(u: Unit, turn: float) -> tuple[tuple[float, float], float]:
+    """(pivot, outer-flank travel cm) of ``u`` wheeling by ``turn`` degrees of facing: it pivots
+    on the flank it turns towards (a positive turn raises the facing) and the other flank travels
+    frontage × angle (ПРОЦЕДУРА АТАКИ 2, поворот «колесом»)."""
+    rx, ry = right_of(u.facing)
+    half = u.rect().width / 2
+    side = -1.0 if turn > 0 else 1.0  # a positive turn pivots on the flank opposite the right
+    pivot = (u.position[0] + side * rx * half, u.position[1] + side * ry * half)
+    return pivot, u.rect().width * math.radians(abs(turn))
+
+
+def _rotate(pt: tuple[float, float], pivot: tuple[float, float], turn: float) -> tuple[float, float]:
+    r = math.radians(turn)
+    dx, dy = pt[0] - pivot[0], pt[1] - pivot[1]
+    return (pivot[0] + dx * math.cos(r) - dy * math.sin(r), pivot[1] + dx * math.sin(r) + dy * math.cos(r))
+
+
+def wheeled(u: Unit, pivot: tuple[float, float], turn: float) -> Unit:
+    """``u`` turned by ``turn`` degrees about ``pivot`` (its front point and facing)."""
+    return replace(u, position=_rotate(u.position, pivot, turn), facing=(u.facing + turn) % 360.0)

@@ -1,19 +1,12 @@
-"""General d'Armée attacks at the table (АТАКА): declaration and the 2D6 attack roll.
+"""General d'Armée: the 2D6 attack roll (ПРОВЕДЕНИЕ АТАКИ 1–3, 9; ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»).
 
-Two actions, each in its phase of the turn (``rules.gda`` phases):
-
-* ``declare_attack`` (phase ``attack-declaration``; ПРОЦЕДУРА АТАКИ 1, ОБЪЯВЛЕНИЕ АТАКИ,
-  ОГРАНИЧЕНИЯ НА АТАКУ 1–16, ПОДДЕРЖКА АТАКИ): ``attacks.check_attack`` against this side's
-  declarations already made this turn; recorded as the unit flag ``gda-attack:<unit>``
-  (``order_events.CommandStateChanged``).
-* ``attack`` (phase ``attacks``; ПРОВЕДЕНИЕ АТАКИ 1–3, 9; ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»): «Обе
-  стороны бросают 2Д6, добавляют модификаторы» — both leading units roll 2D6 with
-  ``modifiers.attack_modifiers``; each support allows one die rerolled («переброс 1Д6», with
-  ``attacks.support_reroll_penalty``, minimum 1), attacker first, then the defender, whose
-  supports in range are included whether he wants them or not (step 3 «не имеет вариантов
-  отказаться»). A clean double six calls for a Fate test («Двойная 6»). The difference of the
-  totals is recorded as a ``combat_events.Melee`` with no winner yet.
-* ``attack_result`` lives in ``results`` (the lost Attack Results table, applied to every unit).
+``attack`` (phase ``attacks``): «Обе стороны бросают 2Д6, добавляют модификаторы» — both leading
+units roll 2D6 with ``modifiers.attack_modifiers``; each support allows one die rerolled
+(«переброс 1Д6», with ``attacks.support_reroll_penalty``, minimum 1), attacker first, then the
+defender, whose supports in range are included whether he wants them or not (step 3 «не имеет
+вариантов отказаться»). A clean double six calls for a Fate test («Двойная 6», ``fate``). The
+difference of the totals is recorded as a ``combat_events.Melee`` with no winner yet;
+``attack_result`` (``results``) applies the lost Attack Results table.
 
 Reroll choice: a player rerolls his lowest die while it shows less than ``reroll_below``
 (the action's parameter), once per support («Перебросы поддержки добровольны»); the exact
@@ -35,162 +28,32 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, DiceSpec, Modifier, RollRecord
 from battlestudio.rules.gda.attacks import (
-    Declaration,
     brigade_of,
-    check_attack,
     check_support,
     support_reroll_penalty,
 )
-from battlestudio.rules.gda.brigades import UnitState, members, unit_state
+from battlestudio.rules.gda.brigades import members
 from battlestudio.rules.gda.modifiers import attack_modifiers, situation_from_positions
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 
-ATTACK_FLAG = "gda-attack"
-"""``CommandStateChanged.state`` of a declared / rolled attack, keyed by the leading attacker."""
+from battlestudio.rules.gda.declaration import (
+    ATTACK_FLAG,
+    RESULT_TABLE,
+    UNIT_RESULTS,
+    _own_unit,
+    attack_of,
+    attacks_on,
+    damage_in_attack,
+    declared_this_turn,
+)
+
 
 D6 = DiceSpec(1, 6)
 TWO_D6 = DiceSpec(2, 6)
-
-UNIT_RESULTS = ("stands", "unformed", "retreating", "routing", "dispersed")
-"""What the Attack Results table can do to a unit, in the seed's words (Не построенные,
-Отступают, Бегут, Рассеиваются); ``stands`` leaves it as it is."""
-
-DECLARE_RULE = "ПРОЦЕДУРА АТАКИ 1; ОБЪЯВЛЕНИЕ АТАКИ; ОГРАНИЧЕНИЯ НА АТАКУ 1-16"
 ATTACK_RULE = "ПРОВЕДЕНИЕ АТАКИ 1-3, 9; ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ»; Модификаторы атаки"
-RESULT_TABLE = "ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ» (values lost), scenario parameter gda.attack_results"
 
 
-def attack_of(state: GameState, unit_id: str) -> Mapping[str, Any] | None:
-    """The attack ``unit_id`` leads this turn (declared or rolled), or None."""
-    v = state.flags.get(f"{ATTACK_FLAG}:{unit_id}")
-    if not isinstance(v, Mapping) or int(v.get("turn", -1)) != state.turn:
-        return None
-    return v
-
-
-def declared_this_turn(state: GameState, side: str) -> list[Declaration]:
-    """This side's attacks declared this turn (restrictions 3, 5, 11 look at them)."""
-    out = []
-    for key, v in state.flags.items():
-        if not key.startswith(ATTACK_FLAG + ":") or not isinstance(v, Mapping):
-            continue
-        uid = key.split(":", 1)[1]
-        u = state.units.get(uid)
-        if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn:
-            out.append(Declaration(uid, str(v["target"]), tuple(v.get("supports", ()))))
-    return out
-
-
-def attacks_on(state: GameState, target: str, side: str) -> dict[str, Mapping[str, Any]]:
-    """The attacks ``side`` leads on ``target`` this turn: leading unit → its flag. Several of
-    them are separate attacks on one target (ТАБЛИЦА «РЕЗУЛЬТАТЫ АТАКИ», «Несколько отдельных
-    атак»): each attacker rolls with its own modifiers, the defender rolls once, the best
-    result counts."""
-    out: dict[str, Mapping[str, Any]] = {}
-    for key, v in sorted(state.flags.items()):
-        if not key.startswith(ATTACK_FLAG + ":") or not isinstance(v, Mapping):
-            continue
-        uid = key.split(":", 1)[1]
-        u = state.units.get(uid)
-        if u is not None and u.side == side and int(v.get("turn", -1)) == state.turn and str(v.get("target")) == target:
-            out[uid] = v
-    return out
-
-
-def _own_unit(state: GameState, subject: str) -> Unit | None:
-    u = state.units.get(subject)
-    if u is None or u.side != state.side:
-        return None
-    return u
-
-
-# ------------------------------------------------------------------------------- declaration
-def declare_spec(state: GameState, params: RuleParameters, subject: str) -> ActionSpec | None:
-    """Offered to a unit of the side whose player-turn it is, in the attack-declaration phase."""
-    if state.phase != "attack-declaration":
-        return None
-    u = _own_unit(state, subject)
-    if u is None:
-        return None
-    why = ""
-    if attack_of(state, u.id) is not None:
-        why = f"{u.name or u.id} has already declared an attack this turn"
-    elif u.arm is Arm.ARTILLERY:
-        why = "restriction 14: artillery may not declare attacks («Артиллерия не может заявлять атаки»)"
-    else:
-        try:
-            st = unit_state(u)
-        except RuleRefused as exc:
-            st, why = UnitState.FORMED, str(exc)
-        if st is not UnitState.FORMED and not why:
-            why = f"restriction 2: a {st.value} unit may not declare an attack"
-    return ActionSpec(
-        "declare_attack",
-        "Declare an attack",
-        term="Атака!",
-        rule=DECLARE_RULE,
-        parameters=(
-            ParameterSpec("target", "enemy_unit", label="Target"),
-            ParameterSpec(
-                "supports", "friendly_unit", required=False, multiple=3, label="Supports (left, right, rear)"
-            ),
-            ParameterSpec("line_of_sight", "bool", required=False, label="Line of sight to the target"),
-        ),
-        unavailable=why,
-    )
-
-
-def _declaration(state: GameState, request: ActionRequest) -> Declaration:
-    target = str(request.parameters.get("target") or "")
-    if target not in state.units:
-        raise RuleRefused(f"declare an attack on a unit: {target!r} is not one")
-    if state.units[target].side == state.units[request.subject].side:
-        raise RuleRefused(f"{target} is a friendly unit")
-    sup = request.parameters.get("supports") or ()
-    sup = (sup,) if isinstance(sup, str) else tuple(str(s) for s in sup)
-    return Declaration(request.subject, target, sup, bool(request.parameters.get("line_of_sight", True)))
-
-
-def declare_preview(state: GameState, request: ActionRequest, params: RuleParameters) -> ActionPreview:
-    decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
-    sup = "; ".join(f"{s}: {v}" for s, v in chk.supports.items())
-    bad = [f"support {s} {v}" for s, v in chk.supports.items() if v.startswith("refused")]
-    return ActionPreview(
-        "declare_attack",
-        request.subject,
-        chk.legal and not bad,
-        "; ".join([*chk.reasons, *bad]),
-        chk.explain() + (f" Supports: {sup}." if sup else ""),
-        assumed=tuple(params.assumptions()),
-    )
-
-
-def declare_resolve(
-    state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource
-) -> ActionOutcome:
-    decl = _declaration(state, request)
-    chk = check_attack(state, decl, params, request.terrain, declared=declared_this_turn(state, state.side))
-    if not chk.legal:
-        raise RuleRefused(chk.explain())
-    bad = {s: v for s, v in chk.supports.items() if v.startswith("refused")}
-    if bad:
-        raise RuleRefused("; ".join(f"support {s} {v}" for s, v in bad.items()) + " (ПОДДЕРЖКА АТАКИ)")
-    value = {
-        "turn": state.turn,
-        "stage": "declared",
-        "target": decl.target,
-        "supports": list(decl.supports),
-        "positions": dict(chk.supports),
-    }
-    ev = CommandStateChanged(
-        state.turn, state.side, state.phase, subject=decl.attacker, state=ATTACK_FLAG, value=value, reason="Атака!"
-    )
-    return ActionOutcome("resolved", chk.explain(), (ev,), assumed=tuple(params.assumptions()))
-
-
-# ------------------------------------------------------------------------------- the roll
 @dataclass(frozen=True, slots=True)
 class Side:
     """One side of an attack roll: the leading ``unit``, its ``supports`` (id → position),
@@ -277,7 +140,7 @@ def sides_of(
         if not check_support(state, a, t, s, params, terrain=terrain).startswith("refused")
     }
     d_sup = defending_supports(state, t, a, params, terrain)
-    in_attack = int(dict(decl.get("fire_damage", {})).get(a.id, 0))  # «Урон в Атаке», defensive fire (5 А)
+    in_attack = damage_in_attack(decl, a.id)  # «Урон в Атаке»: defensive fire (5 А), fire support (6), tests (7)
     a_mods = attack_modifiers(
         state, a, situation_from_positions(state, a, t, True, params, damage_in_attack=in_attack), params
     )
@@ -335,6 +198,7 @@ def attack_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
         "abandoned": f"{u.name or u.id}'s attack was abandoned: the target was out of reach (ПРОЦЕДУРА АТАКИ 4)",
         "repulsed": f"{u.name or u.id} retreated at its Discipline Test: no melee (ПРОВЕДЕНИЕ АТАКИ 7)",
         "cancelled": f"{u.name or u.id}'s attack was cancelled: its target was out of reach (ПРОЦЕДУРА АТАКИ 1)",
+        "turned": f"{u.name or u.id} wheeled and could not reach its target: cancelled (ПРОЦЕДУРА АТАКИ 2)",
     }.get(str(stage), f"{u.name or u.id} has already rolled its attack this turn")
     return ActionSpec(
         "attack",
@@ -505,7 +369,6 @@ def attack_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     )
 
 
-HANDLERS = (
-    ActionHandler("declare_attack", declare_spec, declare_preview, declare_resolve),
-    ActionHandler("attack", attack_spec, attack_preview, attack_resolve),
-)
+HANDLERS = (ActionHandler("attack", attack_spec, attack_preview, attack_resolve),)
+
+__all__ = ["ATTACK_FLAG", "RESULT_TABLE", "UNIT_RESULTS", "attack_of", "attacks_on", "declared_this_turn"]

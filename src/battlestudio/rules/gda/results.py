@@ -26,7 +26,7 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.attacks import brigade_of
 from battlestudio.rules.gda.brigades import UnitState, unit_state
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.melee import ATTACK_FLAG, RESULT_TABLE, UNIT_RESULTS, _own_unit, attack_of, attacks_on
+from battlestudio.rules.gda.declaration import ATTACK_FLAG, RESULT_TABLE, UNIT_RESULTS, _own_unit, attack_of, attacks_on
 from battlestudio.rules.gda.states import apply_events, follow_units
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
@@ -36,7 +36,9 @@ def _table_row(params: RuleParameters, diff: int) -> Mapping[str, Any] | None:
     """The scenario's row of the Attack Results table for ``diff`` (None: not supplied).
 
     ``attack_results`` is a list of rows ``{"min": d, "max": d, "winner": ..., "attacker": ...,
-    "defender": ..., "attacker_damage": n, "defender_damage": n}`` (``min``/``max`` optional).
+    "defender": ..., "attacker_damage": n, "defender_damage": n, "attacker_support_damage": n,
+    "defender_support_damage": n}`` (``min``/``max`` and the damage keys optional; a support
+    damage goes on every supporting unit of that side).
 
     Raises
     ------
@@ -79,6 +81,21 @@ def result_spec(state: GameState, params: RuleParameters, subject: str) -> Actio
             ),
             ParameterSpec(
                 "defender_damage", "int", required=False, minimum=0, maximum=20, label="Damage, leading defender"
+            ),
+            ParameterSpec(
+                "attacker_support_damage", "int", required=False, minimum=0, maximum=20, label="Damage, each support"
+            ),
+            ParameterSpec(
+                "defender_support_damage",
+                "int",
+                required=False,
+                minimum=0,
+                maximum=20,
+                label="Damage, each defending support",
+            ),
+            *damage_fields([s for s in dict(decl.get("positions", {})) if s in state.units], "attacking support"),
+            *damage_fields(
+                [s for s in dict(decl.get("defending_supports", {})) if s in state.units], "defending support"
             ),
         ),
     )
@@ -169,6 +186,79 @@ def unit_events(state: GameState, ids: Sequence[str], result: str, why: str) -> 
     return out
 
 
+def damage_fields(ids: Sequence[str], what: str) -> tuple[ParameterSpec, ...]:
+    """One optional damage field ``damage:<id>`` for each unit in ``ids``: what a lost table
+    (Attack Results, Fate, Discipline) does to each supporting unit, entered by the umpire."""
+    return tuple(
+        ParameterSpec(f"damage:{u}", "int", required=False, minimum=0, maximum=20, label=f"Damage, {what} {u}")
+        for u in ids
+    )
+
+
+def entered_damage(
+    state: GameState, entry: Mapping[str, Any], ids: Sequence[str], cause: str
+) -> tuple[list[BattleEvent], dict[str, int]]:
+    """The ``DamageTaken`` events of the umpire's ``damage:<id>`` entries for ``ids`` (units
+    still on the table) and the points by unit.
+
+    Raises
+    ------
+    RuleRefused
+        for an entry that is not a whole number, a negative one, or one for a unit not in
+        ``ids``.
+    """
+    extra = sorted(k[7:] for k in entry if k.startswith("damage:") and k[7:] not in ids)
+    if extra:
+        raise RuleRefused(f"damage entered for {', '.join(extra)}, which is not in this attack")
+    events: list[BattleEvent] = []
+    points: dict[str, int] = {}
+    for uid in ids:
+        try:
+            n = int(entry.get(f"damage:{uid}") or 0)
+        except (TypeError, ValueError):
+            raise RuleRefused(f"damage:{uid} must be a whole number of damage points") from None
+        if n < 0:
+            raise RuleRefused(f"damage:{uid} cannot be negative")
+        if n and uid in state.units:
+            events.append(DamageTaken(state.turn, state.side, state.phase, unit=uid, points=n, cause=cause))
+            points[uid] = n
+    return events, points
+
+
+def brigades_follow(
+    state: GameState, events: list[BattleEvent], ids: list[str], params: RuleParameters
+) -> list[BattleEvent]:
+    """The brigade events that follow ``ids``' new states after ``events`` (``states.follow_units``):
+    a unit newly routing or dispersed, two retreating battalions (ДРОГНУВШИЕ)."""
+    after = apply_events(state, events)
+    broken = [
+        u
+        for u in ids
+        if u in state.units
+        and (u not in after.units or unit_state(after.units[u]) is UnitState.ROUTING)
+        and unit_state(state.units[u]) is not UnitState.ROUTING
+    ]
+    brigades = [b for b in (brigade_of(state, u) for u in ids) if b]
+    return follow_units(state, after, brigades, broken, params)[0]
+
+
+def _whole(row: Mapping[str, Any], key: str) -> int:
+    """``row[key]`` as a whole number of damage points (0 when absent).
+
+    Raises
+    ------
+    RuleRefused
+        when it is not a whole number or is negative.
+    """
+    try:
+        n = int(row.get(key) or 0)
+    except (TypeError, ValueError):
+        raise RuleRefused(f"{key} must be a whole number of damage points") from None
+    if n < 0:
+        raise RuleRefused(f"{key} cannot be negative")
+    return n
+
+
 def result_resolve(state: GameState, request: ActionRequest, params: RuleParameters, dice: DiceSource) -> ActionOutcome:
     decl = attack_of(state, request.subject)
     assert decl is not None
@@ -198,6 +288,17 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         dmg = int(row[f"{key}_damage"])
         if dmg and lead in state.units:
             events.append(DamageTaken(turn, side, phase, unit=lead, points=dmg, cause=why))
+    supports = [u for u in attackers[1:] + defenders[1:] if u in state.units]
+    a_sup = [u for u in dict(decl.get("positions", {})) if u in state.units]
+    for k in others:
+        a_sup += [u for u in dict(group[k].get("positions", {})) if u in state.units]
+    for key, ids in (("attacker", a_sup), ("defender", defenders[1:])):
+        each = _whole(row, f"{key}_support_damage")
+        for u in ids:
+            if each and not row.get(f"damage:{u}"):
+                row[f"damage:{u}"] = each  # «ко всем подразделениям»: every support of the side
+    more, support_damage = entered_damage(state, row, supports, why)
+    events += more
     events += unit_events(state, attackers, str(row.get("attacker", "stands")), why)
     events += unit_events(state, defenders, str(row.get("defender", "stands")), why)
     after = apply_events(state, events)
@@ -240,6 +341,8 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
         f" ({row['defender_damage']} damage to the leader), applied to every unit in the attack "
         "(ПРОВЕДЕНИЕ АТАКИ 9)."
     )
+    if support_damage:
+        text += " Damage to the supports: " + ", ".join(f"{u} {n}" for u, n in support_damage.items()) + "."
     if others:
         text += (
             f" Several separate attacks on {decl['target']}: the best ({request.subject}'s) counts for "

@@ -9,7 +9,7 @@ commander casualty test). Numbers come from ``resources/rulesets/regimental.toml
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Commander
@@ -57,7 +57,7 @@ from battlestudio.rules.regimental.command import (
 from battlestudio.rules.regimental.dependencies import REGIMENTAL
 from battlestudio.rules.regimental.morale import MarkersPlaced, commander_casualty_test, formation_losses
 from battlestudio.rules.regimental.odds import regimental_odds
-from battlestudio.rules.regimental.organisation import Conversion, convert_units
+from battlestudio.rules.regimental.organisation import Conversion, convert_import, convert_units
 
 RULE = "Regimental rules"
 
@@ -240,7 +240,7 @@ class RegimentalRuleset(RulesetDefaults):
                     state.phase,
                     subject=formation,
                     state="casualty_tested",
-                    value=formation_losses(state, formation),
+                    value=formation_losses(state, formation, p),
                     reason=t.why,
                 ),
             ]
@@ -459,6 +459,12 @@ class RegimentalRuleset(RulesetDefaults):
         """The scenario's units at the Regimental scale (1.1-1.2; ``organisation``), applied
         by the ruleset switch."""
         return convert_units(scenario, parameters(scenario.info.parameters))
+
+    def convert_import(self, scenario: Scenario, only: Iterable[str] | None = None) -> tuple[Scenario, Conversion]:
+        """Imported or pasted units (``only`` those ids) at the Regimental scale, brigades split
+        into regiments (1.1-1.2; ``organisation.convert_import``), read with the parameters of
+        ``scenario.info``; applied by every import into a Regimental scenario."""
+        return convert_import(scenario, parameters(scenario.info.parameters), only)
 
     def hq(self, state: GameState, side: str) -> Commander | None:
         """The side's HQ commander (the assumed ``hq_fallback`` applies)."""

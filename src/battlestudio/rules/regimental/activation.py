@@ -6,6 +6,7 @@ orders to single regiments measured to their general's 15 cm zone (Дистан�
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from collections.abc import Sequence
 
@@ -87,7 +88,8 @@ def activate(
     """Activate ``formation`` (a brigade or division general) with ``announced`` actions.
 
     2.2: up to 3 actions announced in full before the D6; 1-2 → 3, 3-4 → 2, 5-6 → 1; the first
-    N are carried out (Ambiguity 4). If the general is killed or wounded the formation takes
+    N are carried out (Ambiguity 4; with ``announced_first_n`` overridden to false, any N of the
+    announced, in any order: the record's ``granted`` holds N). If the general is killed or wounded the formation takes
     orders only from the HQ, and a divisional general beyond the HQ's 20 cm (without an adjutant
     chain) takes the order test: 1-2 full, 3-4 one action, 5-6 none.
     """
@@ -111,7 +113,6 @@ def activate(
     purpose = f"regimental-orders:{formation}:t{turn}"
     die = roll_d6(dice, purpose)
     n = orders_test_actions(die, params)
-    params.get("announced_first_n")
     rolls.append(
         table_record(
             purpose,
@@ -132,6 +133,8 @@ def activate(
         who = "its units" if cond != "alive" else name
         if cond != "alive":
             notes.append(f"the general is {cond.replace('_', ' ')}: orders only from the HQ")
+        if state.flags.get(f"hq_captured:{c.side}"):
+            notes.append("the HQ is captured: it relays no order and gives no zone (D-R1)")
         if link.within:
             notes.append(f"{who} in the HQ's command zone{via}")
         else:
@@ -144,7 +147,8 @@ def activate(
             )
             rolls.append(rec)
             n = {"full": n, "one": min(n, 1), "none": 0}[res]
-    granted = announced[:n]
+    first_n = bool(params.get("announced_first_n"))
+    granted = announced[:n] if first_n else (announced if n else ())
     status = "delivered" if granted else "failed"
     events: list[BattleEvent] = [
         CommandRolled(turn, side, phase, order_id="", roll=r.to_dict(), explanation=r.explain()) for r in rolls
@@ -156,7 +160,8 @@ def activate(
             phase,
             subject=formation,
             state="activated",
-            value={"turn": turn, "announced": list(announced), "actions": list(granted)},
+            value={"turn": turn, "announced": list(announced), "actions": list(granted)}
+            | ({} if first_n else {"granted": n}),
             reason="orders test",
         )
     )
@@ -173,7 +178,10 @@ def activate(
             )
         )
     text = "; ".join(r.explain() for r in rolls)
-    text += f". {name} carries out: {', '.join(granted) if granted else 'nothing'}"
+    if first_n or not granted:
+        text += f". {name} carries out: {', '.join(granted) if granted else 'nothing'}"
+    else:  # announced_first_n overridden: any n of the announced, in any order
+        text += f". {name} carries out any {n} of: {', '.join(granted)} (announced_first_n off)"
     if notes:
         text += " (" + "; ".join(notes) + ")"
     return Activation(formation, status, announced, granted, tuple(rolls), tuple(events), text + ".")
@@ -215,9 +223,16 @@ def regiment_order(
         )
     g = state.commanders[general] if general else None
     brigade_units = units_under(state, general) if general else [u]
-    d = distance_to(g.position, brigade_units) if g else float("inf")
+    if g is None:
+        d = float("inf")
+    elif params.get("zone_measure") == "centre":  # overridden: to the units' centres, not their nearest point
+        d = min(
+            (math.dist(g.position, tuple(u.footprint().centroid.coords)[0]) for u in brigade_units),
+            default=float("inf"),
+        )
+    else:
+        d = distance_to(g.position, brigade_units)
     zone = float(params.get("general_zone_cm"))
-    params.get("zone_measure")
     if g is not None and general_condition(state, g.id) == "alive" and d <= zone + 1e-6:
         return RegimentOrder(
             regiment,

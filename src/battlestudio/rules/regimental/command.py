@@ -186,7 +186,8 @@ def hq_link(
 ) -> Link:
     """Whether ``target`` (a point, or units measured to their nearest point) lies in the HQ's
     20 cm zone directly or at the end of an adjutant chain whose every link is ≤ 20 cm
-    (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants.
+    (Дистанция командования; Ambiguity 17). Breadth-first over the adjutants. A captured HQ
+    (``hq_captured:<side>``) reaches nothing (Тест на потери командования; D-R1).
 
     Raises
     ------
@@ -212,6 +213,8 @@ def hq_link(
         return distance_to(p, target)
 
     best = reach(hq.position)
+    if state.flags.get(f"hq_captured:{side}"):  # D-R1: a captured HQ relays no order, gives no zone
+        return Link(False, (hq.id,), best)
     if best <= zone + TINY:
         return Link(True, (hq.id,), best)
     frontier: list[tuple[tuple[float, float], tuple[str, ...]]] = [(hq.position, (hq.id,))]
@@ -264,11 +267,14 @@ def table_record(
 def roll_initiative(
     state: GameState, sides: tuple[str, str], params: RuleParameters, dice: DiceSource
 ) -> tuple[str, list[RollRecord], str]:
-    """2.1: one D6 each, the higher acts first; ties are rolled again (Ambiguity 2).
+    """2.1: one D6 each, the higher acts first; ties are rolled again (Ambiguity 2, assumed
+    ``initiative_tie`` = ``reroll``; ``holder_keeps``: a tie leaves the initiative with the side
+    that held it last turn, rolled again only when no side has held it).
 
     Returns ``(side, rolls, explanation)``.
     """
-    params.get("initiative_tie")
+    holder = state.flags.get("initiative:holder")
+    keeps = params.get("initiative_tie") == "holder_keeps" and holder in sides
     rolls: list[RollRecord] = []
     attempt = 1
     while True:
@@ -285,6 +291,11 @@ def roll_initiative(
                 + f". {w} wins {max(faces.values())} to {min(faces.values())} and activates first."
             )
             return w, rolls, text
+        if keeps:
+            text = "; ".join(r.explain() for r in rolls) + (
+                f". A tie at {faces[a]}: {holder} held the initiative and keeps it (initiative_tie holder_keeps)."
+            )
+            return str(holder), rolls, text
         attempt += 1
 
 

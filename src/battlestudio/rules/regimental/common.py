@@ -185,12 +185,37 @@ def next_slot(state: GameState, uid: str, kind: str) -> tuple[int, str, str]:
                 "(«При захвате противником штаба, все подразделения могут либо вести огонь, либо отходить»)"
             ),
         )
+    withdrew = state.flags.get(f"withdrew_disorganised:{uid}")
+    if isinstance(withdrew, int) and not isinstance(withdrew, bool) and withdrew < state.turn:
+        return (
+            -1,
+            "",
+            (
+                f"{u.name or uid} withdrew disorganised last turn: its morale test comes first "
+                "(3.4: «в начале следующего хода должен пройти тест на мораль»)"
+            ),
+        )
     f = formation_of(state, uid)
     if f is None:
         return -1, "", f"{u.name or uid} is not in the brigade or division activated now (2.2)"
     rec = activation_of(state, f) or {}
     granted = [str(a) for a in rec.get("actions", ())]
     used = used_slots(state, uid, f)
+    cap = rec.get("granted")
+    if isinstance(cap, int) and not isinstance(cap, bool):  # announced_first_n off: any cap of them
+        free = [i for i, a in enumerate(granted) if a == kind and i not in used]
+        if len(used) < cap and free:
+            return free[0], f, ""
+        return (
+            -1,
+            f,
+            (
+                f"{u.name or uid} has used {len(used)} of the {cap} action{'s' if cap != 1 else ''} the orders "
+                f"test gave"
+                + ("" if len(used) >= cap else f", and '{kind}' is not among the announced left")
+                + f" ({', '.join(granted) or 'none'} announced; 2.2, announced_first_n off)"
+            ),
+        )
     last = max(used, default=-1)
     for i in range(last + 1, len(granted)):
         if granted[i] == kind:
@@ -288,11 +313,14 @@ def place_markers(
     dice: DiceSource,
     force_test: bool = False,
     key: str = "",
+    situational: Sequence[Modifier] = (),
 ) -> tuple[list[BattleEvent], list[RollRecord], str]:
     """``added`` casualty markers on ``uid`` (3.3.1 'помечаются маркером потерь'): bases removed
-    at 6/2/5 markers with their figures lost (``loss_event``), the unit removed with its last
-    base, and the morale test forced at 6/4/3 markers (Тест на мораль) or by ``force_test``
-    (casualties from canister, 3.3.3)."""
+    at 6/2/5 markers (Пехота, Кавалерия, Артиллерия: the limit a base) with their figures lost
+    (``loss_event``), the unit removed with its last base, and the morale test forced at 6/4/3
+    markers (Тест на мораль) or by ``force_test``
+    (casualties from canister, 3.3.3); ``situational`` morale modifiers of the cause (fire of
+    skirmishers, Застрельщики)."""
     u = state.units[uid]
     if added <= 0:
         return [], [], f"{u.name or uid}: no casualty markers"
@@ -315,7 +343,7 @@ def place_markers(
         whys = ["casualties from canister (3.3.3)"]
     for i, why in enumerate(whys):
         tag = f"{key}:markers{'' if i == 0 else i + 1}" if key else (f"markers{i + 1}" if i else "")
-        passed, evs, roll = take_morale(after, uid, p, dice, why, key=tag)
+        passed, evs, roll = take_morale(after, uid, p, dice, why, situational, key=tag)
         events += evs
         rolls.append(roll)
         after = apply(after, evs)

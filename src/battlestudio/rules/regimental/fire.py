@@ -19,7 +19,7 @@ from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
-from battlestudio.rules.dice import DiceSource, RollRecord
+from battlestudio.rules.dice import DiceSource, Modifier, RollRecord
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.regimental.command import activation_of
@@ -406,6 +406,7 @@ def fire_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: 
         dice,
         force_test=fp.canister and markers > 0,
         key=base,
+        situational=skirmisher_morale(u, p),
     )
     events += more
     rolls += more_rolls
@@ -479,6 +480,17 @@ def _fired(state: GameState, fp: FirePlan, markers: int, hits: list[RollRecord],
         roll=hits[0].to_dict() if hits else None,
         result=f"{markers} casualty marker{'s' if markers != 1 else ''}",
         explanation="; ".join(r.explain() for r in rolls) or "no dice",
+    )
+
+
+def skirmisher_morale(shooter: Unit, p: RuleParameters) -> tuple[Modifier, ...]:
+    """«Застрельщики понижают мораль атакуемого подразделения на 1»: the morale tests their fire
+    forces take -1 (assumed ``skirmisher_morale_by`` = ``fire_and_melee``, Ambiguity 21; ``melee``
+    keeps it to the units they attack in a melee)."""
+    if not is_skirmishers(shooter) or p.get("skirmisher_morale_by") != "fire_and_melee":
+        return ()
+    return (
+        Modifier(int(p.get("morale_modifiers")["attacking_skirmishers"]), "fired on by skirmishers (Застрельщики)"),
     )
 
 

@@ -47,8 +47,8 @@ from battlestudio.rules.regimental.common import (
     used_slots,
     withdraw,
 )
-from battlestudio.rules.regimental.fire import binomial, roll_hits
-from battlestudio.rules.regimental.geometry import ATTACKS, situation
+from battlestudio.rules.regimental.fire import binomial, front_bases, roll_hits
+from battlestudio.rules.regimental.geometry import ATTACKS, attacked_side, situation
 from battlestudio.rules.regimental.morale import zone_flags
 
 WITHDREW = "withdrew_disorganised"
@@ -175,6 +175,12 @@ def _check(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Uni
                 raise RuleRefused(f"{s.name or sup} cannot support {t.name or t.id} (Артиллерия)")
             if gap(s, t) > contact + 1e-6:
                 raise RuleRefused(f"{s.name or sup} does not stand directly behind {t.name or t.id} (Артиллерия)")
+            where, _ = attacked_side(s, t, p)
+            if where != "rear":
+                raise RuleRefused(
+                    f"{s.name or sup} stands at the {where} of {t.name or t.id}, not directly behind it "
+                    "(Артиллерия: «войска, стоящие строго за ней»)"
+                )
             guns, t = t, s
     return a, t, guns
 
@@ -388,8 +394,9 @@ def _loser(run: _Run, loser: Side, winner: Unit, p: RuleParameters, dice: DiceSo
 
 
 def _square_test(run: _Run, cav: Unit, inf: Unit, p: RuleParameters, dice: DiceSource, key: str) -> None:
-    """3.4.2: 1 no square and a morale test; 2-5 square, its front base may fire; 6 square
-    with a disorganisation marker, melee only."""
+    """3.4.2: 1 no square and a morale test (failed: no return fire, melee only; passed: its
+    front-line bases fire, as the square's front base does with ``square_return_fire``); 2-5
+    square, its front base may fire; 6 square with a disorganisation marker, melee only."""
     die = roll_d6(dice, f"{key}:square")
     res = str(p.get("square_test_table")[die - 1])
     run.rolls.append(
@@ -408,6 +415,12 @@ def _square_test(run: _Run, cav: Unit, inf: Unit, p: RuleParameters, dice: DiceS
         run.add(evs, [roll], f"{inf.name or inf.id} does not form square; " + roll.explain())
         if not passed:
             run.text.append("it may not return fire and fights only in melee (3.4.2)")
+        elif p.get("square_return_fire") and not run.gone(inf.id):
+            # «Если проваливает тест, то не имеет права на ответный огонь»: passed, it keeps it
+            n = front_bases(run.state.units[inf.id], p)
+            _one_die_shot(
+                run, inf, cav, p, dice, f"{key}:return-fire", f"{inf.name or inf.id} fires at {cav.name or cav.id}", n
+            )
         return
     run.add([FormationChanged(**stamp(run.state), unit=inf.id, formation=Formation.SQUARE.value)])
     if res == "square_disorganised":
@@ -461,12 +474,12 @@ def _chasseur_shot(run: _Run, cav: Unit, target: Unit, p: RuleParameters, dice: 
 
 
 def _one_die_shot(
-    run: _Run, firer: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str, label: str
+    run: _Run, firer: Unit, target: Unit, p: RuleParameters, dice: DiceSource, key: str, label: str, n: int = 1
 ) -> None:
-    """One die fired as infantry fire (hits and saves as 3.3.1) before or during a melee: the
-    ``Fired`` event and the markers it places."""
+    """One die (``n``: one a front-line base) fired as infantry fire (hits and saves as 3.3.1)
+    before or during a melee: the ``Fired`` event and the markers it places."""
     markers, rolls = roll_hits(
-        dice, key, label, 1, int(p.get("hit_values")), int(p.get("save_values")["normal"]), target.name or target.id
+        dice, key, label, n, int(p.get("hit_values")), int(p.get("save_values")["normal"]), target.name or target.id
     )
     fired = Fired(
         **stamp(run.state),
@@ -500,7 +513,17 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         if run.gone(t.id):
             return _done(run, replace(head, winner="attacker"), "", p)
     fight = True
-    if a.arm is Arm.CAVALRY and is_skirmishers(t):
+    if is_skirmishers(t) and disorganised(t) and a.arm is not Arm.CAVALRY:
+        run.add(
+            flee(
+                run.state,
+                t.id,
+                "disorganised skirmishers attacked: flee («Атакованный отряд с маркером дезорганизации бежит»)",
+            )
+        )
+        run.text.append(f"{t.name or t.id} were disorganised: they flee the field (Застрельщики)")
+        fight = False
+    elif a.arm is Arm.CAVALRY and is_skirmishers(t):
         fight = _skirmishers(run, a, t, p, dice, key)
     elif a.arm is Arm.CAVALRY and t.arm is Arm.INFANTRY and t.formation is not Formation.SQUARE:
         _square_test(run, a, t, p, dice, key)

@@ -58,7 +58,8 @@ def command_morale_modifiers(
     test only (ERRATA Regimental 3: the zone lines stand under «3.4.1 Модификаторы при
     рукопашной атаке»; the assumed ``zone_bonus_tests`` = ``all`` gives them in every test):
     HQ zone +2, general's zone +1 (both, or the better one with ``zone_bonuses`` = ``better``).
-    Always: general killed or wounded -1, HQ captured -2, artillery -1 per casualty marker."""
+    Always: general killed or wounded -1, HQ captured -2, artillery -1 per casualty marker
+    (Артиллерия)."""
     m = params.get("morale_modifiers")
     out: list[Modifier] = []
     if melee or params.get("zone_bonus_tests") == "all":
@@ -82,6 +83,15 @@ def command_morale_modifiers(
         k = int(unit.attributes["markers"])
         out.append(Modifier(int(m["artillery_per_marker"]) * k, f"artillery, {k} casualty markers"))
     return out
+
+
+def morale_target(params: RuleParameters, mods: Sequence[Modifier]) -> int:
+    """The highest 2D6 that passes: 8 + the modifiers (Ambiguity 15, assumed
+    ``morale_modifier_sign`` = ``target``: a bonus raises it); ``roll`` adds the modifiers to the
+    dice instead («значение на кубике меньше либо равно 8» read literally), so 8 - the modifiers."""
+    total = sum(m.value for m in mods)
+    base = int(params.get("morale_target"))
+    return base - total if params.get("morale_modifier_sign") == "roll" else base + total
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +121,7 @@ def morale_test(
     The purpose key carries ``key`` (else ``why``), so two tests of a unit in one turn differ."""
     unit = state.units[unit_id]
     mods = tuple(command_morale_modifiers(state, unit, params, melee)) + tuple(situational)
-    target = int(params.get("morale_target")) + sum(m.value for m in mods)
-    params.get("morale_modifier_sign")
+    target = morale_target(params, mods)
     purpose = f"regimental-morale:{unit_id}:t{state.turn}" + (f":{key or why}" if key or why else "")
     faces = dice.roll(purpose, TWO_D6)
     passed = sum(faces) <= target
@@ -232,9 +241,24 @@ def marker_event(state: GameState, r: MarkerResult) -> MarkersPlaced:
     )
 
 
-def formation_losses(state: GameState, general: str) -> int:
-    """Cumulative casualty markers received by the formation's units (Ambiguity 19)."""
-    return sum(int(u.attributes.get("markers_received", 0)) for u in units_under(state, general))
+def formation_losses(state: GameState, general: str, params: RuleParameters | None = None) -> int:
+    """The formation's losses for the commander casualty test (Ambiguity 19): the cumulative
+    casualty markers its units received (assumed ``casualty_test_counts`` = ``markers``), or the
+    bases they lost (``bases``: the markers that went with removed bases, 6/2/5 a base)."""
+    units = units_under(state, general)
+    if params is None or params.get("casualty_test_counts") != "bases":
+        return sum(int(u.attributes.get("markers_received", 0)) for u in units)
+    per = params.get("markers_per_base")
+    lost = 0
+    for u in units:
+        gone = int(u.attributes.get("markers_received", 0)) - int(u.attributes.get("markers", 0))
+        k = (
+            int(params.get("skirmisher_markers_per_base"))
+            if u.subtype is Subtype.SKIRMISHERS
+            else int(per[_arm_key(u)])
+        )
+        lost += max(0, gone) // k
+    return lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +283,7 @@ def casualty_due(state: GameState, general: str, params: RuleParameters) -> tupl
     if trig is None:
         return False, f"{c.echelon} generals take no casualty test", 0, 0
     trig = int(trig)
-    losses = formation_losses(state, general)
-    params.get("casualty_test_counts")
+    losses = formation_losses(state, general, params)
     if losses <= trig:
         return False, f"{losses} losses, not more than {trig}", losses, trig
     if general_condition(state, general) != "alive":

@@ -24,7 +24,7 @@ from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPrevi
 from battlestudio.rules.dice import DiceSource, Modifier
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
-from battlestudio.rules.regimental.command import eligible, general_condition
+from battlestudio.rules.regimental.command import distance_to, eligible, general_condition, hq_of
 from battlestudio.rules.regimental.common import (
     NORMAL,
     apply,
@@ -42,6 +42,7 @@ from battlestudio.rules.regimental.morale import (
     command_morale_modifiers,
     commander_casualty_test,
     formation_losses,
+    morale_target,
     pass_probability,
 )
 
@@ -93,7 +94,7 @@ def _situational(req: ActionRequest, p: RuleParameters) -> list[Modifier]:
 def morale_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u = state.units[req.subject]
     mods = command_morale_modifiers(state, u, p) + _situational(req, p)
-    target = int(p.get("morale_target")) + sum(m.value for m in mods)
+    target = morale_target(p, mods)
     text = f"{u.name or u.id}: 2D6 ≤ {target} passes (8 {', '.join(f'{m.value:+d} {m.source}' for m in mods)})"
     if _withdrawal_due(state, u.id):
         text += "; it withdrew disorganised last turn: a failure flees the field (3.4)"
@@ -264,7 +265,7 @@ def casualty_preview(state: GameState, req: ActionRequest, p: RuleParameters) ->
         req.subject,
         True,
         "",
-        f"{formation_losses(state, req.subject)} losses: one D6, 1 killed, 2 badly wounded, 3-4 lightly wounded, "
+        f"{formation_losses(state, req.subject, p)} losses: one D6, 1 killed, 2 badly wounded, 3-4 lightly wounded, "
         "5-6 unharmed",
         (("unharmed", dict(exact)["unharmed"]),),
         exact,
@@ -283,7 +284,7 @@ def casualty_resolve(state: GameState, req: ActionRequest, p: RuleParameters, di
             **stamp(state),
             subject=g,
             state="casualty_tested",
-            value=formation_losses(state, g),
+            value=formation_losses(state, g, p),
             reason=t.why,
         ),
     ]
@@ -301,9 +302,76 @@ def casualty_resolve(state: GameState, req: ActionRequest, p: RuleParameters, di
     return ActionOutcome("resolved", text + ".", tuple(events), (t.roll,), tuple(p.assumptions()))
 
 
+# -- a captured HQ -----------------------------------------------------------------------------------
+
+
+def capture_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """Offered to a side's HQ in the activation phase; legal while an enemy unit stands in
+    contact with it (``melee_contact_cm``): «При захвате противником штаба» (Тест на потери
+    командования), the umpire records the capture."""
+    c = state.commanders.get(subject)
+    if c is None or state.phase != "activation" or subject in state.off_table:
+        return None
+    hq = hq_of(state, c.side, p)
+    if hq is None or hq.id != subject:
+        return None
+    contact = float(p.get("melee_contact_cm"))
+    why = ""
+    if state.flags.get(f"hq_captured:{c.side}"):
+        why = f"{c.name or subject}, {c.side}'s HQ, is captured already"
+    else:
+        enemies = [
+            (distance_to(c.position, [u]), u.id)
+            for u in state.units.values()
+            if u.side != c.side and u.id not in state.off_table
+        ]
+        if not any(d <= contact + 1e-6 for d, _ in enemies):
+            nearest = min(enemies, default=None)
+            why = f"no enemy unit in contact with the HQ (≤ {contact:g} cm)" + (
+                f": the nearest, {name(state, nearest[1])}, is {nearest[0]:.1f} cm away" if nearest else ""
+            )
+    return ActionSpec(
+        "capture_hq",
+        "HQ captured",
+        "захват штаба",
+        "Тест на потери командования",
+        subject_kind="commander",
+        unavailable=why,
+    )
+
+
+def capture_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    c = state.commanders[req.subject]
+    return ActionPreview(
+        "capture_hq",
+        req.subject,
+        True,
+        "",
+        f"{c.name or c.id}, {c.side}'s HQ, is taken: its units may only fire or withdraw, -2 on morale, "
+        "and it relays no order (Тест на потери командования; D-R1)",
+    )
+
+
+def capture_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    c = state.commanders[req.subject]
+    ev = CommandStateChanged(
+        **stamp(state),
+        subject=c.side,
+        state="hq_captured",
+        value=True,
+        reason=f"{c.name or c.id} captured by the enemy (Тест на потери командования)",
+    )
+    return ActionOutcome(
+        "resolved",
+        f"{c.side}'s HQ, {c.name or c.id}, is captured: its units may only fire or withdraw, with -2 on morale.",
+        (ev,),
+    )
+
+
 HANDLERS: tuple[ActionHandler, ...] = (
     ActionHandler("morale_test", morale_spec, morale_preview, morale_resolve),
     ActionHandler("reform", reform_spec, reform_preview, reform_resolve),
     ActionHandler("end_of_turn", end_spec, end_preview, end_resolve),
     ActionHandler("commander_casualty_test", casualty_spec, casualty_preview, casualty_resolve),
+    ActionHandler("capture_hq", capture_spec, capture_preview, capture_resolve),
 )

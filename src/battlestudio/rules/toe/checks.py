@@ -115,7 +115,7 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
             )
         if how == "forced":
             events += _auto_retreat(state, p, cid, why)
-            notes.append(f"automatic retreat: {why}")
+            notes.append(f"automatic retreat: {why}" + off_table_note(p, auto_retreat_objective(state, p, cid, why)))
         else:
             obj = auto_retreat_objective(state, p, cid, why)
             flags["auto_retreat_objective"] = obj
@@ -124,6 +124,7 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
                 f"order (T) with the parameter automatic, to ({obj[0]:.1f}, {obj[1]:.1f}) "
                 f"{p.get('auto_retreat_distance_cm')} cm directly away from the enemy, without OAS"
                 + ("" if p.get("auto_retreat_needs_roll") else " or roll")
+                + off_table_note(p, obj)
             )
     elif order is not None and order.order_type == "M" and not events:
         lim = float(p.get("march_exclusion_cm"))
@@ -178,7 +179,9 @@ order with ``parameters["automatic"]`` assign it; ``forced`` writes it at the ch
 
 def auto_retreat_objective(state: GameState, p: RuleParameters, cid: str, why: str = "") -> tuple[float, float]:
     """The objective of ``cid``'s automatic retreat: ``auto_retreat_distance_cm`` (1 m) from
-    his position directly away from the enemy front (2.9).
+    his position directly away from the enemy front (2.9); held on the table only where the
+    session gives its size (``table_cm``) and the scenario sets ``auto_retreat_off_table`` to
+    "edge" (4.4: otherwise a corps that retreats over the edge is lost).
 
     Raises
     ------
@@ -190,7 +193,47 @@ def auto_retreat_objective(state: GameState, p: RuleParameters, cid: str, why: s
     if away is None:
         raise RuleRefused(f"{c.name} must retreat ({why}) but no enemy is on the table to retreat from (2.9)")
     dist = float(p.get("auto_retreat_distance_cm"))
-    return (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
+    obj = (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
+    table = p.lookup("table_cm")
+    if table is None or p.get("auto_retreat_off_table") != "edge":
+        return obj
+    return on_table_along(c.position, obj, (float(table[1][0]), float(table[1][1])))
+
+
+def off_table_note(p: RuleParameters, obj: tuple[float, float]) -> str:
+    """A clause saying the retreat objective ``obj`` lies beyond the table the session gave
+    (``table_cm``) and what follows (4.4), or "" when it lies on it or the table is unknown."""
+    table = p.lookup("table_cm")
+    if table is None:
+        return ""
+    w, h = float(table[1][0]), float(table[1][1])
+    if 0.0 <= obj[0] <= w and 0.0 <= obj[1] <= h:
+        return ""
+    return (
+        f"; the objective lies beyond the {w:g} × {h:g} cm table: a corps that retreats over the edge is lost for "
+        "the rest of the game (4.4 'frivilligt eller tvungent'; scenario parameter auto_retreat_off_table = "
+        "'edge' holds it on the table)"
+    )
+
+
+EDGE_MARGIN_CM = 1.0
+"""How far inside the table edge an objective held on the table lies (``auto_retreat_off_table``)."""
+
+
+def on_table_along(
+    start: tuple[float, float], end: tuple[float, float], table: tuple[float, float]
+) -> tuple[float, float]:
+    """``end``, or where the line from ``start`` to it comes within ``EDGE_MARGIN_CM`` of the
+    table's edge (``table`` = width, height in cm), whichever is nearer ``start``."""
+    lo, hi = EDGE_MARGIN_CM, (table[0] - EDGE_MARGIN_CM, table[1] - EDGE_MARGIN_CM)
+    t = 1.0
+    for axis in (0, 1):
+        d = end[axis] - start[axis]
+        if d > 0 and end[axis] > hi[axis]:
+            t = min(t, max(0.0, (hi[axis] - start[axis]) / d))
+        elif d < 0 and end[axis] < lo:
+            t = min(t, max(0.0, (lo - start[axis]) / d))
+    return (round(start[0] + t * (end[0] - start[0]), 2), round(start[1] + t * (end[1] - start[1]), 2))
 
 
 def _auto_retreat(state: GameState, p: RuleParameters, cid: str, why: str) -> list[BattleEvent]:

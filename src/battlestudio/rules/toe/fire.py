@@ -41,6 +41,9 @@ unit may fire at, one shapely polygon per side.
 
 from __future__ import annotations
 
+import numpy
+import shapely
+
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -259,12 +262,35 @@ def zone1_bound(p: RuleParameters, u: Unit) -> tuple[float, str]:
     return z1, f"zone 1 read as ≤ {z1:g} cm (artillery_zone1_max_cm, assumed A29)"
 
 
+_SHAPES: list[Any] = []
+
+
+def _on_table_shapes(state: GameState) -> tuple[list[Unit], Any]:
+    """The units on the table and their footprints as a shapely array, kept for as long as the
+    state's units and off-table set are the same objects (a fire phase measures one unchanged
+    table shot after shot)."""
+    if _SHAPES and _SHAPES[0] is state.units and _SHAPES[1] is state.off_table:
+        return _SHAPES[2], _SHAPES[3]
+    units = list(on_table_units(state))
+    shapes = numpy.array([u.footprint() for u in units], dtype=object)
+    _SHAPES[:] = [state.units, state.off_table, units, shapes]
+    return units, shapes
+
+
 def _blocking(
     state: GameState, p: RuleParameters, firer: Unit, target: Unit, line: BaseGeometry
 ) -> tuple[str, list[str]]:
     """Why the line of fire is blocked ("" when clear) and clauses about units fired over."""
     notes: list[str] = []
-    others = [o for o in on_table_units(state) if o.id not in (firer.id, target.id)]
+    units, shapes = _on_table_shapes(state)
+    if is_artillery(firer):
+        frac, minimum = float(p.get("safety_distance_fraction")), float(p.get("safety_distance_min_cm"))
+        reach = geo.safety_corridor(firer, target, frac, minimum)[0].union(geo.line_of_fire(firer, target))
+    else:
+        reach = line
+    # only units whose footprint meets the line or corridor can block it (the exact test is below)
+    hits = shapely.intersects(reach, shapes) if units else ()
+    others = [o for o, hit in zip(units, hits, strict=False) if hit and o.id not in (firer.id, target.id)]
     if is_artillery(firer):
         frac, minimum = float(p.get("safety_distance_fraction")), float(p.get("safety_distance_min_cm"))
         corridor, length, h = geo.safety_corridor(firer, target, frac, minimum)
@@ -521,6 +547,21 @@ def fire_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
     )
 
 
+def fire_request_spec(state: GameState, p: RuleParameters, request: ActionRequest) -> ActionSpec | None:
+    """``fire`` as far as one request needs it: offered and legal for its firer (``cannot_fire``)
+    and the missing tables; the target is measured by ``plan`` when the shot is resolved, so
+    no other target is measured (6.1)."""
+    if state.phase != FIRE_PHASE:
+        return None
+    u = _firer(state, request.subject)
+    if u is None or u.arm == Arm.OTHER:
+        return None
+    why = cannot_fire(state, p, u)
+    return ActionSpec(
+        "fire", "Fire", term="skydning", rule="6.1", unavailable=why, umpire_table="" if why else missing_tables(p, u)
+    )
+
+
 def _nearest_refusal(state: GameState, p: RuleParameters, u: Unit) -> str:
     """Why ``u`` may not fire at the nearest enemy unit, as a clause (6.1)."""
     fp = u.footprint()
@@ -683,7 +724,7 @@ def fire_resolve(state: GameState, request: ActionRequest, p: RuleParameters, di
     return ActionOutcome("resolved", explanation, tuple(events), tuple(rolls))
 
 
-FIRE = ActionHandler("fire", fire_spec, fire_preview, fire_resolve)
+FIRE = ActionHandler("fire", fire_spec, fire_preview, fire_resolve, fire_request_spec)
 
 
 # -- for the map ------------------------------------------------------------------------------

@@ -325,6 +325,15 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             f"{name_of(state, corps)} got a cancellation this turn; a corps gets no order and "
             "cancellation in the same turn (3.3)"
         )
+    if (
+        r_ech == Echelon.CORPS.value
+        and t in CORPS_ORDERS
+        and state.flags.get(f"moved_by_oas:{req.recipient}") == state.turn
+    ):
+        return (
+            f"{name_of(state, req.recipient)} was moved with order capacity this turn: 1 OAS moves only a corps "
+            "general who is not carrying out another order, so he gets no order in the same turn (2.12)"
+        )
     return _check_objective(state, p, req)
 
 

@@ -40,7 +40,15 @@ from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
-from battlestudio.rules.toe.contact import TABLE3, in_contact, on_table, reaction_modifiers, stamp_of
+from battlestudio.rules.toe.contact import (
+    TABLE3,
+    enemies_in_contact,
+    enemies_within,
+    in_contact,
+    on_table,
+    reaction_modifiers,
+    stamp_of,
+)
 from battlestudio.rules.toe.control import dice_spec
 from battlestudio.rules.toe.formations import formation_change
 from battlestudio.rules.toe.melee import aspect_of, attached_to
@@ -88,19 +96,11 @@ def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | Non
     return ""
 
 
-def _targets(state: GameState, u: Unit) -> tuple[str, ...]:
-    return tuple(
-        sorted(
-            e.id for e in state.units.values() if e.side != u.side and on_table(state, e) and e.state != "eliminated"
-        )
-    )
-
-
 def declare_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
     u = state.units.get(subject)
     if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u) or u.side != state.side:
         return None
-    near = [t for t in _targets(state, u) if in_contact(p, u, state.units[t])]
+    near = sorted(e.id for e in enemies_in_contact(state, p, u))
     why = _declarable(state, p, u, None) or ("" if near else f"{u.name} is in base contact with no enemy (5.1)")
     return ActionSpec(
         "declare_attack",
@@ -158,12 +158,19 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 # ------------------------------------------------------------------------------ 5.2-5.3 reactions
 def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
     """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
-    out = []
-    for a in state.units.values():
-        d = this_player_turn(state, DECLARED, a.id)
-        if d is not None and d.get("target") == uid and on_table(state, a):
-            out.append((a, d))
-    return out
+    prefix = f"{DECLARED}:"
+    declared = {
+        key[len(prefix) :]: v
+        for key, v in state.flags.items()
+        if key.startswith(prefix)
+        and isinstance(v, dict)
+        and v.get("target") == uid
+        and v.get("turn") == state.turn
+        and v.get("side") == state.side
+    }
+    if not declared:
+        return []
+    return [(a, declared[a.id]) for a in state.units.values() if a.id in declared and on_table(state, a)]
 
 
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
@@ -174,8 +181,7 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
     tried = this_player_turn(state, REACTED, u.id)
     out: dict[str, str] = {}
     if u.arm is Arm.CAVALRY:
-        enemies = [e for e in state.units.values() if e.side != u.side and on_table(state, e)]
-        near = [e for e in enemies if u.footprint().distance(e.footprint()) <= float(p.get("reaction_distance_cm"))]
+        near = enemies_within(state, u, float(p.get("reaction_distance_cm")))
         out["move"] = "" if near else f"{u.name} has no enemy unit within 20 cm (5.2)"
     if u.arm is Arm.INFANTRY:
         out["square"] = "" if by_cav else f"{u.name} is not attacked by cavalry: no emergency square (5.3)"

@@ -18,6 +18,7 @@ are placeholders recorded as scenario parameters, never silent rule values.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 from collections.abc import Mapping
@@ -51,6 +52,41 @@ BATTERY_CATEGORY: Mapping[Subtype, str] = {
 """Artillery subtype → gun category."""
 
 _ORDER = [e.value for e in Echelon]
+
+
+class ConversionWarning(str):
+    """A conversion note a user must see as a warning: a source row or command the conversion
+    took off the order of battle (a battery regrouped into gun models, an emptied artillery
+    command), naming it, its men and why."""
+
+
+_HORSE_RE = re.compile(r"\b(horse|cheval|reitende|rha|ha|mounted)\b", re.I)
+_FOOT_RE = re.compile(r"\b(foot|fuss|à pied|a pied)\b", re.I)
+_HEAVY_RE = re.compile(r"\b(12\s*-?\s*(pdr|pd|pounder|lb|pf)s?|position|reserve 12)\b", re.I)
+
+
+def battery_category(u: Unit) -> str:
+    """A battery's gun category (1.3): its ``gun_category`` attribute, else its subtype, else
+    its name (``Horse``, ``à cheval``, ``reitende``, ``RHA`` → horse, unless it says foot too;
+    ``12-pdr`` → 12pdr), else foot."""
+    if u.attributes.get("gun_category"):
+        return str(u.attributes["gun_category"])
+    if u.subtype is not None and u.subtype in BATTERY_CATEGORY:
+        return BATTERY_CATEGORY[u.subtype]
+    if _HORSE_RE.search(u.name) and not _FOOT_RE.search(u.name):  # "1/2 foot battery + 1 horse battery": foot
+        return "horse"
+    if _HEAVY_RE.search(u.name):
+        return "12pdr"
+    return "foot"
+
+
+def _source_of(attrs: Mapping[str, Any]) -> str:
+    """Where a record came from, as its attributes say (``row 12``, ``Austrian-3-Corps.oob:40``)."""
+    if "source_line" in attrs:
+        return f"{attrs.get('source_file', 'line')}:{attrs['source_line']}"
+    if "source_row" in attrs:
+        return f"row {attrs['source_row']}"
+    return ""
 
 
 def round_half_up(x: float) -> int:
@@ -247,7 +283,9 @@ def _group_of(sc: Scenario, unit_id: str) -> str | None:
     return chain[-1] if chain else None
 
 
-def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) -> tuple[Scenario, list[str]]:
+def convert_to_toe(
+    scenario: Scenario, params: ScaleParameters | None = None, warnings: list[ConversionWarning] | None = None
+) -> tuple[Scenario, list[str]]:
     """A copy of ``scenario`` at Torden over Europa's scale (1.1, 1.3).
 
     Infantry and cavalry get figures from men (or from bases with ``params.men_per_base``) and
@@ -257,12 +295,17 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
     ``unrepresented_guns`` (and their crews as ``unrepresented_men``); artillery commands left
     empty are removed. Units keep their historical ``men`` and real ``guns``.
 
+    ``warnings``, when given, receives one ``ConversionWarning`` per source record taken off the
+    order of battle: each battery row regrouped into gun models and each artillery command
+    removed, naming it, where it came from, its men and why.
+
     Returns
     -------
     (scenario, notes) : tuple[Scenario, list[str]]
         the converted copy and one note per change a user should know about.
     """
     p = params or ScaleParameters()
+    report: list[ConversionWarning] = warnings if warnings is not None else []
     sc = scenario.copy()
     notes: list[str] = []
     for uid, u in list(sc.units.items()):
@@ -290,6 +333,8 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
                 sc.units[uid] = replace(u, figures=figs, men=men, figure_width=w, figure_depth=d, attributes=attrs)
                 continue
             figs = figures_from_men(men, u.arm, p.men_per_infantry_figure, p.men_per_cavalry_figure)
+            if attrs.get("source_figures"):  # the source counts figures: kept
+                figs = int(attrs["source_figures"])
             if figs == 0:
                 notes.append(f"{uid}: no strength in the source; 0 figures")
             w, d = p.figure_size.get(u.arm.value, DEFAULT_FIGURE_SIZE[u.arm])
@@ -297,20 +342,39 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
     groups: dict[tuple[str | None, str], list[Unit]] = {}
     for u in sc.units.values():
         if u.arm is Arm.ARTILLERY:
-            cat = u.attributes.get("gun_category") or BATTERY_CATEGORY.get(u.subtype or Subtype.FOOT_ARTILLERY, "foot")
+            cat = battery_category(u)
             groups.setdefault((_group_of(sc, u.id), cat), []).append(u)
     emptied: dict[str, None] = {}  # ordered, so the notes come out in the same order every run
+    crews_of: dict[str, int] = {}  # command → men of the batteries taken from under it
+    for group in groups.values():
+        for b in group:
+            above = sc.oob.superior(b.id) or ""
+            crews_of[above] = crews_of.get(above, 0) + b.men
     for (gid, cat), batteries in groups.items():
         known = all(b.guns > 0 for b in batteries)
         real = sum(b.guns for b in batteries)
         gm = gun_models(len(batteries), real if known else None, p.gun_pieces)
         parents = {sc.oob.superior(b.id) for b in batteries}
         attach = parents.pop() if len(parents) == 1 else gid
+        group_name = sc.commanders[gid].attributes.get("formation", sc.commanders[gid].name) if gid else "army"
         for b in batteries:
             emptied[sc.oob.superior(b.id) or ""] = None
             sc.oob.remove(b.id)
             del sc.units[b.id]
-        group_name = sc.commanders[gid].attributes.get("formation", sc.commanders[gid].name) if gid else "army"
+            where = _source_of(b.attributes)
+            what = (
+                f"regrouped with the {len(batteries)} {_CAT_NAME[cat]} batteries of {group_name} into "
+                f"{gm.models} gun model(s), which carry its men and guns"
+                if gm.models
+                else f"its {len(batteries)} {_CAT_NAME[cat]} batteries of {group_name} make no gun model; "
+                f"its guns and men are recorded as unrepresented on {group_name}"
+            )
+            report.append(
+                ConversionWarning(
+                    f"{b.name} ({b.id}{', ' + where if where else ''}; {b.men:,} men, {b.guns:,} guns): battery row "
+                    f"removed: {what} (Torden over Europa 1.3: one battery in three on the table)"
+                )
+            )
         notes.append(
             f"{group_name}: {len(batteries)} {cat} batteries, {real if known else 'unknown'} guns → "
             f"{gm.models} gun model(s)" + (f" of {gm.pieces:.2f} pieces" if gm.pieces else "")
@@ -365,9 +429,29 @@ def convert_to_toe(scenario: Scenario, params: ScaleParameters | None = None) ->
             and not sc.oob.subordinates(cid)
             and _is_artillery_command(emptied_command.attributes.get("formation", emptied_command.name))
         ):
+            sup = sc.oob.superior(cid)
+            moved = ""
+            if sup in sc.commanders:  # its unrepresented guns and men go up, not out
+                up = dict(sc.commanders[sup].attributes)
+                for key in ("unrepresented_guns", "unrepresented_men"):
+                    for gcat, n in emptied_command.attributes.get(key, {}).items():
+                        up[key] = {**up.get(key, {}), gcat: up.get(key, {}).get(gcat, 0) + n}
+                        moved = f"; its unrepresented guns and men moved to {sc.commanders[sup].name}"
+                sc.commanders[sup] = replace(sc.commanders[sup], attributes=up)
             sc.oob.remove(cid)
             del sc.commanders[cid]
+            attrs = emptied_command.attributes
+            crews = crews_of.get(cid, 0)
+            where = _source_of(attrs)
+            stated = f", {attrs['stated_men']:,} men stated" if attrs.get("stated_men") else ""
             notes.append(f"{cid}: artillery command left without batteries; removed")
+            report.append(
+                ConversionWarning(
+                    f"{attrs.get('formation', emptied_command.name)} ({cid}{', ' + where if where else ''}; "
+                    f"{crews:,} men in its batteries{stated}): artillery command removed, left without batteries "
+                    f"once they were regrouped into gun models (Torden over Europa 1.3){moved}"
+                )
+            )
     sc.info = replace(sc.info, ruleset="toe", parameters={**sc.info.parameters, **p.as_parameters()})
     return sc, notes
 

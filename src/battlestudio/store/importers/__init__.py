@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from battlestudio.model.georef import Georeference
 from battlestudio.store.importers.common import (
@@ -32,13 +33,14 @@ FORMATS = ("oob", "csv", "xlsx", "fogofwar", "orbat-mapper")
 def import_oob(
     paths: Sequence[str | Path],
     fmt: str,
-    mapping: str | Path | None = None,
+    mapping: str | Path | Mapping[str, Any] | None = None,
     scenario_id: int | None = None,
     convert: bool = True,
     georef: Georeference | None = None,
     turn_minutes: int | None = None,
     start: str | None = None,
     ground_scale: float | None = None,
+    ruleset: str | None = None,
 ) -> ImportResult:
     """Import order-of-battle files of one format into one scenario.
 
@@ -48,8 +50,9 @@ def import_oob(
         the files (for ``fogofwar``: the folder holding the tables, or one of its files).
     fmt : str
         one of ``FORMATS``.
-    mapping : path | None
-        TOML column mapping, required for ``csv`` and ``xlsx``.
+    mapping : path | dict | None
+        TOML column mapping (or the same dict, ``tabular_mapping.load_mapping``), required for
+        ``csv`` and ``xlsx``.
     scenario_id : int | None
         fogofwar scenario whose forces to import (all forces when None).
     convert : bool
@@ -58,6 +61,10 @@ def import_oob(
     georef, turn_minutes, start, ground_scale
         only for ``orbat-mapper`` (``store.importers.orbat_mapper.import_orbat_mapper``); the
         result is then an ``OrbatMapperImport`` holding the recorded game too.
+    ruleset : str | None
+        the ruleset the scenario is for (None: the default, Torden over Europa). Another
+        ruleset's scale replaces Torden over Europa's: its ``convert_import`` (the Regimental
+        rules: bases, brigades split into regiments) adds its notes and warnings, one a unit.
 
     Returns
     -------
@@ -74,6 +81,9 @@ def import_oob(
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    from battlestudio.rules import DEFAULT_RULESET
+
+    rid = _ruleset_id(ruleset)
     if not paths:
         raise OobImportError("no input file given")
     if mapping is not None and fmt not in ("csv", "xlsx"):
@@ -85,6 +95,10 @@ def import_oob(
     if given and fmt != "orbat-mapper":
         raise OobImportError(f"{', '.join(given)}: only read for --format orbat-mapper, not {fmt}")
     if fmt == "orbat-mapper":
+        if rid != DEFAULT_RULESET:
+            raise OobImportError(
+                f"a ruleset ({ruleset}) is not read for --format orbat-mapper, whose recorded game is kept"
+            )
         if len(paths) != 1:
             raise OobImportError("--format orbat-mapper takes one scenario file")
         from battlestudio.store.importers.orbat_mapper import import_orbat_mapper
@@ -120,21 +134,66 @@ def import_oob(
             f"{names}: nothing imported (no command or unit {'row' if fmt in ('csv', 'xlsx') else 'line'} "
             "found)" + "".join(f"; {w}" for w in probs[:3]) + ("; …" if len(probs) > 3 else "")
         )
-    if convert:
-        from battlestudio.rules.toe.scale import convert_to_toe
+    if rid != DEFAULT_RULESET:
+        res = _for_ruleset(res, rid, convert, paths)
+    elif convert:
+        from battlestudio.rules.toe.scale import ConversionWarning, convert_to_toe
 
-        sc, notes = convert_to_toe(res.scenario)
+        dropped: list[ConversionWarning] = []
+        sc, notes = convert_to_toe(res.scenario, warnings=dropped)
         res = replace(
             res,
             scenario=sc,
             warnings=res.warnings
-            + [ImportWarning("conversion to Torden over Europa scale", 0, n, "", "note") for n in notes],
+            + [
+                ImportWarning(
+                    "conversion to Torden over Europa scale",
+                    0,
+                    str(n),
+                    "",
+                    "warning" if isinstance(n, ConversionWarning) else "note",
+                )
+                for n in [*notes, *dropped]
+            ],
         )
     for prob in res.scenario.validate_oob():
         res.warnings.append(
             ImportWarning(", ".join(str(p) for p in paths), 0, f"order of battle: {prob.code}: {prob.message}")
         )
     return res
+
+
+def _ruleset_id(ruleset: str | None) -> str:
+    """The installed ruleset ``ruleset`` names (``DEFAULT_RULESET``, Torden over Europa, for None);
+    OobImportError naming it else."""
+    from battlestudio.rules import RuleRefused, available_rulesets, resolve_ruleset_id
+
+    rid = resolve_ruleset_id(ruleset or "")
+    try:
+        known = available_rulesets()
+    except RuleRefused as exc:
+        raise OobImportError(f"ruleset {ruleset!r}: the installed rulesets cannot be listed: {exc}") from None
+    if rid not in known:
+        raise OobImportError(f"unknown ruleset {ruleset!r}; use one of {', '.join(sorted(known))}")
+    return rid
+
+
+def _for_ruleset(res: ImportResult, rid: str, convert: bool, paths: Sequence[str | Path]) -> ImportResult:
+    """``res`` as a scenario of ruleset ``rid``, its units at that ruleset's scale when ``convert``."""
+    from battlestudio.rules.switch import conform_import
+
+    sc = res.scenario.copy()
+    sc.info = replace(sc.info, ruleset=rid)
+    if not convert:
+        return replace(res, scenario=sc)
+    conf = conform_import(sc, sc.info)
+    out = conf.scenario
+    out.info = sc.info
+    name = ", ".join(str(p) for p in paths)
+    what = f"conversion to the {conf.ruleset_name or rid} scale"
+    more = [ImportWarning(what, 0, n, "", "note") for n in conf.notes]
+    more += [ImportWarning(name, 0, f"{what}: {w}") for w in conf.warnings]
+    return replace(res, scenario=out, warnings=res.warnings + more)
 
 
 __all__ = ["FORMATS", "ImportResult", "ImportSummary", "ImportWarning", "OobImportError", "import_oob"]

@@ -160,7 +160,6 @@ class _Tables:
             out.append(r)
         return out
 
-
     def _unique(self, rows: list[dict[str, str]], name: str) -> list[dict[str, str]]:
         """The rows with an id not seen on an earlier row; each repeat is a warning naming its line
         (a repeated force would otherwise import its whole subtree once per copy)."""

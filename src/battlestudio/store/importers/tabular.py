@@ -61,13 +61,14 @@ so does a unit with neither men nor guns (it is kept, with 0 men).
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 from battlestudio.model.side_colours import side_colour
 from battlestudio.model.scenario import Scenario, Side, Source
-from battlestudio.model.units import Arm, Commander, Quality, Unit
+from battlestudio.model.units import SUBTYPE_ARM, Arm, Commander, Quality, Subtype, Unit
 from battlestudio.store.importers.common import (
     MAX_DEPTH,
     MAX_ROWS,
@@ -104,6 +105,43 @@ ARM_ALIASES = {
     "": "command",
 }
 """Arm words understood without a ``[values.arm]`` table."""
+SUBTYPE_ALIASES: dict[tuple[str, str], str] = {
+    ("infantry", "line"): "line_infantry",
+    ("infantry", "light"): "light_infantry",
+    ("infantry", "skirmishers"): "skirmishers",
+    ("infantry", "grenadiers"): "grenadiers",
+    ("cavalry", "light"): "light_cavalry",
+    ("cavalry", "medium"): "medium_cavalry",
+    ("cavalry", "heavy"): "heavy_cavalry",
+    ("artillery", "foot"): "foot_artillery",
+    ("artillery", "horse"): "horse_artillery",
+    ("artillery", "heavy"): "heavy_artillery",
+    ("artillery", "12pdr"): "heavy_artillery",
+    ("", "horse artillery"): "horse_artillery",
+    ("", "ha"): "horse_artillery",
+    ("", "foot artillery"): "foot_artillery",
+    ("", "fa"): "foot_artillery",
+}
+"""Subtype words (with the row's arm) understood without a ``[values.subtype]`` table."""
+ESTIMATE_RE = re.compile(
+    r"(?:(?:c|ca|circa|about|approx|approximately|some|around|est)\.?\s*|~\s*|≈\s*)"
+    r"(?P<a>[0-9][0-9,_]*(?:\.[0-9]+)?)\s*\??|(?P<b>[0-9][0-9,_]*(?:\.[0-9]+)?)\s*\?",
+    re.I,
+)
+"""A strength given as an estimate: ``c. 400``, ``ca 400``, ``~400``, ``about 400``, ``400?``."""
+STATED_TOLERANCE = 0.05
+"""A command row's stated men or guns agree with the units under it within this fraction."""
+
+
+def estimate(text: str) -> int | None:
+    """The number of an estimated strength (``"c. 400"``, ``"~400"``, ``"400?"`` → 400), or
+    None when ``text`` is not written as an estimate."""
+    m = ESTIMATE_RE.fullmatch(text.strip())
+    if m is None:
+        return None
+    return strength(m.group("a") or m.group("b"))
+
+
 _FIGS = {"c_in_c": 6, "army": 4, "corps": 3, "division": 2, "brigade": 2}
 
 
@@ -124,6 +162,26 @@ def _check_kind(path: Path, fmt: str) -> None:
         raise OobImportError(
             f"{path}: --format csv, but the file is a zip archive (an XLSX workbook?); use --format xlsx"
         )
+
+
+def read_header(
+    path: str | Path, fmt: str | None = None, sheet: str | None = None, rows: int = 0
+) -> tuple[list[str], list[dict[str, str]]]:
+    """The column names of a CSV or XLSX file (its first row), as a mapping names them, and
+    its first ``rows`` rows (column → cell).
+
+    Raises
+    ------
+    OobImportError
+        for a file that cannot be read, or whose content is not ``fmt``.
+    """
+    header, it = _read_rows(Path(path), sheet, fmt, [])
+    first: list[dict[str, str]] = []
+    for _n, row in it:
+        if len(first) >= rows:
+            break
+        first.append(row)
+    return header, first
 
 
 def _read_rows(
@@ -181,6 +239,11 @@ def check_xlsx_archive(path: Path) -> None:
             members = z.infolist()
     except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
         raise OobImportError(f"{path}: not a readable XLSX workbook (not a valid zip archive: {e})") from e
+    except NotImplementedError as e:  # a zip version or compression method zipfile does not read
+        raise OobImportError(
+            f"{path}: not a readable XLSX workbook (its zip archive uses a feature this reader lacks: {e}); "
+            "save it again from the spreadsheet program"
+        ) from e
     if len(members) > XLSX_MAX_MEMBERS:
         raise OobImportError(
             f"{path}: the workbook holds {len(members):,} zip members, more than the "
@@ -367,6 +430,8 @@ class _Builder:
         self.file = str(path)
         self.ids = IdMaker(sc.all_ids())
         self.warnings: list[ImportWarning] = []
+        self.estimated: dict[int, list[str]] = {}
+        """Row number → the columns whose strength was written as an estimate."""
 
     def warn(self, rowno: int, msg: str, row: Mapping[str, str] | None = None, severity: str = "warning") -> None:
         text = ",".join(v for v in (row or {}).values() if v)[:120]
@@ -384,6 +449,9 @@ class _Builder:
             if not raw:
                 continue
             v = strength(raw)
+            if v is None and (v := estimate(raw)) is not None:
+                self.estimated.setdefault(rowno, []).append(c)
+                self.warn(rowno, f"column {c!r}: {raw!r} read as an estimate of {v:,}", row)
             if v is None:
                 shown = raw if len(raw) <= 40 else raw[:37] + "..."
                 why = f"negative strength {shown}" if raw.startswith("-") else f"{shown!r} is not a number"
@@ -485,16 +553,53 @@ class _Builder:
                 if pid is None:
                     self.warn(rowno, "unit with no command above it", row)
             node[key] = nid
+        self._check_stated(node.values())
         title = self.m.source.get("title", f"order-of-battle table {self.path.name}")
         self.sc.sources.append(
             Source(
                 title,
                 self.m.source.get("url", ""),
                 self.m.source.get("licence", ""),
-                f"imported from {self.path.name} with mapping {Path(self.m.origin).name}",
+                f"imported from {self.path.name} with "
+                + ("a column mapping" if self.m.origin == "mapping" else f"mapping {Path(self.m.origin).name}"),
             )
         )
         return ImportResult(self.sc, self.warnings, roots)
+
+    def _check_stated(self, nodes: Iterable[str]) -> None:
+        """Check each command row's stated men and guns against the sum of the units under
+        it: a note when they agree within
+        ``STATED_TOLERANCE``, a warning naming the row when they do not."""
+        for cid in nodes:
+            c = self.sc.commanders.get(cid)
+            if c is None or not ("stated_men" in c.attributes or "stated_guns" in c.attributes):
+                continue
+            units = [self.sc.units[u] for u in self.sc.oob.all_subordinates(cid) if u in self.sc.units]
+            attrs = c.attributes
+            said: list[str] = []
+            agree = True
+            for k, word in (("men", "men"), ("guns", "guns")):
+                stated = attrs.get(f"stated_{k}")
+                if stated is None:
+                    continue
+                total = sum(getattr(u, k) for u in units)
+                said.append(f"{stated:,} {word} stated, {total:,} in the units under it")
+                agree = agree and abs(total - stated) <= STATED_TOLERANCE * stated
+            blank = sum(1 for u in units if u.men == 0 and u.guns == 0)
+            row = attrs.get("source_row", 0)
+            name = attrs.get("formation", c.name)
+            text = f"{name}: " + "; ".join(said)
+            if agree:
+                self.warn(row, text + " (they agree)", None, "note")
+            else:
+                gap = (
+                    "; no unit under it"
+                    if not units
+                    else f"; {blank} of its {len(units)} units have no strength in the table"
+                    if blank
+                    else ""
+                )
+                self.warn(row, f"{text}: they disagree{gap} (the stated totals are kept as attributes)", None)
 
     def _depth(self, key: str, entries: Mapping[str, _Entry]) -> int:
         d, p = 0, entries[key][2]
@@ -544,6 +649,8 @@ class _Builder:
             v = self.number(row, k, rowno) if row else 0
             if v:
                 attrs[f"stated_{k}"] = v
+        if rowno in self.estimated and row:
+            attrs["stated_estimated"] = True
         if arm_raw:
             attrs["source_arm"] = arm_raw
         cid = self.ids.make(side, name)
@@ -574,7 +681,16 @@ class _Builder:
         uid = self.ids.make(side, name)
         men, guns = self.number(row, "men", rowno), self.number(row, "guns", rowno)
         bases = (self.number(row, "bases", rowno) or None) if "bases" in self.m.columns else None  # None: not given
-        if men == 0 and guns == 0 and not bases:
+        figures = self.number(row, "figures", rowno) if "figures" in self.m.columns else 0
+        if figures:
+            attrs["source_figures"] = figures
+        if rowno in self.estimated:
+            attrs["men_estimated"] = True
+            attrs["men_estimate"] = "the source gives " + ", ".join(
+                f"{c} {(row.get(c) or '').strip()!r}" for c in self.estimated[rowno]
+            )
+        subtype, arm = self._subtype(row, rowno, arm)
+        if men == 0 and guns == 0 and not bases and not figures:
             cols = self.m.columns.get("men")
             where = f"column(s) {cols!r} empty or 0" if cols else "no men column mapped"
             self.warn(
@@ -591,8 +707,34 @@ class _Builder:
             horses=self.number(row, "horses", rowno),
             guns=guns,
             bases=bases,
+            subtype=subtype,
+            figures=figures,
             attributes=attrs,
         )
         if pid:
             self.sc.oob.add(pid, uid)
         return uid
+
+    def _subtype(self, row: Mapping[str, str], rowno: int, arm: str) -> tuple[Subtype | None, str]:
+        """The row's subtype (``[values.subtype]``, a subtype name, or a word such as ``horse``
+        read with the arm) and its arm (the subtype's when the row gives no arm)."""
+        raw = self.col(row, "subtype")
+        if not raw:
+            return None, arm
+        word = " ".join(raw.lower().replace("_", " ").replace("-", " ").split())
+        value = (
+            self.m.values.get("subtype", {}).get(raw)
+            or (word.replace(" ", "_") if word.replace(" ", "_") in {t.value for t in Subtype} else None)
+            or SUBTYPE_ALIASES.get((arm, word))
+            or SUBTYPE_ALIASES.get(("", word))
+        )
+        if value is None:
+            self.warn(rowno, f"unknown subtype {raw!r}; none set (one of {', '.join(t.value for t in Subtype)})", row)
+            return None, arm
+        st = Subtype(value)
+        own = SUBTYPE_ARM[st].value
+        if own != arm:
+            if "arm" in self.m.columns and self.col(row, "arm"):
+                self.warn(rowno, f"subtype {raw!r} is {own}, not {arm}; arm read as {own}", row)
+            arm = own
+        return st, arm

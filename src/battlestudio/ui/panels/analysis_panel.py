@@ -12,6 +12,7 @@ SVG (or PDF); the marker is not part of the export.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Mapping
@@ -32,6 +33,12 @@ from PySide6.QtWidgets import (
 from battlestudio.analysis.common import turn_end_positions
 from battlestudio.reports.charts import Chart, game_charts
 from battlestudio.ui.play.idle_slice import IdleSlice
+
+THREADED_MIN_EVENTS = 5000
+"""A game of this many events or more is analysed in a thread (the window stays responsive; a
+Leipzig-sized game takes seconds), and while it is being checked its charts are built from what
+is checked so far (``GameLog.checked_prefix``), each time another quarter of it is; smaller
+games are analysed at once, when checked."""
 
 if TYPE_CHECKING:
     from battlestudio.model.scenario import Scenario
@@ -178,6 +185,11 @@ class AnalysisPanel(QWidget):
         self._pending: tuple | None = None
         self._shown_log: GameLog | None = None
         self._shown_len = 0
+        self._worker: threading.Thread | None = None  # building charts of a long game (_start_worker)
+        self._worker_job: tuple | None = None
+        self._partial_at = 0  # events of the last charts built while the game was being checked
+        self.partial = False
+        """True while the charts shown are of the part of the game checked so far."""
         self._held = False
         # while the replay plays, the turn marker moves in a slice of its own
         self._later = IdleSlice(
@@ -198,6 +210,7 @@ class AnalysisPanel(QWidget):
         if log is self._shown_log and len(log) == self._shown_len and self._pending is None:
             return  # the same game again (the window binds its timeline after its document)
         self._pending = (log, scenario, params)
+        self._partial_at = 0
         if log is not self._shown_log:  # no charts of another game meanwhile
             self._clear()
         if self.isVisible():
@@ -232,10 +245,63 @@ class AnalysisPanel(QWidget):
         if self._timeline is not None and self._timeline.playing:  # analysing takes ~1 s: not
             QTimer.singleShot(250, self._build_when_checked)  # while the replay plays
             return
-        if getattr(log, "validated", len(log)) < len(log):  # not replayed to the end yet
+        checked = getattr(log, "validated", len(log))
+        if self._worker is not None:  # charts being built: look again when they are
+            if self._worker.is_alive():
+                QTimer.singleShot(100, self._build_when_checked)
+                return
+            self._take_worker()
+            if self._pending is None:
+                return
+        if checked < len(log):  # not replayed to the end yet: charts of what is checked, if big
+            if len(log) >= THREADED_MIN_EVENTS and checked - self._partial_at >= max(1, len(log) // 4):
+                self._start_worker(partial=True)
             QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
             return
+        if len(log) >= THREADED_MIN_EVENTS:
+            self._start_worker(partial=False)
+            QTimer.singleShot(100, self._build_when_checked)
+            return
         self._build()
+
+    def _start_worker(self, partial: bool) -> None:
+        """Build the charts of what is checked of the pending game in a thread, from a snapshot
+        (``GameLog.checked_prefix``): the window's event loop keeps running meanwhile."""
+        log, scenario, params = self._pending
+        prefix = log.checked_prefix()
+        self._partial_at = len(prefix)
+        box: dict[str, object] = {}
+
+        def run() -> None:
+            try:
+                box["charts"] = game_charts(prefix, scenario, params)
+            except Exception as exc:  # noqa: BLE001 - shown in the dock, as _build does
+                box["error"] = exc
+
+        self._worker = threading.Thread(target=run, name="analysis-charts", daemon=True)
+        self._worker_job = (log, prefix, partial, box)
+        self._worker.start()
+
+    def _take_worker(self) -> None:
+        """Show what the finished worker built (nothing if another game is pending now)."""
+        job = self._worker_job
+        self._worker = self._worker_job = None
+        if job is None or self._pending is None or self._pending[0] is not job[0]:
+            return
+        log, prefix, partial, box = job
+        if not partial or len(prefix) == len(log):
+            self._pending = None
+        error = box.get("error")
+        if isinstance(error, ValueError):
+            self._clear()
+            self.placeholder.setText(f"This game cannot be analysed: {error}")
+            self.placeholder.setVisible(True)
+            return
+        if error is not None:
+            raise error  # type: ignore[misc]
+        charts = box.get("charts")
+        if isinstance(charts, list):
+            self._show(log, charts, len(prefix))
 
     def _build(self) -> None:
         log, scenario, params = self._pending
@@ -247,14 +313,30 @@ class AnalysisPanel(QWidget):
             self.placeholder.setText(f"This game cannot be analysed: {exc}")
             self.placeholder.setVisible(True)
             return
+        self._show(log, charts, len(log))
+
+    def _show(self, log: GameLog, charts: list[Chart], upto: int) -> None:
+        """Show ``charts`` of ``log``'s first ``upto`` events (all of them, or what is checked
+        so far: said above the tabs until the rest is)."""
+        current = self.tabs.currentIndex()
+        self._clear()
         for chart in charts:
             view = ChartView(chart)
             view.turn_clicked.connect(self.turn_requested.emit)
             self.views[chart.key] = view
             self.tabs.addTab(view, chart.title)
+        if 0 <= current < self.tabs.count():
+            self.tabs.setCurrentIndex(current)
         self._shown_log, self._shown_len = log, len(log)
-        self.placeholder.setText("Open a recorded game to see its analysis.")
-        self.placeholder.setVisible(not len(log))
+        self.partial = upto < len(log)
+        if self.partial:
+            turn = log.cursor_at(upto).turn
+            self.placeholder.setText(
+                f"Checking the game: the charts show turns 1 to {turn} ({upto:,} of {len(log):,} events) so far."
+            )
+        else:
+            self.placeholder.setText("Open a recorded game to see its analysis.")
+        self.placeholder.setVisible(self.partial or not len(log))
         if self._timeline is not None:
             self._on_position(self._timeline.position)
 

@@ -25,6 +25,8 @@ def layer_label(name: str, side_names: dict[str, str]) -> tuple[str, str]:
         return "Units", f"Units: {side_names.get(sid, sid)}"
     if name == "commanders":
         return "Units", "Commanders"
+    if name == "formations":
+        return "Units", "Formations (zoomed out)"
     names = {
         "towns": "Town zones",
         "objectives": "Objectives",

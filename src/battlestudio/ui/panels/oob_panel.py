@@ -1,5 +1,8 @@
 """The Order of battle dock: a filterable tree of commanders and units.
 
+The filter finds names ignoring case and accents; it does not find eliminated units unless
+"Show eliminated" is ticked (without a filter they are listed, struck out).
+
 Selection follows the Document both ways; drag a row onto a commander to reassign it (refused
 with a message where the echelons or sides forbid it); drag rows onto the map to place them;
 double-click centres the map on the item; the context menu adds a subordinate, renames,
@@ -15,6 +18,8 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSo
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -28,7 +33,7 @@ from battlestudio.document import Document
 from battlestudio.edits import Macro, PutRecords, Reattach, RemoveRecords
 from battlestudio.model.units import Commander, Echelon, Unit
 from battlestudio.ui import dialogs
-from battlestudio.ui.panels.oob_model import ID_ROLE, OobModel, decode_ids
+from battlestudio.ui.panels.oob_model import ID_ROLE, OobModel, decode_ids, is_eliminated
 
 _NEXT_ECHELON = {e.value: list(Echelon)[i + 1].value for i, e in enumerate(list(Echelon)[:-1])}
 
@@ -73,12 +78,29 @@ def fold(text: str) -> str:
 
 
 class FoldingFilterProxy(QSortFilterProxyModel):
-    """Filters rows by a substring of column 0, ignoring case and accents ("Legere" finds "Légère")."""
+    """Filters rows by a substring of column 0, ignoring case and accents ("Legere" finds "Légère").
+
+    An eliminated unit (``oob_model.is_eliminated``) matches no filter unless
+    ``match_eliminated`` is set; without a filter every row is shown (eliminated ones struck out).
+    """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._needle = ""
+        self.match_eliminated = False
         self.setDynamicSortFilter(False)  # no filter: a changed row needs no re-filtering
+
+    def set_match_eliminated(self, on: bool) -> None:
+        """Let eliminated units match the filter (True) or not (False, the default)."""
+        if on == self.match_eliminated:
+            return
+        if not hasattr(self, "endFilterChange"):  # Qt before 6.9
+            self.match_eliminated = on
+            self.invalidateFilter()
+            return
+        self.beginFilterChange()
+        self.match_eliminated = on
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_folded_filter(self, text: str) -> None:
         """Show the rows whose name contains ``text`` (and their superiors).
@@ -98,8 +120,13 @@ class FoldingFilterProxy(QSortFilterProxyModel):
         if not self._needle:
             return True
         src = self.sourceModel()
-        name = src.data(src.index(row, 0, parent), Qt.ItemDataRole.DisplayRole)
-        return self._needle in fold(str(name or ""))
+        index = src.index(row, 0, parent)
+        name = src.data(index, Qt.ItemDataRole.DisplayRole)
+        if self._needle not in fold(str(name or "")):
+            return False
+        if not self.match_eliminated and isinstance(src, OobModel):
+            return not is_eliminated(src.document.scenario.record(src.node(index) or ""))
+        return True
 
 
 class OobPanel(QWidget):
@@ -119,6 +146,12 @@ class OobPanel(QWidget):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.filter = QLineEdit(placeholderText="Filter by name…", clearButtonEnabled=True)
+        self.show_eliminated = QCheckBox("Show eliminated")
+        self.show_eliminated.setToolTip(
+            "Let the filter find eliminated units too (struck out). Without a filter every unit "
+            "is listed, eliminated ones struck out; they never count in their superiors' totals."
+        )
+        self.show_eliminated.setEnabled(False)  # it acts on the filter's matches
         self.tree = OobTree()
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -135,7 +168,11 @@ class OobPanel(QWidget):
         self.notice.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        lay.addWidget(self.filter)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.filter, 1)
+        row.addWidget(self.show_eliminated)
+        lay.addLayout(row)
         lay.addWidget(self.tree, 1)
         lay.addWidget(self.notice)
         self.proxy = FoldingFilterProxy(self)
@@ -147,6 +184,7 @@ class OobPanel(QWidget):
         self.proxy.modelReset.connect(self._restore_expansion)
         self.tree.selectionModel().selectionChanged.connect(self._on_tree_selection)
         self.filter.textChanged.connect(self._on_filter)
+        self.show_eliminated.toggled.connect(self._on_show_eliminated)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         self.tree.customContextMenuRequested.connect(self._on_context_menu)
         self.tree.drop_refused.connect(self.show_notice)
@@ -236,6 +274,11 @@ class OobPanel(QWidget):
 
     def _on_filter(self, text: str) -> None:
         self.proxy.set_folded_filter(text)
+        self.show_eliminated.setEnabled(bool(text))
+        self.tree.expandAll()
+
+    def _on_show_eliminated(self, on: bool) -> None:
+        self.proxy.set_match_eliminated(on)
         self.tree.expandAll()
 
     def _on_double_clicked(self, index: QModelIndex) -> None:

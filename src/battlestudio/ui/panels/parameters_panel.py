@@ -140,7 +140,12 @@ class ParametersPanel(QGroupBox):
         self.summary.setText(
             f"<b>{rs.describe().name}</b>: {counts['rule']} rule values, {counts['assumed']} assumed readings, "
             f"{counts['missing']} missing values set by the scenario"
-            + (f"; <span style='color:#b00020'>{unset} missing, not set</span>" if unset else "")
+            + (
+                f"; <span style='color:#8a5a00'>{unset} not set: the seed lost them, so the umpire "
+                "enters those results at the table (not a problem)</span>"
+                if unset
+                else ""
+            )
             + ". Type a value to override the ruleset's; Reset goes back to it."
         )
         self.table.blockSignals(True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
 
 from battlestudio.document import Document
 from battlestudio.edits import Change
@@ -76,7 +77,8 @@ class PlacesPanel(QWidget):
         self.list = QTreeWidget()
         self.list.setObjectName("places_list")
         self.list.setHeaderLabels(["Name", "Details"])
-        self.list.setColumnWidth(0, 180)
+        self.list.header().setStretchLastSection(False)  # each column as wide as its text; scroll for the rest
+        self.list.itemExpanded.connect(lambda _item: self.fit_columns())
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.filter)
@@ -87,8 +89,12 @@ class PlacesPanel(QWidget):
         self.document: Document | None = None
         self.set_document(document)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.fit_columns()
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        return QSize(300, 400)
+        return QSize(360, 400)
 
     def set_document(self, document: Document) -> None:
         if self.document is not None:
@@ -122,6 +128,16 @@ class PlacesPanel(QWidget):
                 item.setToolTip(0, f"{name} ({rid}): {details}")
             group.setExpanded(kind not in collapsed)
         self.apply_filter()
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Size the Name and Details columns to their longest shown text (Name at most two
+        thirds of the list's width, so Details stays in sight; its tooltip has the whole)."""
+        for col in (0, 1):
+            self.list.resizeColumnToContents(col)
+        room = max(120, self.list.viewport().width() * 2 // 3)
+        if self.list.columnWidth(0) > room:
+            self.list.setColumnWidth(0, room)
 
     def row(self, rid: str) -> QTreeWidgetItem | None:
         """The row of record ``rid``, or None."""

@@ -42,6 +42,12 @@ MAX_LISTED = 1000
 """Problems listed at most (errors first); the summary still counts them all."""
 
 
+def check_title(check: str) -> str:
+    """A check's id as words for its group row: ``unit.off_table`` -> "Unit off table"."""
+    words = check.replace(".", " ").replace("_", " ").split()
+    return " ".join(words).capitalize() if words else check
+
+
 class ProblemsPanel(QWidget):
     """List of the scenario's problems.
 
@@ -188,7 +194,8 @@ class ProblemsPanel(QWidget):
                 shown += ok
             total = group.childCount()
             noun = "problem" if total == 1 else "problems"
-            group.setText(0, f"{total} {noun}" if shown == total else f"{shown} of {total} {noun} shown")
+            count = f"{total} {noun}" if shown == total else f"{shown} of {total} {noun} shown"
+            group.setText(0, f"{check_title(group.text(1))}: {count}")
             group.setHidden(shown == 0)
 
     def rows(self) -> list[QTreeWidgetItem]:

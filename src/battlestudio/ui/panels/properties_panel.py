@@ -52,6 +52,31 @@ def _rulesets(scenario) -> list[tuple[str, Any]]:
     return out
 
 
+def stated_strength(scenario, cid: str) -> str:
+    """A command's men and guns as its source row states them (``stated_men``/``stated_guns``,
+    set by a table import) beside the sum of the units under it now (with the guns and crews the
+    Torden over Europa conversion left unrepresented); "" when none is stated."""
+    c = scenario.commanders[cid]
+    if "stated_men" not in c.attributes and "stated_guns" not in c.attributes:
+        return ""
+    below = [cid, *scenario.oob.all_subordinates(cid)]
+    units = [scenario.units[u] for u in below if u in scenario.units]
+    cmds = [scenario.commanders[x] for x in below if x in scenario.commanders]
+    parts, agree = [], True
+    for key in ("men", "guns"):
+        stated = c.attributes.get(f"stated_{key}")
+        if stated is None:
+            continue
+        # with the batteries' men and guns the conversion left off the table (ToE 1.3)
+        total = sum(getattr(u, key) for u in units) + sum(
+            sum(x.attributes.get(f"unrepresented_{key}", {}).values()) for x in cmds
+        )
+        agree = agree and abs(total - stated) <= 0.05 * stated
+        parts.append(f"{stated:,} {key} stated, {total:,} in its units")
+    est = " (an estimate)" if c.attributes.get("stated_estimated") else ""
+    return "; ".join(parts) + est + ("" if agree else " — they disagree")
+
+
 _ECHELONS = [(e.value.replace("_", " "), e.value) for e in Echelon]
 _QUALITIES = [(q.value, q.value) for q in Quality]
 _STATES = [(s.value, s.value) for s in OrderState]
@@ -261,6 +286,11 @@ class PropertiesPanel(QWidget):
         if kind == "towns":
             self.area_label = QLabel()
             form.addRow("Area", self.area_label)
+        if kind == "commanders":
+            self.stated_label = QLabel()
+            self.stated_label.setObjectName("stated_strength")
+            self.stated_label.setWordWrap(True)
+            form.addRow("Source strength", self.stated_label)
         self.body_layout.addWidget(box)
         self.editors[kind] = eds
 
@@ -283,6 +313,8 @@ class PropertiesPanel(QWidget):
                 ed.set_value(values[0], mixed=any(v != values[0] for v in values[1:]))
             if kind == "towns":
                 self.area_label.setText(" / ".join(f"{r.area:.0f} cm²" for r in records[:3]))
+            if kind == "commanders":
+                self.stated_label.setText(stated_strength(s, records[0].id) if len(records) == 1 else "")
 
     # -- document → form -----------------------------------------------------------------
     def _on_selection(self, _ids: frozenset[str]) -> None:

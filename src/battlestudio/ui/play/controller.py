@@ -40,7 +40,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from battlestudio.document import Document
 from battlestudio.play.document import PlayDocument
-from battlestudio.play.problems import game_problems, unplayable_text
+from battlestudio.play.problems import game_problems, keyframe_problems, unplayable_text
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import UnknownRuleset
 from battlestudio.session import GameSession, SessionError
@@ -67,12 +67,18 @@ ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 
 
 def make_play_document(
-    doc: Document, position: int | None = None, seed: int | str | None = None, lazy: bool = False
+    doc: Document,
+    position: int | None = None,
+    seed: int | str | None = None,
+    lazy: bool = False,
+    use_keyframe: bool = False,
 ) -> PlayDocument:
     """A ``PlayDocument`` over ``doc``'s battle, recording when its ruleset is installed.
 
     With ``lazy`` its log is ``GameLog.lazy``: events are replayed (and checked) only as far as
-    the cursor needs; ``PlayView`` checks the rest in idle time.
+    the cursor needs; ``PlayView`` checks the rest in idle time. With ``use_keyframe`` too, the
+    log starts from the battle's last stored keyframe (``Battle.keyframes``), which the idle
+    check verifies.
 
     Raises
     ------
@@ -80,7 +86,7 @@ def make_play_document(
         when the recorded events cannot be replayed (naming the first bad one) — with ``lazy``
         only those out of phase order, or any up to ``position``.
     """
-    log = GameLog.lazy_from_battle(doc.battle) if lazy else None
+    log = GameLog.lazy_from_battle(doc.battle, use_keyframe=use_keyframe) if lazy else None
     try:
         session = GameSession(doc.battle, seed=seed, log=log)
     except UnknownRuleset:
@@ -162,6 +168,8 @@ class PlayView(QObject):
         self.check.frame_pending.connect(self.frame_pending)
         self.check.frame_done.connect(self.frame_done)
         self.check.unplayable.connect(self.game_unplayable)
+        self.check.keyframe_rejected.connect(self.keyframe_rejected)
+        self.check.keyframe_checked.connect(self._keyframe_checked)
         map_view.installEventFilter(self)
         self._viewport.installEventFilter(self)
         self.document_set(document)
@@ -279,7 +287,8 @@ class PlayView(QObject):
             return doc
         play = None
         try:
-            play = make_play_document(doc, 0, self.seed, lazy=True)
+            # a keyframe the file stored holds for the file's game only: not once the scenario is edited
+            play = make_play_document(doc, 0, self.seed, lazy=True, use_keyframe=not doc.is_modified)
             info, turns = doc.scenario.info, play.log.turns()
             if not (info.turns and turns and turns[-1] >= info.turns):
                 play.timeline.to_end()  # replays (checks) the whole game now
@@ -303,6 +312,20 @@ class PlayView(QObject):
         if self.play is play:  # the warning's event loop may have moved on already
             play.close()
             self._switch(base)
+
+    def keyframe_rejected(self, play: PlayDocument, text: str) -> None:
+        """The idle check found that the keyframe ``play`` opened from does not match the replay,
+        which replaced it: say so (status bar, Problems dock) and show the replayed game."""
+        self.show_status(f"Stored keyframe not used: {text}", 15_000)
+        self.problems_found.emit(play, keyframe_problems(text))
+        if self.play is play:
+            play.timeline.position_changed.emit(play.timeline.position)  # the views read the replay now
+
+    def _keyframe_checked(self, play: PlayDocument) -> None:
+        """The events before the keyframe ``play`` opened from are replayed: the trails, which
+        started at the keyframe meanwhile, are drawn whole."""
+        if self.play is play and self.marks.trail_turns:
+            self.marks.refresh(changed=frozenset())
 
     def _on_unreplayable(self, exc: Exception) -> None:
         """A jump reached a bad event before the idle check did: the same warning, once the
@@ -398,7 +421,7 @@ class PlayView(QObject):
         rec = p is not None and p.recording
         a = self.actions
         a["start"].setEnabled(p is None or (p.session is not None and not p.session.started))
-        a["start"].setText("&Start Game" if p is None and not (self.doc and self.doc.battle.events) else "&Resume Game")
+        a["start"].setText("&Resume Game" if self.doc and self.doc.battle.events else "&Start Game")
         for n in ("next_phase", "order", "umpire", "annotate"):
             a[n].setEnabled(rec)
         self._update_phase_actions(p if rec else None)

@@ -7,7 +7,10 @@ once (or a second has passed, or at once when the map is not shown) and announce
 (``frame_pending`` / ``frame_done``) so the Analysis dock's charts, which replay the whole game,
 wait too; the check runs on a zero-interval timer so the window stays responsive. A bad event is
 announced (``unplayable``); ``PlayView`` says so with ``play.problems.unplayable_text`` (the warning) and
-``game_problems`` (the Problems dock's error).
+``game_problems`` (the Problems dock's error). A game opened from a stored keyframe has the
+events before it replayed first and the keyframe compared; a mismatch is announced
+(``keyframe_rejected``) and the replay is used. ``progress`` tells how far the check is after
+each slice (the Analysis dock builds from what is checked).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ if TYPE_CHECKING:
 
 CHECK_SLICE_S = 0.02
 """Seconds of idle time one slice of checking a lazily opened game may take."""
+CHECK_STEP = 64
+"""Events checked between two looks at the clock (~2-5 ms at ten times Leipzig)."""
 
 
 class IdleCheck(QObject):
@@ -37,11 +42,23 @@ class IdleCheck(QObject):
         the map has painted (or a second passed, or it is not shown): the check starts.
     unplayable(object, object)
         the ``PlayDocument`` checked and the ``ValueError`` naming its first bad event.
+    keyframe_rejected(object, str)
+        the ``PlayDocument`` checked and why the stored keyframe it opened from was replaced
+        by the replay (``GameLog.keyframe_problem``).
+    keyframe_checked(object)
+        the ``PlayDocument`` checked: the events before the stored keyframe it opened from are
+        replayed and compared (after ``keyframe_rejected`` when they did not match).
+    progress(object, int)
+        the ``PlayDocument`` checked and how many of its events are checked now (after each
+        slice; ``len(log)`` at the end).
     """
 
     frame_pending = Signal()
     frame_done = Signal()
     unplayable = Signal(object, object)
+    keyframe_rejected = Signal(object, str)
+    keyframe_checked = Signal(object)
+    progress = Signal(object, int)
 
     def __init__(self, viewport: QWidget, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -92,12 +109,22 @@ class IdleCheck(QObject):
             self.timer.stop()
             return
         end = time.perf_counter() + CHECK_SLICE_S
+        log = p.log
+        verifying = log.verifying_keyframe
         try:
-            while not p.log.validate(256):
+            while not log.validate(CHECK_STEP):
+                if verifying and not log.verifying_keyframe:
+                    break  # the keyframe was compared: said in a slice of its own
                 if time.perf_counter() > end:
-                    return
+                    break
         except ValueError as exc:
             self.timer.stop()
             self.unplayable.emit(p, exc)
             return
-        self.timer.stop()
+        if verifying and not log.verifying_keyframe:
+            if log.keyframe_problem:
+                self.keyframe_rejected.emit(p, log.keyframe_problem)
+            self.keyframe_checked.emit(p)
+        self.progress.emit(p, log.validated)
+        if log.validated >= len(log):
+            self.timer.stop()

@@ -150,6 +150,9 @@ class ReplayMarks:
             (p - 1 for tn, p in zip(log.turns(), log.turn_starts(), strict=False) if tn >= turn - self.trail_turns + 1),
             0,
         )
+        # a game opened from a stored keyframe: the trails start there until the idle check has
+        # replayed the turns before it (PlayView redraws them then), so opening replays nothing
+        first = max(first, min(log.unverified_until, pos))
         start = log.state_at(first)
         trails: dict[str, list[tuple[float, float]]] = {}
         for _, e in log.events_between(first, pos):

@@ -472,7 +472,7 @@ class ReplayPanel(QWidget):
         self._items = []
         state = log.state_at(start)
         names = display_names(state)  # duplicate names told apart by their superior
-        for p, e in enumerate(log.events[start:end], start):
+        for p, e in log.events_between(start, end):  # (not log.events: that reads the whole game)
             text = describe(e, state, names)
             item = QTreeWidgetItem([str(p - start + 1), text])
             item.setToolTip(1, text)

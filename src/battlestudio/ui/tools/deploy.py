@@ -5,7 +5,8 @@
   line towards the enemy, in further lines behind it when it is full
   (``edits.deploy.line_deployment``).
 * ``deploy_zone``: select a commander, click inside a deployment zone of his side; the
-  formation is packed inside it facing the enemy (``edits.deploy.zone_deployment``).
+  formation is packed inside it facing the enemy, centred as near the click as the zone allows
+  (``edits.deploy.zone_deployment``).
 * ``march_column``: select a commander, click on a road; the formation forms a column of march
   along the road from that point, marching towards the enemy (Shift+click: away from him)
   (``edits.deploy.column_deployment``).
@@ -238,7 +239,7 @@ class DeployZoneTool(_DeployTool):
             self.set_hint("There is no deployment zone here: click inside one (draw it with the Deployment zone tool)")
             return False
         try:
-            edit = zone_deployment(s, root, zones[0].id, DEPLOYMENT.interval_cm)
+            edit = zone_deployment(s, root, zones[0].id, DEPLOYMENT.interval_cm, at=p)
         except DeployError as exc:
             self.set_hint(str(exc))
             return False

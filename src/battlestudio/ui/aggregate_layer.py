@@ -1,0 +1,405 @@
+"""AggregateLayer: one marker per corps (or division) when the map is zoomed out.
+
+At whole-table zoom of a Leipzig-sized battle a brigade is a few pixels across, and a thousand of
+them read as confetti. Below ``CORPS_LOD`` screen pixels per table cm this item draws, over the
+brigades, one marker per corps; from ``CORPS_LOD`` up to ``DIVISION_LOD`` one per division.
+A marker is the outline of the ground the formation's living units stand on (their convex hull,
+lightly filled) in its side's colour (``Side.colour``), and at the units' centre the
+formation's symbol (a box in the side's colour with its echelon mark, "XXX" corps, "XX"
+division). Its name and strength ("VI Corps 19,800": men of its units not eliminated) are a map
+label (``Aggregate.text``) placed with the others (``label_requests``; ranked as the formation's commander, so army
+> corps > town > division > brigade), taking the place of its commander's own name.
+
+Members are read from the order of battle the view gives (``set_oob``) and the unit and
+commander records the scene shows (so a replay's markers follow the cursor); they are worked out
+again only when those change and the zoom asks for markers. The layer is the map layer
+``formations`` (Layers dock); exports draw it at the same zooms, since they paint the same scene.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import shapely
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from battlestudio.model.units import Commander, Unit
+from battlestudio.ui.labels import RANKS, Label, LabelRequest
+from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT
+from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
+
+if TYPE_CHECKING:
+    from battlestudio.model.oob import OrderOfBattle
+    from battlestudio.ui.map_scene import MapScene
+
+CORPS_LOD = 1.5
+"""Zoom (screen pixels per table cm) below which one marker is drawn per corps."""
+
+DIVISION_LOD = 3.0
+"""Zoom below which (and from ``CORPS_LOD``) one marker is drawn per division; from here up the
+brigades are large enough to read one by one and no marker is drawn."""
+
+LAYER = "formations"
+"""The map layer name of the markers (``MapScene.set_layer_visible``)."""
+
+SYMBOL_PX = {"corps": (34.0, 20.0), "division": (28.0, 17.0)}
+"""Symbol box (width, height) in screen pixels per echelon."""
+
+MARK_PX = 11.0
+"""Height in screen pixels of the echelon mark drawn above a symbol."""
+
+HULL_ALPHA = 46
+"""Opacity (0–255) of the hull's fill: the brigades stay visible beneath it."""
+
+
+def echelon_at(px_per_cm: float) -> str | None:
+    """The echelon drawn as one marker per formation at zoom ``px_per_cm``: ``"corps"``,
+    ``"division"`` or None (no markers)."""
+    if px_per_cm < CORPS_LOD:
+        return "corps"
+    if px_per_cm < DIVISION_LOD:
+        return "division"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """One formation's marker.
+
+    Attributes
+    ----------
+    id : str
+        the formation's commander id.
+    name, side, echelon : str
+    men : int
+        men of its living units (eliminated ones left out; those waiting off the table
+        counted, as the tree counts them).
+    units : int
+        how many living units it has on the map.
+    centre : tuple[float, float]
+        mean of its units' centres, scene cm.
+    hull : tuple[tuple[float, float], ...]
+        convex hull of its units' footprints, scene cm (counter-clockwise, not closed).
+    arm : str
+        the arm of most of its men (``Arm`` value): the symbol's glyph.
+    guns : int
+        guns of its living units.
+    """
+
+    id: str
+    name: str
+    side: str
+    echelon: str
+    men: int
+    units: int
+    centre: tuple[float, float]
+    hull: tuple[tuple[float, float], ...]
+    arm: str = "infantry"
+    guns: int = 0
+
+    @property
+    def text(self) -> str:
+        """The marker's label: name and men ("VI Corps 19,800"), or guns when no men are given."""
+        if self.men:
+            return f"{self.name} {self.men:,}"
+        return f"{self.name} {self.guns} guns" if self.guns else self.name
+
+
+def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Convex hull of ``points`` (shapely's), its corners in ring order, not closed."""
+    if not points:
+        return []
+    coords = shapely.get_coordinates(shapely.convex_hull(shapely.multipoints(points)))
+    out = [(float(x), float(y)) for x, y in coords]
+    if len(out) > 1 and out[0] == out[-1]:
+        out.pop()
+    return out
+
+
+def formation_of(
+    units: Mapping[str, Unit], commanders: Mapping[str, Commander], oob: OrderOfBattle, echelon: str
+) -> dict[str, str]:
+    """Unit id → the nearest commander of ``echelon`` above it (units under none left out)."""
+    out: dict[str, str] = {}
+    for uid in units:
+        if uid not in oob.graph:
+            continue
+        for cid in oob.chain_of_command(uid):
+            c = commanders.get(cid)
+            if c is not None and c.echelon == echelon:
+                out[uid] = cid
+                break
+    return out
+
+
+def aggregates(
+    units: Mapping[str, Unit],
+    commanders: Mapping[str, Commander],
+    oob: OrderOfBattle | None,
+    echelon: str,
+    hidden_sides: frozenset[str] = frozenset(),
+    table: QRectF | None = None,
+    members_of: dict[str, str] | None = None,
+    cache: dict[str, tuple[tuple, Aggregate | None]] | None = None,
+) -> list[Aggregate]:
+    """The markers of every formation of ``echelon`` (``"corps"`` or ``"division"``) with a
+    living unit among ``units``, in commander id order.
+
+    A unit belongs to the nearest commander of ``echelon`` in its chain of command
+    (``members_of``, from ``formation_of`` when not given); eliminated units, units of
+    ``hidden_sides`` and units whose centre is off ``table`` (scene rectangle: reinforcements
+    waiting at its edge) count for none. ``cache`` (formation id → (its records, marker)) keeps
+    the markers of formations none of whose records changed since the last call.
+    """
+    if oob is None:
+        return []
+    if members_of is None:
+        members_of = formation_of(units, commanders, oob, echelon)
+    members: dict[str, list[Unit]] = {}
+    for uid in sorted(members_of):
+        u = units.get(uid)
+        if u is None or u.state == "eliminated" or u.side in hidden_sides:
+            continue
+        members.setdefault(members_of[uid], []).append(u)
+    out: list[Aggregate] = []
+    for cid in sorted(members):
+        c, us = commanders.get(cid), members[cid]
+        if c is None:
+            continue
+        key = (c, *us)
+        if cache is not None:
+            got = cache.get(cid)
+            if got is not None and len(got[0]) == len(key) and all(a is b for a, b in zip(got[0], key, strict=True)):
+                if got[1] is not None:
+                    out.append(got[1])
+                continue
+        marker = _marker(c, us, echelon, table)
+        if cache is not None:
+            cache[cid] = (key, marker)
+        if marker is not None:
+            out.append(marker)
+    return out
+
+
+def _marker(c: Commander, us: list[Unit], echelon: str, table: QRectF | None) -> Aggregate | None:
+    """The marker of commander ``c``'s living units ``us``; None when none is on ``table``."""
+    corners: list[tuple[float, float]] = []
+    sx = sy = 0.0
+    n = 0
+    by_arm: dict[str, int] = {}
+    if table is not None:
+        tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
+    for u in us:
+        by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
+        rect = u.rect()
+        cx, cy = rect.centre
+        cy = -cy  # table to scene (``coords.table_to_scene``): y down
+        if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+            continue
+        n += 1
+        sx, sy = sx + cx, sy + cy
+        corners.extend((x, -y) for x, y in rect.corners())
+    if not n:
+        return None
+    return Aggregate(
+        c.id,
+        c.name,
+        c.side,
+        echelon,
+        sum(u.men for u in us),  # those off the table too
+        n,
+        (sx / n, sy / n),
+        tuple(convex_hull(corners)),
+        max(sorted(by_arm), key=lambda a: by_arm[a]),
+        sum(u.guns for u in us),
+    )
+
+
+class AggregateLayer(QGraphicsItem):
+    """The formation markers of ``scene`` (see the module text). Covers the scene rectangle,
+    is never hit, and draws nothing at ``DIVISION_LOD`` and above."""
+
+    def __init__(self, scene: MapScene) -> None:
+        super().__init__()
+        self._scene = scene
+        self.setZValue((Z_UNIT + Z_COMMANDER) / 2.0)  # over the brigades, under the generals' flags
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, False)
+        self._bounds = QRectF()
+        self.oob: OrderOfBattle | None = None
+        self._oob_revision = 0
+        self._key: tuple | None = None
+        self._markers: list[Aggregate] = []
+        self._members_key: tuple | None = None
+        self._members: dict[str, str] = {}
+        self._cache: dict[str, tuple[tuple, Aggregate | None]] = {}
+        self._labels: dict[str, Label] = {}
+        self.revision = 0
+        """Grows whenever the markers change (the view re-places labels then)."""
+        self.shown = True
+        """The ``formations`` layer is on."""
+
+    # -- inputs --------------------------------------------------------------------------
+    def set_bounds(self, rect: QRectF) -> None:
+        """Cover scene rectangle ``rect``."""
+        self.prepareGeometryChange()
+        self._bounds = QRectF(rect)
+
+    def set_oob(self, oob: OrderOfBattle | None) -> None:
+        """The order of battle whose formations are drawn (changed or edited in place)."""
+        self.oob = oob
+        self._oob_revision += 1
+        self.update()
+
+    def set_shown(self, on: bool) -> None:
+        """Show or hide the markers (the ``formations`` layer)."""
+        self.shown = on
+        self.revision += 1
+        self.update()
+
+    # -- markers -------------------------------------------------------------------------
+    def echelon(self) -> str | None:
+        """The echelon marked at the scene's zoom, or None (layer off or zoomed in)."""
+        return echelon_at(self._scene.ctx.px_per_cm) if self.shown else None
+
+    def markers(self, echelon: str | None = None) -> list[Aggregate]:
+        """The markers at the scene's zoom (or of ``echelon``), worked out again only when the
+        units, commanders, order of battle or shown sides changed."""
+        echelon = echelon or self.echelon()
+        if echelon is None:
+            return []
+        scene = self._scene
+        revs = scene.kind_revision
+        hidden = frozenset(n.split(":", 1)[1] for n in scene.hidden_layers if n.startswith("units:"))
+        key = (echelon, revs["units"], revs["commanders"], self._oob_revision, hidden)
+        if key != self._key:
+            self._key = key
+            units: Mapping[str, Unit] = scene.records("units")  # type: ignore[assignment]  # records of unit items
+            commanders: Mapping[str, Commander] = scene.records("commanders")  # type: ignore[assignment]
+            # who belongs to whom changes with the order of battle and the set of units, not as
+            # units move: a replay step recomputes only the formations whose units changed
+            echelons = frozenset((cid, c.echelon) for cid, c in commanders.items())
+            members_key = (echelon, self._oob_revision, frozenset(units), echelons)
+            if members_key != self._members_key or self.oob is None:
+                self._members_key = members_key
+                self._members = formation_of(units, commanders, self.oob, echelon) if self.oob else {}
+                self._cache = {}
+            markers = aggregates(
+                units, commanders, self.oob, echelon, hidden, scene.table_rect(), self._members, self._cache
+            )
+            if markers != self._markers:  # a step that moved no formation keeps the labels
+                self._markers = markers
+                self.revision += 1
+        return self._markers
+
+    def label_requests(self, lod: float, view: QRectF | None = None) -> tuple[list[LabelRequest], set[str]]:
+        """The names and strengths of the markers at zoom ``lod`` (in scene rectangle ``view``),
+        and the ids of the commanders whose own name they replace."""
+        echelon = echelon_at(lod) if self.shown else None
+        if echelon is None or not self._scene.ctx.labels_visible:
+            return [], set()
+        out: list[LabelRequest] = []
+        named: set[str] = set()
+        rank = RANKS[echelon]
+        w, h = SYMBOL_PX[echelon]
+        for m in self.markers(echelon):
+            named.add(m.id)
+            at = QPointF(*m.centre)
+            if view is not None and not view.contains(at):
+                continue
+            text = m.text
+            label = self._labels.get(text)
+            if label is None:
+                if len(self._labels) > 2000:
+                    self._labels.clear()
+                label = self._labels[text] = Label(text, self._scene.ctx, bold=echelon == "corps")
+            lw, lh = label.width_px, label.height_px
+            below = h / 2.0 + 2.0 + lh / 2.0
+            above = h / 2.0 + MARK_PX + 2.0 + lh / 2.0
+            side = w / 2.0 + 3.0 + lw / 2.0
+            corner = lw / 2.0 - w / 2.0
+            shifts = (
+                (0.0, below),
+                (0.0, -above),
+                (side, 0.0),
+                (-side, 0.0),
+                (corner, below),
+                (-corner, below),
+                (corner, -above),
+                (-corner, -above),
+            )
+            out.append(LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts))
+        return out, named
+
+    # -- QGraphicsItem -------------------------------------------------------------------
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        markers = self.markers()
+        if not markers:
+            return
+        colours = self._scene.ctx.side_colours
+        for m in markers:
+            c = QColor(colours.get(m.side, "#808080"))
+            fill = QColor(c)
+            fill.setAlpha(HULL_ALPHA)
+            pen = QPen(c.darker(140), 1.6)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in m.hull]))
+        t = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
+        font = QFont(self._scene.ctx.bold)
+        font.setPixelSize(9)
+        painter.setFont(font)
+        for m in markers:
+            w, h = SYMBOL_PX[m.echelon]
+            p = t.map(QPointF(*m.centre))
+            box = QRectF(p.x() - w / 2.0, p.y() - h / 2.0, w, h)
+            c = QColor(colours.get(m.side, "#808080"))
+            draw_symbol(painter, box, c, m.echelon, m.arm)
+        painter.restore()
+
+
+HALO_PEN = QPen(QColor(255, 255, 250), 3.0)
+FRAME_PEN = QPen(QColor("#202020"), 1.2)
+
+
+def draw_symbol(painter: QPainter, box: QRectF, colour: QColor, echelon: str, arm: str = "infantry") -> None:
+    """A formation's symbol filling ``box`` (painter in device pixels): a frame in ``colour``
+    with the glyph of its main ``arm`` (infantry both diagonals, cavalry one, artillery a dot,
+    as the units' own) and its ``echelon``'s mark above it (``ECHELON_MARKS``), on a halo."""
+    painter.setPen(HALO_PEN)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(box)
+    painter.setPen(FRAME_PEN)
+    painter.setBrush(colour)
+    painter.drawRect(box)
+    ink = contrast_ink(colour)
+    painter.setPen(QPen(ink, 1.2))
+    if arm == "infantry":
+        painter.drawLine(box.topLeft(), box.bottomRight())
+        painter.drawLine(box.bottomLeft(), box.topRight())
+    elif arm == "cavalry":
+        painter.drawLine(box.bottomLeft(), box.topRight())
+    elif arm == "artillery":
+        painter.setBrush(ink)
+        painter.drawEllipse(box.center(), box.height() * 0.18, box.height() * 0.18)
+    mark = ECHELON_MARKS.get(echelon, "")
+    if mark:
+        metrics = painter.fontMetrics()
+        mw, mh = metrics.horizontalAdvance(mark) + 4.0, metrics.height()
+        top = QRectF(box.center().x() - mw / 2.0, box.top() - mh - 1.0, mw, min(mh, MARK_PX))
+        painter.fillRect(top, QColor(255, 255, 250, 200))
+        painter.setPen(QColor("#202020"))
+        painter.drawText(top, Qt.AlignmentFlag.AlignCenter, mark)
