@@ -170,3 +170,12 @@ def test_sibling_versions_do_not_see_each_others_new_keys():
     assert dict(right.items()) == {**{f"u{i}": i for i in range(FAN * CHUNK - 3)}, "right": 5}
     with pytest.raises(KeyError):
         right["left"]
+
+
+def test_in_order_gives_the_held_keys_in_iteration_order_across_versions():
+    base = ChunkedMap.from_mapping({f"k{i}": i for i in range(3 * CHUNK)})
+    later = base.delete("k5").set("new", -1).set("k2", 99)
+    sibling = base.set("other", 7)  # shares the key index: its key is not in ``later``
+    wanted = {"new", "k40", "k2", "k5", "other", "missing", "k0"}
+    assert later.in_order(wanted) == [k for k in later if k in wanted] == ["k0", "k2", "k40", "new"]
+    assert sibling.in_order(wanted) == ["k0", "k2", "k5", "k40", "other"]

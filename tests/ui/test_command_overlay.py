@@ -82,7 +82,9 @@ def test_units_drawn_out_of_command_are_the_engines_list(qapp, moves, detach):
 def test_reaches_zones_and_radii_follow_the_engine(qapp):
     state = GameState.from_scenario(known_game.scenario())
     ov = overlay_for(state)
-    assert ov.message == ""
+    assert ov.message == "" and ov.reaches.items == {}  # a reach has an item only when shown
+    ov.set_show_all_reaches(True)
+    assert set(ov.reaches.items) == set(ov.picture.reaches)
     army = ov.reaches.items["french-army"]
     assert army.reach.kind == "zones" and [b.outer for b in army.reach.zones] == [20.0, 40.0, None]
     assert "zone 1: 0–20 cm; zone 2: 20–40 cm; zone 3: beyond 40 cm" in army.toolTip()
@@ -98,7 +100,7 @@ def test_out_of_command_mark_tells_the_consequence(qapp):
     state = state.with_commander(state.commanders["french-d1"].moved((100.0, 80.0)))
     ov = overlay_for(state)
     assert marked(ov, exempt=False) == {"french-d1", "french-u1", "french-u2"}
-    tip = ov.marks.items["french-u1"].toolTip()
+    tip = ov.marks.items["french-u1"].text
     assert "outside his command distance of 15 cm" in tip and "must-return" in tip
     assert "must move back inside in its movement phase" in tip
 
@@ -145,16 +147,20 @@ def test_command_layer_toggle(qapp):
     ov.set_rules("toe", known_game.PARAMS)
     ov.show_state(GameState.from_scenario(known_game.scenario()))
     assert LAYER in scene.layer_names(["french", "prussian"])
-    reaches = list(ov.reaches.items.values())
-    assert reaches and all(item.isVisible() for item in ov.items() if item not in reaches)
-    assert not any(r.isVisible() for r in reaches)  # command circles are off until asked for
+    assert ov.picture.reaches and all(item.isVisible() for item in ov.items())
+    assert ov.reaches.items == {}  # command circles are off until asked for: no reach item
     ov.set_reach_ids({"french-c1", "french-u1"})  # a corps general, and a unit
-    assert {k for k, r in ov.reaches.items.items() if r.isVisible()} == {
-        "french-c1",
-        ov.picture.links["french-u1"].superior,
-    }
+    assert (
+        {k for k, r in ov.reaches.items.items() if r.isVisible()}
+        == {
+            "french-c1",
+            ov.picture.links["french-u1"].superior,
+        }
+        == set(ov.reaches.items)
+    )
     ov.set_show_all_reaches(True)
-    assert all(r.isVisible() for r in reaches)
+    assert set(ov.reaches.items) == set(ov.picture.reaches)
+    assert all(r.isVisible() for r in ov.reaches.items.values())
     scene.set_layer_visible(LAYER, False)
     assert not any(item.isVisible() for item in ov.items())
     scene.set_layer_visible(LAYER, True)
@@ -177,6 +183,7 @@ def test_dragging_a_general_updates_the_overlay_live(qtbot):
     doc = Document(Battle(known_game.scenario()))
     ov = CommandOverlay(MapScene())
     ov.bind(doc)
+    ov.set_reach_ids({"french-d1"})  # the general dragged is the one selected: his reach is drawn
     assert marked(ov, exempt=False) == set()
     for y in (60.0, 70.0, 80.0):  # a drag: one merged move edit per mouse move
         doc.push(MoveRecords("commanders", {"french-d1": (100.0, y)}, None, "Move", merge_key="drag"))

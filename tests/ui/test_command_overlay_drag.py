@@ -46,13 +46,15 @@ def drawn(ov: CommandOverlay) -> dict:
         "links": {k: (s, ln.x1(), ln.y1(), ln.x2(), ln.y2()) for k, (s, ln) in ov.links.links().items()},
         "lines": {k: len(v) for k, v in ov.links.lines.items()},
         "marks": {
-            k: (i.exempt, i.toolTip(), rect(i.path().boundingRect()), i.isVisible()) for k, i in ov.marks.items.items()
+            k: (m.exempt, m.text, rect(m.outline.boundingRect()), ov.marks.isVisible())
+            for k, m in ov.marks.items.items()
         },
         "orders": {
             k: (i.a.x(), i.a.y(), i.b.x(), i.b.y(), i.text, i.pending, i.toolTip()) for k, i in ov.orders.items.items()
         },
         "budgets": {k: (pos(i), i.text, i.toolTip()) for k, i in ov.budgets.items.items()},
         "detached": {k: rect(i.path().boundingRect()) for k, i in ov.detached.items.items()},
+        "summaries": {k: (i.count, i.toolTip(), pos(i)) for k, i in ov.summaries.items.items()},
         "message": ov.message,
     }
 
@@ -65,6 +67,8 @@ def assert_as_fresh(ov: CommandOverlay, doc: Document) -> None:
         assert getattr(ov.picture, name) == getattr(expected, name), name
     fresh = CommandOverlay(MapScene())
     fresh.set_rules(info.ruleset, info.parameters)
+    fresh.set_reach_ids(ov._reach_ids)  # the same reaches asked for
+    fresh.set_show_all_reaches(ov.show_all_reaches)
     fresh.show_state(state)
     assert drawn(ov) == drawn(fresh)
 
@@ -95,6 +99,7 @@ def test_dragging_on_a_leipzig_shaped_army_updates_only_the_moved_and_equals_a_f
     ov = CommandOverlay(MapScene())
     ov.bind(doc)
     assert ov.last_update == "full" and len(ov.marks.items) > 20
+    ov.set_show_all_reaches(True)  # every reach drawn and followed
     rng = random.Random(5)
     s = doc.scenario
     corps = [c.id for c in s.commanders.values() if c.echelon == "corps"]
@@ -144,6 +149,7 @@ def test_dragging_on_jena_equals_a_fresh_overlay(qapp, ruleset, params):
     movers = ["french-v-corps", "french-imperial-guard", "french-1eme-division", "french-cav-bde", "prussian-1st-div"]
     if ruleset == "regimental":
         movers.append("french-adc")
+    ov.set_reach_ids(set(movers))  # the dragged generals' reaches drawn
     for rid in movers:
         drag(doc, ov, "commanders", rid, rng)
     unit = next(n for n in doc.scenario.oob.subordinates("french-cav-bde") if n in doc.scenario.units)
@@ -252,3 +258,28 @@ def test_an_order_arrow_goes_when_its_unit_is_eliminated_in_a_replay_step(qapp):
     assert ov.last_update == "moved" and ov.orders.items == {} and uid not in ov.links.links()
     ov.show_state(state)
     assert ov.last_update == "moved" and set(ov.orders.items) == {"o-charge"}
+
+
+def test_an_out_of_command_unit_put_under_another_corps_is_counted_there(qapp):
+    from battlestudio.edits.oob import Reattach
+    from battlestudio.ui.command_summaries import corps_of
+
+    doc = leipzig_document()
+    ov = CommandOverlay(MapScene())
+    ov.bind(doc)
+    s = doc.scenario
+    sub = next(k for k, f in sorted(ov.picture.findings.items()) if not f.within and not f.exemption and k in s.units)
+    head = corps_of(ov._state, sub, s.oob.superior(sub))
+    other = next(
+        c.id for c in s.commanders.values() if c.echelon == "corps" and c.side == s.units[sub].side and c.id != head
+    )
+    division = next(d for d in s.oob.subordinates(other) if d in s.commanders)
+    doc.push(Reattach(sub, division, "Attach to another corps"))  # the order of battle changed in place
+    assert_as_fresh(ov, doc)
+    f = ov.picture.findings.get(sub)
+    counted = f is not None and not f.within and not f.exemption
+    assert (sub in ov.summaries._members.get(other, set())) == counted
+    assert sub not in ov.summaries._members.get(head, set())
+    doc.undo()
+    assert_as_fresh(ov, doc)
+    assert sub in ov.summaries._members[head]

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 
 from battlestudio.analysis.command_picture import CommandPicture, _on_table, link_of, standing_orders, unknown_reach
 from battlestudio.model.units import Unit
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules import OutOfCommandFinding, Ruleset, RuleRefused
 from battlestudio.rules.dependencies import direct_subjects
@@ -75,11 +76,12 @@ def findings_for(
     if deps is None:
         raise ValueError(f"ruleset {ruleset.id!r} does not describe what its findings read")
     need = deps.context(state, subjects)
-    units = state.units
-    reduced = state.evolve(
-        units={i: units[i] for i in sorted(need) if i in units},
-        commanders={i: c for i, c in state.commanders.items() if i in need},
-    )
+    units, commanders = state.units, state.commanders
+    if isinstance(commanders, ChunkedMap):  # the few needed, not a walk over every general
+        kept = {i: commanders[i] for i in commanders.in_order(need)}
+    else:
+        kept = {i: c for i, c in commanders.items() if i in need}
+    reduced = state.evolve(units={i: units[i] for i in sorted(need) if i in units}, commanders=kept)
     return {f.subject: f for f in ruleset.out_of_command(reduced, params) if f.subject in subjects}
 
 

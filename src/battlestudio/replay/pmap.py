@@ -181,6 +181,13 @@ class ChunkedMap(Mapping[str, V]):
         # C iterators all the way (chain, map, compress): as fast as iterating a dict's chunks
         return compress(self._keys, self._flags(self._leaves()))
 
+    def in_order(self, keys: Iterable[str]) -> list[str]:
+        """Those of ``keys`` this map holds, in its iteration order (O(k log k), not O(n))."""
+        index = self._index
+        out = [k for k in keys if self._value(k) is not _ABSENT]
+        out.sort(key=index.__getitem__)
+        return out
+
     def keys(self) -> KeysView[str]:
         return KeysView(self)
 

@@ -1,8 +1,9 @@
 """The graphics items the command overlay draws, and their colours.
 
 Each item holds one piece of the command picture in scene coordinates: a commander's reach
-(radius ring or zone bands), the subordinate→commander lines, an out-of-command mark, a standing
-order's arrow, a chief's order budget badge, a detached formation's outline. ``command_overlay``
+(radius ring or zone bands), the subordinate→commander lines, a standing order's arrow, a chief's
+order budget badge, a detached formation's outline, a formation's out-of-command count (the
+marks themselves are ``command_marks.MarksLayer``). ``command_overlay``
 decides what to show and where; these classes only paint it.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEngine, QImage, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
@@ -184,17 +185,15 @@ class LinksItem(QGraphicsItem):
         self.setZValue(Z_LINKS)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._by_subject: dict[str, tuple[str, QLineF]] = {}
+        self._by_status: dict[str, dict[str, QLineF]] = {k: {} for k in LINK_COLOURS}
         self._lines: dict[str, list[QLineF]] | None = None
         self._rect = QRectF()
 
     @property
     def lines(self) -> dict[str, list[QLineF]]:
         """Status → the lines drawn in its colour (scene cm)."""
-        if self._lines is None:
-            grouped: dict[str, list[QLineF]] = {k: [] for k in LINK_COLOURS}
-            for status, line in self._by_subject.values():
-                grouped[status].append(line)
-            self._lines = grouped
+        if self._lines is None:  # one list per status from its dict: no walk in Python
+            self._lines = {k: list(v.values()) for k, v in self._by_status.items()}
         return self._lines
 
     def links(self) -> dict[str, tuple[str, QLineF]]:
@@ -205,6 +204,9 @@ class LinksItem(QGraphicsItem):
         """Draw exactly ``links`` (subject id → (status, line in scene cm))."""
         self.prepareGeometryChange()
         self._by_subject = dict(links)
+        self._by_status = {k: {} for k in LINK_COLOURS}
+        for key, (status, line) in links.items():
+            self._by_status[status][key] = line
         self._lines = None
         xs = [v for _, ln in links.values() for v in (ln.x1(), ln.x2())]
         ys = [v for _, ln in links.values() for v in (ln.y1(), ln.y2())]
@@ -219,12 +221,19 @@ class LinksItem(QGraphicsItem):
         rect = QRectF(self._rect)
         changed = False
         for key, entry in changes.items():
+            old = self._by_subject.get(key)
             if entry is None:
-                changed |= self._by_subject.pop(key, None) is not None
+                if old is not None:
+                    del self._by_subject[key]
+                    del self._by_status[old[0]][key]
+                    changed = True
                 continue
-            if _same_link(self._by_subject.get(key), entry):
+            if _same_link(old, entry):
                 continue
+            if old is not None:
+                del self._by_status[old[0]][key]
             self._by_subject[key] = entry
+            self._by_status[entry[0]][key] = entry[1]
             changed = True
             line = entry[1]
             rect = rect.united(QRectF(line.p1(), line.p2()).normalized().adjusted(-1, -1, 1, 1))
@@ -254,60 +263,6 @@ class LinksItem(QGraphicsItem):
             width, style = styles[status]
             painter.setPen(cosmetic_pen(LINK_COLOURS[status], width, style))
             painter.drawLines(lines.get(status, []))
-
-
-def _bang() -> QPainterPath:
-    """A "!" 2.2 cm high centred on the origin (scene cm, y down), as a filled path."""
-    path = QPainterPath()
-    path.addRect(QRectF(-0.3, -1.1, 0.6, 1.35))
-    path.addEllipse(QPointF(0.0, 0.75), 0.33, 0.33)
-    return path
-
-
-class MarkItem(QGraphicsPathItem):
-    """The outline of an out-of-command (solid red, with a "!" badge) or exempt (amber,
-    dashed) unit or general; the tooltip is the ruleset's finding with its consequence.
-
-    Nothing is painted in Python: the outline and the badge (a red disc with a white "!", a
-    child item) are Qt's own path items, so hundreds of marks repaint in a few ms.
-    """
-
-    BANG = _bang()
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setZValue(Z_MARK)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # clicks go to the map's tools
-        self.setAcceptHoverEvents(True)
-        self.setBrush(Qt.BrushStyle.NoBrush)
-        self.exempt = False
-        self.key: tuple = ()
-        """What the mark shows (the overlay's finding and record): unchanged, it is not redone."""
-        self.badge = QGraphicsEllipseItem(-1.6, -1.6, 3.2, 3.2, self)
-        self.badge.setPen(Qt.PenStyle.NoPen)
-        self.badge.setBrush(OUT_COLOUR)
-        self.badge.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        bang = QGraphicsPathItem(self.BANG, self.badge)
-        bang.setPen(Qt.PenStyle.NoPen)
-        bang.setBrush(QColor("white"))
-        bang.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if not self.exempt and option.levelOfDetailFromTransform(painter.worldTransform()) < SUMMARY_LOD:
-            return  # zoomed out: the formation's SummaryItem counts it (the "!" badge stays)
-        super().paint(painter, option, widget)
-
-    def set_mark(self, outline: QPainterPath, exempt: bool, text: str) -> None:
-        """Show ``outline`` (scene path), dashed amber if ``exempt`` else red with the badge at
-        its top right, with ``text`` as the tooltip."""
-        self.exempt = exempt
-        colour = QColor(LINK_COLOURS[EXEMPT]) if exempt else OUT_COLOUR
-        self.setPen(cosmetic_pen(colour, 2.5, Qt.PenStyle.DashLine if exempt else Qt.PenStyle.SolidLine))
-        self.setPath(outline)
-        self.setToolTip(text)
-        r = outline.boundingRect()
-        self.badge.setPos(r.right(), r.top())
-        self.badge.setVisible(not exempt)
 
 
 class OrderItem(QGraphicsItem):
@@ -404,8 +359,9 @@ class BudgetItem(QGraphicsItem):
 
 
 SUMMARY_LOD = 3.0
-"""Zoom (screen pixels per table cm) below which out-of-command lines and outlines give way to
-one count per formation (``SummaryItem``): at whole-table zoom they covered the brigades."""
+"""Zoom (screen pixels per table cm) below which out-of-command lines, outlines and "!" badges
+give way to one "!n" count per formation (``SummaryItem``): at whole-table zoom they covered the
+brigades (a 20 cm brigade is under 60 px wide there). Exempt (amber) outlines stay."""
 
 
 class SummaryItem(QGraphicsItem):
@@ -422,12 +378,15 @@ class SummaryItem(QGraphicsItem):
         self.count = 0
         self.key: tuple = ()
         """What the badge shows (count, position, ids): unchanged, it is not redone."""
+        self._rect = QRectF()
 
     def set_summary(self, at: tuple[float, float], count: int, tip: str) -> None:
         self.prepareGeometryChange()
         self.setPos(table_to_scene(*at))
         self.count = count
         self.text = f"!{count}"
+        slots = self.slots()
+        self._rect = slots[0].united(slots[1]).united(slots[2]).united(slots[3])
         self.setToolTip(tip)
 
     def slots(self) -> list[QRectF]:
@@ -460,8 +419,7 @@ class SummaryItem(QGraphicsItem):
         return slots[first_free(slots, taken)]
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        slots = self.slots()
-        return slots[0].united(slots[1]).united(slots[2]).united(slots[3])
+        return self._rect  # every slot (set_summary)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
@@ -475,15 +433,55 @@ class SummaryItem(QGraphicsItem):
         return ctx is None or ctx.px_per_cm < SUMMARY_LOD
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if not self.shown():
-            return
-        r = self.slot().adjusted(0, 0, -1, -1)
-        painter.setBrush(QColor(255, 240, 240, 230))
-        painter.setPen(QPen(OUT_COLOUR, 1.2))
-        painter.drawRoundedRect(r, 4, 4)
-        painter.setFont(_font(10, True))
-        painter.setPen(OUT_COLOUR.darker(130))
-        painter.drawText(r, Qt.AlignmentFlag.AlignCenter, self.text)
+        if self.shown():
+            self.draw(painter)
+
+    def draw(self, painter: QPainter) -> None:
+        """Paint the badge in its free ``slot``, the painter's origin at the commander (pixels)."""
+        r = self.slot()
+        engine = painter.paintEngine()
+        if engine is not None and engine.type() == QPaintEngine.Type.Raster:  # screen, PNG: blit
+            ratio = painter.device().devicePixelRatioF()
+            painter.drawImage(r.topLeft(), _summary_picture(self.text, round(r.width()), ratio))
+        else:  # SVG, PDF: vectors and text
+            painter.save()
+            painter.translate(r.topLeft())
+            _draw_summary(painter, self.text, round(r.width()))
+            painter.restore()
+
+
+_SUMMARY_PICTURES: dict[tuple[str, int, float], QImage] = {}
+"""Images, not pixmaps: a module-level cache outlives the application at exit."""
+
+
+def _draw_summary(p: QPainter, text: str, width: int) -> None:
+    """The "!n" badge, ``width`` x 16 pixels from the painter's origin."""
+    r = QRectF(0, 0, width - 1, 15)
+    p.setBrush(QColor(255, 240, 240, 230))
+    p.setPen(QPen(OUT_COLOUR, 1.2))
+    p.drawRoundedRect(r, 4, 4)
+    p.setFont(_font(10, True))
+    p.setPen(OUT_COLOUR.darker(130))
+    p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _summary_picture(text: str, width: int, ratio: float) -> QImage:
+    """The "!n" badge ``width`` x 16 screen pixels, drawn once per text and pixel ratio: a
+    whole table's badges are blitted, not painted one by one."""
+    key = (text, width, ratio)
+    pix = _SUMMARY_PICTURES.get(key)
+    if pix is None:
+        pix = QImage(round(width * ratio), round(16 * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        _draw_summary(p, text, width)
+        p.end()
+        if len(_SUMMARY_PICTURES) > 512:
+            _SUMMARY_PICTURES.clear()
+        _SUMMARY_PICTURES[key] = pix
+    return pix
 
 
 class DetachedItem(QGraphicsPathItem):

@@ -11,12 +11,14 @@ For the state shown (the editor's scenario, or the replay's state at the cursor)
   red outside it, amber dashed outside but exempt (detached, routed, cavalry on an attack),
   thin grey where no distance binds the pair;
 * a red mark on every out-of-command unit or general, whose tooltip gives the consequence the
-  ruleset imposes (e.g. "must move back inside in its movement phase …");
+  ruleset imposes (e.g. "must move back inside in its movement phase …"); all marks are one
+  batched item (``command_marks.MarksLayer``, a grid of combined paths and the hit index);
 * standing orders as arrows from the recipient to the objective, labelled with the order type
   (dashed while the order is still pending);
 * each chief's order budget (OAS, ADCs) as a badge beside him;
-* zoomed out (below ``command_items.SUMMARY_LOD``), instead of the red lines and outlines, one
-  "!n" count of the out-of-command beside each corps commander;
+* zoomed out (below ``command_items.SUMMARY_LOD`` px per cm), instead of the red lines, outlines
+  and badges, one "!n" count of the out-of-command beside each corps commander
+  (``command_summaries``);
 * detached formations inside a dashed violet outline labelled "detached".
 
 It follows every document change. A commander dragged in the editor pushes one move edit per
@@ -27,7 +29,7 @@ and only their items are touched. Any other change (order of battle, ruleset, pa
 fields) recomputes the whole picture; even then a mark whose finding and record did not change
 is kept, and outlines are cached per immutable record. ``bench/bench_overlay.py`` (Jena) and
 ``bench/bench_overlay_large.py`` (Leipzig scale) measure a drag. The graphics items it places
-are in ``command_items``.
+are in ``command_items`` and ``command_marks``; the editor state it follows in ``command_state``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from battlestudio.analysis.command_picture import CommandPicture, command_picture
 from battlestudio.analysis.command_update import local_change, update_picture
-from battlestudio.model.units import Commander, Unit
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, get_ruleset
@@ -54,11 +55,12 @@ from battlestudio.ui.command_items import (
     BudgetItem,
     DetachedItem,
     LinksItem,
-    MarkItem,
     OrderItem,
     ReachItem,
-    SummaryItem,
 )
+from battlestudio.ui.command_marks import Mark, MarksLayer
+from battlestudio.ui.command_state import MOVED_STATES, document_state, moved_records
+from battlestudio.ui.command_summaries import FormationSummaries
 from battlestudio.ui.command_shapes import Pool, anchor, hull_path, mark_outline, name_of
 from battlestudio.ui.coords import table_to_scene
 
@@ -106,13 +108,14 @@ class CommandOverlay:
         self._drawn_orders: tuple = ()  # the picture's orders the order arrows show
         self.last_update = ""
         self.reaches = Pool(scene, lambda: ReachItem("#808080"))
-        self.marks = Pool(scene, MarkItem)
+        self.marks = MarksLayer()
+        self.marks.setVisible(visible)
+        self.marks.attach(scene)
         self.orders = Pool(scene, OrderItem)
         self.budgets = Pool(scene, BudgetItem)
         self.detached = Pool(scene, DetachedItem)
-        self.summaries = Pool(scene, SummaryItem)
-        self._heads_of: object = None
-        self._heads: dict[str, str] = {}
+        self.summaries = FormationSummaries(scene)
+        self.summaries.layer.setVisible(visible)
         self.show_all_reaches = False
         self._reach_ids: frozenset[str] = frozenset()
         self._follow_selection = True
@@ -153,22 +156,38 @@ class CommandOverlay:
 
     def reach_commanders(self) -> set[str]:
         """Commander ids whose reach is drawn now."""
+        reaches = self.picture.reaches
         if self.show_all_reaches:
-            return set(self.reaches.items)
+            return set(reaches)
         out = set()
         for rid in self._reach_ids:
-            if rid in self.reaches.items:  # a commander: his own reach
+            if rid in reaches:  # a commander: his own reach
                 out.add(rid)
                 continue
             link = self.picture.links.get(rid)  # a unit: its commander's
-            if link is not None:
+            if link is not None and link.superior in reaches:
                 out.add(link.superior)
         return out
 
-    def _apply_reaches(self) -> None:
-        shown = self.reach_commanders() if self.visible else set()
-        for cid, item in self.reaches.items.items():
-            item.setVisible(cid in shown)
+    def _apply_reaches(self, redo: Iterable[str] | None = ()) -> None:
+        """Reach items for exactly the reaches shown (``reach_commanders``; none while the
+        layer is off): a hidden reach has no item. Those in ``redo`` (every one for None) are
+        brought up to the picture and their general's position."""
+        state = self._state
+        shown = self.reach_commanders() if self.visible and state is not None else set()
+        items = self.reaches.items
+        for cid in [c for c in items if c not in shown]:
+            self.reaches.remove(cid)
+        again = set(shown) if redo is None else set(redo)
+        for cid in shown:
+            if cid in items and cid not in again:
+                continue
+            assert state is not None
+            c, reach = state.commanders.get(cid), self.picture.reaches.get(cid)
+            if c is None or reach is None:
+                self.reaches.remove(cid)
+                continue
+            self.reaches.get(cid, True).set_reach(reach, c.position, self._colour(c.side))
 
     # -- inputs --------------------------------------------------------------------------
     def set_rules(self, ruleset_id: str, params: Mapping[str, Any]) -> None:
@@ -198,6 +217,7 @@ class CommandOverlay:
         elif self._follow_moves(changes):
             return
         self._drawn_key = None  # an edit may change the scenario's maps in place: always redraw
+        self.summaries.forget_formations()  # ... and its order of battle
         state = document_state(self._document)
         self._doc_state = state if state is not getattr(self._document, "state", None) else None
         self.show_state(state)
@@ -209,12 +229,12 @@ class CommandOverlay:
         old = self._state
         if old is None or old is not self._doc_state or not changes:
             return False
-        records = _moved_records(old, self._document.scenario, changes)
+        records = moved_records(old, self._document.scenario, changes)
         if records is None:
             return False
         new = old.with_records(records) if records else old
         self._state = self._doc_state = new
-        _MOVED_STATES[self._document] = (self._document.revision, new)
+        MOVED_STATES[self._document] = (self._document.revision, new)
         if not self.visible:
             self._drawn_key, self.last_update = None, "hidden"
         elif self._drawn_key != _picture_key(old, self):
@@ -298,9 +318,10 @@ class CommandOverlay:
     def set_visible(self, visible: bool) -> None:
         """The "command" layer toggle."""
         self.visible = visible
-        for pool in (self.marks, self.orders, self.budgets, self.detached, self.summaries):
+        for pool in (self.orders, self.budgets, self.detached, self.summaries):
             pool.set_visible(visible)
         self.links.setVisible(visible)
+        self.marks.setVisible(visible)
         self._apply_reaches()
         if visible and self._state is not None:
             self.refresh()
@@ -333,16 +354,7 @@ class CommandOverlay:
         moved: reaches, budgets, order arrows, detached outlines)."""
         pic, vis = self.picture, self.visible
         moved = touched if moved is None else moved
-        for cid in pic.reaches if touched is None else [c for c in moved if c in state.commanders]:
-            reach = pic.reaches.get(cid)
-            if reach is None:
-                self.reaches.remove(cid)
-                continue
-            c = state.commanders[cid]
-            self.reaches.get(cid, False).set_reach(reach, c.position, self._colour(c.side))
-        if touched is None:
-            self.reaches.keep_only(set(pic.reaches))
-        self._apply_reaches()
+        self._apply_reaches(None if touched is None else moved)
 
         lines: dict[str, tuple[str, QLineF] | None] = {}
         for sub in pic.links if touched is None else touched:
@@ -358,21 +370,25 @@ class CommandOverlay:
         else:
             self.links.update_links(lines)
 
+        marks: dict[str, Mark | None] = {}
+        drawn = self.marks.items
         for sub in pic.findings if touched is None else touched:
             f = pic.findings.get(sub)
             if f is None or f.within:
-                self.marks.remove(sub)
+                marks[sub] = None
                 continue
             rec = state.units.get(sub) or state.commanders.get(sub)
-            item = self.marks.get(sub, vis)
-            if item.key != (f, rec):
+            mark = drawn.get(sub)
+            if mark is None or mark.key != (f, rec):
                 text = f.text + (
                     f"\nConsequence ({f.rule}): {f.consequence}" if f.consequence else f"\nExempt: {f.exemption}"
                 )
-                item.set_mark(mark_outline(rec), bool(f.exemption), text)
-                item.key = (f, rec)
+                mark = Mark(mark_outline(rec), bool(f.exemption), text, (f, rec))
+            marks[sub] = mark
         if touched is None:
-            self.marks.keep_only({s for s, f in pic.findings.items() if not f.within})
+            self.marks.set_marks({k: m for k, m in marks.items() if m is not None})
+        else:
+            self.marks.update_marks(marks)
 
         shown: set[str] = set()
         all_orders = touched is None or pic.orders is not self._drawn_orders  # an order came or went
@@ -419,54 +435,12 @@ class CommandOverlay:
         for node, members in self._detached_members.items():
             if touched is None or not members.isdisjoint(moved):
                 self.detached.get(node, vis).setPath(hull_path(state, members))
-        if touched is None:  # an edit may change the order of battle in place
-            self._heads_of = None
-        self._sync_summaries(state)
-
-    def _sync_summaries(self, state: GameState) -> None:
-        """One "n out of command" count per corps (the corps commander above the
-        out-of-command units and generals, else the commander they answer to), shown zoomed
-        out instead of their marks and lines."""
-        pic = self.picture
-        if self._heads_of is not state.oob:  # corps above each id, per order of battle
-            self._heads_of, self._heads = state.oob, {}
-        heads = self._heads
-        counts: dict[str, list[str]] = {}
-        for sub, f in pic.findings.items():
-            if f.within or f.exemption:
-                continue
-            link = pic.links.get(sub)
-            if link is None or link.superior not in state.commanders:
-                continue
-            head = heads.get(sub)
-            if head is None:
-                head = heads[sub] = self._corps_of(state, sub, link.superior)
-            counts.setdefault(head, []).append(sub)
-        for cid, subs in counts.items():
-            item = self.summaries.get(cid, self.visible)
-            key = (len(subs), state.commanders[cid].position)
-            if getattr(item, "key", None) == (key, subs):
-                continue
-            names = sorted(name_of(state, i) for i in subs)
-            listed = ", ".join(names[:6]) + (" …" if len(names) > 6 else "")
-            tip = f"{name_of(state, cid)}: {len(subs)} out of command ({listed})"
-            item.set_summary(state.commanders[cid].position, len(subs), tip)
-            item.key = (key, subs)
-        self.summaries.keep_only(set(counts))
-
-    @staticmethod
-    def _corps_of(state: GameState, sub: str, superior: str) -> str:
-        """The corps commander above ``sub``, else its ``superior``."""
-        for cid in state.oob.chain_of_command(sub) if sub in state.oob else ():
-            c = state.commanders.get(cid)
-            if c is not None and c.echelon == "corps":
-                return cid
-        return superior
+        self.summaries.sync(state, pic, vis, touched, moved or ())
 
     def items(self) -> list[QGraphicsItem]:
         """Every item the overlay has in the scene (for tests and exports)."""
-        out: list[QGraphicsItem] = [self.links]
-        for pool in (self.reaches, self.marks, self.orders, self.budgets, self.detached, self.summaries):
+        out: list[QGraphicsItem] = [self.links, self.marks, self.summaries.layer]
+        for pool in (self.reaches, self.orders, self.budgets, self.detached, self.summaries.pool):
             out += list(pool.items.values())
         return out
 
@@ -492,44 +466,3 @@ def _picture_key(state: GameState, overlay: CommandOverlay) -> tuple:
         overlay._ruleset_id,
         id(overlay._params),
     )
-
-
-_MOVED_STATES: weakref.WeakKeyDictionary[Any, tuple[int, GameState]] = weakref.WeakKeyDictionary()
-"""Editor document -> (its revision, the state an overlay brought up to that revision by moving
-records): other views following the same drag (the Odds dock) reuse it instead of building a
-state from the scenario on every mouse move."""
-
-
-def document_state(document: Document) -> GameState:
-    """The game state a document shows: a replaying document's state at its cursor (its
-    ``state``, with orders and flags), else the editor's scenario as deployed (the state a
-    bound overlay keeps up with a drag, at the document's current revision, else a new one)."""
-    state = getattr(document, "state", None)
-    if isinstance(state, GameState):
-        return state
-    hit = _MOVED_STATES.get(document)
-    if hit is not None and hit[0] == getattr(document, "revision", None):
-        return hit[1]
-    return GameState.from_scenario(document.scenario)
-
-
-def _moved_records(state: GameState, scenario: Any, changes: Iterable[Any]) -> list[Unit | Commander] | None:
-    """The scenario's new records of ``changes`` when every change replaces units and
-    commanders ``state`` has, each a ``local_change`` (a general moved or turned, a unit
-    changed but for its side or elimination), else None."""
-    out: list[Unit | Commander] = []
-    for change in changes:
-        if change.kind not in ("units", "commanders"):
-            return None
-        have = state.units if change.kind == "units" else state.commanders
-        now = getattr(scenario, change.kind)
-        for rid in change.ids:
-            old, new = have.get(rid), now.get(rid)
-            if old is None or new is None or type(new) is not type(old):
-                return None
-            if new is old or new == old:
-                continue
-            if not local_change(old, new):
-                return None
-            out.append(new)
-    return out
