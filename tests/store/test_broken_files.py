@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import os
 import random
 import sqlite3
@@ -346,3 +347,27 @@ def test_deeply_nested_event_payload(tmp_path, json_doc):
     p = tmp_path / "deep.battle.json"
     p.write_text(json.dumps(json_doc).replace('"__DEEP__"', "[" * 3000 + "]" * 3000), encoding="utf-8")
     assert "nested too deeply" in _load_error(p)
+
+
+def test_an_event_object_field_given_a_list_is_refused_naming_the_field(tmp_path):
+    """Found by the 10,000-input fuzz run: an order's ``parameters`` given as a list loaded, and
+    `orders` then said "dictionary update sequence element #0 has length 1; 2 is required"."""
+    doc = json.loads((Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json").read_text())
+    i = next(n for n, e in enumerate(doc["events"]) if e["kind"] == "order_written")
+    doc["events"][i]["parameters"] = ["x"]
+    p = _write_doc(tmp_path, doc)
+    assert _load_error(p) == (
+        f"{p}: events[{i}]: event 'order_written': field parameters: expected an object {{...}}, got a list"
+    )
+
+
+def test_a_long_unknown_field_name_is_shortened_in_the_message(tmp_path, json_doc):
+    """Found by the fuzz run: a 5,000-character field name was echoed whole."""
+    json_doc["units"][2]["a" + "9" * 5_000] = 1
+    msg = _load_error(_write_doc(tmp_path, json_doc))
+    assert len(msg) < len(str(tmp_path)) + 400
+    assert f"units[2].a{'9' * 36}...(5,001 characters): unknown field (a Unit has id, name," in msg
+    del json_doc["units"][2]["a" + "9" * 5_000]
+    json_doc["b" * 300] = 1
+    msg = _load_error(_write_doc(tmp_path, json_doc))
+    assert f": {'b' * 37}...(300 characters): unknown key (a document has " in msg

@@ -127,6 +127,8 @@ _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _TEXT_FIELDS: dict[type, frozenset[str]] = {}
 _POINT_FIELDS: dict[type, frozenset[str]] = {}
 """Per event class, its fields declared ``Point`` (or ``Point | None``): a pair of numbers."""
+_MAPPING_FIELDS: dict[type, dict[str, bool]] = {}
+"""Per event class, its fields declared ``Mapping[...]``: name -> whether None is allowed."""
 
 
 def _short(value: Any) -> str:
@@ -174,6 +176,9 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
         _TEXT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("str", str))
         _POINT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("Point", "Point | None"))
+        _MAPPING_FIELDS[cls] = {
+            f.name: "None" in str(f.type) for f in dataclasses.fields(cls) if str(f.type).startswith("Mapping[")
+        }
         _NUMBER_FIELDS[cls] = {
             f.name: f.type for f in dataclasses.fields(cls) if f.type in ("int", "float", int, float)
         }
@@ -189,6 +194,9 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
             and all(isinstance(c, int | float) and not isinstance(c, bool) for c in v)
         ):
             raise ValueError(f"event {kind!r}: field {k}: expected a point [x, y] in cm, got {_short(data[k])}")
+    for k, optional in _MAPPING_FIELDS[cls].items():
+        if k in given and not isinstance(given[k], dict) and not (optional and given[k] is None):
+            raise ValueError(f"event {kind!r}: field {k}: expected an object {{...}}, got {_what(data[k])}")
     for k in _TEXT_FIELDS[cls] & given.keys():
         if not isinstance(given[k], str):
             raise ValueError(f"event {kind!r}: field {k}: expected a text, got {_what(data[k])}")

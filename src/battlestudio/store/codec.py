@@ -141,7 +141,8 @@ class RecordSpec:
         known = dict(self.fields)
         for key in raw:
             if key not in known:
-                raise DocumentError(f"{where}.{key}", f"unknown field (a {self.cls.__name__} has {', '.join(known)})")
+                shown = key if len(key) <= 40 else f"{key[:37]}...({len(key):,} characters)"
+                raise DocumentError(f"{where}.{shown}", f"unknown field (a {self.cls.__name__} has {', '.join(known)})")
         kwargs = {}
         for name, codec in self.fields:
             if name not in raw:
@@ -403,7 +404,8 @@ def battle_from_doc(doc: Any) -> Battle:
         )
     for key in doc:
         if key not in TOP_KEYS:
-            raise DocumentError(key, f"unknown key (a document has {', '.join(TOP_KEYS)})")
+            shown = key if len(key) <= 40 else f"{key[:37]}...({len(key):,} characters)"
+            raise DocumentError(shown, f"unknown key (a document has {', '.join(TOP_KEYS)})")
     sc = Scenario(info=INFO.load(doc.get("info", {}), "info"))
     for key, spec in COLLECTIONS.items():
         setattr(sc, key, _records(doc.get(key, []), key, spec))
