@@ -371,3 +371,18 @@ def test_a_long_unknown_field_name_is_shortened_in_the_message(tmp_path, json_do
     json_doc["b" * 300] = 1
     msg = _load_error(_write_doc(tmp_path, json_doc))
     assert f": {'b' * 37}...(300 characters): unknown key (a document has " in msg
+
+
+def test_a_cut_short_battle_file_and_json_are_said_in_plain_words(tmp_path, jena):
+    """A fresh tester's truncated files: SQLite's "database disk image is malformed" alone, and
+    JSON's "unterminated string starting at" with nothing after it."""
+    p = tmp_path / "cut.battle"
+    store.save(jena, p)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    msg = _load_error(p)
+    assert "the file is cut short or overwritten, so SQLite cannot read it" in msg and "open a backup copy" in msg
+    q = tmp_path / "cut.battle.json"
+    text = dumps(jena)
+    q.write_text(text[: text.index('"name"', 5000) + 4], encoding="utf-8")
+    msg = _load_error(q)
+    assert ": not valid JSON: unterminated string" in msg and not msg.endswith("starting at")

@@ -91,6 +91,16 @@ def test_corrupt_sqlite_file_shows_error(window, modals, tmp_path):
     assert window.document.scenario == before
 
 
+def test_opening_an_order_of_battle_says_to_import_it(window, modals, tmp_path):
+    """A fresh tester opened a CSV with File ▸ Open: the message said 'ValueError' and not what to do."""
+    csv_file = tmp_path / "army.csv"
+    csv_file.write_text("name,men\nBde A,2000\n", encoding="utf-8")
+    assert not window.files.open_path(csv_file)
+    said = modals.of("critical")[0][2]
+    assert said.startswith(f"{csv_file}: unknown file type; use a name ending in .battle or .battle.json")
+    assert "File ▸ Import…" in said and "ValueError" not in said
+
+
 def test_missing_file_shows_error(window, modals, tmp_path):
     assert not window.files.open_path(tmp_path / "nowhere.battle.json")
     assert "nowhere.battle.json" in modals.of("critical")[0][2]

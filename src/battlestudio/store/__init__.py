@@ -37,7 +37,11 @@ def format_of(path: str | os.PathLike[str]) -> str:
         return JSON
     if name.endswith(".battle"):
         return SQLITE
-    raise ValueError(f"{os.fspath(path)}: unknown file type; use a name ending in .battle or .battle.json")
+    raise ValueError(
+        f"{os.fspath(path)}: unknown file type; use a name ending in .battle or .battle.json (an order of "
+        "battle in .oob, CSV, XLSX, fogofwar tables or ORBAT Mapper JSON is imported: File ▸ Import…, "
+        "or battlestudio import-oob)"
+    )
 
 
 MAX_FILE_BYTES = 1 << 30

@@ -105,6 +105,7 @@ def loads(text: str) -> Battle:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         said = exc.msg[:1].lower() + exc.msg[1:]
+        said = said.removesuffix(" starting at")  # Python's "Unterminated string starting at": the place follows
         raise DocumentError(f"line {exc.lineno} column {exc.colno}", f"not valid JSON: {said}") from None
     except _DuplicateKey as exc:
         raise DocumentError(

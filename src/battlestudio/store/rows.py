@@ -190,7 +190,10 @@ def sql_errors(path: str | os.PathLike[str], doing: str) -> Iterator[None]:
     try:
         yield
     except sqlite3.Error as exc:
-        raise BattleFileError(path, f"{doing}: {exc}") from None
+        said = str(exc)
+        if "malformed" in said or "not a database" in said:
+            said = f"the file is cut short or overwritten, so SQLite cannot read it ({said}); open a backup copy"
+        raise BattleFileError(path, f"{doing}: {said}") from None
     except UnicodeDecodeError as exc:  # a damaged TEXT value
         raise BattleFileError(path, f"{doing}: text that is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except Exception as exc:

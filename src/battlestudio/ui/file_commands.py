@@ -510,4 +510,6 @@ def _describe(exc: Exception, path: Path, verb: str) -> str:
         return str(exc)
     if isinstance(exc, OSError):
         return f"{path}: could not {verb} the file: {exc.strerror or exc}"
+    if isinstance(exc, ValueError) and str(exc).startswith(f"{path}: "):
+        return str(exc)  # the store's refusals name the file and say what is wrong
     return f"{path}: could not {verb} the file ({type(exc).__name__}: {exc})"

@@ -211,3 +211,15 @@ def test_id_maker_linear_on_many_clashes():
     made = [ids.make("french", "Line") for _ in range(50_000)]
     assert time.perf_counter() - t < 5
     assert len(set(made)) == 50_000 and made[:3] == ["french-line", "french-line-2", "french-line-3"]
+
+
+def test_a_csv_byte_that_is_not_utf8_is_named_on_its_row(tmp_path):
+    """A fresh tester's garbage CSV: the bad byte on row 3 was reported on row 1 (the text
+    reader decodes a block ahead of the CSV parser)."""
+    p = tmp_path / "g.csv"
+    p.write_bytes(b"name,men\nA,100\nB\xff,200\n")
+    from battlestudio.store.importers.common import csv_rows
+
+    with pytest.raises(OobImportError) as info:
+        list(csv_rows(p, ("name", "men"))[1])
+    assert str(info.value) == f"{p}: row 3: not readable CSV (not UTF-8 text: byte 0xff; save it as UTF-8)"

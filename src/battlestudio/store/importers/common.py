@@ -126,7 +126,13 @@ def csv_rows(
     reader = csv.reader(f, strict=True)  # an unclosed quote is an error, not the rest of the file in one cell
     try:
         header = [clean_text(h) for h in next(reader, [])]
-    except (UnicodeDecodeError, csv.Error) as e:
+    except UnicodeDecodeError as e:  # decoded ahead of the parser: find the row in the bytes
+        f.close()
+        row, reason = _bad_utf8(path, e)
+        if row > 1:
+            raise OobImportError(f"{path}: row {row}: not readable CSV ({reason})") from e
+        raise OobImportError(f"{path}: row 1: not a readable CSV header ({reason})") from e
+    except csv.Error as e:
         f.close()
         raise OobImportError(f"{path}: row 1: not a readable CSV header ({_reason(e)})") from e
     missing = [c for c in required if c not in header]
@@ -148,7 +154,10 @@ def csv_rows(
             while True:
                 try:
                     r = next(reader, None)
-                except (UnicodeDecodeError, csv.Error) as e:
+                except UnicodeDecodeError as e:
+                    row, reason = _bad_utf8(path, e)
+                    raise OobImportError(f"{path}: row {max(row, n + 1)}: not readable CSV ({reason})") from e
+                except csv.Error as e:
                     raise OobImportError(f"{path}: row {n + 1}: not readable CSV ({_reason(e)})") from e
                 if r is None:
                     return
@@ -171,6 +180,20 @@ def csv_rows(
                 yield n, dict(zip(header, cells, strict=False))
 
     return header, rows()
+
+
+def _bad_utf8(path: str | Path, e: UnicodeDecodeError) -> tuple[int, str]:
+    """The line (1-based) holding the file's first byte that is not UTF-8, and the reason; the
+    text reader decodes a block ahead of the CSV parser, so the parser's row is not that line."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return raw[: err.start].count(b"\n") + 1, f"not UTF-8 text: byte 0x{raw[err.start]:02x}; save it as UTF-8"
+    except OSError:
+        pass
+    return 1, _reason(e)
 
 
 def _reason(e: Exception) -> str:
