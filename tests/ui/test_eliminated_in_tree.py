@@ -12,6 +12,7 @@ from battlestudio.analysis.common import turn_end_positions
 from battlestudio.analysis.strength import strength_over_turns
 from battlestudio.model.units import Unit
 from battlestudio.ui.panels.oob_model import ID_ROLE
+from battlestudio.ui.resources import bundled_scenarios
 from tests.ui.test_map_pages import CHASSEURS, ELIMINATED_AT, JENA
 from tests.ui.window_helpers import ModalRecorder, make_window
 
@@ -105,3 +106,48 @@ def test_tree_totals_are_the_strength_charts_at_every_turn_end(window):
             assert tree.get(side, 0) == chart.get((turn, side), 0) - waiting.get(side, 0), (turn, side)
         checked += 1
     assert checked >= 5 and eliminated_seen and waiting_seen
+
+
+LEIPZIG = next(p for p in bundled_scenarios() if p.name == "leipzig-1813.battle.json")
+VOLHYNIE = "russian-2-corps-volhynieline-regiment"
+"""A Russian regiment the recorded Leipzig game eliminates in turn 10 and then removes from the
+game (Torden over Europa 1.6: 2/3 lost and in FU), so the state at the end has no record of it."""
+
+
+def test_a_unit_eliminated_then_removed_stays_in_the_tree_struck_out(qtbot, tmp_path, monkeypatch):
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    w.resize(1400, 900)
+    assert w.files.open_path(LEIPZIG, ask=False)
+    panel, doc = w.oob_panel, w.document
+    t, box = doc.timeline, panel.show_eliminated
+    assert t.at_end  # a finished game opens at its end
+    state = doc.log.state_at(len(doc.log))
+    assert VOLHYNIE not in state.units and VOLHYNIE in state.oob.graph  # removed, not just eliminated
+    assert not box.isEnabled() and "Type a name in the filter" in box.toolTip()  # greyed out, says why
+
+    # no filter: listed under its division, struck out, its men in nobody's total
+    division = state.oob.superior(VOLHYNIE)
+    row = panel.index_of(VOLHYNIE)
+    assert row.isValid() and row.parent().data(ID_ROLE) == division
+    assert row.data() == "Volhynieline regiment" and row.data(Qt.ItemDataRole.FontRole).strikeOut()
+    living = [u for i in state.oob.subordinates(division) if (u := state.units.get(i)) is not None]
+    assert panel.proxy.rowCount(row.parent()) == len(living) + 1
+    total = int(row.parent().siblingAtColumn(1).data().replace(",", ""))
+    assert total == sum(u.men for u in living) and row.siblingAtColumn(1).data()  # struck-out men shown
+
+    qtbot.keyClicks(panel.filter, "Volhyn")  # a filter: not found unless asked
+    assert box.isEnabled() and "Type a name" not in box.toolTip()
+    qtbot.waitUntil(lambda: VOLHYNIE not in _shown_ids(panel))
+    assert not _shown_ids(panel)
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)  # "Show eliminated"
+    assert box.isChecked() and VOLHYNIE in _shown_ids(panel)
+    assert panel.index_of(VOLHYNIE).data(Qt.ItemDataRole.FontRole).strikeOut()
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    assert not box.isChecked() and not _shown_ids(panel)
+
+    t.seek(0)  # the start of the game: alive, found, not struck out
+    qtbot.waitUntil(lambda: VOLHYNIE in _shown_ids(panel))
+    assert not panel.index_of(VOLHYNIE).data(Qt.ItemDataRole.FontRole)
+    t.seek(len(doc.log))  # back at the end: gone from the filter's matches again
+    qtbot.waitUntil(lambda: VOLHYNIE not in _shown_ids(panel))

@@ -7,6 +7,10 @@ records share is shown with the superior's (``model.names.display_names``). The 
 mirrors the Document: it re-reads the graph when an ``oob``, ``units`` or ``commanders``
 change arrives, and every edit it makes (rename, drag-and-drop reassignment) is pushed on the
 Document's history. Nodes are keyed by a small int stored in ``QModelIndex.internalId``.
+
+In a replay, a unit eliminated and then removed from the game (Torden over Europa 1.6: "2/3 lost
+and in FU") is gone from the state at the cursor; the tree still lists it under its superior,
+struck out, from its last record (``eliminated_gone``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,32 @@ COLUMNS = ("Name", "Men", "Guns")
 def is_eliminated(rec: object) -> bool:
     """True for a unit whose state is ``eliminated`` (struck out, left out of the totals)."""
     return isinstance(rec, Unit) and rec.state == "eliminated"
+
+
+def eliminated_gone(document: Document) -> dict[str, tuple[Unit, str | None]]:
+    """Units of a replayed game removed from it after being eliminated, at the cursor:
+    ``{id: (its last record, state eliminated; its superior in the order of battle or None)}``.
+
+    Empty for a document without a timeline (the scenario editor). A unit removed while not
+    eliminated (routed off the table) is not included.
+    """
+    timeline = getattr(document, "timeline", None)
+    if timeline is None:
+        return {}
+    log, pos = timeline.log, timeline.position
+    state = timeline.state
+    out: dict[str, tuple[Unit, str | None]] = {}
+    for n in state.oob.graph:
+        if n in state.units or n in state.commanders or n in state.off_table:
+            continue
+        touching = log.events_touching(n, 0, pos)
+        if not touching:
+            continue
+        before = log.state_at(touching[-1]).units.get(n)  # just before its removal
+        if is_eliminated(before):
+            assert before is not None
+            out[n] = (before, state.oob.superior(n))
+    return out
 
 
 _ROOT = QModelIndex()
@@ -76,6 +106,7 @@ class OobModel(QAbstractItemModel):
         self._children: dict[str | None, list[str]] = {}
         self._totals: dict[str, tuple[int, int]] = {}
         self._shown: dict[str, str] = {}  # id -> the name shown (duplicates with their superior)
+        self._gone: dict[str, Unit] = {}  # eliminated units removed from the game (``eliminated_gone``)
         self._deferred: list[Change] = []  # changes seen during playback, applied when idle
         self._idle = QTimer(self)
         self._idle.setSingleShot(True)
@@ -130,6 +161,13 @@ class OobModel(QAbstractItemModel):
         for n in g.nodes:  # nodes only reachable through a cycle
             if n not in seen:
                 visit(n)
+        gone = {n: v for n, v in eliminated_gone(self.document).items() if n not in seen}
+        for n, (_, sup) in gone.items():  # last under their superior, or top rows of their own
+            p = sup if sup in parent else None
+            parent[n] = p
+            children[p].append(n)
+            children[n] = []
+        self._gone = {n: rec for n, (rec, _) in gone.items()}
         self._parent, self._children = parent, children
         self._nodes = list(parent)
         self._key = {n: i for i, n in enumerate(self._nodes)}
@@ -141,7 +179,7 @@ class OobModel(QAbstractItemModel):
         totals: dict[str, tuple[int, int]] = {}
         counted: dict[str, tuple[int, int]] = {}  # what a node adds to its superiors
         for n in reversed(self._nodes):  # parents come before children in _nodes
-            u = s.units.get(n)
+            u = s.units.get(n) or self._gone.get(n)
             men, guns = (u.men, u.guns) if u else (0, 0)
             for c in self._children.get(n, ()):
                 cm, cg = counted[c]
@@ -172,7 +210,9 @@ class OobModel(QAbstractItemModel):
         s = self.document.scenario
         ids = {i for c in changes if c.kind in ("units", "commanders") for i in c.ids}
         structural = (
-            "oob" in kinds or "sides" in kinds or any((i in self._key) != (s.record(i) is not None) for i in ids)
+            "oob" in kinds
+            or "sides" in kinds
+            or any(i in self._gone or (i in self._key) != (s.record(i) is not None) for i in ids)
         )
         if structural:
             self.beginResetModel()
@@ -226,6 +266,11 @@ class OobModel(QAbstractItemModel):
         siblings = self._children[self._parent[node_id]]
         return self.createIndex(siblings.index(node_id), column, self._key[node_id])
 
+    def record(self, node_id: str) -> Unit | Commander | None:
+        """The record a row shows: the scenario's, or an eliminated unit's last one (None when
+        the id has neither)."""
+        return self.document.scenario.record(node_id) or self._gone.get(node_id)
+
     def node_ids(self) -> list[str]:
         """Every id in the tree, parents before children."""
         return list(self._nodes)
@@ -262,7 +307,7 @@ class OobModel(QAbstractItemModel):
         if n is None:
             return None
         s = self.document.scenario
-        rec = s.record(n)
+        rec = self.record(n)
         col = index.column()
         if role == ID_ROLE:
             return n

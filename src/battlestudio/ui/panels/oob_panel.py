@@ -77,6 +77,15 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
 
 
+_SHOW_ELIMINATED_TIP = (
+    "Let the filter find eliminated units too (struck out); they never count in their superiors' totals."
+)
+_SHOW_ELIMINATED_OFF_TIP = (
+    "Type a name in the filter to use this: without a filter every unit is already listed, "
+    "eliminated ones struck out and left out of their superiors' totals."
+)
+
+
 class FoldingFilterProxy(QSortFilterProxyModel):
     """Filters rows by a substring of column 0, ignoring case and accents ("Legere" finds "Légère").
 
@@ -125,7 +134,7 @@ class FoldingFilterProxy(QSortFilterProxyModel):
         if self._needle not in fold(str(name or "")):
             return False
         if not self.match_eliminated and isinstance(src, OobModel):
-            return not is_eliminated(src.document.scenario.record(src.node(index) or ""))
+            return not is_eliminated(src.record(src.node(index) or ""))
         return True
 
 
@@ -147,11 +156,7 @@ class OobPanel(QWidget):
         super().__init__(parent)
         self.filter = QLineEdit(placeholderText="Filter by name…", clearButtonEnabled=True)
         self.show_eliminated = QCheckBox("Show eliminated")
-        self.show_eliminated.setToolTip(
-            "Let the filter find eliminated units too (struck out). Without a filter every unit "
-            "is listed, eliminated ones struck out; they never count in their superiors' totals."
-        )
-        self.show_eliminated.setEnabled(False)  # it acts on the filter's matches
+        self._set_show_eliminated_enabled(False)  # it acts on the filter's matches
         self.tree = OobTree()
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -274,8 +279,13 @@ class OobPanel(QWidget):
 
     def _on_filter(self, text: str) -> None:
         self.proxy.set_folded_filter(text)
-        self.show_eliminated.setEnabled(bool(text))
+        self._set_show_eliminated_enabled(bool(text))
         self.tree.expandAll()
+
+    def _set_show_eliminated_enabled(self, on: bool) -> None:
+        """Enable "Show eliminated" (a filter is typed) or grey it out, its tooltip saying why."""
+        self.show_eliminated.setEnabled(on)
+        self.show_eliminated.setToolTip(_SHOW_ELIMINATED_TIP if on else _SHOW_ELIMINATED_OFF_TIP)
 
     def _on_show_eliminated(self, on: bool) -> None:
         self.proxy.set_match_eliminated(on)
