@@ -44,7 +44,7 @@ from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.dice import DiceSpec, RollRecord, SeededDice
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import OrderRequest
-from battlestudio.rules.toe import PHASES
+from battlestudio.rules.toe import PHASES, TordenOverEuropa
 from battlestudio.session.core import GameSession
 from battlestudio.session.umpire import umpire_roll
 
@@ -124,7 +124,7 @@ def synthetic_scenario(units_per_side: int = 24, seed: int = 1806) -> Scenario:
             table_width=width,
             table_height=height,
             turns=40,
-            ruleset="toe",
+            ruleset=TordenOverEuropa.id,  # the seed whose numbers the generator plays
             parameters={
                 **TOE_PARAMETERS,
                 "initiative": [SIDES[0]] + [SIDES[0] if agreed.random() < 0.75 else SIDES[1] for _ in range(39)],
