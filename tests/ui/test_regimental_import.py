@@ -57,7 +57,7 @@ def test_an_oob_imported_into_a_regimental_scenario_arrives_as_regiments_and_pla
     sc = doc.scenario
     new = {i: u for i, u in sc.units.items() if i not in before}
     assert doc.undo_count == steps + 1
-    assert doc.undo_text == "Import 11 units and 5 commanders (Regimental rules: 10 units converted, 2 warnings)"
+    assert doc.undo_text == "Import 11 units and 5 commanders (Regimental rules: 11 units converted, 2 warnings)"
     regiments = [u for u in new.values() if u.arm is Arm.INFANTRY]
     assert len(regiments) == 8
     for u in regiments:  # the source's 4 bases, 6 figures each at 75 men (1.1-1.2)
