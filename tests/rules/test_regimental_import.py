@@ -117,7 +117,7 @@ def test_imported_units_start_in_the_regimental_initial_state():
     assert sc.units and {u.state for u in sc.units.values()} == {"normal"}  # not Torden over Europa's 'O'
     assert any("Regimental initial state 'normal'" in w.message for w in res.warnings)
     sc.info = replace(sc.info, ruleset="regimental")
-    assert not [p for p in ruleset_terms(sc) if p.code == "unit.unknown_state"]
+    assert not [p for p in ruleset_terms(sc) if p.check == "unit.unknown_state"]
     # a unit already in a Regimental state keeps it
     out, _ = convert_import(
         replace(_brigade(300), units={"bde": replace(_brigade(300).units["bde"], state="disorganised")}), P

@@ -59,7 +59,7 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
     """``u`` at 75 men a figure with its bases and base size (1.1-1.2), and a note; the unit
     itself and ``""`` when nothing changes (artillery, or no men and no bases to count from).
     Men marked ``men_estimated`` (another ruleset's guess from the source's bases) are replaced
-    by the bases' figures × 75."""
+    by the bases' figures × 75, and so are men not given (marked ``men_estimated`` then)."""
     if u.arm is Arm.ARTILLERY:
         return u, ""
     men_per = int(p.get("men_per_figure"))
@@ -77,8 +77,9 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
         figures = int(u.bases) * per_base
         given = "men estimated, not given" if estimated else "no men given"
         how = f"{given}: {u.bases} base{'s' if u.bases != 1 else ''} × {per_base} figures"
-        if estimated:
+        if estimated or men == 0:  # no head count: the bases' figures at the scale's men a figure
             men = figures * men_per
+            attrs["men_estimated"] = True
             attrs["men_estimate"] = (
                 f"{u.bases} bases × {per_base} figures (regimental figures_per_base) × {men_per} men"
             )
