@@ -46,3 +46,15 @@ def test_command_made_for_a_path_takes_the_side_of_its_rows():
         "Travers Cuirassier Brigade",
     ]
     assert any("no row for 'IV Cavalry Corps'" in w.message for w in res.warnings)
+
+
+def test_the_summary_says_the_guns_stated_on_command_rows():
+    res = _import()
+    assert res.summary.guns == 0  # no unit row gives guns: the two 1st Divisions state 8 each
+    assert (res.summary.stated_men, res.summary.stated_guns) == (4_000 + 4_100 + 4_000 + 4_600, 16)
+    lines = res.summary.lines()
+    assert "guns: 0" in lines[2]
+    assert lines[3] == (
+        "stated on command rows, not counted in the totals above: 16,700 men, 16 guns "
+        "(kept as the commanders' stated_men/stated_guns attributes)"
+    )
