@@ -31,7 +31,7 @@ def test_an_import_into_a_regimental_scenario_brings_regiments_of_bases_in_one_u
     res = import_oob([VI_CORPS], "oob")
     edit, nodes = import_edit(doc.scenario, res.scenario, {s: "french" for s in res.scenario.sides})
     assert isinstance(edit, ImportEdit)
-    assert edit.text == "Import 11 units and 5 commanders (Regimental rules: 10 units converted, 2 warnings)"
+    assert edit.text == "Import 11 units and 5 commanders (Regimental rules: 11 units converted, 2 warnings)"
     assert "9eme Hussars: 1 squadron, a cavalry regiment has 4 (1.2)" in edit.warnings
     doc.push(edit)
     new = {i: u for i, u in doc.scenario.units.items() if i not in before}

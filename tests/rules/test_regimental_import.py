@@ -96,10 +96,30 @@ def test_the_republique5_corps_comes_in_as_regiments_of_bases_with_its_warnings(
     assert line.attributes["base_size_cm"] == [6.0, 2.0] and line.subtype is Subtype.LINE_INFANTRY
     hussars = units["vi-corps-9eme-hussars"]
     assert (hussars.bases, hussars.figures) == (1, 2)
-    assert conf.changed == 10 and conf.ruleset_name == "Regimental rules"
+    assert conf.changed == 11 and conf.ruleset_name == "Regimental rules"  # the battery: state O → normal
     assert set(conf.warnings) == {
         "9eme Hussars: 1 squadron, a cavalry regiment has 4 (1.2)",
         "10eme Chasseur Cheval: 1 squadron, a cavalry regiment has 4 (1.2)",
     }
     assert conf.scenario.info == res.scenario.info  # the importer's info, not the target's
     assert conform_import(res.scenario, ScenarioInfo(ruleset="toe")).scenario is res.scenario
+
+
+def test_imported_units_start_in_the_regimental_initial_state():
+    from battlestudio.rules.regimental import ruleset
+    from battlestudio.rules.regimental.organisation import UNIT_STATES
+    from battlestudio.validate.ruleset import ruleset_terms
+
+    machine = next(m for m in ruleset.describe().state_machines if m.id == "unit")
+    assert set(UNIT_STATES) == set(machine.states)
+    res = import_oob([VI_CORPS], "oob", ruleset="regimental")
+    sc = res.scenario
+    assert sc.units and {u.state for u in sc.units.values()} == {"normal"}  # not Torden over Europa's 'O'
+    assert any("Regimental initial state 'normal'" in w.message for w in res.warnings)
+    sc.info = replace(sc.info, ruleset="regimental")
+    assert not [p for p in ruleset_terms(sc) if p.check == "unit.unknown_state"]
+    # a unit already in a Regimental state keeps it
+    out, _ = convert_import(
+        replace(_brigade(300), units={"bde": replace(_brigade(300).units["bde"], state="disorganised")}), P
+    )
+    assert out.units["bde"].state == "disorganised"

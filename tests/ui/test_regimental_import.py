@@ -17,6 +17,7 @@ from battlestudio.model.units import Arm
 from battlestudio.play.document import PlayDocument
 from battlestudio.replay.flow_events import Moved
 from battlestudio.ui.import_dialog import ImportDialog
+from battlestudio.validate.ruleset import ruleset_terms
 from tests.ui import test_every_ruleset_two_turns as loop
 from tests.ui.test_play_elchingen_rulesets import choose, elchingen_under, until
 
@@ -57,7 +58,8 @@ def test_an_oob_imported_into_a_regimental_scenario_arrives_as_regiments_and_pla
     sc = doc.scenario
     new = {i: u for i, u in sc.units.items() if i not in before}
     assert doc.undo_count == steps + 1
-    assert doc.undo_text == "Import 11 units and 5 commanders (Regimental rules: 10 units converted, 2 warnings)"
+    # no Torden over Europa conversion first: its two batteries stay two (not one ToE gun model)
+    assert doc.undo_text == "Import 12 units and 5 commanders (Regimental rules: 12 units converted, 2 warnings)"
     regiments = [u for u in new.values() if u.arm is Arm.INFANTRY]
     assert len(regiments) == 8
     for u in regiments:  # the source's 4 bases, 6 figures each at 75 men (1.1-1.2)
@@ -148,3 +150,39 @@ def test_units_copied_under_another_ruleset_are_pasted_as_regiments(qtbot, tmp_p
     w.actions["undo"].trigger()
     w.actions["undo"].trigger()
     assert set(doc.scenario.units) == before
+
+
+def test_the_import_dialog_names_the_regimental_conversion_and_units_start_normal(qtbot, tmp_path, monkeypatch):
+    w = elchingen_under(qtbot, tmp_path, monkeypatch, "regimental")
+    doc = w.document
+    before = set(doc.scenario.units)
+    seen: list[ImportDialog] = []
+
+    def fake_exec(self: ImportDialog) -> int:
+        seen.append(self)
+        self.files_edit.clear()
+        qtbot.keyClicks(self.files_edit, str(VI_CORPS))
+        qtbot.keyClick(self.files_edit, Qt.Key.Key_Return)
+        # a new document is Torden over Europa's: its conversion, which can be switched off
+        assert self.convert.text().startswith("Convert to Torden over Europa scale") and self.convert.isEnabled()
+        notes = [self.warnings.item(i).text() for i in range(self.warnings.count())]
+        assert any(n.startswith("conversion to Torden over Europa scale") for n in notes)
+        self.into_doc.click()  # into the Regimental document: its conversion, always applied
+        assert self.convert.text() == "Convert to the Regimental rules scale (as every import into this document)"
+        assert self.convert.isChecked() and not self.convert.isEnabled()
+        notes = [self.warnings.item(i).text() for i in range(self.warnings.count())]
+        assert not [n for n in notes if "Torden over Europa" in n]
+        assert any(n.startswith("conversion to the Regimental rules scale") for n in notes)
+        assert any("Regimental initial state 'normal'" in n for n in notes)
+        self.side_box.setCurrentIndex(self.side_box.findData("french"))
+        qtbot.mouseClick(self.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+        return self.result()
+
+    monkeypatch.setattr(ImportDialog, "exec", fake_exec)
+    w.actions["import"].trigger()
+    assert seen and seen[0].result() == QDialog.DialogCode.Accepted
+    new = [u for i, u in doc.scenario.units.items() if i not in before]
+    new_ids = {u.id for u in new}
+    assert new and {u.state for u in new} == {"normal"}
+    assert {u.attributes.get("scale") for u in new if u.arm is Arm.INFANTRY} == {"regimental"}
+    assert not [p for p in ruleset_terms(doc.scenario) if p.check == "unit.unknown_state" and set(p.subjects) & new_ids]

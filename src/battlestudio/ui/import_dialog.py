@@ -4,7 +4,8 @@ document or into a side of the open one.
 ``ImportDialog`` takes the files, the format (detected from the files or chosen), for CSV/XLSX
 the column mapping — a table of the file's columns, each with what it holds, guessed from the
 header and editable, loaded from and saved as the TOML file of ``docs/import-mapping.md``, with
-the first rows as they import — and whether to convert to Torden over Europa's scale; it runs
+the first rows as they import — and whether to convert to the target's ruleset scale (Torden
+over Europa's for a new document, the open document's ruleset's when importing into it); it runs
 ``store.importers.import_oob`` and previews the result (the order of battle with each unit's
 men, figures and guns; the importer's warnings as ``file:line``). The
 target is a new document or the open document: the sides as imported, an existing side, or a new
@@ -13,6 +14,8 @@ cannot be imported leaves the document as it was and the dialog says why.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,7 +48,9 @@ from PySide6.QtWidgets import (
 from battlestudio.document import import_edit
 from battlestudio.model.scenario import Scenario, Side
 from battlestudio.replay.battle import Battle
-from battlestudio.store.importers import FORMATS, ImportResult, OobImportError, import_oob
+from battlestudio.rules import DEFAULT_RULESET, RuleRefused, available_rulesets, resolve_ruleset_id
+from battlestudio.rules.switch import conform_import
+from battlestudio.store.importers import FORMATS, ImportResult, ImportWarning, OobImportError, import_oob
 from battlestudio.store.importers.common import slug
 from battlestudio.store.importers.tabular import import_table, read_header
 from battlestudio.store.importers.tabular_mapping import (
@@ -136,7 +141,9 @@ class ImportDialog(QDialog):
     format_box : QComboBox
         "Detect from the files" or one of ``FORMATS`` (item data).
     convert : QCheckBox
-        convert to Torden over Europa's scale (as ``import-oob`` without ``--no-convert``).
+        convert to the target's ruleset scale: Torden over Europa's for a new document (as
+        ``import-oob`` without ``--no-convert``), the open document's ruleset's (always applied,
+        so checked and disabled) when importing into a document of another ruleset.
     tree : QTreeWidget
         the preview: name, side, arm, men, figures, guns per commander and unit.
     warnings : QListWidget
@@ -147,7 +154,11 @@ class ImportDialog(QDialog):
         the target; with ``into_doc``, ``side_box`` picks the sides (item data: ``AS_IMPORTED``,
         an existing side id or ``NEW_SIDE``, named in ``side_name``).
     imported : ImportResult | None
-        the last successful preview (None: OK is disabled).
+        the last successful preview (None: OK is disabled), at the target's ruleset scale.
+    unconverted : Scenario | None
+        for a target of another ruleset than Torden over Europa, the preview's scenario before
+        that ruleset's conversion (``import_into`` gives it to ``document.import_edit``, which
+        converts it and counts the conversion in the undo step); None otherwise.
     """
 
     def __init__(self, scenario: Scenario, start_dir: str = "", parent: QWidget | None = None) -> None:
@@ -157,6 +168,8 @@ class ImportDialog(QDialog):
         self.target_scenario = scenario
         self.start_dir = start_dir
         self.imported: ImportResult | None = None
+        self.unconverted: Scenario | None = None
+        self._previewed_for = DEFAULT_RULESET
         self.resize(1100, 860)
 
         src = QGroupBox("Source")
@@ -278,7 +291,7 @@ class ImportDialog(QDialog):
         self.format_box.currentIndexChanged.connect(self._inputs_changed)
         self.convert.toggled.connect(self._inputs_changed)
         for w in (self.new_doc, self.into_doc):
-            w.toggled.connect(self._update_target)
+            w.toggled.connect(self._target_changed)
         self.side_box.currentIndexChanged.connect(self._update_target)
         self.side_name.textChanged.connect(self._update_target)
         self._inputs_changed()
@@ -452,7 +465,7 @@ class ImportDialog(QDialog):
         for w in (self.mapping_edit, self.mapping_browse, self.mapping_save, self.mapping_label):
             w.setEnabled(tabular)
         self.mapping_box.setVisible(tabular)
-        self.convert.setEnabled(fmt != "orbat-mapper")
+        self._update_convert()
         if tabular:
             self._load_header()
         if self.paths() and fmt is not None:
@@ -468,20 +481,71 @@ class ImportDialog(QDialog):
                 self.status.setText("The format cannot be told from the file names: choose it.")
         self._update_target()
 
+    def target_ruleset(self) -> tuple[str, str]:
+        """(id, name) of the ruleset whose scale the import takes: the open document's when
+        importing into it, else the default (Torden over Europa) of a new document."""
+        rid = resolve_ruleset_id(self.target_scenario.info.ruleset) if self.into_doc.isChecked() else DEFAULT_RULESET
+        try:
+            rs = available_rulesets().get(rid)
+        except RuleRefused:
+            rs = None
+        return rid, (rs.describe().name if rs is not None else rid)
+
+    def _update_convert(self) -> None:
+        """The convert box names the target ruleset's conversion; an import into a document of
+        another ruleset always takes that ruleset's scale (``document.import_edit``)."""
+        rid, name = self.target_ruleset()
+        if rid == DEFAULT_RULESET:
+            self.convert.setText("Convert to Torden over Europa scale (figures, gun models)")
+            self.convert.setToolTip("")
+            self.convert.setEnabled(self.format() != "orbat-mapper")
+        else:
+            self.convert.setText(f"Convert to the {name} scale (as every import into this document)")
+            self.convert.setToolTip(f"Units imported into a {name} document always take its scale.")
+            self.convert.blockSignals(True)
+            self.convert.setChecked(True)
+            self.convert.blockSignals(False)
+            self.convert.setEnabled(False)
+
+    def _target_changed(self) -> None:
+        """New or open document: the preview again when the target's ruleset changes with it."""
+        if self.target_ruleset()[0] != self._previewed_for:
+            self._inputs_changed()
+        else:
+            self._update_convert()
+            self._update_target()
+
     # -- preview -------------------------------------------------------------------------
     def preview(self) -> ImportResult | None:
         """Run the import with the dialog's settings and show it; None (and why) on failure."""
         self.imported = None
+        self.unconverted = None
         self.tree.clear()
         self.warnings.clear()
         self.rows_table.setRowCount(0)
         fmt = self.format()
+        rid, name = self.target_ruleset()
+        self._previewed_for = rid
         try:
             if fmt is None:
                 raise OobImportError("the format cannot be told from the file names: choose it")
             mapping = self._mapping_for_import() if fmt in ("csv", "xlsx") else None
-            convert = self.convert.isChecked() and fmt != "orbat-mapper"
-            res = import_oob(self.paths(), fmt, mapping=mapping, convert=convert)
+            if rid == DEFAULT_RULESET or fmt == "orbat-mapper":
+                convert = self.convert.isChecked() and fmt != "orbat-mapper"
+                res = import_oob(self.paths(), fmt, mapping=mapping, convert=convert)
+            else:  # into a document of another ruleset: its conversion, read with its parameters
+                res = import_oob(self.paths(), fmt, mapping=mapping, convert=False, ruleset=rid)
+                self.unconverted = res.scenario
+                conf = conform_import(res.scenario, self.target_scenario.info)
+                what = f"conversion to the {conf.ruleset_name or name} scale"
+                files = ", ".join(str(p) for p in self.paths())
+                res = dataclasses.replace(
+                    res,
+                    scenario=conf.scenario,
+                    warnings=res.warnings
+                    + [ImportWarning(what, 0, n, "", "note") for n in conf.notes]
+                    + [ImportWarning(files, 0, f"{what}: {w}") for w in conf.warnings],
+                )
             if mapping is not None:
                 self._fill_rows(import_table(self.paths()[0], mapping, fmt=fmt).scenario)
         except (OobImportError, ValueError, OSError) as exc:
@@ -679,7 +743,8 @@ def import_into(doc: Document, dialog: ImportDialog) -> list[str]:
             "Game ▸ Back to Scenario Editor first, or import into a new document"
         )
     side_map, new_sides = dialog.side_mapping()
-    edit, nodes = import_edit(doc.scenario, dialog.imported.scenario, side_map, new_sides)
+    raw = dialog.unconverted if dialog.unconverted is not None else dialog.imported.scenario
+    edit, nodes = import_edit(doc.scenario, raw, side_map, new_sides)
     if not doc.push(edit):
         raise ValueError("the document refused the import")
     return nodes

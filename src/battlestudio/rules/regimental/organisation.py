@@ -48,6 +48,9 @@ def _kind(u: Unit) -> str:
     return "infantry"
 
 
+UNIT_STATES = ("normal", "disorganised", "withdrawing", "broken")
+"""The Regimental unit states (the ruleset's ``unit`` state machine); ``normal`` is a unit's
+state at the start of a game."""
 SCALE = "regimental"
 """``Unit.attributes["scale"]`` of a unit this conversion made: an import leaves it as it is."""
 
@@ -56,7 +59,7 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
     """``u`` at 75 men a figure with its bases and base size (1.1-1.2), and a note; the unit
     itself and ``""`` when nothing changes (artillery, or no men and no bases to count from).
     Men marked ``men_estimated`` (another ruleset's guess from the source's bases) are replaced
-    by the bases' figures × 75."""
+    by the bases' figures × 75, and so are men not given (marked ``men_estimated`` then)."""
     if u.arm is Arm.ARTILLERY:
         return u, ""
     men_per = int(p.get("men_per_figure"))
@@ -74,8 +77,9 @@ def regimental_unit(u: Unit, p: RuleParameters) -> tuple[Unit, str]:
         figures = int(u.bases) * per_base
         given = "men estimated, not given" if estimated else "no men given"
         how = f"{given}: {u.bases} base{'s' if u.bases != 1 else ''} × {per_base} figures"
-        if estimated:
+        if estimated or men == 0:  # no head count: the bases' figures at the scale's men a figure
             men = figures * men_per
+            attrs["men_estimated"] = True
             attrs["men_estimate"] = (
                 f"{u.bases} bases × {per_base} figures (regimental figures_per_base) × {men_per} men"
             )
@@ -220,7 +224,8 @@ def convert_import(
     ``only`` limits the work to those unit ids. A brigade-sized unit is split into regiments
     (``regiment_sizes``) that take its place under its superior, unless ``split_brigades`` is
     overridden to false or a deployment zone or reinforcement names it; each unit that cannot
-    be converted or split is warned about by name. ``Conversion.units`` holds the new and
+    be converted or split is warned about by name; a unit in a state the Regimental rules do not
+    have (Torden over Europa's order ``O``) starts ``normal``. ``Conversion.units`` holds the new and
     changed units (id → unit)."""
     p = params or RuleParameters.for_ruleset("regimental", scenario.info.parameters)
     split_on = bool(p.get("split_brigades"))
@@ -235,6 +240,7 @@ def convert_import(
     units: dict[str, Unit] = {}
     notes: list[str] = []
     warns: list[str] = []
+    restated: list[str] = []
     for uid in sorted(wanted):
         u = sc.units[uid]
         if u.attributes.get("scale") == SCALE:
@@ -242,6 +248,9 @@ def convert_import(
         new, note = regimental_unit(u, p)
         if note:
             notes.append(note)
+        if new.state.lower() not in UNIT_STATES:  # another ruleset's state (Torden over Europa's order 'O')
+            new = replace(new, state=UNIT_STATES[0])
+            restated.append(uid)
         sizes, why = regiment_sizes(new, p)
         name = new.name or uid
         if sizes and not split_on:
@@ -279,4 +288,10 @@ def convert_import(
         )
         for part in parts:
             warns += _warnings(sc, part.id, part, p)
+    if restated:
+        notes.append(
+            f"{len(restated)} unit{'s' if len(restated) != 1 else ''} given the Regimental initial state "
+            f"{UNIT_STATES[0]!r} (their state {', '.join(sorted({scenario.units[u].state for u in restated}))!r} "
+            "is not a Regimental unit state)"
+        )
     return sc, Conversion(units, tuple(notes), tuple(warns))

@@ -256,6 +256,9 @@ class ImportSummary:
         number of artillery units.
     per_side : dict[str, dict[str, int]]
         side id → {"units", "commanders", "men", "guns"}.
+    stated_men, stated_guns : int
+        men and guns a table states on command rows (``stated_men``/``stated_guns`` attributes),
+        counted once per branch (the topmost stating row); not in ``men``/``guns``.
     """
 
     commanders_by_echelon: dict[str, int]
@@ -265,6 +268,8 @@ class ImportSummary:
     guns: int
     batteries: int
     per_side: dict[str, dict[str, int]] = field(default_factory=dict)
+    stated_men: int = 0
+    stated_guns: int = 0
 
     @classmethod
     def of(cls, scenario: Scenario) -> ImportSummary:
@@ -281,6 +286,15 @@ class ImportSummary:
             s = per_side.setdefault(c.side, {"units": 0, "commanders": 0, "men": 0, "guns": 0})
             s["commanders"] += 1
         order = {e.value: i for i, e in enumerate(Echelon)}
+        stated = {"men": 0, "guns": 0}
+        for cid, c in scenario.commanders.items():
+            for k in stated:
+                v = c.attributes.get(f"stated_{k}")
+                if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                    continue
+                above = scenario.oob.chain_of_command(cid)
+                if not any(f"stated_{k}" in getattr(scenario.commanders.get(a), "attributes", {}) for a in above):
+                    stated[k] += v
         return cls(
             commanders_by_echelon=dict(sorted(echelons.items(), key=lambda kv: order.get(kv[0], 99))),
             units_by_arm=dict(sorted(arms.items())),
@@ -289,6 +303,8 @@ class ImportSummary:
             guns=sum(u.guns for u in scenario.units.values()),
             batteries=arms.get("artillery", 0),
             per_side=dict(sorted(per_side.items())),
+            stated_men=stated["men"],
+            stated_guns=stated["guns"],
         )
 
     def lines(self) -> list[str]:
@@ -300,6 +316,11 @@ class ImportSummary:
             f"units: {sum(self.units_by_arm.values())} ({arms})",
             f"men: {self.men:,}  horses: {self.horses:,}  guns: {self.guns:,}  batteries: {self.batteries}",
         ]
+        if self.stated_men or self.stated_guns:
+            out.append(
+                f"stated on command rows, not counted in the totals above: {self.stated_men:,} men, "
+                f"{self.stated_guns:,} guns (kept as the commanders' stated_men/stated_guns attributes)"
+            )
         for side, s in self.per_side.items():
             out.append(
                 f"  {side}: {s['commanders']} commanders, {s['units']} units, {s['men']:,} men, {s['guns']:,} guns"

@@ -13,7 +13,9 @@ users). Sections and keys (anything else is refused, naming the file, the key an
     parent = "parent_id"   # ... and the column with its superior's id (empty: a top entry)
     levels = ["army", "corps", "division", "brigade"]
                            # one column per echelon, top first, each named once; a row sits
-                           # under the names in the columns left of its last filled one
+                           # under the names in the columns left of its last filled one (under
+                           # all of them when its name differs from the last); the row's side
+                           # is part of the path, so equal names on two sides are two commands
     sheet = "OOB"          # (XLSX, optional) worksheet; default the first
 
     [columns]         # each value a column name of the header (quoted string)
@@ -430,6 +432,8 @@ class _Builder:
         self.file = str(path)
         self.ids = IdMaker(sc.all_ids())
         self.warnings: list[ImportWarning] = []
+        self.side_rows: dict[str, Mapping[str, str]] = {}
+        """Key of a command made for a path (no row of its own) → a row under it, for its side."""
         self.estimated: dict[int, list[str]] = {}
         """Row number → the columns whose strength was written as an estimate."""
 
@@ -488,7 +492,17 @@ class _Builder:
             self.warn(rowno, "no level column filled; row skipped", row)
             return None
         parts = levels[: depth + 1]
-        return "\x1f".join(parts), "\x1f".join(p for p in parts[:-1] if p), self.col(row, "name") or parts[-1]
+        name = self.col(row, "name")
+        if name and name != parts[-1]:  # the row's own name, under every filled level
+            parts.append(name)
+        # the side is part of the key: equal names on two sides are two formations
+        scope = f"{self._side_id(row)}\x1d" if "side" in self.m.columns or "nation" in self.m.columns else ""
+        path = [p for p in parts[:-1] if p]
+        return (
+            scope + "\x1f".join(parts),
+            scope + "\x1f".join(path) if path else "",
+            name or parts[-1],
+        )
 
     def run(self, rows: Iterable[tuple[int, dict[str, str]]]) -> ImportResult:
         entries: dict[str, _Entry] = {}
@@ -516,10 +530,12 @@ class _Builder:
                     self.warn(entries[key][0], f"parent id {parent!r} not found; row made a top entry", entries[key][1])
                     entries[key] = (*entries[key][:2], "", entries[key][3])
                     break
-                label = parent.split("\x1f")[-1]
+                label = parent.split("\x1f")[-1].split("\x1d")[-1]
                 self.warn(entries[key][0], f"no row for {label!r}; created a command for it", entries[key][1], "note")
                 grand = "\x1f".join(parent.split("\x1f")[:-1])
                 entries[parent] = (entries[key][0], {}, grand, label.replace("_", " "))
+                # a command made for a path takes the side of the rows under it
+                self.side_rows[parent] = entries[key][1] or self.side_rows.get(key, {})
                 parent = grand
         has_children = {e[2] for e in entries.values() if e[2]}
         node: dict[str, str] = {}
@@ -607,14 +623,21 @@ class _Builder:
             d, p = d + 1, entries[p][2]
         return d
 
-    def _side(self, row: Mapping[str, str], rowno: int) -> tuple[str, str]:
+    def _side_id(self, row: Mapping[str, str]) -> str:
+        """The side id a row is read on (its side column, else the defaults or its nation)."""
         nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
         raw = self.col(row, "side")
-        side = (
+        side: str = (
             self.m.values.get("side", {}).get(raw, slug(raw))
             if raw
             else self.m.defaults.get("side") or slug(nation or "side")
         )
+        return side
+
+    def _side(self, row: Mapping[str, str], rowno: int) -> tuple[str, str]:
+        nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
+        raw = self.col(row, "side")
+        side = self._side_id(row)
         if side not in self.sc.sides:
             taken = (s.colour for s in self.sc.sides.values())
             self.sc.sides[side] = Side(
@@ -623,16 +646,17 @@ class _Builder:
         return side, nation
 
     def _commander(self, key: str, rowno: int, row: Mapping[str, str], name: str, pid: str | None, arm_raw: str) -> str:
+        hint = self.side_rows.get(key)
         side, nation = (
-            self._side(row, rowno)
-            if row
+            self._side(row or hint or {}, rowno)
+            if row or hint
             else ((self.sc.commanders[pid].side, self.sc.commanders[pid].nation) if pid else self._side({}, rowno))
         )
         raw = self.col(row, "echelon") if row else ""
         src = self.m.values.get("echelon", {}).get(raw) or (raw.lower() if raw.lower() in ECHELONS else "")
         if raw and not src:
             self.warn(rowno, f"unknown echelon {raw!r}; read from the name", row)
-        if not src and self.m.mode == "levels":
+        if not src and self.m.mode == "levels" and key.count("\x1f") < len(self.m.hierarchy["levels"]):
             col = self.m.hierarchy["levels"][key.count("\x1f")]
             src = col.lower() if col.lower() in ECHELONS else ""
         if not src:
