@@ -72,8 +72,10 @@ def test_gda_every_brigade_rolls_once_in_the_command_phase_and_the_initiative_fo
     assert s.checks_due() == []  # the ADC phase calls no command check
     first = s.key.side
     s.issue_order(OrderRequest(top(s, first), divisions(s, first)[0], "infantry_assault"))
+    s.next_phase()  # the other side's ADC tasks: the turn goes phase by phase (ИНИЦИАТИВА)
+    assert (s.key.phase, s.key.side) == ("adc", "austrian" if first == "french" else "french")
     s.next_phase()
-    assert s.key.phase == "command"
+    assert s.key.phase == "command" and s.key.side == first
     due = s.checks_due()
     assert set(due) == set(divisions(s, "french") + divisions(s, "austrian"))  # both sides (who = both)
     one = s.command_checks([due[0]])
@@ -85,7 +87,9 @@ def test_gda_every_brigade_rolls_once_in_the_command_phase_and_the_initiative_fo
     assert [r.formation for r in rest] == due[1:] and s.checks_due() == []
     rolled = [e for e in s.battle.events if isinstance(e, CommandRolled)]
     assert len(rolled) >= len(due)
-    # the initiative phase opens: its roll is automatic, once a turn
+    s.next_phase()  # the other side's command phase: every brigade has rolled
+    assert s.key.phase == "command" and s.checks_due() == []
+    # the initiative phase opens, once a turn: its roll is automatic
     s.next_phase()
     assert s.key.phase == "initiative" and s.initiative_rolled() is None
     entry = s.phase_entry()
@@ -93,9 +97,13 @@ def test_gda_every_brigade_rolls_once_in_the_command_phase_and_the_initiative_fo
     assert s.initiative_rolled() == s.key and s.state.flags["initiative:holder"] in ("french", "austrian")
     with pytest.raises(SessionError, match="rolled in"):
         s.initiative()
-    s.advance_to("initiative", "austrian" if first == "french" else "french")
-    again = s.phase_entry()
+    again = s.phase_entry()  # the phase opened again (a window re-entering it): no second roll
     assert not again.done and "rolled in" in again.skipped[0]
+    steps = s.steps(1)
+    assert [x.phase for x in steps].count("initiative") == 1
+    winner = s.state.flags["initiative:holder"]
+    after = steps[[x.phase for x in steps].index("initiative") + 1 :]
+    assert [x.side for x in after[::2]] == [winner] * 3  # the winner first in every phase after it
     log = GameLog.from_battle(Battle(s.battle.scenario, list(s.battle.events)))
     assert log.head.flags == s.state.flags
 

@@ -3,8 +3,9 @@
 Torden over Europa agrees the initiative (1.2: "det mellem siderne aftales ... hvem der har
 initiativet"; the side with it plays its whole turn first): the bundled scenarios set it as the
 scenario choice ``toe.scenario.initiative``. General d'Armée and the Regimental rules roll it in
-a phase of the turn; Belle Alliance has no initiative roll (the scenario's first side leads).
-Under every ruleset the player-turns of one game turn belong to different sides.
+a phase of the turn (General d'Armée playing its turn phase by phase, the winner first after the
+roll); Belle Alliance has no initiative roll (the scenario's first side leads). Under every other
+ruleset the player-turns of one game turn belong to different sides.
 """
 
 from __future__ import annotations
@@ -50,9 +51,21 @@ def test_the_player_turns_of_a_turn_belong_to_different_sides(ruleset):
     session = GameSession(battle, get_ruleset(ruleset), seed=7)
     blocks, holders = player_turns(session, 4)
     sides = sorted(battle.scenario.sides)
+    firsts = [next(side for t, side in blocks if t == turn) for turn in range(1, 5)]
+    if ruleset == "gda":
+        # ИНИЦИАТИВА: the turn goes phase by phase, both sides in each; the initiative is rolled
+        # once, and its winner is the active player, first in every phase after it
+        for turn in range(1, 5):
+            steps = session.steps(turn)
+            phases = [x.phase for x in steps]
+            assert phases.count("initiative") == 1
+            after = steps[phases.index("initiative") + 1 :]
+            assert [x.side for x in after[::2]] == [holders[turn]] * (len(after) // 2), (turn, after)
+            assert sorted(x.side for x in after[:2]) == sides
+        assert firsts[1:] == [holders[t] for t in range(1, 4)]
+        return
     for turn in range(1, 5):
         assert sorted(side for t, side in blocks if t == turn) == sides, (turn, blocks)
-    firsts = [next(side for t, side in blocks if t == turn) for turn in range(1, 5)]
     if ruleset == "toe":
         # agreed before the game: the French keep it every turn, so no side plays twice running
         assert firsts == ["french"] * 4

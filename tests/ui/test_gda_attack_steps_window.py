@@ -6,6 +6,8 @@ falls short (ПРОЦЕДУРА АТАКИ 4).
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import replace
 
 import pytest
@@ -106,14 +108,16 @@ def test_gda_wheel_fire_support_and_evade_through_the_actions_dock(qtbot, tmp_pa
     text = _act(qtbot, w, ROGUET, "reaction", reaction="evade")
     assert "evades 15 cm straight away from the attacker" in text, text
     assert play.session.state.units[SKIRMISHERS].position == pytest.approx((75.0, 62.0))
-    # ... and Roguet can no longer reach them: the Austrians hold the initiative, so the French
-    # attack is the passive side's and is cancelled where it stands (ПРОЦЕДУРА АТАКИ 1)
-    assert play.session.state.flags["initiative:holder"] == "austrian"
+    # ... and Roguet can no longer reach them: the French won this turn's initiative, so theirs
+    # is the active side's attack, which moves its full distance and stops Unformed (ПРОЦЕДУРА
+    # АТАКИ 4); the turn is played phase by phase, the winner first after the roll (ИНИЦИАТИВА)
+    assert play.session.state.flags["initiative:holder"] == "french" and play.session.key.side == "french"
     before = play.session.state.units[ROGUET].position
     text = _act(qtbot, w, ROGUET, "attack_move")
-    assert "25.0 cm needed, 20.0 cm reach" in text and "the attack is cancelled" in text, text
-    assert play.session.state.units[ROGUET].position == before
-    assert "cancelled" in _unavailable(panel, ROGUET, "attack")
+    assert "needed 25.0 cm but reaches 20.0 cm: it moves its full distance and stops Unformed" in text, text
+    assert "the attack is abandoned and the target may fire" in text
+    moved = play.session.state.units[ROGUET].position
+    assert moved != before and math.dist(moved, before) == pytest.approx(20.0, abs=0.01)
 
 
 def _preview(panel, subject: str, action: str) -> str:

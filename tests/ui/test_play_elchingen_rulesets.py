@@ -101,6 +101,9 @@ def test_gda_adc_to_a_division_command_rolls_with_odds_and_the_initiative_at_pha
     assert dlg.result is not None and dlg.result.status == "pending" and "2 ADCs sent" in dlg.result.explanation
     dlg.close()
 
+    # the other side's ADC tasks: General d'Armée plays its turn phase by phase for both sides
+    acts["next_phase"].trigger()
+    assert doc.session.key.phase == "adc" and doc.session.key.side != side
     # the command phase: Command Rolls lists every brigade, with its odds before the roll
     acts["next_phase"].trigger()
     assert doc.session.key.phase == "command"
@@ -128,7 +131,11 @@ def test_gda_adc_to_a_division_command_rolls_with_odds_and_the_initiative_at_pha
     assert any("Brigade command roll" in t for t in pv.panel.item_texts())
     rolls.close()
 
-    # the initiative phase opens with its roll, shown in the Replay dock
+    # the other side's command phase, then the initiative phase, which opens with its roll,
+    # shown in the Replay dock (once a turn: the turn goes phase by phase, ИНИЦИАТИВА)
+    acts["next_phase"].trigger()
+    assert doc.session.key.phase == "command" and doc.session.key.side != side
+    doc.run("the other side's rolls", lambda s: s.command_checks())
     acts["next_phase"].trigger()
     assert doc.session.key.phase == "initiative"
     texts = pv.panel.item_texts()

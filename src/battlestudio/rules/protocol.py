@@ -387,10 +387,14 @@ class RulesetDefaults:
       outcome with its events and rolls. All four answer from ``action_table`` (a
       ``rules.actions.ActionTable``) when the ruleset sets one; without it every action is
       refused (the ruleset has none).
+    * ``turn_by_phase``: False, each side plays all the turn's phases before the other (Torden
+      over Europa 1.2); True, each phase is played by both sides in turn, the initiative phase
+      once, and the winner of its roll first in every phase after it (General d'Armée ИНИЦИАТИВА).
     """
 
     id: str
     action_table: ActionTable | None = None
+    turn_by_phase: bool = False
 
     def event_types(self) -> Sequence[type[BattleEvent]]:
         return ()

@@ -17,6 +17,7 @@ from battlestudio.replay.cursor import PhaseKey
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import PhaseStarted, TurnEnded
 from battlestudio.replay.game import GameLog
+from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.dice import DiceSource, SeededDice
@@ -31,7 +32,7 @@ from battlestudio.rules.protocol import (
     Ruleset,
 )
 from battlestudio.session.odds import OrderPreview, preview_order
-from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence
+from battlestudio.session.turns import PhaseStep, game_time, initiative_for, phase_sequence, side_order
 from battlestudio.session.entries import EventT, UmpireEntries
 from battlestudio.session.initiative import InitiativeEntries
 from battlestudio.session.actions import ActionEntries, IssueResult
@@ -140,6 +141,8 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         ruleset decides the initiative (Torden over Europa 1.2: agreed, the scenario choice
         ``toe.scenario.initiative``); each side plays one player-turn of the turn.
         """
+        if getattr(self.ruleset, "turn_by_phase", False) and self._initiative_phase() is not None:
+            return self._steps_by_phase(turn)
         if turn not in self._steps:
             recorded = list(dict.fromkeys(k.side for k in self.log.phases() if k.turn == turn))
             if not recorded and self._initiative_phase() is not None:
@@ -165,6 +168,42 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
                 steps = phase_sequence(self.ruleset, self.state, turn, self.sides, init)
             self._steps[turn] = steps
         return self._steps[turn]
+
+    def _steps_by_phase(self, turn: int) -> list[PhaseStep]:
+        """The steps of ``turn`` for a ruleset that plays its turn phase by phase
+        (``turn_by_phase``): each phase by both sides, the holder of the initiative at the
+        turn's start first up to the initiative phase (played once), the winner of this turn's
+        roll first after it. Kept once the roll is recorded (an undo drops it)."""
+        cached = self._steps.get(turn)
+        if cached is not None:
+            return cached
+        recorded = [k.side for k in self.log.phases() if k.turn == turn]
+        holder = recorded[0] if recorded else str(self.state.flags.get("initiative:holder") or "")
+        before = side_order(self.sides, holder or (self.sides[0] if self.sides else ""))
+        winner = self._initiative_winner(turn)
+        after = side_order(self.sides, winner) if winner else before
+        steps: list[PhaseStep] = []
+        rolled = False
+        for spec in self.ruleset.turn_sequence(self.state):
+            if "initiative" in spec.methods:
+                steps.append(PhaseStep(turn, before[0], spec))
+                rolled = True
+                continue
+            steps += [PhaseStep(turn, side, spec) for side in (after if rolled else before)]
+        if winner:
+            self._steps[turn] = steps
+        return steps
+
+    def _initiative_winner(self, turn: int) -> str:
+        """The side the initiative roll of ``turn`` made active ("" before it is rolled)."""
+        for e in reversed(self.battle.events):
+            if e.turn > turn:
+                continue
+            if e.turn < turn:
+                break
+            if isinstance(e, CommandStateChanged) and e.subject == "holder" and e.state == "initiative":
+                return str(e.value)
+        return ""
 
     def step(self) -> PhaseStep:
         """The open phase as a ``PhaseStep`` (with the ruleset's phase spec)."""
@@ -332,6 +371,9 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         while len(removed) < count:
             removed[:0] = self.log.undo(min(count - len(removed), self.log.undoable))
         del self.battle.events[len(self.battle.events) - len(removed) :]
+        if getattr(self.ruleset, "turn_by_phase", False):  # an initiative roll taken back reorders its turn
+            for turn in {e.turn for e in removed}:
+                self._steps.pop(turn, None)
         n = len(self.battle.events)  # a stored keyframe past the events kept is of another game now
         self.battle.keyframes = [k for k in self.battle.keyframes if k.position <= n]
         return removed

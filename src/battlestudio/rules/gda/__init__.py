@@ -63,6 +63,9 @@ class GdaRuleset(RulesetDefaults):
     """General d'Armée: ADCs as order tokens, a command roll per brigade per turn, initiative."""
 
     action_table = ACTIONS
+    turn_by_phase = True
+    """ИНИЦИАТИВА: "the initiative winner is the active player: he declares attacks first and
+    resolves his attacks first"; ADC tasks and command rolls come before the roll, for both sides."""
 
     id = "gda"
     state_aliases = dict(_STATE_ALIASES)
