@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         self.set_tool("select")
         self.command_view = CommandView(self.map_view, self.dock_host, self.document)
         self.play_view = PlayView(self.map_view, self.dock_host, show_status, self.document, self)
+        self.play_view.check.keyframe_checked.connect(self._game_checked_to_cursor)
         self.cursor_memory = CursorMemory(self.settings, self)  # a game reopens where it was last shown
         self.club = ClubView(self.map_view, self.dock_host, show_status, self.settings, self.play_view.toolbar, self)
         self.club.maybe_save = self.files.maybe_save
@@ -386,6 +387,12 @@ class MainWindow(QMainWindow):
             if self.dockWidgetArea(d) == area and d.isVisible() and not d.visibleRegion().isEmpty()
         ]
         return shown[0] if shown else self.docks["problems"]
+
+    def _game_checked_to_cursor(self, _play: object) -> None:
+        """The idle check replayed the events before the stored keyframe: the tree lists the
+        units eliminated and removed before the cursor now."""
+        if self.oob_panel.model is not None:
+            self.oob_panel.model.rebuild()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if not self.files.maybe_save():

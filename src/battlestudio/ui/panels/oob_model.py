@@ -52,6 +52,9 @@ def eliminated_gone(document: Document) -> dict[str, tuple[Unit, str | None]]:
     if timeline is None:
         return {}
     log, pos = timeline.log, timeline.position
+    if getattr(log, "validated", pos) < pos:
+        return {}  # not checked up to the cursor yet (an unfinished game opened from its keyframe):
+        # looking back would replay the whole game before the first frame; ``rebuild`` after the check
     state = timeline.state
     out: dict[str, tuple[Unit, str | None]] = {}
     for n in state.oob.graph:
@@ -202,6 +205,13 @@ class OobModel(QAbstractItemModel):
         changes, self._deferred = self._deferred, []
         if changes:
             self._apply(changes)
+
+    def rebuild(self) -> None:
+        """Build the tree again (the idle check has reached the cursor: units eliminated and
+        removed before it can be listed now)."""
+        self.beginResetModel()
+        self._rebuild()
+        self.endResetModel()
 
     def _apply(self, changes: list[Change]) -> None:
         kinds = {c.kind for c in changes}
