@@ -416,3 +416,56 @@ def test_a_unit_parameter_with_choices_offers_only_those_units(qtbot):
     qtbot.addWidget(free)
     (all_combo,) = free.widgets["target"]
     assert sum(bool(all_combo.itemData(i)) for i in range(all_combo.count())) > len(allowed)
+
+
+def test_the_wheel_leaves_an_unfocused_combo_and_spin_box_alone(qtbot):
+    """A fresh tester scrolling the Actions dock changed the values he scrolled past."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from battlestudio import store
+    from battlestudio.ui.play.param_form import ParameterForm
+    from tests.ui.window_helpers import ELCHINGEN
+
+    state = GameState.from_scenario(store.load(ELCHINGEN).scenario)
+    form = ParameterForm(
+        [
+            ParameterSpec("target", "enemy_unit", label="Target"),
+            ParameterSpec("damage", "int", minimum=0, maximum=20, label="Damage"),
+        ],
+        state,
+        subject="austrian-avantgarde",
+    )
+    qtbot.addWidget(form)
+    form.show()
+    qtbot.waitExposed(form)
+    (combo,) = form.widgets["target"]
+    (spin,) = form.widgets["damage"]
+
+    def wheel(widget) -> None:
+        at = QPointF(widget.rect().center())
+        QApplication.sendEvent(
+            widget,
+            QWheelEvent(
+                at,
+                QPointF(widget.mapToGlobal(QPoint(int(at.x()), int(at.y())))),
+                QPoint(0, 0),
+                QPoint(0, -120),
+                Qt.MouseButton.NoButton,
+                Qt.KeyboardModifier.NoModifier,
+                Qt.ScrollPhase.NoScrollPhase,
+                False,
+            ),
+        )
+
+    before = (combo.currentIndex(), spin.value())
+    wheel(combo)
+    wheel(spin)
+    assert (combo.currentIndex(), spin.value()) == before
+    assert combo.focusPolicy() == Qt.FocusPolicy.StrongFocus  # a click or Tab gives the focus, not the wheel
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    spin.setValue(5)
+    wheel(spin)  # focused: the wheel works
+    assert spin.value() != 5

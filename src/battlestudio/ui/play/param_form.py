@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +34,27 @@ from battlestudio.ui.play.pick import pick_point
 
 if TYPE_CHECKING:
     from battlestudio.ui.map_view import MapView
+
+
+class WheelGuard(QObject):
+    """Keeps the mouse wheel from changing a combo box or spin box that does not have the focus:
+    the wheel scrolls the dock around it instead (a tester scrolling the Actions dock changed
+    the values he scrolled past). A click gives the widget the focus, and the wheel then works."""
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and not obj.hasFocus():
+            parent = obj.parentWidget()
+            if parent is not None:
+                QCoreApplication.sendEvent(parent, event)
+            return True
+        return False
+
+
+def guard_wheel(widget: QWidget, guard: WheelGuard) -> None:
+    """Give ``widget`` the focus only by click or Tab, and let ``guard`` keep the wheel off it."""
+    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    widget.installEventFilter(guard)
+
 
 UNIT_KINDS = ("unit", "enemy_unit", "friendly_unit")
 INT_LIMIT = 1_000_000  # a spin box's bound where the spec gives none
@@ -62,6 +83,7 @@ class ParameterForm(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._wheel_guard = WheelGuard(self)
         self.specs = tuple(specs)
         self.state = state
         self.subject = subject
@@ -99,6 +121,7 @@ class ParameterForm(QWidget):
         if p.kind == "int":
             spin = QSpinBox(self)
             spin.setObjectName(name)
+            guard_wheel(spin, self._wheel_guard)
             spin.setRange(
                 p.minimum if p.minimum is not None else -INT_LIMIT, p.maximum if p.maximum is not None else INT_LIMIT
             )
@@ -121,6 +144,7 @@ class ParameterForm(QWidget):
             for i in range(max(1, p.multiple)):
                 combo = QComboBox(self)
                 combo.setObjectName(name + (f"_{i + 1}" if p.multiple > 1 else ""))
+                guard_wheel(combo, self._wheel_guard)
                 combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
                 combo.setMinimumContentsLength(14)
                 if i > 0 or not p.required:
