@@ -24,14 +24,13 @@ from battlestudio.replay.flow_events import Rotated
 from battlestudio.model.units import Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import Moved, OrderStateChanged
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, DiceSpec, RollRecord
 from battlestudio.rules.gda.attacks import attack_reach, brigade_of
 from battlestudio.rules.gda.brigades import brigade_status
 from battlestudio.rules.gda.geometry import distance_cm, unit_distance, wheel_geometry, wheeled
-from battlestudio.rules.gda.declaration import ATTACK_FLAG
+from battlestudio.rules.gda.declaration import attack_flag_event
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.gda.declaration import declared_attack as _declared
@@ -209,8 +208,7 @@ def move_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     events: list[BattleEvent] = []
     holder = state.flags.get("initiative:holder")
     if need > reach + 1e-6 and holder and holder != a.side:  # ПРОЦЕДУРА АТАКИ 1: the passive side's attack
-        value = {**dict(decl), "stage": "cancelled", "start_gap": round(gap, 2), "moved": 0.0}
-        ev = CommandStateChanged(turn, side, phase, subject=a.id, state=ATTACK_FLAG, value=value, reason="cancelled")
+        ev = attack_flag_event(state, a.id, decl, "cancelled", stage="cancelled", start_gap=round(gap, 2), moved=0.0)
         text = (
             f"{a.name or a.id} is the passive side's attacker and {t.name or t.id} can no longer be reached "
             f"({need:.1f} cm needed, {reach:.1f} cm reach): the attack is cancelled (ПРОЦЕДУРА АТАКИ 1)."
@@ -240,14 +238,8 @@ def move_resolve(state: GameState, request: ActionRequest, params: RuleParameter
             ),
         )
     events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "stage": stage, "start_gap": round(gap, 2), "moved": round(moved, 2)},
-            reason=f"attack move: {stage}",
+        attack_flag_event(
+            state, a.id, decl, f"attack move: {stage}", stage=stage, start_gap=round(gap, 2), moved=round(moved, 2)
         )
     )
     return ActionOutcome("resolved", text + ".", tuple(events), tuple(rolls), tuple(params.assumptions()))
@@ -330,20 +322,15 @@ def _wheel_and_attack(
             )
         moved = arc + run
     events.append(
-        CommandStateChanged(
-            turn_no,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={
-                **dict(decl),
-                "stage": stage,
-                "start_gap": round(gap, 2),
-                "moved": round(moved, 2),
-                "wheel": round(done, 2),
-            },
-            reason=f"attack move: wheel, {stage}",
+        attack_flag_event(
+            state,
+            a.id,
+            decl,
+            f"attack move: wheel, {stage}",
+            stage=stage,
+            start_gap=round(gap, 2),
+            moved=round(moved, 2),
+            wheel=round(done, 2),
         )
     )
     return ActionOutcome("resolved", text + ".", tuple(events), tuple(rolls), tuple(params.assumptions()))

@@ -46,6 +46,22 @@ def attack_of(state: GameState, unit_id: str) -> Mapping[str, Any] | None:
     return v
 
 
+def attack_flag_event(
+    state: GameState, leader: str, flag: Mapping[str, Any], reason: str, **changes: Any
+) -> CommandStateChanged:
+    """The event recording a stage of ``leader``'s attack: its flag ``flag`` with ``changes``
+    set, in the current turn, side and phase (``ATTACK_FLAG``)."""
+    return CommandStateChanged(
+        state.turn,
+        state.side,
+        state.phase,
+        subject=leader,
+        state=ATTACK_FLAG,
+        value={**dict(flag), **changes},
+        reason=reason,
+    )
+
+
 def declared_this_turn(state: GameState, side: str) -> list[Declaration]:
     """This side's attacks declared this turn (restrictions 3, 5, 11 look at them)."""
     out = []

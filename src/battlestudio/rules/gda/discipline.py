@@ -11,11 +11,10 @@ from __future__ import annotations
 
 
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.gda.declaration import ATTACK_FLAG
+from battlestudio.rules.gda.declaration import attack_flag_event
 from battlestudio.rules.gda.results import damage_fields, entered_damage, unit_events
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -108,22 +107,16 @@ def discipline_resolve(
     for u, n in damage.items():
         taken[u] = taken.get(u, 0) + n
     events += _brigades_follow(state, events, [i for i in ids if i in state.units], params)
-    turn, side, phase = state.turn, state.side, state.phase
     events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={
-                **dict(decl),
-                "stage": stage,
-                "positions": positions,
-                "discipline_taken": True,
-                "discipline_damage": taken,
-            },
-            reason="attackers' Discipline Tests",
+        attack_flag_event(
+            state,
+            a.id,
+            decl,
+            "attackers' Discipline Tests",
+            stage=stage,
+            positions=positions,
+            discipline_taken=True,
+            discipline_damage=taken,
         )
     )
     text = f"Discipline Tests at 5 cm, entered by the umpire ({DISCIPLINE}): " + "; ".join(notes) + "."

@@ -12,12 +12,11 @@ from collections.abc import Mapping, Sequence
 
 
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.declaration import ATTACK_FLAG, UNIT_RESULTS
+from battlestudio.rules.gda.declaration import UNIT_RESULTS, attack_flag_event
 from battlestudio.rules.gda.results import damage_fields, entered_damage, unit_events
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.params import RuleParameters, RuleRefused
@@ -92,17 +91,7 @@ def fate_resolve(state: GameState, request: ActionRequest, params: RuleParameter
     events += more
     events += unit_events(state, [unit.id], result, "Fate test")
     events += _brigades_follow(state, events, [unit.id, *support_damage], params)
-    events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "fate_done": [*decl.get("fate_done", ()), who]},
-            reason="Fate test taken",
-        )
-    )
+    events.append(attack_flag_event(state, a.id, decl, "Fate test taken", fate_done=[*decl.get("fate_done", ()), who]))
     text = f"Fate test for the {who} ({unit.id}): {result}, {damage} damage, entered by the umpire ({FATE})."
     if support_damage:
         text += " Damage to the supports: " + ", ".join(f"{u} {n}" for u, n in support_damage.items()) + "."

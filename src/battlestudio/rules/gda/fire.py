@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from battlestudio.replay.combat_events import Fired
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.declaration import ATTACK_FLAG, attack_of
+from battlestudio.rules.gda.declaration import attack_flag_event, attack_of
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 
@@ -115,17 +114,7 @@ def fire_resolve(state: GameState, request: ActionRequest, params: RuleParameter
         Fired(t, s, p, unit=target, target=request.subject, result=f"{n} damage", explanation=text)
     ]
     ev += [DamageTaken(t, s, p, unit=u, points=d, cause="defensive fire") for u, d in split.items() if d]
-    ev.append(
-        CommandStateChanged(
-            t,
-            s,
-            p,
-            subject=request.subject,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "fire_damage": split},
-            reason="defensive fire",
-        )
-    )
+    ev.append(attack_flag_event(state, request.subject, decl, "defensive fire", fire_damage=split))
     return ActionOutcome("resolved", text, tuple(ev), assumed=tuple(params.assumptions()))
 
 

@@ -30,11 +30,10 @@ from battlestudio.model.geometry import TINY
 from battlestudio.model.units import Unit
 from battlestudio.replay.combat_events import Fired
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.gda.declaration import ATTACK_FLAG, declared_attack
+from battlestudio.rules.gda.declaration import attack_flag_event, declared_attack
 from battlestudio.rules.gda.events import DamageTaken
 from battlestudio.rules.gda.geometry import enemies_of, unit_distance
 from battlestudio.rules.gda.melee import defending_supports
@@ -244,15 +243,7 @@ def fire_support_resolve(
             events.append(DamageTaken(turn, side, phase, unit=tgt, points=n, cause="fire support"))
             taken[tgt] = taken.get(tgt, 0) + n
     events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "fire_support": sorted(dmg), "support_fire_damage": taken},
-            reason="fire support",
-        )
+        attack_flag_event(state, a.id, decl, "fire support", fire_support=sorted(dmg), support_fire_damage=taken)
     )
     text = f"Fire support for {t.id} ({source}): " + ("; ".join(notes) or "none") + f" ({RULE})."
     return ActionOutcome("resolved", text, tuple(events), assumed=tuple(params.assumptions()))

@@ -34,17 +34,16 @@ from battlestudio.model.geometry import forward
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
-from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.brigades import Grade, UnitState, grade_of, is_cossack, is_skirmisher
 from battlestudio.rules.gda.brigades import unit_state
 from battlestudio.rules.gda.geometry import attack_aspect, distance_cm, unit_distance, wheel_geometry, wheeled
-from battlestudio.rules.gda.melee import ATTACK_FLAG
 from battlestudio.rules.gda.melee import defending_supports
 from battlestudio.rules.gda.results import unit_events
 from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.gda.declaration import attack_flag_event
 from battlestudio.rules.gda.declaration import declared_attack as _declared
 from battlestudio.rules.gda.results import brigades_follow as _brigades_follow
 from battlestudio.rules.gda.attacks import normal_move as _normal_move
@@ -374,19 +373,14 @@ def reaction_resolve(
         text += ": it fires when the enemy reaches 5 cm (defensive fire)"
     events += _brigades_follow(state, events, [t.id], params)
     events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=a.id,
-            state=ATTACK_FLAG,
-            value={
-                **dict(decl),
-                "reaction": reaction,
-                "discipline": test,
-                **({"evaded_cm": round(evade.distance, 2)} if evade is not None else {}),
-            },
-            reason=f"target reaction: {reaction}",
+        attack_flag_event(
+            state,
+            a.id,
+            decl,
+            f"target reaction: {reaction}",
+            reaction=reaction,
+            discipline=test,
+            **({"evaded_cm": round(evade.distance, 2)} if evade is not None else {}),
         )
     )
     return ActionOutcome("resolved", text + f" ({REACTION_RULE}).", tuple(events), assumed=tuple(params.assumptions()))

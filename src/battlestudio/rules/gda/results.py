@@ -26,7 +26,15 @@ from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.gda.attacks import brigade_of
 from battlestudio.rules.gda.brigades import UnitState, unit_state
 from battlestudio.rules.gda.events import DamageTaken
-from battlestudio.rules.gda.declaration import ATTACK_FLAG, RESULT_TABLE, UNIT_RESULTS, _own_unit, attack_of, attacks_on
+from battlestudio.rules.gda.declaration import (
+    ATTACK_FLAG,
+    RESULT_TABLE,
+    UNIT_RESULTS,
+    _own_unit,
+    attack_flag_event,
+    attack_of,
+    attacks_on,
+)
 from battlestudio.rules.gda.states import apply_events, follow_units
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
@@ -313,15 +321,7 @@ def result_resolve(state: GameState, request: ActionRequest, params: RuleParamet
     follow, notes = follow_units(state, after, brigades, broken, params)
     events += follow
     events.append(
-        CommandStateChanged(
-            turn,
-            side,
-            phase,
-            subject=request.subject,
-            state=ATTACK_FLAG,
-            value={**dict(decl), "stage": "applied", "winner": row["winner"]},
-            reason="attack result applied",
-        )
+        attack_flag_event(state, request.subject, decl, "attack result applied", stage="applied", winner=row["winner"])
     )
     events += [
         CommandStateChanged(
