@@ -11,7 +11,7 @@ from battlestudio import store
 from battlestudio.document import Document
 from battlestudio.edits import PutRecords
 from battlestudio.replay.battle import Battle
-from battlestudio.ui.map_export import drawn_nations, legend_entries
+from battlestudio.ui.map_legend import drawn_nations, legend_entries
 from battlestudio.ui.map_view import MapView
 from battlestudio.ui.styles import ECHELON_MARKS, nation_colour
 from tests.ui.test_map_pages import JENA
