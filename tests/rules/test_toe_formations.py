@@ -74,26 +74,29 @@ SQUARE_VS_COLUMN = (
 )
 """Torden over Europa 1.7 (seed 000), the sentences D12 reads."""
 
+FIG_W, FIG_D = 2.0, 1.5
+"""A figure's frontage and a rank's depth, cm (the Jena scenario's infantry)."""
+
 
 @pytest.mark.parametrize("ranks, big", [(3, 16), (4, 21)])
 def test_a_big_column_is_wider_than_the_same_unit_in_square(ranks, big):
-    """1.7: "en stor kolonne fylder mere end samme enhed i karré" (SQUARE_VS_COLUMN), read as the
+    """1.7 (issue 16 D12): "en stor kolonne fylder mere end samme enhed i karré" (SQUARE_VS_COLUMN), read as the
     room the formation needs on the table: a big column's frontage exceeds the square's side, for
     every size from ``big`` figures up. A 4-rank column of 16-20 figures is not "stor": it is as
     wide as the square (5 figures a side) or narrower."""
     for n in range(COLUMN_MIN_FIGURES, 121):
         assert formation_problem("column", n, ranks) is None
-        column = unit_rect((0.0, 0.0), 90.0, "column", n, 2.0, 1.5, ranks)
-        square = unit_rect((0.0, 0.0), 90.0, "square", n, 2.0, 1.5)
-        assert square.width == square.depth == 2.0 * square_side(n)
+        column = unit_rect((0.0, 0.0), 90.0, "column", n, FIG_W, FIG_D, ranks)
+        square = unit_rect((0.0, 0.0), 90.0, "square", n, FIG_W, FIG_D)
+        assert square.width == square.depth == FIG_W * square_side(n)
         if n >= big:
             assert column.width > square.width, (n, ranks, column.width, square.width)
         elif ranks == 4 and n >= 16:
             assert column.width <= square.width
     # the issue's example: 24 figures, a 3-rank column 16 x 4.5 cm, the square 10 x 10 cm
-    col = unit_rect((0.0, 0.0), 90.0, "column", 24, 2.0, 1.5, 3)
-    sq = unit_rect((0.0, 0.0), 90.0, "square", 24, 2.0, 1.5)
-    assert (col.width, col.depth, sq.width, sq.depth) == (16.0, 4.5, 10.0, 10.0)
+    col = unit_rect((0.0, 0.0), 90.0, "column", 24, FIG_W, FIG_D, 3)
+    sq = unit_rect((0.0, 0.0), 90.0, "square", 24, FIG_W, FIG_D)
+    assert (col.width, col.depth, sq.width, sq.depth) == (8 * FIG_W, 3 * FIG_D, 5 * FIG_W, 5 * FIG_W)
 
 
 @pytest.mark.parametrize("figures", range(1, 97))
@@ -103,7 +106,7 @@ def test_the_square_is_the_seeds_two_rank_open_ring_and_no_larger(figures):
     enheder": every figure stands in the outer two ranks (one rank where two would close the
     middle), the middle is open, and one figure less a side would not hold the unit."""
     a = square_side(figures)
-    rect = unit_rect((0.0, 0.0), 90.0, "square", figures, 2.0, 1.5)
+    rect = unit_rect((0.0, 0.0), 90.0, "square", figures, FIG_W, FIG_D)
     cells = figure_cells(rect, "square", figures)
     assert len(cells) == figures
     ring = {(c.file, c.rank): min(c.file, c.rank, a - 1 - c.file, a - 1 - c.rank) for c in cells}
@@ -140,6 +143,7 @@ def jena_square(beside: str | None = None, gap: float = 1.0, facing: float = 90.
 
 
 def test_a_square_hemmed_in_by_a_neighbour_cannot_unfold_into_column():
+    """1.7 (issue 16 D12): a square unfolding into column needs room (SQUARE_VS_COLUMN)."""
     st, terrain, table = jena_square(NEIGHBOUR)
     sq, nb = st.units[SQUARE], st.units[NEIGHBOUR]
     assert sq.footprint().distance(nb.footprint()) == pytest.approx(1.0)  # 1 cm apart: the square stands

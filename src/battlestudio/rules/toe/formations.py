@@ -9,7 +9,8 @@ the unit stands afterwards and what it costs.
   folde ud i": a square that unfolds needs room for its new footprint (``room_problem``): no
   other unit, friend or foe, no impassable terrain, not over the table edge. Which changes are
   checked is the assumed ``unfold_room`` ("square": out of a square, the seed's case; "all";
-  "none");
+  "none"). "En stor kolonne fylder mere end samme enhed i karré" is read as this room on the
+  table: a big column is wider than the same unit's square (issue 16 D12);
 * 4.5: the front-edge midpoint and facing are kept; line ↔ march column turns on the spot;
   a square may face out of any of its sides (``formations.reformed_unit``);
 * 4.4: the change is paid from the march length, by a deduction the national supplements give
