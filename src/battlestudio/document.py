@@ -35,6 +35,7 @@ from battlestudio.model.scenario import Scenario, Side
 from battlestudio.replay.battle import Battle
 from battlestudio.rules import resolve_ruleset_id
 from battlestudio.rules.switch import Conformed, conform_import
+from battlestudio.rules.toe.scale import read_prussian_brigades_for
 
 
 class OnDisk(Protocol):
@@ -305,11 +306,15 @@ def import_edit(
     """The one undo step that brings ``imported`` (an importer's result) into ``target``: its
     units first take ``target``'s ruleset scale (``rules.switch.conform_import``: the Regimental
     rules convert them to bases and split brigades into regiments), then ``edits.merge.merge_edit``
-    adds them; the new node ids. Raises ``ValueError`` as ``merge_edit`` does."""
+    adds them; the new node ids. An imported Prussian brigade is read with ``target``'s year and
+    ``prussian_brigade_years`` (Torden over Europa 1.3, ``scale.read_prussian_brigades_for``).
+    Raises ``ValueError`` as ``merge_edit`` does, and for a bad ``prussian_brigade_years``."""
+    imported, brigades = read_prussian_brigades_for(imported, target.info)
     conf = conform_import(imported, target.info)
     edit, nodes = merge_edit(target, conf.scenario, side_map, new_sides)
     assert isinstance(edit, Macro)
-    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), conf.notes, conf.warnings), nodes
+    notes = (*brigades, *conf.notes)
+    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), notes, conf.warnings), nodes
 
 
 def paste_into(
@@ -321,7 +326,10 @@ def paste_into(
 ) -> tuple[ImportEdit, list[str]] | None:
     """``edits.paste_edit`` of ``clip`` into ``target`` (``sides``/``new_sides`` as there: where the
     copied sides go), its units first brought to ``target``'s ruleset scale when they were copied
-    under another ruleset (``source_ruleset``; None: unknown, converted too); None for an empty clip."""
+    under another ruleset (``source_ruleset``; None: unknown, converted too); None for an empty clip.
+    Imported commanders (a ``source_echelon``) are read with ``target``'s year and
+    ``prussian_brigade_years`` (Torden over Europa 1.3)."""
+    clip, brigades = _brigades_read(target, clip)
     units = dict(clip.records.get("units", {}))
     if units and (
         source_ruleset is None or resolve_ruleset_id(source_ruleset) != resolve_ruleset_id(target.info.ruleset)
@@ -345,4 +353,22 @@ def paste_into(
         return None
     edit, ids = made
     assert isinstance(edit, Macro)
-    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), conf.notes, conf.warnings), ids
+    return ImportEdit(edit.edits, _conformed_text(edit.text, conf), (*brigades, *conf.notes), conf.warnings), ids
+
+
+def _brigades_read(target: Scenario, clip: Clip) -> tuple[Clip, list[str]]:
+    """``clip`` with its commanders' 1.3 Prussian-brigade reading taken from ``target``."""
+    cmds = dict(clip.records.get("commanders", {}))
+    if not any(c.attributes.get("source_echelon") for c in cmds.values()):
+        return clip, []
+    held = Scenario(info=target.info, commanders={**target.commanders, **cmds})
+    for cid in cmds:
+        sup = clip.superiors.get(cid)
+        if sup is not None:
+            held.oob.add(sup, cid)
+        else:
+            held.oob.add_node(cid)
+    read, notes = read_prussian_brigades_for(held, target.info, only=set(cmds))
+    if not notes:
+        return clip, []
+    return replace(clip, records={**clip.records, "commanders": {k: read.commanders[k] for k in cmds}}), notes

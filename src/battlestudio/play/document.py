@@ -502,7 +502,16 @@ class PlayDocument(Document):
             return new  # no rules of its own: the front-edge midpoint and facing are kept
         ranks = new.column_ranks if new.column_ranks != rec.column_ranks else None
         try:
-            change: FormationChange = rules(state, rec.id, new.formation.value, self.session.params, ranks)
+            info = self.base.scenario.info
+            change: FormationChange = rules(
+                state,
+                rec.id,
+                new.formation.value,
+                self.session.params,
+                ranks,
+                terrain=tuple(self.base.scenario.terrain.values()),
+                table=(info.table_width, info.table_height),
+            )
         except RuleRefused as exc:
             raise SessionError(str(exc)) from None
         notes.append(change.explanation)

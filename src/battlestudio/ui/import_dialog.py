@@ -53,6 +53,7 @@ from battlestudio.rules.switch import conform_import
 from battlestudio.store.importers import FORMATS, ImportResult, ImportWarning, OobImportError, import_oob
 from battlestudio.store.importers.common import slug
 from battlestudio.store.importers.tabular import import_table, read_header
+from battlestudio.rules.toe.scale import year_of
 from battlestudio.store.importers.tabular_mapping import (
     FIELDS,
     as_spec,
@@ -530,11 +531,14 @@ class ImportDialog(QDialog):
             if fmt is None:
                 raise OobImportError("the format cannot be told from the file names: choose it")
             mapping = self._mapping_for_import() if fmt in ("csv", "xlsx") else None
+            info = self.target_scenario.info  # 1.3's Prussian brigade: the document's year and parameters
+            into = self.into_doc.isChecked() and fmt != "orbat-mapper"
+            when = {"year": year_of(info.date), "parameters": info.parameters} if into else {}
             if rid == DEFAULT_RULESET or fmt == "orbat-mapper":
                 convert = self.convert.isChecked() and fmt != "orbat-mapper"
-                res = import_oob(self.paths(), fmt, mapping=mapping, convert=convert)
+                res = import_oob(self.paths(), fmt, mapping=mapping, convert=convert, **when)
             else:  # into a document of another ruleset: its conversion, read with its parameters
-                res = import_oob(self.paths(), fmt, mapping=mapping, convert=False, ruleset=rid)
+                res = import_oob(self.paths(), fmt, mapping=mapping, convert=False, ruleset=rid, **when)
                 self.unconverted = res.scenario
                 conf = conform_import(res.scenario, self.target_scenario.info)
                 what = f"conversion to the {conf.ruleset_name or name} scale"

@@ -35,7 +35,7 @@ readings are overridable under the same key.
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
@@ -258,10 +258,16 @@ class TordenOverEuropa(RulesetDefaults):
         formation: str,
         params: Mapping[str, Any],
         column_ranks: int | None = None,
+        *,
+        terrain: Iterable[Any] = (),
+        table: tuple[float, float] | None = None,
     ) -> FormationChange:
         """A unit changing formation (1.6, 1.7, 4.4, 4.5): where it stands afterwards and what
-        it costs; raises ``RuleRefused`` naming the rule that forbids it."""
-        return formations.formation_change(state, params_for(params), unit_id, formation, column_ranks)
+        it costs; raises ``RuleRefused`` naming the rule that forbids it. ``terrain`` and
+        ``table`` (width, height cm) are the scenario's, for the room to unfold into (1.7)."""
+        return formations.formation_change(
+            state, params_for(params), unit_id, formation, column_ranks, terrain=terrain, table=table
+        )
 
     def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck:
         return march.check_move(state, params_for(params), request)

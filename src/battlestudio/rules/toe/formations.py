@@ -5,6 +5,12 @@ the unit stands afterwards and what it costs.
   in complete disorder (FU) may not; only an FU unit stands as a formless mob (``none``);
 * 1.7: column needs enough figures for 3–4 ranks, a march column at least 3 ranks
   (``formations.formation_problem``);
+* 1.7: "Såfremt en karré skal folde ud i kolonne skal der heraf være/efterlades plads til at
+  folde ud i": a square that unfolds needs room for its new footprint (``room_problem``): no
+  other unit, friend or foe, no impassable terrain, not over the table edge. Which changes are
+  checked is the assumed ``unfold_room`` ("square": out of a square, the seed's case; "all";
+  "none"). "En stor kolonne fylder mere end samme enhed i karré" is read as this room on the
+  table: a big column is wider than the same unit's square (issue 16 D12);
 * 4.5: the front-edge midpoint and facing are kept; line ↔ march column turns on the spot;
   a square may face out of any of its sides (``formations.reformed_unit``);
 * 4.4: the change is paid from the march length, by a deduction the national supplements give
@@ -15,16 +21,86 @@ the unit stands afterwards and what it costs.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+from collections.abc import Iterable
+
+from shapely.geometry import box
 
 from battlestudio.model.formations import FormationChange, arm_formation_problem, formation_problem, reformed_unit
-from battlestudio.model.geometry import EdgeName
-from battlestudio.model.units import Formation, OrderState, UnitValueError
+from battlestudio.model.geometry import EDGE_NAMES, EdgeName
+from battlestudio.model.terrain import TerrainKind
+from battlestudio.model.units import Formation, OrderState, Unit, UnitValueError
+from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flow_events import FormationChanged, Moved
 from battlestudio.replay.state import GameState
+from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
+from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.protocol import ParameterSpec
 
 COST_PARAMETER = "formation_change_cm"
 """Scenario parameter of the march-length deduction for a formation change (national supplement)."""
+
+UNFOLD_ROOM = "unfold_room"
+"""Assumed parameter (toe.toml, 1.7): which formation changes need room to unfold into."""
+
+UNFOLD_ROOM_READINGS = ("square", "all", "none")
+
+TINY_CM2 = 1e-6
+"""Overlap area (cm²) below which two footprints only touch (base contact is not an overlap)."""
+
+
+def needs_room(p: RuleParameters, old: Formation, new: Formation) -> bool:
+    """Whether the change ``old`` → ``new`` must have room for its new footprint (1.7,
+    ``unfold_room``). Raises ``RuleRefused`` for a reading the parameter does not know."""
+    how = str(p.get(UNFOLD_ROOM))
+    if how not in UNFOLD_ROOM_READINGS:
+        raise RuleRefused(
+            f"toe.{UNFOLD_ROOM} = {how!r} is not a reading of 1.7's room to unfold; use one of "
+            f"{', '.join(UNFOLD_ROOM_READINGS)}"
+        )
+    if old == new or how == "none":
+        return False
+    return how == "all" or old is Formation.SQUARE
+
+
+def room_problem(
+    state: GameState,
+    before: Unit,
+    after: Unit,
+    terrain: Iterable[Any] = (),
+    table: tuple[float, float] | None = None,
+) -> str | None:
+    """Why ``after`` (``before`` reformed) has no room on the table (1.7), or None.
+
+    The new footprint (``Unit.footprint``, cm) may not overlap another unit on the table, of
+    either side, by more than the old footprint already did (touching is base contact, not an
+    overlap), nor an impassable terrain feature, nor reach over the table edge (``table``
+    width, height in cm; None: not checked). The sentence names each unit and feature in the way.
+    """
+    new, old = after.footprint(), before.footprint()
+    units = []
+    for o in state.units.values():
+        if o.id == before.id or o.id in state.off_table or o.state == OrderState.ELIMINATED.value:
+            continue
+        fp = o.footprint()
+        if not new.intersects(fp):
+            continue
+        if new.intersection(fp).area > old.intersection(fp).area + TINY_CM2:
+            units.append(f"{o.name or o.id} ({'friend' if o.side == before.side else 'enemy'})")
+    features = [
+        f"the impassable {t.name or t.id or t.kind.value}"
+        for t in terrain
+        if getattr(t, "kind", None) is TerrainKind.IMPASSABLE
+        and new.intersects(t.geometry)
+        and (new.intersection(t.geometry).area > TINY_CM2 or t.geometry.area == 0.0)
+    ]
+    if table is not None and not box(0.0, 0.0, table[0], table[1]).buffer(1e-6).contains(new):
+        features.append("the table edge")
+    in_way = sorted(units) + features
+    if not in_way:
+        return None
+    return f"its new footprint would overlap {', '.join(in_way)}"
 
 
 def formation_change(
@@ -36,14 +112,19 @@ def formation_change(
     *,
     turn: Literal["right", "left"] = "right",
     side: EdgeName = "front",
+    terrain: Iterable[Any] = (),
+    table: tuple[float, float] | None = None,
 ) -> FormationChange:
     """``unit_id`` changing to ``formation`` under 1.6, 1.7, 4.4 and 4.5 (see the module).
+    ``terrain`` (``TerrainFeature``s) and ``table`` (width, height cm) are the scenario's, for
+    the room to unfold into (1.7); without them only the other units are in the way.
 
     Raises
     ------
     RuleRefused
-        for an unknown unit or formation, an FU or eliminated unit, a mob that is not FU, or a
-        formation its figures cannot take (1.7); the message names the rule.
+        for an unknown unit or formation, an FU or eliminated unit, a mob that is not FU, a
+        formation its figures cannot take (1.7), or a change with no room for its new footprint
+        (1.7, ``unfold_room``); the message names the rule.
     """
     u = state.units.get(unit_id)
     if u is None:
@@ -78,6 +159,19 @@ def formation_change(
     except (UnitValueError, ValueError) as exc:
         raise RuleRefused(f"{u.name}: {exc}") from None
     old = u.formation.value
+    room = ""
+    if needs_room(params, u.formation, new):
+        blocked = room_problem(state, u, after, terrain, table)
+        reading = f"toe.{UNFOLD_ROOM} = {params.get(UNFOLD_ROOM)!r}" + (
+            "" if params.overridden(UNFOLD_ROOM) else ", assumed"
+        )
+        if blocked is not None:
+            raise RuleRefused(
+                f"{u.name} cannot change from {old.replace('_', ' ')} to {new.value.replace('_', ' ')}: {blocked}; "
+                "a square that unfolds must have room to unfold into (Torden over Europa 1.7 'skal der heraf "
+                f"være/efterlades plads til at folde ud i'; {reading})"
+            )
+        room = f"; there is room to unfold into (1.7, {reading})"
     if {old, new.value} == {"line", "march_column"}:
         anchor = f"the figures turn on the spot to the {turn} (4.5): facing {after.facing:.0f}°"
     elif side != "front":
@@ -94,5 +188,77 @@ def formation_change(
             "the march-length deduction for a formation change is in the national supplements, which the "
             f"rules text lost (4.4): none is deducted (scenario parameter {COST_PARAMETER} sets one)"
         )
-    text = f"{u.name}: {old.replace('_', ' ')} → {new.value.replace('_', ' ')}; {anchor}; {paid}."
+    text = f"{u.name}: {old.replace('_', ' ')} → {new.value.replace('_', ' ')}; {anchor}{room}; {paid}."
     return FormationChange(after, text, cost)
+
+
+# ------------------------------------------------------------------------------ the Actions dock
+UNFOLD_ACTION = "change_formation"
+
+MOVEMENT_PHASE = "movement"
+
+
+def _unfold_choices(u: Unit) -> tuple[str, ...]:
+    """The formations a square ``u`` may unfold into by its arm and figures (1.7)."""
+    out = []
+    for f in Formation:
+        if f in (Formation.SQUARE, Formation.NONE) or arm_formation_problem(u.arm, f) is not None:
+            continue
+        if formation_problem(f.value, u.figures, u.column_ranks) is None:
+            out.append(f.value)
+    return tuple(out)
+
+
+def unfold_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``change_formation`` for a square of the side on the move, in the movement phase (1.7,
+    4.3-4.5): which formation and out of which side it unfolds; None for any other subject."""
+    u = state.units.get(subject)
+    if state.phase != MOVEMENT_PHASE or u is None or u.id in state.off_table or u.formation is not Formation.SQUARE:
+        return None
+    if u.side != state.side or u.state in (OrderState.ELIMINATED.value, OrderState.FU.value):
+        return None
+    choices = _unfold_choices(u)
+    return ActionSpec(
+        UNFOLD_ACTION,
+        "Unfold the square",
+        "folde ud",
+        "1.7, 4.5",
+        "unit",
+        (
+            ParameterSpec("formation", "choice", choices=choices, label="into"),
+            ParameterSpec("side", "choice", choices=EDGE_NAMES, label="facing out of its side"),
+        ),
+        unavailable="" if choices else f"{u.name} has too few figures for any other formation (1.7)",
+        note="a square that unfolds must have room to unfold into (1.7); its front-edge midpoint stays (4.5)",
+    )
+
+
+def _change(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Unit, FormationChange]:
+    u = state.units[req.subject]
+    formation = str(req.parameters.get("formation") or "")
+    side = str(req.parameters.get("side") or "front")
+    if side not in EDGE_NAMES:
+        raise RuleRefused(f"{u.name}: side {side!r} is not one of {', '.join(EDGE_NAMES)}")
+    change = formation_change(state, p, u.id, formation, side=side, terrain=req.terrain, table=req.table)
+    return u, change
+
+
+def unfold_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    """Legal with the change's explanation, or refused naming what is in the way (1.7)."""
+    _, change = _change(state, req, p)
+    return ActionPreview(req.action, req.subject, True, explanation=change.explanation)
+
+
+def unfold_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The square's new formation (and its new place when it faces out of another side)."""
+    u, change = _change(state, req, p)
+    stamp: dict[str, Any] = {"turn": state.turn, "side": state.side, "phase": state.phase}
+    after = change.unit
+    events: list[BattleEvent] = []
+    if after.position != u.position:
+        events.append(Moved(**stamp, id=u.id, path=(u.position, after.position), facing=after.facing))
+    events.append(FormationChanged(**stamp, unit=u.id, formation=after.formation.value, facing=after.facing))
+    return ActionOutcome("resolved", change.explanation, tuple(events))
+
+
+HANDLERS = (ActionHandler(UNFOLD_ACTION, unfold_spec, unfold_preview, unfold_resolve),)

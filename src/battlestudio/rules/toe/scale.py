@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from collections.abc import Mapping
 
-from battlestudio.model.scenario import Scenario
+from battlestudio.model.scenario import Scenario, ScenarioInfo
 from battlestudio.model.units import DEFAULT_FIGURE_SIZE, Arm, Echelon, Formation, Subtype, Unit
 
 MEN_PER_INFANTRY_FIGURE = 100
@@ -231,6 +231,93 @@ def map_echelon(
         notes.append(f"source echelon {ech} is not below its superior's ({parent_echelon}); read as {below}")
         ech = below
     return ech, "; ".join(notes)
+
+
+BRIGADE_YEARS_PARAMETER = "prussian_brigade_years"
+"""The assumed reading of 1.3's period (toe.toml), overridable per scenario."""
+
+
+def brigade_years(parameters: Mapping[str, Any] | None = None) -> tuple[int, int] | None:
+    """The years ``prussian_brigade_years`` gives in ``parameters`` (a scenario's, plain or
+    ``toe.``-prefixed) or in toe.toml: None for ``[]`` (every year, the default).
+
+    Raises
+    ------
+    ValueError
+        naming the parameter and its value when it is not ``[]`` or ``[first, last]`` years.
+    """
+    from battlestudio.rules.params import RuleParameters
+
+    value = RuleParameters.for_ruleset("toe", parameters or {}).get(BRIGADE_YEARS_PARAMETER)
+    if value in (None, [], ()):
+        return None
+    try:
+        first, last = (int(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"scenario parameter toe.{BRIGADE_YEARS_PARAMETER} = {value!r}: give [] (every year) or "
+            "[first, last], e.g. [1806, 1813] (Torden over Europa 1.3)"
+        ) from None
+    if first > last:
+        raise ValueError(f"scenario parameter toe.{BRIGADE_YEARS_PARAMETER} = {value!r}: {first} is after {last}")
+    return (first, last)
+
+
+def year_of(date: str | None) -> int | None:
+    """The year of an ISO date (``ScenarioInfo.date``, "1815-06-18" → 1815), None without one."""
+    m = re.match(r"\s*(\d{3,4})", date or "")
+    return int(m.group(1)) if m else None
+
+
+def read_prussian_brigades(
+    sc: Scenario,
+    year: int | None = None,
+    years: tuple[int, int] | None = PRUSSIAN_BRIGADE_YEARS,
+    only: set[str] | None = None,
+) -> tuple[Scenario, list[str]]:
+    """``sc`` with 1.3's Prussian-brigade reading applied again with ``years`` (``map_echelon``),
+    to every commander an importer mapped (its ``source_echelon`` attribute), superiors first.
+
+    A commander's own ``year`` attribute (the source's date) wins over ``year`` (the scenario's,
+    ``year_of(ScenarioInfo.date)``). ``only`` limits it to those commander ids. Returns the
+    scenario (the same object when nothing changes) and one note a commander changed.
+    """
+    notes: list[str] = []
+    cmds = dict(sc.commanders)
+    changed = False
+    for root in sc.oob.roots():
+        for cid, _depth in sc.oob.walk(root):
+            c = cmds.get(cid)
+            src = c.attributes.get("source_echelon") if c is not None else None
+            if c is None or not src or (only is not None and cid not in only):
+                continue
+            sup = sc.oob.superior(cid)
+            parent = cmds[sup].echelon if sup in cmds else None
+            own = c.attributes.get("year")
+            when = int(own) if isinstance(own, int) or (isinstance(own, str) and own.isdigit()) else year
+            ech, note = map_echelon(str(src), c.nation, when, parent, years)
+            if ech != c.echelon:
+                cmds[cid] = replace(c, echelon=ech)
+                changed = True
+                why = note or (
+                    f"a Prussian brigade of {when if when is not None else 'no stated year'} stays a brigade: "
+                    f"toe.{BRIGADE_YEARS_PARAMETER} keeps the reading to {years[0]}-{years[1]} (1.3)"
+                    if years is not None
+                    else "re-read (1.3)"
+                )
+                notes.append(f"{c.name}: {c.echelon} → {ech}: {why}")
+    if not changed:
+        return sc, notes
+    return replace(sc, commanders=cmds), notes
+
+
+def read_prussian_brigades_for(
+    sc: Scenario, info: ScenarioInfo, only: set[str] | None = None
+) -> tuple[Scenario, list[str]]:
+    """``read_prussian_brigades`` with the reading of the scenario ``info`` describes: its
+    year (``info.date``) and its ``prussian_brigade_years`` (``info.parameters`` or toe.toml).
+    Raises ``ValueError`` as ``brigade_years``."""
+    return read_prussian_brigades(sc, year_of(info.date), brigade_years(info.parameters), only)
 
 
 @dataclass(frozen=True, slots=True)

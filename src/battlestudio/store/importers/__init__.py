@@ -41,6 +41,8 @@ def import_oob(
     start: str | None = None,
     ground_scale: float | None = None,
     ruleset: str | None = None,
+    year: int | None = None,
+    parameters: Mapping[str, Any] | None = None,
 ) -> ImportResult:
     """Import order-of-battle files of one format into one scenario.
 
@@ -65,6 +67,11 @@ def import_oob(
         the ruleset the scenario is for (None: the default, Torden over Europa). Another
         ruleset's scale replaces Torden over Europa's: its ``convert_import`` (the Regimental
         rules: bases, brigades split into regiments) adds its notes and warnings, one a unit.
+    year, parameters
+        the year and the scenario parameters of the scenario the import is for (None: the
+        imported scenario's date and parameters, toe.toml's default): a Prussian brigade is read
+        with them (Torden over Europa 1.3, ``prussian_brigade_years``); a commander whose source
+        states its year keeps that year.
 
     Returns
     -------
@@ -127,6 +134,7 @@ def import_oob(
         from battlestudio.store.importers.fogofwar import import_fogofwar
 
         res = import_fogofwar(paths[0], scenario_id=scenario_id)
+    res = _brigades_read(res, paths, year, parameters)
     if not res.scenario.units and not res.scenario.commanders:
         names = ", ".join(str(p) for p in paths)
         probs = res.problems()
@@ -161,6 +169,26 @@ def import_oob(
             ImportWarning(", ".join(str(p) for p in paths), 0, f"order of battle: {prob.code}: {prob.message}")
         )
     return res
+
+
+def _brigades_read(
+    res: ImportResult, paths: Sequence[str | Path], year: int | None, parameters: Mapping[str, Any] | None
+) -> ImportResult:
+    """``res`` with 1.3's Prussian-brigade reading (``scale.read_prussian_brigades``) taken from
+    ``year`` and ``parameters`` (else the imported scenario's), its changes added as notes.
+    OobImportError for a ``prussian_brigade_years`` that is not ``[]`` or ``[first, last]``."""
+    from battlestudio.rules.toe.scale import brigade_years, read_prussian_brigades, year_of
+
+    info = res.scenario.info
+    try:
+        years = brigade_years(info.parameters if parameters is None else parameters)
+    except ValueError as exc:
+        raise OobImportError(str(exc)) from None
+    sc, notes = read_prussian_brigades(res.scenario, year_of(info.date) if year is None else year, years)
+    if not notes:
+        return res
+    where = ", ".join(str(p) for p in paths)
+    return replace(res, scenario=sc, warnings=res.warnings + [ImportWarning(where, 0, n, "", "note") for n in notes])
 
 
 def _ruleset_id(ruleset: str | None) -> str:

@@ -273,6 +273,8 @@ def import_oob_file(
             attrs["commander_note"] = rest.strip("()")
         if parent is None and st.styles:
             attrs["republique_styles"] = list(st.styles)
+        if st.year:
+            attrs["year"] = st.year  # the source's date, for 1.3's Prussian brigade (scale.read_prussian_brigades)
         scenario.commanders[cid] = Commander(
             id=cid,
             name=person or name,

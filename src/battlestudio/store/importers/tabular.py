@@ -669,6 +669,8 @@ class _Builder:
             self.warn(rowno, note, row, "note")
         person = self.col(row, "commander") if row else ""
         attrs: dict[str, Any] = {"formation": name, "source_row": rowno, "source_echelon": src}
+        if year is not None:
+            attrs["year"] = year  # the source's date, for 1.3's Prussian brigade (scale.read_prussian_brigades)
         for k in ("men", "guns"):
             v = self.number(row, k, rowno) if row else 0
             if v:
