@@ -362,8 +362,9 @@ class MapScene(QGraphicsScene):
             the ids touched; None reconciles every id (records present and items held).
             A record that is the very object last synced is not synced again.
         lazy : bool
-            units on the arrays path: leave the changed items stale (a replay step) until
-            something reads them (``flush_units``); otherwise they are synced now.
+            units and commanders on the arrays path: leave the changed items (and new unit
+            items) stale, a replay step or an open, until something reads them (``flush_units``);
+            otherwise they are synced now.
         """
         if kind == "units" and self.arrays_on:
             self._reconcile_units(records, ids, lazy)
@@ -461,8 +462,11 @@ class MapScene(QGraphicsScene):
                 continue
             if item is None:
                 item = UnitItem(rid, self.ctx)
-                item.sync(rec)
-                self._synced[rid] = rec
+                if lazy:  # placed when first read (``flush_units``), like a changed one
+                    self._stale.add(rid)
+                else:
+                    item.sync(rec)
+                    self._synced[rid] = rec
                 dict.__setitem__(items, rid, item)
                 item.setVisible(layer_of(item) not in self.hidden_layers)
                 item.setFlag(_NO_CONTENTS, True)

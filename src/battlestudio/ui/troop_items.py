@@ -199,7 +199,8 @@ class UnitItem(MapItem):
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addPolygon(self._shape.poly)
+        if self._shape is not None:  # None: created, not synced yet (``MapScene.flush_units``)
+            path.addPolygon(self._shape.poly)
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
