@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -204,21 +204,21 @@ def aggregates(
     return [m for m in out if m is not None]
 
 
-_GEOMETRY: dict[int, tuple[Unit, float, float, np.ndarray]] = {}
-"""id(unit record) → (the record, centre x, centre y, corners (4, 2)) in scene cm: records are
-immutable and most of a state's records recur in the next one, so a footprint is worked out once
-(at most 60,000 kept: the records are kept alive)."""
+_GEOMETRY: dict[int, tuple[Unit, float, float, tuple[float, ...]]] = {}
+"""id(unit record) → (the record, centre x, centre y, its four corners x, y, …) in scene cm:
+records are immutable and most of a state's records recur in the next one, so a footprint is
+worked out once (at most 60,000 kept: the records are kept alive)."""
 
 
-def _geometry(u: Unit) -> tuple[Unit, float, float, np.ndarray]:
+def _geometry(u: Unit) -> tuple[Unit, float, float, tuple[float, ...]]:
     got = _GEOMETRY.get(id(u))
     if got is None or got[0] is not u:
         if len(_GEOMETRY) > 60_000:
             _GEOMETRY.clear()
         rect = u.rect()
         cx, cy = rect.centre
-        corners = np.array(rect.corners()) * (1.0, -1.0)  # y down
-        got = _GEOMETRY[id(u)] = (u, cx, -cy, corners)
+        (ax, ay), (bx, by), (cx_, cy_), (dx, dy) = rect.corners()
+        got = _GEOMETRY[id(u)] = (u, cx, -cy, (ax, -ay, bx, -by, cx_, -cy_, dx, -dy))  # y down
     return got
 
 
@@ -227,31 +227,33 @@ def _markers(groups: list[tuple[Commander, list[Unit]]], echelon: str, table: QR
     unit on ``table``. The hulls are worked out in one vectorised call."""
     if table is not None:
         tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
-    points: list[np.ndarray] = []
-    index: list[int] = []
     found: list[tuple[int, float, float, dict[str, int]] | None] = []
+    clouds: list[Any] = []  # one MultiPoint of footprint corners per group with a unit on the table
+    present: list[int] = []
     for g, (_, us) in enumerate(groups):
         sx = sy = 0.0
         n = 0
         by_arm: dict[str, int] = {}
+        corners: list[tuple[float, ...]] = []
         for u in us:
             by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
-            _, cx, cy, corners = _geometry(u)
+            _, cx, cy, box = _geometry(u)
             if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
                 continue
             n += 1
             sx, sy = sx + cx, sy + cy
-            points.append(corners)
-            index.append(g)
+            corners.append(box)
         found.append((n, sx, sy, by_arm) if n else None)
+        if n:
+            # one geometry per group: building one point object per corner (shapely's
+            # ``indices=``) made 40,000 Python objects at x10, and collections with them
+            clouds.append(shapely.multipoints(np.array(corners).reshape(-1, 2)))
+            present.append(g)
     hulls: list[list[tuple[float, float]]] = [[] for _ in groups]
-    if points:
-        at = np.repeat(np.array(index), 4)
-        present = np.unique(at)  # groups with a unit on the table, ascending
-        geoms = shapely.convex_hull(shapely.multipoints(np.concatenate(points), indices=np.searchsorted(present, at)))
-        coords, which = shapely.get_coordinates(geoms, return_index=True)
+    if clouds:
+        coords, which = shapely.get_coordinates(shapely.convex_hull(clouds), return_index=True)
         for k, (x, y) in zip(which.tolist(), coords.tolist(), strict=True):
-            hulls[int(present[k])].append((x, y))
+            hulls[present[k]].append((x, y))
         for h in hulls:
             if len(h) > 1 and h[0] == h[-1]:
                 h.pop()
@@ -503,12 +505,23 @@ class AggregateLayer(QGraphicsItem):
         painter.restore()
 
 
+QUICK_FROM_PX = 120.0
+"""Hulls at least this wide or high on screen get the two 1 px outlines (``draw_markers``);
+smaller ones are stroked at once (the second outline would cost more than it saves)."""
+
+
+def _span(hull: tuple[tuple[float, float], ...]) -> float:
+    xs = [x for x, _ in hull]
+    ys = [y for _, y in hull]
+    return max(max(xs) - min(xs), max(ys) - min(ys))
+
+
 def _inner_rings(markers: list[Aggregate], px: float, world: QTransform) -> list[QPolygonF | None]:
     """Each marker's hull shrunk by ``px`` screen pixels under ``world`` (a scale and a shift),
-    in scene cm; None where it has too few corners or vanishes."""
+    in scene cm; None where it is under ``QUICK_FROM_PX``, has too few corners or vanishes."""
     scale = max(abs(world.m11()), 1e-9)
     out: list[QPolygonF | None] = [None] * len(markers)
-    rings = [i for i, m in enumerate(markers) if len(m.hull) >= 3]
+    rings = [i for i, m in enumerate(markers) if len(m.hull) >= 3 and _span(m.hull) * scale >= QUICK_FROM_PX]
     if not rings:
         return out
     coords = np.array([xy for i in rings for xy in markers[i].hull])
