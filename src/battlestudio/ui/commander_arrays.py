@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter, QPainterPath, QPaintEngine, QTransform
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.ui.map_item import Z_COMMANDER
@@ -71,6 +71,12 @@ class CommanderArrays:
         self.marks: list[str] = []
         self._look_ids: dict[tuple, int] = {}
         self.side_colours: dict[str, str] = {}
+        self.revision = 0
+        """Grows whenever a row is added, removed or changed (``touch``)."""
+
+    def touch(self) -> None:
+        """Rows or their flags changed: the layer's picture is stale."""
+        self.revision += 1
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -95,6 +101,7 @@ class CommanderArrays:
         if not ids:
             return
         v = np.array(values, dtype=float).reshape(len(ids), 5)
+        self.touch()
         start = len(self.ids)
         self.ids.extend(ids)
         for i, rid in enumerate(ids):
@@ -111,6 +118,7 @@ class CommanderArrays:
             return
         r = np.array(rows, dtype=np.intp)
         v = np.array(values, dtype=float).reshape(len(rows), 5)
+        self.touch()
         self.pos[r] = v[:, 0:2]
         self.look[r] = v[:, 2].astype(np.int32)
         self.flag_lod[r] = v[:, 3]
@@ -121,6 +129,7 @@ class CommanderArrays:
         rows = np.array(sorted(self.row[i] for i in ids if i in self.row), dtype=np.intp)
         if rows.size == 0:
             return
+        self.touch()
         for name in ("pos", "look", "flag_lod", "dot_lod", "flags"):
             setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
         gone = set(rows.tolist())
@@ -149,15 +158,24 @@ class ArrayCommanderLayer(QGraphicsItem):
         super().__init__()
         self.arrays = arrays
         self.ctx = ctx
-        self._bounds = QRectF()
+        self._bounds = self._rect = QRectF()
+        self._image: QImage | None = None  # the flags on screen, drawn for ``_key``
+        self._key: tuple | None = None
         self.setZValue(Z_COMMANDER)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def set_bounds(self, rect: QRectF) -> None:
-        """Cover scene rectangle ``rect``."""
+        """Cover scene rectangle ``rect`` and, at the zoom (``zoom_changed``), the flags of
+        commanders at its edges (a flag reaches ~35 screen pixels beyond his position)."""
         self.prepareGeometryChange()
-        self._bounds = QRectF(rect)
+        self._rect = QRectF(rect)
+        m = 40.0 / max(self.ctx.px_per_cm, 1e-3)
+        self._bounds = self._rect.adjusted(-m, -m, m, m)
+
+    def zoom_changed(self) -> None:
+        """The zoom changed: the margin for the flags at the edges follows."""
+        self.set_bounds(self._rect)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._bounds
@@ -166,9 +184,48 @@ class ArrayCommanderLayer(QGraphicsItem):
         return QPainterPath()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        a = self.arrays
-        if not len(a):
+        """On screen the flags are drawn into a picture of the viewport, blitted until a row,
+        the selection, the zoom or the scroll changes; exports draw them directly."""
+        if not len(self.arrays):
             return
+        world = painter.worldTransform()
+        if widget is None or painter.paintEngine().type() != QPaintEngine.Type.Raster or world.isRotating():
+            self.draw(painter, option.exposedRect)
+            return
+        device = painter.device()
+        w, h = device.width(), device.height()
+        if w <= 0 or h <= 0:
+            return
+        ratio = device.devicePixelRatioF()
+        key = (world.m11(), world.m22(), world.dx(), world.dy(), w, h, ratio, self.arrays.revision, self.ctx.px_per_cm)
+        if key != self._key or self._image is None:
+            self._key = key
+            image = QImage(round(w * ratio), round(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            try:  # a painter left open on an image crashes Qt
+                p.setRenderHints(painter.renderHints())
+                p.setTransform(world)
+                inverse, _ = world.inverted()
+                self.draw(p, inverse.mapRect(QRectF(0, 0, w, h)))
+            finally:
+                p.end()
+            self._image = image
+        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, w, h))
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(
+            QRectF(target),
+            self._image,
+            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
+        )
+        painter.restore()
+
+    def draw(self, painter: QPainter, exposed: QRectF) -> None:
+        """Draw the flags and dots meeting scene rectangle ``exposed`` (all when invalid),
+        painter in scene coordinates."""
+        a = self.arrays
         world = painter.worldTransform()
         flag, dot = a.modes(self.ctx.px_per_cm)
         rows = np.flatnonzero(flag | dot)
@@ -178,8 +235,8 @@ class ArrayCommanderLayer(QGraphicsItem):
             dev = np.array([(p.x(), p.y()) for p in (world.map(QPointF(x, y)) for x, y in a.pos[rows])])
         else:
             dev = a.pos[rows] * (world.m11(), world.m22()) + (world.dx(), world.dy())
-        if option.exposedRect.isValid():  # rows whose flag or dot meets what is repainted
-            e = world.mapRect(option.exposedRect)
+        if exposed.isValid():  # rows whose flag or dot meets what is repainted
+            e = world.mapRect(exposed)
             x, y = dev[:, 0], dev[:, 1]
             near = (
                 (x + _FLAG.right() >= e.left())

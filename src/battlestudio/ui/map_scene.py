@@ -265,7 +265,7 @@ class MapScene(QGraphicsScene):
                 item.set_lod()  # type: ignore[attr-defined]
         if self.arrays_on:
             self.array_layer.mark_all()
-            self.commander_layer.update()
+            self.commander_layer.zoom_changed()
             return
         batched = px_per_cm < BATCH_LOD
         if batched == self.units_batched:
@@ -332,6 +332,7 @@ class MapScene(QGraphicsScene):
             if not np.array_equal(was, now):
                 ca.flags[was] &= ~np.uint8(COMMANDER_SELECTED)
                 ca.flags[now] |= COMMANDER_SELECTED
+                ca.touch()
                 self.commander_layer.update()
                 self.flush_commanders([ca.ids[r] for r in now])
         now = {i for i in self.selectedItems() if getattr(i, "kind", "") in ("terrain", "town")}
