@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 SELECTED = 1
 """Bit of ``CommanderArrays.flags``: the commander is selected (drawn as a flag, outlined)."""
 
+PICTURE_FROM = 100
+"""From this many flags and dots on screen the layer keeps them as a picture of the viewport
+(filling and blitting it costs more than drawing a few dozen)."""
+
 
 class CommanderArrays:
     """One row per commander of a scene, in the order their items were added.
@@ -189,11 +193,16 @@ class ArrayCommanderLayer(QGraphicsItem):
         if not len(self.arrays):
             return
         world = painter.worldTransform()
-        if widget is None or painter.paintEngine().type() != QPaintEngine.Type.Raster or world.isRotating():
-            self.draw(painter, option.exposedRect)
-            return
         device = painter.device()
         w, h = device.width(), device.height()
+        if (
+            widget is None
+            or painter.paintEngine().type() != QPaintEngine.Type.Raster
+            or world.isRotating()
+            or self._on_screen(world, w, h) < PICTURE_FROM
+        ):
+            self.draw(painter, option.exposedRect)
+            return
         if w <= 0 or h <= 0:
             return
         ratio = device.devicePixelRatioF()
@@ -221,6 +230,14 @@ class ArrayCommanderLayer(QGraphicsItem):
             QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
         )
         painter.restore()
+
+    def _on_screen(self, world: QTransform, w: int, h: int) -> int:
+        """How many flags and dots are drawn within the ``w`` × ``h`` pixel viewport."""
+        a = self.arrays
+        flag, dot = a.modes(self.ctx.px_per_cm)
+        x = a.pos[:, 0] * world.m11() + world.dx()
+        y = a.pos[:, 1] * world.m22() + world.dy()
+        return int(((flag | dot) & (x > -40) & (x < w + 40) & (y > -40) & (y < h + 40)).sum())
 
     def draw(self, painter: QPainter, exposed: QRectF) -> None:
         """Draw the flags and dots meeting scene rectangle ``exposed`` (all when invalid),
