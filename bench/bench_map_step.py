@@ -38,8 +38,12 @@ from battlestudio import store  # noqa: E402
 from battlestudio.replay.game import GameLog  # noqa: E402
 
 
+SAMPLES: dict[str, list[float]] = {}
+
+
 def _row(name: str, xs: list[float]) -> None:
     ms = sorted(x * 1e3 for x in xs)
+    SAMPLES[name] = ms
     p95 = ms[min(len(ms) - 1, max(0, round(0.95 * len(ms)) - 1))]
     print(
         f"  {name:<18} median {statistics.median(ms):8.2f}  p95 {p95:8.2f}  min {ms[0]:8.2f} ms  (n={len(ms)})",
@@ -53,6 +57,8 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=1, help="1 (Leipzig) or 10 (make_large.py --scale)")
     ap.add_argument("--jumps", type=int, default=30)
     ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--file", default="", help="a .battle to read instead of the cached one (never written)")
+    ap.add_argument("--json", default="", help="also write every sample (ms) per measure to this file")
     ap.add_argument("--profile", default="", help="one of: create, jump, step_whole, step_close, repaint_whole")
     ap.add_argument(
         "--cpu",
@@ -77,7 +83,7 @@ def main() -> None:
     from battlestudio.ui.map_view import MapView
 
     app = QApplication.instance() or QApplication([])
-    path = cached_file(args.scale, 1813)
+    path = Path(args.file) if args.file else cached_file(args.scale, 1813)
     battle = store.load(path)
     log = GameLog.from_battle(battle)
     s = battle.scenario
@@ -153,8 +159,14 @@ def main() -> None:
         jump(seq[0])
         _row(f"step_phase_{label}", [run(f"step_{label}", jump, p)[0] for p in seq[1:]])
     print(f"load average {os.getloadavg()[0]:.2f}")
+    if args.json:
+        import json
+
+        Path(args.json).write_text(json.dumps(SAMPLES))
     if prof is not None:
-        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+        pstats.Stats(prof).sort_stats(os.environ.get("BENCH_SORT", "tottime")).print_stats(
+            int(os.environ.get("BENCH_TOP", "30"))
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""The map drawn from unit arrays (``ui.unit_arrays``) looks like the map drawn one unit item at
-a time (the older ``items`` path): Jena and the Leipzig-scale battle (``bench/make_large.py``
-``--scale 1``) in the middle of their replays, at the whole table, 4 px/cm and close up."""
+"""The map drawn from unit and commander arrays (``ui.unit_arrays``, ``ui.commander_arrays``)
+looks like the map drawn one item at a time (the older ``items`` path): Jena and the
+Leipzig-scale battle (``bench/make_large.py`` ``--scale 1``) in the middle of their replays, at
+the whole table, 4 px/cm and close up; the commanders' flags and dots alone too."""
 
 from __future__ import annotations
 
@@ -49,7 +50,10 @@ def pixels(image: QImage) -> np.ndarray:
     return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine() // 4, 4).copy()
 
 
-def render(qtbot, monkeypatch, battle: Battle, path: str, zoom: float | None, at: tuple[float, float]) -> np.ndarray:
+def render(
+    qtbot, monkeypatch, battle: Battle, path: str, zoom: float | None, at: tuple[float, float], hide=()
+) -> np.ndarray:
+    """The viewport's picture at mid-game on ``path``, the layers ``hide`` hidden."""
     monkeypatch.setattr(map_scene, "UNIT_PATH", path)
     log = GameLog.from_battle(battle)
     view = MapView(Document(Battle(battle.scenario, [])))
@@ -60,6 +64,8 @@ def render(qtbot, monkeypatch, battle: Battle, path: str, zoom: float | None, at
     assert view.map_scene.unit_path == path
     state = log.state_at(len(log) // 2)
     view.show_state(state.units, state.commanders)
+    for layer in hide:
+        view.set_layer_visible(layer, False)
     if zoom is None:
         view.fit_table()
     else:
@@ -133,3 +139,21 @@ def test_the_arrays_carry_the_states_of_the_units(qtbot, battles):
             assert bool(f & ROUTED) == (u.state in ("FU", "routed"))
             seen.add(u.state)
     assert {"eliminated", "U"} <= seen, seen
+
+
+@pytest.mark.parametrize("name", ["jena", "leipzig"])
+@pytest.mark.parametrize("zoom", [None, 2.5, 12.0])
+def test_the_commander_layer_draws_the_flags_of_the_items(qtbot, monkeypatch, battles, name, zoom):
+    battle = battles[name]
+    log = GameLog.from_battle(battle)
+    gens = np.array([c.position for c in log.state_at(len(log) // 2).commanders.values()])
+    at = tuple(gens[int(np.argmin(np.hypot(*(gens - busiest(battle)).T)))])  # the general nearest the crowd
+    hide = [f"units:{side}" for side in battle.scenario.sides] + ["formations"]
+    old = render(qtbot, monkeypatch, battle, "items", zoom, at, hide)
+    new = render(qtbot, monkeypatch, battle, "arrays", zoom, at, hide)
+    bare = render(qtbot, monkeypatch, battle, "arrays", zoom, at, [*hide, "commanders"])
+    flag_pixels = (np.abs(old.astype(int) - bare).max(axis=2) > CHANNEL).sum()
+    assert flag_pixels > 200  # flags and dots (and their names) are in the picture
+    differ = (np.abs(old.astype(int) - new).max(axis=2) > CHANNEL).sum()
+    # a tenth of what the flags draw: a layer drawing none of them (or in the wrong place) fails
+    assert differ <= min(TOLERANCE * old.shape[0] * old.shape[1], flag_pixels / 10), (name, zoom, differ, flag_pixels)

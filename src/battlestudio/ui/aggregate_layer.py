@@ -20,11 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import shapely
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPaintEngine,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QTransform,
+)
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.model.units import Commander, Unit
@@ -51,6 +64,9 @@ SYMBOL_PX = {"corps": (34.0, 20.0), "division": (28.0, 17.0)}
 
 MARK_PX = 11.0
 """Height in screen pixels of the echelon mark drawn above a symbol."""
+
+OUTLINE_PX = 1.6
+"""Width of a hull's outline in screen pixels."""
 
 HULL_ALPHA = 46
 """Opacity (0–255) of the hull's fill: the brigades stay visible beneath it."""
@@ -165,7 +181,8 @@ def aggregates(
         if u is None or u.state == "eliminated" or u.side in hidden_sides:
             continue
         members.setdefault(members_of[uid], []).append(u)
-    out: list[Aggregate] = []
+    out: list[Aggregate | None] = []
+    todo: list[tuple[int, Commander, list[Unit], tuple]] = []  # (slot in out, commander, units, key)
     for cid in sorted(members):
         c, us = commanders.get(cid), members[cid]
         if c is None:
@@ -177,46 +194,90 @@ def aggregates(
                 if got[1] is not None:
                     out.append(got[1])
                 continue
-        marker = _marker(c, us, echelon, table)
+        todo.append((len(out), c, us, key))
+        out.append(None)
+    built = _markers([(c, us) for _, c, us, _ in todo], echelon, table)
+    for (slot, c, _, key), marker in zip(todo, built, strict=True):
         if cache is not None:
-            cache[cid] = (key, marker)
-        if marker is not None:
-            out.append(marker)
-    return out
+            cache[c.id] = (key, marker)
+        out[slot] = marker
+    return [m for m in out if m is not None]
 
 
-def _marker(c: Commander, us: list[Unit], echelon: str, table: QRectF | None) -> Aggregate | None:
-    """The marker of commander ``c``'s living units ``us``; None when none is on ``table``."""
-    corners: list[tuple[float, float]] = []
-    sx = sy = 0.0
-    n = 0
-    by_arm: dict[str, int] = {}
-    if table is not None:
-        tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
-    for u in us:
-        by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
+_GEOMETRY: dict[int, tuple[Unit, float, float, tuple[float, ...]]] = {}
+"""id(unit record) → (the record, centre x, centre y, its four corners x, y, …) in scene cm:
+records are immutable and most of a state's records recur in the next one, so a footprint is
+worked out once (at most 60,000 kept: the records are kept alive)."""
+
+
+def _geometry(u: Unit) -> tuple[Unit, float, float, tuple[float, ...]]:
+    got = _GEOMETRY.get(id(u))
+    if got is None or got[0] is not u:
+        if len(_GEOMETRY) > 60_000:
+            _GEOMETRY.clear()
         rect = u.rect()
         cx, cy = rect.centre
-        cy = -cy  # table to scene (``coords.table_to_scene``): y down
-        if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+        (ax, ay), (bx, by), (cx_, cy_), (dx, dy) = rect.corners()
+        got = _GEOMETRY[id(u)] = (u, cx, -cy, (ax, -ay, bx, -by, cx_, -cy_, dx, -dy))  # y down
+    return got
+
+
+def _markers(groups: list[tuple[Commander, list[Unit]]], echelon: str, table: QRectF | None) -> list[Aggregate | None]:
+    """The marker of each (commander, his living units) of ``groups``; None for one with no
+    unit on ``table``. The hulls are worked out in one vectorised call."""
+    if table is not None:
+        tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
+    found: list[tuple[int, float, float, dict[str, int]] | None] = []
+    clouds: list[Any] = []  # one MultiPoint of footprint corners per group with a unit on the table
+    present: list[int] = []
+    for g, (_, us) in enumerate(groups):
+        sx = sy = 0.0
+        n = 0
+        by_arm: dict[str, int] = {}
+        corners: list[tuple[float, ...]] = []
+        for u in us:
+            by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
+            _, cx, cy, box = _geometry(u)
+            if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
+                continue
+            n += 1
+            sx, sy = sx + cx, sy + cy
+            corners.append(box)
+        found.append((n, sx, sy, by_arm) if n else None)
+        if n:
+            # one geometry per group: building one point object per corner (shapely's
+            # ``indices=``) made 40,000 Python objects at x10, and collections with them
+            clouds.append(shapely.multipoints(np.array(corners).reshape(-1, 2)))
+            present.append(g)
+    hulls: list[list[tuple[float, float]]] = [[] for _ in groups]
+    if clouds:
+        coords, which = shapely.get_coordinates(shapely.convex_hull(clouds), return_index=True)
+        for k, (x, y) in zip(which.tolist(), coords.tolist(), strict=True):
+            hulls[present[k]].append((x, y))
+        for h in hulls:
+            if len(h) > 1 and h[0] == h[-1]:
+                h.pop()
+    out: list[Aggregate | None] = []
+    for (c, us), got, hull in zip(groups, found, hulls, strict=True):
+        if got is None:
+            out.append(None)
             continue
-        n += 1
-        sx, sy = sx + cx, sy + cy
-        corners.extend((x, -y) for x, y in rect.corners())
-    if not n:
-        return None
-    return Aggregate(
-        c.id,
-        c.name,
-        c.side,
-        echelon,
-        sum(u.men for u in us),  # those off the table too
-        n,
-        (sx / n, sy / n),
-        tuple(convex_hull(corners)),
-        max(sorted(by_arm), key=lambda a: by_arm[a]),
-        sum(u.guns for u in us),
-    )
+        n, sx, sy, by_arm = got
+        out.append(
+            Aggregate(
+                c.id,
+                c.name,
+                c.side,
+                echelon,
+                sum(u.men for u in us),  # those off the table too
+                n,
+                (sx / n, sy / n),
+                tuple(hull),
+                max(sorted(by_arm), key=lambda a: by_arm[a]),
+                sum(u.guns for u in us),
+            )
+        )
+    return out
 
 
 class AggregateLayer(QGraphicsItem):
@@ -236,8 +297,11 @@ class AggregateLayer(QGraphicsItem):
         self._markers: list[Aggregate] = []
         self._members_key: tuple | None = None
         self._members: dict[str, str] = {}
+        self._looked_up: set[str] = set()  # unit ids whose formation ``_members`` holds (or none)
         self._cache: dict[str, tuple[tuple, Aggregate | None]] = {}
         self._labels: dict[str, Label] = {}
+        self._image: QImage | None = None  # the markers on screen, drawn for ``_image_key``
+        self._image_key: tuple | None = None
         self.revision = 0
         """Grows whenever the markers change (the view re-places labels then)."""
         self.shown = True
@@ -282,12 +346,18 @@ class AggregateLayer(QGraphicsItem):
             commanders: Mapping[str, Commander] = scene.records("commanders")  # type: ignore[assignment]
             # who belongs to whom changes with the order of battle and the set of units, not as
             # units move: a replay step recomputes only the formations whose units changed
+            # (each unit's formation is looked up once: a unit arriving or leaving adds or drops
+            # one id, ``aggregates`` skips those not among ``units``)
             echelons = frozenset((cid, c.echelon) for cid, c in commanders.items())
-            members_key = (echelon, self._oob_revision, frozenset(units), echelons)
+            members_key = (echelon, self._oob_revision, echelons)
             if members_key != self._members_key or self.oob is None:
                 self._members_key = members_key
-                self._members = formation_of(units, commanders, self.oob, echelon) if self.oob else {}
+                self._members, self._looked_up = {}, set()
                 self._cache = {}
+            new = [uid for uid in units if uid not in self._looked_up]
+            if new and self.oob is not None:
+                self._looked_up.update(new)
+                self._members.update(formation_of({uid: units[uid] for uid in new}, commanders, self.oob, echelon))
             markers = aggregates(
                 units, commanders, self.oob, echelon, hidden, scene.table_rect(), self._members, self._cache
             )
@@ -343,32 +413,157 @@ class AggregateLayer(QGraphicsItem):
         return QPainterPath()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """On screen the markers are drawn once into a picture of the viewport and blitted
+        until they, the zoom, the scroll or the colours change; exports draw vectors."""
         markers = self.markers()
         if not markers:
             return
+        world = painter.worldTransform()
+        if widget is None or painter.paintEngine().type() != QPaintEngine.Type.Raster or world.isRotating():
+            self.draw_markers(painter, markers)
+            return
+        device = painter.device()
+        w, h = device.width(), device.height()
+        if w <= 0 or h <= 0:
+            return
+        ratio = device.devicePixelRatioF()
+        colours = tuple(sorted(self._scene.ctx.side_colours.items()))
+        key = (world.m11(), world.m22(), world.dx(), world.dy(), w, h, ratio, self.revision, colours)
+        if key != self._image_key or self._image is None:
+            self._image_key = key
+            image = QImage(round(w * ratio), round(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+            image.setDevicePixelRatio(ratio)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            try:  # a painter left open on an image crashes Qt
+                p.setRenderHints(painter.renderHints())
+                p.setTransform(world)
+                self.draw_markers(p, markers, quick=True)
+            finally:
+                p.end()
+            self._image = image
+        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, w, h))
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(
+            QRectF(target),
+            self._image,
+            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
+        )
+        painter.restore()
+
+    def draw_markers(self, painter: QPainter, markers: list[Aggregate], quick: bool = False) -> None:
+        """Draw ``markers``: hulls in scene coordinates, symbols in device pixels (painter
+        in scene coordinates). ``quick`` (the picture on screen): a hull's smooth 1.6 px outline
+        is drawn as two 1 px ones 0.6 px apart, which Qt strokes eight times faster."""
         colours = self._scene.ctx.side_colours
-        for m in markers:
+        smooth = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
+        inner: list[QPolygonF | None] = [None] * len(markers)
+        if quick and smooth and markers:
+            inner = _inner_rings(markers, OUTLINE_PX - 1.0, painter.worldTransform())
+        for m, ring in zip(markers, inner, strict=True):
             c = QColor(colours.get(m.side, "#808080"))
             fill = QColor(c)
             fill.setAlpha(HULL_ALPHA)
-            pen = QPen(c.darker(140), 1.6)
-            pen.setCosmetic(True)
-            painter.setPen(pen)
+            hull = QPolygonF([QPointF(x, y) for x, y in m.hull])
+            # the fill's edge lies under the outline: filled without antialiasing (a large
+            # translucent area costs twenty times less), the outline smooth
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
-            painter.drawPolygon(QPolygonF([QPointF(x, y) for x, y in m.hull]))
+            painter.drawPolygon(hull)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            if ring is None:
+                pen = QPen(c.darker(140), OUTLINE_PX)
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+                painter.drawPolygon(hull)
+            else:
+                pen = QPen(c.darker(140), 1.0)
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+                painter.drawPolygon(hull)
+                painter.drawPolygon(ring)
         t = painter.worldTransform()
         painter.save()
         painter.resetTransform()
         font = QFont(self._scene.ctx.bold)
         font.setPixelSize(9)
         painter.setFont(font)
+        ratio = painter.device().devicePixelRatioF() if quick else 1.0
         for m in markers:
             w, h = SYMBOL_PX[m.echelon]
             p = t.map(QPointF(*m.centre))
-            box = QRectF(p.x() - w / 2.0, p.y() - h / 2.0, w, h)
             c = QColor(colours.get(m.side, "#808080"))
+            if quick:  # one picture per colour, echelon and arm, placed on whole pixels
+                pixmap, (ox, oy) = _symbol_picture(c, m.echelon, m.arm, font, ratio)
+                painter.drawPixmap(QPointF(round(p.x() - w / 2.0) - ox, round(p.y() - h / 2.0) - oy), pixmap)
+                continue
+            box = QRectF(p.x() - w / 2.0, p.y() - h / 2.0, w, h)
             draw_symbol(painter, box, c, m.echelon, m.arm)
         painter.restore()
+
+
+QUICK_FROM_PX = 120.0
+"""Hulls at least this wide or high on screen get the two 1 px outlines (``draw_markers``);
+smaller ones are stroked at once (the second outline would cost more than it saves)."""
+
+
+def _span(hull: tuple[tuple[float, float], ...]) -> float:
+    xs = [x for x, _ in hull]
+    ys = [y for _, y in hull]
+    return max(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _inner_rings(markers: list[Aggregate], px: float, world: QTransform) -> list[QPolygonF | None]:
+    """Each marker's hull shrunk by ``px`` screen pixels under ``world`` (a scale and a shift),
+    in scene cm; None where it is under ``QUICK_FROM_PX``, has too few corners or vanishes."""
+    scale = max(abs(world.m11()), 1e-9)
+    out: list[QPolygonF | None] = [None] * len(markers)
+    rings = [i for i, m in enumerate(markers) if len(m.hull) >= 3 and _span(m.hull) * scale >= QUICK_FROM_PX]
+    if not rings:
+        return out
+    coords = np.array([xy for i in rings for xy in markers[i].hull])
+    which = np.repeat(np.arange(len(rings)), [len(markers[i].hull) for i in rings])
+    polys = shapely.polygons(shapely.linearrings(coords, indices=which))
+    shrunk = shapely.buffer(polys, -px / scale, join_style="mitre")
+    for i, g in zip(rings, shrunk, strict=True):
+        if g is not None and not g.is_empty and g.geom_type == "Polygon":
+            out[i] = QPolygonF([QPointF(x, y) for x, y in g.exterior.coords[:-1]])
+    return out
+
+
+_SYMBOLS: dict[tuple, tuple[QPixmap, tuple[float, float]]] = {}
+
+
+def _symbol_picture(
+    colour: QColor, echelon: str, arm: str, font: QFont, ratio: float
+) -> tuple[QPixmap, tuple[float, float]]:
+    """``draw_symbol`` of a box at the origin as a picture, and where that box's top left
+    corner lies in it (pixels)."""
+    key = (colour.rgba(), echelon, arm, font.key(), ratio)
+    got = _SYMBOLS.get(key)
+    if got is None:
+        if len(_SYMBOLS) > 256:
+            _SYMBOLS.clear()
+        w, h = SYMBOL_PX[echelon]
+        metrics = QFontMetricsF(font)
+        mw = metrics.horizontalAdvance(ECHELON_MARKS.get(echelon, "")) + 4.0
+        ox = max(w, mw) / 2.0 - w / 2.0 + 3.0
+        oy = metrics.height() + 3.0  # the mark sits its height + 1 px above the box
+        pixmap = QPixmap(round((w + 2 * ox) * ratio), round((h + oy + 3.0) * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        try:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.setFont(font)
+            draw_symbol(p, QRectF(ox, oy, w, h), colour, echelon, arm)
+        finally:
+            p.end()
+        got = _SYMBOLS[key] = (pixmap, (ox, oy))
+    return got
 
 
 HALO_PEN = QPen(QColor(255, 255, 250), 3.0)

@@ -37,6 +37,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from battlestudio.model.terrain import TerrainKind
 from battlestudio.ui.aggregate_layer import LAYER as FORMATIONS_LAYER
 from battlestudio.ui.aggregate_layer import AggregateLayer
+from battlestudio.ui.commander_arrays import SELECTED as COMMANDER_SELECTED
+from battlestudio.ui.commander_arrays import ArrayCommanderLayer, CommanderArrays
 from battlestudio.ui.coords import table_rect_to_scene
 from battlestudio.ui.items import (
     CommanderItem,
@@ -184,8 +186,13 @@ class MapScene(QGraphicsScene):
         """The units' rows (kept and drawn only when ``arrays_on``)."""
         self._stale: set[str] = set()  # unit ids whose item is behind its record (arrays path)
         self._synced: dict[str, object] = {}  # unit id -> record its item was last synced with
+        self.commander_arrays = CommanderArrays()
+        """The commanders' rows (kept and drawn only when ``arrays_on``)."""
+        self._stale_commanders: set[str] = set()  # commander ids whose item is behind its record
+        self._synced_commanders: dict[str, object] = {}  # commander id -> record his item was synced with
         if self.arrays_on:
             self.items_by_kind["units"] = UnitItems(self.flush_units)
+            self.items_by_kind["commanders"] = UnitItems(self.flush_commanders)
         self._records: dict[str, dict[str, object]] = {k: {} for k in ITEM_CLASSES}
         self.hidden_layers: set[str] = set()
         self.layer_hooks: dict[str, Callable[[bool], None]] = {}
@@ -229,6 +236,9 @@ class MapScene(QGraphicsScene):
         self.array_layer = ArrayUnitLayer(self.unit_arrays)
         self.array_layer.setVisible(self.arrays_on)
         self.addItem(self.array_layer)
+        self.commander_layer = ArrayCommanderLayer(self.commander_arrays, self.ctx)
+        self.commander_layer.setVisible(self.arrays_on)
+        self.addItem(self.commander_layer)
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.set_table(*self.table_size)
 
@@ -240,6 +250,7 @@ class MapScene(QGraphicsScene):
         self.unit_layer.set_bounds(self.sceneRect())
         self.aggregate_layer.set_bounds(self.sceneRect())
         self.array_layer.set_bounds(self.sceneRect())
+        self.commander_layer.set_bounds(self.sceneRect())
         self.update()
 
     def set_zoom(self, px_per_cm: float) -> None:
@@ -250,10 +261,11 @@ class MapScene(QGraphicsScene):
         band = sum(px_per_cm >= t for t in COMMANDER_LODS)
         if band != self._commander_band:  # a division's flag shows or hides
             self._commander_band = band
-            for item in self.items_by_kind["commanders"].values():
-                item.set_lod()
+            for item in dict.values(self.items_by_kind["commanders"]):
+                item.set_lod()  # type: ignore[attr-defined]
         if self.arrays_on:
             self.array_layer.mark_all()
+            self.commander_layer.zoom_changed()
             return
         batched = px_per_cm < BATCH_LOD
         if batched == self.units_batched:
@@ -313,6 +325,16 @@ class MapScene(QGraphicsScene):
                 a.set_flag(now, SELECTED, True)
                 self.array_layer.mark_boxes(a.boxes(np.union1d(was, now).astype(np.intp)))
                 self.flush_units([a.ids[r] for r in now])
+            ca = self.commander_arrays
+            chosen = [ca.row[i.id] for i in self.selectedItems() if isinstance(i, CommanderItem) and i.id in ca.row]
+            was = np.flatnonzero(ca.flags & COMMANDER_SELECTED)
+            now = np.array(sorted(chosen), dtype=np.intp)
+            if not np.array_equal(was, now):
+                ca.flags[was] &= ~np.uint8(COMMANDER_SELECTED)
+                ca.flags[now] |= COMMANDER_SELECTED
+                ca.touch()
+                self.commander_layer.update()
+                self.flush_commanders([ca.ids[r] for r in now])
         now = {i for i in self.selectedItems() if getattr(i, "kind", "") in ("terrain", "town")}
         for item in now ^ self._highlighted:
             self._set_static_flags(item)
@@ -341,11 +363,15 @@ class MapScene(QGraphicsScene):
             the ids touched; None reconciles every id (records present and items held).
             A record that is the very object last synced is not synced again.
         lazy : bool
-            units on the arrays path: leave the changed items stale (a replay step) until
-            something reads them (``flush_units``); otherwise they are synced now.
+            units and commanders on the arrays path: leave the changed items (and new unit
+            items) stale, a replay step or an open, until something reads them (``flush_units``);
+            otherwise they are synced now.
         """
         if kind == "units" and self.arrays_on:
             self._reconcile_units(records, ids, lazy)
+            return
+        if kind == "commanders" and self.arrays_on:
+            self._reconcile_commanders(records, ids, lazy)
             return
         items = self.items_by_kind[kind]
         seen = self._records[kind]
@@ -437,8 +463,11 @@ class MapScene(QGraphicsScene):
                 continue
             if item is None:
                 item = UnitItem(rid, self.ctx)
-                item.sync(rec)
-                self._synced[rid] = rec
+                if lazy:  # placed when first read (``flush_units``), like a changed one
+                    self._stale.add(rid)
+                else:
+                    item.sync(rec)
+                    self._synced[rid] = rec
                 dict.__setitem__(items, rid, item)
                 item.setVisible(layer_of(item) not in self.hidden_layers)
                 item.setFlag(_NO_CONTENTS, True)
@@ -475,6 +504,80 @@ class MapScene(QGraphicsScene):
         if boxes:
             self.array_layer.mark_boxes(np.concatenate(boxes))
 
+    def _reconcile_commanders(self, records: Mapping[str, object], ids: Iterable[str] | None, lazy: bool) -> None:
+        """``reconcile`` of the commanders on the arrays path: rows written, new and removed
+        items added and removed now (painting nothing: ``commander_layer`` draws them), changed
+        items synced now or (``lazy``) when read."""
+        items = self.items_by_kind["commanders"]
+        seen = self._records["commanders"]
+        a = self.commander_arrays
+        a.side_colours = self.ctx.side_colours
+        todo = set(records) | set(dict.keys(items)) if ids is None else set(ids)
+        gone: list[str] = []
+        new_ids: list[str] = []
+        new_vals: list[tuple] = []
+        changed: list[str] = []
+        vals: list[tuple] = []
+        for rid in sorted(todo):  # by id: the drawing order is the same every run
+            rec = records.get(rid)
+            item = dict.get(items, rid)
+            if rec is None:
+                if item is not None:
+                    self.removeItem(item)
+                    dict.__delitem__(items, rid)
+                    seen.pop(rid, None)
+                    self._synced_commanders.pop(rid, None)
+                    self._stale_commanders.discard(rid)
+                    gone.append(rid)
+                continue
+            if item is None:
+                item = CommanderItem(rid, self.ctx)
+                item.sync(rec)  # type: ignore[arg-type]
+                self._synced_commanders[rid] = rec
+                dict.__setitem__(items, rid, item)
+                item.setVisible(layer_of(item) not in self.hidden_layers)
+                item.setFlag(_NO_CONTENTS, True)
+                self.addItem(item)
+                new_ids.append(rid)
+                new_vals.append(a.values_of(rec))  # type: ignore[arg-type]
+            elif seen.get(rid) is not rec:
+                changed.append(rid)
+                vals.append(a.values_of(rec))  # type: ignore[arg-type]
+                self._stale_commanders.add(rid)
+            seen[rid] = rec
+        a.remove(gone)
+        a.append(new_ids, new_vals)
+        if changed:
+            rows = [a.row[r] for r in changed]
+            a.update(rows, vals)
+            if not lazy:
+                self.flush_commanders(changed)
+            else:
+                chosen = [rid for rid, r in zip(changed, rows, strict=True) if a.flags[r] & COMMANDER_SELECTED]
+                self.flush_commanders(chosen)
+        if todo:
+            self.revision += 1
+            self.kind_revision["commanders"] += 1
+        if gone or new_ids or changed:
+            self.commander_layer.update()
+
+    def flush_commanders(self, ids: Iterable[str] | None = None) -> None:
+        """Sync the commander items a lazy ``reconcile`` left behind their records (all, or ``ids``)."""
+        stale = self._stale_commanders
+        if not stale:
+            return
+        targets = list(stale) if ids is None else [i for i in ids if i in stale]
+        items = self.items_by_kind["commanders"]
+        records = self._records["commanders"]
+        for rid in targets:
+            stale.discard(rid)
+            item = dict.get(items, rid)
+            rec = records.get(rid)
+            if item is None or rec is None or self._synced_commanders.get(rid) is rec:
+                continue
+            item.sync(rec)  # type: ignore[attr-defined]
+            self._synced_commanders[rid] = rec
+
     def _hide_rows(self, rows: np.ndarray) -> None:
         """Set the ``HIDDEN`` bit of ``rows`` from their side's layer."""
         a = self.unit_arrays
@@ -486,7 +589,10 @@ class MapScene(QGraphicsScene):
             a.set_flag(rows, HIDDEN, False)
 
     def flush_units(self, ids: Iterable[str] | None = None) -> None:
-        """Sync the unit items a lazy ``reconcile`` left behind their records (all, or ``ids``)."""
+        """Sync the unit items a lazy ``reconcile`` left behind their records (all, or ``ids``);
+        all of them and every stale commander item when ``ids`` is None."""
+        if ids is None:
+            self.flush_commanders()
         stale = self._stale
         if not stale:
             return
@@ -511,7 +617,9 @@ class MapScene(QGraphicsScene):
 
     def flush_units_in(self, rect: QRectF) -> None:
         """Sync the stale unit items that are, or are to be, within scene rectangle ``rect``
-        (a hover or tooltip there finds the unit where its record is)."""
+        (a hover or tooltip there finds the unit where its record is); and the stale commander
+        items (a flag is a screen size: any may reach into ``rect``)."""
+        self.flush_commanders()
         if not self._stale:
             return
         a = self.unit_arrays
@@ -537,6 +645,8 @@ class MapScene(QGraphicsScene):
         self._records[kind].clear()
         if kind == "units":
             self._synced.clear()
+        if kind == "commanders":
+            self._synced_commanders.clear()
         self.reconcile(kind, records)
 
     def clear_items(self) -> None:
@@ -551,6 +661,10 @@ class MapScene(QGraphicsScene):
         self._synced.clear()
         self.unit_arrays.clear()
         self.array_layer.mark_all()
+        self._stale_commanders.clear()
+        self._synced_commanders.clear()
+        self.commander_arrays.clear()
+        self.commander_layer.update()
         for kind, items in self.items_by_kind.items():
             for item in items.values():
                 self.removeItem(item)
@@ -609,6 +723,8 @@ class MapScene(QGraphicsScene):
             for item in self.all_items():
                 if layer_of(item) == name:
                     item.setVisible(visible)
+            if name == "commanders" and self.arrays_on:
+                self.commander_layer.setVisible(visible)
             if name == "towns" or name.startswith("terrain:"):
                 self._static_changed(self.sceneRect())
             elif name.startswith("units:"):

@@ -134,8 +134,8 @@ class MapView(QGraphicsView):
         self.map_scene.ctx.record_names = _record_names(s, self._designed())
         self.map_scene.set_table(s.info.table_width, s.info.table_height)
         self.map_scene.aggregate_layer.set_oob(s.oob)
-        for kind in ITEM_CLASSES:
-            self.map_scene.reconcile(kind, getattr(s, kind))
+        for kind in ITEM_CLASSES:  # unit items placed when first read (arrays path)
+            self.map_scene.reconcile(kind, getattr(s, kind), lazy=kind == "units")
         self._on_selection_changed(self.document.selection)
         self.setBackgroundBrush(self.backgroundBrush())  # drop the cached background
 

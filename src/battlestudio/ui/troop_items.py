@@ -13,7 +13,7 @@ the older ``items`` path ``ui.unit_layer`` draws them all at once when zoomed ou
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.model.units import Arm, Commander, Unit
@@ -199,7 +199,8 @@ class UnitItem(MapItem):
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        path.addPolygon(self._shape.poly)
+        if self._shape is not None:  # None: created, not synced yet (``MapScene.flush_units``)
+            path.addPolygon(self._shape.poly)
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -297,6 +298,48 @@ COMMANDER_DOT_LOD = {"c_in_c": 0.0, "army": 0.0, "corps": 0.0, "division": 0.0, 
 
 FLAG, DOT, HIDDEN = "flag", "dot", "hidden"
 """How a commander is drawn (``CommanderItem.mode``)."""
+
+
+def draw_flag(painter: QPainter, fill: QColor, ink: QColor, mark: str, font: QFont, selected: bool) -> None:
+    """A commander's staff, flag in ``fill`` and echelon ``mark`` in ``ink``, his position at
+    the painter's origin (painter in screen pixels)."""
+    staff, w, h = CommanderItem.STAFF, CommanderItem.FLAG_W, CommanderItem.FLAG_H
+    painter.setPen(QPen(QColor("#3a2a1a"), 2.0))
+    painter.drawLine(QPointF(0.0, 2.0), QPointF(0.0, -staff))
+    flag = QRectF(1.0, -staff, w, h)
+    painter.setBrush(fill)
+    painter.setPen(QPen(SELECTED, 2.5) if selected else QPen(QColor("#202020"), 1.0))
+    painter.drawRect(flag)
+    painter.setBrush(QColor("#202020"))
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.drawEllipse(QPointF(0.0, 0.0), 2.5, 2.5)
+    painter.setPen(ink)
+    painter.setFont(font)
+    painter.drawText(flag, Qt.AlignmentFlag.AlignCenter, mark)
+
+
+def flag_picture(fill: QColor, ink: QColor, mark: str, selected: bool, ratio: float, font: QFont) -> QPixmap:
+    """``draw_flag`` as a picture of ``CommanderItem._FLAG_BOUNDS`` (its top left corner at the
+    picture's): one per colour, mark, selection and pixel ratio (``_FLAGS``), so 316 generals
+    need a handful of text layouts, not 316."""
+    key = (fill.rgba(), ink.rgba(), mark, selected, ratio, font.key())
+    pixmap = _FLAGS.get(key)
+    if pixmap is None:
+        if len(_FLAGS) > 256:
+            _FLAGS.clear()
+        b = CommanderItem._FLAG_BOUNDS
+        pixmap = QPixmap(round(b.width() * ratio), round(b.height() * ratio))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
+        try:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.translate(-b.left(), -b.top())
+            draw_flag(p, fill, ink, mark, font, selected)
+        finally:
+            p.end()
+        _FLAGS[key] = pixmap
+    return pixmap
 
 
 class CommanderItem(MapItem):
@@ -400,40 +443,14 @@ class CommanderItem(MapItem):
         if painter.paintEngine().type() != _RASTER:  # PDF, SVG, printer: vectors
             self.draw_flag(painter, self.isSelected())
             return
-        ratio = painter.device().devicePixelRatioF()
-        key = (self._fill.rgba(), self._ink.rgba(), self._mark, self.isSelected(), ratio)
-        pixmap = _FLAGS.get(key)
-        if pixmap is None:
-            if len(_FLAGS) > 256:
-                _FLAGS.clear()
-            b = self._bounds
-            pixmap = QPixmap(round(b.width() * ratio), round(b.height() * ratio))
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(Qt.GlobalColor.transparent)
-            p = QPainter(pixmap)
-            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            p.translate(-b.left(), -b.top())
-            self.draw_flag(p, key[3])
-            p.end()
-            _FLAGS[key] = pixmap
-        painter.drawPixmap(self._bounds.topLeft(), pixmap)
+        pixmap = flag_picture(
+            self._fill, self._ink, self._mark, self.isSelected(), painter.device().devicePixelRatioF(), self.ctx.bold
+        )
+        painter.drawPixmap(self._FLAG_BOUNDS.topLeft(), pixmap)
 
     def draw_flag(self, painter: QPainter, selected: bool) -> None:
-        """Draw staff, flag and echelon mark (item coordinates = screen pixels). Raster paints
-        reuse one picture per colour, mark and selection (``_FLAGS``): 316 generals need a
-        handful of text layouts, not 316."""
-        painter.setPen(QPen(QColor("#3a2a1a"), 2.0))
-        painter.drawLine(QPointF(0.0, 2.0), QPointF(0.0, -self.STAFF))
-        flag = QRectF(1.0, -self.STAFF, self.FLAG_W, self.FLAG_H)
-        painter.setBrush(self._fill)
-        painter.setPen(QPen(SELECTED, 2.5) if selected else QPen(QColor("#202020"), 1.0))
-        painter.drawRect(flag)
-        painter.setBrush(QColor("#202020"))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.drawEllipse(QPointF(0.0, 0.0), 2.5, 2.5)
-        painter.setPen(self._ink)
-        painter.setFont(self.ctx.bold)
-        painter.drawText(flag, Qt.AlignmentFlag.AlignCenter, self._mark)
+        """Draw staff, flag and echelon mark (item coordinates = screen pixels)."""
+        draw_flag(painter, self._fill, self._ink, self._mark, self.ctx.bold, selected)
 
     def label_request(self, lod: float) -> LabelRequest | None:
         if self._label is None or lod < self._label_lod or self.mode == HIDDEN:

@@ -59,6 +59,10 @@ MARGIN_CM = 0.3
 """A footprint box's margin (``UnitShape.bounds``): taken off when testing overlaps, so units
 that only touch are not counted."""
 
+VALUES_KEPT = 3
+"""Above this many records' rows per row kept (``UnitArrays.values_of``, at least 5,000) the
+cache starts again (it keeps the records alive)."""
+
 _SHAPE_TABLES = (
     "shape_poly",
     "shape_box",
@@ -149,6 +153,9 @@ class UnitArrays:
         self.sides: list[str] = []
         self._side_ids: dict[str, int] = {}
         self.side_colours: dict[str, str] = {}
+        self._colours_seen: dict[str, str] = {}
+        self._values: dict[int, tuple[Unit, tuple[float, float, int, int, int, int]]] = {}
+        """id(record) → (the record, its ``values_of``): the record kept, so the id stays its own."""
         self.layout = 0
         """Grows whenever rows are added or removed (row numbers of ids may have changed)."""
 
@@ -203,7 +210,22 @@ class UnitArrays:
 
     # -- rows -------------------------------------------------------------------------------
     def values_of(self, unit: Unit) -> tuple[float, float, int, int, int, int]:
-        """(centre x, centre y, shape, colour, side, state flags) of ``unit``."""
+        """(centre x, centre y, shape, colour, side, state flags) of ``unit``: worked out once
+        per record object (records are immutable; a changed unit is a new record) and side
+        colours (``side_colours``, compared on every call)."""
+        if self.side_colours != self._colours_seen:
+            self._colours_seen = dict(self.side_colours)
+            self._values.clear()
+        got = self._values.get(id(unit))
+        if got is not None and got[0] is unit:
+            return got[1]
+        if len(self._values) > VALUES_KEPT * len(self.ids) + 5000:
+            self._values.clear()
+        values = self._values_of(unit)
+        self._values[id(unit)] = (unit, values)
+        return values
+
+    def _values_of(self, unit: Unit) -> tuple[float, float, int, int, int, int]:
         key = (
             unit.facing,
             unit.formation,
