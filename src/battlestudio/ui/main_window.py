@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
         analysis = self.command_view.analysis_panel
         self.play_view.frame_pending.connect(analysis.hold)
         self.play_view.frame_done.connect(analysis.release)
+        self.play_view.frame_done.connect(self.problems_panel.release)  # a game's scenario: after the map
 
         self._bind(self.document)
         wrapped = self.play_view.wrap(self.document)

@@ -208,7 +208,10 @@ class OobModel(QAbstractItemModel):
 
     def rebuild(self) -> None:
         """Build the tree again (the idle check has reached the cursor: units eliminated and
-        removed before it can be listed now)."""
+        removed before it can be listed now); nothing is done when there are none, as before
+        (a reset re-expands the whole tree: ~0.4 s at Leipzig scale)."""
+        if not self._gone and not eliminated_gone(self.document):
+            return
         self.beginResetModel()
         self._rebuild()
         self.endResetModel()
