@@ -6,9 +6,10 @@ are done, with a 5 ms probe timer. Prints the first frame (wall and the window t
 time, ``time.thread_time``), the check and the charts (wall), the probe's latency (p95, max, the
 ticks over 100 ms) and what took the time: the idle check's slices, matplotlib draws, the
 Analysis dock's steps, the order-of-battle tree's rebuild and the collector's collections by
-generation (``gc.callbacks``), each with count, sum and max, and every one over 40 ms with its
-time since the open and (for collections) its thread. A ``RESULT {json}`` line holds the main
-figures, for an A/B of two trees (run this script with ``PYTHONPATH`` at each, alternating).
+generation (``gc.callbacks``), each with count, sum (wall and the thread's CPU time) and max,
+and every one over 40 ms with its time since the open and (for collections) its thread. A
+``RESULT {json}`` line holds the main figures, for an A/B of two trees (run this script with
+``PYTHONPATH`` at each, alternating).
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python bench/bench_open_pauses.py FILE [--no-analysis]``.
 Asserts nothing (timings do not belong in tests).
@@ -47,11 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     from battlestudio.ui.settings import Settings
 
     stats: dict[str, list[float]] = {}
+    cpu: dict[str, float] = {}  # the thread's CPU seconds per label (steadier than wall on a loaded machine)
     slow: list[tuple[Any, ...]] = []
     t0 = [time.perf_counter()]
 
-    def note(label: str, seconds: float, *more: str) -> None:
+    def note(label: str, seconds: float, cpu_s: float, *more: str) -> None:
         stats.setdefault(label, []).append(seconds)
+        cpu[label] = cpu.get(label, 0.0) + cpu_s
         if seconds > 0.04:
             slow.append((round(seconds * 1000), label, round(time.perf_counter() - t0[0], 2), *more))
 
@@ -60,22 +63,23 @@ def main(argv: list[str] | None = None) -> int:
 
         @functools.wraps(f)
         def timed(*a: Any, **k: Any) -> Any:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             try:
                 return f(*a, **k)
             finally:
-                note(label, time.perf_counter() - t)
+                note(label, time.perf_counter() - t, time.thread_time() - c)
 
         setattr(cls, name, timed)
 
-    started: dict[str, float] = {}
+    started: dict[str, tuple[float, float]] = {}
 
     def on_gc(phase: str, info: dict[str, int]) -> None:
         name = threading.current_thread().name
         if phase == "start":
-            started[name] = time.perf_counter()
+            started[name] = (time.perf_counter(), time.thread_time())
         elif name in started:
-            note(f"gc gen{info['generation']}", time.perf_counter() - started.pop(name), name)
+            t, c = started.pop(name)
+            note(f"gc gen{info['generation']}", time.perf_counter() - t, time.thread_time() - c, name)
 
     gc.callbacks.append(on_gc)
     wrap(idle_check.IdleCheck, "_slice", "idle check slice")
@@ -140,11 +144,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  latency p95 {p95 * 1000:.1f} ms, max {lags[-1] * 1000:.0f} ms (n={len(lags)})")
     print(f"  ticks over 100 ms: {[round(x * 1000) for x in lags if x > 0.1]}")
     for label, v in sorted(stats.items()):
-        print(f"  {label:<30} n={len(v):<5} sum {sum(v) * 1000:7.0f} ms   max {max(v) * 1000:5.0f} ms")
+        print(
+            f"  {label:<30} n={len(v):<5} sum {sum(v) * 1000:7.0f} ms (CPU {cpu[label] * 1000:6.0f})   "
+            f"max {max(v) * 1000:5.0f} ms"
+        )
     print("  over 40 ms (ms, what, s since the open[, thread]):", slow)
     print(f"  peak RSS {rss:.0f} MiB")
     result = dict(first=first, first_cpu=first_cpu, checked=checked, analysed=analysed, p95=p95, max=lags[-1])
-    result.update(gc2=sum(stats.get("gc gen2", [])), rss=rss)
+    result.update(gc2=sum(stats.get("gc gen2", [])), gc_cpu=sum(v for k, v in cpu.items() if k.startswith("gc")))
+    result.update(slices_cpu=cpu.get("idle check slice", 0.0), draws_cpu=cpu.get("chart draw (matplotlib)", 0.0))
+    result.update(tree_cpu=cpu.get("tree rebuild", 0.0), rss=rss)
     print("RESULT", json.dumps(result))
     w.document.mark_saved()
     w.close()
