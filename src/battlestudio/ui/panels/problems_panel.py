@@ -61,9 +61,12 @@ class ProblemsPanel(QWidget):
         number of errors and warnings after each check.
     centre_requested(str)
         a problem was double-clicked: centre the map on its first record.
+    waiting()
+        a recorded game's scenario is shown and will be checked after the first frame.
     """
 
     count_changed = Signal(int, int)
+    waiting = Signal()
     centre_requested = Signal(str)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
@@ -127,6 +130,7 @@ class ProblemsPanel(QWidget):
         self._problems = []
         self.list.clear()
         self.summary.setText("Checking the scenario…")
+        self.waiting.emit()
 
     @property
     def problems(self) -> list[Problem]:
