@@ -230,6 +230,7 @@ class AnalysisPanel(QWidget):
         self.tabs.clear()
         for view in self.views.values():
             view.deleteLater()
+            view.chart.figure.clear()  # its artists are cycles: freed now, not by a full collection
         self.views.clear()
         self._shown_log = None
 
