@@ -11,7 +11,7 @@ announced (``unplayable``); ``PlayView`` says so with ``play.problems.unplayable
 events before it replayed first and the keyframe compared; a mismatch is announced
 (``keyframe_rejected``) and the replay is used. ``progress`` tells how far the check is after
 each slice (the Analysis dock builds from what is checked). What a slice built (events, states,
-keyframes) lives as long as the document: after each slice the young generations are collected
+keyframes) lives as long as the document: after each slice what is not frozen yet is collected
 and the survivors frozen (``gc.freeze``, as ``FileCommands.open_path`` does after the open), so
 the collector's full collections do not rescan the whole game (0.1-0.5 s pauses at Leipzig
 scale).
@@ -137,7 +137,8 @@ class IdleCheck(QObject):
 
 
 def _keep_built() -> None:
-    """Collect the young generations (a few ms) and freeze what survives: the checked game's
-    objects, which a full collection would otherwise rescan again and again."""
-    gc.collect(1)
+    """Collect what is not frozen yet (what was made since the last slice: a few ms) and freeze
+    what survives, the checked game's objects, which full collections would otherwise rescan
+    again and again; garbage cycles are collected before, not kept frozen."""
+    gc.collect()
     gc.freeze()
