@@ -18,6 +18,7 @@ JENA = next(p for p in bundled_scenarios() if p.name == "jena-1806.battle.json")
 
 def test_charts_of_what_is_checked_then_of_the_whole_game(qtbot, monkeypatch):
     monkeypatch.setattr(analysis_panel, "THREADED_MIN_EVENTS", 0)
+    monkeypatch.setattr(analysis_panel, "PARTIAL_FIRST_S", 0.0)  # a long check: partial charts at once
     battle = store.load(JENA)
     log = GameLog.lazy_from_battle(battle)
     half = log.turn_starts()[len(log.turn_starts()) // 2] - 1  # the end of a turn in the middle
@@ -58,3 +59,30 @@ def test_charts_of_what_is_checked_then_of_the_whole_game(qtbot, monkeypatch):
     last_turn = log.cursor_at(len(log)).turn
     xs = p.views["strength"].chart.figure.axes[0].lines[0].get_xdata()
     assert max(xs) == last_turn > turn
+
+
+def test_a_quick_check_shows_the_whole_charts_only(qtbot, monkeypatch):
+    """Checked within ``PARTIAL_FIRST_S`` of being shown, a game gets no partial charts: they
+    would share the interpreter with the check and be replaced a moment later."""
+    monkeypatch.setattr(analysis_panel, "THREADED_MIN_EVENTS", 0)
+    monkeypatch.setattr(analysis_panel, "PARTIAL_FIRST_S", 30.0)
+    battle = store.load(JENA)
+    log = GameLog.lazy_from_battle(battle)
+    log.validate(log.turn_starts()[len(log.turn_starts()) // 2] - 1)  # half of it checked
+    p = AnalysisPanel()
+    qtbot.addWidget(p)
+    p.resize(900, 500)
+    p.show()
+    qtbot.waitExposed(p)
+    built: list[int] = []
+    real = analysis_panel.game_charts
+    monkeypatch.setattr(
+        analysis_panel, "game_charts", lambda lg, *a, **k: (built.append(len(lg)), real(lg, *a, **k))[1]
+    )
+    p.set_game(log, battle.scenario)
+    qtbot.wait(300)  # the dock looks every 100 ms: with a partial build due it would have started
+    assert built == [] and not p.views and p._pending is not None
+    while not log.validate(500):
+        pass
+    qtbot.waitUntil(lambda: p._pending is None, timeout=60_000)
+    assert built == [len(log)] and not p.partial and list(p.views)[0] == "strength"

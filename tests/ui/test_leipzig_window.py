@@ -35,7 +35,11 @@ def test_leipzig_opens_clean_and_replays_turn_by_turn_to_the_end(qtbot, tmp_path
     # an unfinished game (10 of 40 turns) opens where its recording stops, ready to play on
     assert isinstance(doc, PlayDocument) and doc.timeline.at_end
     panel = w.findChild(ProblemsPanel)
-    qtbot.waitUntil(lambda: panel.summary.text() != "", timeout=10_000)
+    # the map paints first; the Problems dock checks the scenario after that frame
+    assert panel.summary.text() == "Checking the scenario…" and panel.list.topLevelItemCount() == 0
+    assert w.problems_label.text() == "Checking…"  # the status bar too, not the last file's count
+    qtbot.waitUntil(lambda: panel.summary.text() != "Checking the scenario…", timeout=30_000)
+    assert w.problems_label.text() == "No problems"
     assert panel.list.topLevelItemCount() == 0 and panel.summary.text() == "No problems found."
     bar = w.play_view.panel.bar
     t = doc.timeline

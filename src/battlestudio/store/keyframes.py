@@ -70,13 +70,17 @@ def _tagged(value: Any) -> Any:
 
 
 def _untagged(value: Any, where: str) -> Any:
+    # scalars are kept without a call each (a flag is often a tuple of ids or numbers)
     if isinstance(value, list):
-        return [_untagged(v, where) for v in value]
+        return [_untagged(v, where) if isinstance(v, list | dict) else v for v in value]
     if isinstance(value, dict):
-        if set(value) == {"tuple"} and isinstance(value["tuple"], list):
-            return tuple(_untagged(v, where) for v in value["tuple"])
-        if set(value) == {"dict"} and isinstance(value["dict"], list):
-            return {str(k): _untagged(v, where) for k, v in _pairs(value["dict"], where)}
+        if len(value) == 1:
+            inner = value.get("tuple")
+            if isinstance(inner, list):
+                return tuple([_untagged(v, where) if isinstance(v, list | dict) else v for v in inner])
+            inner = value.get("dict")
+            if isinstance(inner, list):
+                return {str(k): _untagged(v, where) for k, v in _pairs(inner, where)}
         raise DocumentError(where, f"expected a tagged tuple or mapping, got keys {sorted(value)}")
     return value
 

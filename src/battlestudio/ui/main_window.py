@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
         self.oob_panel.centre_requested.connect(self.centre_on)
         self.oob_panel.place_requested.connect(self.place_in_view)
         self.problems_panel.count_changed.connect(self._on_problem_count)
+        self.problems_panel.waiting.connect(lambda: self.problems_label.setText("Checking…"))
         self.problems_panel.centre_requested.connect(self.centre_on)
         self.places_panel.centre_requested.connect(self.centre_on)
         self._on_problem_count(*self._problem_counts())
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
         analysis = self.command_view.analysis_panel
         self.play_view.frame_pending.connect(analysis.hold)
         self.play_view.frame_done.connect(analysis.release)
+        self.play_view.frame_done.connect(self.problems_panel.release)  # a game's scenario: after the map
 
         self._bind(self.document)
         wrapped = self.play_view.wrap(self.document)

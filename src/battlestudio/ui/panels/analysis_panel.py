@@ -13,6 +13,7 @@ SVG (or PDF); the marker is not part of the export.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Mapping
@@ -39,6 +40,13 @@ THREADED_MIN_EVENTS = 5000
 Leipzig-sized game takes seconds), and while it is being checked its charts are built from what
 is checked so far (``GameLog.checked_prefix``), each time another quarter of it is; smaller
 games are analysed at once, when checked."""
+PARTIAL_FIRST_S = 2.0
+"""Seconds after a game is set before its first partial charts: a check done sooner shows the
+whole charts only (building charts shares the interpreter with the check and slows it)."""
+PARTIAL_EVERY_S = 4.0
+"""Seconds at least between two builds of partial charts while the game is checked: each is
+drawn on the window's thread (0.2-0.5 s a chart)."""
+
 
 if TYPE_CHECKING:
     from battlestudio.model.scenario import Scenario
@@ -188,6 +196,7 @@ class AnalysisPanel(QWidget):
         self._worker: threading.Thread | None = None  # building charts of a long game (_start_worker)
         self._worker_job: tuple | None = None
         self._partial_at = 0  # events of the last charts built while the game was being checked
+        self._partial_after = 0.0  # time.monotonic() before which no partial charts are built
         self.partial = False
         """True while the charts shown are of the part of the game checked so far."""
         self._held = False
@@ -211,6 +220,7 @@ class AnalysisPanel(QWidget):
             return  # the same game again (the window binds its timeline after its document)
         self._pending = (log, scenario, params)
         self._partial_at = 0
+        self._partial_after = time.monotonic() + PARTIAL_FIRST_S
         if log is not self._shown_log:  # no charts of another game meanwhile
             self._clear()
         if self.isVisible():
@@ -220,6 +230,7 @@ class AnalysisPanel(QWidget):
         self.tabs.clear()
         for view in self.views.values():
             view.deleteLater()
+            view.chart.figure.clear()  # its artists are cycles: freed now, not by a full collection
         self.views.clear()
         self._shown_log = None
 
@@ -254,7 +265,11 @@ class AnalysisPanel(QWidget):
             if self._pending is None:
                 return
         if checked < len(log):  # not replayed to the end yet: charts of what is checked, if big
-            if len(log) >= THREADED_MIN_EVENTS and checked - self._partial_at >= max(1, len(log) // 4):
+            if (
+                len(log) >= THREADED_MIN_EVENTS
+                and checked - self._partial_at >= max(1, len(log) // 4)
+                and time.monotonic() >= self._partial_after
+            ):
                 self._start_worker(partial=True)
             QTimer.singleShot(100, self._build_when_checked)  # (a log that fails is replaced)
             return
@@ -270,6 +285,7 @@ class AnalysisPanel(QWidget):
         log, scenario, params = self._pending
         prefix = log.checked_prefix()
         self._partial_at = len(prefix)
+        self._partial_after = time.monotonic() + PARTIAL_EVERY_S
         box: dict[str, object] = {}
 
         def run() -> None:

@@ -7,6 +7,10 @@ check with its count, errors' groups first), filtered by severity and by text; c
 problem selects the records at fault, clicking a group selects those of all its problems, so
 the map and the order-of-battle tree show them. Problems of a document found elsewhere
 (``set_extra_problems``: its recorded game cannot be replayed) are listed first.
+
+A recorded game's scenario is checked after the window's first frame (``release``, called on
+``PlayView.frame_done``; "Checking the scenario…" until then): reading ``problems`` or ``rows``
+before checks at once.
 """
 
 from __future__ import annotations
@@ -57,9 +61,12 @@ class ProblemsPanel(QWidget):
         number of errors and warnings after each check.
     centre_requested(str)
         a problem was double-clicked: centre the map on its first record.
+    waiting()
+        a recorded game's scenario is shown and will be checked after the first frame.
     """
 
     count_changed = Signal(int, int)
+    waiting = Signal()
     centre_requested = Signal(str)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
@@ -84,7 +91,8 @@ class ProblemsPanel(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addLayout(top)
         lay.addWidget(self.list, 1)
-        self.problems: list[Problem] = []
+        self._problems: list[Problem] = []
+        self._waiting = False  # a game's scenario not checked yet: after the first frame (release)
         self._footprints = FootprintCache()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -114,7 +122,31 @@ class ProblemsPanel(QWidget):
             self.document.changed.disconnect(self._on_changed)
         self.document = document
         document.changed.connect(self._on_changed)
-        self.check()
+        if getattr(document, "timeline", None) is None:
+            self.check()
+            return
+        self._timer.stop()  # a recorded game: the map paints first (release)
+        self._waiting = True
+        self._problems = []
+        self.list.clear()
+        self.summary.setText("Checking the scenario…")
+        self.waiting.emit()
+
+    @property
+    def problems(self) -> list[Problem]:
+        """The problems found by the last check (checking now if one is waiting: ``release``)."""
+        if self._waiting:
+            self.check()
+        return self._problems
+
+    def release(self) -> None:
+        """The window's first frame is shown: check the waiting game's scenario in the next idle moment."""
+        if self._waiting:
+            QTimer.singleShot(0, self._check_waiting)
+
+    def _check_waiting(self) -> None:
+        if self._waiting:
+            self.check()
 
     def _on_changed(self, _changes: list[Change]) -> None:
         self._timer.start()
@@ -122,10 +154,11 @@ class ProblemsPanel(QWidget):
     def check(self) -> list[Problem]:
         """Validate now and show the result."""
         self._timer.stop()
+        self._waiting = False
         extra = self._extra.get(self.document, [])
         # the scenario as designed (``battle.scenario``), as ``battlestudio check`` reads the file; in
         # a game ``document.scenario`` is the state at the replay cursor, which is not a scenario to check
-        self.problems = extra + find_problems(self.document.battle.scenario, self._footprints)
+        self._problems = extra + find_problems(self.document.battle.scenario, self._footprints)
         self._fill()
         errors = sum(p.severity == ERROR for p in self.problems)
         warnings = len(self.problems) - errors
@@ -200,6 +233,8 @@ class ProblemsPanel(QWidget):
 
     def rows(self) -> list[QTreeWidgetItem]:
         """The problem rows (not the group rows), in the order of ``problems``."""
+        if self._waiting:
+            self.check()
         items = [
             self.list.topLevelItem(k).child(j)
             for k in range(self.list.topLevelItemCount())

@@ -10,11 +10,16 @@ announced (``unplayable``); ``PlayView`` says so with ``play.problems.unplayable
 ``game_problems`` (the Problems dock's error). A game opened from a stored keyframe has the
 events before it replayed first and the keyframe compared; a mismatch is announced
 (``keyframe_rejected``) and the replay is used. ``progress`` tells how far the check is after
-each slice (the Analysis dock builds from what is checked).
+each slice (the Analysis dock builds from what is checked). What a slice built (events, states,
+keyframes) lives as long as the document: after each slice what is not frozen yet is collected
+and the survivors frozen (``gc.freeze``, as ``FileCommands.open_path`` does after the open), so
+the collector's full collections do not rescan the whole game (0.1-0.5 s pauses at Leipzig
+scale).
 """
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import TYPE_CHECKING
 
@@ -125,6 +130,15 @@ class IdleCheck(QObject):
             if log.keyframe_problem:
                 self.keyframe_rejected.emit(p, log.keyframe_problem)
             self.keyframe_checked.emit(p)
+        _keep_built()
         self.progress.emit(p, log.validated)
         if log.validated >= len(log):
             self.timer.stop()
+
+
+def _keep_built() -> None:
+    """Collect what is not frozen yet (what was made since the last slice: a few ms) and freeze
+    what survives, the checked game's objects, which full collections would otherwise rescan
+    again and again; garbage cycles are collected before, not kept frozen."""
+    gc.collect()
+    gc.freeze()
