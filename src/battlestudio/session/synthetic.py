@@ -296,15 +296,36 @@ class _Player:
     @staticmethod
     def _nearest_pairs(units: list[Unit], pool: list[Unit], within: float) -> list[tuple[Unit, Unit]]:
         """Each of ``units`` whose nearest unit of ``pool`` (centres) is within ``within`` cm,
-        with that unit (ties to the lower id), in the order of ``units``."""
-        if not units or not pool:
+        with that unit (ties to the lower id), in the order of ``units``.
+
+        Only the pool units in the 3 x 3 grid cells of ``within`` cm around a unit are measured
+        (any unit within ``within`` lies there), so a phase costs O(units + pool), not their
+        product; the distances are the ones a full matrix gives (the same ``numpy.hypot``).
+        """
+        if not units or not pool or within <= 0:
             return []
         pool = sorted(pool, key=lambda e: e.id)
-        a = numpy.array([u.position for u in units])
-        b = numpy.array([e.position for e in pool])
-        d = numpy.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
-        best = d.argmin(axis=1)
-        return [(u, pool[j]) for u, j, row in zip(units, best, d, strict=False) if row[j] <= within]
+        b = numpy.array([e.position for e in pool], dtype=float)
+        cells: dict[tuple[int, int], list[int]] = {}
+        for j, (cx, cy) in enumerate(numpy.floor(b / within).astype(numpy.int64).tolist()):
+            cells.setdefault((cx, cy), []).append(j)
+        a = numpy.array([u.position for u in units], dtype=float)
+        out: list[tuple[Unit, Unit]] = []
+        empty: list[int] = []
+        for u, (cx, cy), p in zip(units, numpy.floor(a / within).astype(numpy.int64).tolist(), a, strict=True):
+            near: list[int] = []
+            for i in (-1, 0, 1):
+                for k in (-1, 0, 1):
+                    near.extend(cells.get((cx + i, cy + k), empty))
+            near.sort()
+            if not near:
+                continue
+            q = b[near]
+            d = numpy.hypot(p[0] - q[:, 0], p[1] - q[:, 1])
+            j = int(d.argmin())
+            if d[j] <= within:
+                out.append((u, pool[near[j]]))
+        return out
 
     # -- the game -------------------------------------------------------------------------
     def play(self, turns: int) -> list[BattleEvent]:

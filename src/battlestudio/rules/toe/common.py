@@ -124,8 +124,12 @@ def on_table_units(state: GameState) -> Iterable[Unit]:
 
 
 def enemies_of(state: GameState, side: str) -> list[Unit]:
-    """Enemy tactical units on the table (glossary §4: generals excluded)."""
-    return [u for u in on_table_units(state) if u.side != side]
+    """Enemy tactical units on the table (glossary §4: generals excluded), in state order."""
+    from battlestudio.rules.toe.table_index import table_index
+
+    idx = table_index(state)
+    units = idx.units
+    return [units[i] for i in np.flatnonzero(idx.side_mask(idx.on_table, side)).tolist()]  # type: ignore[misc]
 
 
 def is_detached(state: GameState, node: str) -> bool:
