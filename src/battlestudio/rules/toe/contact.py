@@ -16,6 +16,9 @@ from battlestudio.rules.toe.table_index import table_index
 
 PHASE = "attack"
 ALIVE = (OrderState.O.value, OrderState.U.value, OrderState.FU.value)
+CONTACT_SLACK_CM = 0.01
+"""Added to a distance when bounding boxes pick the candidates a footprint test then measures
+exactly, so no rounding of the boxes drops a unit the exact test keeps."""
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -47,6 +50,15 @@ def enemies_within(state: GameState, u: Unit, cm: float) -> list[Unit]:
     gaps = shapely.distance(fp, idx.shapes[near])
     units = idx.units
     return [units[i] for i, gap in zip(near, gaps, strict=False) if units[i].side != u.side and gap <= cm]  # type: ignore[union-attr,misc]
+
+
+def units_near(state: GameState, u: Unit, cm: float) -> list[Unit]:
+    """Units still in the fight (either side, ``u`` too) whose footprint's bounding box is
+    within ``cm`` of ``u``'s, in state order: every unit whose footprint is within ``cm`` of
+    ``u``'s is among them (the caller measures exactly)."""
+    idx = table_index(state)
+    units = idx.units
+    return [units[i] for i in idx.near_box(idx.in_fight, *u.footprint().bounds, cm).tolist()]  # type: ignore[misc]
 
 
 def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Unit]:

@@ -29,6 +29,7 @@ from battlestudio.rules.toe.common import (
     PENDING,
     corps_of,
     acting_army_chiefs,
+    enemies_near,
     enemies_of,
     is_acting_chief,
     is_detached,
@@ -430,8 +431,9 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
         from battlestudio.model.command_geometry import march_order_violations
 
         limit_m = float(p.get("march_exclusion_cm"))
-        enemies = enemies_of(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side)
-        if march_order_violations(shape_of(state, req.recipient), [e.footprint() for e in enemies], limit_m).size:
+        base = shape_of(state, req.recipient)
+        enemies = enemies_near(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side, base, limit_m)
+        if march_order_violations(base, [e.footprint() for e in enemies], limit_m).size:
             return f"{name_of(state, req.recipient)} is within {limit_m:g} cm of the enemy; a march cannot start (2.10)"
     return ""
 

@@ -34,6 +34,7 @@ from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
 from battlestudio.replay.order_events import CommandStateChanged
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
@@ -170,7 +171,9 @@ def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]
     }
     if not declared:
         return []
-    return [(a, declared[a.id]) for a in state.units.values() if a.id in declared and on_table(state, a)]
+    units = state.units
+    ids = units.in_order(declared) if isinstance(units, ChunkedMap) else [k for k in units if k in declared]
+    return [(a, declared[a.id]) for a in (units[k] for k in ids) if on_table(state, a)]
 
 
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
