@@ -298,34 +298,40 @@ class _Player:
         """Each of ``units`` whose nearest unit of ``pool`` (centres) is within ``within`` cm,
         with that unit (ties to the lower id), in the order of ``units``.
 
-        Only the pool units in the 3 x 3 grid cells of ``within`` cm around a unit are measured
-        (any unit within ``within`` lies there), so a phase costs O(units + pool), not their
-        product; the distances are the ones a full matrix gives (the same ``numpy.hypot``).
+        The units are grouped in grid cells of ``within`` cm and each group is measured against
+        the pool units of its 3 x 3 cells only (any unit within ``within`` lies there), so a phase
+        costs O(units + pool), not their product; the distances are those of a full matrix (the
+        same ``numpy.hypot``), so the pairs are too.
         """
         if not units or not pool or within <= 0:
             return []
         pool = sorted(pool, key=lambda e: e.id)
         b = numpy.array([e.position for e in pool], dtype=float)
-        cells: dict[tuple[int, int], list[int]] = {}
-        for j, (cx, cy) in enumerate(numpy.floor(b / within).astype(numpy.int64).tolist()):
-            cells.setdefault((cx, cy), []).append(j)
         a = numpy.array([u.position for u in units], dtype=float)
-        out: list[tuple[Unit, Unit]] = []
-        empty: list[int] = []
-        for u, (cx, cy), p in zip(units, numpy.floor(a / within).astype(numpy.int64).tolist(), a, strict=True):
+        cells: dict[tuple[int, int], list[int]] = {}
+        for j, cell in enumerate(map(tuple, numpy.floor(b / within).astype(numpy.int64).tolist())):
+            cells.setdefault(cell, []).append(j)  # type: ignore[arg-type]
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, cell in enumerate(map(tuple, numpy.floor(a / within).astype(numpy.int64).tolist())):
+            groups.setdefault(cell, []).append(i)  # type: ignore[arg-type]
+        best: dict[int, int] = {}
+        for (cx, cy), members in groups.items():
             near: list[int] = []
-            for i in (-1, 0, 1):
-                for k in (-1, 0, 1):
-                    near.extend(cells.get((cx + i, cy + k), empty))
-            near.sort()
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    near.extend(cells.get((cx + dx, cy + dy), ()))
             if not near:
                 continue
+            near.sort()
             q = b[near]
-            d = numpy.hypot(p[0] - q[:, 0], p[1] - q[:, 1])
-            j = int(d.argmin())
-            if d[j] <= within:
-                out.append((u, pool[near[j]]))
-        return out
+            p = a[members]
+            d = numpy.hypot(p[:, None, 0] - q[None, :, 0], p[:, None, 1] - q[None, :, 1])
+            j = d.argmin(axis=1)
+            ok = d[numpy.arange(len(members)), j] <= within
+            for i, jj, good in zip(members, j.tolist(), ok.tolist(), strict=True):
+                if good:
+                    best[i] = near[jj]
+        return [(units[i], pool[best[i]]) for i in sorted(best)]
 
     # -- the game -------------------------------------------------------------------------
     def play(self, turns: int) -> list[BattleEvent]:

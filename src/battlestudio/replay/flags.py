@@ -1,0 +1,135 @@
+"""FlagMap: a game state's ruleset flags as an immutable mapping whose updates do not copy it.
+
+An event that sets or clears one flag (a combat mark, a command state, order capacity spent)
+used to copy every flag of the game; a ``FlagMap`` keeps a shared ``base`` dict and a small
+overlay of what changed since, and folds the overlay into a new base only when it has grown
+to a fraction of the base, so one update costs O(overlay), amortised O(1) per flag changed.
+
+Reading, iteration order and equality are exactly those of the dict the old way built:
+``flags = dict(old); flags[k] = v`` keeps an existing key in its place and appends a new one;
+``flags.pop(k)`` removes it, and a key set again after removal goes to the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+_GONE = object()
+COMPACT_MIN = 64
+"""Overlay entries a ``FlagMap`` keeps before folding them into a new base at the least."""
+
+
+class FlagMap(Mapping[str, Any]):
+    """An immutable ``Mapping[str, Any]`` of flags; ``updated`` returns a new version.
+
+    ``base`` is never mutated; ``replaced`` holds new values of base keys still in their place,
+    ``removed`` the base keys taken out (and maybe appended again to ``tail``), ``tail`` the
+    keys after the base in their order.
+    """
+
+    __slots__ = ("_base", "_replaced", "_removed", "_tail", "_len")
+
+    def __init__(self, base: Mapping[str, Any] | None = None) -> None:
+        self._base: dict[str, Any] = dict(base or {})
+        self._replaced: dict[str, Any] = {}
+        self._removed: frozenset[str] = frozenset()
+        self._tail: dict[str, Any] = {}
+        self._len = len(self._base)
+
+    @classmethod
+    def of(cls, flags: Mapping[str, Any]) -> FlagMap:
+        """``flags`` itself when it is a ``FlagMap``, else a new one holding its items."""
+        return flags if isinstance(flags, FlagMap) else cls(flags)
+
+    def _value(self, key: object) -> Any:
+        tail = self._tail
+        if key in tail:
+            return tail[key]  # type: ignore[index]
+        if key in self._removed:
+            return _GONE
+        replaced = self._replaced
+        if key in replaced:
+            return replaced[key]  # type: ignore[index]
+        return self._base.get(key, _GONE)  # type: ignore[call-overload]
+
+    def __getitem__(self, key: str) -> Any:
+        v = self._value(key)
+        if v is _GONE:
+            raise KeyError(key)
+        return v
+
+    def get(self, key: str, default: Any = None) -> Any:
+        v = self._value(key)
+        return default if v is _GONE else v
+
+    def __contains__(self, key: object) -> bool:
+        return self._value(key) is not _GONE
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[str]:
+        removed = self._removed
+        if removed:
+            yield from (k for k in self._base if k not in removed)
+        else:
+            yield from self._base
+        yield from self._tail
+
+    def items(self) -> Any:
+        if not (self._replaced or self._removed or self._tail):
+            return self._base.items()
+        return super().items()
+
+    def __repr__(self) -> str:
+        return f"FlagMap({dict(self.items())!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FlagMap, (dict(self.items()),))
+
+    def updated(self, values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> FlagMap:
+        """A new version with the keys of ``remove`` taken out (absent ones ignored), then
+        ``values``' items bound, as ``dict`` pop and assignment would."""
+        replaced = dict(self._replaced)
+        set_: set[str] | None = None
+        tail = dict(self._tail)
+        length = self._len
+        base = self._base
+        gone = self._removed
+        for k in remove:
+            if k in tail:
+                del tail[k]
+                length -= 1
+            elif k in base and k not in gone:
+                if set_ is None:
+                    set_ = set(gone)
+                if k not in set_:
+                    set_.add(k)
+                    replaced.pop(k, None)
+                    length -= 1
+        if set_ is not None:
+            gone = frozenset(set_)
+        for k, v in (values or {}).items():
+            if k in tail:
+                tail[k] = v
+            elif k in base and k not in gone:
+                replaced[k] = v
+            else:
+                tail[k] = v
+                length += 1
+        out = FlagMap.__new__(FlagMap)
+        out._base = base
+        out._replaced = replaced
+        out._removed = gone
+        out._tail = tail
+        out._len = length
+        if len(replaced) + len(gone) + len(tail) > max(COMPACT_MIN, len(base) >> 3):
+            out._base = dict(out.items())
+            out._replaced, out._removed, out._tail = {}, frozenset(), {}
+        return out
+
+
+def flags_with(flags: Mapping[str, Any], values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> FlagMap:
+    """``flags`` (any mapping) with ``remove`` popped and ``values`` bound, as a ``FlagMap``."""
+    return FlagMap.of(flags).updated(values, remove)
