@@ -12,7 +12,7 @@ Reading, iteration order and equality are exactly those of the dict the old way 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping
 from typing import Any
 
 _GONE = object()
@@ -80,7 +80,7 @@ class FlagMap(Mapping[str, Any]):
     def items(self) -> Any:
         if not (self._replaced or self._removed or self._tail):
             return self._base.items()
-        return super().items()
+        return _Items(self)
 
     def __repr__(self) -> str:
         return f"FlagMap({dict(self.items())!r})"
@@ -133,3 +133,22 @@ class FlagMap(Mapping[str, Any]):
 def flags_with(flags: Mapping[str, Any], values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> FlagMap:
     """``flags`` (any mapping) with ``remove`` popped and ``values`` bound, as a ``FlagMap``."""
     return FlagMap.of(flags).updated(values, remove)
+
+
+class _Items(ItemsView[str, Any]):
+    """``FlagMap.items()`` with an overlay: the base's items read once, not key by key."""
+
+    __slots__ = ()
+    _mapping: FlagMap
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        m = self._mapping
+        removed, replaced = m._removed, m._replaced  # noqa: SLF001
+        if not removed and not replaced:
+            yield from m._base.items()  # noqa: SLF001
+        else:
+            for k, v in m._base.items():  # noqa: SLF001
+                if k in removed:
+                    continue
+                yield (k, replaced[k]) if k in replaced else (k, v)
+        yield from m._tail.items()  # noqa: SLF001

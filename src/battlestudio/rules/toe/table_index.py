@@ -142,6 +142,14 @@ class TableIndex:
         code = self.side_codes.get(not_side)
         return mask if code is None else mask & (self.sides != code)
 
+    def of_side(self, mask: numpy.ndarray, side: str) -> list[Unit]:
+        """The units of ``side`` in ``mask``, in state order."""
+        code = self.side_codes.get(side)
+        if code is None:
+            return []
+        units = self.units
+        return [units[i] for i in numpy.flatnonzero(mask & (self.sides == code)).tolist()]  # type: ignore[misc]
+
     def box_gaps(self, slots: numpy.ndarray, x: float, y: float) -> numpy.ndarray:
         """Distance (cm) from (x, y) to the bounding boxes of ``slots``: never more than the
         distance to the footprint itself."""
