@@ -113,7 +113,9 @@ def test_contact_and_attachment_are_the_scans(game, sampled):
                     (
                         e
                         for e in st.units.values()
-                        if e.side == u.side and e.arm in (Arm.INFANTRY, Arm.CAVALRY) and on_table(st, e)
+                        if e.side == u.side
+                        and e.arm in (Arm.INFANTRY, Arm.CAVALRY)
+                        and on_table(st, e)
                         and in_contact(p, e, u)
                     ),
                     None,

@@ -45,12 +45,12 @@ class FlagMap(Mapping[str, Any]):
     def _value(self, key: object) -> Any:
         tail = self._tail
         if key in tail:
-            return tail[key]  # type: ignore[index]
+            return tail[key]
         if key in self._removed:
             return _GONE
         replaced = self._replaced
         if key in replaced:
-            return replaced[key]  # type: ignore[index]
+            return replaced[key]
         return self._base.get(key, _GONE)  # type: ignore[call-overload]
 
     def __getitem__(self, key: str) -> Any:
@@ -130,7 +130,9 @@ class FlagMap(Mapping[str, Any]):
         return out
 
 
-def flags_with(flags: Mapping[str, Any], values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> FlagMap:
+def flags_with(
+    flags: Mapping[str, Any], values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()
+) -> FlagMap:
     """``flags`` (any mapping) with ``remove`` popped and ``values`` bound, as a ``FlagMap``."""
     return FlagMap.of(flags).updated(values, remove)
 

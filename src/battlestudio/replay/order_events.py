@@ -298,7 +298,9 @@ class Detached(BattleEvent):
         oob = state.oob.copy()
         if self.superior_after and self.superior_after != self.superior_before:
             oob.add(self.superior_after, self.node)
-        flags = flags_with(state.flags, {f"detached:{self.node}": {"order": self.order_id, "from": self.superior_before}})
+        flags = flags_with(
+            state.flags, {f"detached:{self.node}": {"order": self.order_id, "from": self.superior_before}}
+        )
         return state.evolve(oob=oob, flags=flags)
 
     def touched(self) -> tuple[str, ...]:

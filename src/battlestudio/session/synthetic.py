@@ -327,7 +327,10 @@ class _Player:
         d[~valid] = numpy.inf
         dmin = d.min(axis=1)
         pick = numpy.where((d == dmin[:, None]) & valid, cand, len(pool)).min(axis=1)
-        return [(units[i], pool[j]) for i, j in zip(numpy.flatnonzero(dmin <= within).tolist(), pick[dmin <= within].tolist(), strict=True)]
+        return [
+            (units[i], pool[j])
+            for i, j in zip(numpy.flatnonzero(dmin <= within).tolist(), pick[dmin <= within].tolist(), strict=True)
+        ]
 
     # -- the game -------------------------------------------------------------------------
     def play(self, turns: int) -> list[BattleEvent]:

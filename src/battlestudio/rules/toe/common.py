@@ -140,8 +140,8 @@ def enemies_near(state: GameState, side: str, shape: BaseGeometry, cm: float) ->
 
     idx = table_index(state)
     units = idx.units
-    near = idx.near_box(idx.side_mask(idx.on_table, side), *shape.bounds, cm + 0.01)
-    return [units[i] for i in near.tolist()]  # type: ignore[misc]
+    near = idx.near_box(idx.side_mask(idx.on_table, side), shape.bounds, cm + 0.01)
+    return [units[i] for i in near.tolist()]
 
 
 def is_detached(state: GameState, node: str) -> bool:

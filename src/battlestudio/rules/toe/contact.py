@@ -44,12 +44,12 @@ def enemies_within(state: GameState, u: Unit, cm: float) -> list[Unit]:
     idx = table_index(state)
     fp = u.footprint()
     # a footprint whose bounding box is farther than cm is farther itself: measured exactly only the rest
-    near = idx.near_box(idx.in_fight, *fp.bounds, cm)
+    near = idx.near_box(idx.in_fight, fp.bounds, cm)
     if not len(near):
         return []
     gaps = shapely.distance(fp, idx.shapes[near])
     units = idx.units
-    return [units[i] for i, gap in zip(near, gaps, strict=False) if units[i].side != u.side and gap <= cm]  # type: ignore[union-attr,misc]
+    return [units[i] for i, gap in zip(near, gaps, strict=False) if units[i].side != u.side and gap <= cm]
 
 
 def units_near(state: GameState, u: Unit, cm: float) -> list[Unit]:
@@ -58,7 +58,7 @@ def units_near(state: GameState, u: Unit, cm: float) -> list[Unit]:
     ``u``'s is among them (the caller measures exactly)."""
     idx = table_index(state)
     units = idx.units
-    return [units[i] for i in idx.near_box(idx.in_fight, *u.footprint().bounds, cm).tolist()]  # type: ignore[misc]
+    return [units[i] for i in idx.near_box(idx.in_fight, u.footprint().bounds, cm).tolist()]
 
 
 def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Unit]:

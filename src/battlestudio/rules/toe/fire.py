@@ -41,7 +41,6 @@ unit may fire at, one shapely polygon per side.
 
 from __future__ import annotations
 
-import numpy
 import shapely
 
 from dataclasses import dataclass, field
@@ -276,12 +275,12 @@ def _blocking(
         reach = line
     # only units whose footprint meets the line or corridor can block it (the exact test is below);
     # a footprint whose bounding box misses the reach's misses the reach
-    near = idx.near_box(idx.on_table, *reach.bounds, 0.0)
-    hits = shapely.intersects(reach, idx.shapes[near]) if len(near) else ()
-    others = [
+    slots = idx.near_box(idx.on_table, reach.bounds, 0.0)
+    hits = shapely.intersects(reach, idx.shapes[slots]).tolist() if len(slots) else []
+    others: list[Unit] = [
         o
-        for o, hit in zip((idx.units[i] for i in near), hits, strict=False)
-        if hit and o.id not in (firer.id, target.id)  # type: ignore[union-attr]
+        for o, hit in zip((idx.units[i] for i in slots.tolist()), hits, strict=True)
+        if hit and o is not None and o.id not in (firer.id, target.id)
     ]
     if is_artillery(firer):
         frac, minimum = float(p.get("safety_distance_fraction")), float(p.get("safety_distance_min_cm"))

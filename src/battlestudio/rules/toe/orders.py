@@ -432,7 +432,9 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
 
         limit_m = float(p.get("march_exclusion_cm"))
         base = shape_of(state, req.recipient)
-        enemies = enemies_near(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side, base, limit_m)
+        enemies = enemies_near(
+            state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side, base, limit_m
+        )
         if march_order_violations(base, [e.footprint() for e in enemies], limit_m).size:
             return f"{name_of(state, req.recipient)} is within {limit_m:g} cm of the enemy; a march cannot start (2.10)"
     return ""

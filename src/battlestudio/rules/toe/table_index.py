@@ -13,6 +13,7 @@ of the same lineage) instead of rebuilt from every unit. A state whose units are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy
@@ -131,11 +132,14 @@ class TableIndex:
         self._set(sorted(slots), state)
         return True
 
-    def near_box(self, mask: numpy.ndarray, x0: float, y0: float, x1: float, y1: float, cm: float) -> numpy.ndarray:
-        """Slots (ascending) of ``mask`` whose footprint's bounding box is within ``cm`` of the
-        box (x0, y0, x1, y1): a footprint farther than ``cm`` from the box is never among them."""
+    def near_box(self, mask: numpy.ndarray, box: Sequence[float], cm: float) -> numpy.ndarray:
+        """Slots (ascending) of ``mask`` whose footprint's bounding box is within ``cm`` of
+        ``box`` (xmin, ymin, xmax, ymax): a footprint farther than ``cm`` from the box is never
+        among them."""
+        x0, y0, x1, y1 = box
         b = self.bounds
-        return numpy.flatnonzero(mask & (b[:, 0] <= x1 + cm) & (b[:, 2] >= x0 - cm) & (b[:, 1] <= y1 + cm) & (b[:, 3] >= y0 - cm))
+        near = mask & (b[:, 0] <= x1 + cm) & (b[:, 2] >= x0 - cm) & (b[:, 1] <= y1 + cm) & (b[:, 3] >= y0 - cm)
+        return numpy.flatnonzero(near)
 
     def side_mask(self, mask: numpy.ndarray, not_side: str) -> numpy.ndarray:
         """``mask`` restricted to the slots of units not of ``not_side``."""
@@ -156,7 +160,8 @@ class TableIndex:
         b = self.bounds[slots]
         dx = numpy.maximum(numpy.maximum(b[:, 0] - x, x - b[:, 2]), 0.0)
         dy = numpy.maximum(numpy.maximum(b[:, 1] - y, y - b[:, 3]), 0.0)
-        return numpy.hypot(dx, dy)
+        out: numpy.ndarray = numpy.hypot(dx, dy)
+        return out
 
 
 _CACHE: list[TableIndex] = []
