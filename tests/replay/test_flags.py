@@ -60,3 +60,21 @@ def test_a_played_games_flags_store_and_compare_as_before():
     assert list(state.flags.items()) == list(plain.items())
     back = decode_state(encode_state(state, game.scenario), game.scenario)
     assert list(back.flags.items()) == list(state.flags.items()) and back == state
+
+
+def test_keys_with_a_prefix_follow_every_update():
+    rng = random.Random(16)
+    f = FlagMap({f"{p}:{i}": i for p in ("attack_declared", "toe_mark") for i in range(40)})
+    d = dict(f.items())
+    for step in range(2000):
+        if step % 50 == 0:  # sometimes asked on a fresh version, sometimes carried over
+            assert f.keys_with_prefix("attack_declared:") == {k for k in d if k.startswith("attack_declared:")}
+        k = f"{rng.choice(('attack_declared', 'toe_mark', 'engaged'))}:{rng.randint(0, 60)}"
+        if rng.random() < 0.4:
+            d.pop(k, None)
+            f = f.updated(remove=(x for x in [k]))
+        else:
+            d[k] = step
+            f = f.updated({k: step})
+        assert f.keys_with_prefix("attack_declared:") == {k for k in d if k.startswith("attack_declared:")}
+    assert list(f.items()) == list(d.items())

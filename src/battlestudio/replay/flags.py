@@ -28,7 +28,7 @@ class FlagMap(Mapping[str, Any]):
     keys after the base in their order.
     """
 
-    __slots__ = ("_base", "_replaced", "_removed", "_tail", "_len")
+    __slots__ = ("_base", "_replaced", "_removed", "_tail", "_len", "_prefixed")
 
     def __init__(self, base: Mapping[str, Any] | None = None) -> None:
         self._base: dict[str, Any] = dict(base or {})
@@ -36,6 +36,7 @@ class FlagMap(Mapping[str, Any]):
         self._removed: frozenset[str] = frozenset()
         self._tail: dict[str, Any] = {}
         self._len = len(self._base)
+        self._prefixed: dict[str, frozenset[str]] = {}
 
     @classmethod
     def of(cls, flags: Mapping[str, Any]) -> FlagMap:
@@ -82,6 +83,15 @@ class FlagMap(Mapping[str, Any]):
             return self._base.items()
         return _Items(self)
 
+    def keys_with_prefix(self, prefix: str) -> frozenset[str]:
+        """The keys that start with ``prefix``; kept with the version and carried to the next
+        ones, which rescan only the keys they change, so a lookup does not read every flag."""
+        hit = self._prefixed.get(prefix)
+        if hit is None:
+            hit = frozenset(k for k in self if k.startswith(prefix))
+            self._prefixed = {**self._prefixed, prefix: hit}
+        return hit
+
     def __repr__(self) -> str:
         return f"FlagMap({dict(self.items())!r})"
 
@@ -91,6 +101,7 @@ class FlagMap(Mapping[str, Any]):
     def updated(self, values: Mapping[str, Any] | None = None, remove: Iterable[str] = ()) -> FlagMap:
         """A new version with the keys of ``remove`` taken out (absent ones ignored), then
         ``values``' items bound, as ``dict`` pop and assignment would."""
+        remove = tuple(remove)
         replaced = dict(self._replaced)
         set_: set[str] | None = None
         tail = dict(self._tail)
@@ -124,6 +135,14 @@ class FlagMap(Mapping[str, Any]):
         out._removed = gone
         out._tail = tail
         out._len = length
+        out._prefixed = self._prefixed
+        if self._prefixed:
+            touched = [*remove, *(values or {})]
+            for p, keys in self._prefixed.items():
+                hit = [k for k in touched if k.startswith(p)]
+                if hit:
+                    out._prefixed = dict(out._prefixed)
+                    out._prefixed[p] = frozenset(k for k in keys | set(hit) if out._value(k) is not _GONE)
         if len(replaced) + len(gone) + len(tail) > max(COMPACT_MIN, len(base) >> 3):
             out._base = dict(out.items())
             out._replaced, out._removed, out._tail = {}, frozenset(), {}

@@ -33,6 +33,7 @@ from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
+from battlestudio.replay.flags import FlagMap
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
@@ -160,11 +161,12 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
     """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
     prefix = f"{DECLARED}:"
+    flags = state.flags
+    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
     declared = {
         key[len(prefix) :]: v
-        for key, v in state.flags.items()
-        if key.startswith(prefix)
-        and isinstance(v, dict)
+        for key, v in ((k, flags[k]) for k in keys)
+        if isinstance(v, dict)
         and v.get("target") == uid
         and v.get("turn") == state.turn
         and v.get("side") == state.side
