@@ -25,6 +25,7 @@ The same seed gives the same events on every machine (no set or hash order is us
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 
@@ -585,8 +586,14 @@ def synthetic_game(
     """
     if turns > 40:
         raise ValueError(f"the synthetic scenario lasts 40 turns, got turns={turns}")
-    if target_events is not None:
-        trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity, command_orders).play(turns)
-        activity *= target_events / max(1, len(trial))
-    scenario = synthetic_scenario(units_per_side, seed)
-    return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
+    collecting = gc.isenabled()
+    gc.disable()  # a game allocates millions of records and few cycles: no collector passes over them
+    try:
+        if target_events is not None:
+            trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity, command_orders).play(turns)
+            activity *= target_events / max(1, len(trial))
+        scenario = synthetic_scenario(units_per_side, seed)
+        return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
+    finally:
+        if collecting:
+            gc.enable()
