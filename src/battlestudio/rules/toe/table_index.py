@@ -13,6 +13,7 @@ of the same lineage) instead of rebuilt from every unit. A state whose units are
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -164,13 +165,15 @@ class TableIndex:
         return out
 
 
-_CACHE: list[TableIndex] = []
+_LOCAL = threading.local()  # one index per thread: an index is updated in place
 
 
 def table_index(state: GameState) -> TableIndex:
-    """The ``TableIndex`` of ``state`` (updated in place from the last one asked for)."""
-    if _CACHE and _CACHE[0].update(state):
-        return _CACHE[0]
+    """The ``TableIndex`` of ``state`` (updated in place from the last one this thread asked
+    for)."""
+    idx: TableIndex | None = getattr(_LOCAL, "index", None)
+    if idx is not None and idx.update(state):
+        return idx
     idx = TableIndex(state)
-    _CACHE[:] = [idx]
+    _LOCAL.index = idx
     return idx
