@@ -122,15 +122,22 @@ def large_battle(scale: int = 1, seed: int = 1813) -> Battle:
     """
     if scale < 1:
         raise ValueError(f"scale must be >= 1, got {scale}")
+    per_side = UNITS * scale // 2
+    # synthetic_game(target_events=...) calibrates on a trial at activity 1.0, the same game
+    # every time: played once here, not once per try (the same activity, so the same events)
+    trial = len(synthetic_game(turns=TURNS, units_per_side=per_side, seed=seed, command_orders=True).events)
     target = int(MIN_EVENTS * scale * 1.06)  # the calibration lands a few per cent short
-    game = synthetic_game(
-        turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target, command_orders=True
-    )
-    while len(game.events) < MIN_EVENTS * scale:
-        target = int(target * 1.05)
+    while True:
         game = synthetic_game(
-            turns=TURNS, units_per_side=UNITS * scale // 2, seed=seed, target_events=target, command_orders=True
+            turns=TURNS,
+            units_per_side=per_side,
+            seed=seed,
+            activity=1.0 * (target / max(1, trial)),
+            command_orders=True,
         )
+        if len(game.events) >= MIN_EVENTS * scale:
+            break
+        target = int(target * 1.05)
     s = game.scenario
     s.info = ScenarioInfo(
         title=f"Leipzig-scale synthetic battle (x{scale})",

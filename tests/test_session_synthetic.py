@@ -161,3 +161,36 @@ def test_the_scenario_gives_the_lost_command_values_and_an_agreed_initiative():
     assert s.info.ruleset == "toe" and p["command_thresholds"] == [3, 5, 7]
     assert p["initiative"][0] == "french" and len(p["initiative"]) == 40
     assert set(p["initiative"]) == {"french", "prussian"}
+
+
+def _nearest_pairs_by_matrix(units, pool, within):
+    """The plain reading of ``_Player._nearest_pairs``: the full units x pool distance matrix."""
+    import numpy
+
+    pool = sorted(pool, key=lambda e: e.id)
+    a = numpy.array([u.position for u in units])
+    b = numpy.array([e.position for e in pool])
+    d = numpy.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+    best = d.argmin(axis=1)
+    return [(u, pool[j]) for u, j, row in zip(units, best, d, strict=False) if row[j] <= within]
+
+
+def test_the_generators_nearest_pairs_are_the_full_matrixs(game):
+    from battlestudio.session.synthetic import _Player
+
+    log = game.log()
+    found = 0
+    for key in log.phases()[::9]:
+        st = log.state_at(log.phase_range(key)[1])
+        for side, enemy in (("french", "prussian"), ("prussian", "french")):
+            units = [u for u in st.units.values() if u.side == side and u.id not in st.off_table]
+            pool = [u for u in st.units.values() if u.side == enemy and u.id not in st.off_table]
+            for within in (5.0, 20.0, 40.0, 400.0):
+                fast = _Player._nearest_pairs(units, pool, within)
+                assert fast == _nearest_pairs_by_matrix(units, pool, within)
+                found += len(fast)
+    # two units at the same spot: the lower id wins, as the matrix's argmin has it
+    u0, u1 = sorted(pool, key=lambda e: e.id)[:2]
+    twin = u1.moved(u0.position)
+    assert _Player._nearest_pairs(units[:3], [twin, u0], 1e9) == _nearest_pairs_by_matrix(units[:3], [twin, u0], 1e9)
+    assert found > 100

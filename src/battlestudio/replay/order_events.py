@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from battlestudio.model.geometry import Point
 from battlestudio.model.orders import Order, OrderStatus
 from battlestudio.replay.events import BattleEvent, EventError, json_value, register
+from battlestudio.replay.flags import flags_with
 from battlestudio.replay.state import GameState
 
 DEFENCE = "defence"
@@ -38,9 +39,7 @@ def _spend(state: GameState, who: str, cost: int, turn: int) -> GameState:
     key = f"oas_spent:{who}"
     rec = state.flags.get(key)
     spent = int(rec[1]) if rec and rec[0] == turn else 0
-    flags = dict(state.flags)
-    flags[key] = (turn, spent + cost)
-    return state.evolve(flags=flags)
+    return state.evolve(flags=flags_with(state.flags, {key: (turn, spent + cost)}))
 
 
 def _order(state: GameState, event: BattleEvent, order_id: str) -> Order:
@@ -174,8 +173,7 @@ class OrderDelivered(BattleEvent):
             params["origin"] = (float(self.origin[0]), float(self.origin[1]))
         params["delivered_turn"] = self.turn
         orders[self.order_id] = replace(order, status=OrderStatus.DELIVERED, parameters=params)
-        flags = dict(state.flags)
-        flags.pop(f"engaged:{order.recipient}", None)
+        flags = flags_with(state.flags, remove=(f"engaged:{order.recipient}",))
         return state.evolve(orders=orders, flags=flags)
 
 
@@ -210,8 +208,7 @@ class OrderCancelled(BattleEvent):
         order = _order(state, self, self.order_id)
         extra = {"superseded_by": self.superseded_by} if self.superseded_by else {}
         state = _set_status(state, self, self.order_id, OrderStatus.CANCELLED, cancelled_turn=self.turn, **extra)
-        flags = dict(state.flags)
-        flags.pop(f"engaged:{order.recipient}", None)
+        flags = flags_with(state.flags, remove=(f"engaged:{order.recipient}",))
         return state.evolve(flags=flags)
 
 
@@ -248,8 +245,7 @@ class OrderCompleted(BattleEvent):
             turn_issued=self.turn,
             parameters={"follows": self.order_id, "delivered_turn": self.turn},
         )
-        flags = dict(state.flags)
-        flags.pop(f"engaged:{order.recipient}", None)
+        flags = flags_with(state.flags, remove=(f"engaged:{order.recipient}",))
         return state.with_order(defence).evolve(flags=flags)
 
 
@@ -276,13 +272,10 @@ class CommandStateChanged(BattleEvent):
         _norm(self, "value")
 
     def apply(self, state: GameState) -> GameState:
-        flags = dict(state.flags)
         key = f"{self.state}:{self.subject}"
         if self.value is None:
-            flags.pop(key, None)
-        else:
-            flags[key] = self.value
-        return state.evolve(flags=flags)
+            return state.evolve(flags=flags_with(state.flags, remove=(key,)))
+        return state.evolve(flags=flags_with(state.flags, {key: self.value}))
 
     def touched(self) -> tuple[str, ...]:
         return (self.subject,)
@@ -305,8 +298,9 @@ class Detached(BattleEvent):
         oob = state.oob.copy()
         if self.superior_after and self.superior_after != self.superior_before:
             oob.add(self.superior_after, self.node)
-        flags = dict(state.flags)
-        flags[f"detached:{self.node}"] = {"order": self.order_id, "from": self.superior_before}
+        flags = flags_with(
+            state.flags, {f"detached:{self.node}": {"order": self.order_id, "from": self.superior_before}}
+        )
         return state.evolve(oob=oob, flags=flags)
 
     def touched(self) -> tuple[str, ...]:
@@ -329,8 +323,7 @@ class Attached(BattleEvent):
         oob = state.oob.copy()
         if self.superior and state.oob.superior(self.node) != self.superior:
             oob.add(self.superior, self.node)
-        flags = dict(state.flags)
-        flags.pop(f"detached:{self.node}", None)
+        flags = flags_with(state.flags, remove=(f"detached:{self.node}",))
         return state.evolve(oob=oob, flags=flags)
 
     def touched(self) -> tuple[str, ...]:
@@ -359,9 +352,7 @@ class GeneralMoveBought(BattleEvent):
         if general is None:
             raise EventError(self, f"no commander {self.commander!r}")
         state = state.with_commander(general.moved(self.end))
-        flags = dict(state.flags)
-        flags[f"moved_by_oas:{self.commander}"] = self.turn
-        state = state.evolve(flags=flags)
+        state = state.evolve(flags=flags_with(state.flags, {f"moved_by_oas:{self.commander}": self.turn}))
         return _spend(state, self.issuer, self.cost, self.turn)
 
     def touched(self) -> tuple[str, ...]:

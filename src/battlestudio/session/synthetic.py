@@ -25,6 +25,7 @@ The same seed gives the same events on every machine (no set or hash order is us
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 
@@ -45,6 +46,7 @@ from battlestudio.rules.dice import DiceSpec, RollRecord, SeededDice
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.protocol import OrderRequest
 from battlestudio.rules.toe import PHASES, TordenOverEuropa
+from battlestudio.rules.toe.table_index import table_index
 from battlestudio.session.core import GameSession
 from battlestudio.session.umpire import umpire_roll
 
@@ -263,13 +265,9 @@ class _Player:
         return max(1, round(share * self.per_side * self.activity))
 
     def units(self, side: str, fit: bool = True) -> list[Unit]:
-        st = self.s.state
-        off = st.off_table
-        return [
-            u
-            for u in st.units.values()
-            if u.side == side and u.id not in off and u.state != "eliminated" and (not fit or u.state in ("O", "U"))
-        ]
+        idx = table_index(self.s.state)  # on the table, not eliminated, in state order
+        found = idx.of_side(idx.on_table, side)
+        return [u for u in found if u.state in ("O", "U")] if fit else found
 
     def clamp(self, p: Point) -> Point:
         return (
@@ -296,15 +294,44 @@ class _Player:
     @staticmethod
     def _nearest_pairs(units: list[Unit], pool: list[Unit], within: float) -> list[tuple[Unit, Unit]]:
         """Each of ``units`` whose nearest unit of ``pool`` (centres) is within ``within`` cm,
-        with that unit (ties to the lower id), in the order of ``units``."""
-        if not units or not pool:
+        with that unit (ties to the lower id), in the order of ``units``.
+
+        Each unit is measured against the pool units of the 3 x 3 grid cells of ``within`` cm
+        around it only (any unit within ``within`` lies there), so a phase costs about
+        O(units + pool), not their product; the distances are those of a full matrix (the same
+        ``numpy.hypot`` of the same differences), so the pairs are too.
+        """
+        if not units or not pool or within <= 0:
             return []
         pool = sorted(pool, key=lambda e: e.id)
-        a = numpy.array([u.position for u in units])
-        b = numpy.array([e.position for e in pool])
-        d = numpy.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
-        best = d.argmin(axis=1)
-        return [(u, pool[j]) for u, j, row in zip(units, best, d, strict=False) if row[j] <= within]
+        b = numpy.array([e.position for e in pool], dtype=float)
+        a = numpy.array([u.position for u in units], dtype=float)
+        cb = numpy.floor(b / within).astype(numpy.int64)
+        ca = numpy.floor(a / within).astype(numpy.int64)
+        lo_x, lo_y = min(cb[:, 0].min(), ca[:, 0].min()) - 2, min(cb[:, 1].min(), ca[:, 1].min()) - 2
+        span = int(max(cb[:, 1].max(), ca[:, 1].max()) - lo_y) + 3
+        kb = (cb[:, 0] - lo_x) * span + (cb[:, 1] - lo_y)
+        order = numpy.argsort(kb, kind="stable")  # by cell, then by id
+        sk = kb[order]
+        offsets = numpy.array([dx * span + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=numpy.int64)
+        ka = ((ca[:, 0] - lo_x) * span + (ca[:, 1] - lo_y))[:, None] + offsets[None, :]
+        first = numpy.searchsorted(sk, ka, "left")
+        count = numpy.searchsorted(sk, ka, "right") - first
+        most = int(count.max())
+        if most == 0:
+            return []
+        step = numpy.arange(most)
+        valid = (step[None, None, :] < count[:, :, None]).reshape(len(units), -1)
+        slot = numpy.minimum(first[:, :, None] + step[None, None, :], len(sk) - 1).reshape(len(units), -1)
+        cand = order[slot]
+        d = numpy.hypot(a[:, None, 0] - b[cand, 0], a[:, None, 1] - b[cand, 1])
+        d[~valid] = numpy.inf
+        dmin = d.min(axis=1)
+        pick = numpy.where((d == dmin[:, None]) & valid, cand, len(pool)).min(axis=1)
+        return [
+            (units[i], pool[j])
+            for i, j in zip(numpy.flatnonzero(dmin <= within).tolist(), pick[dmin <= within].tolist(), strict=True)
+        ]
 
     # -- the game -------------------------------------------------------------------------
     def play(self, turns: int) -> list[BattleEvent]:
@@ -559,8 +586,14 @@ def synthetic_game(
     """
     if turns > 40:
         raise ValueError(f"the synthetic scenario lasts 40 turns, got turns={turns}")
-    if target_events is not None:
-        trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity, command_orders).play(turns)
-        activity *= target_events / max(1, len(trial))
-    scenario = synthetic_scenario(units_per_side, seed)
-    return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
+    collecting = gc.isenabled()
+    gc.disable()  # a game allocates millions of records and few cycles: no collector passes over them
+    try:
+        if target_events is not None:
+            trial = _Player(synthetic_scenario(units_per_side, seed), seed, activity, command_orders).play(turns)
+            activity *= target_events / max(1, len(trial))
+        scenario = synthetic_scenario(units_per_side, seed)
+        return SyntheticGame(scenario, _Player(scenario, seed, activity, command_orders).play(turns))
+    finally:
+        if collecting:
+            gc.enable()

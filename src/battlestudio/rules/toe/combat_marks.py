@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from battlestudio.model.units import Unit
 from battlestudio.replay.events import BattleEvent, EventError, json_value, register
+from battlestudio.replay.flags import flags_with
 from battlestudio.replay.state import GameState
 
 PREFIX = "toe-combat:"
@@ -39,17 +40,16 @@ class CombatMarked(BattleEvent):
     def apply(self, state: GameState) -> GameState:
         if self.unit not in state.units:
             raise EventError(self, f"no unit {self.unit!r}")
-        flags = dict(state.flags)
-        old = dict(flags.get(PREFIX + self.unit) or {})
+        old = dict(state.flags.get(PREFIX + self.unit) or {})
         for k, v in self.mark.items():
             if v is None:
                 old.pop(k, None)
             else:
                 old[k] = v
-        flags[PREFIX + self.unit] = old
+        changes: dict[str, Any] = {PREFIX + self.unit: old}
         if self.count_melee:
-            flags[COUNTER] = int(flags.get(COUNTER, 0)) + 1
-        return state.evolve(flags=flags)
+            changes[COUNTER] = int(state.flags.get(COUNTER, 0)) + 1
+        return state.evolve(flags=flags_with(state.flags, changes))
 
     def touched(self) -> tuple[str, ...]:
         return (self.unit,)

@@ -124,8 +124,24 @@ def on_table_units(state: GameState) -> Iterable[Unit]:
 
 
 def enemies_of(state: GameState, side: str) -> list[Unit]:
-    """Enemy tactical units on the table (glossary §4: generals excluded)."""
-    return [u for u in on_table_units(state) if u.side != side]
+    """Enemy tactical units on the table (glossary §4: generals excluded), in state order."""
+    from battlestudio.rules.toe.table_index import table_index
+
+    idx = table_index(state)
+    units = idx.units
+    return [units[i] for i in np.flatnonzero(idx.side_mask(idx.on_table, side)).tolist()]  # type: ignore[misc]
+
+
+def enemies_near(state: GameState, side: str, shape: BaseGeometry, cm: float) -> list[Unit]:
+    """Those of ``enemies_of(state, side)`` whose footprint's bounding box is within ``cm``
+    (plus 0.01) of ``shape``'s, in state order: every enemy whose footprint is within ``cm`` of
+    ``shape`` is among them (the caller measures exactly)."""
+    from battlestudio.rules.toe.table_index import table_index
+
+    idx = table_index(state)
+    units = idx.units
+    near = idx.near_box(idx.side_mask(idx.on_table, side), shape.bounds, cm + 0.01)
+    return [units[i] for i in near.tolist()]
 
 
 def is_detached(state: GameState, node: str) -> bool:

@@ -12,9 +12,13 @@ from battlestudio.model.units import OrderState, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
 from battlestudio.rules.params import RuleParameters
+from battlestudio.rules.toe.table_index import table_index
 
 PHASE = "attack"
 ALIVE = (OrderState.O.value, OrderState.U.value, OrderState.FU.value)
+CONTACT_SLACK_CM = 0.01
+"""Added to a distance when bounding boxes pick the candidates a footprint test then measures
+exactly, so no rounding of the boxes drops a unit the exact test keeps."""
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -27,34 +31,34 @@ def in_contact(p: RuleParameters, a: Unit, b: Unit) -> bool:
     return bool(a.footprint().distance(b.footprint()) <= float(p.get("contact_tolerance_cm")))
 
 
-_SHAPES: list[Any] = []
-
-
 def table_shapes(state: GameState) -> tuple[list[Unit], Any]:
-    """The units still in the fight (``on_table``) and their footprints as a shapely array, kept
-    for as long as the state's units and off-table set are the same objects."""
-    if _SHAPES and _SHAPES[0] is state.units and _SHAPES[1] is state.off_table:
-        return _SHAPES[2], _SHAPES[3]
-    units = [u for u in state.units.values() if on_table(state, u)]
-    shapes = numpy.array([u.footprint() for u in units], dtype=object)
-    _SHAPES[:] = [state.units, state.off_table, units, shapes, shapely.bounds(shapes).reshape(-1, 4)]
-    return units, shapes
+    """The units still in the fight (``on_table``) and their footprints as a shapely array, in
+    state order."""
+    idx = table_index(state)
+    slots = numpy.flatnonzero(idx.in_fight)
+    return [idx.units[i] for i in slots], idx.shapes[slots]  # type: ignore[misc]
 
 
 def enemies_within(state: GameState, u: Unit, cm: float) -> list[Unit]:
     """Enemy units still in the fight whose footprint is within ``cm`` of ``u``'s, in state order."""
-    units, shapes = table_shapes(state)
-    if not units:
-        return []
+    idx = table_index(state)
     fp = u.footprint()
-    x0, y0, x1, y1 = fp.bounds
-    b = _SHAPES[4]
     # a footprint whose bounding box is farther than cm is farther itself: measured exactly only the rest
-    near = numpy.flatnonzero((b[:, 0] <= x1 + cm) & (b[:, 2] >= x0 - cm) & (b[:, 1] <= y1 + cm) & (b[:, 3] >= y0 - cm))
+    near = idx.near_box(idx.in_fight, fp.bounds, cm)
     if not len(near):
         return []
-    gaps = shapely.distance(fp, shapes[near])
+    gaps = shapely.distance(fp, idx.shapes[near])
+    units = idx.units
     return [units[i] for i, gap in zip(near, gaps, strict=False) if units[i].side != u.side and gap <= cm]
+
+
+def units_near(state: GameState, u: Unit, cm: float) -> list[Unit]:
+    """Units still in the fight (either side, ``u`` too) whose footprint's bounding box is
+    within ``cm`` of ``u``'s, in state order: every unit whose footprint is within ``cm`` of
+    ``u``'s is among them (the caller measures exactly)."""
+    idx = table_index(state)
+    units = idx.units
+    return [units[i] for i in idx.near_box(idx.in_fight, u.footprint().bounds, cm).tolist()]
 
 
 def enemies_in_contact(state: GameState, p: RuleParameters, u: Unit) -> list[Unit]:

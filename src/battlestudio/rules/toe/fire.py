@@ -41,7 +41,6 @@ unit may fire at, one shapely polygon per side.
 
 from __future__ import annotations
 
-import numpy
 import shapely
 
 from dataclasses import dataclass, field
@@ -67,6 +66,7 @@ from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe import fire_ammunition as ammo
 from battlestudio.rules.toe import fire_geometry as geo
 from battlestudio.rules.toe.common import corps_of, name_of, on_table_units
+from battlestudio.rules.toe.table_index import table_index
 from battlestudio.rules.toe.fire_ammunition import FIRE_PHASE, phase_record, record_event, stamp
 
 ATTACK_DECLARED = "attack_declared"
@@ -262,35 +262,26 @@ def zone1_bound(p: RuleParameters, u: Unit) -> tuple[float, str]:
     return z1, f"zone 1 read as ≤ {z1:g} cm (artillery_zone1_max_cm, assumed A29)"
 
 
-_SHAPES: list[Any] = []
-
-
-def _on_table_shapes(state: GameState) -> tuple[list[Unit], Any]:
-    """The units on the table and their footprints as a shapely array, kept for as long as the
-    state's units and off-table set are the same objects (a fire phase measures one unchanged
-    table shot after shot)."""
-    if _SHAPES and _SHAPES[0] is state.units and _SHAPES[1] is state.off_table:
-        return _SHAPES[2], _SHAPES[3]
-    units = list(on_table_units(state))
-    shapes = numpy.array([u.footprint() for u in units], dtype=object)
-    _SHAPES[:] = [state.units, state.off_table, units, shapes]
-    return units, shapes
-
-
 def _blocking(
     state: GameState, p: RuleParameters, firer: Unit, target: Unit, line: BaseGeometry
 ) -> tuple[str, list[str]]:
     """Why the line of fire is blocked ("" when clear) and clauses about units fired over."""
     notes: list[str] = []
-    units, shapes = _on_table_shapes(state)
+    idx = table_index(state)
     if is_artillery(firer):
         frac, minimum = float(p.get("safety_distance_fraction")), float(p.get("safety_distance_min_cm"))
         reach = geo.safety_corridor(firer, target, frac, minimum)[0].union(geo.line_of_fire(firer, target))
     else:
         reach = line
-    # only units whose footprint meets the line or corridor can block it (the exact test is below)
-    hits = shapely.intersects(reach, shapes) if units else ()
-    others = [o for o, hit in zip(units, hits, strict=False) if hit and o.id not in (firer.id, target.id)]
+    # only units whose footprint meets the line or corridor can block it (the exact test is below);
+    # a footprint whose bounding box misses the reach's misses the reach
+    slots = idx.near_box(idx.on_table, reach.bounds, 0.0)
+    hits = shapely.intersects(reach, idx.shapes[slots]).tolist() if len(slots) else []
+    others: list[Unit] = [
+        o
+        for o, hit in zip((idx.units[i] for i in slots.tolist()), hits, strict=True)
+        if hit and o is not None and o.id not in (firer.id, target.id)
+    ]
     if is_artillery(firer):
         frac, minimum = float(p.get("safety_distance_fraction")), float(p.get("safety_distance_min_cm"))
         corridor, length, h = geo.safety_corridor(firer, target, frac, minimum)

@@ -37,7 +37,15 @@ from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.combat_marks import CombatMarked, mark_of, melee_count, this_turn
 from battlestudio.rules.toe import after_melee
 from battlestudio.rules.toe.common import corps_of, order_in_force_for
-from battlestudio.rules.toe.contact import PHASE, stamp_of, enemies_in_contact, in_contact, on_table
+from battlestudio.rules.toe.contact import (
+    CONTACT_SLACK_CM,
+    PHASE,
+    enemies_in_contact,
+    in_contact,
+    on_table,
+    stamp_of,
+    units_near,
+)
 
 WINNERS = ("attacker", "defender", "undecided")
 
@@ -114,7 +122,8 @@ def support_problems(state: GameState, p: RuleParameters, supported: Unit, sup: 
 def attached_to(state: GameState, p: RuleParameters, battery: Unit) -> Unit | None:
     """The friendly infantry or cavalry unit a battery is in base contact with (7.1: "i
     brikkontakt med egen infanterienhed/kavalerienhed"), or None (an unattached battery)."""
-    for u in state.units.values():
+    near = units_near(state, battery, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM)
+    for u in near:
         if u.side == battery.side and u.arm in (Arm.INFANTRY, Arm.CAVALRY) and on_table(state, u):
             if in_contact(p, u, battery):
                 return u
@@ -234,7 +243,7 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
         elif host is not None:
             notes.append(f"{de.name} did not shelter in {host.name}, so the attack is made on the battery itself (7.1)")
     else:
-        for b in state.units.values():
+        for b in units_near(state, de, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM):
             if b.side == de.side and b.arm == Arm.ARTILLERY and on_table(state, b) and in_contact(p, b, de):
                 notes.append(
                     f"the battery {b.name} with {de.name} does not count in the melee "

@@ -29,6 +29,7 @@ from battlestudio.rules.toe.common import (
     PENDING,
     corps_of,
     acting_army_chiefs,
+    enemies_near,
     enemies_of,
     is_acting_chief,
     is_detached,
@@ -127,7 +128,41 @@ def _angle(u: tuple[float, float], v: tuple[float, float]) -> float:
 
 
 def nearest_enemy_point(state: GameState, node: str) -> tuple[Point, str] | None:
-    """Nearest point (cm) of the nearest enemy unit to ``node``'s position, and that unit's id."""
+    """Nearest point (cm) of the nearest enemy unit to ``node``'s position, and that unit's id
+    (the first in state order of those equally near).
+
+    Measures exactly only the enemies whose footprint's bounding box is no farther than the
+    nearest bounding box's footprint (the others are farther): the answer of
+    ``nearest_enemy_point_scan``, without measuring every enemy.
+    """
+    import numpy
+    import shapely
+    from shapely.geometry import Point as SPoint
+    from shapely.ops import nearest_points
+
+    from battlestudio.rules.toe.table_index import table_index
+
+    pos = position_of(state, node)
+    side = (state.commanders.get(node) or state.units[node]).side
+    idx = table_index(state)
+    slots = numpy.flatnonzero(idx.side_mask(idx.on_table, side))
+    if not len(slots):
+        return None
+    here = SPoint(pos)
+    low = idx.box_gaps(slots, pos[0], pos[1])
+    first = slots[int(low.argmin())]
+    bound = float(idx.shapes[first].distance(here))
+    near = slots[low <= bound + 1e-9]  # ascending slots: state order
+    gaps = shapely.distance(idx.shapes[near], here)
+    k = int(gaps.argmin())  # the first of the smallest, as the scan's strict "<" keeps it
+    e = idx.units[near[k]]
+    assert e is not None
+    q = nearest_points(idx.shapes[near[k]], here)[0]
+    return (q.x, q.y), e.id
+
+
+def nearest_enemy_point_scan(state: GameState, node: str) -> tuple[Point, str] | None:
+    """``nearest_enemy_point`` measured on every enemy unit (the plain scan, for tests)."""
     from shapely.geometry import Point as SPoint
     from shapely.ops import nearest_points
 
@@ -396,8 +431,11 @@ def _check_objective(state: GameState, p: RuleParameters, req: OrderRequest) -> 
         from battlestudio.model.command_geometry import march_order_violations
 
         limit_m = float(p.get("march_exclusion_cm"))
-        enemies = enemies_of(state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side)
-        if march_order_violations(shape_of(state, req.recipient), [e.footprint() for e in enemies], limit_m).size:
+        base = shape_of(state, req.recipient)
+        enemies = enemies_near(
+            state, (state.commanders.get(req.recipient) or state.units[req.recipient]).side, base, limit_m
+        )
+        if march_order_violations(base, [e.footprint() for e in enemies], limit_m).size:
             return f"{name_of(state, req.recipient)} is within {limit_m:g} cm of the enemy; a march cannot start (2.10)"
     return ""
 

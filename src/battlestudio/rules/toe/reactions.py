@@ -33,7 +33,9 @@ from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
+from battlestudio.replay.flags import FlagMap
 from battlestudio.replay.order_events import CommandStateChanged
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
@@ -159,18 +161,21 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
     """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
     prefix = f"{DECLARED}:"
+    flags = state.flags
+    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
     declared = {
         key[len(prefix) :]: v
-        for key, v in state.flags.items()
-        if key.startswith(prefix)
-        and isinstance(v, dict)
+        for key, v in ((k, flags[k]) for k in keys)
+        if isinstance(v, dict)
         and v.get("target") == uid
         and v.get("turn") == state.turn
         and v.get("side") == state.side
     }
     if not declared:
         return []
-    return [(a, declared[a.id]) for a in state.units.values() if a.id in declared and on_table(state, a)]
+    units = state.units
+    ids = units.in_order(declared) if isinstance(units, ChunkedMap) else [k for k in units if k in declared]
+    return [(a, declared[a.id]) for a in (units[k] for k in ids) if on_table(state, a)]
 
 
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
