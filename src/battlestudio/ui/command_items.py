@@ -411,8 +411,8 @@ class SummaryItem(QGraphicsItem):
         z, me = ctx.px_per_cm, self.scenePos()
         reach = 200.0 / max(z, 1e-6)  # budgets farther than 200 px cannot meet a slot
         taken = []
-        for items in getattr(scene, "label_obstacles", ()):
-            for b in items():
+        for items in getattr(scene, "order_budgets", ()):  # the overlays' budgets only: the scene's
+            for b in items():  # other label obstacles include every badge, which made each slot O(n)
                 d = b.scenePos() - me
                 if isinstance(b, BudgetItem) and b.isVisible() and abs(d.x()) < reach and abs(d.y()) < reach:
                     taken.append(b.boundingRect().translated(d * z))

@@ -129,6 +129,9 @@ class CommandOverlay:
         if obstacles is not None:  # map labels keep off the budget badges
             obstacles.append(lambda: self.budgets.items.values())
             obstacles.append(lambda: [i for i in self.summaries.items.values() if i.shown()])
+        budgets = getattr(scene, "order_budgets", None)
+        if budgets is not None:  # "!n" badges keep off the order budgets (SummaryItem.slot)
+            budgets.append(lambda: self.budgets.items.values())
         if not visible:
             scene.hidden_layers.add(LAYER)
         if hasattr(scene, "selectionChanged"):

@@ -200,6 +200,9 @@ class MapScene(QGraphicsScene):
         self.label_obstacles: list[Callable[[], Iterable[QGraphicsItem]]] = []
         """Functions giving overlay items (screen-sized, ``ItemIgnoresTransformations``) that map
         labels must keep off, e.g. the command overlay's order-budget badges."""
+        self.order_budgets: list[Callable[[], Iterable[QGraphicsItem]]] = []
+        """Functions giving the command overlays' order-budget badges, which the "!n" summary
+        badges keep off (``SummaryItem.slot``)."""
         self.grid_visible = True
         self.table_size = (240.0, 180.0)
         self.px_per_cm = 1.0
