@@ -137,7 +137,8 @@ class Situation:
     notes: tuple[str, ...]
 
     def conditions(self, side: str) -> list[str]:
-        """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``)."""
+        """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``); a unit in FU
+        counts as in column (1.6 "regnes ved nærkamp og beskydning som værende i kolonne")."""
         me, them = (self.attacker, self.defender) if side == "attacker" else (self.defender, self.attacker)
         role = "defender" if self.continued else side
         form = Formation.COLUMN.value if me.state == OrderState.FU.value else me.formation.value
@@ -174,7 +175,7 @@ def _get_unit(state: GameState, uid: Any, what: str) -> Unit:
 
 
 def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
-    """Whether ``a`` and ``b`` fought each other in an earlier player-turn (7.3.3 "Fortsat
+    """Whether ``a`` and ``b`` fought each other in an earlier player-turn (7.3, 7.3.3 "Fortsat
     nærkamp": still in base contact, so both count as defender)."""
     m = mark_of(state, a.id)
     return b.id in tuple(m.get("opponents", ())) and not this_turn(state, m)
@@ -328,7 +329,7 @@ def _fmt(x: Fraction) -> str:
 
 
 def melee_dice(p: RuleParameters) -> DiceSpec:
-    """The dice each side throws (7.2.1: 2d6, ``melee_dice``)."""
+    """The dice each side throws (1.1, 7.2.1: 2d6, ``melee_dice``)."""
     count, sides = p.get("melee_dice")
     return DiceSpec(int(count), int(sides))
 
@@ -344,7 +345,7 @@ TWO_D6 = DiceSpec(2, 6)
 
 def opposed_odds(att_mod: int, def_mod: int, dice: DiceSpec = TWO_D6) -> tuple[Fraction, Fraction, Fraction]:
     """Exact chances (attacker higher, defender higher, equal) of two opposed rolls of ``dice``
-    (2d6, 7.2.1) with these total modifiers."""
+    (2d6, 7.2, 7.2.1) with these total modifiers."""
     d = _sums(dice.count, dice.sides)
     win = lose = tie = Fraction(0)
     for a, pa in d.items():
@@ -361,7 +362,7 @@ def opposed_odds(att_mod: int, def_mod: int, dice: DiceSpec = TWO_D6) -> tuple[F
 
 def table8(p: RuleParameters, arm: str, margin: int, role: str) -> tuple[int, int]:
     """Figures lost and loser's morale deduction from Table 8 for a side of ``arm`` that is the
-    ``role`` (winner, loser, tie) by ``margin`` (≥ 0)."""
+    ``role`` (winner, loser, tie) by ``margin`` (≥ 0) (7.2)."""
     rows = _losses_rows(p, arm)
     if not rows:
         raise RuleRefused(f"melee: Table 8 has no rows for {arm} (toe.melee_losses.{arm})")
