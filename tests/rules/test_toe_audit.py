@@ -14,17 +14,24 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from shapely.geometry import LineString
 
-from battlestudio.model.units import Formation, Subtype
+from battlestudio import store
+from battlestudio.model.orders import Order, OrderStatus
+from battlestudio.model.terrain import TerrainFeature, TerrainKind
+from battlestudio.model.units import Arm, Formation, Subtype
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.moves import MoveRequest
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe import fire, fire_geometry, melee
-from battlestudio.rules.toe.common import params_for
+from battlestudio.rules.toe.common import corps_of, params_for
+from battlestudio.session import GameSession
+from tests.rules.test_toe_march import ELCHINGEN, _alone, _check, _unit
 from tests.rules.toe_combat_world import ATT, BATTERY, DEF, FRONT, HUSSAR, TABLES, jena
 from tests.test_rules_trace import _trace
 
@@ -217,3 +224,87 @@ def test_a_unit_in_continued_melee_cannot_be_fired_at():
     f.state.flags[f"continued_melee:{ATT}"] = True
     with pytest.raises(RuleRefused, match="continued melee"):
         fire.plan(f.state, params_for(f.params), gun, ATT)
+
+
+def test_march_column_speed_needs_a_march_order_and_a_road():
+    """4.4 "Marchkolonne hastighed kan kun anvendes af enheder med marchordre såfremt disse bevæger
+    sig på vej. Andre enheder i marchkolonne bevæges med kolonnehastighed"."""
+    lengths = {"toe.march_length_cm.infantry.march_column": 60, "toe.march_length_cm.infantry.column": 30}
+    s = jena(
+        phase="movement",
+        params=lengths,
+        support_gap=None,
+        placements={ATT: ((60.0, 40.0), 0.0)},
+        changes={ATT: {"formation": Formation.MARCH_COLUMN}},
+    )
+    road = TerrainFeature("r1", TerrainKind.ROAD, LineString([(40.0, 40.0), (200.0, 40.0)]), "Naumburg road", width=2.0)
+    lane = TerrainFeature(
+        "r2", TerrainKind.ROAD, LineString([(40.0, 90.0), (200.0, 90.0)]), "a road elsewhere", width=2.0
+    )
+    u = s.state.units[ATT]
+    path = (u.position, (u.position[0] + 40.0, u.position[1]))
+    rs = get_ruleset("toe")
+
+    def allowed(*terrain, state=s.state):
+        return rs.move_check(state, MoveRequest(ATT, path, terrain=terrain), s.params)
+
+    no_order = allowed(road)
+    assert no_order.allowed_cm == 30.0 and any("has no march order" in n for n in no_order.notes)
+    corps = corps_of(s.state, ATT)
+    march = Order("o-audit-m", "x", corps, "M", (300.0, 40.0), OrderStatus.DELIVERED)
+    st = replace(s.state, orders={**dict(s.state.orders.items()), march.id: march})
+    assert allowed(road, state=st).allowed_cm == 60.0
+    off = allowed(lane, state=st)
+    assert off.allowed_cm == 30.0 and any("does not move on a road" in n for n in off.notes)
+    assert allowed(state=st).allowed_cm == 30.0
+
+
+@pytest.fixture(scope="module")
+def movement():
+    """Elchingen in its movement phase (as tests/rules/test_toe_march.py)."""
+    s = GameSession(store.load(ELCHINGEN), seed=4)
+    s.advance_to("movement")
+    return s.state, dict(s.params)
+
+
+def test_hedges_and_walls_cost_the_table_2_deduction_or_say_the_umpire_deducts_it(movement):
+    """4.7 "Hække og hegn ... giver tab i marchlængde for artilleri og kavaleri"; "Alle enheder der
+    passere gennem stenhegn m.v., skal påregne tab i marchlængde (jf. tabel 2)" (Table 2 lost)."""
+    state, params = movement
+    inf, cav = _unit(state, Arm.INFANTRY), _unit(state, Arm.CAVALRY)
+    wall = TerrainFeature("w1", TerrainKind.WALL, LineString([(100.0, 100.0), (140.0, 100.0)]), "churchyard wall")
+    hedge = TerrainFeature("h1", TerrainKind.HEDGE, LineString([(100.0, 100.0), (140.0, 100.0)]), "hedge")
+    step = (0.0, 20.0)  # north across y = 100
+    plain = _check(_alone(state, inf), params, inf, step, terrain=(wall,))
+    assert plain.allowed_cm == 30.0 and any("Table 2" in n and "umpire deducts" in n for n in plain.notes)
+    given = {**params, "toe.terrain_deduction_cm.wall": 5}
+    paid = _check(_alone(state, inf), given, inf, step, terrain=(wall,))
+    assert paid.allowed_cm == 25.0 and any("5 cm deducted" in n for n in paid.notes)
+    assert (
+        _check(
+            _alone(state, inf), {**params, "toe.terrain_deduction_cm.hedge": 5}, inf, step, terrain=(hedge,)
+        ).allowed_cm
+        == 30.0
+    )
+    mounted = _check(_alone(state, cav), {**params, "toe.terrain_deduction_cm.hedge": 5}, cav, step, terrain=(hedge,))
+    assert mounted.allowed_cm == 45.0 - 5.0
+    refused = _check(_alone(state, cav), given, cav, step, terrain=(wall,))
+    assert not refused.legal and any("cannot pass walls" in p for p in refused.problems)
+
+
+def test_horse_artillery_limbers_free_and_foot_artillery_pays_table_2():
+    """4.6 "Det tager ikke tid (fradrag i marchlængde) for ridende artilleri at foretage af-/påprodsning.
+    For fodbatterier fremgår fradrag i marchlængden af tabel 2" (Table 2 lost)."""
+    rs = get_ruleset("toe")
+    s = jena(phase="movement", changes={BATTERY: {"formation": Formation.UNLIMBERED}})
+    foot = rs.formation_change(s.state, BATTERY, "limbered", {"formation_change_cm": 4})
+    assert foot.cost_cm is None and "Table 2" in foot.explanation and "umpire deducts" in foot.explanation
+    paid = rs.formation_change(s.state, BATTERY, "limbered", {"formation_change_cm": 4, "limber_deduction_cm": 3})
+    assert paid.cost_cm == 3.0
+    h = jena(
+        phase="movement", changes={BATTERY: {"formation": Formation.UNLIMBERED, "subtype": Subtype.HORSE_ARTILLERY}}
+    )
+    horse = rs.formation_change(h.state, BATTERY, "limbered", {"formation_change_cm": 4, "limber_deduction_cm": 3})
+    assert horse.cost_cm == 0.0 and "no cost" in horse.explanation
+    # any other formation change still pays the national supplement's deduction
+    assert rs.formation_change(s.state, DEF, "column", {"formation_change_cm": 4}).cost_cm == 4.0
