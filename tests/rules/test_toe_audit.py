@@ -30,8 +30,10 @@ from battlestudio.rules.moves import MoveRequest
 from battlestudio.rules.params import RuleRefused
 from battlestudio.rules.toe import fire, fire_geometry, melee
 from battlestudio.rules.toe.common import corps_of, params_for
+from battlestudio.rules.toe.report import orders_report
 from battlestudio.session import GameSession
 from tests.rules.test_toe_march import ELCHINGEN, _alone, _check, _unit
+from tests.rules.toe_runner import CASES, load_case
 from tests.rules.toe_combat_world import ATT, BATTERY, DEF, FRONT, HUSSAR, TABLES, jena
 from tests.test_rules_trace import _trace
 
@@ -308,3 +310,16 @@ def test_horse_artillery_limbers_free_and_foot_artillery_pays_table_2():
     assert horse.cost_cm == 0.0 and "no cost" in horse.explanation
     # any other formation change still pays the national supplement's deduction
     assert rs.formation_change(s.state, DEF, "column", {"formation_change_cm": 4}).cost_cm == 4.0
+
+
+def test_the_orders_report_warns_of_a_second_c_in_c():
+    """1.4 "Der kan i en hær kun være én hærchef": the orders report names a side's C-in-Cs when
+    it has more than one (on the Auerstedt case world: Napoleon, then Davout made a C-in-C)."""
+    state, params, _, _ = load_case(CASES / "out-of-command-boundaries")
+    chiefs = [c for c in state.commanders.values() if c.echelon == "c_in_c"]
+    assert [c.side for c in chiefs].count("french") == 1
+    assert "C-in-Cs" not in orders_report(state, params)
+    two = state.evolve(commanders={**state.commanders, "davout": replace(state.commanders["davout"], echelon="c_in_c")})
+    text = orders_report(two, params)
+    line = next(x for x in text.splitlines() if "C-in-Cs" in x)
+    assert line.startswith("! 2 C-in-Cs") and "Davout" in line and "(1.4" in line
