@@ -323,3 +323,16 @@ def test_the_orders_report_warns_of_a_second_c_in_c():
     text = orders_report(two, params)
     line = next(x for x in text.splitlines() if "C-in-Cs" in x)
     assert line.startswith("! 2 C-in-Cs") and "Davout" in line and "(1.4" in line
+
+
+def test_no_melee_in_impassable_terrain():
+    """4.7 "Enheder kan ikke kæmpe i ufremkommeligt terræn"."""
+    s = jena(params=TABLES)
+    d = s.state.units[DEF].footprint()
+    marsh = TerrainFeature("m1", TerrainKind.IMPASSABLE, d.buffer(2.0), "Isserstedt marsh")
+    p = params_for(s.params)
+    assert melee.situation(s.state, ActionRequest("melee", ATT, {"target": DEF}), p).defender.id == DEF
+    with pytest.raises(RuleRefused, match=r"impassable Isserstedt marsh.*\(4\.7"):
+        melee.situation(s.state, ActionRequest("melee", ATT, {"target": DEF}, terrain=(marsh,)), p)
+    out = s.act(ActionRequest("melee", ATT, {"target": DEF}, terrain=(marsh,)))
+    assert out.status == "refused" and "cannot fight there" in out.explanation

@@ -24,6 +24,7 @@ from itertools import product
 from typing import Any
 from collections.abc import Mapping
 
+from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import Melee
 from battlestudio.replay.events import BattleEvent
@@ -189,6 +190,14 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
         raise RuleRefused(f"melee: {de.name} is not an enemy of {att.name}")
     if not in_contact(p, att, de):
         raise RuleRefused(f"melee: {att.name} is not in base contact with {de.name} (5.1 'i brikkontakt')")
+    for t in req.terrain:
+        if getattr(t, "kind", None) is TerrainKind.IMPASSABLE:
+            for u in (att, de):
+                if u.footprint().intersection(t.geometry).area > 1e-6:
+                    raise RuleRefused(
+                        f"melee: {u.name} stands in the impassable {t.name or t.id}: units cannot fight there "
+                        "(4.7 'Enheder kan ikke kæmpe i ufremkommeligt terræn')"
+                    )
     continued = continued_with(state, att, de)
     m = mark_of(state, att.id)
     if this_turn(state, m) and de.id in tuple(m.get("opponents", ())):
