@@ -336,3 +336,38 @@ def test_no_melee_in_impassable_terrain():
         melee.situation(s.state, ActionRequest("melee", ATT, {"target": DEF}, terrain=(marsh,)), p)
     out = s.act(ActionRequest("melee", ATT, {"target": DEF}, terrain=(marsh,)))
     assert out.status == "refused" and "cannot fight there" in out.explanation
+
+
+def test_a_detached_brigade_at_its_point_only_changes_formation_and_pivots():
+    """2.11 "Selvstædige udskilte brigader kan ikke foretage bevægelser når brigaden har bevæget sig til
+    det fastlagte punkt. Brigaden kan således alene foretage formationsændringer og pivoteringer"."""
+    from tests.rules.toe_runner import run_action
+
+    state, params, actions, _ = load_case(CASES / "detached-formations-move-to-their-point")
+    u = state.units["petit"]  # Petit's brigade, detached to (95, 80)
+    rs = get_ruleset("toe")
+    step = MoveRequest(u.id, (u.position, (u.position[0], u.position[1] + 3.0)))
+    assert not any("(2.11)" in p for p in rs.move_check(state, step, params).problems)  # on its way
+    for action in actions[:3]:  # Petit's three moves take him to his point
+        _, state = run_action(state, params, action)
+    u = state.units["petit"]
+    assert u.position == pytest.approx((95.0, 80.0))
+    step = MoveRequest(u.id, (u.position, (u.position[0], u.position[1] + 3.0)))
+    check = rs.move_check(state, step, params)
+    assert not check.legal and any("detached brigade at its point" in p and "(2.11)" in p for p in check.problems)
+    pivot = rs.move_check(state, MoveRequest(u.id, (u.position, u.position), facing=u.facing + 30.0), params)
+    assert not any("(2.11)" in p for p in pivot.problems)
+
+
+def test_a_march_column_turning_on_a_road_makes_no_formation_change(movement):
+    """4.4 "Vendinger og pivotering med mere en 45 grader anses som værende formationsændring dog ikke
+    enheder i marchkolonner på vej"."""
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.MARCH_COLUMN)
+    st = _alone(state, u)
+    road = TerrainFeature("r1", TerrainKind.ROAD, LineString([(120.0, 80.0), (120.0, 100.0)]), "road", width=2.0)
+    cost = {**params, "toe.formation_change_cm": 5}
+    off = _check(st, cost, u, (0.0, 5.0), facing=0.0)
+    assert off.allowed_cm == 30.0 - 5.0 and any("counts as a formation change" in n for n in off.notes)
+    on = _check(st, cost, u, (0.0, 5.0), facing=0.0, terrain=(road,))
+    assert on.allowed_cm == 30.0 and any("on a road: not a formation change" in n for n in on.notes)

@@ -49,6 +49,7 @@ from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.params import RuleParameters, RuleRefused
+from battlestudio.rules.toe.checks import detached_at_point
 from battlestudio.rules.toe.common import march_length, order_in_force_for
 from battlestudio.rules.toe.reactions import REACTED, this_player_turn
 
@@ -147,6 +148,11 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     if state.flags.get(f"continued_melee:{u.id}"):
         immobile = True
         problems.append(f"{u.name} is in continued melee and cannot move unless the melee is broken off (4.2, 7.5).")
+    if moved and detached_at_point(state, u.id):
+        immobile = True
+        problems.append(
+            f"{u.name} is a detached brigade at its point: there it only changes formation and pivots (2.11)."
+        )
     # 4.4 states and formations that do not move
     if u.state in (OrderState.ELIMINATED.value, OrderState.FU.value):
         immobile = True
@@ -194,7 +200,10 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
                     f"sideways move ({off:.0f}° from the front, 4.3): {how} march length, {allowed:g} cm "
                     "(toe.sideways_move)."
                 )
-    if turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
+    road_turn = u.formation is Formation.MARCH_COLUMN and turned > PIVOT_FREE_DEG + 1e-9 and _on_road(req)
+    if road_turn:
+        notes.append(f"the turn of {turned:.0f}° is a march column's on a road: not a formation change (4.4).")
+    elif turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
         found = p.lookup(f"formation_change_cm.{u.nation}", "formation_change_cm") if u.nation else None
         found = found or p.lookup("formation_change_cm")
         if found is not None and allowed is not None:
