@@ -371,3 +371,15 @@ def test_a_march_column_turning_on_a_road_makes_no_formation_change(movement):
     assert off.allowed_cm == 30.0 - 5.0 and any("counts as a formation change" in n for n in off.notes)
     on = _check(st, cost, u, (0.0, 5.0), facing=0.0, terrain=(road,))
     assert on.allowed_cm == 30.0 and any("on a road: not a formation change" in n for n in on.notes)
+
+
+def test_one_figure_in_range_lets_the_whole_unit_fire():
+    """6.1 "Hvis en figur er indenfor rækkevidde af den beskudte enhed kan hele enheden skyde": von
+    Pelet, in line facing the 100e across a gap, fires with all its figures though only the part of
+    its front opposite the 100e is near it (range from the nearest points)."""
+    width = jena().state.units[DEF].rect().width
+    s = jena(phase="fire", placements={ATT: ((FRONT[0] + width / 2 + 3.0, FRONT[1] - 4.0), 90.0)})
+    shooter = s.state.units[DEF]
+    shot = fire.plan(s.state, params_for(s.params), shooter, ATT)
+    assert shot.figures == shooter.figures
+    assert f"all {shooter.figures} figures fire" in " ".join(shot.clauses)
