@@ -383,3 +383,24 @@ def test_one_figure_in_range_lets_the_whole_unit_fire():
     shot = fire.plan(s.state, params_for(s.params), shooter, ATT)
     assert shot.figures == shooter.figures
     assert f"all {shooter.figures} figures fire" in " ".join(shot.clauses)
+
+
+def test_a_unit_may_not_leave_its_generals_command_distance_voluntarily():
+    """2.4 "må ikke frivilligt forlade korpsgeneralens kommandoafstand" (and a division general's,
+    2.5; 4.3 "indenfor ... generalens kommandoafstand"): the 100e, 3.5 cm from its division general
+    (15 cm command distance, assumed), may advance 8 cm but not 20; a unit already outside may move
+    (it must come back)."""
+    s = jena(phase="movement", support_gap=None, placements={ATT: ((371.25, 152.0), 90.0)})
+    rs = get_ruleset("toe")
+    u = s.state.units[ATT]
+
+    def ahead(cm):
+        return rs.move_check(s.state, MoveRequest(ATT, (u.position, (u.position[0], u.position[1] + cm))), s.params)
+
+    assert not any("(2.4, 4.3)" in p for p in ahead(8.0).problems)
+    far = ahead(20.0)
+    assert not far.legal and any("command distance" in p and "(2.4, 4.3)" in p for p in far.problems), far.problems
+    out = jena(phase="movement", support_gap=None)  # the 100e at FRONT, 30 cm from its general
+    v = out.state.units[ATT]
+    back = rs.move_check(out.state, MoveRequest(ATT, (v.position, (v.position[0], v.position[1] - 5.0))), out.params)
+    assert not any("(2.4, 4.3)" in p for p in back.problems)

@@ -50,7 +50,8 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.toe.checks import detached_at_point
-from battlestudio.rules.toe.common import march_length, order_in_force_for
+from battlestudio.rules.toe.command import required_reach
+from battlestudio.rules.toe.common import base_of, footprint, is_detached, is_fled, march_length, order_in_force_for
 from battlestudio.rules.toe.reactions import REACTED, this_player_turn
 
 PIVOT_FREE_DEG = 45.0
@@ -252,6 +253,9 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
         elif t.kind is TerrainKind.IMPASSABLE:
             problems.append(f"{u.name} enters the impassable {name} (4.7).")
+    leaves_command = _leaves_command(state, p, u, after) if moved else ""
+    if leaves_command:
+        problems.append(leaves_command)
     _towns(state, p, u, after, req, problems, notes)
     # 4.4 leaving the table
     leaves = False
@@ -289,6 +293,33 @@ def _obstacles(
                 f"{u.name} crosses the {kind} {name}: {float(found[1]):g} cm deducted (4.7, scenario {found[0]})."
             )
     return allowed
+
+
+def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -> str:
+    """Why the move takes ``u`` out of its superior's command distance ("" when it does not): a unit
+    within it may not leave it voluntarily (2.4 "må ikke frivilligt forlade korpsgeneralens
+    kommandoafstand", 4.3). Not judged for cavalry (4.9: it may, with an attack declared in the
+    same turn), detached or fled units, a superior without a known distance, or another
+    ``command_measure`` than nearest points."""
+    sup = state.oob.superior(u.id)
+    if sup is None or sup not in state.commanders or sup in state.off_table or u.arm is Arm.CAVALRY:
+        return ""
+    if is_detached(state, u.id) or is_fled(u, p) or p.get("command_measure") != "nearest":
+        return ""
+    try:
+        reach = required_reach(state, sup, p)
+    except RuleRefused:
+        return ""
+    if reach is None:
+        return ""
+    base = base_of(state.commanders[sup])
+    was, now = base.distance(footprint(u)), base.distance(footprint(after))
+    if was > reach + 1e-6 or now <= reach + 1e-6:
+        return ""
+    return (
+        f"{u.name} would leave {state.commanders[sup].name}'s command distance ({now:.1f} cm, {reach:g} cm "
+        "allowed): a unit may not leave it voluntarily (2.4, 4.3)."
+    )
 
 
 def _in_zone(u: Unit, zone: TownZone) -> bool:
