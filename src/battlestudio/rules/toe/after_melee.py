@@ -42,6 +42,7 @@ def _must_follow_up(state: GameState, u: Unit) -> bool:
 
 
 def advance_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``advance`` offered to a winner that must follow up (7.3, 7.3.1)."""
     u = state.units.get(subject)
     if state.phase != PHASE or not on_table(state, u):
         return None
@@ -128,6 +129,7 @@ def _advance(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[s
 
 
 def advance_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The winner's advance up to 5 cm, or its occupying a building or attacking on (7.3, 7.3.1)."""
     text, evs = _advance(state, req, p)
     return ActionOutcome("resolved", text, tuple(evs), (), tuple(p.assumptions()))
 
@@ -156,6 +158,7 @@ def _undecided_in_order(state: GameState, u: Unit) -> tuple[bool, str]:
 
 
 def break_off_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``break_off`` offered to a unit of an undecided melee (7.3, 7.3.2)."""
     u = state.units.get(subject)
     if state.phase != PHASE or not on_table(state, u):
         return None
@@ -211,6 +214,7 @@ def break_off_preview(state: GameState, req: ActionRequest, p: RuleParameters) -
 
 
 def break_off_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The reaction roll to break off an undecided melee and the move back of ½ march length (7.3, 7.3.2)."""
     u = state.units[req.subject]
     stamp = stamp_of(state)
     need = int(p.get("reaction_threshold"))

@@ -98,7 +98,7 @@ def table1_modifiers(p: RuleParameters) -> list[Modifier]:
 
 
 def dice_spec(p: RuleParameters) -> DiceSpec:
-    """The d10 of command control, 0–9 or 1–10 (assumed ``d10_zero_based``, A1)."""
+    """The d10 of command control, 0–9 or 1–10 (1.1: one d10 and two d6; assumed ``d10_zero_based``, A1)."""
     return DiceSpec(1, 10, bool(p.get("d10_zero_based")))
 
 

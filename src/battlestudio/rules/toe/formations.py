@@ -13,6 +13,8 @@ the unit stands afterwards and what it costs.
   table: a big column is wider than the same unit's square (issue 16 D12);
 * 4.5: the front-edge midpoint and facing are kept; line ↔ march column turns on the spot;
   a square may face out of any of its sides (``formations.reformed_unit``);
+* 4.6: horse artillery limbers and unlimbers at no cost; foot artillery pays Table 2's deduction
+  (lost: ``limber_deduction_cm``, else the umpire's);
 * 4.4: the change is paid from the march length, by a deduction the national supplements give
   (lost from the seed): the scenario parameter ``formation_change_cm`` (or
   ``formation_change_cm.<nation>``) when it sets one, else none is deducted and the
@@ -29,7 +31,7 @@ from shapely.geometry import box
 from battlestudio.model.formations import FormationChange, arm_formation_problem, formation_problem, reformed_unit
 from battlestudio.model.geometry import EDGE_NAMES, EdgeName
 from battlestudio.model.terrain import TerrainKind
-from battlestudio.model.units import Formation, OrderState, Unit, UnitValueError
+from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit, UnitValueError
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved
 from battlestudio.replay.state import GameState
@@ -40,6 +42,9 @@ from battlestudio.rules.protocol import ParameterSpec
 
 COST_PARAMETER = "formation_change_cm"
 """Scenario parameter of the march-length deduction for a formation change (national supplement)."""
+
+LIMBER_PARAMETER = "limber_deduction_cm"
+"""Scenario parameter of foot artillery's march-length deduction to limber or unlimber (Table 2, 4.6)."""
 
 UNFOLD_ROOM = "unfold_room"
 """Assumed parameter (toe.toml, 1.7): which formation changes need room to unfold into."""
@@ -179,6 +184,18 @@ def formation_change(
     else:
         anchor = "the centre of the front edge and the facing stay where they were (4.5)"
     found = params.lookup(f"{COST_PARAMETER}.{u.nation}", COST_PARAMETER) if u.nation else params.lookup(COST_PARAMETER)
+    limbering = u.arm == Arm.ARTILLERY and {old, new.value} == {"limbered", "unlimbered"}
+    if limbering and u.subtype == Subtype.HORSE_ARTILLERY:
+        text = f"{u.name}: {old} → {new.value}; horse artillery limbers and unlimbers at no cost (4.6)."
+        return FormationChange(after, text, 0.0)
+    if limbering:
+        found = params.lookup(f"{LIMBER_PARAMETER}.{u.nation}", LIMBER_PARAMETER)
+        if found is None:
+            text = (
+                f"{u.name}: {old} → {new.value}; foot artillery's deduction is in Table 2, lost from the rules "
+                f"text (4.6): the umpire deducts it (scenario parameter {LIMBER_PARAMETER})."
+            )
+            return FormationChange(after, text, None)
     if found is not None:
         cost: float | None = float(found[1])
         paid = f"it costs {cost:g} cm of its march length (4.4; scenario parameter {found[0]})"

@@ -16,8 +16,11 @@ What the seed gives, each a problem or note with its section:
   gives ``formation_change_cm``, is deducted); leaving the table loses the unit;
 * 4.4 Gennemmarch: no passage through friendly units, except own unlimbered batteries;
 * 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
+* 4.4 march-column speed only under a march order on a road, else column speed
+  (``march_length_cm.<arm>.march_column`` / ``.column`` when the scenario gives them);
 * 4.7 no unit marches through woods; artillery and cavalry cannot pass walls; impassable
-  terrain is impassable;
+  terrain is impassable; hedges (artillery, cavalry) and walls (other arms) cost the lost Table 2's
+  deduction (``terrain_deduction_cm.<kind>``, else the umpire's);
 * 4.8 towns (the request's ``towns``): a unit ends in a town zone when its centre does;
   "Der kan som udgangspunkt deployeres en enhed eller 40 figurer i en byzone" — a zone holds
   one unit (``TownZone.capacity``) or any units of at most 40 figures (``town_zone_figures``),
@@ -46,10 +49,15 @@ from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.params import RuleParameters, RuleRefused
-from battlestudio.rules.toe.common import march_length
+from battlestudio.rules.toe.checks import detached_at_point
+from battlestudio.rules.toe.command import required_reach
+from battlestudio.rules.toe.common import base_of, footprint, is_detached, is_fled, march_length, order_in_force_for
 from battlestudio.rules.toe.reactions import REACTED, this_player_turn
 
 PIVOT_FREE_DEG = 45.0
+
+ROAD_MARGIN_CM = 1.0
+"""How far beyond a road's drawn edge a march column's path may run and still be on the road (4.4)."""
 
 
 def _angle(a: float, b: float) -> float:
@@ -72,12 +80,34 @@ def _corner_paths(u: Unit, path: tuple[Point, ...], facing: float) -> list[float
     return out
 
 
-def _allowance(u: Unit, p: RuleParameters, notes: list[str]) -> float | None:
-    """The unit's march length in its formation (4.4), None when the scenario lacks it."""
+def _on_road(req: MoveRequest) -> bool:
+    """Whether the whole path runs on the roads of ``req.terrain`` (4.4 'på vej')."""
+    roads = [
+        t.geometry.buffer((t.width or 0.0) / 2 + ROAD_MARGIN_CM) for t in req.terrain if t.kind is TerrainKind.ROAD
+    ]
+    return bool(roads) and LineString(req.path).within(unary_union(roads))
+
+
+def _allowance(u: Unit, p: RuleParameters, notes: list[str], state: GameState, req: MoveRequest) -> float | None:
+    """The unit's march length in its formation (4.4), None when the scenario lacks it. A march
+    column moves at march-column speed only under a march order and on a road, else at column
+    speed (4.4 "Marchkolonne hastighed kan kun anvendes af enheder med marchordre såfremt disse
+    bevæger sig på vej. Andre enheder i marchkolonne bevæges med kolonnehastighed")."""
     found = p.lookup(
         f"march_length_cm.{u.nation}.{u.arm.value}.{u.formation.value}",
         f"march_length_cm.{u.arm.value}.{u.formation.value}",
     )
+    if found is not None and u.formation is Formation.MARCH_COLUMN:
+        order, _ = order_in_force_for(state, u.id)
+        why = "" if order is not None and order.order_type == "M" else "has no march order"
+        why = why or ("" if _on_road(req) else "does not move on a road")
+        if why:
+            col = p.lookup(f"march_length_cm.{u.nation}.{u.arm.value}.column", f"march_length_cm.{u.arm.value}.column")
+            notes.append(
+                f"{u.name} in march column {why}: march-column speed only under a march order on a road, else "
+                f"column speed (4.4){'' if col else '; the scenario gives no column length'}."
+            )
+            found = col
     if found is not None:
         notes.append(f"march length {float(found[1]):g} cm in {u.formation.value} (scenario {found[0]}, 4.4).")
         return float(found[1])
@@ -119,6 +149,11 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     if state.flags.get(f"continued_melee:{u.id}"):
         immobile = True
         problems.append(f"{u.name} is in continued melee and cannot move unless the melee is broken off (4.2, 7.5).")
+    if moved and detached_at_point(state, u.id):
+        immobile = True
+        problems.append(
+            f"{u.name} is a detached brigade at its point: there it only changes formation and pivots (2.11)."
+        )
     # 4.4 states and formations that do not move
     if u.state in (OrderState.ELIMINATED.value, OrderState.FU.value):
         immobile = True
@@ -137,7 +172,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
                 f"{turned:.0f}°); limber it to march (4.6.3)."
             )
     # 4.4 direction and distance
-    allowed = _allowance(u, p, notes)
+    allowed = _allowance(u, p, notes, state, req)
     if allowed is not None and reaction is not None and reaction.get("kind") == "move":
         allowed /= 2.0
         notes.append(f"a reaction move: up to half a move, {allowed:g} cm (5.2 'et halvt træk').")
@@ -166,7 +201,10 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
                     f"sideways move ({off:.0f}° from the front, 4.3): {how} march length, {allowed:g} cm "
                     "(toe.sideways_move)."
                 )
-    if turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
+    road_turn = u.formation is Formation.MARCH_COLUMN and turned > PIVOT_FREE_DEG + 1e-9 and _on_road(req)
+    if road_turn:
+        notes.append(f"the turn of {turned:.0f}° is a march column's on a road: not a formation change (4.4).")
+    elif turned > PIVOT_FREE_DEG + 1e-9 and not (u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED):
         found = p.lookup(f"formation_change_cm.{u.nation}", "formation_change_cm") if u.nation else None
         found = found or p.lookup("formation_change_cm")
         if found is not None and allowed is not None:
@@ -177,11 +215,12 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             )
         else:
             notes.append(f"the turn of {turned:.0f}° (> 45°) counts as a formation change (4.4).")
+    after = replace(u, position=end, facing=facing)
+    swept = _swept(u, after, req.path)
+    allowed = _obstacles(u, p, req, swept, allowed, notes)
     if allowed is not None and used > allowed + 1e-6:
         problems.append(f"{u.name} goes {used:.1f} cm, beyond its {allowed:.1f} cm (4.4).")
     # 4.4 passage through friendly units
-    after = replace(u, position=end, facing=facing)
-    swept = _swept(u, after, req.path)
     friends = [
         o
         for o in state.units.values()
@@ -214,6 +253,9 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
         elif t.kind is TerrainKind.IMPASSABLE:
             problems.append(f"{u.name} enters the impassable {name} (4.7).")
+    leaves_command = _leaves_command(state, p, u, after) if moved else ""
+    if leaves_command:
+        problems.append(leaves_command)
     _towns(state, p, u, after, req, problems, notes)
     # 4.4 leaving the table
     leaves = False
@@ -223,6 +265,61 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             leaves = True
             notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
     return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed), immobile)
+
+
+def _obstacles(
+    u: Unit, p: RuleParameters, req: MoveRequest, swept: Polygon, allowed: float | None, notes: list[str]
+) -> float | None:
+    """``allowed`` less the obstacle deductions of the lost Table 2 for the hedges (artillery and
+    cavalry) and walls (other arms; artillery and cavalry cannot pass them) ``u`` crosses (4.1, 4.7
+    "giver tab i marchlængde ... (jf. tabel 2)"): scenario parameter ``terrain_deduction_cm.<kind>``
+    (or ``.<nation>.<kind>``); while the scenario lacks it the note says the umpire deducts it."""
+    mounted = u.arm in (Arm.ARTILLERY, Arm.CAVALRY)
+    for t in req.terrain:
+        if not ((t.kind is TerrainKind.HEDGE and mounted) or (t.kind is TerrainKind.WALL and not mounted)):
+            continue
+        if not swept.intersects(t.geometry):
+            continue
+        kind, name = t.kind.value, t.name or t.kind.value
+        found = p.lookup(f"terrain_deduction_cm.{u.nation}.{kind}", f"terrain_deduction_cm.{kind}")
+        if found is None:
+            notes.append(
+                f"{u.name} crosses the {kind} {name}: its deduction is in Table 2, lost from the rules text; the "
+                f"umpire deducts it (scenario parameter terrain_deduction_cm.{kind}; 4.1, 4.7)."
+            )
+        elif allowed is not None:
+            allowed -= float(found[1])
+            notes.append(
+                f"{u.name} crosses the {kind} {name}: {float(found[1]):g} cm deducted (4.7, scenario {found[0]})."
+            )
+    return allowed
+
+
+def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -> str:
+    """Why the move takes ``u`` out of its superior's command distance ("" when it does not): a unit
+    within it may not leave it voluntarily (2.4 "må ikke frivilligt forlade korpsgeneralens
+    kommandoafstand", 4.3). Not judged for cavalry (4.9: it may, with an attack declared in the
+    same turn), detached or fled units, a superior without a known distance, or another
+    ``command_measure`` than nearest points."""
+    sup = state.oob.superior(u.id)
+    if sup is None or sup not in state.commanders or sup in state.off_table or u.arm is Arm.CAVALRY:
+        return ""
+    if is_detached(state, u.id) or is_fled(u, p) or p.get("command_measure") != "nearest":
+        return ""
+    try:
+        reach = required_reach(state, sup, p)
+    except RuleRefused:
+        return ""
+    if reach is None:
+        return ""
+    base = base_of(state.commanders[sup])
+    was, now = base.distance(footprint(u)), base.distance(footprint(after))
+    if was > reach + 1e-6 or now <= reach + 1e-6:
+        return ""
+    return (
+        f"{u.name} would leave {state.commanders[sup].name}'s command distance ({now:.1f} cm, {reach:g} cm "
+        "allowed): a unit may not leave it voluntarily (2.4, 4.3)."
+    )
 
 
 def _in_zone(u: Unit, zone: TownZone) -> bool:

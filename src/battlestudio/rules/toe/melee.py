@@ -24,6 +24,7 @@ from itertools import product
 from typing import Any
 from collections.abc import Mapping
 
+from battlestudio.model.terrain import TerrainKind
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import Melee
 from battlestudio.replay.events import BattleEvent
@@ -146,7 +147,8 @@ class Situation:
     notes: tuple[str, ...]
 
     def conditions(self, side: str) -> list[str]:
-        """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``)."""
+        """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``); a unit in FU
+        counts as in column (1.6 "regnes ved nærkamp og beskydning som værende i kolonne")."""
         me, them = (self.attacker, self.defender) if side == "attacker" else (self.defender, self.attacker)
         role = "defender" if self.continued else side
         form = Formation.COLUMN.value if me.state == OrderState.FU.value else me.formation.value
@@ -183,7 +185,7 @@ def _get_unit(state: GameState, uid: Any, what: str) -> Unit:
 
 
 def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
-    """Whether ``a`` and ``b`` fought each other in an earlier player-turn (7.3.3 "Fortsat
+    """Whether ``a`` and ``b`` fought each other in an earlier player-turn (7.3, 7.3.3 "Fortsat
     nærkamp": still in base contact, so both count as defender)."""
     m = mark_of(state, a.id)
     return b.id in tuple(m.get("opponents", ())) and not this_turn(state, m)
@@ -197,6 +199,14 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
         raise RuleRefused(f"melee: {de.name} is not an enemy of {att.name}")
     if not in_contact(p, att, de):
         raise RuleRefused(f"melee: {att.name} is not in base contact with {de.name} (5.1 'i brikkontakt')")
+    for t in req.terrain:
+        if getattr(t, "kind", None) is TerrainKind.IMPASSABLE:
+            for u in (att, de):
+                if u.footprint().intersection(t.geometry).area > 1e-6:
+                    raise RuleRefused(
+                        f"melee: {u.name} stands in the impassable {t.name or t.id}: units cannot fight there "
+                        "(4.7 'Enheder kan ikke kæmpe i ufremkommeligt terræn')"
+                    )
     continued = continued_with(state, att, de)
     m = mark_of(state, att.id)
     if this_turn(state, m) and de.id in tuple(m.get("opponents", ())):
@@ -337,7 +347,7 @@ def _fmt(x: Fraction) -> str:
 
 
 def melee_dice(p: RuleParameters) -> DiceSpec:
-    """The dice each side throws (7.2.1: 2d6, ``melee_dice``)."""
+    """The dice each side throws (1.1, 7.2.1: 2d6, ``melee_dice``)."""
     count, sides = p.get("melee_dice")
     return DiceSpec(int(count), int(sides))
 
@@ -353,7 +363,7 @@ TWO_D6 = DiceSpec(2, 6)
 
 def opposed_odds(att_mod: int, def_mod: int, dice: DiceSpec = TWO_D6) -> tuple[Fraction, Fraction, Fraction]:
     """Exact chances (attacker higher, defender higher, equal) of two opposed rolls of ``dice``
-    (2d6, 7.2.1) with these total modifiers."""
+    (2d6, 7.2, 7.2.1) with these total modifiers."""
     d = _sums(dice.count, dice.sides)
     win = lose = tie = Fraction(0)
     for a, pa in d.items():
@@ -370,7 +380,7 @@ def opposed_odds(att_mod: int, def_mod: int, dice: DiceSpec = TWO_D6) -> tuple[F
 
 def table8(p: RuleParameters, arm: str, margin: int, role: str) -> tuple[int, int]:
     """Figures lost and loser's morale deduction from Table 8 for a side of ``arm`` that is the
-    ``role`` (winner, loser, tie) by ``margin`` (≥ 0)."""
+    ``role`` (winner, loser, tie) by ``margin`` (≥ 0) (7.2)."""
     rows = _losses_rows(p, arm)
     if not rows:
         raise RuleRefused(f"melee: Table 8 has no rows for {arm} (toe.melee_losses.{arm})")

@@ -47,7 +47,7 @@ def _stamp(state: GameState) -> dict[str, Any]:
 
 
 def why_test(state: GameState, u: Unit) -> tuple[str, bool]:
-    """Why ``u`` tests now and whether it must (7.2.2); ("", False) when no melee of this
+    """Why ``u`` tests now and whether it must (7.2, 7.2.2); ("", False) when no melee of this
     player-turn calls for it."""
     m = mark_of(state, u.id)
     if not this_turn(state, m) or m.get("tested"):

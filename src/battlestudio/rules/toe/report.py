@@ -37,6 +37,7 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
         report = check_command(state, p, side)
         lines.append("")
         lines.append(f"== {(sides or {}).get(side, side)} ==")
+        lines += _c_in_c_problem(state, side)
         lines.append("Standing orders:")
         for cid, depth in _walk(state, side):
             c = state.commanders[cid]
@@ -65,6 +66,22 @@ def orders_report(state: GameState, parameters: Mapping[str, Any], sides: Mappin
         lines.append("Assumed readings used (override them in the scenario parameters):")
         lines += [f"  * {a}" for a in used]
     return "\n".join(lines) + "\n"
+
+
+def _c_in_c_problem(state: GameState, side: str) -> list[str]:
+    """A warning line when ``side`` has more than one C-in-C on the table (1.4 "Der kan i en hær kun
+    være én hærchef"), naming them; none otherwise."""
+    c_in_c = sorted(
+        c.name or c.id
+        for c in state.commanders.values()
+        if c.side == side and c.echelon == Echelon.C_IN_C.value and c.id not in state.off_table
+    )
+    if len(c_in_c) < 2:
+        return []
+    return [
+        f"! {len(c_in_c)} C-in-Cs ({', '.join(c_in_c)}): an army has only one (1.4 'Der kan i en hær kun være én "
+        "hærchef'); make the others army generals"
+    ]
 
 
 def _superior_echelon(state: GameState, node: str) -> str:
