@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from battlestudio.model.units import Commander, Unit
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
-from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT
+from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
 
 if TYPE_CHECKING:
@@ -442,15 +442,7 @@ class AggregateLayer(QGraphicsItem):
             finally:
                 p.end()
             self._image = image
-        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, w, h))
-        painter.save()
-        painter.resetTransform()
-        painter.drawImage(
-            QRectF(target),
-            self._image,
-            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
-        )
-        painter.restore()
+        blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
     def draw_markers(self, painter: QPainter, markers: list[Aggregate], quick: bool = False) -> None:
         """Draw ``markers``: hulls in scene coordinates, symbols in device pixels (painter

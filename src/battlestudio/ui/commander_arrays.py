@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.ui.map_item import Z_COMMANDER
+from battlestudio.ui.map_item import Z_COMMANDER, blit_picture
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink, nation_colour
 from battlestudio.ui.troop_items import (
     COMMANDER_DOT_LOD,
@@ -221,15 +221,7 @@ class ArrayCommanderLayer(QGraphicsItem):
             finally:
                 p.end()
             self._image = image
-        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, w, h))
-        painter.save()
-        painter.resetTransform()
-        painter.drawImage(
-            QRectF(target),
-            self._image,
-            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
-        )
-        painter.restore()
+        blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
     def _on_screen(self, world: QTransform, w: int, h: int) -> int:
         """How many flags and dots are drawn within the ``w`` × ``h`` pixel viewport."""

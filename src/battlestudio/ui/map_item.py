@@ -10,8 +10,8 @@ each offers a ``label_request(lod)`` and the view places and draws them (``ui.la
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF
-from PySide6.QtGui import QColor, QPaintEngine
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QColor, QImage, QPainter, QPaintEngine, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
 from battlestudio.ui.labels import LabelRequest, MapContext
@@ -63,3 +63,20 @@ class MapItem(QGraphicsItem):
     def _keep_scene_box(self) -> None:
         r = self._bounds.translated(self.pos())
         self.scene_box = (r.left(), r.top(), r.right(), r.bottom())
+
+
+def blit_picture(
+    painter: QPainter, image: QImage, world: QTransform, exposed: QRectF, w: int, h: int, ratio: float
+) -> None:
+    """Copy the part of ``image`` (a picture of the ``w`` × ``h`` px viewport at device pixel
+    ``ratio``) under ``exposed`` (item coordinates, mapped by ``world``) onto ``painter``: the
+    array layers' and the markers' cached viewport pictures are drawn this way."""
+    target = world.mapRect(exposed).toAlignedRect().intersected(QRect(0, 0, w, h))
+    painter.save()
+    painter.resetTransform()
+    painter.drawImage(
+        QRectF(target),
+        image,
+        QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
+    )
+    painter.restore()

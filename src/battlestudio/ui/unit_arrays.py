@@ -27,7 +27,7 @@ from PySide6.QtCore import QByteArray, QDataStream, QLineF, QPointF, QRect, QRec
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QPolygonF, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT
+from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT, blit_picture
 from battlestudio.ui.troop_items import STRIKE_PEN, UnitItem, UnitShape, _unit_colours, unit_shape
 
 if TYPE_CHECKING:
@@ -436,15 +436,7 @@ class ArrayUnitLayer(QGraphicsItem):
         elif self._dirty:
             self._redraw(world, w, h, np.concatenate(self._dirty))
         self._dirty, self._ndirty = [], 0
-        target = world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, w, h))
-        painter.save()
-        painter.resetTransform()
-        painter.drawImage(
-            QRectF(target),
-            self._image,
-            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
-        )
-        painter.restore()
+        blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
     def _redraw(self, world: QTransform, w: int, h: int, boxes: np.ndarray | None) -> None:
         image = self._image

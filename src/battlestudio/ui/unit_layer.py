@@ -25,11 +25,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from collections.abc import Iterable
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT
+from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT, blit_picture
 from battlestudio.ui.troop_items import STRIKE_PEN, UnitItem, strike_lines
 
 if TYPE_CHECKING:
@@ -170,17 +170,7 @@ class UnitLayer(QGraphicsItem):
         elif self._dirty:
             self._redraw(world, self._dirty)
         self._dirty = []
-        target = (
-            world.mapRect(option.exposedRect).toAlignedRect().intersected(QRect(0, 0, device.width(), device.height()))
-        )
-        painter.save()
-        painter.resetTransform()
-        painter.drawImage(
-            QRectF(target),
-            self._image,
-            QRectF(target.x() * ratio, target.y() * ratio, target.width() * ratio, target.height() * ratio),
-        )
-        painter.restore()
+        blit_picture(painter, self._image, world, option.exposedRect, device.width(), device.height(), ratio)
 
     def _redraw(self, world: QTransform, boxes: list[Box] | None) -> None:
         """Redraw the picture: everything (``boxes`` None) or the units touching ``boxes``."""
