@@ -91,6 +91,16 @@ def test_turn_sequence_is_both_player_turns_of_seven_phases(jena_scenario):
         s.start()
 
 
+def test_a_refused_order_says_why_once(jena_scenario):
+    """The Order dialog writes "Refused:" before the reason; a fresh tester saw it twice."""
+    s = fresh(jena_scenario, seed=1806)
+    s.start()
+    far = OrderRequest(NAPOLEON, LANNES, "A", objective=(420.0, 2000.0))
+    preview = s.preview(far)
+    assert not preview.legal and "must lie within" in preview.reason
+    assert not preview.reason.startswith("Refused")
+
+
 def test_order_is_rolled_with_exact_odds_and_recorded(jena_scenario):
     s = fresh(jena_scenario, seed=1806)
     s.start()

@@ -65,6 +65,20 @@ def test_values_are_read_and_checked_against_the_rulesets_kind(elchingen):
     assert check_value(rows["command_modifiers"], {"good roads": 1}) == ""
 
 
+def test_a_reading_named_by_a_word_takes_one_of_its_choices_and_an_empty_list_any_list(elchingen):
+    """A fresh tester typed ``unfold_room = bogus`` (accepted, refused only at use) and could not
+    set ``prussian_brigade_years`` to ``[1806, 1813]`` ("a list of 0 values")."""
+    rows = rows_by_key(elchingen)
+    assert rows["unfold_room"].choices == ("square", "all", "none")
+    assert check_value(rows["unfold_room"], "bogus") == "it must be one of square, all, none"
+    assert check_value(rows["unfold_room"], "all") == ""
+    assert check_value(rows["auto_retreat_off_table"], "edge") == ""
+    assert check_value(rows["auto_retreat_off_table"], "inside") == "it must be one of off, edge"
+    assert check_value(rows["prussian_brigade_years"], [1806, 1813]) == ""
+    assert check_value(rows["prussian_brigade_years"], []) == ""
+    assert check_value(rows["prussian_brigade_years"], 1815) == "it must be a list"
+
+
 def test_a_value_the_rules_reject_is_a_new_refusal(elchingen):
     rs, state, params = get_ruleset("toe"), GameState.from_scenario(elchingen), elchingen.info.parameters
     assert new_refusal(rs, state, params, {**params, "toe.division_command_distance_cm": 18}) == ""

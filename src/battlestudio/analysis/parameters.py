@@ -31,7 +31,8 @@ class ParameterRow:
     still holds its ``<placeholder>``), rule ``section``, ``status``, ``text``, ``ambiguity``;
     ``ruleset_value`` (None when missing), ``scenario_key`` (the scenario's key that sets it,
     None when unset), the ``value`` in force, and the ``reference`` a new value must look like
-    (the ruleset's value or the file's example; None: a number)."""
+    (the ruleset's value or the file's example; None: a number); ``choices``: the words a
+    reading named by a word may take (empty: any)."""
 
     key: str
     section: str
@@ -45,6 +46,7 @@ class ParameterRow:
     template: bool = False
     unset: bool = False
     """A missing value the scenario does not supply (for a template: nothing under it)."""
+    choices: tuple[str, ...] = ()
 
     @property
     def overridden(self) -> bool:
@@ -101,6 +103,7 @@ def _rows_of(entry: RuleEntry, name: str, own: Mapping[str, str], parameters: Ma
             reference=entry.example if entry.status == MISSING else entry.value,
             template=template,
             unset=unset,
+            choices=entry.choices,
         )
 
     if entry.status == MISSING and _PLACEHOLDER.search(name):
@@ -151,7 +154,8 @@ def _kind(value: Any) -> str:
 def check_value(row: ParameterRow, value: Any) -> str:
     """Why ``value`` cannot be ``row``'s ("" when it can): it must be of the kind of the
     ruleset's value (or the file's example; a number when there is neither) — a number finite,
-    and not negative where the ruleset's is not, a list as long."""
+    and not negative where the ruleset's is not, one of the entry's ``choices`` where it names
+    them, a list as long (any list where the ruleset's is empty)."""
     ref = row.reference
     want = "a number" if ref is None else _kind(ref)
     if isinstance(ref, bool):
@@ -162,8 +166,11 @@ def check_value(row: ParameterRow, value: Any) -> str:
             return "it must not be negative"
     elif isinstance(ref, str):
         ok = isinstance(value, str) and bool(value)
+        if ok and row.choices and value not in row.choices:
+            return "it must be one of " + ", ".join(row.choices)
     elif isinstance(ref, list):
-        ok = isinstance(value, list) and len(value) == len(ref)
+        ok = isinstance(value, list) and (len(value) == len(ref) or not ref)
+        want = "a list" if not ref else want
     elif isinstance(ref, dict):
         ok = isinstance(value, dict)
     else:

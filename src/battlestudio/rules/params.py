@@ -56,7 +56,8 @@ class MissingParameterError(RuleRefused):
 class RuleEntry:
     """One number of a ruleset file: its ``key``, ``value`` (None when missing), rule
     ``section``, ``status`` (rule / assumed / missing), ``text``, the ``ambiguity`` it reads
-    (assumed), the scenario ``parameter`` template (missing) and an ``example`` value."""
+    (assumed), the scenario ``parameter`` template (missing), an ``example`` value and, for a
+    reading named by a word, the ``choices`` it may take."""
 
     key: str
     value: Any
@@ -66,6 +67,7 @@ class RuleEntry:
     ambiguity: str = ""
     parameter: str = ""
     example: Any = None
+    choices: tuple[str, ...] = ()
 
 
 def _resource_dir() -> Path:
@@ -112,6 +114,7 @@ def load_ruleset_file(ruleset_id: str, path: str | None = None) -> tuple[dict[st
             ambiguity=str(raw.get("ambiguity", "")),
             parameter=str(raw.get("parameter", "")),
             example=raw.get("example"),
+            choices=tuple(str(c) for c in raw.get("choices", ())),
         )
     return dict(data.get("ruleset", {})), entries
 

@@ -84,7 +84,8 @@ def preview_order(ruleset: Ruleset, state: GameState, request: OrderRequest, par
     except RuleRefused as exc:
         return OrderPreview(False, str(exc), (), None, f"Refused: {exc}")
     if out.status == "refused":
-        return OrderPreview(False, out.explanation, (), None, out.explanation)
+        reason = out.explanation.removeprefix("Refused: ")  # the dialogs say "Refused:" themselves
+        return OrderPreview(False, reason, (), None, out.explanation)
     chance = Fraction(1)
     for r in out.rolls:
         p = r.probability()
