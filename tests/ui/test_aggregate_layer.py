@@ -19,6 +19,7 @@ from battlestudio.ui.aggregate_layer import (
     CORPS_LOD,
     DIVISION_LOD,
     SYMBOL_PX,
+    _footprints,
     aggregates,
     convex_hull,
     echelon_at,
@@ -51,6 +52,20 @@ def test_zoom_decides_the_echelon():
     assert echelon_at(CORPS_LOD - 0.01) == "corps" and echelon_at(0.3) == "corps"
     assert echelon_at(CORPS_LOD) == "division" and echelon_at(DIVISION_LOD - 0.01) == "division"
     assert echelon_at(DIVISION_LOD) is None and echelon_at(10.0) is None
+
+
+def test_footprints_in_one_pass_are_the_units_own_rectangles(bench):
+    """The markers' footprint corners and centres, worked out for every unit at once, are
+    ``Unit.rect()``'s (scene y down) for every formation, facing and size in a played game."""
+    log = GameLog.from_battle(bench)
+    units = [u for pos in (0, len(log) // 2, len(log)) for u in log.state_at(pos).units.values()]
+    assert len({(u.formation, u.figures) for u in units}) > 5 and len({u.facing for u in units}) > 5
+    centres, corners = _footprints(units)
+    for i, u in enumerate(units):
+        r = u.rect()
+        assert centres[i] == pytest.approx((r.centre[0], -r.centre[1]), abs=1e-9)
+        assert corners[i].ravel().tolist() == pytest.approx([v for x, y in r.corners() for v in (x, -y)], abs=1e-9)
+    assert _footprints([])[1].shape == (0, 4, 2)
 
 
 def test_convex_hull_keeps_the_outer_corners():

@@ -40,6 +40,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from battlestudio.model.geometry import unit_rect
 from battlestudio.model.units import Commander, Unit
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
 from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture
@@ -204,51 +205,74 @@ def aggregates(
     return [m for m in out if m is not None]
 
 
-_GEOMETRY: dict[int, tuple[Unit, float, float, tuple[float, ...]]] = {}
-"""id(unit record) → (the record, centre x, centre y, its four corners x, y, …) in scene cm:
-records are immutable and most of a state's records recur in the next one, so a footprint is
-worked out once (at most 60,000 kept: the records are kept alive)."""
+_SIZES: dict[tuple, tuple[float, float]] = {}
+"""(formation, figures, figure width, figure depth, column ranks) → the footprint's (width,
+depth) in cm (``model.geometry.unit_rect``): the same few sizes recur across every record."""
 
 
-def _geometry(u: Unit) -> tuple[Unit, float, float, tuple[float, ...]]:
-    got = _GEOMETRY.get(id(u))
-    if got is None or got[0] is not u:
-        if len(_GEOMETRY) > 60_000:
-            _GEOMETRY.clear()
-        rect = u.rect()
-        cx, cy = rect.centre
-        (ax, ay), (bx, by), (cx_, cy_), (dx, dy) = rect.corners()
-        got = _GEOMETRY[id(u)] = (u, cx, -cy, (ax, -ay, bx, -by, cx_, -cy_, dx, -dy))  # y down
+def _size(u: Unit) -> tuple[float, float]:
+    key = (u.formation, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
+    got = _SIZES.get(key)
+    if got is None:
+        r = unit_rect((0.0, 0.0), 0.0, u.formation.value, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
+        got = _SIZES[key] = (r.width, r.depth)
     return got
+
+
+def _footprints(units: list[Unit]) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (n, 2) and corners (n, 4, 2) of ``units``' footprints in scene cm (y down), as
+    ``Unit.rect()`` gives them (front-left, front-right, rear-right, rear-left), in one
+    vectorised pass."""
+    n = len(units)
+    pos = np.empty((n, 2))
+    facing = np.empty(n)
+    size = np.empty((n, 2))
+    for i, u in enumerate(units):
+        pos[i] = u.position
+        facing[i] = u.facing
+        size[i] = _size(u)
+    t = np.radians(facing)
+    fwd = np.stack([np.cos(t), np.sin(t)], axis=1)
+    right = np.stack([np.sin(t), -np.cos(t)], axis=1)
+    half = (size[:, 0] / 2.0)[:, None] * right
+    depth = size[:, 1][:, None] * fwd
+    fl, fr = pos - half, pos + half
+    corners = np.stack([fl, fr, fr - depth, fl - depth], axis=1)
+    centres = pos - depth / 2.0
+    flip = np.array([1.0, -1.0])
+    return centres * flip, corners * flip
 
 
 def _markers(groups: list[tuple[Commander, list[Unit]]], echelon: str, table: QRectF | None) -> list[Aggregate | None]:
     """The marker of each (commander, his living units) of ``groups``; None for one with no
-    unit on ``table``. The hulls are worked out in one vectorised call."""
-    if table is not None:
-        tx0, ty0, tx1, ty1 = table.left(), table.top(), table.right(), table.bottom()
+    unit on ``table``. Footprints and hulls are worked out in one vectorised pass each."""
+    flat = [u for _, us in groups for u in us]
+    centres, corners = _footprints(flat)
+    on = np.ones(len(flat), bool)
+    if table is not None and flat:
+        cx, cy = centres[:, 0], centres[:, 1]
+        on = (table.left() <= cx) & (cx <= table.right()) & (table.top() <= cy) & (cy <= table.bottom())
     found: list[tuple[int, float, float, dict[str, int]] | None] = []
     clouds: list[Any] = []  # one MultiPoint of footprint corners per group with a unit on the table
     present: list[int] = []
+    start = 0
     for g, (_, us) in enumerate(groups):
-        sx = sy = 0.0
-        n = 0
+        end = start + len(us)
         by_arm: dict[str, int] = {}
-        corners: list[tuple[float, ...]] = []
         for u in us:
             by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
-            _, cx, cy, box = _geometry(u)
-            if table is not None and not (tx0 <= cx <= tx1 and ty0 <= cy <= ty1):
-                continue
-            n += 1
-            sx, sy = sx + cx, sy + cy
-            corners.append(box)
-        found.append((n, sx, sy, by_arm) if n else None)
+        mine = on[start:end]
+        n = int(mine.sum())
         if n:
+            c = centres[start:end][mine]
+            found.append((n, float(c[:, 0].sum()), float(c[:, 1].sum()), by_arm))
             # one geometry per group: building one point object per corner (shapely's
             # ``indices=``) made 40,000 Python objects at x10, and collections with them
-            clouds.append(shapely.multipoints(np.array(corners).reshape(-1, 2)))
+            clouds.append(shapely.multipoints(corners[start:end][mine].reshape(-1, 2)))
             present.append(g)
+        else:
+            found.append(None)
+        start = end
     hulls: list[list[tuple[float, float]]] = [[] for _ in groups]
     if clouds:
         coords, which = shapely.get_coordinates(shapely.convex_hull(clouds), return_index=True)
