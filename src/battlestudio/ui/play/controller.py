@@ -349,6 +349,8 @@ class PlayView(QObject):
         exc = self._unplayable_docs.get(doc)
         if exc is not None:
             self.panel.show_unreplayable(len(doc.battle.events), str(exc))
+        elif doc.battle.events:
+            self.panel.show_kept_game(len(doc.battle.events))
 
     def document_set(self, doc: Document) -> None:
         """The window shows ``doc`` now: bind the Replay dock, the marks, the Game actions."""
