@@ -32,7 +32,9 @@ def _args_import_oob(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format", required=True, choices=["oob", "csv", "xlsx", "fogofwar", "orbat-mapper"], help="input format"
     )
-    p.add_argument("--map", help="TOML column mapping (csv and xlsx)")
+    p.add_argument(
+        "--map", help="TOML column mapping (csv and xlsx; without it the columns are guessed from the header)"
+    )
     p.add_argument("--scenario-id", type=int, help="fogofwar scenario whose forces to import")
     p.add_argument("--georef", metavar="LON,LAT[,BEARING]", help=GEOREF_HELP + " (orbat-mapper; default: derived)")
     p.add_argument("--turn-minutes", type=int, help="minutes per turn of the recorded game (orbat-mapper; default 15)")

@@ -82,9 +82,10 @@ def import_oob(
     Raises
     ------
     OobImportError
-        for an unknown format, a missing mapping (or one given for a format that reads none),
-        a table whose content is not of ``fmt`` (an XLSX workbook is a zip archive), a file that cannot be read,
-        or an import that yields neither a commander nor a unit.
+        for an unknown format, a table without a mapping whose header names no unit column, a
+        mapping given for a format that reads none, a table whose content is not of ``fmt`` (an
+        XLSX workbook is a zip archive), a file that cannot be read, or an import that yields
+        neither a commander nor a unit.
     """
     if fmt not in FORMATS:
         raise OobImportError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -119,11 +120,13 @@ def import_oob(
 
         res = import_republique5(list(paths))
     elif fmt in ("csv", "xlsx"):
-        if mapping is None:
-            raise OobImportError(f"--format {fmt} needs a column mapping (--map mapping.toml)")
         from battlestudio.store.importers.tabular import import_table
 
+        guessed: list[ImportWarning] = []
+        if mapping is None:
+            mapping, guessed = _guessed_mapping(paths[0], fmt)
         res = import_table(paths[0], mapping, fmt=fmt)
+        res.warnings[:0] = guessed
         for p in paths[1:]:
             more = import_table(p, mapping, scenario=res.scenario, fmt=fmt)
             res.warnings += more.warnings
@@ -169,6 +172,34 @@ def import_oob(
             ImportWarning(", ".join(str(p) for p in paths), 0, f"order of battle: {prob.code}: {prob.message}")
         )
     return res
+
+
+def _guessed_mapping(path: str | Path, fmt: str) -> tuple[dict[str, Any], list[ImportWarning]]:
+    """The column mapping guessed from ``path``'s header, as the Import dialog guesses it
+    (``tabular_mapping.guess_fields``), and a note saying what each column was read as.
+
+    Raises
+    ------
+    OobImportError
+        when no column names a unit (no name or echelon column): a mapping must say it.
+    """
+    from battlestudio.store.importers.tabular import read_header
+    from battlestudio.store.importers.tabular_mapping import guess_fields, spec_from_fields
+
+    header = [h for h in read_header(path, fmt)[0] if h]
+    fields = guess_fields(header)
+    if not any(f == "name" or f.startswith("level ") or f in ("commander", "path") for f in fields.values()):
+        raise OobImportError(
+            f"{path}: --format {fmt} without --map, and no column of the header ({', '.join(header)}) names a unit "
+            "(name, commander, or echelon columns such as army, corps, division, brigade); give a column mapping "
+            "(--map mapping.toml, see --help)"
+        )
+    read = ", ".join(f"{h} as {f}" for h, f in fields.items() if f)
+    skipped = [h for h, f in fields.items() if not f]
+    text = f"no --map: the columns were guessed from the header: {read}" + (
+        f"; not read: {', '.join(skipped)}" if skipped else ""
+    )
+    return spec_from_fields(fields), [ImportWarning(str(path), 1, text, ", ".join(header), "note")]
 
 
 def _brigades_read(

@@ -87,7 +87,7 @@ from battlestudio.store.importers.common import (
 )
 from battlestudio.store.importers.republique5 import _source_echelon
 from battlestudio.store.importers.tabular_mapping import ECHELONS, Mapping_, load_mapping
-from battlestudio.store.importers.republique5_words import GRADES
+from battlestudio.store.importers.republique5_words import GRADES, NATIONS
 from battlestudio.rules.toe.scale import map_echelon
 
 ARM_ALIASES = {
@@ -635,8 +635,11 @@ class _Builder:
         return side
 
     def _side(self, row: Mapping[str, str], rowno: int) -> tuple[str, str]:
-        nation = self.col(row, "nation") or self.m.defaults.get("nation", "")
+        """The row's side id and nation: the nation column, else the defaults, else the nation
+        the side's own name says ("Prussian" → Prussia, ``republique5_words.NATIONS``), so a
+        table without a nation column still reads its Prussian brigades by 1.3."""
         raw = self.col(row, "side")
+        nation = self.col(row, "nation") or self.m.defaults.get("nation", "") or NATIONS.get(raw.strip().lower(), "")
         side = self._side_id(row)
         if side not in self.sc.sides:
             taken = (s.colour for s in self.sc.sides.values())

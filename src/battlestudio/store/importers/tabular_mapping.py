@@ -231,7 +231,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("id", "unit id", "key", "uid"),
     "parent": ("parent", "parent id", "superior", "parent unit", "reports to"),
 }
-_LEVEL_WORDS = ("c in c", "army", "wing", "corps", "division", "brigade")
+_LEVEL_WORDS = ("c in c", "army", "wing", "corps", "division", "brigade", "regiment", "battalion")
 
 
 def _norm(header: str) -> str:
