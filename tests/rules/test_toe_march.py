@@ -80,18 +80,22 @@ def test_a_march_length_per_formation_from_the_scenario_wins(movement):
 
 
 def test_the_sideways_reading_is_assumed_and_its_override_changes_the_answer(movement):
-    """4.3 'Enheder må flyttes i enhver retning', which 4.4 measures only forward and backwards (A37)."""
+    """4.3 'Enheder må flyttes i enhver retning ... indenfor enhedens marchlængde': a sidestep at
+    the full march length by default (4.4 halves only backwards); 'half' and 'turn' (A37) override."""
     state, params = movement
     u = _unit(state, Arm.INFANTRY)
     st = _alone(state, u)
     r = right_of(u.facing)
     side = (r[0] * 20.0, r[1] * 20.0)
-    turn = _check(st, params, u, side)
-    assert not turn.legal and "turns first" in turn.problems[0] and turn.assumed == ("sideways_move",)
-    full = _check(st, {**params, "toe.sideways_move": "full"}, u, side)
-    assert full.legal and full.allowed_cm == 30.0 and full.assumed == ()
+    full = _check(st, params, u, side)
+    assert full.legal and full.allowed_cm == 30.0 and full.assumed == ("sideways_move",)
+    assert any("4.3 'Enheder må flyttes i enhver retning'" in n for n in full.notes)
+    too_far = _check(st, params, u, (r[0] * 31.0, r[1] * 31.0))
+    assert not too_far.legal and "beyond its 30.0 cm (4.4)" in too_far.problems[0]
     half = _check(st, {**params, "toe.sideways_move": "half"}, u, side)
-    assert not half.legal and half.allowed_cm == 15.0
+    assert not half.legal and half.allowed_cm == 15.0 and half.assumed == ()
+    turn = _check(st, {**params, "toe.sideways_move": "turn"}, u, side)
+    assert not turn.legal and "turns first" in turn.problems[0]
 
 
 def test_the_figure_with_farthest_to_go_measures_a_turn(movement):

@@ -30,9 +30,10 @@ What the seed gives, each a problem or note with its section:
   zone occupied by others is not marched through (its roads being free is the umpire's call,
   stated in the note).
 
-A move neither forward nor backwards (a sideways move: 4.3 "Enheder må flyttes i enhver
-retning", which 4.4 does not measure) follows ``sideways_move`` (assumed "turn": the unit must
-turn first; "half" or "full" allow a sidestep; A37).
+A move neither forward nor backwards (a sideways move) follows ``sideways_move``: 4.3 "Enheder
+må flyttes i enhver retning eller kombination heraf ... indenfor enhedens marchlængde" allows any
+direction and 4.4 halves only the backwards move, so the assumed default "full" lets a unit
+sidestep at its full march length; "half" halves it; "turn" is the digest's A37 (turn first).
 """
 
 from __future__ import annotations
@@ -190,16 +191,15 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
                 assumed.append("sideways_move")
             if how == "turn":
                 problems.append(
-                    f"{u.name} moves sideways ({off:.0f}° from the front): 4.4 defines only forward and backwards "
-                    "moves, so it turns first (a turn over 45° is a formation change; assumed reading A37, "
-                    "scenario parameter toe.sideways_move = 'half' or 'full' allows a sidestep)."
+                    f"{u.name} moves sideways ({off:.0f}° from the front): under toe.sideways_move = 'turn' (A37) it "
+                    "turns first (a turn over 45° is a formation change; 4.3 'i enhver retning' reads 'full')."
                 )
             else:
                 factor = 0.5 if how == "half" else 1.0
                 allowed *= factor
                 notes.append(
-                    f"sideways move ({off:.0f}° from the front, 4.3): {how} march length, {allowed:g} cm "
-                    "(toe.sideways_move)."
+                    f"sideways move ({off:.0f}° from the front; 4.3 'Enheder må flyttes i enhver retning'): {how} "
+                    f"march length, {allowed:g} cm (toe.sideways_move{'' if p.overridden('sideways_move') else ', assumed'})."
                 )
     road_turn = u.formation is Formation.MARCH_COLUMN and turned > PIVOT_FREE_DEG + 1e-9 and _on_road(req)
     if road_turn:
