@@ -170,10 +170,44 @@ def test_woods_the_table_edge_and_the_passive_side(movement):
     c = (u.position[0] + f[0] * 12.0, u.position[1] + f[1] * 12.0)
     wood = TerrainFeature("w", TerrainKind.WOODS, box(c[0] - 20, c[1] - 3, c[0] + 20, c[1] + 3), name="Kesselwald")
     into = _check(st, params, u, (f[0] * 25.0, f[1] * 25.0), terrain=(wood,))
-    assert not into.legal and "marches through the woods Kesselwald" in into.problems[0]
+    assert not into.legal and "into the woods Kesselwald" in into.problems[0]
+    assert "no unit marches through woods" in into.problems[0]
     edge = replace(u, position=(120.0, TABLE[1] - 5.0))
     off = _check(_alone(state, edge), params, edge, (f[0] * 20.0, f[1] * 20.0))
     assert off.leaves_table and any("lost for the rest of the game (4.4)" in n for n in off.notes)
     enemy = _unit(state, Arm.INFANTRY, side=next(x for x in {v.side for v in state.units.values()} if x != state.side))
     passive = _check(_alone(state, enemy), params, enemy, (f[0] * 5.0, f[1] * 5.0))
     assert not passive.legal and "(4.2, 5.2)" in passive.problems[0]
+
+
+def _terrain(fid: str):
+    return store.load(ELCHINGEN).scenario.terrain[fid]
+
+
+def test_only_infantry_in_line_stands_at_a_wood_edge_and_none_marches_into_woods(movement):
+    """4.7 'En enhed kan ikke marchere gennem skov. En infanterienhed i linie kan placeres i
+    skovkant', on Elchingen's 'Wood towards Göttingen' (its southern edge runs y 140 → 138)."""
+    state, params = movement
+    wood = _terrain("wood-east")
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE, position=(219.0, 128.0), facing=90.0)
+    assert 25.0 < u.rect().width < 36.0 and u.rect().depth < 5.0
+    st = _alone(state, u)
+    at_edge = _check(st, params, u, (0.0, 11.5), terrain=(wood,))
+    assert at_edge.legal and any("at the edge of the woods Wood towards Göttingen" in n for n in at_edge.notes)
+    deep = _check(st, params, u, (0.0, 20.0), terrain=(wood,))
+    assert not deep.legal and "beyond its edge" in deep.problems[0] and "(4.7)" in deep.problems[0]
+    column = replace(u, formation=Formation.COLUMN)
+    assert column.rect().depth < 11.5
+    col = _check(_alone(state, column), params, column, (0.0, 11.5), terrain=(wood,))
+    assert not col.legal and "only infantry in line may stand at a wood's edge, not infantry in column" in (
+        col.problems[0]
+    )
+    horse = replace(_unit(state, Arm.CAVALRY), formation=Formation.LINE, position=(219.0, 128.0), facing=90.0)
+    cav = _check(_alone(state, horse), params, horse, (0.0, 11.5), terrain=(wood,))
+    assert not cav.legal and "not cavalry in line" in cav.problems[0]
+    short = _check(st, params, u, (0.0, 5.0), terrain=(wood,))  # stops short of the wood: nothing said
+    assert short.legal and not any("woods" in n for n in short.notes)
+    # standing at the edge, it may step back out of it
+    edge = replace(u, position=(219.0, 139.5))
+    back = _check(_alone(state, edge), params, edge, (0.0, -5.0), terrain=(wood,))
+    assert back.legal, back.problems

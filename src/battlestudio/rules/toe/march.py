@@ -18,7 +18,8 @@ What the seed gives, each a problem or note with its section:
 * 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
 * 4.4 march-column speed only under a march order on a road, else column speed
   (``march_length_cm.<arm>.march_column`` / ``.column`` when the scenario gives them);
-* 4.7 no unit marches through woods; artillery and cavalry cannot pass walls; impassable
+* 4.7 no unit marches through (or into) woods; only infantry in line may stand at a wood's edge
+  (``_woods``); artillery and cavalry cannot pass walls; impassable
   terrain is impassable; hedges (artillery, cavalry) and walls (other arms) cost the lost Table 2's
   deduction (``terrain_deduction_cm.<kind>``, else the umpire's);
 * 4.8 towns (the request's ``towns``): a unit ends in a town zone when its centre does;
@@ -42,6 +43,7 @@ import math
 from dataclasses import replace
 
 from shapely.geometry import LineString, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from battlestudio.model.geometry import Point, direction_angle, normalize_angle
@@ -239,16 +241,13 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             f"{u.name} passes through {', '.join(sorted(crossed))}: passage through friendly units is not "
             "allowed, except own unlimbered batteries, fleeing units (8.8) and the 8.7 cases (4.4 Gennemmarch)."
         )
-    # 4.7 terrain: the centre's way through woods is a march through them; a line whose
-    # centre stays outside may stand at the wood's edge ("placeres i skovkant")
-    centres = LineString([replace(u, position=q).rect().centre for q in req.path[:-1]] + [after.rect().centre])
+    # 4.7 terrain
     for t in req.terrain:
         if not swept.intersects(t.geometry):
             continue
         name = t.name or t.kind.value
         if t.kind is TerrainKind.WOODS:
-            if centres.intersection(t.geometry).length > 1e-6:
-                problems.append(f"{u.name} marches through the woods {name}: no unit marches through woods (4.7).")
+            _woods(u, after, swept, t.geometry, name, problems, notes)
         elif t.kind is TerrainKind.WALL and u.arm in (Arm.ARTILLERY, Arm.CAVALRY):
             problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
         elif t.kind is TerrainKind.IMPASSABLE:
@@ -265,6 +264,48 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             leaves = True
             notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
     return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed), immobile)
+
+
+WOODS_TINY_CM2 = 0.01
+"""Woods ground (cm²) below which a footprint only touches a wood's outline."""
+
+
+def _woods(
+    u: Unit, after: Unit, swept: Polygon, wood: BaseGeometry, name: str, problems: list[str], notes: list[str]
+) -> None:
+    """4.7 "En enhed kan ikke marchere gennem skov. En infanterienhed i linie kan placeres i
+    skovkant og derved opnå den dækningsværdi der er for skov": no unit's way may take it into
+    woods it did not already stand in; only infantry in line may end at the wood's edge, its
+    footprint reaching no deeper into the woods than its own depth (the edge strip) and no woods
+    crossed on the way there. The cover it gains there is fire's (Table 5)."""
+    if not wood.is_valid or wood.area <= 0.0:
+        return
+    start = u.footprint()
+    already = start.intersection(wood).area
+    entered = swept.intersection(wood).area - already
+    if entered <= WOODS_TINY_CM2:
+        return
+    if u.arm is Arm.INFANTRY and u.formation is Formation.LINE:
+        depth = after.rect().depth
+        end = after.footprint()
+        on_way = swept.intersection(wood).difference(end.buffer(1e-6)).area - already
+        deep = end.intersection(wood.buffer(-depth)).area
+        if on_way <= WOODS_TINY_CM2 and deep <= WOODS_TINY_CM2:
+            notes.append(
+                f"{u.name} stands in line at the edge of the woods {name}: infantry in line may be placed at a "
+                "wood's edge and has the woods' cover (4.7 'kan placeres i skovkant')."
+            )
+            return
+        problems.append(
+            f"{u.name} goes into the woods {name} beyond its edge: no unit marches through woods; infantry in line "
+            "may only stand at the edge, no deeper than its own depth (4.7)."
+        )
+        return
+    what = f"{u.arm.value} in {u.formation.value.replace('_', ' ')}"
+    problems.append(
+        f"{u.name} marches into the woods {name}: no unit marches through woods, and only infantry in line may "
+        f"stand at a wood's edge, not {what} (4.7)."
+    )
 
 
 def _obstacles(
