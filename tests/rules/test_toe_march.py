@@ -19,6 +19,8 @@ from battlestudio.model.units import Arm, Formation
 from battlestudio.replay.state import GameState
 from battlestudio.rules import get_ruleset
 from battlestudio.rules.moves import MoveRequest
+from battlestudio.rules.toe.combat_marks import CombatMarked
+from battlestudio.rules.toe.contact import stamp_of
 from battlestudio.session import GameSession
 
 ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
@@ -211,3 +213,55 @@ def test_only_infantry_in_line_stands_at_a_wood_edge_and_none_marches_into_woods
     edge = replace(u, position=(219.0, 139.5))
     back = _check(_alone(state, edge), params, edge, (0.0, -5.0), terrain=(wood,))
     assert back.legal, back.problems
+
+
+def _friend_ahead(state, u, distance):
+    f = forward(u.facing)
+    other = next(
+        o
+        for o in sorted(state.units.values(), key=lambda o: o.id)
+        if o.side == u.side and o.id != u.id and o.arm is Arm.INFANTRY
+    )
+    at = (u.position[0] + f[0] * distance, u.position[1] + f[1] * distance)
+    return replace(other, position=at, facing=u.facing, formation=Formation.LINE, state="O")
+
+
+def test_the_passage_exceptions_of_4_4_fleeing_changed_to_u_melee_and_u_going_back(movement):
+    """4.4 Gennemmarch: 'Flygtende enheder der gennemmarcherer egne enheder (jf. 8.8), Egne
+    afprodsede batterier ..., Gennemmarch i forbindelse med egen enhed har ændret orden til U.
+    Gennemmarch i forbindelse med nærkamp og U-enheders gennemmarch af egne bagved stående
+    enheder (se 8.7)', on two of Elchingen's French brigades."""
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    f = forward(u.facing)
+    ahead = _friend_ahead(state, u, 10.0)
+    step = (f[0] * 25.0, f[1] * 25.0)
+    plain = _check(_alone(state, u, ahead), params, u, step)
+    assert not plain.legal and f"passes through {ahead.name}" in plain.problems[0]
+    # a fleeing unit passes through its own (8.8): only its FU state is said, not the passage
+    fled = replace(u, state="FU", formation=Formation.NONE)
+    flight = _check(_alone(state, fled, ahead), params, fled, step)
+    assert not any("passes through" in x for x in flight.problems)
+    assert any("fleeing units pass through their own (8.8)" in n for n in flight.notes)
+    # a unit in U after its melee of this player-turn passes through (A41), and so does a melee's move
+    marked = CombatMarked(**stamp_of(state), unit=u.id, mark={"turn": state.turn, "side": state.side})
+    in_u = replace(u, state="U")
+    st = marked.apply(_alone(state, in_u, ahead))
+    after_melee = _check(st, params, in_u, step)
+    assert after_melee.legal and any("changed to U in this player-turn (its melee" in n for n in after_melee.notes)
+    won = _check(marked.apply(_alone(state, u, ahead)), params, u, step)
+    assert won.legal and any("passage in connection with melee (8.7)" in n for n in won.notes)
+    # a U unit whose U has no mark of this player-turn does not pass forward ...
+    assert not _check(_alone(state, in_u, ahead), params, in_u, step).legal
+    # ... but goes back through its own unit standing behind it (8.7)
+    behind = _friend_ahead(state, u, -8.0)
+    back = (-f[0] * 14.0, -f[1] * 14.0)
+    assert not _check(_alone(state, u, behind), params, u, back).legal
+    u_back = _check(_alone(state, in_u, behind), params, in_u, back)
+    assert u_back.legal and any("goes back through its own unit standing behind it (8.7)" in n for n in u_back.notes)
+    # the friend that changed to U in this player-turn may be passed through (A41)
+    friend_u = replace(ahead, state="U")
+    st2 = CombatMarked(**stamp_of(state), unit=ahead.id, mark={"turn": state.turn, "side": state.side}).apply(
+        _alone(state, u, friend_u)
+    )
+    assert _check(st2, params, u, step).legal

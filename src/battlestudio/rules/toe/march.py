@@ -14,7 +14,7 @@ What the seed gives, each a problem or note with its section:
   backwards "med ½ marchlængde"; squares make no voluntary move; FU units cannot be moved;
   a turn or pivot of more than 45° counts as a formation change (its cost, when the scenario
   gives ``formation_change_cm``, is deducted); leaving the table loses the unit;
-* 4.4 Gennemmarch: no passage through friendly units, except own unlimbered batteries;
+* 4.4 Gennemmarch: no passage through friendly units, except its five cases (``_passage``);
 * 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
 * 4.4 march-column speed only under a march order on a road, else column speed
   (``march_length_cm.<arm>.march_column`` / ``.column`` when the scenario gives them);
@@ -46,7 +46,7 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from battlestudio.model.geometry import Point, direction_angle, normalize_angle
+from battlestudio.model.geometry import Point, direction_angle, forward, normalize_angle
 from battlestudio.model.terrain import TerrainKind, TownZone
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.state import GameState
@@ -55,6 +55,7 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.toe.checks import detached_at_point
 from battlestudio.rules.toe.command import required_reach
 from battlestudio.rules.toe.common import base_of, footprint, is_detached, is_fled, march_length, order_in_force_for
+from battlestudio.rules.toe.combat_marks import mark_of, this_turn
 from battlestudio.rules.toe.reactions import REACTED, this_player_turn
 
 PIVOT_FREE_DEG = 45.0
@@ -179,6 +180,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     if allowed is not None and reaction is not None and reaction.get("kind") == "move":
         allowed /= 2.0
         notes.append(f"a reaction move: up to half a move, {allowed:g} cm (5.2 'et halvt træk').")
+    backwards = moved and _angle(direction_angle((end[0] - start[0], end[1] - start[1])), u.facing) >= 135.0 - 1e-9
     if moved and allowed is not None:
         heading = direction_angle((end[0] - start[0], end[1] - start[1]))
         off = _angle(heading, u.facing)
@@ -199,9 +201,10 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             else:
                 factor = 0.5 if how == "half" else 1.0
                 allowed *= factor
+                tag = "" if p.overridden("sideways_move") else ", assumed"
                 notes.append(
                     f"sideways move ({off:.0f}° from the front; 4.3 'Enheder må flyttes i enhver retning'): {how} "
-                    f"march length, {allowed:g} cm (toe.sideways_move{'' if p.overridden('sideways_move') else ', assumed'})."
+                    f"march length, {allowed:g} cm (toe.sideways_move{tag})."
                 )
     road_turn = u.formation is Formation.MARCH_COLUMN and turned > PIVOT_FREE_DEG + 1e-9 and _on_road(req)
     if road_turn:
@@ -222,25 +225,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     allowed = _obstacles(u, p, req, swept, allowed, notes)
     if allowed is not None and used > allowed + 1e-6:
         problems.append(f"{u.name} goes {used:.1f} cm, beyond its {allowed:.1f} cm (4.4).")
-    # 4.4 passage through friendly units
-    friends = [
-        o
-        for o in state.units.values()
-        if o.id != u.id
-        and o.side == u.side
-        and o.id not in state.off_table
-        and o.state != OrderState.ELIMINATED.value
-        and not (o.arm is Arm.ARTILLERY and o.formation is Formation.UNLIMBERED)
-    ]
-    here = u.footprint()
-    crossed = [  # more ground shared than where it stood (touching neighbours share none)
-        o.name for o in friends if swept.intersection(o.footprint()).area > here.intersection(o.footprint()).area + 1e-6
-    ]
-    if crossed:
-        problems.append(
-            f"{u.name} passes through {', '.join(sorted(crossed))}: passage through friendly units is not "
-            "allowed, except own unlimbered batteries, fleeing units (8.8) and the 8.7 cases (4.4 Gennemmarch)."
-        )
+    _passage(state, p, u, swept, backwards, problems, notes)
     # 4.7 terrain
     for t in req.terrain:
         if not swept.intersects(t.geometry):
@@ -264,6 +249,81 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             leaves = True
             notes.append(f"{u.name} goes over the table edge: it is lost for the rest of the game (4.4).")
     return MoveCheck(u.id, not problems, used, allowed, tuple(problems), tuple(notes), leaves, tuple(assumed), immobile)
+
+
+def _changed_to_u_now(state: GameState, o: Unit) -> str:
+    """Why ``o`` counts as having changed to U in this player-turn ("" when it does not): it is
+    in U and fought a melee or tried a reaction in this player-turn (A41: the change comes from a
+    melee, its morale test or a reaction; a U the umpire recorded by hand leaves no such mark)."""
+    if o.state != OrderState.U.value:
+        return ""
+    if this_turn(state, mark_of(state, o.id)):
+        return "its melee of this player-turn"
+    if this_player_turn(state, REACTED, o.id) is not None:
+        return "its reaction of this player-turn"
+    return ""
+
+
+def _behind(u: Unit, o: Unit) -> bool:
+    """Whether ``o``'s centre stands behind ``u``'s front-to-rear axis midpoint (in its rear half)."""
+    (cx, cy), (ox, oy) = u.rect().centre, o.rect().centre
+    fx, fy = forward(u.facing)
+    return (ox - cx) * fx + (oy - cy) * fy < 0.0
+
+
+def _passage(
+    state: GameState,
+    p: RuleParameters,
+    u: Unit,
+    swept: Polygon,
+    backwards: bool,
+    problems: list[str],
+    notes: list[str],
+) -> None:
+    """4.4 Gennemmarch: "Gennemmarch er ikke tilladt, dog kan der foretages gennemmarch i
+    følgende tilfælde: Flygtende enheder der gennemmarcherer egne enheder (jf. 8.8), Egne
+    afprodsede batterier kan gennemmarcheres, Gennemmarch i forbindelse med egen enhed har ændret
+    orden til U. Gennemmarch i forbindelse med nærkamp og U-enheders gennemmarch af egne bagved
+    stående enheder (se 8.7)". A friend ``u``'s way shares more ground with than where it stood
+    is passed through; it is allowed when ``u`` flees (state ``fled_state``), the friend is an
+    unlimbered battery, either changed to U in this player-turn (``_changed_to_u_now``, A41),
+    ``u`` fought a melee in this player-turn (the move is the melee's: 7.3, 8.7), or ``u`` is in
+    U and goes backwards through a friend standing behind it (8.7)."""
+    here = u.footprint()
+    fled = is_fled(u, p)
+    own_u = _changed_to_u_now(state, u)
+    in_melee = this_turn(state, mark_of(state, u.id))
+    blocked: list[str] = []
+    for o in state.units.values():
+        if o.id == u.id or o.side != u.side or o.id in state.off_table or o.state == OrderState.ELIMINATED.value:
+            continue
+        fp = o.footprint()
+        if not swept.intersects(fp):
+            continue
+        if swept.intersection(fp).area <= here.intersection(fp).area + 1e-6:
+            continue  # touching neighbours share no ground
+        if o.arm is Arm.ARTILLERY and o.formation is Formation.UNLIMBERED:
+            why = "an own unlimbered battery may be passed through"
+        elif fled:
+            why = f"{u.name} flees: fleeing units pass through their own (8.8)"
+        elif own_u:
+            why = f"{u.name} changed to U in this player-turn ({own_u}, A41)"
+        elif _changed_to_u_now(state, o):
+            why = f"{o.name} changed to U in this player-turn ({_changed_to_u_now(state, o)}, A41)"
+        elif in_melee:
+            why = f"{u.name} fought a melee in this player-turn: passage in connection with melee (8.7)"
+        elif u.state == OrderState.U.value and backwards and _behind(u, o):
+            why = f"{u.name} is in U and goes back through its own unit standing behind it (8.7)"
+        else:
+            blocked.append(o.name)
+            continue
+        notes.append(f"{u.name} passes through {o.name}: {why} (4.4 Gennemmarch).")
+    if blocked:
+        problems.append(
+            f"{u.name} passes through {', '.join(sorted(blocked))}: passage through friendly units is not "
+            "allowed, except fleeing units (8.8), own unlimbered batteries, units that changed to U in this "
+            "player-turn, in melee and U units going back through their own behind them (8.7) (4.4 Gennemmarch)."
+        )
 
 
 WOODS_TINY_CM2 = 0.01
