@@ -36,7 +36,9 @@ def movement() -> tuple[GameState, dict]:
 
 
 def _alone(state: GameState, *units) -> GameState:
-    return state.evolve(units={u.id: u for u in units})
+    """``units`` alone on the table, without the generals: the rule under test is not mixed with
+    command distance (2.4, 4.2), which has tests of its own."""
+    return state.evolve(units={u.id: u for u in units}, commanders={})
 
 
 def _unit(state: GameState, arm: Arm, side: str | None = None):
@@ -265,3 +267,29 @@ def test_the_passage_exceptions_of_4_4_fleeing_changed_to_u_melee_and_u_going_ba
         _alone(state, u, friend_u)
     )
     assert _check(st2, params, u, step).legal
+
+
+def test_a_unit_outside_command_distance_moves_only_to_seek_it():
+    """4.2 'såfremt den enkelte enhed er indenfor kommandoafstand (se dog 4.9) eller søger dette'
+    (2.4 'skal ... i sin bevægelsesfase bevæge sig indenfor kommandoafstand'): at Jena the 100e
+    Ligne stands 30 cm from its division general (15 cm command distance): a move towards him is
+    legal, one that takes it no nearer is refused naming the rule."""
+    from tests.rules.toe_combat_world import ATT, jena
+
+    s = jena(phase="movement", support_gap=None)
+    rs = get_ruleset("toe")
+    u = s.state.units[ATT]
+    chief = s.state.commanders[s.state.oob.superior(ATT)]
+    gap = (chief.position[0] - u.position[0], chief.position[1] - u.position[1])
+    d = (gap[0] ** 2 + gap[1] ** 2) ** 0.5
+    assert d > 15.0
+
+    def move(cm: float):
+        end = (u.position[0] + gap[0] / d * cm, u.position[1] + gap[1] / d * cm)
+        return rs.move_check(s.state, MoveRequest(ATT, (u.position, end), u.facing), s.params)
+
+    seek = move(6.0)
+    assert not any("(4.2" in x for x in seek.problems), seek.problems
+    away = move(-6.0)
+    assert any("outside" in x and "moves only to seek it (4.2" in x for x in away.problems), away.problems
+    assert not away.legal

@@ -252,7 +252,8 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
 
 
 def _changed_to_u_now(state: GameState, o: Unit) -> str:
-    """Why ``o`` counts as having changed to U in this player-turn ("" when it does not): it is
+    """Why ``o`` counts as having changed to U in this player-turn for 4.4's passage ("Gennemmarch
+    i forbindelse med egen enhed har ændret orden til U"; "" when it does not): it is
     in U and fought a melee or tried a reaction in this player-turn (A41: the change comes from a
     melee, its morale test or a reaction; a U the umpire recorded by hand leaves no such mark)."""
     if o.state != OrderState.U.value:
@@ -397,9 +398,10 @@ def _obstacles(
 
 
 def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -> str:
-    """Why the move takes ``u`` out of its superior's command distance ("" when it does not): a unit
+    """Why the move breaks ``u``'s command distance to its superior ("" when it does not): a unit
     within it may not leave it voluntarily (2.4 "må ikke frivilligt forlade korpsgeneralens
-    kommandoafstand", 4.3). Not judged for cavalry (4.9: it may, with an attack declared in the
+    kommandoafstand", 4.3); a unit outside it moves only to seek it, each move bringing it nearer
+    (4.2 "såfremt den enkelte enhed er indenfor kommandoafstand ... eller søger dette"). Not judged for cavalry (4.9: it may, with an attack declared in the
     same turn), detached or fled units, a superior without a known distance, or another
     ``command_measure`` than nearest points."""
     sup = state.oob.superior(u.id)
@@ -415,7 +417,16 @@ def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -
         return ""
     base = base_of(state.commanders[sup])
     was, now = base.distance(footprint(u)), base.distance(footprint(after))
-    if was > reach + 1e-6 or now <= reach + 1e-6:
+    if was > reach + 1e-6:
+        if now < was - 1e-6:
+            return ""
+        return (
+            f"{u.name} is outside {state.commanders[sup].name}'s command distance ({was:.1f} cm, {reach:g} cm "
+            f"allowed) and this move does not bring it nearer ({now:.1f} cm): a unit outside moves only to seek "
+            "it (4.2 'indenfor kommandoafstand ... eller søger dette'; 2.4 'skal ... bevæge sig indenfor "
+            "kommandoafstand')."
+        )
+    if now <= reach + 1e-6:
         return ""
     return (
         f"{u.name} would leave {state.commanders[sup].name}'s command distance ({now:.1f} cm, {reach:g} cm "
