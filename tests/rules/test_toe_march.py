@@ -21,6 +21,7 @@ from battlestudio.rules import get_ruleset
 from battlestudio.rules.moves import MoveRequest
 from battlestudio.rules.toe.combat_marks import CombatMarked
 from battlestudio.rules.toe.contact import stamp_of
+from battlestudio.rules.toe.march import in_the_river_on_a_bridge
 from battlestudio.session import GameSession
 
 ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
@@ -203,8 +204,9 @@ def test_only_infantry_in_line_stands_at_a_wood_edge_and_none_marches_into_woods
     column = replace(u, formation=Formation.COLUMN)
     assert column.rect().depth < 11.5
     col = _check(_alone(state, column), params, column, (0.0, 11.5), terrain=(wood,))
-    assert not col.legal and "only infantry in line may stand at a wood's edge, not infantry in column" in (
-        col.problems[0]
+    assert (
+        not col.legal
+        and "only infantry in line may stand at a wood's edge, not infantry in column" in (col.problems[0])
     )
     horse = replace(_unit(state, Arm.CAVALRY), formation=Formation.LINE, position=(219.0, 128.0), facing=90.0)
     cav = _check(_alone(state, horse), params, horse, (0.0, 11.5), terrain=(wood,))
@@ -293,3 +295,34 @@ def test_a_unit_outside_command_distance_moves_only_to_seek_it():
     away = move(-6.0)
     assert any("outside" in x and "moves only to seek it (4.2" in x for x in away.problems), away.problems
     assert not away.legal
+
+
+def test_only_a_march_column_crosses_a_bridge_and_a_river_only_there(movement):
+    """4.7 Broer 'Enheder i marchkolonne kan krydse broer ... Enheder i enhver anden formation end
+    marchkolonne anses for at være i flod', on Elchingen's bridge over the Danube (x 108.5-111.5);
+    being in the river is refused by the assumed reading (A45) and left to the umpire by the other."""
+    state, params = movement
+    danube, bridge = _terrain("danube"), _terrain("elchingen-bridge")
+    terrain = (danube, bridge)
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.MARCH_COLUMN, position=(110.0, 28.0), facing=90.0)
+    st = _alone(state, u)
+    over = _check(st, params, u, (0.0, 28.0), terrain=terrain)
+    assert over.legal, over.problems
+    assert any("crosses the bridge Elchingen bridge (partly dismantled) in march column (4.7" in n for n in over.notes)
+    column = replace(u, formation=Formation.COLUMN)
+    on = _check(_alone(state, column), params, column, (0.0, 28.0), terrain=terrain)
+    assert not on.legal and on.assumed == ("river_crossing",)
+    assert "in column: only a march column crosses a bridge" in on.problems[0] and "i flod" in on.problems[0]
+    beside = replace(u, position=(125.0, 28.0))
+    wet = _check(_alone(state, beside), params, beside, (0.0, 28.0), terrain=terrain)
+    assert not wet.legal and "goes into the river Danube away from its bridges and fords" in wet.problems[0]
+    ford = TerrainFeature("ford", TerrainKind.FORD, box(122.0, 30.0, 128.0, 45.0), name="a ford")
+    assert _check(_alone(state, beside), params, beside, (0.0, 28.0), terrain=(*terrain, ford)).legal
+    umpire = {**params, "toe.river_crossing": "umpire"}
+    ruled = _check(_alone(state, column), umpire, column, (0.0, 28.0), terrain=terrain)
+    assert ruled.legal and ruled.assumed == () and any("the umpire rules" in n for n in ruled.notes)
+    short = _check(_alone(state, column), params, column, (0.0, 3.0), terrain=terrain)  # stops short of both
+    assert short.legal and not any("bridge" in n or "river" in n for n in short.notes)
+    standing = replace(column, position=(110.0, 44.0))
+    assert "only a march column fights on a bridge" in in_the_river_on_a_bridge(standing, terrain)
+    assert in_the_river_on_a_bridge(replace(u, position=(110.0, 44.0)), terrain) == ""

@@ -22,6 +22,9 @@ What the seed gives, each a problem or note with its section:
   (``_woods``); artillery and cavalry cannot pass walls; impassable
   terrain is impassable; hedges (artillery, cavalry) and walls (other arms) cost the lost Table 2's
   deduction (``terrain_deduction_cm.<kind>``, else the umpire's);
+* 4.7 Broer: only a march column crosses a bridge; in another formation a unit on it counts as in
+  the river, which ``river_crossing`` (assumed, A45) refuses or leaves to the umpire; so is a way
+  through a river's water away from its bridges and fords (``_bridges_and_rivers``);
 * 4.8 towns (the request's ``towns``): a unit ends in a town zone when its centre does;
   "Der kan som udgangspunkt deployeres en enhed eller 40 figurer i en byzone" — a zone holds
   one unit (``TownZone.capacity``) or any units of at most 40 figures (``town_zone_figures``),
@@ -40,14 +43,16 @@ sidestep at its full march length; "half" halves it; "turn" is the digest's A37 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 
 from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from battlestudio.model.geometry import Point, direction_angle, forward, normalize_angle
-from battlestudio.model.terrain import TerrainKind, TownZone
+from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.state import GameState
 from battlestudio.rules.moves import MoveCheck, MoveRequest
@@ -237,6 +242,7 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             problems.append(f"{u.name} crosses the wall {name}: artillery and cavalry cannot pass walls (4.7).")
         elif t.kind is TerrainKind.IMPASSABLE:
             problems.append(f"{u.name} enters the impassable {name} (4.7).")
+    _bridges_and_rivers(u, p, req, swept, problems, notes, assumed)
     leaves_command = _leaves_command(state, p, u, after) if moved else ""
     if leaves_command:
         problems.append(leaves_command)
@@ -327,6 +333,100 @@ def _passage(
         )
 
 
+RIVER_WIDTH_CM = 2.5
+"""Width of a river drawn without one (as the map and the placement check draw it)."""
+
+BRIDGE_WIDTH_CM = 3.0
+"""Width of a bridge drawn as a point or a line without one."""
+
+
+def _area_of(t: TerrainFeature, default_width: float) -> BaseGeometry:
+    """``t``'s ground: its polygon, or its line or point widened to its drawn width."""
+    g = t.geometry
+    if g.is_empty or not g.is_valid:
+        return Polygon()
+    return g if g.area > 0 else g.buffer((t.width or default_width) / 2.0)
+
+
+def in_the_river_on_a_bridge(u: Unit, terrain: Iterable[TerrainFeature]) -> str:
+    """Why ``u`` standing on a bridge counts as in the river ("" when it does not): 4.7 Broer
+    "Enheder i marchkolonne kan krydse broer eller være i kamp på broer. Enheder i enhver anden
+    formation end marchkolonne anses for at være i flod" — for a melee check on a bridge."""
+    if u.formation is Formation.MARCH_COLUMN:
+        return ""
+    fp = u.footprint()
+    for t in terrain:
+        if t.kind is TerrainKind.BRIDGE and fp.intersection(_area_of(t, BRIDGE_WIDTH_CM)).area > WOODS_TINY_CM2:
+            return (
+                f"{u.name} stands on the bridge {t.name or t.id} in {u.formation.value.replace('_', ' ')}: only a "
+                "march column fights on a bridge; in any other formation it counts as in the river (4.7)"
+            )
+    return ""
+
+
+def _bridges_and_rivers(
+    u: Unit,
+    p: RuleParameters,
+    req: MoveRequest,
+    swept: Polygon,
+    problems: list[str],
+    notes: list[str],
+    assumed: list[str],
+) -> None:
+    """4.7 Broer: "Enheder i marchkolonne kan krydse broer eller være i kamp på broer. Enheder i
+    enhver anden formation end marchkolonne anses for at være i flod". A unit whose way covers a
+    bridge (more than touching) is on it: in march column it crosses; in any other formation it
+    counts as in the river. What being in the river does is ``river_crossing`` (assumed, A45):
+    'bridge' refuses it, and a way whose centre runs through a river's water away from its bridges
+    and fords; 'umpire' says so and leaves it to the umpire."""
+    bridges = [t for t in req.terrain if t.kind is TerrainKind.BRIDGE]
+    rivers = [t for t in req.terrain if t.kind is TerrainKind.RIVER]
+    if not bridges and not rivers:
+        return
+    how = str(p.get("river_crossing"))
+    if how not in ("bridge", "umpire"):
+        raise RuleRefused(f"toe.river_crossing = {how!r} is not a reading of 4.7 (A45); use 'bridge' or 'umpire'")
+    reading = "toe.river_crossing = " + repr(how) + ("" if p.overridden("river_crossing") else ", assumed A45")
+    said = False
+    start = u.footprint()
+    for t in bridges:
+        ground = _area_of(t, BRIDGE_WIDTH_CM)
+        if swept.intersection(ground).area <= start.intersection(ground).area + WOODS_TINY_CM2:
+            continue
+        said = True
+        name = t.name or t.id or "bridge"
+        if u.formation is Formation.MARCH_COLUMN:
+            notes.append(f"{u.name} crosses the bridge {name} in march column (4.7 Broer).")
+            continue
+        text = (
+            f"{u.name} goes onto the bridge {name} in {u.formation.value.replace('_', ' ')}: only a march column "
+            "crosses a bridge or fights on it; in any other formation it counts as in the river (4.7 'anses for at "
+            f"være i flod'; {reading})"
+        )
+        (problems if how == "bridge" else notes).append(text + ("." if how == "bridge" else ": the umpire rules."))
+    dry = unary_union(
+        [_area_of(t, BRIDGE_WIDTH_CM) for t in req.terrain if t.kind in (TerrainKind.BRIDGE, TerrainKind.FORD)]
+    )
+    centres = LineString([replace(u, position=q).rect().centre for q in req.path])
+    for t in rivers:
+        water = _area_of(t, RIVER_WIDTH_CM)
+        if not dry.is_empty:
+            water = water.difference(dry)
+        if water.is_empty or water.covers(SPoint(centres.coords[0])):
+            continue  # no open water, or it stands in it already: getting out is the umpire's
+        if centres.intersection(water).length <= 1e-6:
+            continue
+        said = True
+        name = t.name or t.id or "river"
+        text = (
+            f"{u.name} goes into the river {name} away from its bridges and fords: a river is crossed on a bridge "
+            f"in march column or at a ford (4.7 Broer; {reading})"
+        )
+        (problems if how == "bridge" else notes).append(text + ("." if how == "bridge" else ": the umpire rules."))
+    if said and not p.overridden("river_crossing"):
+        assumed.append("river_crossing")
+
+
 WOODS_TINY_CM2 = 0.01
 """Woods ground (cm²) below which a footprint only touches a wood's outline."""
 
@@ -401,9 +501,9 @@ def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -
     """Why the move breaks ``u``'s command distance to its superior ("" when it does not): a unit
     within it may not leave it voluntarily (2.4 "må ikke frivilligt forlade korpsgeneralens
     kommandoafstand", 4.3); a unit outside it moves only to seek it, each move bringing it nearer
-    (4.2 "såfremt den enkelte enhed er indenfor kommandoafstand ... eller søger dette"). Not judged for cavalry (4.9: it may, with an attack declared in the
-    same turn), detached or fled units, a superior without a known distance, or another
-    ``command_measure`` than nearest points."""
+    (4.2 "såfremt den enkelte enhed er indenfor kommandoafstand ... eller søger dette"). Not
+    judged for cavalry (4.9: it may, with an attack declared in the same turn), detached or fled
+    units, a superior without a known distance, or another ``command_measure`` than nearest."""
     sup = state.oob.superior(u.id)
     if sup is None or sup not in state.commanders or sup in state.off_table or u.arm is Arm.CAVALRY:
         return ""
@@ -436,8 +536,6 @@ def _leaves_command(state: GameState, p: RuleParameters, u: Unit, after: Unit) -
 
 def _in_zone(u: Unit, zone: TownZone) -> bool:
     """Whether ``u`` stands in ``zone`` (4.8): its centre inside, or marked with the zone's id."""
-    from shapely.geometry import Point as SPoint
-
     return u.attributes.get("town_zone") == zone.id or zone.polygon.covers(SPoint(u.rect().centre))
 
 
