@@ -326,3 +326,47 @@ def test_only_a_march_column_crosses_a_bridge_and_a_river_only_there(movement):
     standing = replace(column, position=(110.0, 44.0))
     assert "only a march column fights on a bridge" in in_the_river_on_a_bridge(standing, terrain)
     assert in_the_river_on_a_bridge(replace(u, position=(110.0, 44.0)), terrain) == ""
+
+
+def _pivoted(u, corner: int, turn: float):
+    """Where ``u``'s front-edge midpoint ends when it pivots ``turn``° CCW about ``corner``."""
+    import math
+
+    c = u.rect().corners()[corner]
+    x, y = u.position[0] - c[0], u.position[1] - c[1]
+    a = math.radians(turn)
+    return (c[0] + x * math.cos(a) - y * math.sin(a), c[1] + x * math.sin(a) + y * math.cos(a))
+
+
+def test_a_pivot_keeps_one_corner_still_goes_its_arcs_and_needs_room(movement):
+    """4.4 Pivotering 'enhedens front ændres men af et af hjørnerne i enheden er stationær ...
+    Det er en forudsætning for at pivoteringsbevægelsen at der er plads til at foretage denne':
+    a French brigade in line wheels 30° about its front-left corner."""
+    import math
+
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    st = _alone(state, u)
+    end = _pivoted(u, 0, 30.0)  # counter-clockwise about the left end: the right wing swings forward
+    req = MoveRequest(u.id, (u.position, end), u.facing + 30.0, (), TABLE)
+    free = get_ruleset("toe").move_check(st, req, params)
+    r = u.rect()
+    assert free.legal and free.used_cm == pytest.approx(math.hypot(r.width, r.depth) * math.radians(30.0))
+    assert any("pivots 30° about its front-left corner, which stays still" in n for n in free.notes)
+    # a friend standing where the right wing swings: no room
+    f = forward(u.facing)
+    right = right_of(u.facing)
+    friend = _friend_ahead(state, u, 0.0)
+    tip = (
+        u.position[0] + right[0] * r.width * 0.45 + f[0] * 8.0,
+        u.position[1] + right[1] * r.width * 0.45 + f[1] * 8.0,
+    )
+    friend = replace(friend, position=tip, formation=Formation.COLUMN)
+    blocked = get_ruleset("toe").move_check(_alone(state, u, friend), req, params)
+    assert not blocked.legal
+    assert any(
+        f"no room to pivot 30° about its front-left corner: {friend.name} (friend)" in x for x in blocked.problems
+    )
+    # the same end reached by a turn about the front centre is no pivot: no room asked, measured as before
+    spin = get_ruleset("toe").move_check(st, MoveRequest(u.id, (u.position, u.position), u.facing - 30.0), params)
+    assert not any("pivots" in n for n in spin.notes)

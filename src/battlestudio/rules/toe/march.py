@@ -14,6 +14,8 @@ What the seed gives, each a problem or note with its section:
   backwards "med ½ marchlængde"; squares make no voluntary move; FU units cannot be moved;
   a turn or pivot of more than 45° counts as a formation change (its cost, when the scenario
   gives ``formation_change_cm``, is deducted); leaving the table loses the unit;
+* 4.4 Pivotering: a move that keeps one corner still is a pivot; its figures go their arcs and the
+  ground it sweeps must be free (``_pivot_room``);
 * 4.4 Gennemmarch: no passage through friendly units, except its five cases (``_passage``);
 * 4.6.3 an unlimbered battery may only pivot up to 45° within 2 cm; it limbers to march;
 * 4.4 march-column speed only under a march order on a road, else column speed
@@ -48,6 +50,7 @@ from dataclasses import replace
 
 from shapely.geometry import LineString, Polygon, box
 from shapely.geometry import Point as SPoint
+from shapely.affinity import rotate
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -87,6 +90,88 @@ def _corner_paths(u: Unit, path: tuple[Point, ...], facing: float) -> list[float
     for i in range(4):
         out.append(sum(math.dist(a[i], b[i]) for a, b in zip(legs, legs[1:], strict=False)))
     return out
+
+
+PIVOT_STILL_CM = 0.05
+"""How far (cm) a corner may shift and still be the still corner of a pivot (4.4)."""
+
+CORNER_NAMES = ("front-left", "front-right", "rear-right", "rear-left")
+
+
+def _turn_deg(old: float, new: float) -> float:
+    """The signed turn from ``old`` to ``new`` facing, degrees in (-180, 180] (CCW positive)."""
+    return (normalize_angle(new) - normalize_angle(old) + 180.0) % 360.0 - 180.0
+
+
+def _pivot_corner(u: Unit, path: tuple[Point, ...], facing: float) -> int | None:
+    """The corner (index into ``UnitRect.corners``) a move of ``u`` to ``path[-1]`` facing
+    ``facing`` keeps still, when the move is a pivot (4.4 "Pivotering foretages ved at enhedens
+    front ændres men af et af hjørnerne i enheden er stationær under bevægelsen"); None for any
+    other move or turn."""
+    if len(path) != 2 or abs(_turn_deg(u.facing, facing)) < 1e-6:
+        return None
+    a = u.rect().corners()
+    b = replace(u, position=path[-1], facing=facing).rect().corners()
+    still = [i for i in range(4) if math.dist(a[i], b[i]) <= PIVOT_STILL_CM]
+    return still[0] if still else None
+
+
+def _pivot_arcs(u: Unit, corner: int, facing: float) -> list[float]:
+    """How far each corner travels in a pivot about ``corner``: its arc, radius × angle (4.1 the
+    figure with farthest to go; A36)."""
+    c = u.rect().corners()
+    turn = math.radians(abs(_turn_deg(u.facing, facing)))
+    return [math.dist(c[corner], q) * turn for q in c]
+
+
+def _pivot_sweep(u: Unit, corner: int, facing: float) -> Polygon:
+    """The ground the footprint covers as it pivots about ``corner`` (steps of at most 5°)."""
+    turn = _turn_deg(u.facing, facing)
+    origin = u.rect().corners()[corner]
+    fp = u.footprint()
+    steps = max(2, math.ceil(abs(turn) / 5.0))
+    shapes = [rotate(fp, turn * k / steps, origin=origin) for k in range(steps + 1)]
+    hulls = [unary_union([a, b]).convex_hull for a, b in zip(shapes, shapes[1:], strict=False)]
+    out = unary_union(hulls)
+    return out if isinstance(out, Polygon) else out.convex_hull
+
+
+def _pivot_room(
+    state: GameState,
+    u: Unit,
+    corner: int,
+    sweep: Polygon,
+    req: MoveRequest,
+    turned: float,
+    problems: list[str],
+    notes: list[str],
+) -> None:
+    """4.4 Pivotering "Det er en forudsætning for at pivoteringsbevægelsen at der er plads til at
+    foretage denne": the ground the pivot sweeps may hold no other unit, friend or foe (beyond
+    what the unit already shared with it: base contact is no overlap), and no impassable terrain."""
+    here = u.footprint()
+    in_way = []
+    for o in state.units.values():
+        if o.id == u.id or o.id in state.off_table or o.state == OrderState.ELIMINATED.value:
+            continue
+        fp = o.footprint()
+        if sweep.intersects(fp) and sweep.intersection(fp).area > here.intersection(fp).area + 1e-6:
+            in_way.append(f"{o.name} ({'friend' if o.side == u.side else 'enemy'})")
+    for t in req.terrain:
+        if t.kind is TerrainKind.IMPASSABLE and sweep.intersection(t.geometry).area > 1e-6:
+            in_way.append(f"the impassable {t.name or t.id}")
+    where = CORNER_NAMES[corner]
+    if in_way:
+        problems.append(
+            f"{u.name} has no room to pivot {turned:.0f}° about its {where} corner: {', '.join(sorted(in_way))} "
+            "in the way (4.4 'Det er en forudsætning for at pivoteringsbevægelsen at der er plads til at foretage "
+            "denne')."
+        )
+    else:
+        notes.append(
+            f"{u.name} pivots {turned:.0f}° about its {where} corner, which stays still; each figure goes its arc "
+            "(4.4 Pivotering, A36)."
+        )
 
 
 def _on_road(req: MoveRequest) -> bool:
@@ -142,7 +227,8 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     notes: list[str] = []
     assumed: list[str] = []
     start, end = req.path[0], req.path[-1]
-    used = max(_corner_paths(u, req.path, facing))
+    pivot = _pivot_corner(u, req.path, facing)
+    used = max(_corner_paths(u, req.path, facing) if pivot is None else _pivot_arcs(u, pivot, facing))
     moved = math.dist(start, end) > 1e-6
     turned = _angle(u.facing, facing)
 
@@ -226,7 +312,11 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
         else:
             notes.append(f"the turn of {turned:.0f}° (> 45°) counts as a formation change (4.4).")
     after = replace(u, position=end, facing=facing)
-    swept = _swept(u, after, req.path)
+    if pivot is None:
+        swept = _swept(u, after, req.path)
+    else:
+        swept = _pivot_sweep(u, pivot, facing)
+        _pivot_room(state, u, pivot, swept, req, turned, problems, notes)
     allowed = _obstacles(u, p, req, swept, allowed, notes)
     if allowed is not None and used > allowed + 1e-6:
         problems.append(f"{u.name} goes {used:.1f} cm, beyond its {allowed:.1f} cm (4.4).")
