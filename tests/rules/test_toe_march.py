@@ -370,3 +370,38 @@ def test_a_pivot_keeps_one_corner_still_goes_its_arcs_and_needs_room(movement):
     # the same end reached by a turn about the front centre is no pivot: no room asked, measured as before
     spin = get_ruleset("toe").move_check(st, MoveRequest(u.id, (u.position, u.position), u.facing - 30.0), params)
     assert not any("pivots" in n for n in spin.notes)
+
+
+def test_the_actions_dock_pivot_keeps_its_corner_and_is_refused_without_room(movement):
+    """The Actions dock's 'Pivot about a corner' (4.4 Pivotering) on a French brigade in line:
+    offered in the movement phase to the side on the move, not to a square; a 30° wheel to the
+    left about the front-left corner is legal and recorded as one move keeping that corner still;
+    with a friend in the way it is refused naming 4.4's room."""
+    from battlestudio.rules.actions import ActionRequest
+    from battlestudio.rules.dice import SeededDice
+
+    state, params = movement
+    rs = get_ruleset("toe")
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    st = _alone(state, u)
+    spec = next(a for a in rs.actions(st, params, u.id) if a.id == "pivot")
+    assert spec.legal and spec.rule == "4.4" and [x.name for x in spec.parameters] == ["corner", "direction", "degrees"]
+    square = replace(u, formation=Formation.SQUARE)
+    assert not [a for a in rs.actions(_alone(state, square), params, u.id) if a.id == "pivot"]
+    assert not [a for a in rs.actions(st.evolve(phase="fire"), params, u.id) if a.id == "pivot"]
+    req = ActionRequest("pivot", u.id, {"corner": "front-left", "direction": "left", "degrees": 30}, table=TABLE)
+    pv = rs.preview_action(st, req, params)
+    assert pv.legal and "pivots 30° about its front-left corner" in pv.explanation
+    out = rs.resolve_action(st, req, params, SeededDice(1))
+    assert out.resolved and [e.kind for e in out.events] == ["moved"]
+    after = out.events[0].apply(st).units[u.id]
+    assert after.facing == pytest.approx(u.facing + 30.0)
+    assert after.rect().corners()[0] == pytest.approx(u.rect().corners()[0])  # the corner stayed
+    r, f, right = u.rect(), forward(u.facing), right_of(u.facing)
+    tip = (
+        u.position[0] + right[0] * r.width * 0.45 + f[0] * 8.0,
+        u.position[1] + right[1] * r.width * 0.45 + f[1] * 8.0,
+    )
+    friend = replace(_friend_ahead(state, u, 0.0), position=tip, formation=Formation.COLUMN)
+    refused = rs.preview_action(_alone(state, u, friend), req, params)
+    assert not refused.legal and "no room to pivot" in refused.reason and "(4.4" in refused.reason

@@ -89,3 +89,31 @@ def test_drags_into_woods_and_onto_a_bridge_say_which_rule(qtbot, window):
     said = w.statusBar().currentMessage()
     assert "not legal" in said and "Saale bridge at Jena" in said and "counts as in the river (4.7" in said, said
     assert len(play.log) == n + 2  # the umpire's ruling stands: both moves are recorded
+
+
+def test_a_brigade_pivots_about_a_corner_from_the_actions_dock(qtbot, window):
+    """4.4 Pivotering: the 100e Ligne wheels 30° to the left about its front-left corner."""
+    from PySide6.QtWidgets import QComboBox, QSpinBox
+
+    w = window
+    play = w.document
+    panel = w.play_view.action_panel
+    panel.refresh()
+    assert panel.set_subject(WOODS)
+    assert panel.select_action("pivot") and panel.spec is not None
+    corner: QComboBox = panel.form.widgets["corner"][0]
+    corner.setCurrentIndex(corner.findData("front-left"))
+    way: QComboBox = panel.form.widgets["direction"][0]
+    way.setCurrentIndex(way.findData("left"))
+    degrees: QSpinBox = panel.form.widgets["degrees"][0]
+    degrees.setValue(30)
+    panel.update_preview()
+    text = panel.preview.toPlainText()
+    assert "Legal" in text and "pivots 30° about its front-left corner, which stays still" in text, text
+    before = play.session.state.units[WOODS]
+    n = len(play.log)
+    qtbot.mouseClick(panel.roll_button, Qt.MouseButton.LeftButton)
+    assert [e.kind for e in play.log.events[n:]] == ["moved"]
+    after = play.session.state.units[WOODS]
+    assert after.facing == pytest.approx(120.0)
+    assert after.rect().corners()[0] == pytest.approx(before.rect().corners()[0], abs=0.01)

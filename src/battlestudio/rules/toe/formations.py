@@ -374,7 +374,86 @@ def unlimber_resolve(state: GameState, req: ActionRequest, p: RuleParameters, di
     return ActionOutcome("resolved", change.explanation, tuple(events))
 
 
+PIVOT_ACTION = "pivot"
+
+PIVOT_CORNERS = ("front-left", "front-right", "rear-right", "rear-left")
+"""The corners a pivot may keep still, in ``UnitRect.corners`` order."""
+
+
+def pivot_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``pivot`` for a unit of the side on the move in the movement phase (4.4 Pivotering: the
+    front turns while one corner stays still): which corner, which way, how many degrees; None
+    for a unit that does not pivot (a square or an FU unit makes no voluntary move, 4.4)."""
+    u = state.units.get(subject)
+    if state.phase != MOVEMENT_PHASE or u is None or u.id in state.off_table or u.side != state.side:
+        return None
+    if u.state in (OrderState.ELIMINATED.value, OrderState.FU.value) or u.formation is Formation.SQUARE:
+        return None
+    return ActionSpec(
+        PIVOT_ACTION,
+        "Pivot about a corner",
+        "pivotering",
+        "4.4",
+        "unit",
+        (
+            ParameterSpec("corner", "choice", choices=PIVOT_CORNERS, label="the corner that stays still"),
+            ParameterSpec("direction", "choice", choices=("left", "right"), label="turning to the"),
+            ParameterSpec("degrees", "int", minimum=1, maximum=180, label="degrees"),
+        ),
+        note=(
+            "one corner stays still and there must be room for the pivot (4.4); over 45° it is a formation "
+            "change; the figure with farthest to go measures it (4.1)"
+        ),
+    )
+
+
+def _pivot(state: GameState, req: ActionRequest, p: RuleParameters) -> tuple[Unit, Unit, str]:
+    from battlestudio.rules.moves import MoveRequest
+    from battlestudio.rules.toe.march import check_move
+
+    u = state.units[req.subject]
+    corner = str(req.parameters.get("corner") or "front-left")
+    if corner not in PIVOT_CORNERS:
+        raise RuleRefused(f"{u.name}: corner {corner!r} is not one of {', '.join(PIVOT_CORNERS)}")
+    direction = str(req.parameters.get("direction") or "left")
+    if direction not in ("left", "right"):
+        raise RuleRefused(f"{u.name}: the pivot turns to the 'left' or the 'right', not {direction!r}")
+    try:
+        degrees = int(req.parameters.get("degrees") or 0)
+    except (TypeError, ValueError):
+        raise RuleRefused(f"{u.name}: degrees must be a whole number, not {req.parameters.get('degrees')!r}") from None
+    if not 1 <= degrees <= 180:
+        raise RuleRefused(f"{u.name}: a pivot turns 1-180 degrees, not {degrees}")
+    turn = float(degrees if direction == "left" else -degrees)
+    still = u.rect().corners()[PIVOT_CORNERS.index(corner)]
+    a = math.radians(turn)
+    dx, dy = u.position[0] - still[0], u.position[1] - still[1]
+    end = (still[0] + dx * math.cos(a) - dy * math.sin(a), still[1] + dx * math.sin(a) + dy * math.cos(a))
+    after = replace(u, position=end, facing=normalize_angle(u.facing + turn))
+    found = check_move(
+        state, p, MoveRequest(u.id, (u.position, end), after.facing, tuple(req.terrain), req.table, tuple(req.towns))
+    )
+    if not found.legal:
+        raise RuleRefused(f"{u.name} cannot pivot so: {' '.join(found.problems)}")
+    return u, after, found.explanation
+
+
+def pivot_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    """Legal with the move check's explanation (4.4), or refused naming each broken rule."""
+    _, _, text = _pivot(state, req, p)
+    return ActionPreview(req.action, req.subject, True, explanation=text)
+
+
+def pivot_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The pivot as a ``Moved``: the front-edge midpoint swung about the still corner, the new facing."""
+    u, after, text = _pivot(state, req, p)
+    stamp: dict[str, Any] = {"turn": state.turn, "side": state.side, "phase": state.phase}
+    moved = Moved(**stamp, id=u.id, path=(u.position, after.position), facing=after.facing)
+    return ActionOutcome("resolved", text, (moved,))
+
+
 HANDLERS = (
     ActionHandler(UNFOLD_ACTION, unfold_spec, unfold_preview, unfold_resolve),
     ActionHandler(UNLIMBER_ACTION, unlimber_spec, unlimber_preview, unlimber_resolve),
+    ActionHandler(PIVOT_ACTION, pivot_spec, pivot_preview, pivot_resolve),
 )
