@@ -21,7 +21,7 @@ from battlestudio.rules import get_ruleset
 from battlestudio.rules.moves import MoveRequest
 from battlestudio.rules.toe.combat_marks import CombatMarked
 from battlestudio.rules.toe.contact import stamp_of
-from battlestudio.rules.toe.march import in_the_river_on_a_bridge
+from battlestudio.rules.toe.march import faces_its_town, in_the_river_on_a_bridge
 from battlestudio.session import GameSession
 
 ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
@@ -405,3 +405,72 @@ def test_the_actions_dock_pivot_keeps_its_corner_and_is_refused_without_room(mov
     friend = replace(_friend_ahead(state, u, 0.0), position=tip, formation=Formation.COLUMN)
     refused = rs.preview_action(_alone(state, u, friend), req, params)
     assert not refused.legal and "no room to pivot" in refused.reason and "(4.4" in refused.reason
+
+
+def out_of(check, u, end, facing):
+    """``u`` where the checked move ``check`` leaves it."""
+    assert check.unit == u.id
+    return replace(u, position=end, facing=facing)
+
+
+def _town_move(state, params, u, end, facing, zone):
+    req = MoveRequest(u.id, (u.position, end), facing, (), TABLE, (zone,))
+    return get_ruleset("toe").move_check(state, req, params)
+
+
+def test_a_battery_enters_leaves_and_changes_side_of_a_town_as_4_6_3_says(movement):
+    """4.6.3 'Bevægelser ind i, ud af og inden i byer', on Elchingen's town zone of Thalfingen
+    (x 10-25, y 58-72) and VI Corps' foot battery (a 3 x 4 cm base): it enters only from base
+    contact, its rear to the town; leaves with its rear to the town beyond its own side, not
+    while the town is in continued melee unless its reaction passed, and then out of the opposite
+    side; it changes side with its front to the town."""
+    state, params = movement
+    zone = store.load(ELCHINGEN).scenario.towns["thalfingen"]
+    gun = replace(_unit(state, Arm.ARTILLERY), formation=Formation.LIMBERED)
+    far = replace(gun, position=(17.5, 46.0), facing=270.0)  # rear edge 8 cm short of the south side
+    st = _alone(state, far)
+    refused = _town_move(st, params, far, (17.5, 59.0), 270.0, zone)
+    assert not refused.legal and "only from base contact" in refused.problems[0] and "(4.6.3" in refused.problems[0]
+    touching = replace(gun, position=(17.5, 54.0), facing=270.0)  # its rear edge on the south side
+    st = _alone(state, touching)
+    enters = _town_move(st, params, touching, (17.5, 59.0), 270.0, zone)
+    assert enters.legal, enters.problems
+    assert any("enters the town zone Thalfingen from base contact, its rear to the town" in n for n in enters.notes)
+    facing_in = _town_move(st, params, touching, (17.5, 63.0), 90.0, zone)
+    assert any("rear of its gun pointing into the town" in x for x in facing_in.problems)
+    # in the zone on its south side, rear to the town
+    placed = replace(gun, position=(17.5, 58.0), facing=270.0)
+    st = _alone(state, placed)
+    assert _town_move(st, params, placed, (17.5, 50.0), 270.0, zone).legal
+    west = _town_move(st, params, placed, (5.0, 58.0), 270.0, zone)
+    assert any("away from the side it stands on" in x for x in west.problems)
+    fronted = replace(placed, facing=90.0, position=(17.5, 62.0))  # on the south side facing the town
+    out = _town_move(_alone(state, fronted), params, fronted, (17.5, 50.0), 90.0, zone)
+    assert any("only with its rear pointing into it" in x for x in out.problems)
+    # continued melee in the town: only after a passed reaction roll, out of the opposite side
+    horse = replace(_unit(state, Arm.CAVALRY), position=(12.0, 66.0), facing=90.0)
+    fight = _alone(state, placed, horse).evolve(flags={f"continued_melee:{horse.id}": True})
+    held = _town_move(fight, params, placed, (17.5, 50.0), 270.0, zone)
+    assert any("is in continued melee there" in x and "passed reaction roll" in x for x in held.problems)
+    reacted = fight.evolve(
+        flags={
+            **fight.flags,
+            f"reaction_attempted:{placed.id}": {"turn": fight.turn, "side": fight.side, "passed": True},
+        }
+    )
+    assert any("opposite" in x for x in _town_move(reacted, params, placed, (17.5, 50.0), 270.0, zone).problems)
+    north = _town_move(reacted, params, placed, (17.5, 80.0), 90.0, zone)
+    assert not any("(4.6.3" in x for x in north.problems), north.problems
+    assert any("out of its opposite side after its reaction (4.6.3)" in n for n in north.notes)
+    # changing side: placed on the north side with its front to the town (it cannot fire so)
+    side = _town_move(st, params, placed, (17.5, 68.0), 270.0, zone)
+    assert side.legal and any("changes side" in n and "cannot fire so" in n for n in side.notes)
+    wrong = _town_move(st, params, placed, (17.5, 72.0), 90.0, zone)
+    assert any("front pointing at the town" in x for x in wrong.problems)
+    # an unlimbered battery changes side too: the town's moves, not 4.6.3's 2 cm pivot
+    gun_in = replace(placed, formation=Formation.UNLIMBERED)
+    moved = _town_move(_alone(state, gun_in), params, gun_in, (17.5, 68.0), 270.0, zone)
+    assert moved.legal and not moved.immobile, moved.problems
+    moved_in = out_of(moved, gun_in, (17.5, 68.0), 270.0)
+    assert "cannot fire while its front points at the town (4.6.3)" in faces_its_town(moved_in, (zone,))
+    assert faces_its_town(gun_in, (zone,)) == ""

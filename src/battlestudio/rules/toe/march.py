@@ -27,6 +27,7 @@ What the seed gives, each a problem or note with its section:
 * 4.7 Broer: only a march column crosses a bridge; in another formation a unit on it counts as in
   the river, which ``river_crossing`` (assumed, A45) refuses or leaves to the umpire; so is a way
   through a river's water away from its bridges and fords (``_bridges_and_rivers``);
+* 4.6.3 a battery's moves into, out of and within a town zone (``_battery_town``);
 * 4.8 towns (the request's ``towns``): a unit ends in a town zone when its centre does;
   "Der kan som udgangspunkt deployeres en enhed eller 40 figurer i en byzone" — a zone holds
   one unit (``TownZone.capacity``) or any units of at most 40 figures (``town_zone_figures``),
@@ -259,7 +260,14 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
     if u.formation is Formation.SQUARE and moved:
         immobile = True
         problems.append(f"{u.name} is in square: squares make no voluntary move (4.4).")
-    if u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED:
+    after = replace(u, position=end, facing=facing)
+    in_town = next((z for z in req.towns if _in_zone(u, z) and _in_zone(after, z)), None)
+    if u.arm is Arm.ARTILLERY and in_town is not None:
+        notes.append(
+            f"{u.name} moves within the town zone {in_town.name or in_town.id}: a battery's moves in a town follow "
+            "4.6.3 'Bevægelser ind i, ud af og inden i byer'."
+        )
+    elif u.arm is Arm.ARTILLERY and u.formation is Formation.UNLIMBERED:
         if used > 2.0 + 1e-9 or turned > PIVOT_FREE_DEG + 1e-9:
             immobile = True
             problems.append(
@@ -311,7 +319,6 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
             )
         else:
             notes.append(f"the turn of {turned:.0f}° (> 45°) counts as a formation change (4.4).")
-    after = replace(u, position=end, facing=facing)
     if pivot is None:
         swept = _swept(u, after, req.path)
     else:
@@ -652,6 +659,8 @@ def _towns(
         name = zone.name or zone.id
         inside = [o for o in others if _in_zone(o, zone)]
         ends_in = _in_zone(after, zone)
+        if u.arm is Arm.ARTILLERY:
+            _battery_town(state, p, u, after, zone, inside, problems, notes)
         if ends_in:
             enemies = [o.name for o in inside if o.side != u.side]
             if enemies:
@@ -694,6 +703,160 @@ def _towns(
                 )
             else:
                 notes.append(f"{u.name} marches through the empty town zone {name} in march column at no cost (4.8).")
+
+
+def _zone_sides(zone: TownZone) -> list[tuple[LineString, float]]:
+    """The town zone's sides: each edge of its outline and the direction (degrees) facing out."""
+    poly = zone.polygon
+    cx, cy = poly.centroid.x, poly.centroid.y
+    pts = list(poly.exterior.coords)
+    out = []
+    for a, b in zip(pts, pts[1:], strict=False):
+        if math.dist(a, b) < 1e-9:
+            continue
+        mx, my = (a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0
+        nx, ny = b[1] - a[1], a[0] - b[0]  # a perpendicular; turned outwards below
+        if nx * (mx - cx) + ny * (my - cy) < 0:
+            nx, ny = -nx, -ny
+        out.append((LineString([a, b]), direction_angle((nx, ny))))
+    return out
+
+
+def _side_at(zone: TownZone, u: Unit) -> tuple[int, float]:
+    """The side of ``zone`` ``u`` stands on (the edge nearest its centre) and its outward direction."""
+    c = SPoint(u.rect().centre)
+    sides = _zone_sides(zone)
+    i = min(range(len(sides)), key=lambda k: sides[k][0].distance(c))
+    return i, sides[i][1]
+
+
+def _beyond(zone: TownZone, side: int, u: Unit) -> bool:
+    """Whether ``u``'s centre lies outside ``zone`` beyond its side ``side`` (that edge's half-plane)."""
+    line, out = _zone_sides(zone)[side]
+    (ax, ay), _ = line.coords
+    cx, cy = u.rect().centre
+    fx, fy = forward(out)
+    return bool((cx - ax) * fx + (cy - ay) * fy > 1e-6)
+
+
+def faces_its_town(u: Unit, towns: Iterable[TownZone]) -> str:
+    """Why battery ``u`` cannot fire because it faces into the town zone it stands in ("" when
+    it does not): 4.6.3 "Batteriet kan ikke skyde når det peger forinden mod byen" (front within
+    45° of its side's inward direction) — for the fire check, which has the zones."""
+    if u.arm is not Arm.ARTILLERY:
+        return ""
+    for zone in towns:
+        if _in_zone(u, zone):
+            _, out = _side_at(zone, u)
+            if _angle(u.facing, out + 180.0) <= 45.0 + 1e-9:
+                return (
+                    f"{u.name} faces into the town zone {zone.name or zone.id} after changing side: a battery cannot "
+                    "fire while its front points at the town (4.6.3)"
+                )
+    return ""
+
+
+def _battery_town(
+    state: GameState,
+    p: RuleParameters,
+    u: Unit,
+    after: Unit,
+    zone: TownZone,
+    inside: list[Unit],
+    problems: list[str],
+    notes: list[str],
+) -> None:
+    """4.6.3 "Bevægelser ind i, ud af og inden i byer" for battery ``u`` moving to ``after``:
+
+    * "Et batteri kan, hvis det er i brikkontakt med en by/byzone bevæge sig ind i denne": it
+      enters only from base contact (``contact_tolerance_cm``), and stands on a side with its
+      rear pointing into the town (4.8.6 "med bagenden af pjecen pegende ind mod byen");
+    * "Der kan bevæges ud af byen/zone hvis bagenden af batteriet peger ind mod byen/zone og der
+      ikke er fortsat nærkamp i byen/zone. Det bevæges væk fra byen/zonen, hvor som helst fra den
+      side af byen/zone det er placeret på": it leaves with its rear to the town, beyond its own
+      side, with no continued melee in the zone; "Et batteri kan kun bevæge sig ud af en by hvor
+      der er fortsat nærkamp ved et gennemført reaktionskast og det rykker så ud på den modsatte
+      side": with continued melee, only after a passed reaction roll this player-turn, beyond the
+      opposite side;
+    * "Batteriet bevæger sig mellem siderne i byen ved at i egen flyttefase at placere sig på den
+      side, det vil til, med forenden af batteriet pegende mod byen ... I næste egen flytte fase
+      vender man batteriet": it changes side with its front to the town (and cannot fire so:
+      fire's 4.6.3), and turns its rear to the town in a later movement phase.
+
+    Rear (front) to the town: the battery faces within 45° of its side's outward (inward)
+    direction."""
+    name = zone.name or zone.id
+    was_in, ends_in = _in_zone(u, zone), _in_zone(after, zone)
+    if not was_in and not ends_in:
+        return
+    if not was_in:
+        gap = u.footprint().distance(zone.polygon)
+        if gap > float(p.get("contact_tolerance_cm")) + 1e-9:
+            problems.append(
+                f"{u.name} is {gap:.1f} cm from the town zone {name}: a battery moves into a town only from base "
+                "contact with it (4.6.3 'hvis det er i brikkontakt med en by/byzone')."
+            )
+            return
+        _, out = _side_at(zone, after)
+        if _angle(after.facing, out) > 45.0 + 1e-9:
+            problems.append(
+                f"{u.name} enters the town zone {name} facing {after.facing:.0f}°: it stands on a side with the rear "
+                f"of its gun pointing into the town, facing out about {out:.0f}° (4.8.6, 4.6.3)."
+            )
+        else:
+            notes.append(f"{u.name} enters the town zone {name} from base contact, its rear to the town (4.6.3).")
+        return
+    side, out = _side_at(zone, u)
+    if not ends_in:
+        fighting = [o.name for o in [*inside, u] if state.flags.get(f"continued_melee:{o.id}")]
+        reaction = this_player_turn(state, REACTED, u.id)
+        if fighting:
+            if reaction is None or not reaction.get("passed"):
+                problems.append(
+                    f"{u.name} cannot leave the town zone {name}: {', '.join(sorted(fighting))} is in continued melee "
+                    "there; a battery leaves then only after a passed reaction roll, out of the opposite side "
+                    "(4.6.3)."
+                )
+                return
+            opposite = max(range(len(_zone_sides(zone))), key=lambda k: _angle(_zone_sides(zone)[k][1], out))
+            if not _beyond(zone, opposite, after):
+                problems.append(
+                    f"{u.name} leaves the town zone {name} in continued melee after its passed reaction: it moves out "
+                    "on the side opposite the one it stands on (4.6.3 'på den modsatte side')."
+                )
+            else:
+                notes.append(
+                    f"{u.name} leaves the town zone {name} out of its opposite side after its reaction (4.6.3)."
+                )
+            return
+        if _angle(u.facing, out) > 45.0 + 1e-9:
+            problems.append(
+                f"{u.name} faces the town zone {name}: a battery leaves a town only with its rear pointing into it "
+                "(4.6.3 'hvis bagenden af batteriet peger ind mod byen'); turn it in a movement phase first."
+            )
+        elif not _beyond(zone, side, after):
+            problems.append(
+                f"{u.name} leaves the town zone {name} away from the side it stands on: it moves off from anywhere "
+                "along its own side (4.6.3 'hvor som helst fra den side af byen/zone det er placeret på')."
+            )
+        else:
+            notes.append(f"{u.name} leaves the town zone {name} from its own side, its rear to the town (4.6.3).")
+        return
+    new_side, new_out = _side_at(zone, after)
+    if new_side != side:
+        if _angle(after.facing, new_out + 180.0) > 45.0 + 1e-9:
+            problems.append(
+                f"{u.name} changes side in the town zone {name}: it is placed on the new side with its front "
+                f"pointing at the town, facing about {normalize_angle(new_out + 180.0):.0f}° (4.6.3 'med forenden af "
+                "batteriet pegende mod byen')."
+            )
+        else:
+            notes.append(
+                f"{u.name} changes side in the town zone {name}, its front to the town: it cannot fire so, and turns "
+                "its rear to the town in its next own movement phase (4.6.3)."
+            )
+    elif _angle(after.facing, new_out) <= 45.0 + 1e-9 < _angle(u.facing, new_out):
+        notes.append(f"{u.name} turns its rear to the town zone {name} on its side and may fire again (4.6.3).")
 
 
 def _swept(before: Unit, after: Unit, path: tuple[Point, ...]) -> Polygon:
