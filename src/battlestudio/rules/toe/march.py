@@ -437,12 +437,24 @@ BRIDGE_WIDTH_CM = 3.0
 """Width of a bridge drawn as a point or a line without one."""
 
 
+_AREAS: dict[int, tuple[TerrainFeature, BaseGeometry]] = {}
+"""``_area_of`` per feature record (records are immutable; order execution checks every unit)."""
+
+
 def _area_of(t: TerrainFeature, default_width: float) -> BaseGeometry:
-    """``t``'s ground: its polygon, or its line or point widened to its drawn width."""
+    """``t``'s ground: its polygon, or its line or point widened to its drawn width (cached)."""
+    hit = _AREAS.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
     g = t.geometry
     if g.is_empty or not g.is_valid:
-        return Polygon()
-    return g if g.area > 0 else g.buffer((t.width or default_width) / 2.0)
+        area: BaseGeometry = Polygon()
+    else:
+        area = g if g.area > 0 else g.buffer((t.width or default_width) / 2.0)
+    if len(_AREAS) >= 4096:
+        _AREAS.clear()
+    _AREAS[id(t)] = (t, area)
+    return area
 
 
 def in_the_river_on_a_bridge(u: Unit, terrain: Iterable[TerrainFeature]) -> str:
@@ -459,6 +471,24 @@ def in_the_river_on_a_bridge(u: Unit, terrain: Iterable[TerrainFeature]) -> str:
                 "march column fights on a bridge; in any other formation it counts as in the river (4.7)"
             )
     return ""
+
+
+_WATER: dict[tuple[int, ...], tuple[tuple[TerrainFeature, ...], BaseGeometry]] = {}
+
+
+def _open_water(river: TerrainFeature, crossings: tuple[TerrainFeature, ...]) -> BaseGeometry:
+    """``river``'s water less its ``crossings`` (bridges and fords), cached per feature records."""
+    key = (id(river), *map(id, crossings))
+    hit = _WATER.get(key)
+    if hit is not None and hit[0][0] is river and all(a is b for a, b in zip(hit[0][1:], crossings, strict=True)):
+        return hit[1]
+    water = _area_of(river, RIVER_WIDTH_CM)
+    if crossings:
+        water = water.difference(unary_union([_area_of(c, BRIDGE_WIDTH_CM) for c in crossings]))
+    if len(_WATER) >= 1024:
+        _WATER.clear()
+    _WATER[key] = ((river, *crossings), water)
+    return water
 
 
 def _bridges_and_rivers(
@@ -501,14 +531,10 @@ def _bridges_and_rivers(
             f"være i flod'; {reading})"
         )
         (problems if how == "bridge" else notes).append(text + ("." if how == "bridge" else ": the umpire rules."))
-    dry = unary_union(
-        [_area_of(t, BRIDGE_WIDTH_CM) for t in req.terrain if t.kind in (TerrainKind.BRIDGE, TerrainKind.FORD)]
-    )
+    crossings = tuple(t for t in req.terrain if t.kind in (TerrainKind.BRIDGE, TerrainKind.FORD))
     centres = LineString([replace(u, position=q).rect().centre for q in req.path])
     for t in rivers:
-        water = _area_of(t, RIVER_WIDTH_CM)
-        if not dry.is_empty:
-            water = water.difference(dry)
+        water = _open_water(t, crossings)
         if water.is_empty or water.covers(SPoint(centres.coords[0])):
             continue  # no open water, or it stands in it already: getting out is the umpire's
         if centres.intersection(water).length <= 1e-6:
@@ -657,8 +683,10 @@ def _towns(
     centres = LineString([replace(u, position=q).rect().centre for q in req.path])
     for zone in req.towns:
         name = zone.name or zone.id
-        inside = [o for o in others if _in_zone(o, zone)]
         ends_in = _in_zone(after, zone)
+        if not (ends_in or _in_zone(u, zone) or centres.intersects(zone.polygon)):
+            continue  # the move has nothing to do with this zone: who holds it is not asked
+        inside = [o for o in others if _in_zone(o, zone)]
         if u.arm is Arm.ARTILLERY:
             _battery_town(state, p, u, after, zone, inside, problems, notes)
         if ends_in:
