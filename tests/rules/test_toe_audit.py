@@ -88,6 +88,29 @@ def test_the_headline_counts_are_the_lists():
     assert ("The issue's 90 % is not reached" in text) is not reached
 
 
+def test_the_generated_parts_of_the_audit_are_current_and_follow_the_list(tmp_path):
+    """docs/rules/audit_md.py writes the result line, the Left list and the table from the list:
+    the committed file is what it writes, and a verdict changed in the list changes all three."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("audit_md", DOCS / "audit_md.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    text = (DOCS / "toe-audit.md").read_text(encoding="utf-8")
+    rules = _rules()
+    assert mod.render(text, rules) == text
+    left = next(r for r in rules if r["audit"] != "correct")
+    fixed = [dict(r, audit="correct", status="done") if r is left else r for r in rules]
+    new = mod.render(text, fixed)
+    assert f"* {left['section']}: {left['text']} —" in text and f"* {left['section']}: {left['text']} —" not in new
+    n = len(rules)
+    c = sum(1 for r in rules if r["audit"] == "correct")
+    assert f"{c + 1} correct" in new and f"{c} correct," in text and f"{n} implementable rules" in new
+    with pytest.raises(ValueError, match="Every rule"):
+        mod.render(text.replace("## Every rule", "## All"), rules)
+
+
 def test_every_section_with_a_rule_has_rules_and_the_trace_finds_no_problem():
     mod = _trace()
     known = {s for s, _ in mod.TOE_SECTIONS}

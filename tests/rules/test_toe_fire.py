@@ -511,3 +511,54 @@ def test_a_fire_phase_saved_and_opened_again_replays_to_the_same_state(tmp_path)
     assert again.state.units[GUNS] == s.state.units[GUNS] and again.state.units[CAV].figures == 3
     assert dict(again.state.flags) == dict(s.state.flags)
     assert "already fired this turn" in spec(again, GUNS).unavailable
+
+
+# -- towns with the scenario's zones (Jena: Cospeda 339.5-354.5 x 132.5-147.5, Lützeroda 299.5-314.5 x 162.5-177.5)
+def test_the_range_to_a_unit_in_a_town_is_measured_to_the_town_zone():
+    """6.1 'Rækkevidde': "Ved beskydning af byer måles afstanden til byzonen"."""
+    from tests.rules.toe_combat_world import BATTERY, jena
+
+    inf = "french-18e-ligne"
+    s = jena(
+        phase="fire",
+        support_gap=None,
+        params={"toe.fire_table.artillery": TABLE, "toe.fire_modifiers.artillery": {}},
+        dice=Script(5),
+        placements={inf: ((307.0, 172.0), 270.0), BATTERY: ((307.0, 150.0), 90.0)},
+        changes={inf: {"attributes": {geo.TOWN_ATTRIBUTE: "lutzeroda"}}},
+    )
+    towns = tuple(s.battle.scenario.towns.values())
+    gun, p = s.state.units[BATTERY], params_for(s.params)
+    assert fire.plan(s.state, p, gun, inf).range_cm == pytest.approx(172.0 - 148.0)  # the column's front, zone 3
+    shot = fire.plan(s.state, p, gun, inf, towns=towns)
+    assert shot.range_cm == pytest.approx(162.5 - 148.0) and shot.zone == 2  # the zone's edge
+    # through the session (what the Actions dock asks): the zone is measured and said
+    res = s.act(ActionRequest("fire", BATTERY, {"target": inf}))
+    assert res.status == "resolved", res.explanation
+    assert "range 14.5 cm" in res.explanation and "måles afstanden til byzonen" in res.explanation
+    assert "zone 2:" in res.explanation and "2 figures lost" in res.explanation  # zone 3 (the unit) reads 1
+
+
+def test_a_battery_in_a_town_is_fired_at_only_through_its_side():
+    """4.8.6: "Batteriet kan kun beskydes, hvis en fjendtlige enheds skydelinie går igennem den side af
+    byen/byzonen hvor batteriet er placeret"; it stands on a side, rear into the town."""
+    from tests.rules.toe_combat_world import BATTERY, jena
+
+    town_gun = "french-iv-corps-foot-guns-1"
+    cases = {((347.0, 165.0), 270.0): True, ((320.0, 152.0), 0.0): True, ((347.0, 118.0), 90.0): False}
+    for placed, through_its_side in cases.items():
+        s = jena(
+            phase="fire",
+            support_gap=None,
+            placements={town_gun: ((347.0, 150.0), 90.0), BATTERY: placed},  # on Cospeda's south side
+            changes={town_gun: {"attributes": {geo.TOWN_ATTRIBUTE: "cospeda"}}},
+        )
+        towns = tuple(s.battle.scenario.towns.values())
+        gun, p = s.state.units[BATTERY], params_for(s.params)
+        untowned = fire.plan(s.state, p, gun, town_gun)  # without the zones: the umpire's judgement
+        pre = s.preview_action(ActionRequest("fire", BATTERY, {"target": town_gun}))
+        assert pre.legal is through_its_side, (placed, pre.reason)
+        if through_its_side:
+            assert fire.plan(s.state, p, gun, town_gun, towns=towns).range_cm == untowned.range_cm  # to the gun
+        else:
+            assert "side of Cospeda" in pre.reason and "(4.8.6" in pre.reason

@@ -286,6 +286,12 @@ def test_odds_roll_and_undo(game, qtbot):
     w.actions["undo"].trigger()
     assert len(doc.log) == before and doc.session.state.units[RESERVE].figures == figures
     assert panel.roll_button.isEnabled()
+    # the result box no longer shows the volley as recorded; Redo brings it back
+    qtbot.waitUntil(lambda: panel.outcome.toPlainText().startswith("Undone: Volley by Bde de Marcognet."))
+    w.actions["redo"].trigger()
+    qtbot.waitUntil(lambda: "Volley by Bde de Marcognet: recorded" in panel.outcome.toPlainText())
+    w.actions["undo"].trigger()
+    assert len(doc.log) == before
 
     # the umpire enters the hits instead: within the spin box's limit, recorded without a roll
     panel.instead.setChecked(True)

@@ -2,11 +2,13 @@
 when the drag ends (Torden over Europa 4.4, ``PlayDocument.explain_move``): on the bundled
 Elchingen in the French movement phase, a brigade dragged 10 cm forward is told it is legal
 (how far of its 30 cm), one dragged 40 cm is told it goes beyond its march length; the umpire's
-move is recorded either way, and the message is in the status bar and the Properties note."""
+move is recorded either way, and the message is in the status bar and the Properties note; a
+refused move is noted in the log (an ``Annotation`` in the drag's own undo step)."""
 
 from __future__ import annotations
 
 from battlestudio.model.geometry import forward
+from battlestudio.replay.flow_events import Annotation, Moved
 from tests.ui.test_side_on_the_move import drag_by, isolated
 from tests.ui.window_helpers import ELCHINGEN, ModalRecorder, make_window
 
@@ -33,4 +35,12 @@ def test_a_drag_is_told_how_it_stands_against_the_march_length(qtbot, tmp_path, 
     said = w.statusBar().currentMessage()
     assert "not legal" in said and "beyond its 30.0 cm (4.4)" in said
     assert "beyond its 30.0 cm (4.4)" in w.properties_panel.note.text()
-    assert len(doc.log) == n + 2  # the umpire's ruling stands: the move is recorded
+    # the umpire's ruling stands: the move is recorded, and the log notes that the rules refuse it
+    assert len(doc.log) == n + 3
+    moved, note = doc.log.events[-2], doc.log.events[-1]
+    assert isinstance(moved, Moved) and moved.id == uid
+    assert isinstance(note, Annotation) and note.title == "Move beyond the rules" and note.ids == (uid,)
+    assert "beyond its 30.0 cm (4.4)" in note.text and "noted in the log" in said
+    # one Undo takes back the move and its note
+    w.actions["undo"].trigger()
+    assert len(doc.log) == n + 1 and doc.scenario.units[uid].position != u.position

@@ -123,6 +123,14 @@ def test_nothing_is_recorded_in_the_past(playing):
     w.play_view.actions["editor"].trigger()
     assert not isinstance(w.document, PlayDocument) and len(w.document.battle.events) == n
     assert w.document.is_modified
+    # the Replay dock says the game is kept and how to go back to it (not "No game recorded")
+    panel = w.play_view.panel
+    assert panel.bar.where.text() == f"Game of {n} events kept"
+    assert "is kept in the battle: Game ▸ Resume Game goes back to it" in panel.heading.text()
+    assert w.play_view.actions["start"].text() == "&Resume Game"
+    w.play_view.actions["start"].trigger()
+    assert isinstance(w.document, PlayDocument) and len(w.document.log) == n
+    assert "kept" not in panel.bar.where.text()
 
 
 def test_replay_tree_leaves_out_what_is_not_on_the_table(qtbot, tmp_path, monkeypatch):

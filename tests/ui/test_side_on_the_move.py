@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from battlestudio.document import Document
 from battlestudio.play.document import PlayDocument
 from battlestudio.replay.battle import Battle
-from battlestudio.replay.flow_events import Moved
+from battlestudio.replay.flow_events import Annotation, Moved
 from tests.ui.window_helpers import ModalRecorder, drag, px
 
 
@@ -74,7 +74,9 @@ def test_the_other_sides_unit_moves_when_the_umpire_says_yes(moving):
     drag_by(w, doc, uid, (8.0, 6.0))
     assert len(modal.of("question")) == 1
     new = doc.log.events[n:]
-    assert [type(e) for e in new] == [Moved] and new[0].id == uid
+    # the move, and the log's note that the movement rules refuse it (4.2: not the side on the move)
+    assert [type(e) for e in new] == [Moved, Annotation] and new[0].id == uid and new[1].ids == (uid,)
+    assert "(4.2" in new[1].text
     assert doc.scenario.units[uid].position == pytest.approx((start[0] + 8.0, start[1] + 6.0), abs=1.0)
     w.undo()
     assert doc.scenario.units[uid].position == pytest.approx(start)

@@ -42,6 +42,7 @@ from battlestudio.model.scenario import Scenario
 from battlestudio.model.units import Unit
 from battlestudio.play.events import PLAY_KINDS, Piece, events_for, move_events
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flow_events import Annotation
 from battlestudio.replay.game import GameLog
 from battlestudio.replay.state import GameState
 from battlestudio.replay.timeline import Timeline
@@ -373,9 +374,8 @@ class PlayDocument(Document):
         # the table as the drag found it: the moved units where they stood at its start
         before = self.timeline.state.with_records([rec for kind, rec in start.values() if kind == "units"])
         changes = self._record_gesture(text, key, build)
-        if changes:
-            units = [rid for rid, (kind, _rec) in start.items() if kind == "units"]
-            self._last_move = (before, units, (dx, dy))
+        units = [rid for rid, (kind, _rec) in start.items() if kind == "units"]
+        self._last_move = (before, units, (dx, dy)) if changes else None  # none: the drag was taken back
         return changes
 
     def explain_move(self) -> None:
@@ -431,10 +431,33 @@ class PlayDocument(Document):
         names = {u: before.units[u].name for u in ids if u in before.units}
         bad = [c for c in checks if not c.legal or c.leaves_table]
         if bad:
-            self.explained.emit(" ".join(f"{names.get(c.unit, c.unit)}: {c.explanation}" for c in bad))
+            said = " ".join(f"{names.get(c.unit, c.unit)}: {c.explanation}" for c in bad)
+            noted = self._note_in_log(said, tuple(c.unit for c in bad if not c.legal))
+            self.explained.emit(said + noted)
         elif len(checks) == 1:
             c = checks[0]
             self.explained.emit(f"{names.get(c.unit, c.unit)}: {c.explanation}")
+
+    BEYOND_THE_RULES = "Move beyond the rules"
+    """Title of the log's note on a drag the movement rules refuse, recorded on the umpire's word."""
+
+    def _note_in_log(self, said: str, units: tuple[str, ...]) -> str:
+        """Pin ``said`` (why the rules refuse the last drag of ``units``) to the log as an
+        ``Annotation`` in the drag's own undo step, so the log and its replay show that the move
+        was recorded on the umpire's authority; the clause to add to the status bar ("" when
+        nothing was noted: no refused unit, or the drag is no longer the last step)."""
+        session, top = self.session, self._actions[-1] if self._actions else None
+        if not units or session is None or top is None or top.merge_key is None or top.count > self.log.undoable:
+            return ""
+        try:
+            note = self._stamped(Annotation, text=said, ids=units, title=self.BEYOND_THE_RULES)
+            session.record_all([note])
+        except (SessionError, ValueError):
+            return ""
+        self._actions[-1] = replace(top, count=top.count + 1, merge_key=None)
+        self._sync()
+        self._after_record()
+        return " Recorded on the umpire's authority and noted in the log (Undo takes the move back)."
 
     def rotate(self, ids: Iterable[str], delta: float, key: object = None) -> list[Change]:
         """Record the units among ``ids`` turned by ``delta`` degrees CCW about their footprint's

@@ -32,9 +32,11 @@ som er vist i tabel 5, tab aflæses i tabel [6]"). A shot records ``Fired``, the
 (preceded, for a battery not counted yet, by ``AmmunitionResupplied`` to its full allowance),
 and the phase's bookkeeping flag. The morale test after fire (8.2) is lost with chapter 8.
 
-Not computed, for want of data in ``GameState``: town polygons (a unit in a town is marked by
-``attributes["town_zone"]`` and its own rectangle stands for the zone: range "til byzonen" and
-"the line of fire passes through the battery's side of the town", 4.8.6, are the umpire's) and
+Towns: a unit in a town is marked by ``attributes["town_zone"]`` (the zone's id); with the
+scenario's town zones (the request's ``towns``) the range to it is measured to the zone (6.1 "Ved
+beskydning af byer måles afstanden til byzonen") and a battery in a town is fired at only by a line
+of fire through its side of the town (4.8.6); the target lists the spec offers are measured without
+them (the preview and the roll refuse). Not computed, for want of data in ``GameState``:
 terrain levels (``attributes["height_level"]``, A22). ``fire_arcs`` gives the map the ground a
 unit may fire at, one shapely polygon per side.
 """
@@ -46,13 +48,14 @@ import shapely
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from shapely.geometry import Polygon
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import EPS, TINY, EdgeName
+from battlestudio.model.terrain import TownZone
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import AmmunitionResupplied, AmmunitionUsed, Fired
 from battlestudio.replay.events import BattleEvent
@@ -329,9 +332,19 @@ def _blocking(
     return "", notes
 
 
-def plan(state: GameState, p: RuleParameters, firer: Unit, target_id: str, side: str | None = None) -> Shot:
+def plan(
+    state: GameState,
+    p: RuleParameters,
+    firer: Unit,
+    target_id: str,
+    side: str | None = None,
+    towns: Sequence[TownZone] = (),
+) -> Shot:
     """Measure a shot of ``firer`` at ``target_id`` from ``side`` (a square's or town unit's side;
-    None: the first side that can), everything but artillery coordination.
+    None: the first side that can), everything but artillery coordination. ``towns`` are the
+    scenario's town zones: at a unit in one the range is measured to the zone (6.1), and a
+    battery, which stands on one side of the town (4.8.6), is fired at only through that side and
+    measured to its gun; without them both are the umpire's.
 
     Raises
     ------
@@ -349,6 +362,16 @@ def plan(state: GameState, p: RuleParameters, firer: Unit, target_id: str, side:
         )
     if not is_artillery(firer) and geo.in_town(target):
         raise RuleRefused(f"{target.name} is in a town: 'infanteri kan ikke beskyde byer' (4.8.4, {RULE})")
+    zone = geo.town_zone(target, towns)
+    if zone is not None and is_artillery(target):
+        edge, outward = geo.town_side(zone, target)
+        if not geo.beyond_side(edge, outward, geo.gun_front_centre(firer)):
+            raise RuleRefused(
+                f"{target.name} stands on the {outward:.0f}° side of {zone.name}: it can be fired at only by a line "
+                f"of fire through that side of the town, and {firer.name} is not beyond it "
+                "(4.8.6 'Batteriet kan kun beskydes, hvis en fjendtlige enheds skydelinie går igennem den side af "
+                "byen/byzonen hvor batteriet er placeret')"
+            )
     fronts = geo.fronts(firer)
     used = sides_used(state, firer.id)
     if side is not None:
@@ -366,7 +389,7 @@ def plan(state: GameState, p: RuleParameters, firer: Unit, target_id: str, side:
     why = ""
     for front in candidates:
         try:
-            shot = _aim(state, p, firer, target, front, wide, narrow)
+            shot = _aim(state, p, firer, target, front, wide, narrow, None if is_artillery(target) else zone)
         except RuleRefused as exc:
             why = why or str(exc)
             continue
@@ -375,13 +398,21 @@ def plan(state: GameState, p: RuleParameters, firer: Unit, target_id: str, side:
 
 
 def _aim(
-    state: GameState, p: RuleParameters, firer: Unit, target: Unit, front: geo.Front, wide: float, narrow: float
+    state: GameState,
+    p: RuleParameters,
+    firer: Unit,
+    target: Unit,
+    front: geo.Front,
+    wide: float,
+    narrow: float,
+    town: TownZone | None = None,
 ) -> Shot:
     clauses: list[str] = []
-    part_wide = geo.in_arc_part(front, target, wide)
+    aimed: BaseGeometry = town.polygon if town is not None else target.footprint()
+    part_wide = geo.in_arc_part(front, aimed, wide)
     if is_artillery(firer):
         z1, z1_text = zone1_bound(p, firer)
-        part_narrow = geo.in_arc_part(front, target, narrow)
+        part_narrow = geo.in_arc_part(front, aimed, narrow)
         if part_wide is None:
             raise RuleRefused(
                 f"{target.name} is outside {firer.name}'s arc ({narrow:g}°, {wide:g}° at zone 1, "
@@ -399,10 +430,13 @@ def _aim(
                 f"{target.name} is within {wide:g}° of {firer.name}'s front only, and at {r_wide:.1f} cm it is no "
                 f"zone 1 shot ({z1_text}): artillery fires within {narrow:g}° (6.1, A2)"
             )
-        clauses.append(
-            f"range {rng:.1f} cm from the gun centre to the nearest point of {target.name} in the arc "
-            "(6.1 'Rækkevidde')"
+        to = (
+            f"the town zone {town.name} ({target.name} is in it; 6.1 'Ved beskydning af byer måles afstanden til "
+            "byzonen')"
+            if town is not None
+            else f"{target.name} in the arc (6.1 'Rækkevidde')"
         )
+        clauses.append(f"range {rng:.1f} cm from the gun centre to the nearest point of {to}")
     else:
         if part_wide is None:
             raise RuleRefused(f"{target.name} is outside {firer.name}'s {wide:g}° arc from its {front.name} (6.1, A2)")
@@ -577,7 +611,7 @@ def _shot(state: GameState, request: ActionRequest, p: RuleParameters) -> tuple[
     if not isinstance(target, str) or not target:
         raise RuleRefused("fire needs a target: an enemy unit (6.1)")
     side = request.parameters.get("side") or None
-    shot = plan(state, p, u, target, str(side) if side else None)
+    shot = plan(state, p, u, target, str(side) if side else None, request.towns)
     refusal, note = coordination(state, p, shot)
     if refusal:
         raise RuleRefused(refusal)

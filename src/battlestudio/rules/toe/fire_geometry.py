@@ -27,6 +27,7 @@ stands for the zone) fires from each of its four sides as a front (A27, glossary
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import shapely
@@ -35,6 +36,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from battlestudio.model.geometry import EDGE_NAMES, LONG, TINY, EdgeName, Point, direction_angle, rotate_point
+from battlestudio.model.terrain import TownZone
 from battlestudio.model.units import Formation, Unit
 
 TOWN_ATTRIBUTE = "town_zone"
@@ -64,6 +66,43 @@ class Front:
 def in_town(u: Unit) -> bool:
     """Whether ``u`` is marked as standing in a town zone (``attributes["town_zone"]``)."""
     return bool(u.attributes.get(TOWN_ATTRIBUTE))
+
+
+def town_zone(u: Unit, towns: Sequence[TownZone]) -> TownZone | None:
+    """The scenario's town zone ``u`` is marked as standing in (``attributes["town_zone"]`` names
+    its id, 4.8); None when ``u`` is not in a town or the zone is not among ``towns``."""
+    zid = u.attributes.get(TOWN_ATTRIBUTE)
+    return next((z for z in towns if z.id == zid), None) if zid else None
+
+
+def town_side(zone: TownZone, battery: Unit) -> tuple[LineString, float]:
+    """The side of ``zone`` a battery stands on (4.8.6 "placere det på en af siderne af byen"):
+    the edge of the zone's outline (its minimum rotated rectangle) nearest the gun centre, and
+    that side's outward facing in degrees."""
+    box = zone.polygon.minimum_rotated_rectangle
+    ring = list(box.exterior.coords)[:4]
+    gun = ShapelyPoint(gun_centre(battery))
+    c = box.centroid
+    best: tuple[float, LineString, float] | None = None
+    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+        edge = LineString([a, b])
+        d = float(edge.distance(gun))
+        if best is None or d < best[0] - TINY:
+            nx, ny = b[1] - a[1], a[0] - b[0]
+            mx, my = (a[0] + b[0]) / 2 - c.x, (a[1] + b[1]) / 2 - c.y
+            if nx * mx + ny * my < 0:
+                nx, ny = -nx, -ny
+            best = (d, edge, direction_angle((nx, ny)))
+    assert best is not None
+    return best[1], best[2]
+
+
+def beyond_side(side: LineString, facing: float, point: Point) -> bool:
+    """Whether ``point`` lies outside the town across ``side`` (in the half-plane its outward
+    ``facing`` points into): a line of fire from there passes through that side (4.8.6)."""
+    ax, ay = (float(v) for v in side.coords[0])
+    fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    return (point[0] - ax) * fx + (point[1] - ay) * fy > TINY
 
 
 def fires_from_sides(u: Unit) -> bool:
@@ -100,10 +139,11 @@ def arc_region(front: Front, half_angle: float, length: float = LONG) -> Polygon
     )
 
 
-def in_arc_part(front: Front, target: Unit, half_angle: float) -> BaseGeometry | None:
-    """The part of ``target``'s footprint inside the arc (None when less than ``TINY`` cm² of
-    it is: a touching corner is not in the arc)."""
-    part = arc_region(front, half_angle).intersection(target.footprint())
+def in_arc_part(front: Front, target: Unit | BaseGeometry, half_angle: float) -> BaseGeometry | None:
+    """The part of ``target``'s footprint (or of a town zone's outline) inside the arc (None when
+    less than ``TINY`` cm² of it is: a touching corner is not in the arc)."""
+    area = target if isinstance(target, BaseGeometry) else target.footprint()
+    part = arc_region(front, half_angle).intersection(area)
     return part if part.area > TINY else None
 
 

@@ -220,6 +220,8 @@ class ActionPanel(QWidget):
         keep = self._chosen
         if why or s is None or getattr(self, "_outcome_key", None) != tuple(s.key):
             self.outcome.hide()  # the last outcome belongs to the phase it was recorded in
+        else:
+            self._show_outcome_as_logged()
         self._filling = True
         self.subject.clear()
         if why or s is None:
@@ -485,6 +487,21 @@ class ActionPanel(QWidget):
         """Record the umpire's entered result of the chosen action (one undo step)."""
         return self._act()
 
+    _outcome_logged: tuple[int, str, str] | None = None
+    """(log length once the shown outcome was recorded, its html, its action's text)."""
+
+    def _show_outcome_as_logged(self) -> None:
+        """The outcome box as the log stands: an outcome that Undo took back says so (and comes
+        back with Redo)."""
+        doc, logged = self.doc, self._outcome_logged
+        if doc is None or logged is None or not self.outcome.isVisible():
+            return
+        n, html, text = logged
+        if len(doc.log) >= n:
+            self.outcome.setHtml(html)
+        else:
+            self.outcome.setHtml(f"<i>Undone: {_esc(text)}. Nothing of it is in the log now.</i>")
+
     def _act(self) -> Any:
         req, spec, doc = self.request(), self.spec, self.doc
         if req is None or spec is None or doc is None:
@@ -501,6 +518,7 @@ class ActionPanel(QWidget):
                 raise ValueError(str(exc)) from None
 
         res = doc.run(text, act)
+        self._outcome_logged = None
         self._outcome_key = tuple(doc.session.key) if doc.session is not None else None
         self.outcome.show()
         if res is None or res is True:
@@ -513,10 +531,12 @@ class ActionPanel(QWidget):
             return res
         odds = ", ".join(chance(p) for p in res.odds if p is not None)
         n = len(res.outcome.events)
-        self.outcome.setHtml(
+        html = (
             f"<b style='color:#1e7d32'>{_esc(text)}: recorded</b> ({n} event{'s' if n != 1 else ''}"
             f"{', odds ' + _esc(odds) if odds else ''})<br>{_esc(res.explanation)}"
         )
+        self.outcome.setHtml(html)
+        self._outcome_logged = (len(doc.log), html, text)
         self.status.emit(f"{text}: {res.explanation}", 15_000)
         return res
 

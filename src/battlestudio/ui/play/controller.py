@@ -349,6 +349,8 @@ class PlayView(QObject):
         exc = self._unplayable_docs.get(doc)
         if exc is not None:
             self.panel.show_unreplayable(len(doc.battle.events), str(exc))
+        elif doc.battle.events:
+            self.panel.show_kept_game(len(doc.battle.events))
 
     def document_set(self, doc: Document) -> None:
         """The window shows ``doc`` now: bind the Replay dock, the marks, the Game actions."""
@@ -564,6 +566,7 @@ class PlayView(QObject):
         if self.command_dialog is not None:
             self.command_dialog.close()
         self.command_dialog = CommandRollDialog(p, self.map_view)
+        self.command_dialog.finished.connect(self._window_back)
         self.command_dialog.show()
         return self.command_dialog
 
@@ -575,6 +578,7 @@ class PlayView(QObject):
         if self.activation_dialog is not None:
             self.activation_dialog.close()
         self.activation_dialog = ActivationDialog(p, self.map_view)
+        self.activation_dialog.finished.connect(self._window_back)
         self.activation_dialog.show()
         return self.activation_dialog
 
@@ -586,6 +590,7 @@ class PlayView(QObject):
         if self.order_dialog is not None:
             self.order_dialog.close()
         self.order_dialog = OrderDialog(p, self.map_view, self.map_view)
+        self.order_dialog.finished.connect(self._window_back)
         self.order_dialog.show()
         return self.order_dialog
 
@@ -595,6 +600,7 @@ class PlayView(QObject):
             self._on_refused(p.why_not_recording() if p else "Start the game first (Game ▸ Start Game).")
             return None
         self.umpire_dialog = UmpireDialog(p, tab, self.map_view)
+        self.umpire_dialog.finished.connect(self._window_back)
         self.umpire_dialog.show()
         return self.umpire_dialog
 
@@ -611,6 +617,7 @@ class PlayView(QObject):
         if p is None or not p.recording:
             return None
         self.annotation_dialog = AnnotationDialog(p, at, self.map_view)
+        self.annotation_dialog.finished.connect(self._window_back)
         self.annotation_dialog.show()
         return self.annotation_dialog
 
@@ -620,6 +627,13 @@ class PlayView(QObject):
         self.action_dock.raise_()
         self.action_panel.subject.setFocus()
         return self.action_panel
+
+    def _window_back(self, _result: int = 0) -> None:
+        """A game dialog closed: the window takes the keyboard back, so its shortcuts (Ctrl+O,
+        the replay keys) work at once without a click (a window manager may not do it)."""
+        w = self.map_view.window()
+        w.activateWindow()
+        self.map_view.setFocus()
 
     def resume(self) -> None:
         if self.play is not None:

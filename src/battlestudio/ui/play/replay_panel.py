@@ -420,6 +420,17 @@ class ReplayPanel(QWidget):
         )
         return lines
 
+    def show_kept_game(self, count: int) -> None:
+        """No timeline while the scenario is edited, but the battle keeps its recorded game of
+        ``count`` events: say so and how to go back to it, instead of "no game"."""
+        self.set_timeline(None)
+        self.bar.where.setText(f"Game of {count} events kept")
+        self.heading.setText(
+            f"Editing the scenario. The recorded game ({count} event{'' if count == 1 else 's'}) is kept in the "
+            "battle: Game ▸ Resume Game goes back to it."
+        )
+        self.heading.setToolTip(self.heading.text())
+
     def show_unreplayable(self, count: int, reason: str) -> None:
         """No timeline: the battle holds a recorded game of ``count`` events that cannot be
         replayed, for ``reason`` (naming the first bad event); say so instead of "no game"."""
