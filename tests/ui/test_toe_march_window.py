@@ -88,7 +88,11 @@ def test_drags_into_woods_and_onto_a_bridge_say_which_rule(qtbot, window):
     drag_by(w, play, BRIDGE, (15.0, 0.0))
     said = w.statusBar().currentMessage()
     assert "not legal" in said and "Saale bridge at Jena" in said and "counts as in the river (4.7" in said, said
-    assert len(play.log) == n + 2  # the umpire's ruling stands: both moves are recorded
+    # the umpire's ruling stands: both moves are recorded, each with the log's note of the rule
+    kinds = [e.kind for e in play.log.events[n:]]
+    assert kinds == ["moved", "annotation", "moved", "annotation"], kinds
+    notes = [e for e in play.log.events[n:] if e.kind == "annotation"]
+    assert "only infantry in line may stand" in notes[0].text and "counts as in the river" in notes[1].text
 
 
 def test_a_brigade_pivots_about_a_corner_from_the_actions_dock(qtbot, window):
