@@ -474,3 +474,16 @@ def test_a_battery_enters_leaves_and_changes_side_of_a_town_as_4_6_3_says(moveme
     moved_in = out_of(moved, gun_in, (17.5, 68.0), 270.0)
     assert "cannot fire while its front points at the town (4.6.3)" in faces_its_town(moved_in, (zone,))
     assert faces_its_town(gun_in, (zone,)) == ""
+
+
+def test_a_wide_pivot_is_no_backwards_move(movement):
+    """4.4: a 150° pivot swings the front-edge midpoint backwards, but it is a turn of the front,
+    not a backwards move at half the march length; over 45° it counts as a formation change."""
+    state, params = movement
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.LINE)
+    end = _pivoted(u, 0, 150.0)
+    req = MoveRequest(u.id, (u.position, end), u.facing + 150.0, (), TABLE)
+    wide = get_ruleset("toe").move_check(_alone(state, u), req, params)
+    assert wide.allowed_cm == 30.0 and not any("half march length" in n for n in wide.notes)
+    assert any("neither a forward nor a backwards move (4.4)" in n for n in wide.notes)
+    assert any("counts as a formation change (4.4)" in n for n in wide.notes)

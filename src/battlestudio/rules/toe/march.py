@@ -280,7 +280,12 @@ def check_move(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveChe
         allowed /= 2.0
         notes.append(f"a reaction move: up to half a move, {allowed:g} cm (5.2 'et halvt træk').")
     backwards = moved and _angle(direction_angle((end[0] - start[0], end[1] - start[1])), u.facing) >= 135.0 - 1e-9
-    if moved and allowed is not None:
+    backwards = backwards and pivot is None  # a pivot turns the front; it is neither forward nor back
+    if moved and allowed is not None and pivot is not None:
+        notes.append(
+            "a pivot is a turn of the front, measured by its arcs, neither a forward nor a backwards move (4.4)."
+        )
+    elif moved and allowed is not None:
         heading = direction_angle((end[0] - start[0], end[1] - start[1]))
         off = _angle(heading, u.facing)
         if off <= 45.0 + 1e-9:
