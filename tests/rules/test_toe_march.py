@@ -25,6 +25,7 @@ from battlestudio.rules.toe.march import faces_its_town, in_the_river_on_a_bridg
 from battlestudio.session import GameSession
 
 ELCHINGEN = Path(__file__).resolve().parents[2] / "scenarios" / "elchingen-1805.battle.json"
+JENA = Path(__file__).resolve().parents[2] / "scenarios" / "jena-1806.battle.json"
 TABLE = (240.0, 180.0)
 
 
@@ -487,3 +488,25 @@ def test_a_wide_pivot_is_no_backwards_move(movement):
     assert wide.allowed_cm == 30.0 and not any("half march length" in n for n in wide.notes)
     assert any("neither a forward nor a backwards move (4.4)" in n for n in wide.notes)
     assert any("counts as a formation change (4.4)" in n for n in wide.notes)
+
+
+def test_any_terrain_table_2_may_charge_is_a_named_parameter_or_the_umpires(movement):
+    """4.1 'Fradrag for bevægelser i forskelligt terræn fremgår af tabel 2' (Table 2 lost): a
+    brigade crossing Jena's Mühlbach pays the scenario's terrain_deduction_cm.stream (or its arm's
+    terrain_deduction_cm.<arm>.stream); without one the note says the umpire deducts it; a move
+    that stays short of the stream says nothing of it."""
+    state, params = movement
+    stream = store.load(JENA).scenario.terrain["muehlbach"]
+    u = replace(_unit(state, Arm.INFANTRY), formation=Formation.COLUMN, position=(300.0, 100.0), facing=90.0)
+    st = _alone(state, u)
+    plain = _check(st, params, u, (0.0, 20.0), terrain=(stream,))
+    assert plain.legal and plain.allowed_cm == 30.0
+    assert any(
+        "crosses the stream Mühlbach in the Mühltal" in n and "Table 2" in n and "umpire" in n for n in plain.notes
+    )
+    paid = _check(st, {**params, "toe.terrain_deduction_cm.stream": 4}, u, (0.0, 20.0), terrain=(stream,))
+    assert paid.allowed_cm == 26.0 and any("4 cm deducted (4.1" in n for n in paid.notes)
+    by_arm = {**params, "toe.terrain_deduction_cm.cavalry.stream": 2, "toe.terrain_deduction_cm.infantry.stream": 6}
+    assert _check(st, by_arm, u, (0.0, 20.0), terrain=(stream,)).allowed_cm == 24.0
+    short = _check(st, {**params, "toe.terrain_deduction_cm.stream": 4}, u, (0.0, 5.0), terrain=(stream,))
+    assert short.allowed_cm == 30.0 and not any("stream" in n for n in short.notes)

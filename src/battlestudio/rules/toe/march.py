@@ -597,6 +597,50 @@ def _woods(
     )
 
 
+TABLE_2_KINDS = frozenset(
+    {TerrainKind.STREAM, TerrainKind.FORD, TerrainKind.MARSH, TerrainKind.HILL, TerrainKind.BUILT_UP}
+)
+"""Terrain whose crossing Table 2 may charge (4.1 "Fradrag for bevægelser i forskelligt terræn
+fremgår af tabel 2"); the table is lost, so which of them it charged, and how much, is the
+scenario's ``terrain_deduction_cm.<kind>`` or the umpire's."""
+
+
+def _table_2(
+    u: Unit,
+    p: RuleParameters,
+    t: TerrainFeature,
+    start: BaseGeometry,
+    swept: Polygon,
+    allowed: float | None,
+    notes: list[str],
+) -> float | None:
+    """``allowed`` less Table 2's deduction for ``u`` moving across ``t`` (its way crosses the
+    feature's line or outline: entering, leaving or passing it, not moving within it; 4.1): the
+    scenario's ``terrain_deduction_cm.<nation>.<kind>``, ``.<arm>.<kind>`` or ``.<kind>``; while
+    the scenario gives none, the note says the lost Table 2 is the umpire's to apply."""
+    g = t.geometry
+    if g.is_empty or not g.is_valid:
+        return allowed
+    edge = g.boundary if g.area > 0 else g
+    if not swept.intersects(edge) or (start.intersects(edge) and swept.difference(start).area <= 1e-6):
+        return allowed
+    kind, name = t.kind.value, t.name or t.id or t.kind.value
+    what = kind.replace("_", " ")
+    found = p.lookup(
+        f"terrain_deduction_cm.{u.nation}.{kind}",
+        f"terrain_deduction_cm.{u.arm.value}.{kind}",
+        f"terrain_deduction_cm.{kind}",
+    )
+    if found is None:
+        notes.append(
+            f"{u.name} crosses the {what} {name}: a deduction for it, if any, is in Table 2, lost from the rules "
+            f"text; the umpire deducts it (scenario parameter terrain_deduction_cm.{kind}; 4.1)."
+        )
+        return allowed
+    notes.append(f"{u.name} crosses the {what} {name}: {float(found[1]):g} cm deducted (4.1, scenario {found[0]}).")
+    return None if allowed is None else allowed - float(found[1])
+
+
 def _obstacles(
     u: Unit, p: RuleParameters, req: MoveRequest, swept: Polygon, allowed: float | None, notes: list[str]
 ) -> float | None:
@@ -605,7 +649,11 @@ def _obstacles(
     "giver tab i marchlængde ... (jf. tabel 2)"): scenario parameter ``terrain_deduction_cm.<kind>``
     (or ``.<nation>.<kind>``); while the scenario lacks it the note says the umpire deducts it."""
     mounted = u.arm in (Arm.ARTILLERY, Arm.CAVALRY)
+    start = u.footprint()
     for t in req.terrain:
+        if t.kind in TABLE_2_KINDS:
+            allowed = _table_2(u, p, t, start, swept, allowed, notes)
+            continue
         if not ((t.kind is TerrainKind.HEDGE and mounted) or (t.kind is TerrainKind.WALL and not mounted)):
             continue
         if not swept.intersects(t.geometry):
