@@ -20,6 +20,8 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules import RuleRefused, get_ruleset
 from battlestudio.rules.actions import ActionRequest
 from battlestudio.rules.dice import SeededDice
+from battlestudio.rules.toe import formations
+from battlestudio.rules.toe.common import params_for
 
 from tests.elchingen import elchingen_scenario
 
@@ -224,3 +226,51 @@ def test_the_actions_dock_action_unfolds_a_square_only_with_room():
     u = after.units[SQUARE]
     assert u.formation is Formation.COLUMN and u.facing == pytest.approx(180.0)
     assert u.footprint().distance(after.units[NEIGHBOUR].footprint()) > 0.0
+
+
+# ------------------------------------------------------------------------------ 4.6 unlimbering
+BATTERY = "french-v-corps-foot-guns-1"
+HORSE = "french-cavalry-reserve-horse-guns-1"
+
+
+def test_a_battery_unlimbers_in_any_direction_within_its_limbers_base():
+    """4.6 'Batteriet kan afprodse pjecen i den retning der ønskes dog skal pjecen være i
+    brikkontakt med prodset og være afprodset indenfor prodsbrikken': Jena's V Corps foot battery,
+    limbered facing north, unlimbers towards a point to its east through the Actions dock; its base
+    turns about its centre; without a point it keeps its front (4.5); only unlimbering chooses."""
+    battle = store.load(JENA)
+    s = battle.scenario
+    s.units[BATTERY] = replace(s.units[BATTERY], formation=Formation.LIMBERED, position=HERE, facing=90.0)
+    st = GameState.from_scenario(s).evolve(turn=1, side="french", phase="movement")
+    gun = st.units[BATTERY]
+    centre = gun.rect().centre
+    spec = next(a for a in TOE.actions(st, {}, BATTERY) if a.id == "unlimber")
+    assert spec.legal and spec.rule == "4.6" and spec.parameters[0].kind == "point"
+    assert not [a for a in TOE.actions(st.evolve(phase="fire"), {}, BATTERY) if a.id == "unlimber"]
+    assert not [a for a in TOE.actions(st.evolve(side="prussian"), {}, BATTERY) if a.id == "unlimber"]
+    east = (centre[0] + 30.0, centre[1])
+    req = ActionRequest("unlimber", BATTERY, {"towards": east})
+    pv = TOE.preview_action(st, req, {})
+    assert pv.legal and "facing 0°" in pv.explanation and "4.6 'i den retning der ønskes" in pv.explanation
+    assert "foot artillery's deduction is in Table 2" in pv.explanation
+    out = TOE.resolve_action(st, req, {}, SeededDice(1))
+    assert out.resolved and [e.kind for e in out.events] == ["moved", "formation_changed"]
+    after = st
+    for e in out.events:
+        after = e.apply(after)
+    u = after.units[BATTERY]
+    assert u.formation is Formation.UNLIMBERED and u.facing == pytest.approx(0.0)
+    assert u.rect().centre == pytest.approx(centre)  # within the limber's base, about its centre
+    # no point: the front is kept, as any formation change (4.5)
+    kept = TOE.resolve_action(st, ActionRequest("unlimber", BATTERY, {}), {}, SeededDice(1))
+    assert [e.kind for e in kept.events] == ["formation_changed"] and kept.events[-1].facing == pytest.approx(90.0)
+    # only a battery that unlimbers chooses its direction
+    line = replace(s.units[SQUARE], formation=Formation.LINE)
+    st2 = st.with_unit(line)
+    with pytest.raises(RuleRefused, match="only a battery that unlimbers chooses its direction"):
+        formations.formation_change(st2, params_for({}), SQUARE, "column", facing=0.0)
+    # horse artillery unlimbers any way at no cost
+    s.units[HORSE] = replace(s.units[HORSE], formation=Formation.LIMBERED, position=(300.0, 120.0), facing=90.0)
+    st3 = GameState.from_scenario(s).evolve(turn=1, side="french", phase="movement")
+    ch = formations.formation_change(st3, params_for({}), HORSE, "unlimbered", facing=225.0)
+    assert ch.cost_cm == 0.0 and ch.unit.facing == pytest.approx(225.0) and "at no cost (4.6)" in ch.explanation
