@@ -562,3 +562,23 @@ def test_a_battery_in_a_town_is_fired_at_only_through_its_side():
             assert fire.plan(s.state, p, gun, town_gun, towns=towns).range_cm == untowned.range_cm  # to the gun
         else:
             assert "side of Cospeda" in pre.reason and "(4.8.6" in pre.reason
+
+
+def test_a_battery_whose_front_points_into_its_town_does_not_fire():
+    """4.6.3: "Batteriet kan ikke skyde når det peger forinden mod byen" — a battery changing side
+    of a town stands with its front to the town for a movement phase and cannot fire meanwhile."""
+    from tests.rules.toe_combat_world import BATTERY, jena
+
+    target = "french-18e-ligne"
+    for facing, fires in ((270.0, True), (90.0, False)):  # Lützeroda's north side: out is 270°
+        s = jena(
+            phase="fire",
+            support_gap=None,
+            placements={BATTERY: ((307.0, 161.0), facing), target: ((307.0, 140.0), 90.0)},
+            changes={BATTERY: {"attributes": {geo.TOWN_ATTRIBUTE: "lutzeroda"}}},
+        )
+        pre = s.preview_action(ActionRequest("fire", BATTERY, {"target": target}))
+        if fires:
+            assert pre.legal, pre.reason
+        else:
+            assert not pre.legal and "cannot fire while its front points at the town (4.6.3)" in pre.reason

@@ -68,6 +68,7 @@ from battlestudio.rules.params import MissingParameterError, RuleParameters, Rul
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe import fire_ammunition as ammo
 from battlestudio.rules.toe import fire_geometry as geo
+from battlestudio.rules.toe import march
 from battlestudio.rules.toe.common import corps_of, name_of, on_table_units
 from battlestudio.rules.toe.table_index import table_index
 from battlestudio.rules.toe.fire_ammunition import FIRE_PHASE, phase_record, record_event, stamp
@@ -344,7 +345,8 @@ def plan(
     None: the first side that can), everything but artillery coordination. ``towns`` are the
     scenario's town zones: at a unit in one the range is measured to the zone (6.1), and a
     battery, which stands on one side of the town (4.8.6), is fired at only through that side and
-    measured to its gun; without them both are the umpire's.
+    measured to its gun; a battery whose front points into its own town does not fire (4.6.3);
+    without the zones all three are the umpire's.
 
     Raises
     ------
@@ -362,6 +364,9 @@ def plan(
         )
     if not is_artillery(firer) and geo.in_town(target):
         raise RuleRefused(f"{target.name} is in a town: 'infanteri kan ikke beskyde byer' (4.8.4, {RULE})")
+    facing_in = march.faces_its_town(firer, towns) if towns else ""
+    if facing_in:
+        raise RuleRefused(facing_in)
     zone = geo.town_zone(target, towns)
     if zone is not None and is_artillery(target):
         edge, outward = geo.town_side(zone, target)
@@ -575,13 +580,13 @@ def fire_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec |
 def fire_request_spec(state: GameState, p: RuleParameters, request: ActionRequest) -> ActionSpec | None:
     """``fire`` as far as one request needs it: offered and legal for its firer (``cannot_fire``)
     and the missing tables; the target is measured by ``plan`` when the shot is resolved, so
-    no other target is measured (6.1)."""
+    no other target is measured (6.1). A battery facing into its town is refused (4.6.3)."""
     if state.phase != FIRE_PHASE:
         return None
     u = _firer(state, request.subject)
     if u is None or u.arm == Arm.OTHER:
         return None
-    why = cannot_fire(state, p, u)
+    why = cannot_fire(state, p, u) or march.faces_its_town(u, request.towns)
     return ActionSpec(
         "fire", "Fire", term="skydning", rule="6.1", unavailable=why, umpire_table="" if why else missing_tables(p, u)
     )
