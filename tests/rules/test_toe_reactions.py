@@ -105,3 +105,60 @@ def test_an_interrupted_attack_turns_about_and_goes_back_its_march_length_and_de
     assert out.status == "resolved" and after.facing == pytest.approx((before.facing + 180) % 360)
     assert after.position[1] == pytest.approx(before.position[1] - before.rect().depth - 30.0)
     assert f"attack_declared:{ATT}" not in s.state.flags
+
+
+def _cavalry_reacts_onto_the_rear_of_the_100e():
+    """Jena: the 100e Ligne declares on von Pelet; Schimmelpfennig's cavalry, 15.5 cm behind it,
+    passes its reaction move, is dragged 18.4 cm onto the 100e's rear and declares there."""
+    from battlestudio.rules import get_ruleset
+    from battlestudio.rules.moves import MoveRequest
+
+    s = jena(phase="attack_declaration", placements={PCAV: ((372.0, 160.0), 90.0)})
+    assert s.act(ActionRequest("declare_attack", ATT, {"target": DEF})).status == "resolved"
+    assert "declare_attack" not in ids(s, PCAV)  # the passive side declares only as a reacting unit
+    s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    rear = (FRONT[0], FRONT[1] - s.state.units[ATT].rect().depth)
+    check = get_ruleset("toe").move_check(s.state, MoveRequest(PCAV, ((372.0, 160.0), rear)), s.params)
+    assert check.legal, check.problems
+    s.move(PCAV, [(372.0, 160.0), rear])
+    return s
+
+
+def test_a_reacting_unit_of_the_passive_side_may_attack_and_its_target_cannot_carry_out_its_attack():
+    s = _cavalry_reacts_onto_the_rear_of_the_100e()
+    spec = ids(s, PCAV)["declare_attack"]
+    assert spec.legal and ATT in spec.parameters[0].choices
+    out = s.act(ActionRequest("declare_attack", PCAV, {"target": ATT}))
+    assert out.status == "resolved" and "in the rear" in out.explanation and "cannot carry out" in out.explanation
+    other = ids(s, DEF).get("declare_attack")  # von Pelet did not react: no declaration for it
+    assert other is None
+    s.advance_to("attack")
+    mine = ids(s, ATT)["melee"]  # the 100e is infantry attacked by cavalry through reactions (5.2)
+    assert not mine.legal and "infantry attacked by cavalry through reactions" in mine.unavailable
+    refused = s.act(
+        ActionRequest("melee", ATT, {"target": DEF}, {"winner": "attacker", "attacker_losses": 0, "defender_losses": 1})
+    )
+    assert refused.status == "refused" and "5.2, 7.1" in refused.explanation
+    theirs = ids(s, PCAV)["melee"]
+    assert theirs.legal
+    out = s.act(
+        ActionRequest(
+            "melee", PCAV, {"target": ATT}, {"winner": "attacker", "attacker_losses": 1, "defender_losses": 3}
+        )
+    )
+    assert out.status == "resolved" and s.state.units[ATT].figures == 15
+    assert "melee" not in ids(s, DEF) or not ids(s, DEF)["melee"].legal  # von Pelet declared nothing
+
+
+def test_cavalry_attacked_after_a_reaction_move_cannot_carry_out_its_attack_under_7_1():
+    # the 10e Hussards declare on von Pelet's corner; Schimmelpfennig, 19 cm behind them, reacts onto their rear
+    s = jena(phase="attack_declaration", placements={HUSSAR: ((345.0, 180.0), 90.0), PCAV: ((345.0, 155.0), 90.0)})
+    assert s.act(ActionRequest("declare_attack", HUSSAR, {"target": DEF})).status == "resolved"
+    s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    s.move(PCAV, [(345.0, 155.0), (345.0, 174.0)])
+    assert s.act(ActionRequest("declare_attack", PCAV, {"target": HUSSAR})).status == "resolved"
+    s.advance_to("attack")
+    spec = ids(s, HUSSAR)["melee"]
+    assert not spec.legal and "voluntary reaction move" in spec.unavailable and "7.1" in spec.unavailable
+    assert "5.2, 7.1" not in spec.unavailable  # the 5.2 case is infantry's
+    assert ids(s, ATT)["melee"].legal  # the 100e was not attacked by the reacting unit

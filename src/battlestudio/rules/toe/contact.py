@@ -8,13 +8,20 @@ from typing import Any
 import numpy
 import shapely
 
-from battlestudio.model.units import OrderState, Unit
+from battlestudio.model.units import Arm, OrderState, Unit
+from battlestudio.replay.flags import FlagMap
+from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.toe.table_index import table_index
 
 PHASE = "attack"
+DECLARED = "attack_declared"
+"""Flag ``attack_declared:<unit>`` of the player-turn: ``target``, ``aspect``, ``arm``, and
+``reaction`` True when a reacting unit declared it (5.2)."""
+REACTED = "reaction_attempted"
+"""Flag ``reaction_attempted:<unit>`` of the player-turn: ``kind`` and ``passed``."""
 ALIVE = (OrderState.O.value, OrderState.U.value, OrderState.FU.value)
 CONTACT_SLACK_CM = 0.01
 """Added to a distance when bounding boxes pick the candidates a footprint test then measures
@@ -86,3 +93,60 @@ def reaction_modifiers(p: RuleParameters, u: Unit, situation: str) -> tuple[Modi
     table = dict(found[1])
     keys = (situation, f"arm:{u.arm.value}", f"formation:{u.formation.value}", f"quality:{u.quality}")
     return tuple(Modifier(int(table[k]), f"{k} (Table 3)") for k in keys if k in table and int(table[k]))
+
+
+# ------------------------------------------------------------------------------ the player-turn's flags
+def this_player_turn(state: GameState, name: str, uid: str) -> dict[str, Any] | None:
+    """The flag ``name:uid`` when it was set in the open player-turn, else None."""
+    v = state.flags.get(f"{name}:{uid}")
+    if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side:
+        return v
+    return None
+
+
+def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
+    """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
+    prefix = f"{DECLARED}:"
+    flags = state.flags
+    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
+    declared = {
+        key[len(prefix) :]: v
+        for key, v in ((k, flags[k]) for k in keys)
+        if isinstance(v, dict)
+        and v.get("target") == uid
+        and v.get("turn") == state.turn
+        and v.get("side") == state.side
+    }
+    if not declared:
+        return []
+    units = state.units
+    ids = units.in_order(declared) if isinstance(units, ChunkedMap) else [k for k in units if k in declared]
+    return [(a, declared[a.id]) for a in (units[k] for k in ids) if on_table(state, a)]
+
+
+def reaction_moved(state: GameState, uid: str) -> bool:
+    """Whether ``uid``'s reaction move passed this player-turn (5.2 "Den reagerende enhed kan
+    foretage en bevægelse op til et halvt træk")."""
+    r = this_player_turn(state, REACTED, uid)
+    return r is not None and r.get("kind") == "move" and bool(r.get("passed"))
+
+
+def attack_cancelled(state: GameState, u: Unit) -> str:
+    """Why ``u`` cannot carry out its attack this player-turn ("" = it may): it is attacked by
+    a unit that declared its attack after a reaction move. 7.1 "Enheder der som følge af en
+    frivillig reaktionsflytning blive angrebet kan ikke gennemfører deres angreb"; for infantry
+    attacked by cavalry 5.2 says the same ("En infanterienhed der har erklæret angreb og bliver
+    angrebet af kavaleri som følge af reaktionshandlinger kan ikke gennemføre det erklærede angreb")."""
+    by = [a for a, d in attackers_of(state, u.id) if d.get("reaction")]
+    if not by:
+        return ""
+    a = by[0]
+    if u.arm is Arm.INFANTRY and a.arm is Arm.CAVALRY:
+        return (
+            f"{u.name} is attacked by the cavalry {a.name} after its reaction move: infantry attacked by cavalry "
+            "through reactions cannot carry out its declared attack (5.2, 7.1)"
+        )
+    return (
+        f"{u.name} is attacked by {a.name} after its reaction move: a unit attacked as a result of a voluntary "
+        "reaction move cannot carry out its own attack (7.1 'frivillig reaktionsflytning')"
+    )

@@ -40,11 +40,14 @@ from battlestudio.rules.toe import after_melee
 from battlestudio.rules.toe.common import corps_of, order_in_force_for
 from battlestudio.rules.toe.contact import (
     CONTACT_SLACK_CM,
+    DECLARED,
     PHASE,
+    attack_cancelled,
     enemies_in_contact,
     in_contact,
     on_table,
     stamp_of,
+    this_player_turn,
     units_near,
 )
 
@@ -192,7 +195,8 @@ def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
 
 
 def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situation:
-    """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal)."""
+    """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal; an
+    attacker attacked after a reaction move cannot carry out its attack, 5.2, 7.1)."""
     att = _get_unit(state, req.subject, "attacker")
     de = _get_unit(state, req.parameters.get("target"), "target")
     if de.side == att.side:
@@ -215,6 +219,9 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
             "they fight on as continued melee in the next (7.3.3)"
         )
     if not continued:
+        why = _cannot_attack(state, att)
+        if why:
+            raise RuleRefused(f"melee: {why}")
         if att.arm == Arm.INFANTRY and de.arm == Arm.CAVALRY:
             raise RuleRefused(
                 f"melee: infantry cannot attack cavalry (5.1 'Infanterienheder kan ikke erklære angreb mod "
@@ -393,14 +400,31 @@ def table8(p: RuleParameters, arm: str, margin: int, role: str) -> tuple[int, in
 
 
 # ------------------------------------------------------------------------------ spec
+def _cannot_attack(state: GameState, u: Unit) -> str:
+    """Why ``u`` may not attack this player-turn though in contact ("" = it may): a unit of the
+    passive side attacks only after declaring as a reacting unit (5.2), and a unit attacked by
+    a reacting unit cannot carry out its own attack (5.2, 7.1)."""
+    if u.side != state.side and this_player_turn(state, DECLARED, u.id) is None:
+        return (
+            f"{u.name} belongs to the passive side and declared no attack after a reaction move "
+            "(5.2 'Enheden der reagere kan foretage følgende: ... angreb')"
+        )
+    return attack_cancelled(state, u)
+
+
 def _who_may(state: GameState, p: RuleParameters, u: Unit) -> tuple[bool, str]:
-    """Whether ``u`` is offered the melee, and why it is not legal now."""
+    """Whether ``u`` is offered the melee, and why it is not legal now: a passive-side unit
+    only after declaring as a reacting unit (5.2), never a unit attacked after a voluntary
+    reaction move (5.2, 7.1)."""
     foes = enemies_in_contact(state, p, u)
     cont = [e for e in foes if continued_with(state, u, e)]
-    if u.side != state.side and not cont:
+    if u.side != state.side and not cont and this_player_turn(state, DECLARED, u.id) is None:
         return False, ""
     if cont:
         return True, ""
+    why = _cannot_attack(state, u)
+    if why:
+        return True, why
     if u.arm == Arm.ARTILLERY:
         return True, f"{u.name}: artillery cannot attack (5.1 'Artillerienheder ... kan ikke erklære angreb')"
     if u.state != OrderState.O.value:

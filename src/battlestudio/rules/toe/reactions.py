@@ -33,9 +33,7 @@ from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
-from battlestudio.replay.flags import FlagMap
 from battlestudio.replay.order_events import CommandStateChanged
-from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
@@ -43,30 +41,25 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
 from battlestudio.rules.toe.contact import (
+    DECLARED as DECLARED,
+    REACTED as REACTED,
     TABLE3,
+    attackers_of,
     enemies_in_contact,
     enemies_within,
     in_contact,
     on_table,
     reaction_modifiers,
+    reaction_moved,
     stamp_of,
+    this_player_turn as this_player_turn,
 )
 from battlestudio.rules.toe.control import dice_spec
 from battlestudio.rules.toe.formations import formation_change
 from battlestudio.rules.toe.melee import aspect_of, attached_to
 
-DECLARED = "attack_declared"
-REACTED = "reaction_attempted"
 DECLARATION_PHASE = "attack_declaration"
 REACTION_KINDS = ("move", "square", "face", "limber")
-
-
-def this_player_turn(state: GameState, name: str, uid: str) -> dict[str, Any] | None:
-    """The flag ``name:uid`` when it was set in the open player-turn, else None."""
-    v = state.flags.get(f"{name}:{uid}")
-    if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side:
-        return v
-    return None
 
 
 def _flag(state: GameState, name: str, uid: str, reason: str, **value: Any) -> CommandStateChanged:
@@ -86,6 +79,11 @@ def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | Non
         return f"{u.name}: artillery cannot declare an attack (5.1 'Artillerienheder ... kan ikke erklære angreb')"
     if u.state != OrderState.O.value:
         return f"{u.name} is in {u.state}: units in U/FU cannot declare an attack (5.1)"
+    if u.side != state.side and not reaction_moved(state, u.id):
+        return (
+            f"{u.name} belongs to the passive side: it attacks only as a reacting unit after a passed reaction "
+            "move (5.2 'Enheden der reagere kan foretage følgende: ... angreb')"
+        )
     if this_player_turn(state, DECLARED, u.id):
         return f"{u.name} has declared its attack this turn"
     if target is None:
@@ -99,8 +97,12 @@ def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | Non
 
 
 def declare_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``declare_attack`` for a unit of the active side, or of the passive side whose reaction
+    move passed (5.2: a reacting unit may attack), in the declaration phase (5.1)."""
     u = state.units.get(subject)
-    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u) or u.side != state.side:
+    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u):
+        return None
+    if u.side != state.side and not reaction_moved(state, u.id):
         return None
     near = sorted(e.id for e in enemies_in_contact(state, p, u))
     why = _declarable(state, p, u, None) or ("" if near else f"{u.name} is in base contact with no enemy (5.1)")
@@ -143,7 +145,24 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
         raise RuleRefused(why)
     side = aspect_of(u, t)
     text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)."
-    events: list[BattleEvent] = [_flag(state, DECLARED, u.id, text, target=t.id, aspect=side, arm=u.arm.value)]
+    reacting = reaction_moved(state, u.id)
+    if reacting:
+        text += (
+            f" {u.name} attacks after its reaction move: {t.name} cannot carry out an attack of its own "
+            "this player-turn (5.2, 7.1)."
+        )
+    events: list[BattleEvent] = [
+        _flag(
+            state,
+            DECLARED,
+            u.id,
+            text,
+            target=t.id,
+            aspect=side,
+            arm=u.arm.value,
+            **({"reaction": True} if reacting else {}),
+        )
+    ]
     if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
         events.append(
             OrderStateChanged(
@@ -158,26 +177,6 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 
 
 # ------------------------------------------------------------------------------ 5.2-5.3 reactions
-def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
-    """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
-    prefix = f"{DECLARED}:"
-    flags = state.flags
-    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
-    declared = {
-        key[len(prefix) :]: v
-        for key, v in ((k, flags[k]) for k in keys)
-        if isinstance(v, dict)
-        and v.get("target") == uid
-        and v.get("turn") == state.turn
-        and v.get("side") == state.side
-    }
-    if not declared:
-        return []
-    units = state.units
-    ids = units.in_order(declared) if isinstance(units, ChunkedMap) else [k for k in units if k in declared]
-    return [(a, declared[a.id]) for a in (units[k] for k in ids) if on_table(state, a)]
-
-
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
     """Reaction kinds open to ``u`` now → "" (may) or the reason it may not."""
     attacks = attackers_of(state, u.id)
