@@ -3,6 +3,7 @@ melee and morale actions."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy
@@ -150,3 +151,33 @@ def attack_cancelled(state: GameState, u: Unit) -> str:
         f"{u.name} is attacked by {a.name} after its reaction move: a unit attacked as a result of a voluntary "
         "reaction move cannot carry out its own attack (7.1 'frivillig reaktionsflytning')"
     )
+
+
+def shelter_of(state: GameState, battery: Unit) -> Unit | None:
+    """The unit ``battery`` moved into by a passed ``shelter`` reaction this player-turn (5.3.2
+    "At bevæge sig ind i enheden der er tilknyttet pjecen"), whether or not it is still there."""
+    r = this_player_turn(state, REACTED, battery.id)
+    if r is None or r.get("kind") != "shelter" or not r.get("passed"):
+        return None
+    host = state.units.get(str(r.get("host")))
+    return host if host is not None and host.id not in state.off_table else None
+
+
+def host_moved(state: GameState, battery: Unit, host: Unit) -> bool:
+    """Whether ``host`` left the fight or moved from where it stood when ``battery`` sheltered in
+    it (the reaction's ``host_at``, cm)."""
+    r = this_player_turn(state, REACTED, battery.id) or {}
+    at = r.get("host_at")
+    if not on_table(state, host):
+        return True
+    return at is not None and math.dist(host.position, (float(at[0]), float(at[1]))) > CONTACT_SLACK_CM
+
+
+def sheltered_in(state: GameState, p: RuleParameters, battery: Unit) -> Unit | None:
+    """The unit ``battery`` shelters in now (7.1 "har søgt tilflugt hos kavaleriet/infanteriet"):
+    its ``shelter_of`` while that unit is in the fight where it stood; a unit that moved left the
+    gunners behind (5.3, 5.3.2 "såfremt ... kavalerienheden bevæger sig bliver artilleristerne efterladt")."""
+    host = shelter_of(state, battery)
+    if host is None or host_moved(state, battery, host):
+        return None
+    return host

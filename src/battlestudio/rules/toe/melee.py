@@ -46,6 +46,7 @@ from battlestudio.rules.toe.contact import (
     enemies_in_contact,
     in_contact,
     on_table,
+    sheltered_in,
     stamp_of,
     this_player_turn,
     units_near,
@@ -173,6 +174,12 @@ class Situation:
         return keys
 
 
+def sheltered_batteries(state: GameState, p: RuleParameters, host: Unit) -> list[Unit]:
+    """The batteries sheltering in ``host`` now (5.3.2, 7.1), in state order."""
+    near = units_near(state, host, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM)
+    return [b for b in near if b.arm == Arm.ARTILLERY and b.side == host.side and sheltered_in(state, p, b) is host]
+
+
 def strength(p: RuleParameters, u: Unit) -> Fraction:
     """Figures counted for the odds: artillery at 1/3 (7.1 "Artillerifigurer medtælles kun med
     en tredjedel for opgørelse af odds i nærkamp")."""
@@ -245,6 +252,12 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
         notes.append(f"{de.name} is in FU and has no front, so no flank or rear (1.6 'ingen front')")
         aspect = "front"
     overrun = ""
+    refuge = sheltered_in(state, p, de) if de.arm == Arm.ARTILLERY else None
+    if refuge is not None:
+        raise RuleRefused(
+            f"melee: {de.name} sheltered in {refuge.name} by its reaction: the attack is made on {refuge.name} "
+            "(7.1 'føres angrebet mod infanteri-/kavalerienheden', 5.3.2)"
+        )
     if de.arm == Arm.ARTILLERY:
         host = attached_to(state, p, de)
         if de.formation == Formation.LIMBERED:
@@ -262,9 +275,10 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
     else:
         for b in units_near(state, de, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM):
             if b.side == de.side and b.arm == Arm.ARTILLERY and on_table(state, b) and in_contact(p, b, de):
+                inside = sheltered_in(state, p, b) is de
                 notes.append(
-                    f"the battery {b.name} with {de.name} does not count in the melee "
-                    "(7.1 'medregnes artillerienheden ikke')"
+                    f"the battery {b.name} {'sheltered in' if inside else 'with'} {de.name} does not count in the "
+                    "melee (7.1 'medregnes artillerienheden ikke')"
                 )
     sup = None
     sid = req.parameters.get("support")
@@ -646,6 +660,12 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
             f"{loser.name} lost the melee and must test morale (7.2.2 'Taber skal altid teste moral')"
             + (f" with a deduction of {ded} (Table 8)" if ded else "")
         )
+        if winner == "attacker":
+            for b in sheltered_batteries(state, p, de):
+                lines.append(
+                    f"if {de.name} must move away from {b.name}'s position after its morale test, the battery is "
+                    "destroyed (5.3.2 'er batterierne udslettet'): record it with 'Battery lost'"
+                )
         won = att if winner == "attacker" else de
         if winner == "attacker" and (
             (att.arm == Arm.INFANTRY and att.formation == Formation.COLUMN) or att.arm == Arm.CAVALRY

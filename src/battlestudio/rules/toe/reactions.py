@@ -12,7 +12,12 @@ the interrupted attack (5.4), in the ``attack_declaration`` and ``attack`` phase
   an emergency square (nødkarré); ``face`` — a unit attacked in flank or rear turns to face
   the attacker, unless it already tried a reaction (5.2: "kan ikke efterfølgende gøre front");
   ``limber`` — horse artillery attacked limbers and may make a full move; attached foot
-  artillery attacked by infantry limbers, moves off and is in U (5.3.2). A failed reaction's
+  artillery attacked by infantry limbers, moves off and is in U (5.3.2); ``shelter`` — attached
+  foot artillery attacked by cavalry moves into its unit (horse artillery into cavalry, 7.1) and
+  the attackers' declarations go to that unit (5.3.2 "Den angribende enhed skal angribe den
+  enhed artilleriet har trukket sig ind i"); the battery stays on its ground, in base contact,
+  counted inside its unit while that unit stays in contact (a unit that moves leaves the gunners
+  behind). A failed reaction's
   morale effect is read from a lost table: the umpire records it with ``morale_test``.
 * ``interrupt_attack`` (5.4): an attacking cavalry or infantry unit turns about and moves back
   its normal march length (ERRATA 7: "en tilbagebevægelse der svarer til enhedens normale
@@ -59,7 +64,7 @@ from battlestudio.rules.toe.formations import formation_change
 from battlestudio.rules.toe.melee import aspect_of, attached_to
 
 DECLARATION_PHASE = "attack_declaration"
-REACTION_KINDS = ("move", "square", "face", "limber")
+REACTION_KINDS = ("move", "square", "face", "limber", "shelter")
 
 
 def _flag(state: GameState, name: str, uid: str, reason: str, **value: Any) -> CommandStateChanged:
@@ -196,7 +201,8 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
             out["face"] = ""
     if u.arm is Arm.ARTILLERY:
         horse = u.subtype is Subtype.HORSE_ARTILLERY
-        attached = attached_to(state, p, u) is not None
+        host = attached_to(state, p, u)
+        attached = host is not None
         by_inf = any(a.arm is Arm.INFANTRY for a, _ in attacks)
         if not attacks:
             out["limber"] = f"{u.name} is not attacked (5.3.2)"
@@ -207,6 +213,18 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
                 f"{u.name}: only horse artillery, or foot artillery attached to a unit and attacked by infantry, "
                 "limbers and escapes (5.3.2)"
             )
+        if not attacks:
+            out["shelter"] = f"{u.name} is not attacked (5.3.2)"
+        elif host is None:
+            out["shelter"] = f"{u.name} is in base contact with no friendly infantry or cavalry to move into (5.3.2)"
+        elif not by_cav:
+            out["shelter"] = f"{u.name}: a battery moves into its unit only when cavalry attacks it (5.3.2)"
+        elif horse and host.arm is not Arm.CAVALRY:
+            out["shelter"] = (
+                f"{u.name}: horse artillery shelters only in cavalry (7.1 'kavalerienhed (ridende artilleri)')"
+            )
+        else:
+            out["shelter"] = ""
     if tried:  # one reaction a player-turn; after it the unit cannot face an attacker either (5.2)
         return {k: f"{u.name} has tried a reaction this turn and cannot react again (5.2)" for k in out}
     return out
@@ -301,7 +319,9 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         r = replace(r, success=passed, outcome="reaction succeeds" if passed else "reaction fails")
         rolls = (r,)
         text = f"{u.name}'s reaction ({kind}): {r.explain()}"
-    events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed)]
+    host = attached_to(state, p, u) if kind == "shelter" else None
+    extra = {"host": host.id, "host_at": list(host.position)} if host is not None else {}
+    events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed, **extra)]
     stamp = stamp_of(state)
     if passed and kind == "square":
         change = formation_change(state, p, u.id, Formation.SQUARE.value)
@@ -319,11 +339,32 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
                 OrderStateChanged(**stamp, unit=u.id, state=OrderState.U.value, reason="escaped limbered (5.3.2)")
             )
             text += " Foot artillery that escapes is in U; the attacker may choose a new target (5.3.2)."
+    elif passed and kind == "shelter" and host is not None:
+        text += (
+            f" It moves into {host.name} (5.3.2): the attack is made on {host.name} and the battery does not count "
+            "in the melee (7.1)."
+        )
+        for a, d in attackers_of(state, u.id):
+            aspect = aspect_of(a, host)
+            again = {k: v for k, v in d.items() if k not in ("turn", "side", "target", "aspect")}
+            events.append(
+                _flag(
+                    state,
+                    DECLARED,
+                    a.id,
+                    f"{u.name} sheltered in {host.name}: {a.name} must attack {host.name} (5.3.2)",
+                    **{**again, "target": host.id, "aspect": aspect, "sheltered": u.id},
+                )
+            )
+            text += f" {a.name} must attack {host.name} instead, in the {aspect} (5.3.2)."
+        if host.arm is Arm.CAVALRY:
+            text += f" If {host.name} moves, the gunners are left behind (5.3.2)."
+        text += f" If {host.name} loses and must move away from the battery, the battery is destroyed (5.3.2)."
     elif passed and kind == "move":
         text += " It may move up to half a move (5.2): drag it."
     elif not passed:
         text += " It stays as it is; the umpire reads the morale effect from the lost table (record a morale test)."
-        if kind == "limber":
+        if kind in ("limber", "shelter"):
             text += " The battery stands and cannot fire (5.3.2)."
     return ActionOutcome("resolved", text, tuple(events), rolls)
 
