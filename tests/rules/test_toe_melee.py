@@ -435,3 +435,46 @@ def test_cavalry_that_moves_leaves_the_sheltered_gunners_behind():
     s.advance_to("attack")
     pv = s.preview_action(melee(BATTERY, HUSSAR))
     assert pv.legal  # 5.3.2: the guns left behind may be attacked themselves
+
+
+HOHENLOHE = "prussian-south-hohenlohe"
+NAPOLEON = "french-imperial-guard"
+
+
+def test_an_army_chief_in_base_contact_may_be_committed_to_melee_and_table_7_reads_him():
+    # Hohenlohe led the Prussian-Saxon army at Jena under Brunswick: an army chief (2.3), placed at
+    # von Pelet's rear edge; Napoleon, the C-in-C, stands with the 100e Ligne
+    pelet_rear = (FRONT[0], FRONT[1] + 3.0)
+    s = jena(
+        params={**TABLES, "toe.melee_modifiers": {**TABLES["toe.melee_modifiers"], "army_chief": 2}},
+        commanders={
+            HOHENLOHE: {"echelon": "army", "position": pelet_rear},
+            NAPOLEON: {"position": (FRONT[0], FRONT[1] - 4.5)},
+        },
+    )
+    spec = ids(s, ATT)["melee"]
+    fields = {f.name: f for f in spec.parameters}
+    assert fields["defender_army_chief"].choices == (HOHENLOHE,) and fields["army_chief"].choices == ()
+    plain = s.preview_action(melee())
+    pv = s.preview_action(melee(defender_army_chief=HOHENLOHE))
+    assert pv.legal and "army chief Hohenlohe is committed" in pv.explanation and "2.3" in pv.explanation
+    assert dict(pv.odds)["defender wins"] > dict(plain.odds)["defender wins"]  # Table 7's army_chief +2
+    refused = s.preview_action(melee(army_chief=NAPOLEON))
+    assert not refused.legal and "only an army chief may be committed" in refused.reason
+    out = s.act(
+        melee(defender_army_chief=HOHENLOHE, umpire={"winner": "defender", "attacker_losses": 2, "defender_losses": 1})
+    )
+    assert out.status == "resolved"
+    m = next(e for e in reversed(s.log.events) if isinstance(e, Melee))
+    assert tuple(m.roll["army_chiefs"]) == ("", HOHENLOHE)
+
+
+def test_the_army_chief_reach_is_an_assumed_reading_the_scenario_may_widen():
+    away = (FRONT[0], FRONT[1] + 9.0)  # 6 cm behind von Pelet's rear edge
+    kept = jena(commanders={HOHENLOHE: {"echelon": "army", "position": away}})
+    pv = kept.preview_action(melee(defender_army_chief=HOHENLOHE))
+    assert not pv.legal and "6.0 cm from Bde von Pelet, more than 0.5 cm" in pv.reason
+    wide = jena(
+        params={"toe.army_chief_melee_reach_cm": 10}, commanders={HOHENLOHE: {"echelon": "army", "position": away}}
+    )
+    assert wide.preview_action(melee(defender_army_chief=HOHENLOHE)).legal

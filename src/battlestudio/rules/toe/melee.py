@@ -25,7 +25,9 @@ from typing import Any
 from collections.abc import Mapping
 
 from battlestudio.model.terrain import TerrainKind
-from battlestudio.model.units import Arm, Formation, OrderState, Unit
+import shapely
+
+from battlestudio.model.units import Arm, Commander, Echelon, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import Melee
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
@@ -149,6 +151,7 @@ class Situation:
     overrun: str  # "" or why the defending battery is lost without a roll
     strength: tuple[Fraction, Fraction]
     notes: tuple[str, ...]
+    chiefs: tuple[str, str] = ("", "")  # the army chief committed with the attacker, the defender ("" none, 2.3)
 
     def conditions(self, side: str) -> list[str]:
         """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``); a unit in FU
@@ -159,6 +162,8 @@ class Situation:
         keys = [role, f"formation:{form}", f"arm:{me.arm.value}", f"vs:{them.arm.value}", f"quality:{me.quality}"]
         if me.state != OrderState.O.value:
             keys.append(f"state:{me.state}")
+        if self.chiefs[0 if side == "attacker" else 1]:
+            keys.append("army_chief")
         if side == "attacker":
             if self.support is not None:
                 keys.append("support")
@@ -178,6 +183,49 @@ def sheltered_batteries(state: GameState, p: RuleParameters, host: Unit) -> list
     """The batteries sheltering in ``host`` now (5.3.2, 7.1), in state order."""
     near = units_near(state, host, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM)
     return [b for b in near if b.arm == Arm.ARTILLERY and b.side == host.side and sheltered_in(state, p, b) is host]
+
+
+def army_chiefs(state: GameState, p: RuleParameters, u: Unit) -> list[Commander]:
+    """The army chiefs of ``u``'s side whose position is within ``army_chief_melee_reach_cm`` of
+    its footprint, who may be committed to its melee (2.3 "Arméchefen kan indsættes i nærkamp")."""
+    reach = float(p.get("army_chief_melee_reach_cm"))
+    fp = u.footprint()
+    return [
+        c
+        for c in state.commanders.values()
+        if c.side == u.side
+        and c.echelon == Echelon.ARMY.value
+        and c.id not in state.off_table
+        and fp.distance(shapely.Point(c.position)) <= reach + 1e-9
+    ]
+
+
+def _chief(state: GameState, p: RuleParameters, u: Unit, cid: Any, notes: list[str]) -> str:
+    """The army chief ``cid`` committed to the melee with ``u``, checked (2.3); "" for none."""
+    if not cid:
+        return ""
+    c = state.commanders.get(str(cid))
+    if c is None or c.id in state.off_table:
+        raise RuleRefused(f"melee: no general {cid!r} on the table to commit to the melee")
+    if c.side != u.side:
+        raise RuleRefused(f"melee: {c.name} is not a general of {u.name}'s side")
+    if c.echelon != Echelon.ARMY.value:
+        raise RuleRefused(
+            f"melee: {c.name} is a {c.echelon.replace('_', '-')} general: only an army chief may be committed "
+            "to melee (2.3 'Arméchefen kan indsættes i nærkamp')"
+        )
+    if c not in army_chiefs(state, p, u):
+        gap = u.footprint().distance(shapely.Point(c.position))
+        reach = float(p.get("army_chief_melee_reach_cm"))
+        raise RuleRefused(
+            f"melee: {c.name} is {gap:.1f} cm from {u.name}, more than {reach:g} cm: an army chief is committed "
+            "with a unit he stands with (2.3, army_chief_melee_reach_cm)"
+        )
+    notes.append(
+        f"the army chief {c.name} is committed to the melee with {u.name} (2.3 'Arméchefen kan indsættes i "
+        "nærkamp'); Table 7 reads it as 'army_chief'"
+    )
+    return c.id
 
 
 def strength(p: RuleParameters, u: Unit) -> Fraction:
@@ -203,7 +251,8 @@ def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
 
 def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situation:
     """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal; an
-    attacker attacked after a reaction move cannot carry out its attack, 5.2, 7.1)."""
+    attacker attacked after a reaction move cannot carry out its attack, 5.2, 7.1; an army chief
+    committed with either side is checked, 2.3)."""
     att = _get_unit(state, req.subject, "attacker")
     de = _get_unit(state, req.parameters.get("target"), "target")
     if de.side == att.side:
@@ -291,12 +340,16 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
             f"{sup.name} supports {att.name}: same corps and arm, behind its rear rank, within "
             f"{float(p.get('support_max_distance_cm')):g} cm, {_reading_words(p)} (7.1)"
         )
+    chiefs = (
+        _chief(state, p, att, req.parameters.get("army_chief"), notes),
+        _chief(state, p, de, req.parameters.get("defender_army_chief"), notes),
+    )
     if continued:
         notes.append(f"{att.name} and {de.name} are in continued melee: both count as defender (7.3.3)")
     st = (strength(p, att), strength(p, de))
     if Arm.ARTILLERY in (att.arm, de.arm):
         notes.append("artillery figures count 1/3 for the odds (7.1)")
-    return Situation(att, de, sup, aspect, town, continued, overrun, st, tuple(notes))
+    return Situation(att, de, sup, aspect, town, continued, overrun, st, tuple(notes), chiefs)
 
 
 def _reading_words(p: RuleParameters) -> str:
@@ -471,6 +524,20 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
             label="attacked side (measured if empty)",
         ),
         ParameterSpec("town", "bool", required=False, label="the target holds a town zone (7.1)"),
+        ParameterSpec(
+            "army_chief",
+            "choice",
+            required=False,
+            choices=tuple(c.id for c in army_chiefs(state, p, u)),
+            label="army chief committed with it (2.3)",
+        ),
+        ParameterSpec(
+            "defender_army_chief",
+            "choice",
+            required=False,
+            choices=tuple(sorted({c.id for e in foes for c in army_chiefs(state, p, e)})),
+            label="army chief committed with the target (2.3)",
+        ),
     )
     umpire = (
         ParameterSpec("winner", "choice", choices=WINNERS, label="who won (Table 7)"),
@@ -593,6 +660,8 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         "strength": [str(sit.strength[0]), str(sit.strength[1])],
         "support": sit.support.id if sit.support else None,
     }
+    if any(sit.chiefs):
+        roll["army_chiefs"] = list(sit.chiefs)
     missing = missing_tables(p, (att.arm.value, de.arm.value))
     if not req.umpire_result and missing:
         raise RuleRefused("melee: " + "; ".join(missing) + " not in the rules text; enter the table's result")
