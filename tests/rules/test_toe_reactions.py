@@ -162,3 +162,36 @@ def test_cavalry_attacked_after_a_reaction_move_cannot_carry_out_its_attack_unde
     assert not spec.legal and "voluntary reaction move" in spec.unavailable and "7.1" in spec.unavailable
     assert "5.2, 7.1" not in spec.unavailable  # the 5.2 case is infantry's
     assert ids(s, ATT)["melee"].legal  # the 100e was not attacked by the reacting unit
+
+
+def _chain(params=None):
+    """Jena, French player-turn: the 100e declares on von Pelet; Schimmelpfennig's cavalry, 15.5 cm
+    behind the 100e, and the 10e Hussards, 8 cm beyond the cavalry, may answer each other."""
+    at = {PCAV: ((372.0, 160.0), 90.0), HUSSAR: ((372.0, 140.0), 270.0)}
+    s = jena(phase="attack_declaration", placements=at, params=params)
+    s.act(ActionRequest("declare_attack", ATT, {"target": DEF}))
+    return s
+
+
+def test_the_passive_side_reacts_first_and_the_active_side_answers_its_reactions():
+    s = _chain()
+    first = ids(s, HUSSAR)["react"]  # nothing to answer yet: the passive side reacts first (5.2)
+    assert not first.legal and "reacts only to a reaction of an enemy unit" in first.unavailable
+    assert ids(s, PCAV)["react"].legal  # the 100e acted within 20 cm of it
+    s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    assert ids(s, HUSSAR)["react"].legal  # it answers Schimmelpfennig's reaction
+    s.act(ActionRequest("react", HUSSAR, {"kind": "move"}, umpire_result={"passed": True}))
+    again = ids(s, PCAV)["react"]  # 'once' (assumed): the chain goes on with other units only
+    assert not again.legal and "cannot react again" in again.unavailable
+
+
+def test_with_reaction_repeat_answer_a_unit_answers_a_reaction_made_after_its_own():
+    s = _chain({"toe.reaction_repeat": "answer"})
+    s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    assert not ids(s, PCAV)["react"].legal  # no enemy has reacted since its own reaction
+    s.act(ActionRequest("react", HUSSAR, {"kind": "move"}, umpire_result={"passed": True}))
+    spec = ids(s, PCAV)["react"]
+    assert spec.legal and spec.parameters[0].choices == ("move",)
+    out = s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": False}))
+    assert out.status == "resolved" and s.state.flags[f"reaction_attempted:{PCAV}"]["seq"] == 3
+    assert not ids(s, HUSSAR)["react"].legal  # Schimmelpfennig's failed reaction is no action to answer

@@ -37,6 +37,7 @@ from typing import Any
 from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
+from battlestudio.replay.flags import FlagMap
 from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
 from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
@@ -190,8 +191,7 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
     tried = this_player_turn(state, REACTED, u.id)
     out: dict[str, str] = {}
     if u.arm is Arm.CAVALRY:
-        near = enemies_within(state, u, float(p.get("reaction_distance_cm")))
-        out["move"] = "" if near else f"{u.name} has no enemy unit within 20 cm (5.2)"
+        out["move"] = _move_trigger(state, p, u, tried)
     if u.arm is Arm.INFANTRY:
         out["square"] = "" if by_cav else f"{u.name} is not attacked by cavalry: no emergency square (5.3)"
     if u.arm is not Arm.ARTILLERY:
@@ -225,9 +225,60 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
             )
         else:
             out["shelter"] = ""
-    if tried:  # one reaction a player-turn; after it the unit cannot face an attacker either (5.2)
-        return {k: f"{u.name} has tried a reaction this turn and cannot react again (5.2)" for k in out}
+    if tried:  # after a reaction the unit cannot face an attacker (5.2); once a player-turn unless it answers
+        again = "" if out.get("move") == "" and str(p.get("reaction_repeat")) == "answer" else None
+        return {
+            k: (
+                again
+                if k == "move" and again is not None
+                else f"{u.name} has tried a reaction this turn and cannot react again (5.2)"
+            )
+            for k in out
+        }
     return out
+
+
+def _reacted_since(state: GameState, e: Unit, after: int) -> bool:
+    """Whether ``e`` carried out a reaction this player-turn later than the ``after``-th one."""
+    r = this_player_turn(state, REACTED, e.id)
+    return r is not None and bool(r.get("passed")) and int(r.get("seq", 0)) > after
+
+
+def _move_trigger(state: GameState, p: RuleParameters, u: Unit, tried: dict[str, Any] | None) -> str:
+    """Why cavalry ``u`` may not make a reaction move ("" = it may): an enemy unit within 20 cm
+    must act (5.2 "hvis modstanderen handler med en enhed indenfor 20 cm"). The active side's
+    cavalry answers the passive side's reactions ("reaktioner på foretagne reaktioner ... først
+    reagere den passive side, hvorefter aktiv side reagere"): an enemy within 20 cm must have
+    carried out a reaction this player-turn; with ``reaction_repeat`` "answer" a unit that
+    reacted may react again to an enemy reaction made after its own."""
+    near = enemies_within(state, u, float(p.get("reaction_distance_cm")))
+    if not near:
+        return f"{u.name} has no enemy unit within 20 cm (5.2)"
+    after = int(tried.get("seq", 0)) if tried else 0
+    if u.side == state.side or tried:
+        if not any(_reacted_since(state, e, after) for e in near):
+            if tried:
+                return f"{u.name} has reacted and no enemy within 20 cm has reacted since (5.2, reaction_repeat)"
+            return (
+                f"{u.name} belongs to the active side: it reacts only to a reaction of an enemy unit within 20 cm, "
+                "the passive side reacting first (5.2)"
+            )
+    return ""
+
+
+def _reaction_seq(state: GameState) -> int:
+    """How many reactions were tried this player-turn (the next one's ``seq`` is one more)."""
+    prefix = f"{REACTED}:"
+    flags = state.flags
+    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
+    return max(
+        (
+            int(v.get("seq", 1))
+            for v in (flags[k] for k in keys)
+            if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side
+        ),
+        default=0,
+    )
 
 
 def react_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
@@ -320,7 +371,8 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         rolls = (r,)
         text = f"{u.name}'s reaction ({kind}): {r.explain()}"
     host = attached_to(state, p, u) if kind == "shelter" else None
-    extra = {"host": host.id, "host_at": list(host.position)} if host is not None else {}
+    extra: dict[str, Any] = {"host": host.id, "host_at": list(host.position)} if host is not None else {}
+    extra["seq"] = _reaction_seq(state) + 1
     events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed, **extra)]
     stamp = stamp_of(state)
     if passed and kind == "square":
