@@ -79,6 +79,9 @@ def test_a_flank_attack_on_an_unattached_battery_eliminates_it_without_reaction(
 def test_cavalry_within_20_cm_reacts_with_half_a_move_and_may_then_be_dragged():
     cav_at = (FRONT[0] + 25.0, FRONT[1] + 12.0)
     s = jena(phase="attack_declaration", placements={PCAV: (cav_at, 270.0)})
+    idle = ids(s, PCAV)["react"]  # the 100e is within 20 cm but has done nothing this player-turn (5.2)
+    assert not idle.legal and "has acted this player-turn" in idle.unavailable
+    s.act(ActionRequest("declare_attack", ATT, {"target": DEF}))  # it acts: an attack
     assert ids(s, PCAV)["react"].legal
     out = s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
     assert "half a move" in out.explanation
@@ -195,3 +198,45 @@ def test_with_reaction_repeat_answer_a_unit_answers_a_reaction_made_after_its_ow
     out = s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": False}))
     assert out.status == "resolved" and s.state.flags[f"reaction_attempted:{PCAV}"]["seq"] == 3
     assert not ids(s, HUSSAR)["react"].legal  # Schimmelpfennig's failed reaction is no action to answer
+
+
+def test_only_an_enemy_that_acted_within_20_cm_opens_the_cavalry_reaction():
+    # the 10e Hussards stand 15.5 cm from Schimmelpfennig's cavalry; in the French movement phase they
+    # turn, move or do nothing, and the other French units within 20 cm of the Prussian cavalry stand still
+    at = {PCAV: ((372.0, 140.0), 90.0), HUSSAR: ((400.0, 130.0), 180.0)}
+    still = jena(phase="movement", placements=at)
+    still.advance_to("attack_declaration")
+    spec = ids(still, PCAV)["react"]
+    assert not spec.legal and "no enemy unit within 20 cm" in spec.unavailable and "has acted" in spec.unavailable
+    turned = jena(phase="movement", placements=at)
+    turned.rotate(HUSSAR, 200.0)  # a turn is an action (5.2 'vendinger/pivoteringer')
+    turned.advance_to("attack_declaration")
+    assert ids(turned, PCAV)["react"].legal
+    moved = jena(phase="movement", placements=at)
+    moved.move(HUSSAR, [(400.0, 130.0), (395.0, 130.0)])
+    moved.advance_to("attack_declaration")
+    assert ids(moved, PCAV)["react"].legal
+
+
+def _hussars_ride_onto_von_pelets_flank(start):
+    """The 10e Hussards move in the French movement phase from ``start`` onto von Pelet's right
+    flank (facing west, their front on his right edge) and declare there."""
+    s = jena(phase="movement", placements={HUSSAR: (start, 180.0)})
+    s.move(HUSSAR, [start, (374.0, 181.5)])
+    s.advance_to("attack_declaration")
+    return s, s.act(ActionRequest("declare_attack", HUSSAR, {"target": DEF}))
+
+
+def test_a_flank_attack_is_judged_from_where_the_move_started():
+    # von Pelet faces south, his front on y = 180: a move from y = 170 starts in front of his
+    # extended front, one from y = 195 behind it (5.3)
+    s, out = _hussars_ride_onto_von_pelets_flank((385.0, 170.0))
+    assert "in the front" in out.explanation and "its move started in front of" in out.explanation
+    assert s.state.flags[f"attack_declared:{HUSSAR}"]["aspect"] == "front"
+    s.advance_to("attack")
+    pv = s.preview_action(ActionRequest("melee", HUSSAR, {"target": DEF}))
+    assert "front as declared" in pv.explanation  # the melee takes the declared side, not where it stands
+    s2, out2 = _hussars_ride_onto_von_pelets_flank((385.0, 195.0))
+    assert "in the flank" in out2.explanation and s2.state.flags[f"attack_declared:{HUSSAR}"]["aspect"] == "flank"
+    face = ids(s2, DEF)["react"]  # 5.3: attacked in the flank, von Pelet may try to face
+    assert "face" in face.parameters[0].choices

@@ -16,6 +16,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.dice import Modifier
 from battlestudio.rules.params import RuleParameters
 from battlestudio.rules.toe.table_index import table_index
+from battlestudio.rules.turn_start import units_at_turn_start
 
 PHASE = "attack"
 DECLARED = "attack_declared"
@@ -181,3 +182,37 @@ def sheltered_in(state: GameState, p: RuleParameters, battery: Unit) -> Unit | N
     if host is None or host_moved(state, battery, host):
         return None
     return host
+
+
+# ------------------------------------------------------------------------------ what a unit did this player-turn
+MOVED_CM = 0.01
+"""A unit whose position or facing differs by more than this (cm, degrees) from the start of the
+player-turn has moved or turned."""
+
+
+def turn_start_of(state: GameState, uid: str) -> Unit | None:
+    """``uid``'s record when the open player-turn began (None: the caller did not say, or the
+    unit was not on the table then): what it did since (5.2) and where its move started (5.3)."""
+    units = units_at_turn_start(state)
+    return units.get(uid) if units is not None else None
+
+
+def acted(state: GameState, e: Unit) -> bool | None:
+    """Whether ``e`` acted this player-turn as 5.2 counts it ("enhver enhed der har foretaget en
+    eller flere af nedenstående: formationsændring, vendinger/pivoteringer, angreb, bevægelser,
+    reaktionsflytninger/reaktioner"): changed formation, turned, moved (against its record at
+    the start of the player-turn), declared an attack or carried out a reaction. None when the
+    start of the player-turn is unknown and no flag says it acted."""
+    if this_player_turn(state, DECLARED, e.id) is not None:
+        return True
+    r = this_player_turn(state, REACTED, e.id)
+    if r is not None and r.get("passed"):
+        return True
+    units = units_at_turn_start(state)
+    if units is None:
+        return None
+    was = units.get(e.id)
+    if was is None:
+        return True  # it came onto the table this player-turn
+    turned = abs((e.facing - was.facing + 180.0) % 360.0 - 180.0) > MOVED_CM
+    return bool(was.formation != e.formation or turned or math.dist(was.position, e.position) > MOVED_CM)

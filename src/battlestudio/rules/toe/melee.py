@@ -288,7 +288,11 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
     aspect = str(req.parameters.get("aspect") or "")
     if aspect and aspect not in ("front", "flank", "rear"):
         raise RuleRefused(f"melee: aspect must be front, flank or rear, got {aspect!r}")
-    if not aspect:
+    declared = this_player_turn(state, DECLARED, att.id)
+    if not aspect and declared is not None and declared.get("target") == de.id and declared.get("aspect"):
+        aspect = str(declared["aspect"])
+        notes.append(f"{att.name} attacks {de.name}'s {aspect} as declared (5.3: judged where its move started)")
+    elif not aspect:
         aspect = aspect_of(att, de)
         notes.append(f"{att.name} stands on {de.name}'s {aspect} (measured; 5.3.2 judges by where the move started)")
     if town and aspect != "front":

@@ -50,6 +50,7 @@ from battlestudio.rules.toe.contact import (
     DECLARED as DECLARED,
     REACTED as REACTED,
     TABLE3,
+    acted,
     attackers_of,
     enemies_in_contact,
     enemies_within,
@@ -59,6 +60,7 @@ from battlestudio.rules.toe.contact import (
     reaction_moved,
     stamp_of,
     this_player_turn as this_player_turn,
+    turn_start_of,
 )
 from battlestudio.rules.toe.control import dice_spec
 from battlestudio.rules.toe.formations import formation_change
@@ -132,13 +134,33 @@ def _target(state: GameState, req: ActionRequest) -> Unit:
     return t
 
 
+def attack_aspect(state: GameState, u: Unit, t: Unit) -> tuple[str, str]:
+    """The side of ``t`` that ``u`` attacks, and a note when the start of its move decided it:
+    "Flanke-/rygangreb kan kun foretages i de tilfælde hvor bevægelsen starter bag ved den
+    angrebne enheds forlængede front" (5.3). A unit whose move this player-turn started in front
+    of the target's extended front (both as they stood when the player-turn began) attacks its
+    front wherever it now stands; otherwise the side is where it stands now."""
+    now = aspect_of(u, t)
+    if now == "front":
+        return now, ""
+    u0, t0 = turn_start_of(state, u.id), turn_start_of(state, t.id)
+    if u0 is None:
+        return now, ""
+    if aspect_of(u0, t0 or t) == "front":
+        return "front", (
+            f"{u.name} stands on {t.name}'s {now}, but its move started in front of {t.name}'s extended front: "
+            "a front attack (5.3 'bevægelsen starter bag ved den angrebne enheds forlængede front')"
+        )
+    return now, ""
+
+
 def declare_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u, t = state.units[req.subject], _target(state, req)
     why = _declarable(state, p, u, t)
     if why:
         return ActionPreview(req.action, u.id, False, why)
-    side = aspect_of(u, t)
-    text = f"{u.name} attacks {t.name} in the {side}."
+    side, why_front = attack_aspect(state, u, t)
+    text = f"{u.name} attacks {t.name} in the {side}." + (f" {why_front}." if why_front else "")
     if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
         text += " An unattached battery attacked in flank or rear is eliminated at once, without reaction (5.3)."
     return ActionPreview(req.action, u.id, True, explanation=text)
@@ -149,8 +171,8 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
     why = _declarable(state, p, u, t)
     if why:
         raise RuleRefused(why)
-    side = aspect_of(u, t)
-    text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)."
+    side, why_front = attack_aspect(state, u, t)
+    text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)." + (f" {why_front}." if why_front else "")
     reacting = reaction_moved(state, u.id)
     if reacting:
         text += (
@@ -263,7 +285,14 @@ def _move_trigger(state: GameState, p: RuleParameters, u: Unit, tried: dict[str,
                 f"{u.name} belongs to the active side: it reacts only to a reaction of an enemy unit within 20 cm, "
                 "the passive side reacting first (5.2)"
             )
-    return ""
+        return ""
+    seen = [acted(state, e) for e in near]
+    if any(seen) or None in seen:  # None: the start of the player-turn is unknown, so no enemy is ruled out
+        return ""
+    return (
+        f"no enemy unit within 20 cm of {u.name} has acted this player-turn (moved, turned, changed formation, "
+        "declared an attack or reacted): no reaction (5.2 'hvis modstanderen handler med en enhed indenfor 20 cm')"
+    )
 
 
 def _reaction_seq(state: GameState) -> int:
