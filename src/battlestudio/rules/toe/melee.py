@@ -532,7 +532,7 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
             "army_chief",
             "choice",
             required=False,
-            choices=tuple(c.id for c in army_chiefs(state, p, u)),
+            choices=tuple(c.id for c in army_chiefs(state, p, u)) if foes else (),
             label="army chief committed with it (2.3)",
         ),
         ParameterSpec(
