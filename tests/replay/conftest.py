@@ -132,5 +132,5 @@ def jena() -> Scenario:
 
 @pytest.fixture(scope="session")
 def forty_turns() -> SyntheticGame:
-    """The synthetic 40-turn game on a 2 × 24-unit scenario (seed 1806)."""
-    return synthetic_game(turns=40, units_per_side=24, seed=1806)
+    """The synthetic 40-turn game on a 2 × 24-unit scenario (seed 1807: one in which a unit is eliminated)."""
+    return synthetic_game(turns=40, units_per_side=24, seed=1807)

@@ -49,7 +49,7 @@ def test_the_synthetic_game_is_a_realistic_40_turn_game(forty_turns):
         k for k, c in event_kinds().items() if c.__module__.endswith(("flow_events", "combat_events"))
     }
     assert len(forty_turns.scenario.units) == 48 and len(forty_turns.scenario.commanders) > 10
-    again = synthetic_game(turns=40, units_per_side=24, seed=1806)
+    again = synthetic_game(turns=40, units_per_side=24, seed=1807)
     assert again.events == forty_turns.events  # deterministic
 
 

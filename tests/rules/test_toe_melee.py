@@ -18,6 +18,10 @@ from battlestudio.rules.toe.melee import opposed_odds
 from toe_combat_world import ATT, BATTERY, DEF, FRONT, HUSSAR, OTHER_CORPS, PCAV, SUP, TABLES, ScriptedDice, jena
 
 
+def ids(s, uid):
+    return {a.id: a for a in s.actions(uid)}
+
+
 def melee(target=DEF, subject=ATT, umpire=None, **params):
     return ActionRequest("melee", subject, {"target": target, **params}, umpire)
 
@@ -363,3 +367,114 @@ def test_i_ordren_refuses_a_supporter_detached_under_another_order_and_i_orden_d
     assert len(literal) == 1 and "i ordren" in literal[0]
     assert support_problems(st, params_for({**s.params, "toe.support_reading": "O"}), att, sup) == []
     assert len(support_problems(st, params_for({**s.params, "toe.support_reading": "both"}), att, sup)) == 1
+
+
+def _hussars_on_the_sheltered_battery():
+    """Jena: the Advanced Guard foot battery stands in base contact with von Pelet's right; the
+    10e Hussards declare on the battery's front and it passes its reaction into von Pelet."""
+    s = jena(phase="attack_declaration", placements={BATTERY: ((375.8, 180.0), 270.0), HUSSAR: ((379.0, 180.0), 90.0)})
+    s.act(ActionRequest("declare_attack", HUSSAR, {"target": BATTERY}))
+    spec = next(a for a in s.actions(BATTERY) if a.id == "react")
+    assert spec.legal and spec.parameters[0].choices == ("shelter",)  # 5.3.2: foot artillery, cavalry attacking
+    out = s.act(ActionRequest("react", BATTERY, {"kind": "shelter"}, umpire_result={"passed": True}))
+    assert out.status == "resolved" and "moves into Bde von Pelet" in out.explanation
+    assert s.state.flags[f"attack_declared:{HUSSAR}"]["target"] == DEF  # 5.3.2: the attacker must attack it
+    s.advance_to("attack")
+    return s
+
+
+def test_a_battery_that_sheltered_in_its_unit_sends_the_attack_there_and_does_not_count():
+    s = _hussars_on_the_sheltered_battery()
+    refused = s.act(melee(BATTERY, HUSSAR, {"winner": "attacker", "attacker_losses": 0, "defender_losses": 1}))
+    assert refused.status == "refused" and "the attack is made on Bde von Pelet" in refused.explanation
+    assert "7.1" in refused.explanation
+    out = s.act(melee(DEF, HUSSAR, {"winner": "defender", "attacker_losses": 2, "defender_losses": 0}))
+    assert out.status == "resolved" and "sheltered in Bde von Pelet does not count" in out.explanation
+    assert s.state.units[BATTERY].figures == 1  # untouched (its one gun model): it is not in the melee
+    assert "battery_lost" not in ids(s, BATTERY)  # von Pelet won: nothing to lose
+
+
+def test_a_battery_that_did_not_shelter_is_attacked_itself():
+    s = jena(phase="attack_declaration", placements={BATTERY: ((375.8, 180.0), 270.0), HUSSAR: ((379.0, 180.0), 90.0)})
+    s.act(ActionRequest("declare_attack", HUSSAR, {"target": BATTERY}))
+    s.act(ActionRequest("react", BATTERY, {"kind": "shelter"}, umpire_result={"passed": False}))
+    s.advance_to("attack")
+    pv = s.preview_action(melee(BATTERY, HUSSAR))
+    assert (
+        pv.legal and "did not shelter in Bde von Pelet" in pv.explanation
+    )  # 7.1 'Et angreb kan dog føres mod batteriet'
+
+
+def test_the_sheltered_battery_is_destroyed_when_its_beaten_unit_moves_away():
+    s = _hussars_on_the_sheltered_battery()
+    out = s.act(melee(DEF, HUSSAR, {"winner": "attacker", "attacker_losses": 0, "defender_losses": 2}))
+    assert "the battery is destroyed (5.3.2" in out.explanation
+    spec = ids(s, BATTERY)["battery_lost"]
+    assert not spec.legal and "has not moved away" in spec.unavailable  # lost, but still standing by its guns
+    pelet = s.state.units[DEF]
+    s.move(DEF, [pelet.position, (pelet.position[0], pelet.position[1] + 12.0)])  # its flight away from the guns
+    spec = ids(s, BATTERY)["battery_lost"]
+    assert spec.legal
+    done = s.act(ActionRequest("battery_lost", BATTERY))
+    assert done.status == "resolved" and "5.3.2" in done.explanation
+    assert BATTERY not in s.state.units or s.state.units[BATTERY].state == "eliminated"
+
+
+def test_cavalry_that_moves_leaves_the_sheltered_gunners_behind():
+    from battlestudio.rules.toe.contact import sheltered_in
+
+    at = {PCAV: ((450.0, 250.0), 270.0), BATTERY: ((464.3, 250.0), 270.0), HUSSAR: ((464.3, 250.0), 90.0)}
+    s = jena(phase="attack_declaration", placements=at)
+    s.act(ActionRequest("declare_attack", HUSSAR, {"target": BATTERY}))
+    out = s.act(ActionRequest("react", BATTERY, {"kind": "shelter"}, umpire_result={"passed": True}))
+    assert "If Cav Bde von Schimmelpfennig moves, the gunners are left behind (5.3.2)" in out.explanation
+    assert sheltered_in(s.state, s.ruleset.parameters(s.params), s.state.units[BATTERY]).id == PCAV
+    s.act(ActionRequest("react", PCAV, {"kind": "move"}, umpire_result={"passed": True}))
+    s.move(PCAV, [(450.0, 250.0), (450.0, 262.0)])  # the cavalry rides off
+    assert sheltered_in(s.state, s.ruleset.parameters(s.params), s.state.units[BATTERY]) is None
+    s.advance_to("attack")
+    pv = s.preview_action(melee(BATTERY, HUSSAR))
+    assert pv.legal  # 5.3.2: the guns left behind may be attacked themselves
+
+
+HOHENLOHE = "prussian-south-hohenlohe"
+NAPOLEON = "french-imperial-guard"
+
+
+def test_an_army_chief_in_base_contact_may_be_committed_to_melee_and_table_7_reads_him():
+    # Hohenlohe led the Prussian-Saxon army at Jena under Brunswick: an army chief (2.3), placed at
+    # von Pelet's rear edge; Napoleon, the C-in-C, stands with the 100e Ligne
+    pelet_rear = (FRONT[0], FRONT[1] + 3.0)
+    s = jena(
+        params={**TABLES, "toe.melee_modifiers": {**TABLES["toe.melee_modifiers"], "army_chief": 2}},
+        commanders={
+            HOHENLOHE: {"echelon": "army", "position": pelet_rear},
+            NAPOLEON: {"position": (FRONT[0], FRONT[1] - 4.5)},
+        },
+    )
+    spec = ids(s, ATT)["melee"]
+    fields = {f.name: f for f in spec.parameters}
+    assert fields["defender_army_chief"].choices == (HOHENLOHE,) and fields["army_chief"].choices == ()
+    plain = s.preview_action(melee())
+    pv = s.preview_action(melee(defender_army_chief=HOHENLOHE))
+    assert pv.legal and "army chief Hohenlohe is committed" in pv.explanation and "2.3" in pv.explanation
+    assert dict(pv.odds)["defender wins"] > dict(plain.odds)["defender wins"]  # Table 7's army_chief +2
+    refused = s.preview_action(melee(army_chief=NAPOLEON))
+    assert not refused.legal and "only an army chief may be committed" in refused.reason
+    out = s.act(
+        melee(defender_army_chief=HOHENLOHE, umpire={"winner": "defender", "attacker_losses": 2, "defender_losses": 1})
+    )
+    assert out.status == "resolved"
+    m = next(e for e in reversed(s.log.events) if isinstance(e, Melee))
+    assert tuple(m.roll["army_chiefs"]) == ("", HOHENLOHE)
+
+
+def test_the_army_chief_reach_is_an_assumed_reading_the_scenario_may_widen():
+    away = (FRONT[0], FRONT[1] + 9.0)  # 6 cm behind von Pelet's rear edge
+    kept = jena(commanders={HOHENLOHE: {"echelon": "army", "position": away}})
+    pv = kept.preview_action(melee(defender_army_chief=HOHENLOHE))
+    assert not pv.legal and "6.0 cm from Bde von Pelet, more than 0.5 cm" in pv.reason
+    wide = jena(
+        params={"toe.army_chief_melee_reach_cm": 10}, commanders={HOHENLOHE: {"echelon": "army", "position": away}}
+    )
+    assert wide.preview_action(melee(defender_army_chief=HOHENLOHE)).legal

@@ -56,11 +56,13 @@ def jena(
     side: str = "french",
     placements: dict[str, tuple[tuple[float, float], float]] | None = None,
     changes: dict[str, dict[str, Any]] | None = None,
+    commanders: dict[str, dict[str, Any]] | None = None,
 ) -> GameSession:
     """A Jena session in ``phase`` of ``side``: the 100e Ligne front to front with von Pelet
     at ``FRONT``; the 103e Ligne ``support_gap`` cm behind the 100e's rear rank (None: where
     the scenario has it); other units where ``placements`` say (id → (position, facing)), with
-    the record ``changes`` (id → fields) on top; a placed unit's reinforcement arrives at once."""
+    the record ``changes`` (id → fields) on top and the ``commanders`` changes (id → fields);
+    a placed unit's reinforcement arrives at once."""
     battle = Battle(store.load(JENA).scenario)  # the scenario without its recorded game
     place(battle, ATT, FRONT, 90.0)
     place(battle, DEF, FRONT, 270.0)
@@ -75,6 +77,8 @@ def jena(
                 del sc.reinforcements[rid]
     for uid, ch in (changes or {}).items():
         battle.scenario.units[uid] = replace(battle.scenario.units[uid], **ch)
+    for cid, ch in (commanders or {}).items():
+        battle.scenario.commanders[cid] = replace(battle.scenario.commanders[cid], **ch)
     s = GameSession(battle, get_ruleset("toe"), dice=dice, seed=5, params=params)
     s.advance_to(phase, side)
     return s

@@ -54,6 +54,8 @@ def _play(qtbot, w, last: int, used, offered, failed) -> None:
     for _ in range(80):
         _phase_steps(qtbot, w, used, offered, failed)
         k = doc.session.key
+        if k.phase == "attack_declaration":  # the reactions the declarations opened (1.2 steps 4.2-4.3, 5.2)
+            two_turns._act_all(qtbot, w, used, offered, failed)
         if k.phase == "attack" and "fall back" not in used and any(e.kind == "melee" for e in doc.log.events):
             panel = w.play_view.action_panel
             panel.refresh()

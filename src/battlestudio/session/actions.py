@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 
 from battlestudio.replay.battle import Battle
 from battlestudio.replay.cursor import PhaseKey
+from battlestudio.replay.game import GameLog
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
 from battlestudio.rules.protocol import OrderOutcome, Ruleset
+from battlestudio.rules.turn_start import TurnStart, player_turn_start
 from battlestudio.session.umpire import SessionError
 
 
@@ -47,6 +49,9 @@ class ActionEntries:
     params: Mapping[str, Any]
     dice: DiceSource
     battle: Battle
+    log: GameLog
+    _turn_start: TurnStart | None = None
+    _turn_at: tuple[int, object] = (-1, None)  # where the cached start was read: position, event there
 
     if TYPE_CHECKING:  # provided by GameSession
 
@@ -59,14 +64,39 @@ class ActionEntries:
     def _record(self, events: list[BattleEvent]) -> None:  # provided by GameSession
         raise NotImplementedError
 
+    def turn_start(self) -> TurnStart | None:
+        """The unit records when the open player-turn began (its first phase's start), for rules
+        that judge what a unit did this player-turn; None before the game starts."""
+        if not len(self.log):
+            return None
+        k = self.key
+        try:
+            start, _ = self.log.phase_range(self.log.find_phase(k.turn, k.side))
+        except ValueError:
+            return None
+        at = (start, self.log.events[start])
+        cached = self._turn_start
+        if (
+            cached is not None
+            and (cached.turn, cached.side) == (k.turn, k.side)
+            and self._turn_at[0] == start
+            and self._turn_at[1] is at[1]
+        ):
+            return cached
+        self._turn_start = TurnStart(k.turn, k.side, self.log.state_at(start + 1).units)
+        self._turn_at = at
+        return self._turn_start
+
     def actions(self, subject: str = "") -> Sequence[ActionSpec]:
         """The actions the open phase offers ``subject`` ("" = those with no subject), legal
         ones and those not legal now (``unavailable`` says why)."""
-        return self.ruleset.actions(self.state, self.params, subject)
+        with player_turn_start(self.turn_start()):
+            return self.ruleset.actions(self.state, self.params, subject)
 
     def action_subjects(self) -> Sequence[str]:
         """The ids that have a legal action in the open phase."""
-        return self.ruleset.action_subjects(self.state, self.params)
+        with player_turn_start(self.turn_start()):
+            return self.ruleset.action_subjects(self.state, self.params)
 
     def _with_table(self, request: ActionRequest) -> ActionRequest:
         scenario = self.battle.scenario
@@ -80,7 +110,8 @@ class ActionEntries:
 
     def preview_action(self, request: ActionRequest) -> ActionPreview:
         """Legality and exact odds of ``request``; rolls nothing, records nothing."""
-        return self.ruleset.preview_action(self.state, self._with_table(request), self.params)
+        with player_turn_start(self.turn_start()):
+            return self.ruleset.preview_action(self.state, self._with_table(request), self.params)
 
     def act(self, request: ActionRequest) -> IssueResult:
         """Resolve ``request`` through the ruleset (rolling the session's dice unless the umpire
@@ -95,7 +126,8 @@ class ActionEntries:
             (``MissingParameterError``) when the scenario lacks a value the rule needs.
         """
         k = self.key  # raises before start
-        out = self.ruleset.resolve_action(self.state, self._with_table(request), self.params, self.dice)
+        with player_turn_start(self.turn_start()):
+            out = self.ruleset.resolve_action(self.state, self._with_table(request), self.params, self.dice)
         if out.status not in ("resolved", "refused"):
             raise SessionError(f"ruleset {self.ruleset.id!r} returned status {out.status!r} for {request.action!r}")
         if out.resolved:

@@ -7,6 +7,11 @@ tilbage rykke op til 5 cm frem, besætte bygning eller foretage fortsat angreb".
 ``break_off`` (7.3.2 "Ikke afgjort nærkamp"): "Hvis begge parter forbliver i oprindelig orden,
 efter moraltest, kan en enhed rykke ½ marchlængde tilbage ved gennemførelse af reaktionskast"
 (the reaction roll of 5.2.2: 1d10 with Table 3 modifiers, passed "større end eller lig med 6").
+
+``battery_lost`` (5.3.2): a battery that sheltered in its unit is destroyed when that unit
+"taber den forsvarende enhed og påvirkes denne moralsk således at denne skal foretage
+bevægelser væk fra batterierne position" — offered once the unit lost a melee this player-turn,
+legal once it has moved away from the battery (or left the fight).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import replace
 from battlestudio.model.geometry import forward
 from battlestudio.model.units import Arm, Formation, Unit
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import Moved, OrderStateChanged
+from battlestudio.replay.flow_events import Moved, OrderStateChanged, UnitRemoved
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
@@ -25,7 +30,15 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
 from battlestudio.rules.toe.combat_marks import CombatMarked, mark_of, this_turn
-from battlestudio.rules.toe.contact import PHASE, in_contact, on_table, reaction_modifiers, stamp_of
+from battlestudio.rules.toe.contact import (
+    PHASE,
+    host_moved,
+    in_contact,
+    on_table,
+    reaction_modifiers,
+    shelter_of,
+    stamp_of,
+)
 from battlestudio.rules.toe.control import dice_spec
 
 
@@ -264,7 +277,69 @@ def break_off_resolve(state: GameState, req: ActionRequest, p: RuleParameters, d
     return ActionOutcome("resolved", text, tuple(evs), rolls, tuple(p.assumptions()))
 
 
+# ------------------------------------------------------------------------------ battery lost (5.3.2)
+def _lost_host(state: GameState, p: RuleParameters, b: Unit) -> tuple[Unit | None, str]:
+    """The unit ``b`` sheltered in, if it lost a melee this player-turn, and why ``b`` is not
+    destroyed yet ("" = it is: its unit moved away from it or left the fight, 5.3.2)."""
+    host = shelter_of(state, b)
+    if host is None:
+        return None, ""
+    m = mark_of(state, host.id)
+    if not (this_turn(state, m) and m.get("result") == "loser"):
+        return None, ""
+    if not host_moved(state, b, host):
+        return host, (
+            f"{host.name} lost its melee but has not moved away from {b.name}: the battery is destroyed only if "
+            "its unit must move away from the battery's position (5.3.2)"
+        )
+    return host, ""
+
+
+def battery_lost_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``battery_lost`` offered to a battery whose unit, sheltering it, lost a melee (5.3, 5.3.2)."""
+    b = state.units.get(subject)
+    if state.phase != PHASE or not on_table(state, b):
+        return None
+    assert b is not None
+    host, why = _lost_host(state, p, b)
+    if host is None:
+        return None
+    return ActionSpec(
+        "battery_lost",
+        "Battery lost with its unit",
+        "batterierne udslettet",
+        "5.3.2",
+        "unit",
+        unavailable=why,
+        note="the unit the battery sheltered in lost and moved away from the battery's position",
+    )
+
+
+def battery_lost_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    b = state.units[req.subject]
+    host, why = _lost_host(state, p, b)
+    if host is None or why:
+        return ActionPreview("battery_lost", b.id, False, why or f"{b.name} sheltered in no unit that lost (5.3.2)")
+    return ActionPreview("battery_lost", b.id, True, "", f"{b.name} is destroyed: {host.name} lost and moved away")
+
+
+def battery_lost_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
+    """The sheltered battery destroyed with its beaten unit (5.3, 5.3.2 "er batterierne udslettet")."""
+    b = state.units[req.subject]
+    host, why = _lost_host(state, p, b)
+    if host is None or why:
+        raise RuleRefused(why or f"battery lost: {b.name} sheltered in no unit that lost a melee (5.3.2)")
+    stamp = stamp_of(state)
+    reason = f"{host.name}, which {b.name} sheltered in, lost and moved away from the battery (5.3.2)"
+    evs: list[BattleEvent] = [
+        OrderStateChanged(**stamp, unit=b.id, state="eliminated", reason=reason),
+        UnitRemoved(**stamp, id=b.id, reason="battery destroyed with its unit (5.3.2)"),
+    ]
+    return ActionOutcome("resolved", f"{b.name} is destroyed: {reason}", tuple(evs))
+
+
 HANDLERS: tuple[ActionHandler, ...] = (
+    ActionHandler("battery_lost", battery_lost_spec, battery_lost_preview, battery_lost_resolve),
     ActionHandler("advance", advance_spec, advance_preview, advance_resolve),
     ActionHandler("break_off", break_off_spec, break_off_preview, break_off_resolve),
 )

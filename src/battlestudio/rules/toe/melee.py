@@ -25,7 +25,9 @@ from typing import Any
 from collections.abc import Mapping
 
 from battlestudio.model.terrain import TerrainKind
-from battlestudio.model.units import Arm, Formation, OrderState, Unit
+import shapely
+
+from battlestudio.model.units import Arm, Commander, Echelon, Formation, OrderState, Unit
 from battlestudio.replay.combat_events import Melee
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import OrderStateChanged, UnitRemoved
@@ -40,11 +42,15 @@ from battlestudio.rules.toe import after_melee
 from battlestudio.rules.toe.common import corps_of, order_in_force_for
 from battlestudio.rules.toe.contact import (
     CONTACT_SLACK_CM,
+    DECLARED,
     PHASE,
+    attack_cancelled,
     enemies_in_contact,
     in_contact,
     on_table,
+    sheltered_in,
     stamp_of,
+    this_player_turn,
     units_near,
 )
 
@@ -145,6 +151,7 @@ class Situation:
     overrun: str  # "" or why the defending battery is lost without a roll
     strength: tuple[Fraction, Fraction]
     notes: tuple[str, ...]
+    chiefs: tuple[str, str] = ("", "")  # the army chief committed with the attacker, the defender ("" none, 2.3)
 
     def conditions(self, side: str) -> list[str]:
         """The Table 7 condition keys that hold for ``side`` (``attacker`` / ``defender``); a unit in FU
@@ -155,6 +162,8 @@ class Situation:
         keys = [role, f"formation:{form}", f"arm:{me.arm.value}", f"vs:{them.arm.value}", f"quality:{me.quality}"]
         if me.state != OrderState.O.value:
             keys.append(f"state:{me.state}")
+        if self.chiefs[0 if side == "attacker" else 1]:
+            keys.append("army_chief")
         if side == "attacker":
             if self.support is not None:
                 keys.append("support")
@@ -168,6 +177,55 @@ class Situation:
             if self.town:
                 keys.append("in_town")
         return keys
+
+
+def sheltered_batteries(state: GameState, p: RuleParameters, host: Unit) -> list[Unit]:
+    """The batteries sheltering in ``host`` now (5.3.2, 7.1), in state order."""
+    near = units_near(state, host, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM)
+    return [b for b in near if b.arm == Arm.ARTILLERY and b.side == host.side and sheltered_in(state, p, b) is host]
+
+
+def army_chiefs(state: GameState, p: RuleParameters, u: Unit) -> list[Commander]:
+    """The army chiefs of ``u``'s side whose position is within ``army_chief_melee_reach_cm`` of
+    its footprint, who may be committed to its melee (2.3 "Arméchefen kan indsættes i nærkamp")."""
+    reach = float(p.get("army_chief_melee_reach_cm"))
+    fp = u.footprint()
+    return [
+        c
+        for c in state.commanders.values()
+        if c.side == u.side
+        and c.echelon == Echelon.ARMY.value
+        and c.id not in state.off_table
+        and fp.distance(shapely.Point(c.position)) <= reach + 1e-9
+    ]
+
+
+def _chief(state: GameState, p: RuleParameters, u: Unit, cid: Any, notes: list[str]) -> str:
+    """The army chief ``cid`` committed to the melee with ``u``, checked (2.3); "" for none."""
+    if not cid:
+        return ""
+    c = state.commanders.get(str(cid))
+    if c is None or c.id in state.off_table:
+        raise RuleRefused(f"melee: no general {cid!r} on the table to commit to the melee")
+    if c.side != u.side:
+        raise RuleRefused(f"melee: {c.name} is not a general of {u.name}'s side")
+    if c.echelon != Echelon.ARMY.value:
+        raise RuleRefused(
+            f"melee: {c.name} is a {c.echelon.replace('_', '-')} general: only an army chief may be committed "
+            "to melee (2.3 'Arméchefen kan indsættes i nærkamp')"
+        )
+    if c not in army_chiefs(state, p, u):
+        gap = u.footprint().distance(shapely.Point(c.position))
+        reach = float(p.get("army_chief_melee_reach_cm"))
+        raise RuleRefused(
+            f"melee: {c.name} is {gap:.1f} cm from {u.name}, more than {reach:g} cm: an army chief is committed "
+            "with a unit he stands with (2.3, army_chief_melee_reach_cm)"
+        )
+    notes.append(
+        f"the army chief {c.name} is committed to the melee with {u.name} (2.3 'Arméchefen kan indsættes i "
+        "nærkamp'); Table 7 reads it as 'army_chief'"
+    )
+    return c.id
 
 
 def strength(p: RuleParameters, u: Unit) -> Fraction:
@@ -192,7 +250,9 @@ def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
 
 
 def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situation:
-    """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal)."""
+    """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal; an
+    attacker attacked after a reaction move cannot carry out its attack, 5.2, 7.1; an army chief
+    committed with either side is checked, 2.3)."""
     att = _get_unit(state, req.subject, "attacker")
     de = _get_unit(state, req.parameters.get("target"), "target")
     if de.side == att.side:
@@ -215,6 +275,9 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
             "they fight on as continued melee in the next (7.3.3)"
         )
     if not continued:
+        why = _cannot_attack(state, att)
+        if why:
+            raise RuleRefused(f"melee: {why}")
         if att.arm == Arm.INFANTRY and de.arm == Arm.CAVALRY:
             raise RuleRefused(
                 f"melee: infantry cannot attack cavalry (5.1 'Infanterienheder kan ikke erklære angreb mod "
@@ -225,7 +288,11 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
     aspect = str(req.parameters.get("aspect") or "")
     if aspect and aspect not in ("front", "flank", "rear"):
         raise RuleRefused(f"melee: aspect must be front, flank or rear, got {aspect!r}")
-    if not aspect:
+    declared = this_player_turn(state, DECLARED, att.id)
+    if not aspect and declared is not None and declared.get("target") == de.id and declared.get("aspect"):
+        aspect = str(declared["aspect"])
+        notes.append(f"{att.name} attacks {de.name}'s {aspect} as declared (5.3: judged where its move started)")
+    elif not aspect:
         aspect = aspect_of(att, de)
         notes.append(f"{att.name} stands on {de.name}'s {aspect} (measured; 5.3.2 judges by where the move started)")
     if town and aspect != "front":
@@ -238,6 +305,12 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
         notes.append(f"{de.name} is in FU and has no front, so no flank or rear (1.6 'ingen front')")
         aspect = "front"
     overrun = ""
+    refuge = sheltered_in(state, p, de) if de.arm == Arm.ARTILLERY else None
+    if refuge is not None:
+        raise RuleRefused(
+            f"melee: {de.name} sheltered in {refuge.name} by its reaction: the attack is made on {refuge.name} "
+            "(7.1 'føres angrebet mod infanteri-/kavalerienheden', 5.3.2)"
+        )
     if de.arm == Arm.ARTILLERY:
         host = attached_to(state, p, de)
         if de.formation == Formation.LIMBERED:
@@ -255,9 +328,10 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
     else:
         for b in units_near(state, de, float(p.get("contact_tolerance_cm")) + CONTACT_SLACK_CM):
             if b.side == de.side and b.arm == Arm.ARTILLERY and on_table(state, b) and in_contact(p, b, de):
+                inside = sheltered_in(state, p, b) is de
                 notes.append(
-                    f"the battery {b.name} with {de.name} does not count in the melee "
-                    "(7.1 'medregnes artillerienheden ikke')"
+                    f"the battery {b.name} {'sheltered in' if inside else 'with'} {de.name} does not count in the "
+                    "melee (7.1 'medregnes artillerienheden ikke')"
                 )
     sup = None
     sid = req.parameters.get("support")
@@ -270,12 +344,16 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
             f"{sup.name} supports {att.name}: same corps and arm, behind its rear rank, within "
             f"{float(p.get('support_max_distance_cm')):g} cm, {_reading_words(p)} (7.1)"
         )
+    chiefs = (
+        _chief(state, p, att, req.parameters.get("army_chief"), notes),
+        _chief(state, p, de, req.parameters.get("defender_army_chief"), notes),
+    )
     if continued:
         notes.append(f"{att.name} and {de.name} are in continued melee: both count as defender (7.3.3)")
     st = (strength(p, att), strength(p, de))
     if Arm.ARTILLERY in (att.arm, de.arm):
         notes.append("artillery figures count 1/3 for the odds (7.1)")
-    return Situation(att, de, sup, aspect, town, continued, overrun, st, tuple(notes))
+    return Situation(att, de, sup, aspect, town, continued, overrun, st, tuple(notes), chiefs)
 
 
 def _reading_words(p: RuleParameters) -> str:
@@ -393,14 +471,31 @@ def table8(p: RuleParameters, arm: str, margin: int, role: str) -> tuple[int, in
 
 
 # ------------------------------------------------------------------------------ spec
+def _cannot_attack(state: GameState, u: Unit) -> str:
+    """Why ``u`` may not attack this player-turn though in contact ("" = it may): a unit of the
+    passive side attacks only after declaring as a reacting unit (5.2), and a unit attacked by
+    a reacting unit cannot carry out its own attack (5.2, 7.1)."""
+    if u.side != state.side and this_player_turn(state, DECLARED, u.id) is None:
+        return (
+            f"{u.name} belongs to the passive side and declared no attack after a reaction move "
+            "(5.2 'Enheden der reagere kan foretage følgende: ... angreb')"
+        )
+    return attack_cancelled(state, u)
+
+
 def _who_may(state: GameState, p: RuleParameters, u: Unit) -> tuple[bool, str]:
-    """Whether ``u`` is offered the melee, and why it is not legal now."""
+    """Whether ``u`` is offered the melee, and why it is not legal now: a passive-side unit
+    only after declaring as a reacting unit (5.2), never a unit attacked after a voluntary
+    reaction move (5.2, 7.1)."""
     foes = enemies_in_contact(state, p, u)
     cont = [e for e in foes if continued_with(state, u, e)]
-    if u.side != state.side and not cont:
+    if u.side != state.side and not cont and this_player_turn(state, DECLARED, u.id) is None:
         return False, ""
     if cont:
         return True, ""
+    why = _cannot_attack(state, u)
+    if why:
+        return True, why
     if u.arm == Arm.ARTILLERY:
         return True, f"{u.name}: artillery cannot attack (5.1 'Artillerienheder ... kan ikke erklære angreb')"
     if u.state != OrderState.O.value:
@@ -433,6 +528,20 @@ def melee_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec 
             label="attacked side (measured if empty)",
         ),
         ParameterSpec("town", "bool", required=False, label="the target holds a town zone (7.1)"),
+        ParameterSpec(
+            "army_chief",
+            "choice",
+            required=False,
+            choices=tuple(c.id for c in army_chiefs(state, p, u)) if foes else (),
+            label="army chief committed with it (2.3)",
+        ),
+        ParameterSpec(
+            "defender_army_chief",
+            "choice",
+            required=False,
+            choices=tuple(sorted({c.id for e in foes for c in army_chiefs(state, p, e)})),
+            label="army chief committed with the target (2.3)",
+        ),
     )
     umpire = (
         ParameterSpec("winner", "choice", choices=WINNERS, label="who won (Table 7)"),
@@ -555,6 +664,8 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         "strength": [str(sit.strength[0]), str(sit.strength[1])],
         "support": sit.support.id if sit.support else None,
     }
+    if any(sit.chiefs):
+        roll["army_chiefs"] = list(sit.chiefs)
     missing = missing_tables(p, (att.arm.value, de.arm.value))
     if not req.umpire_result and missing:
         raise RuleRefused("melee: " + "; ".join(missing) + " not in the rules text; enter the table's result")
@@ -622,6 +733,12 @@ def melee_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
             f"{loser.name} lost the melee and must test morale (7.2.2 'Taber skal altid teste moral')"
             + (f" with a deduction of {ded} (Table 8)" if ded else "")
         )
+        if winner == "attacker":
+            for b in sheltered_batteries(state, p, de):
+                lines.append(
+                    f"if {de.name} must move away from {b.name}'s position after its morale test, the battery is "
+                    "destroyed (5.3.2 'er batterierne udslettet'): record it with 'Battery lost'"
+                )
         won = att if winner == "attacker" else de
         if winner == "attacker" and (
             (att.arm == Arm.INFANTRY and att.formation == Formation.COLUMN) or att.arm == Arm.CAVALRY

@@ -12,7 +12,12 @@ the interrupted attack (5.4), in the ``attack_declaration`` and ``attack`` phase
   an emergency square (nødkarré); ``face`` — a unit attacked in flank or rear turns to face
   the attacker, unless it already tried a reaction (5.2: "kan ikke efterfølgende gøre front");
   ``limber`` — horse artillery attacked limbers and may make a full move; attached foot
-  artillery attacked by infantry limbers, moves off and is in U (5.3.2). A failed reaction's
+  artillery attacked by infantry limbers, moves off and is in U (5.3.2); ``shelter`` — attached
+  foot artillery attacked by cavalry moves into its unit (horse artillery into cavalry, 7.1) and
+  the attackers' declarations go to that unit (5.3.2 "Den angribende enhed skal angribe den
+  enhed artilleriet har trukket sig ind i"); the battery stays on its ground, in base contact,
+  counted inside its unit while that unit stays in contact (a unit that moves leaves the gunners
+  behind). A failed reaction's
   morale effect is read from a lost table: the umpire records it with ``morale_test``.
 * ``interrupt_attack`` (5.4): an attacking cavalry or infantry unit turns about and moves back
   its normal march length (ERRATA 7: "en tilbagebevægelse der svarer til enhedens normale
@@ -32,10 +37,9 @@ from typing import Any
 from battlestudio.model.geometry import forward, normalize_angle
 from battlestudio.model.units import Arm, Formation, OrderState, Subtype, Unit
 from battlestudio.replay.events import BattleEvent
-from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
 from battlestudio.replay.flags import FlagMap
+from battlestudio.replay.flow_events import FormationChanged, Moved, OrderStateChanged, Rotated
 from battlestudio.replay.order_events import CommandStateChanged
-from battlestudio.replay.pmap import ChunkedMap
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource, RollRecord, success_probability
@@ -43,30 +47,27 @@ from battlestudio.rules.params import RuleParameters, RuleRefused
 from battlestudio.rules.protocol import ParameterSpec
 from battlestudio.rules.toe.common import march_length
 from battlestudio.rules.toe.contact import (
+    DECLARED as DECLARED,
+    REACTED as REACTED,
     TABLE3,
+    acted,
+    attackers_of,
     enemies_in_contact,
     enemies_within,
     in_contact,
     on_table,
     reaction_modifiers,
+    reaction_moved,
     stamp_of,
+    this_player_turn as this_player_turn,
+    turn_start_of,
 )
 from battlestudio.rules.toe.control import dice_spec
 from battlestudio.rules.toe.formations import formation_change
 from battlestudio.rules.toe.melee import aspect_of, attached_to
 
-DECLARED = "attack_declared"
-REACTED = "reaction_attempted"
 DECLARATION_PHASE = "attack_declaration"
-REACTION_KINDS = ("move", "square", "face", "limber")
-
-
-def this_player_turn(state: GameState, name: str, uid: str) -> dict[str, Any] | None:
-    """The flag ``name:uid`` when it was set in the open player-turn, else None."""
-    v = state.flags.get(f"{name}:{uid}")
-    if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side:
-        return v
-    return None
+REACTION_KINDS = ("move", "square", "face", "limber", "shelter")
 
 
 def _flag(state: GameState, name: str, uid: str, reason: str, **value: Any) -> CommandStateChanged:
@@ -86,6 +87,11 @@ def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | Non
         return f"{u.name}: artillery cannot declare an attack (5.1 'Artillerienheder ... kan ikke erklære angreb')"
     if u.state != OrderState.O.value:
         return f"{u.name} is in {u.state}: units in U/FU cannot declare an attack (5.1)"
+    if u.side != state.side and not reaction_moved(state, u.id):
+        return (
+            f"{u.name} belongs to the passive side: it attacks only as a reacting unit after a passed reaction "
+            "move (5.2 'Enheden der reagere kan foretage følgende: ... angreb')"
+        )
     if this_player_turn(state, DECLARED, u.id):
         return f"{u.name} has declared its attack this turn"
     if target is None:
@@ -99,8 +105,12 @@ def _declarable(state: GameState, p: RuleParameters, u: Unit, target: Unit | Non
 
 
 def declare_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
+    """``declare_attack`` for a unit of the active side, or of the passive side whose reaction
+    move passed (5.2: a reacting unit may attack), in the declaration phase (5.1)."""
     u = state.units.get(subject)
-    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u) or u.side != state.side:
+    if state.phase != DECLARATION_PHASE or u is None or not on_table(state, u):
+        return None
+    if u.side != state.side and not reaction_moved(state, u.id):
         return None
     near = sorted(e.id for e in enemies_in_contact(state, p, u))
     why = _declarable(state, p, u, None) or ("" if near else f"{u.name} is in base contact with no enemy (5.1)")
@@ -124,13 +134,33 @@ def _target(state: GameState, req: ActionRequest) -> Unit:
     return t
 
 
+def attack_aspect(state: GameState, u: Unit, t: Unit) -> tuple[str, str]:
+    """The side of ``t`` that ``u`` attacks, and a note when the start of its move decided it:
+    "Flanke-/rygangreb kan kun foretages i de tilfælde hvor bevægelsen starter bag ved den
+    angrebne enheds forlængede front" (5.3). A unit whose move this player-turn started in front
+    of the target's extended front (both as they stood when the player-turn began) attacks its
+    front wherever it now stands; otherwise the side is where it stands now."""
+    now = aspect_of(u, t)
+    if now == "front":
+        return now, ""
+    u0, t0 = turn_start_of(state, u.id), turn_start_of(state, t.id)
+    if u0 is None:
+        return now, ""
+    if aspect_of(u0, t0 or t) == "front":
+        return "front", (
+            f"{u.name} stands on {t.name}'s {now}, but its move started in front of {t.name}'s extended front: "
+            "a front attack (5.3 'bevægelsen starter bag ved den angrebne enheds forlængede front')"
+        )
+    return now, ""
+
+
 def declare_preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
     u, t = state.units[req.subject], _target(state, req)
     why = _declarable(state, p, u, t)
     if why:
         return ActionPreview(req.action, u.id, False, why)
-    side = aspect_of(u, t)
-    text = f"{u.name} attacks {t.name} in the {side}."
+    side, why_front = attack_aspect(state, u, t)
+    text = f"{u.name} attacks {t.name} in the {side}." + (f" {why_front}." if why_front else "")
     if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
         text += " An unattached battery attacked in flank or rear is eliminated at once, without reaction (5.3)."
     return ActionPreview(req.action, u.id, True, explanation=text)
@@ -141,9 +171,26 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
     why = _declarable(state, p, u, t)
     if why:
         raise RuleRefused(why)
-    side = aspect_of(u, t)
-    text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)."
-    events: list[BattleEvent] = [_flag(state, DECLARED, u.id, text, target=t.id, aspect=side, arm=u.arm.value)]
+    side, why_front = attack_aspect(state, u, t)
+    text = f"{u.name} declares an attack on {t.name} in the {side} (5.1)." + (f" {why_front}." if why_front else "")
+    reacting = reaction_moved(state, u.id)
+    if reacting:
+        text += (
+            f" {u.name} attacks after its reaction move: {t.name} cannot carry out an attack of its own "
+            "this player-turn (5.2, 7.1)."
+        )
+    events: list[BattleEvent] = [
+        _flag(
+            state,
+            DECLARED,
+            u.id,
+            text,
+            target=t.id,
+            aspect=side,
+            arm=u.arm.value,
+            **({"reaction": True} if reacting else {}),
+        )
+    ]
     if t.arm is Arm.ARTILLERY and side != "front" and attached_to(state, p, t) is None:
         events.append(
             OrderStateChanged(
@@ -158,26 +205,6 @@ def declare_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dic
 
 
 # ------------------------------------------------------------------------------ 5.2-5.3 reactions
-def attackers_of(state: GameState, uid: str) -> list[tuple[Unit, dict[str, Any]]]:
-    """The units that declared an attack on ``uid`` this player-turn, with their declarations."""
-    prefix = f"{DECLARED}:"
-    flags = state.flags
-    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
-    declared = {
-        key[len(prefix) :]: v
-        for key, v in ((k, flags[k]) for k in keys)
-        if isinstance(v, dict)
-        and v.get("target") == uid
-        and v.get("turn") == state.turn
-        and v.get("side") == state.side
-    }
-    if not declared:
-        return []
-    units = state.units
-    ids = units.in_order(declared) if isinstance(units, ChunkedMap) else [k for k in units if k in declared]
-    return [(a, declared[a.id]) for a in (units[k] for k in ids) if on_table(state, a)]
-
-
 def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
     """Reaction kinds open to ``u`` now → "" (may) or the reason it may not."""
     attacks = attackers_of(state, u.id)
@@ -186,8 +213,7 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
     tried = this_player_turn(state, REACTED, u.id)
     out: dict[str, str] = {}
     if u.arm is Arm.CAVALRY:
-        near = enemies_within(state, u, float(p.get("reaction_distance_cm")))
-        out["move"] = "" if near else f"{u.name} has no enemy unit within 20 cm (5.2)"
+        out["move"] = _move_trigger(state, p, u, tried)
     if u.arm is Arm.INFANTRY:
         out["square"] = "" if by_cav else f"{u.name} is not attacked by cavalry: no emergency square (5.3)"
     if u.arm is not Arm.ARTILLERY:
@@ -197,7 +223,8 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
             out["face"] = ""
     if u.arm is Arm.ARTILLERY:
         horse = u.subtype is Subtype.HORSE_ARTILLERY
-        attached = attached_to(state, p, u) is not None
+        host = attached_to(state, p, u)
+        attached = host is not None
         by_inf = any(a.arm is Arm.INFANTRY for a, _ in attacks)
         if not attacks:
             out["limber"] = f"{u.name} is not attacked (5.3.2)"
@@ -208,9 +235,79 @@ def _kinds(state: GameState, p: RuleParameters, u: Unit) -> dict[str, str]:
                 f"{u.name}: only horse artillery, or foot artillery attached to a unit and attacked by infantry, "
                 "limbers and escapes (5.3.2)"
             )
-    if tried:  # one reaction a player-turn; after it the unit cannot face an attacker either (5.2)
-        return {k: f"{u.name} has tried a reaction this turn and cannot react again (5.2)" for k in out}
+        if not attacks:
+            out["shelter"] = f"{u.name} is not attacked (5.3.2)"
+        elif host is None:
+            out["shelter"] = f"{u.name} is in base contact with no friendly infantry or cavalry to move into (5.3.2)"
+        elif not by_cav:
+            out["shelter"] = f"{u.name}: a battery moves into its unit only when cavalry attacks it (5.3.2)"
+        elif horse and host.arm is not Arm.CAVALRY:
+            out["shelter"] = (
+                f"{u.name}: horse artillery shelters only in cavalry (7.1 'kavalerienhed (ridende artilleri)')"
+            )
+        else:
+            out["shelter"] = ""
+    if tried:  # after a reaction the unit cannot face an attacker (5.2); once a player-turn unless it answers
+        again = "" if out.get("move") == "" and str(p.get("reaction_repeat")) == "answer" else None
+        return {
+            k: (
+                again
+                if k == "move" and again is not None
+                else f"{u.name} has tried a reaction this turn and cannot react again (5.2)"
+            )
+            for k in out
+        }
     return out
+
+
+def _reacted_since(state: GameState, e: Unit, after: int) -> bool:
+    """Whether ``e`` carried out a reaction this player-turn later than the ``after``-th one."""
+    r = this_player_turn(state, REACTED, e.id)
+    return r is not None and bool(r.get("passed")) and int(r.get("seq", 0)) > after
+
+
+def _move_trigger(state: GameState, p: RuleParameters, u: Unit, tried: dict[str, Any] | None) -> str:
+    """Why cavalry ``u`` may not make a reaction move ("" = it may): an enemy unit within 20 cm
+    must act (5.2 "hvis modstanderen handler med en enhed indenfor 20 cm"). The active side's
+    cavalry answers the passive side's reactions ("reaktioner på foretagne reaktioner ... først
+    reagere den passive side, hvorefter aktiv side reagere"): an enemy within 20 cm must have
+    carried out a reaction this player-turn; with ``reaction_repeat`` "answer" a unit that
+    reacted may react again to an enemy reaction made after its own."""
+    near = enemies_within(state, u, float(p.get("reaction_distance_cm")))
+    if not near:
+        return f"{u.name} has no enemy unit within 20 cm (5.2)"
+    after = int(tried.get("seq", 0)) if tried else 0
+    if u.side == state.side or tried:
+        if not any(_reacted_since(state, e, after) for e in near):
+            if tried:
+                return f"{u.name} has reacted and no enemy within 20 cm has reacted since (5.2, reaction_repeat)"
+            return (
+                f"{u.name} belongs to the active side: it reacts only to a reaction of an enemy unit within 20 cm, "
+                "the passive side reacting first (5.2)"
+            )
+        return ""
+    seen = [acted(state, e) for e in near]
+    if any(seen) or None in seen:  # None: the start of the player-turn is unknown, so no enemy is ruled out
+        return ""
+    return (
+        f"no enemy unit within 20 cm of {u.name} has acted this player-turn (moved, turned, changed formation, "
+        "declared an attack or reacted): no reaction (5.2 'hvis modstanderen handler med en enhed indenfor 20 cm')"
+    )
+
+
+def _reaction_seq(state: GameState) -> int:
+    """How many reactions were tried this player-turn (the next one's ``seq`` is one more)."""
+    prefix = f"{REACTED}:"
+    flags = state.flags
+    keys = flags.keys_with_prefix(prefix) if isinstance(flags, FlagMap) else [k for k in flags if k.startswith(prefix)]
+    return max(
+        (
+            int(v.get("seq", 1))
+            for v in (flags[k] for k in keys)
+            if isinstance(v, dict) and v.get("turn") == state.turn and v.get("side") == state.side
+        ),
+        default=0,
+    )
 
 
 def react_spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | None:
@@ -302,7 +399,10 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
         r = replace(r, success=passed, outcome="reaction succeeds" if passed else "reaction fails")
         rolls = (r,)
         text = f"{u.name}'s reaction ({kind}): {r.explain()}"
-    events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed)]
+    host = attached_to(state, p, u) if kind == "shelter" else None
+    extra: dict[str, Any] = {"host": host.id, "host_at": list(host.position)} if host is not None else {}
+    extra["seq"] = _reaction_seq(state) + 1
+    events: list[BattleEvent] = [_flag(state, REACTED, u.id, text, kind=kind, passed=passed, **extra)]
     stamp = stamp_of(state)
     if passed and kind == "square":
         change = formation_change(state, p, u.id, Formation.SQUARE.value)
@@ -320,11 +420,32 @@ def react_resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice:
                 OrderStateChanged(**stamp, unit=u.id, state=OrderState.U.value, reason="escaped limbered (5.3.2)")
             )
             text += " Foot artillery that escapes is in U; the attacker may choose a new target (5.3.2)."
+    elif passed and kind == "shelter" and host is not None:
+        text += (
+            f" It moves into {host.name} (5.3.2): the attack is made on {host.name} and the battery does not count "
+            "in the melee (7.1)."
+        )
+        for a, d in attackers_of(state, u.id):
+            aspect = aspect_of(a, host)
+            again = {k: v for k, v in d.items() if k not in ("turn", "side", "target", "aspect")}
+            events.append(
+                _flag(
+                    state,
+                    DECLARED,
+                    a.id,
+                    f"{u.name} sheltered in {host.name}: {a.name} must attack {host.name} (5.3.2)",
+                    **{**again, "target": host.id, "aspect": aspect, "sheltered": u.id},
+                )
+            )
+            text += f" {a.name} must attack {host.name} instead, in the {aspect} (5.3.2)."
+        if host.arm is Arm.CAVALRY:
+            text += f" If {host.name} moves, the gunners are left behind (5.3.2)."
+        text += f" If {host.name} loses and must move away from the battery, the battery is destroyed (5.3.2)."
     elif passed and kind == "move":
         text += " It may move up to half a move (5.2): drag it."
     elif not passed:
         text += " It stays as it is; the umpire reads the morale effect from the lost table (record a morale test)."
-        if kind == "limber":
+        if kind in ("limber", "shelter"):
             text += " The battery stands and cannot fire (5.3.2)."
     return ActionOutcome("resolved", text, tuple(events), rolls)
 

@@ -1,0 +1,46 @@
+"""The units as they stood when the open player-turn began, for rules that judge what a unit
+did this player-turn (Torden over Europa 5.2: which enemy unit acted; 5.3: where an attack's
+move started). The game state does not hold it: ``GameSession`` sets it around each call of a
+ruleset's actions (``player_turn_start``), as it fills in the table and terrain of a request;
+a ruleset called without it reads None and says what it cannot judge."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from battlestudio.model.units import Unit
+from battlestudio.replay.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStart:
+    """The unit records (``units``, by id) when player-turn ``turn`` of ``side`` began."""
+
+    turn: int
+    side: str
+    units: Mapping[str, Unit]
+
+
+_START: ContextVar[TurnStart | None] = ContextVar("player_turn_start", default=None)
+
+
+@contextmanager
+def player_turn_start(start: TurnStart | None) -> Iterator[None]:
+    """Within the block, ``units_at_turn_start`` reads ``start``."""
+    token = _START.set(start)
+    try:
+        yield
+    finally:
+        _START.reset(token)
+
+
+def units_at_turn_start(state: GameState) -> Mapping[str, Unit] | None:
+    """The unit records when the open player-turn of ``state`` began, or None when the caller
+    did not say (or said it for another player-turn)."""
+    start = _START.get()
+    if start is None or (start.turn, start.side) != (state.turn, state.side):
+        return None
+    return start.units
