@@ -9,6 +9,8 @@ the winner's advance of up to 5 cm (7.3.1).
 from __future__ import annotations
 
 from collections import Counter
+
+import pytest
 from fractions import Fraction
 
 from battlestudio.replay.combat_events import Casualties, Melee
@@ -478,3 +480,26 @@ def test_the_army_chief_reach_is_an_assumed_reading_the_scenario_may_widen():
         params={"toe.army_chief_melee_reach_cm": 10}, commanders={HOHENLOHE: {"echelon": "army", "position": away}}
     )
     assert wide.preview_action(melee(defender_army_chief=HOHENLOHE)).legal
+
+
+def test_only_a_march_column_fights_on_a_bridge():
+    """4.7 Broer: "Enheder i marchkolonne kan krydse broer eller være i kamp på broer. Enheder i
+    enhver anden formation end marchkolonne anses for at være i flod" — on Jena's bridge over the
+    Saale (465-475 x 71-77 cm) von Pelet in line stands in the river and no melee is fought there;
+    in march column it fights; with the assumed river_crossing = 'umpire' the umpire rules."""
+    from battlestudio.model.units import Formation
+    from battlestudio.rules.params import RuleRefused
+    from battlestudio.rules.toe import melee as melee_rules
+    from battlestudio.rules.toe.common import params_for
+    from tests.rules.toe_combat_world import ATT, DEF, TABLES, jena
+
+    at = {ATT: ((470.0, 70.0), 90.0), DEF: ((470.0, 70.0), 270.0)}
+    s = jena(params=TABLES, support_gap=None, placements=at)
+    req = ActionRequest("melee", ATT, {"target": DEF}, terrain=tuple(s.battle.scenario.terrain.values()))
+    with pytest.raises(RuleRefused, match=r"stands on the bridge .* counts as in the river \(4.7\)"):
+        melee_rules.situation(s.state, req, params_for(s.params))
+    assert not s.preview_action(ActionRequest("melee", ATT, {"target": DEF})).legal
+    column = jena(params=TABLES, support_gap=None, placements=at, changes={DEF: {"formation": Formation.MARCH_COLUMN}})
+    assert melee_rules.situation(column.state, req, params_for(column.params))
+    umpire = jena(params={**TABLES, "toe.river_crossing": "umpire"}, support_gap=None, placements=at)
+    assert melee_rules.situation(umpire.state, req, params_for(umpire.params))

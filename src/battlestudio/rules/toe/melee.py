@@ -252,7 +252,7 @@ def continued_with(state: GameState, a: Unit, b: Unit) -> bool:
 def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situation:
     """The melee ``req`` asks for, checked (``RuleRefused`` naming the rule when illegal; an
     attacker attacked after a reaction move cannot carry out its attack, 5.2, 7.1; an army chief
-    committed with either side is checked, 2.3)."""
+    committed with either side is checked, 2.3; only a march column fights on a bridge, 4.7)."""
     att = _get_unit(state, req.subject, "attacker")
     de = _get_unit(state, req.parameters.get("target"), "target")
     if de.side == att.side:
@@ -267,6 +267,13 @@ def situation(state: GameState, req: ActionRequest, p: RuleParameters) -> Situat
                         f"melee: {u.name} stands in the impassable {t.name or t.id}: units cannot fight there "
                         "(4.7 'Enheder kan ikke kæmpe i ufremkommeligt terræn')"
                     )
+    if p.get("river_crossing") == "bridge":
+        from battlestudio.rules.toe.march import in_the_river_on_a_bridge  # march reads reactions, which read this
+
+        for u in (att, de):
+            why = in_the_river_on_a_bridge(u, req.terrain)
+            if why:
+                raise RuleRefused(f"melee: {why}, where it cannot fight (river_crossing = 'bridge', assumed A45)")
     continued = continued_with(state, att, de)
     m = mark_of(state, att.id)
     if this_turn(state, m) and de.id in tuple(m.get("opponents", ())):
