@@ -19,8 +19,7 @@ again only when those change and the zoom asks for markers. The layer is the map
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -40,22 +39,22 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.model.geometry import unit_rect
 from battlestudio.model.units import Commander, Unit
+from battlestudio.ui.aggregates import (
+    Aggregate,
+    MarkerRows,
+    aggregates,
+    echelon_at,
+    formation_of,
+)
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
 from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture
+from battlestudio.ui.unit_arrays import ELIMINATED, HIDDEN
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
 
 if TYPE_CHECKING:
     from battlestudio.model.oob import OrderOfBattle
     from battlestudio.ui.map_scene import MapScene
-
-CORPS_LOD = 1.5
-"""Zoom (screen pixels per table cm) below which one marker is drawn per corps."""
-
-DIVISION_LOD = 3.0
-"""Zoom below which (and from ``CORPS_LOD``) one marker is drawn per division; from here up the
-brigades are large enough to read one by one and no marker is drawn."""
 
 LAYER = "formations"
 """The map layer name of the markers (``MapScene.set_layer_visible``)."""
@@ -71,237 +70,6 @@ OUTLINE_PX = 1.6
 
 HULL_ALPHA = 46
 """Opacity (0–255) of the hull's fill: the brigades stay visible beneath it."""
-
-
-def echelon_at(px_per_cm: float) -> str | None:
-    """The echelon drawn as one marker per formation at zoom ``px_per_cm``: ``"corps"``,
-    ``"division"`` or None (no markers)."""
-    if px_per_cm < CORPS_LOD:
-        return "corps"
-    if px_per_cm < DIVISION_LOD:
-        return "division"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Aggregate:
-    """One formation's marker.
-
-    Attributes
-    ----------
-    id : str
-        the formation's commander id.
-    name, side, echelon : str
-    men : int
-        men of its living units (eliminated ones left out; those waiting off the table
-        counted, as the tree counts them).
-    units : int
-        how many living units it has on the map.
-    centre : tuple[float, float]
-        mean of its units' centres, scene cm.
-    hull : tuple[tuple[float, float], ...]
-        convex hull of its units' footprints, scene cm (counter-clockwise, not closed).
-    arm : str
-        the arm of most of its men (``Arm`` value): the symbol's glyph.
-    guns : int
-        guns of its living units.
-    """
-
-    id: str
-    name: str
-    side: str
-    echelon: str
-    men: int
-    units: int
-    centre: tuple[float, float]
-    hull: tuple[tuple[float, float], ...]
-    arm: str = "infantry"
-    guns: int = 0
-
-    @property
-    def text(self) -> str:
-        """The marker's label: name and men ("VI Corps 19,800"), or guns when no men are given."""
-        if self.men:
-            return f"{self.name} {self.men:,}"
-        return f"{self.name} {self.guns} guns" if self.guns else self.name
-
-
-def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Convex hull of ``points`` (shapely's), its corners in ring order, not closed."""
-    if not points:
-        return []
-    coords = shapely.get_coordinates(shapely.convex_hull(shapely.multipoints(points)))
-    out = [(float(x), float(y)) for x, y in coords]
-    if len(out) > 1 and out[0] == out[-1]:
-        out.pop()
-    return out
-
-
-def formation_of(
-    units: Mapping[str, Unit], commanders: Mapping[str, Commander], oob: OrderOfBattle, echelon: str
-) -> dict[str, str]:
-    """Unit id → the nearest commander of ``echelon`` above it (units under none left out)."""
-    out: dict[str, str] = {}
-    for uid in units:
-        if uid not in oob.graph:
-            continue
-        for cid in oob.chain_of_command(uid):
-            c = commanders.get(cid)
-            if c is not None and c.echelon == echelon:
-                out[uid] = cid
-                break
-    return out
-
-
-def aggregates(
-    units: Mapping[str, Unit],
-    commanders: Mapping[str, Commander],
-    oob: OrderOfBattle | None,
-    echelon: str,
-    hidden_sides: frozenset[str] = frozenset(),
-    table: QRectF | None = None,
-    members_of: dict[str, str] | None = None,
-    cache: dict[str, tuple[tuple, Aggregate | None]] | None = None,
-) -> list[Aggregate]:
-    """The markers of every formation of ``echelon`` (``"corps"`` or ``"division"``) with a
-    living unit among ``units``, in commander id order.
-
-    A unit belongs to the nearest commander of ``echelon`` in its chain of command
-    (``members_of``, from ``formation_of`` when not given); eliminated units, units of
-    ``hidden_sides`` and units whose centre is off ``table`` (scene rectangle: reinforcements
-    waiting at its edge) count for none. ``cache`` (formation id → (its records, marker)) keeps
-    the markers of formations none of whose records changed since the last call.
-    """
-    if oob is None:
-        return []
-    if members_of is None:
-        members_of = formation_of(units, commanders, oob, echelon)
-    members: dict[str, list[Unit]] = {}
-    for uid in sorted(members_of):
-        u = units.get(uid)
-        if u is None or u.state == "eliminated" or u.side in hidden_sides:
-            continue
-        members.setdefault(members_of[uid], []).append(u)
-    out: list[Aggregate | None] = []
-    todo: list[tuple[int, Commander, list[Unit], tuple]] = []  # (slot in out, commander, units, key)
-    for cid in sorted(members):
-        c, us = commanders.get(cid), members[cid]
-        if c is None:
-            continue
-        key = (c, *us)
-        if cache is not None:
-            got = cache.get(cid)
-            if got is not None and len(got[0]) == len(key) and all(a is b for a, b in zip(got[0], key, strict=True)):
-                if got[1] is not None:
-                    out.append(got[1])
-                continue
-        todo.append((len(out), c, us, key))
-        out.append(None)
-    built = _markers([(c, us) for _, c, us, _ in todo], echelon, table)
-    for (slot, c, _, key), marker in zip(todo, built, strict=True):
-        if cache is not None:
-            cache[c.id] = (key, marker)
-        out[slot] = marker
-    return [m for m in out if m is not None]
-
-
-_SIZES: dict[tuple, tuple[float, float]] = {}
-"""(formation, figures, figure width, figure depth, column ranks) → the footprint's (width,
-depth) in cm (``model.geometry.unit_rect``): the same few sizes recur across every record."""
-
-
-def _size(u: Unit) -> tuple[float, float]:
-    key = (u.formation, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
-    got = _SIZES.get(key)
-    if got is None:
-        r = unit_rect((0.0, 0.0), 0.0, u.formation.value, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
-        got = _SIZES[key] = (r.width, r.depth)
-    return got
-
-
-def _footprints(units: list[Unit]) -> tuple[np.ndarray, np.ndarray]:
-    """Centres (n, 2) and corners (n, 4, 2) of ``units``' footprints in scene cm (y down), as
-    ``Unit.rect()`` gives them (front-left, front-right, rear-right, rear-left), in one
-    vectorised pass."""
-    n = len(units)
-    pos = np.empty((n, 2))
-    facing = np.empty(n)
-    size = np.empty((n, 2))
-    for i, u in enumerate(units):
-        pos[i] = u.position
-        facing[i] = u.facing
-        size[i] = _size(u)
-    t = np.radians(facing)
-    fwd = np.stack([np.cos(t), np.sin(t)], axis=1)
-    right = np.stack([np.sin(t), -np.cos(t)], axis=1)
-    half = (size[:, 0] / 2.0)[:, None] * right
-    depth = size[:, 1][:, None] * fwd
-    fl, fr = pos - half, pos + half
-    corners = np.stack([fl, fr, fr - depth, fl - depth], axis=1)
-    centres = pos - depth / 2.0
-    flip = np.array([1.0, -1.0])
-    return centres * flip, corners * flip
-
-
-def _markers(groups: list[tuple[Commander, list[Unit]]], echelon: str, table: QRectF | None) -> list[Aggregate | None]:
-    """The marker of each (commander, his living units) of ``groups``; None for one with no
-    unit on ``table``. Footprints and hulls are worked out in one vectorised pass each."""
-    flat = [u for _, us in groups for u in us]
-    centres, corners = _footprints(flat)
-    on = np.ones(len(flat), bool)
-    if table is not None and flat:
-        cx, cy = centres[:, 0], centres[:, 1]
-        on = (table.left() <= cx) & (cx <= table.right()) & (table.top() <= cy) & (cy <= table.bottom())
-    found: list[tuple[int, float, float, dict[str, int]] | None] = []
-    clouds: list[Any] = []  # one MultiPoint of footprint corners per group with a unit on the table
-    present: list[int] = []
-    start = 0
-    for g, (_, us) in enumerate(groups):
-        end = start + len(us)
-        by_arm: dict[str, int] = {}
-        for u in us:
-            by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
-        mine = on[start:end]
-        n = int(mine.sum())
-        if n:
-            c = centres[start:end][mine]
-            found.append((n, float(c[:, 0].sum()), float(c[:, 1].sum()), by_arm))
-            # one geometry per group: building one point object per corner (shapely's
-            # ``indices=``) made 40,000 Python objects at x10, and collections with them
-            clouds.append(shapely.multipoints(corners[start:end][mine].reshape(-1, 2)))
-            present.append(g)
-        else:
-            found.append(None)
-        start = end
-    hulls: list[list[tuple[float, float]]] = [[] for _ in groups]
-    if clouds:
-        coords, which = shapely.get_coordinates(shapely.convex_hull(clouds), return_index=True)
-        for k, (x, y) in zip(which.tolist(), coords.tolist(), strict=True):
-            hulls[present[k]].append((x, y))
-        for h in hulls:
-            if len(h) > 1 and h[0] == h[-1]:
-                h.pop()
-    out: list[Aggregate | None] = []
-    for (c, us), got, hull in zip(groups, found, hulls, strict=True):
-        if got is None:
-            out.append(None)
-            continue
-        n, sx, sy, by_arm = got
-        out.append(
-            Aggregate(
-                c.id,
-                c.name,
-                c.side,
-                echelon,
-                sum(u.men for u in us),  # those off the table too
-                n,
-                (sx / n, sy / n),
-                tuple(hull),
-                max(sorted(by_arm), key=lambda a: by_arm[a]),
-                sum(u.guns for u in us),
-            )
-        )
-    return out
 
 
 class AggregateLayer(QGraphicsItem):
@@ -323,6 +91,10 @@ class AggregateLayer(QGraphicsItem):
         self._members: dict[str, str] = {}
         self._looked_up: set[str] = set()  # unit ids whose formation ``_members`` holds (or none)
         self._cache: dict[str, tuple[tuple, Aggregate | None]] = {}
+        self._rows: dict[str, MarkerRows] = {}  # echelon -> markers from the unit arrays
+        self._groups_key: tuple | None = None  # what ``_groups`` / ``_group`` were made for
+        self._groups: list[str] = []  # formation index -> commander id (sorted)
+        self._group = np.zeros(0, np.intp)  # unit row -> formation index, -1 for none
         self._labels: dict[str, Label] = {}
         self._image: QImage | None = None  # the markers on screen, drawn for ``_image_key``
         self._image_key: tuple | None = None
@@ -382,13 +154,34 @@ class AggregateLayer(QGraphicsItem):
             if new and self.oob is not None:
                 self._looked_up.update(new)
                 self._members.update(formation_of({uid: units[uid] for uid in new}, commanders, self.oob, echelon))
-            markers = aggregates(
-                units, commanders, self.oob, echelon, hidden, scene.table_rect(), self._members, self._cache
-            )
+            t = scene.table_rect()
+            table = (t.left(), t.top(), t.right(), t.bottom())
+            if scene.arrays_on:
+                markers = self._from_rows(echelon, commanders, table)
+            else:
+                markers = aggregates(units, commanders, self.oob, echelon, hidden, table, self._members, self._cache)
             if markers != self._markers:  # a step that moved no formation keeps the labels
                 self._markers = markers
                 self.revision += 1
         return self._markers
+
+    def _from_rows(self, echelon: str, commanders: Mapping[str, Commander], table: tuple) -> list[Aggregate]:
+        """The markers from the scene's unit arrays (``MarkerRows``): rows of eliminated units
+        and of hidden sides count for none."""
+        a = self._scene.unit_arrays
+        key = (a.layout, self._members_key, len(self._members))
+        if key != self._groups_key:
+            self._groups_key = key
+            members = self._members
+            self._groups = sorted(set(members.values()))
+            index = {cid: i for i, cid in enumerate(self._groups)}
+            self._group = np.fromiter((index.get(members.get(uid, ""), -1) for uid in a.ids), np.intp, len(a.ids))
+        rows = self._rows.get(echelon)
+        if rows is None:
+            rows = self._rows[echelon] = MarkerRows(echelon)
+        heads = [commanders.get(cid) for cid in self._groups]
+        counted = (a.flags & (ELIMINATED | HIDDEN)) == 0
+        return rows.markers(heads, self._group, counted, a.centre, a.corners(), a.men, a.guns, a.arm, table)
 
     def label_requests(self, lod: float, view: QRectF | None = None) -> tuple[list[LabelRequest], set[str]]:
         """The names and strengths of the markers at zoom ``lod`` (in scene rectangle ``view``),
