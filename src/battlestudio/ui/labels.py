@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
@@ -400,6 +400,7 @@ def labels_in_view(
     table: QRectF,
     fixed: Iterable[QRectF] = (),
     aggregates=None,
+    named_commanders: Callable[[QRectF], Iterable] | None = None,
 ) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
@@ -410,7 +411,10 @@ def labels_in_view(
     is the viewport (device pixels), ``table`` the table's scene rectangle and ``fixed`` device
     rectangles no label may cover (``place_labels``). ``aggregates`` (an ``AggregateLayer``)
     adds the names and strengths of the formation markers drawn at this zoom, ranked as their
-    commanders, in place of those commanders' own names.
+    commanders, in place of those commanders' own names. ``named_commanders`` gives, for a
+    scene rectangle, the commander items that may show a name there at this zoom (a superset,
+    in item order: the map's arrays find them without walking every item); every commander
+    item is still measured as an obstacle when a terrain name asks for room.
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -431,11 +435,17 @@ def labels_in_view(
             and i.isVisible()
         ]
 
-    commanders = [
-        i
-        for i in by_kind["commanders"].values()
-        if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()
-    ]
+    def commanders_in(items: Iterable) -> list:
+        return [i for i in items if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()]
+
+    if named_commanders is None:
+        commanders = every = commanders_in(by_kind["commanders"].values())
+    else:
+        pad = 2.0 * flag
+        commanders = commanders_in(
+            named_commanders(QRectF(fx0 - pad, fy0 - pad, fx1 - fx0 + 2 * pad, fy1 - fy0 + 2 * pad))
+        )
+        every = None
     requests: list[LabelRequest] = []
     named: set[str] = set()
     if aggregates is not None:
@@ -468,7 +478,7 @@ def labels_in_view(
             t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
             for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())
         ]
-        for item in commanders:
+        for item in every if every is not None else commanders_in(by_kind["commanders"].values()):
             extent = item.device_extent()
             if extent is not None:
                 p = t.map(item.pos())

@@ -370,7 +370,16 @@ class MapView(QGraphicsView):
             inverse, _ = t.inverted()
             by_kind = {**scene.items_by_kind, "units": scene.unit_items_in(inverse.mapRect(QRectF(vp)))}
             self._labels = (
-                labels_in_view(by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer)
+                labels_in_view(
+                    by_kind,
+                    t,
+                    QRectF(vp),
+                    self.zoom(),
+                    scene.table_rect(),
+                    fixed,
+                    scene.aggregate_layer,
+                    lambda r: scene.commander_items_named(r, self.zoom()),
+                )
                 if scene.ctx.labels_visible
                 else []
             )

@@ -31,6 +31,8 @@ from battlestudio.ui.aggregates import ARM_INDEX
 from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT, blit_picture
 from battlestudio.ui.troop_items import STRIKE_PEN, UnitItem, UnitShape, _unit_colours, unit_shape
 
+from battlestudio.model.units import Arm
+
 if TYPE_CHECKING:
     from battlestudio.model.units import Unit
 
@@ -79,6 +81,9 @@ Values = tuple[float, float, int, int, int, int, int, int, int]
 """A row's values (``UnitArrays.values_of``)."""
 
 NVALUES = 9
+
+_ARM_ROWS = {id(arm): ARM_INDEX[arm.value] for arm in Arm}
+"""id(an ``Arm`` member) → its row in ``ui.aggregates.ARMS``."""
 
 _ELEM = np.dtype([("c", ">i4"), ("x", ">f8"), ("y", ">f8")])
 
@@ -239,14 +244,16 @@ class UnitArrays:
         return values
 
     def _values_of(self, unit: Unit) -> Values:
+        # the enums by identity: members are singletons, and hashing one runs Python code
+        # (``Enum.__hash__``: ~1-2 µs each, most of this function's time)
         key = (
             unit.facing,
-            unit.formation,
+            id(unit.formation),
             unit.figures,
             unit.figure_width,
             unit.figure_depth,
             unit.column_ranks,
-            unit.arm,
+            id(unit.arm),
         )
         sid = self._shape_ids.get(key)
         if sid is None:
@@ -269,7 +276,7 @@ class UnitArrays:
             STATE_FLAGS.get(state, OTHER_STATE),
             unit.men,
             unit.guns,
-            ARM_INDEX.get(unit.arm.value, ARM_INDEX["other"]),
+            _ARM_ROWS.get(id(unit.arm), ARM_INDEX["other"]),
         )
 
     def append(self, ids: list[str], values: list[tuple]) -> None:
