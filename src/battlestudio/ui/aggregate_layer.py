@@ -96,6 +96,7 @@ class AggregateLayer(QGraphicsItem):
         self._groups: list[str] = []  # formation index -> commander id (sorted)
         self._group = np.zeros(0, np.intp)  # unit row -> formation index, -1 for none
         self._labels: dict[str, Label] = {}
+        self._drawn: dict[int, tuple[Aggregate, float, tuple[QPolygonF, QPolygonF | None]]] = {}
         self._image: QImage | None = None  # the markers on screen, drawn for ``_image_key``
         self._image_key: tuple | None = None
         self.revision = 0
@@ -261,37 +262,63 @@ class AggregateLayer(QGraphicsItem):
             self._image = image
         blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
+    def _polygons(self, markers: list[Aggregate], world: QTransform | None) -> list[tuple[QPolygonF, QPolygonF | None]]:
+        """Each marker's hull as a polygon and, under ``world`` (the picture on screen), its
+        inner ring (``_inner_rings``), kept per marker object and zoom."""
+        scale = abs(world.m11()) if world is not None else 0.0
+        kept = self._drawn
+        out: list[tuple[QPolygonF, QPolygonF | None] | None] = []
+        todo: list[int] = []
+        for i, m in enumerate(markers):
+            got = kept.get(id(m))
+            if got is not None and got[0] is m and got[1] == scale:
+                out.append(got[2])
+            else:
+                out.append(None)
+                todo.append(i)
+        if todo:
+            made = [markers[i] for i in todo]
+            rings = _inner_rings(made, OUTLINE_PX - 1.0, world) if world is not None else [None] * len(made)
+            for i, m, ring in zip(todo, made, rings, strict=True):
+                out[i] = (QPolygonF([QPointF(x, y) for x, y in m.hull]), ring)
+        self._drawn = {id(m): (m, scale, got) for m, got in zip(markers, out, strict=True)}  # type: ignore[misc]
+        return out  # type: ignore[return-value]
+
     def draw_markers(self, painter: QPainter, markers: list[Aggregate], quick: bool = False) -> None:
         """Draw ``markers``: hulls in scene coordinates, symbols in device pixels (painter
         in scene coordinates). ``quick`` (the picture on screen): a hull's smooth 1.6 px outline
-        is drawn as two 1 px ones 0.6 px apart, which Qt strokes eight times faster."""
+        is drawn as two 1 px ones 0.6 px apart, which Qt strokes eight times faster. Each
+        marker's polygons are kept while the marker and the zoom are the same (a replay step
+        makes new markers only for the formations it moved)."""
         colours = self._scene.ctx.side_colours
         smooth = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
-        inner: list[QPolygonF | None] = [None] * len(markers)
-        if quick and smooth and markers:
-            inner = _inner_rings(markers, OUTLINE_PX - 1.0, painter.worldTransform())
-        for m, ring in zip(markers, inner, strict=True):
-            c = QColor(colours.get(m.side, "#808080"))
-            fill = QColor(c)
-            fill.setAlpha(HULL_ALPHA)
-            hull = QPolygonF([QPointF(x, y) for x, y in m.hull])
+        polygons = self._polygons(markers, painter.worldTransform() if quick and smooth else None)
+        looks: dict[str, tuple[QColor, QPen, QPen]] = {}
+        aa = QPainter.RenderHint.Antialiasing
+        for m, (hull, ring) in zip(markers, polygons, strict=True):
+            look = looks.get(m.side)
+            if look is None:
+                c = QColor(colours.get(m.side, "#808080"))
+                fill = QColor(c)
+                fill.setAlpha(HULL_ALPHA)
+                wide, thin = QPen(c.darker(140), OUTLINE_PX), QPen(c.darker(140), 1.0)
+                wide.setCosmetic(True)
+                thin.setCosmetic(True)
+                look = looks[m.side] = (fill, wide, thin)
+            fill, wide, thin = look
             # the fill's edge lies under the outline: filled without antialiasing (a large
             # translucent area costs twenty times less), the outline smooth
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setRenderHint(aa, False)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
             painter.drawPolygon(hull)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+            painter.setRenderHint(aa, smooth)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             if ring is None:
-                pen = QPen(c.darker(140), OUTLINE_PX)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
+                painter.setPen(wide)
                 painter.drawPolygon(hull)
             else:
-                pen = QPen(c.darker(140), 1.0)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
+                painter.setPen(thin)
                 painter.drawPolygon(hull)
                 painter.drawPolygon(ring)
         t = painter.worldTransform()
@@ -337,9 +364,13 @@ def _inner_rings(markers: list[Aggregate], px: float, world: QTransform) -> list
     which = np.repeat(np.arange(len(rings)), [len(markers[i].hull) for i in rings])
     polys = shapely.polygons(shapely.linearrings(coords, indices=which))
     shrunk = shapely.buffer(polys, -px / scale, join_style="mitre")
-    for i, g in zip(rings, shrunk, strict=True):
-        if g is not None and not g.is_empty and g.geom_type == "Polygon":
-            out[i] = QPolygonF([QPointF(x, y) for x, y in g.exterior.coords[:-1]])
+    good = np.flatnonzero(shapely.get_type_id(shrunk) == shapely.GeometryType.POLYGON)
+    good = good[~shapely.is_empty(shrunk[good])]
+    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(shrunk[good]), return_index=True)
+    bounds = np.searchsorted(at, np.arange(len(good) + 1))
+    flat = xy.tolist()
+    for k, g in enumerate(good.tolist()):
+        out[rings[g]] = QPolygonF([QPointF(x, y) for x, y in flat[bounds[k] : bounds[k + 1] - 1]])
     return out
 
 
