@@ -96,6 +96,7 @@ class AggregateLayer(QGraphicsItem):
         self._groups: list[str] = []  # formation index -> commander id (sorted)
         self._group = np.zeros(0, np.intp)  # unit row -> formation index, -1 for none
         self._labels: dict[str, Label] = {}
+        self._requests: dict[int, tuple[Aggregate, LabelRequest]] = {}  # id(marker) -> its name's request
         self._drawn: dict[int, tuple[Aggregate, float, tuple[QPolygonF, QPolygonF | None]]] = {}
         self._image: QImage | None = None  # the markers on screen, drawn for ``_image_key``
         self._image_key: tuple | None = None
@@ -194,11 +195,16 @@ class AggregateLayer(QGraphicsItem):
         named: set[str] = set()
         rank = RANKS[echelon]
         w, h = SYMBOL_PX[echelon]
+        kept, self._requests = self._requests, {}
         for m in self.markers(echelon):
             named.add(m.id)
-            at = QPointF(*m.centre)
-            if view is not None and not view.contains(at):
+            got = kept.get(id(m))
+            if got is not None and got[0] is m:  # the same marker: the same request
+                self._requests[id(m)] = got
+                if view is None or view.contains(got[1].anchor):
+                    out.append(got[1])
                 continue
+            at = QPointF(*m.centre)
             text = m.text
             label = self._labels.get(text)
             if label is None:
@@ -220,7 +226,10 @@ class AggregateLayer(QGraphicsItem):
                 (corner, -above),
                 (-corner, -above),
             )
-            out.append(LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts))
+            req = LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts)
+            self._requests[id(m)] = (m, req)
+            if view is None or view.contains(at):
+                out.append(req)
         return out, named
 
     # -- QGraphicsItem -------------------------------------------------------------------

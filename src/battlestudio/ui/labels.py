@@ -319,20 +319,39 @@ def place_labels(
                 if dx or dy:
                     dx, dy = round(dx), round(dy)
                     x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
-            cells = [
-                (cx, cy)
-                for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
-                for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)
-            ]
-            if not any(a < x1 and x0 < c and b < y1 and y0 < d for cell in cells for a, b, c, d in grid.get(cell, ())):
+            cx0, cx1, cy0, cy1 = int(x0 // CELL_PX), int(x1 // CELL_PX), int(y0 // CELL_PX), int(y1 // CELL_PX)
+            if not _meets(grid, cx0, cx1, cy0, cy1, x0, y0, x1, y1):
                 break
         else:
             continue
         r = (x0, y0, x1, y1)
-        for cell in cells:
-            grid.setdefault(cell, []).append(r)
+        for cx in range(cx0, cx1 + 1):
+            for cy in range(cy0, cy1 + 1):
+                grid.setdefault((cx, cy), []).append(r)
         placed.append((QRectF(x0, y0, x1 - x0, y1 - y0), label if angle is None else AlongLabel(label, angle)))
     return placed
+
+
+def _meets(
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]],
+    cx0: int,
+    cx1: int,
+    cy0: int,
+    cy1: int,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+) -> bool:
+    """Whether a rectangle registered in cells ``cx0..cx1`` × ``cy0..cy1`` of ``grid`` overlaps
+    (x0, y0, x1, y1) by more than a boundary."""
+    get = grid.get
+    for cx in range(cx0, cx1 + 1):
+        for cy in range(cy0, cy1 + 1):
+            for a, b, c, d in get((cx, cy), ()):
+                if a < x1 and x0 < c and b < y1 and y0 < d:
+                    return True
+    return False
 
 
 def first_free(candidates: list[QRectF], taken: Iterable[QRectF]) -> int:
@@ -401,6 +420,7 @@ def labels_in_view(
     fixed: Iterable[QRectF] = (),
     aggregates=None,
     named_commanders: Callable[[QRectF], Iterable] | None = None,
+    static: tuple[dict, object] | None = None,
 ) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
@@ -414,7 +434,10 @@ def labels_in_view(
     commanders, in place of those commanders' own names. ``named_commanders`` gives, for a
     scene rectangle, the commander items that may show a name there at this zoom (a superset,
     in item order: the map's arrays find them without walking every item); every commander
-    item is still measured as an obstacle when a terrain name asks for room.
+    item is still measured as an obstacle when a terrain name asks for room. ``static`` (a
+    dict and a key: what the terrain, towns, objectives, zones, reinforcements, layers and this
+    view's transform were) keeps the requests of those kinds in the dict while the key is the
+    same (a replay step changes none of them).
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -462,16 +485,23 @@ def labels_in_view(
             req = item.label_request(lod)
             if req is not None:
                 requests.append(req)
-    towns, objectives = [], []
-    kinds = (("terrain", requests), ("deployment_zones", requests), ("reinforcements", requests))
-    for kind, out in (*kinds, ("towns", towns), ("objectives", objectives)):
-        for item in by_kind[kind].values():
-            x0, y0, x1, y1 = item.scene_box
-            if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
-                req = item.label_request(lod)
-                if req is not None:
-                    out.append(req if out is requests else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
-    requests += merge_town_objectives(towns, objectives)
+    if static is not None and static[0].get("key") == static[1]:
+        fixed_requests = static[0]["requests"]
+    else:
+        fixed_requests = []
+        towns, objectives = [], []
+        kinds = (("terrain", fixed_requests), ("deployment_zones", fixed_requests), ("reinforcements", fixed_requests))
+        for kind, out in (*kinds, ("towns", towns), ("objectives", objectives)):
+            for item in by_kind[kind].values():
+                x0, y0, x1, y1 = item.scene_box
+                if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
+                    req = item.label_request(lod)
+                    if req is not None:
+                        out.append(req if out is fixed_requests else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
+        fixed_requests += merge_town_objectives(towns, objectives)
+        if static is not None:
+            static[0].update(key=static[1], requests=fixed_requests)
+    requests += fixed_requests
 
     def troops() -> list[QRectF]:
         out = [
