@@ -11,9 +11,11 @@ label (``Aggregate.text``) placed with the others (``label_requests``; ranked as
 > corps > town > division > brigade), taking the place of its commander's own name.
 
 Members are read from the order of battle the view gives (``set_oob``) and the unit and
-commander records the scene shows (so a replay's markers follow the cursor); they are worked out
-again only when those change and the zoom asks for markers. The layer is the map layer
-``formations`` (Layers dock); exports draw it at the same zooms, since they paint the same scene.
+commander records the scene shows (so a replay's markers follow the cursor); the markers are
+worked out in ``ui.aggregates`` (from the scene's unit arrays, or from the records on the items
+path), again only for the formations whose units changed and when the zoom asks for markers.
+The layer is the map layer ``formations`` (Layers dock); exports draw it at the same zooms,
+since they paint the same scene.
 """
 
 from __future__ import annotations
