@@ -20,6 +20,7 @@ since they paint the same scene.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,8 @@ class AggregateLayer(QGraphicsItem):
         self._groups_key: tuple | None = None  # what ``_groups`` / ``_group`` were made for
         self._groups: list[str] = []  # formation index -> commander id (sorted)
         self._group = np.zeros(0, np.intp)  # unit row -> formation index, -1 for none
+        self._group_of: defaultdict[str, int] = defaultdict(lambda: -1)  # unit id -> formation index
+        self._layout = -1  # the unit arrays' layout ``_group`` was made for
         self._labels: dict[str, Label] = {}
         self._requests: dict[int, tuple[Aggregate, LabelRequest]] = {}  # id(marker) -> its name's request
         self._drawn: dict[int, tuple[Aggregate, float, tuple[QPolygonF, QPolygonF | None]]] = {}
@@ -173,13 +176,16 @@ class AggregateLayer(QGraphicsItem):
         """The markers from the scene's unit arrays (``MarkerRows``): rows of eliminated units
         and of hidden sides count for none."""
         a = self._scene.unit_arrays
-        key = (a.layout, self._members_key, len(self._members))
-        if key != self._groups_key:
-            self._groups_key = key
-            members = self._members
-            self._groups = sorted(set(members.values()))
+        members_key = (self._members_key, len(self._members))
+        if members_key != self._groups_key:  # who belongs to whom: unit id -> formation index
+            self._groups_key = members_key
+            self._groups = sorted(set(self._members.values()))
             index = {cid: i for i, cid in enumerate(self._groups)}
-            self._group = np.fromiter((index.get(members.get(uid, ""), -1) for uid in a.ids), np.intp, len(a.ids))
+            self._group_of = defaultdict(lambda: -1, {uid: index[cid] for uid, cid in self._members.items()})
+            self._layout = -1
+        if a.layout != self._layout:  # rows added or removed (a far jump over arrivals)
+            self._layout = a.layout
+            self._group = np.fromiter(map(self._group_of.__getitem__, a.ids), np.intp, len(a.ids))
         rows = self._rows.get(echelon)
         if rows is None:
             rows = self._rows[echelon] = MarkerRows(echelon)
