@@ -10,6 +10,10 @@ what ``run.py``'s ``map_measures`` times, on a 1280 x 800 ``MapView`` offscreen:
 * ``repaint_whole`` / ``repaint_close``: a grab with nothing changed (whole table; 10 px/cm);
 * ``step_phase_whole`` / ``step_phase_close``: +/-1 phase steps, ``state_at`` + ``show_state`` + grab.
 
+After the views are made the collector is frozen (``gc.freeze``), as the window's open does
+(``FileCommands.open_path``), so the replay's records are not rescanned by every full collection
+during the measures (``--no-freeze`` leaves it as it was).
+
 Prints median, p95 and min in ms and the load average. ``--profile NAME`` runs one measure
 under cProfile and prints the top functions. Asserts nothing.
 
@@ -70,6 +74,11 @@ def main() -> None:
         "--unit-path",
         default="",
         help="arrays or items: how the map draws units (MapScene.unit_path; default the scene's own)",
+    )
+    ap.add_argument(
+        "--no-freeze",
+        action="store_true",
+        help="leave the collector unfrozen after the views are made (the window freezes it after an open)",
     )
     args = ap.parse_args()
     if args.unit_path:
@@ -132,6 +141,11 @@ def main() -> None:
     _row("first_paint", first)
     _row("create+head+paint", [a + b + c for a, b, c in zip(create, head, first, strict=True)])
     app.processEvents()
+    if not args.no_freeze:
+        # as the window does once a document is open (``FileCommands.open_path``): what lives as
+        # long as the document (the battle, its log) is not rescanned by every full collection
+        gc.collect()
+        gc.freeze()
     rng = random.Random(3)
     jumps = [rng.randrange(len(log) + 1) for _ in range(args.jumps)]
 

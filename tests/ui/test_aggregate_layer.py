@@ -10,15 +10,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+import shapely
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor
 
 from battlestudio import store
 from battlestudio.replay.game import GameLog
-from battlestudio.ui.aggregate_layer import (
+from battlestudio.ui.aggregate_layer import SYMBOL_PX
+from battlestudio.ui.aggregates import (
     CORPS_LOD,
     DIVISION_LOD,
-    SYMBOL_PX,
     _footprints,
     aggregates,
     convex_hull,
@@ -248,3 +249,62 @@ def test_a_corps_name_gives_way_only_to_army_and_corps_names(qtbot, bench):
             # taken first by a name that ranks as high (a lesser one may fill the place after)
             assert any(b in higher for b in blockers), (req.label.text, (sx, sy), blockers)
     assert left_out < len(requests)
+
+
+def test_markers_from_the_unit_arrays_are_the_markers_of_the_records(qtbot, bench):
+    """The map works the markers out from its unit arrays (``MarkerRows``); at the start,
+    middle and end of the played ×1 game, corps and divisions, they are the records' own
+    (``aggregates``): same formations, men, guns, arm and units, the same centre and hull
+    ground; a phase step works out again only the formations whose units changed."""
+    view = _view(qtbot, bench, at_end=False)
+    view.fit_table()
+    scene = view.map_scene
+    assert scene.arrays_on
+    layer = scene.aggregate_layer
+    log = GameLog.from_battle(bench)
+    t = scene.table_rect()
+    table = (t.left(), t.top(), t.right(), t.bottom())
+    starts = log.phase_starts()
+    for pos in (0, starts[len(starts) // 2], len(log)):
+        state = log.state_at(pos)
+        view.show_state(state.units, state.commanders)
+        for echelon in ("corps", "division"):
+            got = layer.markers(echelon)
+            want = aggregates(state.units, state.commanders, bench.scenario.oob, echelon, frozenset(), table)
+            assert [m.id for m in got] == [m.id for m in want] and len(got) > 50
+            for g, w in zip(got, want, strict=True):
+                assert (g.name, g.side, g.men, g.guns, g.arm, g.units) == (
+                    w.name,
+                    w.side,
+                    w.men,
+                    w.guns,
+                    w.arm,
+                    w.units,
+                )
+                assert g.centre == pytest.approx(w.centre, abs=1e-6)
+                a, b = shapely.Polygon(g.hull), shapely.Polygon(w.hull)
+                assert a.symmetric_difference(b).area <= 1e-6 * b.area, g.id
+    # phase by phase on: a marker is made again only for a formation whose units the phase
+    # changed (or all of them, when units arrive or a commander's echelon changes)
+    state = log.state_at(starts[len(starts) // 2])
+    view.show_state(state.units, state.commanders)
+    before = {m.id: m for m in layer.markers("corps")}
+    partial = 0
+    for pos in starts[len(starts) // 2 + 1 : len(starts) // 2 + 12]:
+        after = log.state_at(pos)
+        view.show_state(after.units, after.commanders)
+        now = {m.id: m for m in layer.markers("corps")}
+        remade = {cid for cid in now if now[cid] is not before.get(cid)}
+        members = layer._members
+        touched = {members[u] for u in after.units.changed_keys(state.units) if u in members}
+        if len(remade) < len(now):
+            assert remade <= touched
+            partial += bool(remade)
+        state, before = after, now
+    assert partial >= 2
+    # a side's units hidden: its formations draw no marker
+    side = layer.markers("corps")[0].side
+    view.set_layer_visible(f"units:{side}", False)
+    assert layer.markers("corps") and {m.side for m in layer.markers("corps")} == {s for s in bench.scenario.sides} - {
+        side
+    }

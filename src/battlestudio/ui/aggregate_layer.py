@@ -11,16 +11,18 @@ label (``Aggregate.text``) placed with the others (``label_requests``; ranked as
 > corps > town > division > brigade), taking the place of its commander's own name.
 
 Members are read from the order of battle the view gives (``set_oob``) and the unit and
-commander records the scene shows (so a replay's markers follow the cursor); they are worked out
-again only when those change and the zoom asks for markers. The layer is the map layer
-``formations`` (Layers dock); exports draw it at the same zooms, since they paint the same scene.
+commander records the scene shows (so a replay's markers follow the cursor); the markers are
+worked out in ``ui.aggregates`` (from the scene's unit arrays, or from the records on the items
+path), again only for the formations whose units changed and when the zoom asks for markers.
+The layer is the map layer ``formations`` (Layers dock); exports draw it at the same zooms,
+since they paint the same scene.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -40,22 +42,22 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.model.geometry import unit_rect
 from battlestudio.model.units import Commander, Unit
+from battlestudio.ui.aggregates import (
+    Aggregate,
+    MarkerRows,
+    aggregates,
+    echelon_at,
+    formation_of,
+)
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
 from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture
+from battlestudio.ui.unit_arrays import ELIMINATED, HIDDEN
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
 
 if TYPE_CHECKING:
     from battlestudio.model.oob import OrderOfBattle
     from battlestudio.ui.map_scene import MapScene
-
-CORPS_LOD = 1.5
-"""Zoom (screen pixels per table cm) below which one marker is drawn per corps."""
-
-DIVISION_LOD = 3.0
-"""Zoom below which (and from ``CORPS_LOD``) one marker is drawn per division; from here up the
-brigades are large enough to read one by one and no marker is drawn."""
 
 LAYER = "formations"
 """The map layer name of the markers (``MapScene.set_layer_visible``)."""
@@ -71,237 +73,6 @@ OUTLINE_PX = 1.6
 
 HULL_ALPHA = 46
 """Opacity (0–255) of the hull's fill: the brigades stay visible beneath it."""
-
-
-def echelon_at(px_per_cm: float) -> str | None:
-    """The echelon drawn as one marker per formation at zoom ``px_per_cm``: ``"corps"``,
-    ``"division"`` or None (no markers)."""
-    if px_per_cm < CORPS_LOD:
-        return "corps"
-    if px_per_cm < DIVISION_LOD:
-        return "division"
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class Aggregate:
-    """One formation's marker.
-
-    Attributes
-    ----------
-    id : str
-        the formation's commander id.
-    name, side, echelon : str
-    men : int
-        men of its living units (eliminated ones left out; those waiting off the table
-        counted, as the tree counts them).
-    units : int
-        how many living units it has on the map.
-    centre : tuple[float, float]
-        mean of its units' centres, scene cm.
-    hull : tuple[tuple[float, float], ...]
-        convex hull of its units' footprints, scene cm (counter-clockwise, not closed).
-    arm : str
-        the arm of most of its men (``Arm`` value): the symbol's glyph.
-    guns : int
-        guns of its living units.
-    """
-
-    id: str
-    name: str
-    side: str
-    echelon: str
-    men: int
-    units: int
-    centre: tuple[float, float]
-    hull: tuple[tuple[float, float], ...]
-    arm: str = "infantry"
-    guns: int = 0
-
-    @property
-    def text(self) -> str:
-        """The marker's label: name and men ("VI Corps 19,800"), or guns when no men are given."""
-        if self.men:
-            return f"{self.name} {self.men:,}"
-        return f"{self.name} {self.guns} guns" if self.guns else self.name
-
-
-def convex_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Convex hull of ``points`` (shapely's), its corners in ring order, not closed."""
-    if not points:
-        return []
-    coords = shapely.get_coordinates(shapely.convex_hull(shapely.multipoints(points)))
-    out = [(float(x), float(y)) for x, y in coords]
-    if len(out) > 1 and out[0] == out[-1]:
-        out.pop()
-    return out
-
-
-def formation_of(
-    units: Mapping[str, Unit], commanders: Mapping[str, Commander], oob: OrderOfBattle, echelon: str
-) -> dict[str, str]:
-    """Unit id → the nearest commander of ``echelon`` above it (units under none left out)."""
-    out: dict[str, str] = {}
-    for uid in units:
-        if uid not in oob.graph:
-            continue
-        for cid in oob.chain_of_command(uid):
-            c = commanders.get(cid)
-            if c is not None and c.echelon == echelon:
-                out[uid] = cid
-                break
-    return out
-
-
-def aggregates(
-    units: Mapping[str, Unit],
-    commanders: Mapping[str, Commander],
-    oob: OrderOfBattle | None,
-    echelon: str,
-    hidden_sides: frozenset[str] = frozenset(),
-    table: QRectF | None = None,
-    members_of: dict[str, str] | None = None,
-    cache: dict[str, tuple[tuple, Aggregate | None]] | None = None,
-) -> list[Aggregate]:
-    """The markers of every formation of ``echelon`` (``"corps"`` or ``"division"``) with a
-    living unit among ``units``, in commander id order.
-
-    A unit belongs to the nearest commander of ``echelon`` in its chain of command
-    (``members_of``, from ``formation_of`` when not given); eliminated units, units of
-    ``hidden_sides`` and units whose centre is off ``table`` (scene rectangle: reinforcements
-    waiting at its edge) count for none. ``cache`` (formation id → (its records, marker)) keeps
-    the markers of formations none of whose records changed since the last call.
-    """
-    if oob is None:
-        return []
-    if members_of is None:
-        members_of = formation_of(units, commanders, oob, echelon)
-    members: dict[str, list[Unit]] = {}
-    for uid in sorted(members_of):
-        u = units.get(uid)
-        if u is None or u.state == "eliminated" or u.side in hidden_sides:
-            continue
-        members.setdefault(members_of[uid], []).append(u)
-    out: list[Aggregate | None] = []
-    todo: list[tuple[int, Commander, list[Unit], tuple]] = []  # (slot in out, commander, units, key)
-    for cid in sorted(members):
-        c, us = commanders.get(cid), members[cid]
-        if c is None:
-            continue
-        key = (c, *us)
-        if cache is not None:
-            got = cache.get(cid)
-            if got is not None and len(got[0]) == len(key) and all(a is b for a, b in zip(got[0], key, strict=True)):
-                if got[1] is not None:
-                    out.append(got[1])
-                continue
-        todo.append((len(out), c, us, key))
-        out.append(None)
-    built = _markers([(c, us) for _, c, us, _ in todo], echelon, table)
-    for (slot, c, _, key), marker in zip(todo, built, strict=True):
-        if cache is not None:
-            cache[c.id] = (key, marker)
-        out[slot] = marker
-    return [m for m in out if m is not None]
-
-
-_SIZES: dict[tuple, tuple[float, float]] = {}
-"""(formation, figures, figure width, figure depth, column ranks) → the footprint's (width,
-depth) in cm (``model.geometry.unit_rect``): the same few sizes recur across every record."""
-
-
-def _size(u: Unit) -> tuple[float, float]:
-    key = (u.formation, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
-    got = _SIZES.get(key)
-    if got is None:
-        r = unit_rect((0.0, 0.0), 0.0, u.formation.value, u.figures, u.figure_width, u.figure_depth, u.column_ranks)
-        got = _SIZES[key] = (r.width, r.depth)
-    return got
-
-
-def _footprints(units: list[Unit]) -> tuple[np.ndarray, np.ndarray]:
-    """Centres (n, 2) and corners (n, 4, 2) of ``units``' footprints in scene cm (y down), as
-    ``Unit.rect()`` gives them (front-left, front-right, rear-right, rear-left), in one
-    vectorised pass."""
-    n = len(units)
-    pos = np.empty((n, 2))
-    facing = np.empty(n)
-    size = np.empty((n, 2))
-    for i, u in enumerate(units):
-        pos[i] = u.position
-        facing[i] = u.facing
-        size[i] = _size(u)
-    t = np.radians(facing)
-    fwd = np.stack([np.cos(t), np.sin(t)], axis=1)
-    right = np.stack([np.sin(t), -np.cos(t)], axis=1)
-    half = (size[:, 0] / 2.0)[:, None] * right
-    depth = size[:, 1][:, None] * fwd
-    fl, fr = pos - half, pos + half
-    corners = np.stack([fl, fr, fr - depth, fl - depth], axis=1)
-    centres = pos - depth / 2.0
-    flip = np.array([1.0, -1.0])
-    return centres * flip, corners * flip
-
-
-def _markers(groups: list[tuple[Commander, list[Unit]]], echelon: str, table: QRectF | None) -> list[Aggregate | None]:
-    """The marker of each (commander, his living units) of ``groups``; None for one with no
-    unit on ``table``. Footprints and hulls are worked out in one vectorised pass each."""
-    flat = [u for _, us in groups for u in us]
-    centres, corners = _footprints(flat)
-    on = np.ones(len(flat), bool)
-    if table is not None and flat:
-        cx, cy = centres[:, 0], centres[:, 1]
-        on = (table.left() <= cx) & (cx <= table.right()) & (table.top() <= cy) & (cy <= table.bottom())
-    found: list[tuple[int, float, float, dict[str, int]] | None] = []
-    clouds: list[Any] = []  # one MultiPoint of footprint corners per group with a unit on the table
-    present: list[int] = []
-    start = 0
-    for g, (_, us) in enumerate(groups):
-        end = start + len(us)
-        by_arm: dict[str, int] = {}
-        for u in us:
-            by_arm[u.arm.value] = by_arm.get(u.arm.value, 0) + u.men
-        mine = on[start:end]
-        n = int(mine.sum())
-        if n:
-            c = centres[start:end][mine]
-            found.append((n, float(c[:, 0].sum()), float(c[:, 1].sum()), by_arm))
-            # one geometry per group: building one point object per corner (shapely's
-            # ``indices=``) made 40,000 Python objects at x10, and collections with them
-            clouds.append(shapely.multipoints(corners[start:end][mine].reshape(-1, 2)))
-            present.append(g)
-        else:
-            found.append(None)
-        start = end
-    hulls: list[list[tuple[float, float]]] = [[] for _ in groups]
-    if clouds:
-        coords, which = shapely.get_coordinates(shapely.convex_hull(clouds), return_index=True)
-        for k, (x, y) in zip(which.tolist(), coords.tolist(), strict=True):
-            hulls[present[k]].append((x, y))
-        for h in hulls:
-            if len(h) > 1 and h[0] == h[-1]:
-                h.pop()
-    out: list[Aggregate | None] = []
-    for (c, us), got, hull in zip(groups, found, hulls, strict=True):
-        if got is None:
-            out.append(None)
-            continue
-        n, sx, sy, by_arm = got
-        out.append(
-            Aggregate(
-                c.id,
-                c.name,
-                c.side,
-                echelon,
-                sum(u.men for u in us),  # those off the table too
-                n,
-                (sx / n, sy / n),
-                tuple(hull),
-                max(sorted(by_arm), key=lambda a: by_arm[a]),
-                sum(u.guns for u in us),
-            )
-        )
-    return out
 
 
 class AggregateLayer(QGraphicsItem):
@@ -323,7 +94,15 @@ class AggregateLayer(QGraphicsItem):
         self._members: dict[str, str] = {}
         self._looked_up: set[str] = set()  # unit ids whose formation ``_members`` holds (or none)
         self._cache: dict[str, tuple[tuple, Aggregate | None]] = {}
+        self._rows: dict[str, MarkerRows] = {}  # echelon -> markers from the unit arrays
+        self._groups_key: tuple | None = None  # what ``_groups`` / ``_group`` were made for
+        self._groups: list[str] = []  # formation index -> commander id (sorted)
+        self._group = np.zeros(0, np.intp)  # unit row -> formation index, -1 for none
+        self._group_of: defaultdict[str, int] = defaultdict(lambda: -1)  # unit id -> formation index
+        self._layout = -1  # the unit arrays' layout ``_group`` was made for
         self._labels: dict[str, Label] = {}
+        self._requests: dict[int, tuple[Aggregate, LabelRequest]] = {}  # id(marker) -> its name's request
+        self._drawn: dict[int, tuple[Aggregate, float, tuple[QPolygonF, QPolygonF | None]]] = {}
         self._image: QImage | None = None  # the markers on screen, drawn for ``_image_key``
         self._image_key: tuple | None = None
         self.revision = 0
@@ -382,13 +161,37 @@ class AggregateLayer(QGraphicsItem):
             if new and self.oob is not None:
                 self._looked_up.update(new)
                 self._members.update(formation_of({uid: units[uid] for uid in new}, commanders, self.oob, echelon))
-            markers = aggregates(
-                units, commanders, self.oob, echelon, hidden, scene.table_rect(), self._members, self._cache
-            )
+            t = scene.table_rect()
+            table = (t.left(), t.top(), t.right(), t.bottom())
+            if scene.arrays_on:
+                markers = self._from_rows(echelon, commanders, table)
+            else:
+                markers = aggregates(units, commanders, self.oob, echelon, hidden, table, self._members, self._cache)
             if markers != self._markers:  # a step that moved no formation keeps the labels
                 self._markers = markers
                 self.revision += 1
         return self._markers
+
+    def _from_rows(self, echelon: str, commanders: Mapping[str, Commander], table: tuple) -> list[Aggregate]:
+        """The markers from the scene's unit arrays (``MarkerRows``): rows of eliminated units
+        and of hidden sides count for none."""
+        a = self._scene.unit_arrays
+        members_key = (self._members_key, len(self._members))
+        if members_key != self._groups_key:  # who belongs to whom: unit id -> formation index
+            self._groups_key = members_key
+            self._groups = sorted(set(self._members.values()))
+            index = {cid: i for i, cid in enumerate(self._groups)}
+            self._group_of = defaultdict(lambda: -1, {uid: index[cid] for uid, cid in self._members.items()})
+            self._layout = -1
+        if a.layout != self._layout:  # rows added or removed (a far jump over arrivals)
+            self._layout = a.layout
+            self._group = np.fromiter(map(self._group_of.__getitem__, a.ids), np.intp, len(a.ids))
+        rows = self._rows.get(echelon)
+        if rows is None:
+            rows = self._rows[echelon] = MarkerRows(echelon)
+        heads = [commanders.get(cid) for cid in self._groups]
+        counted = (a.flags & (ELIMINATED | HIDDEN)) == 0
+        return rows.markers(heads, self._group, counted, a.centre, a.corners(), a.men, a.guns, a.arm, table)
 
     def label_requests(self, lod: float, view: QRectF | None = None) -> tuple[list[LabelRequest], set[str]]:
         """The names and strengths of the markers at zoom ``lod`` (in scene rectangle ``view``),
@@ -400,11 +203,16 @@ class AggregateLayer(QGraphicsItem):
         named: set[str] = set()
         rank = RANKS[echelon]
         w, h = SYMBOL_PX[echelon]
+        kept, self._requests = self._requests, {}
         for m in self.markers(echelon):
             named.add(m.id)
-            at = QPointF(*m.centre)
-            if view is not None and not view.contains(at):
+            got = kept.get(id(m))
+            if got is not None and got[0] is m:  # the same marker: the same request
+                self._requests[id(m)] = got
+                if view is None or view.contains(got[1].anchor):
+                    out.append(got[1])
                 continue
+            at = QPointF(*m.centre)
             text = m.text
             label = self._labels.get(text)
             if label is None:
@@ -426,7 +234,10 @@ class AggregateLayer(QGraphicsItem):
                 (corner, -above),
                 (-corner, -above),
             )
-            out.append(LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts))
+            req = LabelRequest(label, at, False, 0.0, 1, rank, shifts=shifts)
+            self._requests[id(m)] = (m, req)
+            if view is None or view.contains(at):
+                out.append(req)
         return out, named
 
     # -- QGraphicsItem -------------------------------------------------------------------
@@ -468,37 +279,63 @@ class AggregateLayer(QGraphicsItem):
             self._image = image
         blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
+    def _polygons(self, markers: list[Aggregate], world: QTransform | None) -> list[tuple[QPolygonF, QPolygonF | None]]:
+        """Each marker's hull as a polygon and, under ``world`` (the picture on screen), its
+        inner ring (``_inner_rings``), kept per marker object and zoom."""
+        scale = abs(world.m11()) if world is not None else 0.0
+        kept = self._drawn
+        out: list[tuple[QPolygonF, QPolygonF | None] | None] = []
+        todo: list[int] = []
+        for i, m in enumerate(markers):
+            got = kept.get(id(m))
+            if got is not None and got[0] is m and got[1] == scale:
+                out.append(got[2])
+            else:
+                out.append(None)
+                todo.append(i)
+        if todo:
+            made = [markers[i] for i in todo]
+            rings = _inner_rings(made, OUTLINE_PX - 1.0, world) if world is not None else [None] * len(made)
+            for i, m, ring in zip(todo, made, rings, strict=True):
+                out[i] = (QPolygonF([QPointF(x, y) for x, y in m.hull]), ring)
+        self._drawn = {id(m): (m, scale, got) for m, got in zip(markers, out, strict=True)}  # type: ignore[misc]
+        return out  # type: ignore[return-value]
+
     def draw_markers(self, painter: QPainter, markers: list[Aggregate], quick: bool = False) -> None:
         """Draw ``markers``: hulls in scene coordinates, symbols in device pixels (painter
         in scene coordinates). ``quick`` (the picture on screen): a hull's smooth 1.6 px outline
-        is drawn as two 1 px ones 0.6 px apart, which Qt strokes eight times faster."""
+        is drawn as two 1 px ones 0.6 px apart, which Qt strokes eight times faster. Each
+        marker's polygons are kept while the marker and the zoom are the same (a replay step
+        makes new markers only for the formations it moved)."""
         colours = self._scene.ctx.side_colours
         smooth = painter.testRenderHint(QPainter.RenderHint.Antialiasing)
-        inner: list[QPolygonF | None] = [None] * len(markers)
-        if quick and smooth and markers:
-            inner = _inner_rings(markers, OUTLINE_PX - 1.0, painter.worldTransform())
-        for m, ring in zip(markers, inner, strict=True):
-            c = QColor(colours.get(m.side, "#808080"))
-            fill = QColor(c)
-            fill.setAlpha(HULL_ALPHA)
-            hull = QPolygonF([QPointF(x, y) for x, y in m.hull])
+        polygons = self._polygons(markers, painter.worldTransform() if quick and smooth else None)
+        looks: dict[str, tuple[QColor, QPen, QPen]] = {}
+        aa = QPainter.RenderHint.Antialiasing
+        for m, (hull, ring) in zip(markers, polygons, strict=True):
+            look = looks.get(m.side)
+            if look is None:
+                c = QColor(colours.get(m.side, "#808080"))
+                fill = QColor(c)
+                fill.setAlpha(HULL_ALPHA)
+                wide, thin = QPen(c.darker(140), OUTLINE_PX), QPen(c.darker(140), 1.0)
+                wide.setCosmetic(True)
+                thin.setCosmetic(True)
+                look = looks[m.side] = (fill, wide, thin)
+            fill, wide, thin = look
             # the fill's edge lies under the outline: filled without antialiasing (a large
             # translucent area costs twenty times less), the outline smooth
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setRenderHint(aa, False)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
             painter.drawPolygon(hull)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+            painter.setRenderHint(aa, smooth)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             if ring is None:
-                pen = QPen(c.darker(140), OUTLINE_PX)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
+                painter.setPen(wide)
                 painter.drawPolygon(hull)
             else:
-                pen = QPen(c.darker(140), 1.0)
-                pen.setCosmetic(True)
-                painter.setPen(pen)
+                painter.setPen(thin)
                 painter.drawPolygon(hull)
                 painter.drawPolygon(ring)
         t = painter.worldTransform()
@@ -544,9 +381,13 @@ def _inner_rings(markers: list[Aggregate], px: float, world: QTransform) -> list
     which = np.repeat(np.arange(len(rings)), [len(markers[i].hull) for i in rings])
     polys = shapely.polygons(shapely.linearrings(coords, indices=which))
     shrunk = shapely.buffer(polys, -px / scale, join_style="mitre")
-    for i, g in zip(rings, shrunk, strict=True):
-        if g is not None and not g.is_empty and g.geom_type == "Polygon":
-            out[i] = QPolygonF([QPointF(x, y) for x, y in g.exterior.coords[:-1]])
+    good = np.flatnonzero(shapely.get_type_id(shrunk) == shapely.GeometryType.POLYGON)
+    good = good[~shapely.is_empty(shrunk[good])]
+    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(shrunk[good]), return_index=True)
+    bounds = np.searchsorted(at, np.arange(len(good) + 1))
+    flat = xy.tolist()
+    for k, g in enumerate(good.tolist()):
+        out[rings[g]] = QPolygonF([QPointF(x, y) for x, y in flat[bounds[k] : bounds[k + 1] - 1]])
     return out
 
 

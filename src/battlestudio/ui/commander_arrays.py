@@ -27,6 +27,7 @@ from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink, nation_colour
 from battlestudio.ui.troop_items import (
     COMMANDER_DOT_LOD,
     COMMANDER_FLAG_LOD,
+    COMMANDER_LABEL_LOD,
     DOT_PEN,
     CommanderItem,
     draw_flag,
@@ -56,8 +57,9 @@ class CommanderArrays:
         position in scene cm.
     look : ndarray (n,) int32
         row of ``fills``, ``inks``, ``marks``.
-    flag_lod, dot_lod : ndarray (n,)
-        zoom (px per cm) from which he is drawn as a flag, as a dot.
+    flag_lod, dot_lod, label_lod : ndarray (n,)
+        zoom (px per cm) from which he is drawn as a flag, as a dot, and named
+        (``COMMANDER_LABEL_LOD``).
     flags : ndarray (n,) uint8
         ``SELECTED``.
     """
@@ -69,6 +71,7 @@ class CommanderArrays:
         self.look = np.zeros(0, np.int32)
         self.flag_lod = np.zeros(0)
         self.dot_lod = np.zeros(0)
+        self.label_lod = np.zeros(0)
         self.flags = np.zeros(0, np.uint8)
         self.fills: list[Any] = []
         self.inks: list[Any] = []
@@ -85,8 +88,8 @@ class CommanderArrays:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def values_of(self, c: Commander) -> tuple[float, float, int, float, float]:
-        """(x, y, look, flag zoom, dot zoom) of commander ``c`` (as ``CommanderItem.sync``)."""
+    def values_of(self, c: Commander) -> tuple[float, float, int, float, float, float]:
+        """(x, y, look, flag zoom, dot zoom, name zoom) of commander ``c`` (as ``CommanderItem.sync``)."""
         key = (c.nation, self.side_colours.get(c.side, "#808080"), c.echelon)
         lid = self._look_ids.get(key)
         if lid is None:
@@ -98,13 +101,14 @@ class CommanderArrays:
         x, y = c.position
         flag = COMMANDER_FLAG_LOD.get(c.echelon, COMMANDER_FLAG_LOD["brigade"])
         dot = COMMANDER_DOT_LOD.get(c.echelon, COMMANDER_DOT_LOD["brigade"])
-        return (float(x), -float(y), lid, flag, dot)
+        named = COMMANDER_LABEL_LOD.get(c.echelon, COMMANDER_LABEL_LOD["brigade"])
+        return (float(x), -float(y), lid, flag, dot, named)
 
     def append(self, ids: list[str], values: list[tuple]) -> None:
         """Add rows for ``ids`` with ``values_of`` tuples (at the end: drawn last)."""
         if not ids:
             return
-        v = np.array(values, dtype=float).reshape(len(ids), 5)
+        v = np.array(values, dtype=float).reshape(len(ids), 6)
         self.touch()
         start = len(self.ids)
         self.ids.extend(ids)
@@ -114,6 +118,7 @@ class CommanderArrays:
         self.look = np.concatenate([self.look, v[:, 2].astype(np.int32)])
         self.flag_lod = np.concatenate([self.flag_lod, v[:, 3]])
         self.dot_lod = np.concatenate([self.dot_lod, v[:, 4]])
+        self.label_lod = np.concatenate([self.label_lod, v[:, 5]])
         self.flags = np.concatenate([self.flags, np.zeros(len(ids), np.uint8)])
 
     def update(self, rows: list[int], values: list[tuple]) -> None:
@@ -121,12 +126,13 @@ class CommanderArrays:
         if not rows:
             return
         r = np.array(rows, dtype=np.intp)
-        v = np.array(values, dtype=float).reshape(len(rows), 5)
+        v = np.array(values, dtype=float).reshape(len(rows), 6)
         self.touch()
         self.pos[r] = v[:, 0:2]
         self.look[r] = v[:, 2].astype(np.int32)
         self.flag_lod[r] = v[:, 3]
         self.dot_lod[r] = v[:, 4]
+        self.label_lod[r] = v[:, 5]
 
     def remove(self, ids: list[str]) -> None:
         """Drop the rows of ``ids`` (the others keep their order)."""
@@ -134,7 +140,7 @@ class CommanderArrays:
         if rows.size == 0:
             return
         self.touch()
-        for name in ("pos", "look", "flag_lod", "dot_lod", "flags"):
+        for name in ("pos", "look", "flag_lod", "dot_lod", "label_lod", "flags"):
             setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
         gone = set(rows.tolist())
         self.ids = [rid for i, rid in enumerate(self.ids) if i not in gone]

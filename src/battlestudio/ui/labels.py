@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QStaticText, QTransform
@@ -319,20 +319,39 @@ def place_labels(
                 if dx or dy:
                     dx, dy = round(dx), round(dy)
                     x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
-            cells = [
-                (cx, cy)
-                for cx in range(int(x0 // CELL_PX), int(x1 // CELL_PX) + 1)
-                for cy in range(int(y0 // CELL_PX), int(y1 // CELL_PX) + 1)
-            ]
-            if not any(a < x1 and x0 < c and b < y1 and y0 < d for cell in cells for a, b, c, d in grid.get(cell, ())):
+            cx0, cx1, cy0, cy1 = int(x0 // CELL_PX), int(x1 // CELL_PX), int(y0 // CELL_PX), int(y1 // CELL_PX)
+            if not _meets(grid, cx0, cx1, cy0, cy1, x0, y0, x1, y1):
                 break
         else:
             continue
         r = (x0, y0, x1, y1)
-        for cell in cells:
-            grid.setdefault(cell, []).append(r)
+        for cx in range(cx0, cx1 + 1):
+            for cy in range(cy0, cy1 + 1):
+                grid.setdefault((cx, cy), []).append(r)
         placed.append((QRectF(x0, y0, x1 - x0, y1 - y0), label if angle is None else AlongLabel(label, angle)))
     return placed
+
+
+def _meets(
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]],
+    cx0: int,
+    cx1: int,
+    cy0: int,
+    cy1: int,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+) -> bool:
+    """Whether a rectangle registered in cells ``cx0..cx1`` × ``cy0..cy1`` of ``grid`` overlaps
+    (x0, y0, x1, y1) by more than a boundary."""
+    get = grid.get
+    for cx in range(cx0, cx1 + 1):
+        for cy in range(cy0, cy1 + 1):
+            for a, b, c, d in get((cx, cy), ()):
+                if a < x1 and x0 < c and b < y1 and y0 < d:
+                    return True
+    return False
 
 
 def first_free(candidates: list[QRectF], taken: Iterable[QRectF]) -> int:
@@ -400,6 +419,8 @@ def labels_in_view(
     table: QRectF,
     fixed: Iterable[QRectF] = (),
     aggregates=None,
+    named_commanders: Callable[[QRectF], Iterable] | None = None,
+    static: tuple[dict, object] | None = None,
 ) -> list[tuple[QRectF, Label | AlongLabel]]:
     """The labels of a map's items in view, placed (``place_labels``).
 
@@ -410,7 +431,13 @@ def labels_in_view(
     is the viewport (device pixels), ``table`` the table's scene rectangle and ``fixed`` device
     rectangles no label may cover (``place_labels``). ``aggregates`` (an ``AggregateLayer``)
     adds the names and strengths of the formation markers drawn at this zoom, ranked as their
-    commanders, in place of those commanders' own names.
+    commanders, in place of those commanders' own names. ``named_commanders`` gives, for a
+    scene rectangle, the commander items that may show a name there at this zoom (a superset,
+    in item order: the map's arrays find them without walking every item); every commander
+    item is still measured as an obstacle when a terrain name asks for room. ``static`` (a
+    dict and a key: what the terrain, towns, objectives, zones, reinforcements, layers and this
+    view's transform were) keeps the requests of those kinds in the dict while the key is the
+    same (a replay step changes none of them).
     """
     inverse, ok = t.inverted()
     if not ok:
@@ -431,11 +458,17 @@ def labels_in_view(
             and i.isVisible()
         ]
 
-    commanders = [
-        i
-        for i in by_kind["commanders"].values()
-        if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()
-    ]
+    def commanders_in(items: Iterable) -> list:
+        return [i for i in items if fx0 < i.scene_box[0] < fx1 and fy0 < i.scene_box[1] < fy1 and i.isVisible()]
+
+    if named_commanders is None:
+        commanders = every = commanders_in(by_kind["commanders"].values())
+    else:
+        pad = 2.0 * flag
+        commanders = commanders_in(
+            named_commanders(QRectF(fx0 - pad, fy0 - pad, fx1 - fx0 + 2 * pad, fy1 - fy0 + 2 * pad))
+        )
+        every = None
     requests: list[LabelRequest] = []
     named: set[str] = set()
     if aggregates is not None:
@@ -452,23 +485,30 @@ def labels_in_view(
             req = item.label_request(lod)
             if req is not None:
                 requests.append(req)
-    towns, objectives = [], []
-    kinds = (("terrain", requests), ("deployment_zones", requests), ("reinforcements", requests))
-    for kind, out in (*kinds, ("towns", towns), ("objectives", objectives)):
-        for item in by_kind[kind].values():
-            x0, y0, x1, y1 = item.scene_box
-            if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
-                req = item.label_request(lod)
-                if req is not None:
-                    out.append(req if out is requests else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
-    requests += merge_town_objectives(towns, objectives)
+    if static is not None and static[0].get("key") == static[1]:
+        fixed_requests = static[0]["requests"]
+    else:
+        fixed_requests = []
+        towns, objectives = [], []
+        kinds = (("terrain", fixed_requests), ("deployment_zones", fixed_requests), ("reinforcements", fixed_requests))
+        for kind, out in (*kinds, ("towns", towns), ("objectives", objectives)):
+            for item in by_kind[kind].values():
+                x0, y0, x1, y1 = item.scene_box
+                if x0 < vx1 and vx0 < x1 and y0 < vy1 and vy0 < y1 and item.isVisible():
+                    req = item.label_request(lod)
+                    if req is not None:
+                        out.append(req if out is fixed_requests else (QRectF(x0, y0, x1 - x0, y1 - y0), req))
+        fixed_requests += merge_town_objectives(towns, objectives)
+        if static is not None:
+            static[0].update(key=static[1], requests=fixed_requests)
+    requests += fixed_requests
 
     def troops() -> list[QRectF]:
         out = [
             t.mapRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)))
             for x0, y0, x1, y1 in (i.scene_box for i in units_in_view())
         ]
-        for item in commanders:
+        for item in every if every is not None else commanders_in(by_kind["commanders"].values()):
             extent = item.device_extent()
             if extent is not None:
                 p = t.map(item.pos())

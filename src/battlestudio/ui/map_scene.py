@@ -637,6 +637,23 @@ class MapScene(QGraphicsScene):
             return self.items_by_kind["units"]
         return _UnitsIn(self, rect)
 
+    def commander_items_named(self, rect: QRectF, lod: float) -> list[MapItem]:
+        """The commander items whose position is within scene rectangle ``rect`` and who are
+        drawn and named at zoom ``lod`` (``COMMANDER_LABEL_LOD``), in item order, synced; found
+        from the arrays (at whole-table zoom a few army commanders of thousands). Every
+        commander item on the items path."""
+        items = self.items_by_kind["commanders"]
+        if not self.arrays_on:
+            return list(items.values())
+        a = self.commander_arrays
+        flag, dot = a.modes(lod)
+        x, y = a.pos[:, 0], a.pos[:, 1]
+        hit = (lod >= a.label_lod) & (flag | dot)
+        hit &= (rect.left() <= x) & (x <= rect.right()) & (rect.top() <= y) & (y <= rect.bottom())
+        ids = [a.ids[i] for i in np.flatnonzero(hit).tolist()]
+        self.flush_commanders(ids)
+        return [dict.__getitem__(items, rid) for rid in ids]
+
     def unit_positions(self) -> dict[str, tuple[float, float]]:
         """id → footprint centre (scene cm) as drawn, from the arrays (labels, overlays)."""
         if self.arrays_on:

@@ -85,6 +85,7 @@ class MapView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space = False
         self._label_key: tuple | None = None
+        self._static_labels: dict = {}  # the terrain, town, objective, zone and reinforcement names (labels_in_view)
         self._labels: list[tuple[QRectF, Label | AlongLabel]] = []
         self._shown: dict[str, Mapping[str, object]] = {}  # kind -> records last given to show_state
         self._auto_fit = False
@@ -370,7 +371,17 @@ class MapView(QGraphicsView):
             inverse, _ = t.inverted()
             by_kind = {**scene.items_by_kind, "units": scene.unit_items_in(inverse.mapRect(QRectF(vp)))}
             self._labels = (
-                labels_in_view(by_kind, t, QRectF(vp), self.zoom(), scene.table_rect(), fixed, scene.aggregate_layer)
+                labels_in_view(
+                    by_kind,
+                    t,
+                    QRectF(vp),
+                    self.zoom(),
+                    scene.table_rect(),
+                    fixed,
+                    scene.aggregate_layer,
+                    lambda r: scene.commander_items_named(r, self.zoom()),
+                    (self._static_labels, key[:8] + key[10:15] + key[16:18]),
+                )
                 if scene.ctx.labels_visible
                 else []
             )

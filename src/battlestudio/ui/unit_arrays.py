@@ -27,8 +27,11 @@ from PySide6.QtCore import QByteArray, QDataStream, QLineF, QPointF, QRect, QRec
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QPolygonF, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from battlestudio.ui.aggregates import ARM_INDEX
 from battlestudio.ui.map_item import FRONT_PEN, OUTLINE_PEN, SELECTED_PEN, Z_UNIT, blit_picture
 from battlestudio.ui.troop_items import STRIKE_PEN, UnitItem, UnitShape, _unit_colours, unit_shape
+
+from battlestudio.model.units import Arm
 
 if TYPE_CHECKING:
     from battlestudio.model.units import Unit
@@ -73,6 +76,14 @@ _SHAPE_TABLES = (
     "shape_front",
     "shape_dot",
 )
+
+Values = tuple[float, float, int, int, int, int, int, int, int]
+"""A row's values (``UnitArrays.values_of``)."""
+
+NVALUES = 9
+
+_ARM_ROWS = {id(arm): ARM_INDEX[arm.value] for arm in Arm}
+"""id(an ``Arm`` member) → its row in ``ui.aggregates.ARMS``."""
 
 _ELEM = np.dtype([("c", ">i4"), ("x", ">f8"), ("y", ">f8")])
 
@@ -119,6 +130,10 @@ class UnitArrays:
         (``fills``, ``inks``, ``ink_pens``) and ``sides``.
     flags : ndarray (n,) uint8
         ``ELIMINATED`` … ``SELECTED`` bits.
+    men, guns : ndarray (n,) float
+        the record's strength (the formation markers sum them, ``ui.aggregates.MarkerRows``).
+    arm : ndarray (n,) int8
+        the record's arm as an index of ``ui.aggregates.ARMS``.
     """
 
     def __init__(self) -> None:
@@ -130,6 +145,9 @@ class UnitArrays:
         self.colour = np.zeros(0, np.int32)
         self.side = np.zeros(0, np.int32)
         self.flags = np.zeros(0, np.uint8)
+        self.men = np.zeros(0)
+        self.guns = np.zeros(0)
+        self.arm = np.zeros(0, np.int8)
         self.item_box = np.zeros((0, 4))
         """Where each row's unit item stands (its ``scene_box``): behind the row while stale."""
         self.stale = np.zeros(0, bool)
@@ -154,7 +172,7 @@ class UnitArrays:
         self._side_ids: dict[str, int] = {}
         self.side_colours: dict[str, str] = {}
         self._colours_seen: dict[str, str] = {}
-        self._values: dict[int, tuple[Unit, tuple[float, float, int, int, int, int]]] = {}
+        self._values: dict[int, tuple[Unit, Values]] = {}
         """id(record) → (the record, its ``values_of``): the record kept, so the id stays its own."""
         self.layout = 0
         """Grows whenever rows are added or removed (row numbers of ids may have changed)."""
@@ -209,8 +227,8 @@ class UnitArrays:
         return sid
 
     # -- rows -------------------------------------------------------------------------------
-    def values_of(self, unit: Unit) -> tuple[float, float, int, int, int, int]:
-        """(centre x, centre y, shape, colour, side, state flags) of ``unit``: worked out once
+    def values_of(self, unit: Unit) -> Values:
+        """(centre x, centre y, shape, colour, side, state flags, men, guns, arm) of ``unit``: worked out once
         per record object (records are immutable; a changed unit is a new record) and side
         colours (``side_colours``, compared on every call)."""
         if self.side_colours != self._colours_seen:
@@ -225,15 +243,17 @@ class UnitArrays:
         self._values[id(unit)] = (unit, values)
         return values
 
-    def _values_of(self, unit: Unit) -> tuple[float, float, int, int, int, int]:
+    def _values_of(self, unit: Unit) -> Values:
+        # the enums by identity: members are singletons, and hashing one runs Python code
+        # (``Enum.__hash__``: ~1-2 µs each, most of this function's time)
         key = (
             unit.facing,
-            unit.formation,
+            id(unit.formation),
             unit.figures,
             unit.figure_width,
             unit.figure_depth,
             unit.column_ranks,
-            unit.arm,
+            id(unit.arm),
         )
         sid = self._shape_ids.get(key)
         if sid is None:
@@ -254,13 +274,16 @@ class UnitArrays:
             cid,
             side_id,
             STATE_FLAGS.get(state, OTHER_STATE),
+            unit.men,
+            unit.guns,
+            _ARM_ROWS.get(id(unit.arm), ARM_INDEX["other"]),
         )
 
     def append(self, ids: list[str], values: list[tuple]) -> None:
         """Add rows for ``ids`` with ``values_of`` tuples (at the end: drawn last)."""
         if not ids:
             return
-        v = np.array(values, dtype=float).reshape(len(ids), 6)
+        v = np.array(values, dtype=float).reshape(len(ids), NVALUES)
         start = len(self.ids)
         self.layout += 1
         self.ids.extend(ids)
@@ -272,6 +295,9 @@ class UnitArrays:
         self.colour = np.concatenate([self.colour, v[:, 3].astype(np.int32)])
         self.side = np.concatenate([self.side, v[:, 4].astype(np.int32)])
         self.flags = np.concatenate([self.flags, v[:, 5].astype(np.uint8)])
+        self.men = np.concatenate([self.men, v[:, 6]])
+        self.guns = np.concatenate([self.guns, v[:, 7]])
+        self.arm = np.concatenate([self.arm, v[:, 8].astype(np.int8)])
         self.stale = np.concatenate([self.stale, np.zeros(len(ids), bool)])
         self.item_box = np.concatenate([self.item_box, self.boxes(np.arange(start, len(self.ids)))])
 
@@ -281,7 +307,7 @@ class UnitArrays:
         if not rows:
             return np.zeros((0, 4))
         r = np.array(rows, dtype=np.intp)
-        v = np.array(values, dtype=float).reshape(len(rows), 6)
+        v = np.array(values, dtype=float).reshape(len(rows), NVALUES)
         before = self.boxes(r)
         shape, colour = v[:, 2].astype(np.int32), v[:, 3].astype(np.int32)
         flags = (self.flags[r] & (HIDDEN | SELECTED)) | v[:, 5].astype(np.uint8)
@@ -297,6 +323,9 @@ class UnitArrays:
         self.colour[r] = colour
         self.side[r] = v[:, 4].astype(np.int32)
         self.flags[r] = flags
+        self.men[r] = v[:, 6]
+        self.guns[r] = v[:, 7]
+        self.arm[r] = v[:, 8].astype(np.int8)
         self.stale[r] = True
         after = self.boxes(r)
         return np.concatenate([before[changed], after[changed]])
@@ -308,7 +337,7 @@ class UnitArrays:
             return np.zeros((0, 4))
         boxes = self.boxes(rows)
         self.layout += 1
-        for name in ("centre", "shown", "shape", "colour", "side", "flags", "stale", "item_box"):
+        for name in ("centre", "shown", "shape", "colour", "side", "flags", "men", "guns", "arm", "stale", "item_box"):
             setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
         gone = set(rows.tolist())
         self.ids = [rid for i, rid in enumerate(self.ids) if i not in gone]
@@ -318,6 +347,11 @@ class UnitArrays:
     def clear(self) -> None:
         """Drop every row (the tables stay)."""
         self.remove(list(self.ids))
+
+    def corners(self) -> np.ndarray:
+        """Footprint corners (n, 4, 2) of every row as its record has it (front-left,
+        front-right, rear-right, rear-left; scene cm)."""
+        return self.centre[:, None, :] + self.shape_poly[self.shape][:, :4, :]
 
     def boxes(self, rows: np.ndarray | slice | None = None) -> np.ndarray:
         """(left, top, right, bottom) scene cm of ``rows`` (all when None) as drawn."""
