@@ -537,6 +537,15 @@ def test_the_range_to_a_unit_in_a_town_is_measured_to_the_town_zone():
     assert res.status == "resolved", res.explanation
     assert "range 14.5 cm" in res.explanation and "måles afstanden til byzonen" in res.explanation
     assert "zone 2:" in res.explanation and "2 figures lost" in res.explanation  # zone 3 (the unit) reads 1
+    # a unit moved into the town (its centre in the zone, no town_zone mark) is in it too
+    moved = jena(
+        phase="fire",
+        support_gap=None,
+        placements={inf: ((307.0, 172.0), 270.0), BATTERY: ((307.0, 150.0), 90.0)},
+    )
+    assert moved.state.units[inf].attributes.get(geo.TOWN_ATTRIBUTE) is None
+    shot = fire.plan(moved.state, params_for(moved.params), moved.state.units[BATTERY], inf, towns=towns)
+    assert shot.range_cm == pytest.approx(162.5 - 148.0) and shot.in_town
 
 
 def test_a_battery_in_a_town_is_fired_at_only_through_its_side():

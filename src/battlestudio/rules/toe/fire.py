@@ -254,6 +254,7 @@ class Shot:
     figures: int
     line: BaseGeometry
     clauses: list[str] = field(default_factory=list)
+    in_town: bool = False
 
 
 def zone1_bound(p: RuleParameters, u: Unit) -> tuple[float, str]:
@@ -362,12 +363,13 @@ def plan(
         raise RuleRefused(
             f"{target.name} is in continued melee: 'Enheder i fortsat nærkamp kan ikke beskydes' ({RULE})"
         )
-    if not is_artillery(firer) and geo.in_town(target):
+    zone = geo.town_zone(target, towns)
+    in_town = zone is not None or geo.in_town(target)
+    if not is_artillery(firer) and in_town:
         raise RuleRefused(f"{target.name} is in a town: 'infanteri kan ikke beskyde byer' (4.8.4, {RULE})")
     facing_in = march.faces_its_town(firer, towns) if towns else ""
     if facing_in:
         raise RuleRefused(facing_in)
-    zone = geo.town_zone(target, towns)
     if zone is not None and is_artillery(target):
         edge, outward = geo.town_side(zone, target)
         if not geo.beyond_side(edge, outward, geo.gun_front_centre(firer)):
@@ -394,7 +396,7 @@ def plan(
     why = ""
     for front in candidates:
         try:
-            shot = _aim(state, p, firer, target, front, wide, narrow, None if is_artillery(target) else zone)
+            shot = _aim(state, p, firer, target, front, wide, narrow, None if is_artillery(target) else zone, in_town)
         except RuleRefused as exc:
             why = why or str(exc)
             continue
@@ -411,6 +413,7 @@ def _aim(
     wide: float,
     narrow: float,
     town: TownZone | None = None,
+    in_town: bool = False,
 ) -> Shot:
     clauses: list[str] = []
     aimed: BaseGeometry = town.polygon if town is not None else target.footprint()
@@ -457,7 +460,7 @@ def _aim(
                 f"{target.name} is {rng:.1f} cm away, beyond {firer.name}'s range "
                 f"({table.zones_cm[-1]:g} cm, Table 6, {table.key})"
             )
-        if is_artillery(firer) and geo.in_town(target) and target.arm == Arm.INFANTRY and zone == 1:
+        if is_artillery(firer) and in_town and target.arm == Arm.INFANTRY and zone == 1:
             zone = min(int(p.get("town_zone1_counts_as_zone")), len(table.zones_cm))
             clauses.append(f"infantry in a town: a zone 1 shot counts as zone {zone} (4.8.5)")
         clauses.append(f"zone {zone} of Table 6 ({table.key})")
@@ -484,7 +487,7 @@ def _aim(
         n = firer.figures
         if not is_artillery(firer):
             clauses.append(f"all {n} figures fire: one figure in range lets the whole unit fire (6.1)")
-    return Shot(firer, target, front.name, rng, half, close, zone, flank, n, line, clauses)
+    return Shot(firer, target, front.name, rng, half, close, zone, flank, n, line, clauses, in_town)
 
 
 def coordination(state: GameState, p: RuleParameters, shot: Shot) -> tuple[str, str]:
@@ -637,7 +640,7 @@ def _modifiers(p: RuleParameters, shot: Shot) -> tuple[list[Modifier], str]:
         (f"target_{formation}", True, f"target in {formation.replace('_', ' ')}"),
     ]
     factors += [
-        ("target_in_town", geo.in_town(t), "target in a town"),
+        ("target_in_town", shot.in_town, "target in a town"),
         ("firer_disorder", shot.firer.state == OrderState.U.value, "firer in disorder (U)"),
     ]
     mods = [Modifier(table[name], f"{text} (Table 5, {key})") for name, on, text in factors if on and table.get(name)]

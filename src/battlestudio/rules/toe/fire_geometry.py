@@ -69,10 +69,15 @@ def in_town(u: Unit) -> bool:
 
 
 def town_zone(u: Unit, towns: Sequence[TownZone]) -> TownZone | None:
-    """The scenario's town zone ``u`` is marked as standing in (``attributes["town_zone"]`` names
-    its id, 4.8); None when ``u`` is not in a town or the zone is not among ``towns``."""
+    """The scenario's town zone ``u`` stands in (4.8): the one its ``attributes["town_zone"]``
+    names, else the one that covers its centre (a unit moved into a town); None outside them."""
     zid = u.attributes.get(TOWN_ATTRIBUTE)
-    return next((z for z in towns if z.id == zid), None) if zid else None
+    if zid:
+        return next((z for z in towns if z.id == zid), None)
+    if not towns:
+        return None
+    centre = ShapelyPoint(u.rect().centre)
+    return next((z for z in towns if z.polygon.covers(centre)), None)
 
 
 def town_side(zone: TownZone, battery: Unit) -> tuple[LineString, float]:
