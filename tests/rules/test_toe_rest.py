@@ -260,27 +260,53 @@ def test_2_12_a_corps_general_moved_with_order_capacity_gets_no_order_that_turn(
 
 def test_2_9_an_automatic_retreat_off_the_table_is_said_or_held_on_it():
     """2.9 puts the objective 1 m directly away from the enemy: for Davout at (100, 50) facing the
-    Prussians that is (100, -50), beyond the table. The assumed reading 'off' keeps it and the
-    command check says the corps is lost if it retreats over the edge (4.4, forced moves too);
-    the scenario's 'edge' holds it on the retreat line 1 cm inside the table, and the order the
-    corps general writes carries the held objective."""
+    Prussians that is (100, -50), beyond the table. An objective is a point on the table (2.6,
+    ERRATA 4), so by default ('edge') it is held on the retreat line 1 cm inside the table and
+    the order the corps general writes carries the held objective; the assumed reading 'off'
+    keeps it, and the command check says the corps is lost if it retreats over the edge (4.4)."""
     from battlestudio.rules.toe.checks import auto_retreat_objective
     from battlestudio.rules.toe.common import params_for
 
     state, params = _auerstedt()
     table = {**params, "table_cm": [240.0, 180.0]}
-    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))
-    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, -50.0))
-    edge = {**table, "toe.auto_retreat_off_table": "edge"}
-    assert auto_retreat_objective(state, params_for(edge), "davout") == pytest.approx((100.0, 1.0))
+    assert params_for(params).get("auto_retreat_off_table") == "edge"
+    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))  # no table
+    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, 1.0))
+    off = {**table, "toe.auto_retreat_off_table": "off"}
+    assert auto_retreat_objective(state, params_for(off), "davout") == pytest.approx((100.0, -50.0))
     # a corps with most of its units in disorder may retreat automatically
     corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
     state = state.evolve(units={**state.units, **{u.id: replace(u, state="U") for u in corps}})
-    check = ruleset.command_check(state, "davout", table, ReplayDice([]))
+    check = ruleset.command_check(state, "davout", off, ReplayDice([]))
     assert "beyond the 240 × 180 cm table" in check.explanation and "(4.4" in check.explanation
-    held = ruleset.command_check(state, "davout", edge, ReplayDice([]))
+    held = ruleset.command_check(state, "davout", table, ReplayDice([]))
     assert "beyond" not in held.explanation and "(100.0, 1.0)" in held.explanation
     req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
-    out = ruleset.order_phase(state, [req], edge, ReplayDice([("toe-command-control:o-1-1:order:t1", (9,))]))
+    dice = [("toe-command-control:o-1-1:order:t1", (9,))]
+    out = ruleset.order_phase(state, [req], table, ReplayDice(dice))
     written = [e for e in out.events if e.kind == "order_written"]
     assert written and written[0].objective == pytest.approx((100.0, 1.0)), out.explanation()
+    out = ruleset.order_phase(state, [req], off, ReplayDice(dice))
+    written = [e for e in out.events if e.kind == "order_written"]
+    assert written and written[0].objective == pytest.approx((100.0, -50.0)), out.explanation()
+
+
+def test_2_9_a_corps_at_the_table_edge_gets_no_automatic_retreat_and_holds():
+    """A corps whose automatic retreat is due but whose general already stands at the table edge
+    on his line of retreat has no point on the table further back (2.6, 2.9): the forced
+    assignment writes no order and the check says so; with 'off' it writes the 1 m order."""
+    state, params = _auerstedt()
+    corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
+    davout = state.commanders["davout"]
+    state = state.evolve(
+        units={**state.units, **{u.id: replace(u, state="U") for u in corps}},
+        commanders={**state.commanders, "davout": replace(davout, position=(davout.position[0], 0.5))},
+    )
+    forced = {**params, "table_cm": [240.0, 180.0], "toe.auto_retreat_assignment": "forced"}
+    held = ruleset.command_check(state, "davout", forced, ReplayDice([]))
+    assert held.flags["auto_retreat_at_edge"] and not [e for e in held.events if e.kind == "order_written"]
+    assert "stands at the table edge" in held.explanation and "(2.6, 2.9)" in held.explanation
+    off = {**forced, "toe.auto_retreat_off_table": "off"}
+    gone = ruleset.command_check(state, "davout", off, ReplayDice([]))
+    written = [e for e in gone.events if e.kind == "order_written"]
+    assert written and written[0].objective == pytest.approx((100.0, -99.5))
