@@ -310,3 +310,76 @@ def test_2_9_a_corps_at_the_table_edge_gets_no_automatic_retreat_and_holds():
     gone = ruleset.command_check(state, "davout", off, ReplayDice([]))
     written = [e for e in gone.events if e.kind == "order_written"]
     assert written and written[0].objective == pytest.approx((100.0, -99.5))
+
+
+LEIPZIG = Path(__file__).resolve().parents[2] / "scenarios" / "leipzig-1813.battle.json"
+BARCLAY = "russo-prussian-army-hq-russo-prussian-army-hq"
+CONSTANTINE = "russian-reserve-constantine-russian-reserve-army"
+GUARD, RUSSIAN_1 = "russo-prussian-5-guard-corps-russo-prussian-5th-guard-corps", "russian-1-corps-1st-russian-corps"
+
+
+def _leipzig_with_barclay_at(offset_cm: float):
+    """Leipzig's deployment with the Allied C-in-C (Barclay) moved to ``offset_cm`` beside Grand Duke
+    Constantine, the army chief of the reserve (Guard corps, reserve cavalry and artillery)."""
+    from battlestudio.replay.game import GameLog
+
+    battle = store.load(LEIPZIG)
+    state = GameLog.from_battle(replace(battle, events=[])).initial
+    reserve = {CONSTANTINE, *state.oob.all_subordinates(CONSTANTINE)}  # arrived at Güldengossa
+    x, y = state.commanders[CONSTANTINE].position
+    barclay = replace(state.commanders[BARCLAY], position=(x + offset_cm, y))
+    state = state.evolve(commanders={**state.commanders, BARCLAY: barclay}, off_table=state.off_table - reserve)
+    return state, dict(battle.scenario.info.parameters)
+
+
+def _why(state, params, issuer, recipient):
+    from battlestudio.rules.toe.common import params_for
+    from battlestudio.rules.toe.orders import check_request
+
+    return check_request(state, params_for(params), OrderRequest(issuer, recipient, "H"))
+
+
+def test_2_2_a_c_in_c_attached_to_an_army_chief_takes_over_his_command():
+    """2.2 "En hærchef kan tilknyttes en arméchef ... hærchefen overtager kommandoen", 2.12 base
+    contact, read as one (A5): Barclay in base contact with Constantine orders Constantine's Guard
+    corps and Constantine orders none; 2 cm apart, each orders only his own."""
+    from battlestudio.rules.toe.common import attachments, commander_of, params_for
+
+    apart, params = _leipzig_with_barclay_at(2.0)
+    assert attachments(apart, params_for(params)) == {}
+    assert "orders only corps generals or divisions directly under him" in _why(apart, params, BARCLAY, GUARD)
+    assert _why(apart, params, CONSTANTINE, GUARD) == ""
+    assert _why(apart, params, BARCLAY, RUSSIAN_1) == ""
+
+    joined, params = _leipzig_with_barclay_at(0.3)  # within contact_tolerance_cm
+    p = params_for(params)
+    assert attachments(joined, p) == {CONSTANTINE: BARCLAY}
+    assert commander_of(joined, p, GUARD) == BARCLAY and commander_of(joined, p, RUSSIAN_1) == BARCLAY
+    assert _why(joined, params, BARCLAY, GUARD) == "" and _why(joined, params, BARCLAY, RUSSIAN_1) == ""
+    refused = _why(joined, params, CONSTANTINE, GUARD)
+    assert "has taken over his command" in refused and "(2.2" in refused
+    # the order goes through Barclay's command control with his OAS (3) and KE
+    req = OrderRequest(BARCLAY, GUARD, "H")
+    out = ruleset.order_phase(joined, [req], params, ReplayDice([("toe-command-control:o-0-1:order:t0", (9,))]))
+    kinds = [e.kind for e in out.events]
+    assert kinds[0] == "order_written" and "order_delivered" in kinds, out.explanation()
+    assert "KE) of Barclay de Tolly (2.12)" in out.explanation()
+    assert out.events[0].issuer == BARCLAY and out.events[0].cost == 1
+
+
+def test_2_12_read_literally_the_army_chief_in_base_contact_acts_as_c_in_c():
+    """The other reading (attached_chief_commands = "army", 2.12 "vil det være arméchefen der
+    fungere som hærchef"): Constantine in base contact with Barclay orders Barclay's corps as well
+    as his own, and Barclay orders none."""
+    from battlestudio.rules.toe.common import commander_of, params_for
+
+    joined, params = _leipzig_with_barclay_at(0.3)
+    army = {**params, "toe.attached_chief_commands": "army"}
+    assert commander_of(joined, params_for(army), RUSSIAN_1) == CONSTANTINE
+    assert _why(joined, army, CONSTANTINE, RUSSIAN_1) == "" and _why(joined, army, CONSTANTINE, GUARD) == ""
+    refused = _why(joined, army, BARCLAY, RUSSIAN_1)
+    assert "acts as C-in-C" in refused and "(2.12" in refused
+    assert _why(joined, params, BARCLAY, RUSSIAN_1) == ""  # the default reading: Barclay commands
+    bad = {**params, "toe.attached_chief_commands": "both"}
+    with pytest.raises(Exception, match="attached_chief_commands 'both' is not supported"):
+        _why(joined, bad, BARCLAY, RUSSIAN_1)

@@ -29,6 +29,8 @@ from battlestudio.rules.toe.common import (
     PENDING,
     corps_of,
     acting_army_chiefs,
+    command_taken_over,
+    commander_of,
     enemies_near,
     enemies_of,
     is_acting_chief,
@@ -310,7 +312,7 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             return f"{issuer.name} has no order capacity left ({spent} of OAS {cap} spent this turn, 2.12)"
     t = req.order_type
     r_ech = _echelon_of(state, req.recipient)
-    direct = state.oob.superior(req.recipient) == req.issuer
+    direct = commander_of(state, p, req.recipient) == req.issuer  # 2.2, 2.12: an attached pair
     if t == "mission":
         if issuer.echelon != Echelon.C_IN_C.value or r_ech != Echelon.ARMY.value:
             return "mission orders go from the C-in-C to army generals (2.2)"
@@ -318,6 +320,9 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
     if t == "move":
         return _check_move(state, p, req)
     if issuer.echelon in CHIEFS:
+        taken = command_taken_over(state, p, req.issuer) if t in CORPS_ORDERS else ""
+        if taken:
+            return taken
         if t not in CORPS_ORDERS:
             return f"a {issuer.echelon.replace('_', '-')} general gives A, H, T or M orders, not {t!r} (2.2-2.4)"
         if r_ech not in (Echelon.CORPS.value, Echelon.DIVISION.value) or not direct:
