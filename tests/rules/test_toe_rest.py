@@ -383,3 +383,30 @@ def test_2_12_read_literally_the_army_chief_in_base_contact_acts_as_c_in_c():
     bad = {**params, "toe.attached_chief_commands": "both"}
     with pytest.raises(Exception, match="attached_chief_commands 'both' is not supported"):
         _why(joined, bad, BARCLAY, RUSSIAN_1)
+
+
+def test_1_1_an_imported_map_becomes_table_cm_at_1_m_to_3_km():
+    """1.1 "1m. på terrænet ... svarer til 3 km": ORBAT Mapper's two batteries at 10.7° and 10.8° E on
+    59.89° N are 5.60 km apart on the WGS84 ellipsoid, so 186.6 cm apart on the table the import
+    lays out (30 m per cm, toe.toml ground_scale_m_per_cm); a scenario's other scale changes it."""
+    import math
+
+    from battlestudio.rules.toe.scale import ground_distance_cm, ground_scale_m_per_cm, table_cm
+    from battlestudio.store.importers.orbat_mapper import import_orbat_mapper
+
+    assert ground_scale_m_per_cm() == 30.0 and table_cm(3, "km") == pytest.approx(100.0)
+    assert table_cm(1000, "yd") == pytest.approx(914.4 / 30)
+    want = ground_distance_cm((10.7, 59.89), (10.8, 59.89))
+    assert want == pytest.approx(186.6, abs=0.1)
+    data = Path(__file__).resolve().parents[1] / "data" / "orbat-mapper" / "issue663Scenario.json"
+    sc = import_orbat_mapper(data).scenario
+    assert sc.info.ground_scale == 30.0
+    placed = math.dist(sc.units["alpha-battery"].position, sc.units["bravo-battery"].position)
+    assert placed == pytest.approx(want, rel=2e-3)
+    assert ground_distance_cm((10.7, 59.89), (10.8, 59.89), {"toe.ground_scale_m_per_cm": 60}) == pytest.approx(
+        want / 2
+    )
+    with pytest.raises(Exception, match="ground_scale_m_per_cm must be metres per table cm above 0"):
+        table_cm(1, "km", {"toe.ground_scale_m_per_cm": 0})
+    with pytest.raises(ValueError, match="unknown distance unit 'pace'"):
+        table_cm(100, "pace")
