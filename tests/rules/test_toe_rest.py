@@ -306,6 +306,12 @@ def test_2_9_a_corps_at_the_table_edge_gets_no_automatic_retreat_and_holds():
     held = ruleset.command_check(state, "davout", forced, ReplayDice([]))
     assert held.flags["auto_retreat_at_edge"] and not [e for e in held.events if e.kind == "order_written"]
     assert "stands at the table edge" in held.explanation and "(2.6, 2.9)" in held.explanation
+    # offered (the default assignment): the check says so and the corps general's own order is refused
+    offered = {**params, "table_cm": [240.0, 180.0]}
+    assert "stands at the table edge" in ruleset.command_check(state, "davout", offered, ReplayDice([])).explanation
+    req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
+    out = ruleset.order_phase(state, [req], offered, ReplayDice([]))
+    assert out.outcomes[0].status == "refused" and "(2.6, 2.9)" in out.outcomes[0].explanation
     off = {**forced, "toe.auto_retreat_off_table": "off"}
     gone = ruleset.command_check(state, "davout", off, ReplayDice([]))
     written = [e for e in gone.events if e.kind == "order_written"]

@@ -449,13 +449,18 @@ def _check_automatic_retreat(state: GameState, p: RuleParameters, req: OrderRequ
     """Why the corps general may not assign his corps an automatic retreat now ("" when he
     may): more than half its non-artillery units in U/FU or the enemy on his position, and the
     objective the rule gives, 1 m directly away from the enemy (2.9, ERRATA 4)."""
-    from battlestudio.rules.toe.checks import auto_retreat_objective, auto_retreat_reason
+    from battlestudio.rules.toe.checks import at_table_edge, auto_retreat_objective, auto_retreat_reason
 
     why = auto_retreat_reason(state, p, req.issuer)
     if not why:
         return (
             f"{name_of(state, req.issuer)}'s corps has no cause for an automatic retreat: neither more than half "
             "its non-artillery units in U/FU nor the enemy on his position (2.9)"
+        )
+    if at_table_edge(state, p, req.issuer, why):
+        return (
+            f"{name_of(state, req.issuer)} stands at the table edge on his line of retreat: an objective is a point "
+            "on the table and there is none further back (2.6, 2.9)"
         )
     obj = auto_retreat_objective(state, p, req.issuer, why)
     if req.objective is not None and _dist(req.objective, obj) > 0.5:
