@@ -65,9 +65,9 @@ def _execute(s: GameSession, cid: str) -> None:
 
 
 def _leave_table(s: GameSession, cid: str) -> None:
-    """A general whose retreat (2.9) goes on beyond the table edge, where he stands, leaves
+    """A general whose retreat (2.9) has brought him to the table edge, where he stands, leaves
     the battle with every unit and general under him still on the table (the umpire's ruling:
-    the table edge is the limit of the battlefield)."""
+    the table edge is the limit of the battlefield; what leaves it is lost, 4.4)."""
     from battlestudio.replay.order_events import OrderCancelled
 
     st = s.state
@@ -86,7 +86,11 @@ def _leave_table(s: GameSession, cid: str) -> None:
         ]
     )
     for n in nodes:
-        s.remove(n, f"retreated off the table with {c.name} (2.9; the table edge ends the battlefield)")
+        s.remove(
+            n,
+            f"retreated off the table with {c.name} (the umpire: a beaten formation at the table edge leaves "
+            "by its line of retreat; 2.9, 4.4)",
+        )
     s.annotate(
         f"{c.name} retreats off the table with what is left of his troops and leaves the battle.",
         title="Retreat off the table",

@@ -40,7 +40,11 @@ from battlestudio.model.terrain import TerrainFeature, TerrainKind, TownZone, de
 from battlestudio.model.units import Echelon, Formation  # noqa: E402
 from battlestudio.store.importers.fogofwar import import_fogofwar  # noqa: E402
 from battlestudio.store.importers.republique5_scenario import read_scenario, turns_for_hours  # noqa: E402
-from battlestudio.rules.toe.scale import convert_to_toe  # noqa: E402
+from battlestudio.rules.toe.scale import convert_to_toe, ground_scale_m_per_cm, table_cm  # noqa: E402
+
+GROUND_M = (14_400.0, 9_000.0)
+"""The ground the table shows, west-east and south-north (m), from Kapellendorf to the Saale: at
+Torden over Europa's 1 m = 3 km (1.1) a table of 480 × 300 cm."""
 
 FILE = "jena-1806.battle.json"
 FRENCH, PRUSSIAN = "french", "prussian"
@@ -202,9 +206,9 @@ def build():
             "row (force_unit 125), kept as the data gives it",
             "import.notes": notes,
         },
-        table_width=480.0,
-        table_height=300.0,
-        ground_scale=30.0,
+        table_width=table_cm(GROUND_M[0]),
+        table_height=table_cm(GROUND_M[1]),
+        ground_scale=ground_scale_m_per_cm(),
         turn_minutes=15,
         first_turn=plan.start.strftime("%H:%M") if plan.start else "06:00",
         turns=40,

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _movement import _execute, _has_troops, _lone_generals_leave  # noqa: E402
+from _movement import _execute, _has_troops, _leave_table, _lone_generals_leave  # noqa: E402
 from _umpire import fire_phase, flight, melee_phase, reorganise  # noqa: E402
 from battlestudio import store  # noqa: E402
 from battlestudio.model.scenario import Source  # noqa: E402
@@ -265,8 +265,10 @@ def with_sources(battle: Battle) -> None:
 
 def retreat_objective(s: GameSession, cid: str, dist: float = 95.0) -> tuple[float, float] | None:
     """The point ``dist`` cm directly away from the enemy front (2.9, the scenario's
-    ``retreat_direction``); it may lie beyond the table edge, as the engine's automatic
-    retreats do (the formation then leaves the table there, ``_execute``)."""
+    ``retreat_direction``), held on the table as the engine holds its automatic retreats: an
+    objective is a point on the table (2.6, ``auto_retreat_off_table = "edge"``). None when no
+    enemy is on the table or the general already stands at the edge on that line."""
+    from battlestudio.rules.toe.checks import on_table_along
     from battlestudio.rules.toe.common import params_for
     from battlestudio.rules.toe.orders import retreat_direction
 
@@ -274,7 +276,9 @@ def retreat_objective(s: GameSession, cid: str, dist: float = 95.0) -> tuple[flo
     if away is None:
         return None
     x, y = s.state.commanders[cid].position
-    return (round(x + dist * away[0], 2), round(y + dist * away[1], 2))
+    far = (round(x + dist * away[0], 2), round(y + dist * away[1], 2))
+    obj = on_table_along((x, y), far, s.table)
+    return obj if math.dist((x, y), obj) >= 1.0 else None
 
 
 def _towards(here: tuple[float, float], target: tuple[float, float], limit: float) -> tuple[float, float]:
@@ -488,11 +492,37 @@ def movement_phase(s: GameSession, turn: int, side: str) -> None:
     for cid, c in sorted(s.state.commanders.items()):
         if c.side != side or cid in s.state.off_table or cid in (NAPOLEON, HOHENLOHE) or not _has_troops(s, cid):
             continue
+        if _retreated_to_edge(s, cid):
+            _leave_table(s, cid)
+            continue
         _limber_to_march(s, cid)
         try:
             _execute(s, cid)
         except RuleRefused as exc:
             print(f"turn {turn} {side}: {cid}: {exc}", file=sys.stderr)
+
+
+EDGE_CM = 2.0
+"""A general this near the table edge stands at it (his retreat's objective lies 1 cm inside)."""
+
+
+def _retreated_to_edge(s: GameSession, cid: str) -> bool:
+    """True when ``cid``'s retreat has brought him to the table edge: the engine held its
+    objective on the table (2.6, 2.9) and the corps now stands there under the defence order
+    that follows it. The umpire then rules (1.1 "Dommerens afgørelser er indiskutable") that the
+    beaten formation goes on by its line of retreat and leaves the table, lost for the rest of
+    the battle (4.4), instead of standing behind the enemy's line at the edge."""
+    from battlestudio.replay.order_events import DEFENCE
+    from battlestudio.rules.toe.common import standing_order
+
+    own = standing_order(s.state, cid)
+    if own is None or own.order_type != DEFENCE:
+        return False
+    done = s.state.orders.get(str(own.parameters.get("follows", "")))
+    if done is None or done.order_type != "T":
+        return False
+    (x, y), (w, h) = s.state.commanders[cid].position, s.table
+    return min(x, y, w - x, h - y) <= EDGE_CM
 
 
 def _limber_to_march(s: GameSession, cid: str) -> None:
@@ -516,6 +546,7 @@ def _limber_to_march(s: GameSession, cid: str) -> None:
 def record(battle: Battle) -> GameSession:
     """Record the whole game into ``battle`` (events replaced)."""
     battle.events = []
+    battle.ruleset_record = None  # the rule numbers in force now, not those of the last recording
     sc = battle.scenario  # records by id, as the file stores them: the engine names the first of equals
     sc.units, sc.commanders = dict(sorted(sc.units.items())), dict(sorted(sc.commanders.items()))
     with_sources(battle)

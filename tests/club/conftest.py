@@ -51,7 +51,7 @@ def pg() -> Iterator[pgserver.Server]:
 
 @pytest.fixture(scope="session")
 def jena() -> Battle:
-    """The bundled Jena 1806 battle with its recorded game (3761 events)."""
+    """The bundled Jena 1806 battle with its recorded game (3586 events)."""
     return store.load(JENA)
 
 

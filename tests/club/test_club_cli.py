@@ -31,13 +31,13 @@ def test_serve_init_publish_then_info_check_log_and_fetch_by_url(
     assert code == 0 and url.startswith(pg.url() + "?battle=") and "s3cret" not in url
     code, out, _ = _run(capsys, "info", url)
     assert code == 0 and f"{url}: Jena 1806 (1806-10-14, Jena, Thuringia), ruleset toe" in out
-    assert "game log: 3761 events" in out
+    assert "game log: 3586 events" in out
     code, out, err = _run(capsys, "check", url.replace("bs_admin@", "bs_admin:s3cret@"))
     assert code == 0 and "s3cret" not in out + err
     code, out, _ = _run(capsys, "log", url, "--turn", "1")
     assert code == 0 and "T1  06:00 french    orders" in out
     code, out, _ = _run(capsys, "fetch", url, str(tmp_path / "copy.battle"))
-    assert code == 0 and "3761 events" in out
+    assert code == 0 and "3586 events" in out
     assert battle_to_doc(store.load(tmp_path / "copy.battle")) == battle_to_doc(store.load(JENA))
 
 

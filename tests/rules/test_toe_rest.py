@@ -260,27 +260,159 @@ def test_2_12_a_corps_general_moved_with_order_capacity_gets_no_order_that_turn(
 
 def test_2_9_an_automatic_retreat_off_the_table_is_said_or_held_on_it():
     """2.9 puts the objective 1 m directly away from the enemy: for Davout at (100, 50) facing the
-    Prussians that is (100, -50), beyond the table. The assumed reading 'off' keeps it and the
-    command check says the corps is lost if it retreats over the edge (4.4, forced moves too);
-    the scenario's 'edge' holds it on the retreat line 1 cm inside the table, and the order the
-    corps general writes carries the held objective."""
+    Prussians that is (100, -50), beyond the table. An objective is a point on the table (2.6,
+    ERRATA 4), so by default ('edge') it is held on the retreat line 1 cm inside the table and
+    the order the corps general writes carries the held objective; the assumed reading 'off'
+    keeps it, and the command check says the corps is lost if it retreats over the edge (4.4)."""
     from battlestudio.rules.toe.checks import auto_retreat_objective
     from battlestudio.rules.toe.common import params_for
 
     state, params = _auerstedt()
     table = {**params, "table_cm": [240.0, 180.0]}
-    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))
-    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, -50.0))
-    edge = {**table, "toe.auto_retreat_off_table": "edge"}
-    assert auto_retreat_objective(state, params_for(edge), "davout") == pytest.approx((100.0, 1.0))
+    assert params_for(params).get("auto_retreat_off_table") == "edge"
+    assert auto_retreat_objective(state, params_for(params), "davout") == pytest.approx((100.0, -50.0))  # no table
+    assert auto_retreat_objective(state, params_for(table), "davout") == pytest.approx((100.0, 1.0))
+    off = {**table, "toe.auto_retreat_off_table": "off"}
+    assert auto_retreat_objective(state, params_for(off), "davout") == pytest.approx((100.0, -50.0))
     # a corps with most of its units in disorder may retreat automatically
     corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
     state = state.evolve(units={**state.units, **{u.id: replace(u, state="U") for u in corps}})
-    check = ruleset.command_check(state, "davout", table, ReplayDice([]))
+    check = ruleset.command_check(state, "davout", off, ReplayDice([]))
     assert "beyond the 240 × 180 cm table" in check.explanation and "(4.4" in check.explanation
-    held = ruleset.command_check(state, "davout", edge, ReplayDice([]))
+    held = ruleset.command_check(state, "davout", table, ReplayDice([]))
     assert "beyond" not in held.explanation and "(100.0, 1.0)" in held.explanation
     req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
-    out = ruleset.order_phase(state, [req], edge, ReplayDice([("toe-command-control:o-1-1:order:t1", (9,))]))
+    dice = [("toe-command-control:o-1-1:order:t1", (9,))]
+    out = ruleset.order_phase(state, [req], table, ReplayDice(dice))
     written = [e for e in out.events if e.kind == "order_written"]
     assert written and written[0].objective == pytest.approx((100.0, 1.0)), out.explanation()
+    out = ruleset.order_phase(state, [req], off, ReplayDice(dice))
+    written = [e for e in out.events if e.kind == "order_written"]
+    assert written and written[0].objective == pytest.approx((100.0, -50.0)), out.explanation()
+
+
+def test_2_9_a_corps_at_the_table_edge_gets_no_automatic_retreat_and_holds():
+    """A corps whose automatic retreat is due but whose general already stands at the table edge
+    on his line of retreat has no point on the table further back (2.6, 2.9): the forced
+    assignment writes no order and the check says so; with 'off' it writes the 1 m order."""
+    state, params = _auerstedt()
+    corps = [u for u in state.units.values() if u.side == "french" and u.arm is not Arm.ARTILLERY]
+    davout = state.commanders["davout"]
+    state = state.evolve(
+        units={**state.units, **{u.id: replace(u, state="U") for u in corps}},
+        commanders={**state.commanders, "davout": replace(davout, position=(davout.position[0], 0.5))},
+    )
+    forced = {**params, "table_cm": [240.0, 180.0], "toe.auto_retreat_assignment": "forced"}
+    held = ruleset.command_check(state, "davout", forced, ReplayDice([]))
+    assert held.flags["auto_retreat_at_edge"] and not [e for e in held.events if e.kind == "order_written"]
+    assert "stands at the table edge" in held.explanation and "(2.6, 2.9)" in held.explanation
+    # offered (the default assignment): the check says so and the corps general's own order is refused
+    offered = {**params, "table_cm": [240.0, 180.0]}
+    assert "stands at the table edge" in ruleset.command_check(state, "davout", offered, ReplayDice([])).explanation
+    req = OrderRequest("davout", "davout", "T", parameters={"automatic": True})
+    out = ruleset.order_phase(state, [req], offered, ReplayDice([]))
+    assert out.outcomes[0].status == "refused" and "(2.6, 2.9)" in out.outcomes[0].explanation
+    off = {**forced, "toe.auto_retreat_off_table": "off"}
+    gone = ruleset.command_check(state, "davout", off, ReplayDice([]))
+    written = [e for e in gone.events if e.kind == "order_written"]
+    assert written and written[0].objective == pytest.approx((100.0, -99.5))
+
+
+LEIPZIG = Path(__file__).resolve().parents[2] / "scenarios" / "leipzig-1813.battle.json"
+BARCLAY = "russo-prussian-army-hq-russo-prussian-army-hq"
+CONSTANTINE = "russian-reserve-constantine-russian-reserve-army"
+GUARD, RUSSIAN_1 = "russo-prussian-5-guard-corps-russo-prussian-5th-guard-corps", "russian-1-corps-1st-russian-corps"
+
+
+def _leipzig_with_barclay_at(offset_cm: float):
+    """Leipzig's deployment with the Allied C-in-C (Barclay) moved to ``offset_cm`` beside Grand Duke
+    Constantine, the army chief of the reserve (Guard corps, reserve cavalry and artillery)."""
+    from battlestudio.replay.game import GameLog
+
+    battle = store.load(LEIPZIG)
+    state = GameLog.from_battle(replace(battle, events=[])).initial
+    reserve = {CONSTANTINE, *state.oob.all_subordinates(CONSTANTINE)}  # arrived at Güldengossa
+    x, y = state.commanders[CONSTANTINE].position
+    barclay = replace(state.commanders[BARCLAY], position=(x + offset_cm, y))
+    state = state.evolve(commanders={**state.commanders, BARCLAY: barclay}, off_table=state.off_table - reserve)
+    return state, dict(battle.scenario.info.parameters)
+
+
+def _why(state, params, issuer, recipient):
+    from battlestudio.rules.toe.common import params_for
+    from battlestudio.rules.toe.orders import check_request
+
+    return check_request(state, params_for(params), OrderRequest(issuer, recipient, "H"))
+
+
+def test_2_2_a_c_in_c_attached_to_an_army_chief_takes_over_his_command():
+    """2.2 "En hærchef kan tilknyttes en arméchef ... hærchefen overtager kommandoen", 2.12 base
+    contact, read as one (A5): Barclay in base contact with Constantine orders Constantine's Guard
+    corps and Constantine orders none; 2 cm apart, each orders only his own."""
+    from battlestudio.rules.toe.common import attachments, commander_of, params_for
+
+    apart, params = _leipzig_with_barclay_at(2.0)
+    assert attachments(apart, params_for(params)) == {}
+    assert "orders only corps generals or divisions directly under him" in _why(apart, params, BARCLAY, GUARD)
+    assert _why(apart, params, CONSTANTINE, GUARD) == ""
+    assert _why(apart, params, BARCLAY, RUSSIAN_1) == ""
+
+    joined, params = _leipzig_with_barclay_at(0.3)  # within contact_tolerance_cm
+    p = params_for(params)
+    assert attachments(joined, p) == {CONSTANTINE: BARCLAY}
+    assert commander_of(joined, p, GUARD) == BARCLAY and commander_of(joined, p, RUSSIAN_1) == BARCLAY
+    assert _why(joined, params, BARCLAY, GUARD) == "" and _why(joined, params, BARCLAY, RUSSIAN_1) == ""
+    refused = _why(joined, params, CONSTANTINE, GUARD)
+    assert "has taken over his command" in refused and "(2.2" in refused
+    # the order goes through Barclay's command control with his OAS (3) and KE
+    req = OrderRequest(BARCLAY, GUARD, "H")
+    out = ruleset.order_phase(joined, [req], params, ReplayDice([("toe-command-control:o-0-1:order:t0", (9,))]))
+    kinds = [e.kind for e in out.events]
+    assert kinds[0] == "order_written" and "order_delivered" in kinds, out.explanation()
+    assert "KE) of Barclay de Tolly (2.12)" in out.explanation()
+    assert out.events[0].issuer == BARCLAY and out.events[0].cost == 1
+
+
+def test_2_12_read_literally_the_army_chief_in_base_contact_acts_as_c_in_c():
+    """The other reading (attached_chief_commands = "army", 2.12 "vil det være arméchefen der
+    fungere som hærchef"): Constantine in base contact with Barclay orders Barclay's corps as well
+    as his own, and Barclay orders none."""
+    from battlestudio.rules.toe.common import commander_of, params_for
+
+    joined, params = _leipzig_with_barclay_at(0.3)
+    army = {**params, "toe.attached_chief_commands": "army"}
+    assert commander_of(joined, params_for(army), RUSSIAN_1) == CONSTANTINE
+    assert _why(joined, army, CONSTANTINE, RUSSIAN_1) == "" and _why(joined, army, CONSTANTINE, GUARD) == ""
+    refused = _why(joined, army, BARCLAY, RUSSIAN_1)
+    assert "acts as C-in-C" in refused and "(2.12" in refused
+    assert _why(joined, params, BARCLAY, RUSSIAN_1) == ""  # the default reading: Barclay commands
+    bad = {**params, "toe.attached_chief_commands": "both"}
+    with pytest.raises(Exception, match="attached_chief_commands 'both' is not supported"):
+        _why(joined, bad, BARCLAY, RUSSIAN_1)
+
+
+def test_1_1_an_imported_map_becomes_table_cm_at_1_m_to_3_km():
+    """1.1 "1m. på terrænet ... svarer til 3 km": ORBAT Mapper's two batteries at 10.7° and 10.8° E on
+    59.89° N are 5.60 km apart on the WGS84 ellipsoid, so 186.6 cm apart on the table the import
+    lays out (30 m per cm, toe.toml ground_scale_m_per_cm); a scenario's other scale changes it."""
+    import math
+
+    from battlestudio.rules.toe.scale import ground_distance_cm, ground_scale_m_per_cm, table_cm
+    from battlestudio.store.importers.orbat_mapper import import_orbat_mapper
+
+    assert ground_scale_m_per_cm() == 30.0 and table_cm(3, "km") == pytest.approx(100.0)
+    assert table_cm(1000, "yd") == pytest.approx(914.4 / 30)
+    want = ground_distance_cm((10.7, 59.89), (10.8, 59.89))
+    assert want == pytest.approx(186.6, abs=0.1)
+    data = Path(__file__).resolve().parents[1] / "data" / "orbat-mapper" / "issue663Scenario.json"
+    sc = import_orbat_mapper(data).scenario
+    assert sc.info.ground_scale == 30.0
+    placed = math.dist(sc.units["alpha-battery"].position, sc.units["bravo-battery"].position)
+    assert placed == pytest.approx(want, rel=2e-3)
+    assert ground_distance_cm((10.7, 59.89), (10.8, 59.89), {"toe.ground_scale_m_per_cm": 60}) == pytest.approx(
+        want / 2
+    )
+    with pytest.raises(Exception, match="ground_scale_m_per_cm must be metres per table cm above 0"):
+        table_cm(1, "km", {"toe.ground_scale_m_per_cm": 0})
+    with pytest.raises(ValueError, match="unknown distance unit 'pace'"):
+        table_cm(100, "pace")

@@ -172,12 +172,37 @@ def test_beaten_prussians_retreat_away_from_the_french(battle, log):
             dx, dy = e.objective[0] - here[0], e.objective[1] - here[1]
             # never back towards Jena and the Saale, where the French came from
             assert not (dx > 1.0 and dy < -1.0), (e.turn, e.recipient, here, e.objective)
+            # an objective is a point on the table (2.6, 2.9: auto_retreat_off_table = "edge")
+            w, h = battle.scenario.info.table_width, battle.scenario.info.table_height
+            assert 0.0 < e.objective[0] < w and 0.0 < e.objective[1] < h, (e.turn, e.recipient, e.objective)
             retreats += 1
         state = e.apply(state)
     assert retreats >= 6
-    # beaten formations leave the table beyond its edge instead of sitting on it behind the French
+    # beaten formations whose retreat brought them to the table edge leave the table there (the
+    # umpire's ruling, record_jena._retreated_to_edge) instead of sitting on it behind the French
     gone = [e for e in battle.events if e.kind == "annotation" and e.title == "Retreat off the table"]
     assert len(gone) >= 2
+
+
+def test_the_advance_guards_automatic_retreat_is_held_on_the_table_and_off_is_the_override(battle, log):
+    """Turn 4: Tauentzien's advance guard, beaten at Closewitz, retreats automatically 1 m directly
+    away from the French; 1 m would lie 2.2 cm beyond the 300 cm table, so the objective is held
+    1 cm inside it (2.6, 2.9); the old reading 'off' keeps it beyond the edge."""
+    from battlestudio.rules.toe.checks import auto_retreat_objective
+    from battlestudio.rules.toe.common import params_for
+
+    state = log.initial
+    for e in battle.events:
+        if e.kind == "order_written" and e.order_type == "T" and e.parameters.get("automatic"):
+            break
+        state = e.apply(state)
+    assert (e.turn, e.recipient) == (4, "prussian-adv-guard-div")
+    info = battle.scenario.info
+    params = {"table_cm": [info.table_width, info.table_height], **info.parameters}
+    held = auto_retreat_objective(state, params_for(params), e.recipient)
+    assert held == pytest.approx(e.objective) and held[1] == pytest.approx(info.table_height - 1.0)
+    off = auto_retreat_objective(state, params_for({**params, "toe.auto_retreat_off_table": "off"}), e.recipient)
+    assert off[1] == pytest.approx(302.2, abs=0.05) and off[0] == pytest.approx(held[0])
 
 
 def test_the_historical_course_is_recognisable(battle, ends):

@@ -64,7 +64,7 @@ def test_a_battle_without_bookmarks_is_written_as_before(tmp_path, jena):
 @pytest.mark.parametrize(
     ("bad", "where", "what"),
     [
-        ({"name": "x", "position": 99999}, "game.bookmarks[0].position", "from 0 to 3761"),
+        ({"name": "x", "position": 99999}, "game.bookmarks[0].position", "from 0 to 3586"),
         ({"name": "", "position": 1}, "game.bookmarks[0].name", "non-empty text"),
         ({"name": "x", "position": True}, "game.bookmarks[0].position", "got true"),
         ({"name": "x", "position": 1, "colour": "red"}, "game.bookmarks[0].colour", "unknown key"),

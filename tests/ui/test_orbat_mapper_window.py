@@ -6,6 +6,7 @@ is georeferenced, as a file that satisfies ORBAT Mapper's 3.4.0 schema, and is r
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,7 @@ def test_import_opens_a_new_unsaved_replayable_document_with_every_unit(window, 
     assert seen["start"] == "2026-08-08T08:00:00" and seen["minutes"] == 15 and seen["derive"]
     assert f"Commanders: 1, units: 2 (of {units_in} ORBAT Mapper units)" in seen["summary"]
     assert "Recorded events: " in seen["summary"] and "turns of 30 min" in seen["summary"]
+    assert "at 30 m/cm (1 m = 3 km, Torden over Europa 1.1)" in seen["summary"]
     assert any("georeference derived" in w for w in seen["warnings"])
     assert any("$.sides[0].groups[0].subUnits[0].subUnits[0].state[0]" in w for w in seen["warnings"])
 
@@ -94,6 +96,9 @@ def test_import_opens_a_new_unsaved_replayable_document_with_every_unit(window, 
     sc = doc.battle.scenario
     assert len(sc.units) + len(sc.commanders) == units_in == 3
     assert sc.info.turn_minutes == 30 and sc.info.georef is not None
+    # 1.1: the batteries 5.60 km apart on the ground stand 186.6 cm apart on the table
+    alpha, bravo = sc.units["alpha-battery"].position, sc.units["bravo-battery"].position
+    assert math.dist(alpha, bravo) == pytest.approx(186.6, abs=0.5)
     doc.timeline.to_end()  # replays every imported event
     assert doc.timeline.position == len(doc.log) and len(doc.log) > 0
     assert not modals.of("critical")

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from battlestudio.model.georef import Georeference, GeoreferenceError
 from battlestudio.store.importers.common import OobImportError
 from battlestudio.store.importers.orbat_mapper import (
+    DEFAULT_GROUND_SCALE,
     DEFAULT_TURN_MINUTES,
     OrbatMapperImport,
     embedded_georef,
@@ -223,7 +224,12 @@ class OrbatMapperImportDialog(QDialog):
             f"Commanders: {len(sc.commanders)}, units: {len(sc.units)} (of {res.units_in} ORBAT Mapper units)",
             f"Recorded events: {len(res.events)} in {turns} turns of {res.turn_minutes} min",
             f"Georeference: {georef_text(res.georef)}; table {sc.info.table_width:.0f} × "
-            f"{sc.info.table_height:.0f} cm at {sc.info.ground_scale:g} m/cm",
+            f"{sc.info.table_height:.0f} cm at {sc.info.ground_scale:g} m/cm"
+            + (
+                f" (1 m = {sc.info.ground_scale / 10:g} km, Torden over Europa 1.1)"
+                if sc.info.ground_scale == DEFAULT_GROUND_SCALE
+                else ""
+            ),
         ]
         self.summary.setText("\n".join(lines))
         self.summary.setStyleSheet("")

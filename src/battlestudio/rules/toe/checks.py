@@ -113,7 +113,14 @@ def command_check(state: GameState, p: RuleParameters, cid: str) -> CheckResult:
                 f"auto_retreat_assignment {how!r} is not supported; use one of {', '.join(AUTO_RETREAT_ASSIGNMENTS)} "
                 "(2.9, ERRATA 4)"
             )
-        if how == "forced":
+        if at_table_edge(state, p, cid, why):
+            flags["auto_retreat_at_edge"] = True
+            notes.append(
+                f"automatic retreat due ({why}), but {c.name} stands at the table edge on his line of retreat: "
+                "the objective is a point on the table (2.6, 2.9) and there is none further back, so no "
+                "retreat order is written and the corps holds"
+            )
+        elif how == "forced":
             events += _auto_retreat(state, p, cid, why)
             notes.append(f"automatic retreat: {why}" + off_table_note(p, auto_retreat_objective(state, p, cid, why)))
         else:
@@ -179,14 +186,17 @@ order with ``parameters["automatic"]`` assign it; ``forced`` writes it at the ch
 
 def auto_retreat_objective(state: GameState, p: RuleParameters, cid: str, why: str = "") -> tuple[float, float]:
     """The objective of ``cid``'s automatic retreat: ``auto_retreat_distance_cm`` (1 m) from
-    his position directly away from the enemy front (2.9); held on the table only where the
-    session gives its size (``table_cm``) and the scenario sets ``auto_retreat_off_table`` to
-    "edge" (4.4: otherwise a corps that retreats over the edge is lost).
+    his position directly away from the enemy front (2.9), and a point on the table (2.6 "et
+    givent punkt på terrænet", ERRATA 4): where the session gives the table size (``table_cm``)
+    and 1 m would lie beyond its edge, the objective is held on the retreat line 1 cm inside
+    the edge (``auto_retreat_off_table = "edge"``, the default). The assumed reading "off" keeps
+    the 1 m point beyond the edge (a corps that marches there leaves the table and is lost, 4.4).
 
     Raises
     ------
     RuleRefused
-        when no enemy is on the table to retreat from.
+        when no enemy is on the table to retreat from, or for an ``auto_retreat_off_table``
+        that is not one of ``AUTO_RETREAT_OFF_TABLE``.
     """
     c = commander(state, cid)
     away = retreat_direction(state, cid, p)
@@ -194,10 +204,30 @@ def auto_retreat_objective(state: GameState, p: RuleParameters, cid: str, why: s
         raise RuleRefused(f"{c.name} must retreat ({why}) but no enemy is on the table to retreat from (2.9)")
     dist = float(p.get("auto_retreat_distance_cm"))
     obj = (c.position[0] + dist * away[0], c.position[1] + dist * away[1])
+    how = p.get("auto_retreat_off_table")
+    if how not in AUTO_RETREAT_OFF_TABLE:
+        raise RuleRefused(
+            f"auto_retreat_off_table {how!r} is not supported; use one of {', '.join(AUTO_RETREAT_OFF_TABLE)} "
+            "(2.6, 2.9)"
+        )
     table = p.lookup("table_cm")
-    if table is None or p.get("auto_retreat_off_table") != "edge":
+    if table is None or how != "edge":
         return obj
     return on_table_along(c.position, obj, (float(table[1][0]), float(table[1][1])))
+
+
+AUTO_RETREAT_OFF_TABLE = ("edge", "off")
+"""Readings of where an automatic retreat's 1 m objective beyond the table edge lies
+(``auto_retreat_off_table``): ``edge`` holds it on the table (2.6, ERRATA 4), ``off`` keeps it."""
+
+
+def at_table_edge(state: GameState, p: RuleParameters, cid: str, why: str = "") -> bool:
+    """True when ``cid``'s automatic retreat, held on the table, has less than 1 cm to go: he
+    already stands at the table edge on his line of retreat (2.6, 2.9), so no order is written."""
+    if p.get("auto_retreat_off_table") != "edge" or p.lookup("table_cm") is None:
+        return False
+    obj = auto_retreat_objective(state, p, cid, why)
+    return math.dist(obj, commander(state, cid).position) < EDGE_MARGIN_CM
 
 
 def off_table_note(p: RuleParameters, obj: tuple[float, float]) -> str:

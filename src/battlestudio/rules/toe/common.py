@@ -189,6 +189,87 @@ def acting_army_chiefs(p: RuleParameters, state: GameState | None = None) -> dic
     return dict(value)
 
 
+ATTACHED_CHIEF_READINGS = ("c_in_c", "army")
+"""Readings of a C-in-C attached to (in base contact with) an army chief (``attached_chief_commands``,
+2.2, 2.12, A5): ``c_in_c`` — the C-in-C takes over the army chief's command (2.2 "hærchefen
+overtager kommandoen"); ``army`` — the army chief acts as C-in-C (2.12 "vil det være arméchefen
+der fungere som hærchef")."""
+
+
+def in_base_contact(p: RuleParameters, a: Commander, b: Commander) -> bool:
+    """True when the generals ``a`` and ``b`` are in base contact (brikkontakt): their bases at most
+    ``contact_tolerance_cm`` apart (Table 12's base sizes are missing: ``general_base``, 2.12)."""
+    return bool(base_of(a).distance(base_of(b)) <= float(p.get("contact_tolerance_cm")) + 1e-9)
+
+
+def attachments(state: GameState, p: RuleParameters) -> dict[str, str]:
+    """Army chief id → the C-in-C of his side he is attached to: in base contact with him (2.2
+    "En hærchef kan tilknyttes en arméchef", 2.12 "i brikkontakt med hærchefen"; A5 reads base
+    contact as the attachment). Generals off the table are attached to no one."""
+    chiefs = [c for c in state.commanders.values() if c.echelon == Echelon.C_IN_C.value and c.id not in state.off_table]
+    out: dict[str, str] = {}
+    for a in state.commanders.values():
+        if a.echelon != Echelon.ARMY.value or a.id in state.off_table:
+            continue
+        for h in chiefs:
+            if h.side == a.side and in_base_contact(p, a, h):
+                out[a.id] = h.id
+                break
+    return out
+
+
+def attached_reading(p: RuleParameters) -> str:
+    """``attached_chief_commands`` (2.2, 2.12); RuleRefused naming it for another value."""
+    how = str(p.get("attached_chief_commands"))
+    if how not in ATTACHED_CHIEF_READINGS:
+        raise RuleRefused(
+            f"attached_chief_commands {how!r} is not supported; use one of {', '.join(ATTACHED_CHIEF_READINGS)} "
+            "(2.2, 2.12)"
+        )
+    return how
+
+
+def commander_of(state: GameState, p: RuleParameters, node: str) -> str | None:
+    """Who gives ``node`` its orders: its superior in the order of battle, except that with a
+    C-in-C attached to an army chief (``attachments``) one of the pair commands both of their
+    direct subordinates (2.2, 2.12): the C-in-C by default (``attached_chief_commands =
+    "c_in_c"``, 2.2 "hærchefen overtager kommandoen"), the army chief with ``"army"`` (2.12 "vil
+    det være arméchefen der fungere som hærchef"). None for the top of the order of battle."""
+    sup = state.oob.superior(node)
+    if sup is None:
+        return None
+    pairs = attachments(state, p)
+    if not pairs:
+        return sup
+    how = attached_reading(p)
+    for army, c_in_c in pairs.items():
+        if sup in (army, c_in_c) and node not in (army, c_in_c):
+            return c_in_c if how == "c_in_c" else army
+    return sup
+
+
+def command_taken_over(state: GameState, p: RuleParameters, issuer: str) -> str:
+    """Why ``issuer`` gives no A, H, T or M orders now because the other general of an attached
+    pair commands for both (``commander_of``, 2.2, 2.12); "" when he gives them."""
+    pairs = attachments(state, p)
+    if not pairs:
+        return ""
+    how = attached_reading(p)
+    for army, c_in_c in pairs.items():
+        if how == "c_in_c" and issuer == army:
+            return (
+                f"{name_of(state, c_in_c)} is attached to {name_of(state, army)} (in base contact) and has taken over "
+                f"his command: {name_of(state, c_in_c)} gives the orders to his corps and divisions (2.2; "
+                "attached_chief_commands)"
+            )
+        if how == "army" and issuer == c_in_c:
+            return (
+                f"{name_of(state, army)} is in base contact with {name_of(state, c_in_c)} and acts as C-in-C: he "
+                "gives the orders to both their corps and divisions (2.12; attached_chief_commands)"
+            )
+    return ""
+
+
 def is_acting_chief(p: RuleParameters, c: Commander) -> bool:
     """True when the corps general ``c`` acts as his side's army chief (``acting_army_chiefs``)."""
     return c.echelon == Echelon.CORPS.value and acting_army_chiefs(p).get(c.side) == c.id

@@ -29,6 +29,8 @@ from battlestudio.rules.toe.common import (
     PENDING,
     corps_of,
     acting_army_chiefs,
+    command_taken_over,
+    commander_of,
     enemies_near,
     enemies_of,
     is_acting_chief,
@@ -310,7 +312,7 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
             return f"{issuer.name} has no order capacity left ({spent} of OAS {cap} spent this turn, 2.12)"
     t = req.order_type
     r_ech = _echelon_of(state, req.recipient)
-    direct = state.oob.superior(req.recipient) == req.issuer
+    direct = commander_of(state, p, req.recipient) == req.issuer  # 2.2, 2.12: an attached pair
     if t == "mission":
         if issuer.echelon != Echelon.C_IN_C.value or r_ech != Echelon.ARMY.value:
             return "mission orders go from the C-in-C to army generals (2.2)"
@@ -318,6 +320,9 @@ def check_request(state: GameState, p: RuleParameters, req: OrderRequest, budget
     if t == "move":
         return _check_move(state, p, req)
     if issuer.echelon in CHIEFS:
+        taken = command_taken_over(state, p, req.issuer) if t in CORPS_ORDERS else ""
+        if taken:
+            return taken
         if t not in CORPS_ORDERS:
             return f"a {issuer.echelon.replace('_', '-')} general gives A, H, T or M orders, not {t!r} (2.2-2.4)"
         if r_ech not in (Echelon.CORPS.value, Echelon.DIVISION.value) or not direct:
@@ -444,13 +449,18 @@ def _check_automatic_retreat(state: GameState, p: RuleParameters, req: OrderRequ
     """Why the corps general may not assign his corps an automatic retreat now ("" when he
     may): more than half its non-artillery units in U/FU or the enemy on his position, and the
     objective the rule gives, 1 m directly away from the enemy (2.9, ERRATA 4)."""
-    from battlestudio.rules.toe.checks import auto_retreat_objective, auto_retreat_reason
+    from battlestudio.rules.toe.checks import at_table_edge, auto_retreat_objective, auto_retreat_reason
 
     why = auto_retreat_reason(state, p, req.issuer)
     if not why:
         return (
             f"{name_of(state, req.issuer)}'s corps has no cause for an automatic retreat: neither more than half "
             "its non-artillery units in U/FU nor the enemy on his position (2.9)"
+        )
+    if at_table_edge(state, p, req.issuer, why):
+        return (
+            f"{name_of(state, req.issuer)} stands at the table edge on his line of retreat: an objective is a point "
+            "on the table and there is none further back (2.6, 2.9)"
         )
     obj = auto_retreat_objective(state, p, req.issuer, why)
     if req.objective is not None and _dist(req.objective, obj) > 0.5:

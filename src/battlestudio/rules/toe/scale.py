@@ -2,6 +2,8 @@
 
 Owns the conversions of Torden over Europa 1.1 and 1.3 (digest §2 and §4):
 
+* ground: 1 m on the table is 3 km of ground, 30 m per table cm (1.1, ``ground_scale_m_per_cm``
+  in toe.toml): ``table_cm`` of a real distance, ``ground_distance_cm`` between two places;
 * figures from men: ≈ 100 men per infantry figure, ≈ 80 per cavalry figure (1.1);
 * gun models from batteries and real guns: one third of the batteries of each gun category
   (12-pounder, horse, other foot) of a corps or army, counted with ordinary rounding, and at most
@@ -52,6 +54,61 @@ BATTERY_CATEGORY: Mapping[Subtype, str] = {
 """Artillery subtype → gun category."""
 
 _ORDER = [e.value for e in Echelon]
+
+
+GROUND_UNITS_M: Mapping[str, float] = {"m": 1.0, "km": 1000.0, "yd": 0.9144, "mile": 1609.344}
+"""Metres in one unit of a source's real distance (``table_cm``). Paces are not among them: a
+pace's length differs by army and period, so a source's paces are converted to metres first."""
+
+
+def ground_scale_m_per_cm(parameters: Mapping[str, Any] | None = None) -> float:
+    """Metres of ground per table cm: Torden over Europa 1.1 "1m. på terrænet ... svarer til 3 km"
+    = 3000 m / 100 cm = 30 (``ground_scale_m_per_cm`` in toe.toml, a scenario may override it).
+
+    Raises
+    ------
+    RuleRefused
+        naming the parameter for a value that is not a number above 0.
+    """
+    from battlestudio.rules.params import RuleParameters, RuleRefused
+
+    p = RuleParameters.for_ruleset("toe", parameters or {})
+    value = p.get("ground_scale_m_per_cm")
+    try:
+        scale = float(value)
+    except (TypeError, ValueError):
+        scale = math.nan
+    if not math.isfinite(scale) or scale <= 0:
+        raise RuleRefused(f"parameter ground_scale_m_per_cm must be metres per table cm above 0, got {value!r} (1.1)")
+    return scale
+
+
+def table_cm(distance: float, unit: str = "m", parameters: Mapping[str, Any] | None = None) -> float:
+    """A real distance (``distance`` in ``unit``: m, km, yd or mile) as table cm at the ground
+    scale (1.1: 3 km → 100 cm).
+
+    Raises
+    ------
+    ValueError
+        for a unit not in ``GROUND_UNITS_M`` or a distance that is not a finite number >= 0.
+    """
+    if unit not in GROUND_UNITS_M:
+        raise ValueError(f"unknown distance unit {unit!r}; use one of {', '.join(GROUND_UNITS_M)}")
+    d = float(distance)
+    if not math.isfinite(d) or d < 0:
+        raise ValueError(f"a distance must be a number >= 0, got {distance!r}")
+    return d * GROUND_UNITS_M[unit] / ground_scale_m_per_cm(parameters)
+
+
+def ground_distance_cm(
+    a: tuple[float, float], b: tuple[float, float], parameters: Mapping[str, Any] | None = None
+) -> float:
+    """The table cm between two places ``a`` and ``b`` (WGS84 lon, lat degrees): their geodesic
+    distance on the WGS84 ellipsoid (pyproj) at the ground scale (1.1)."""
+    from pyproj import Geod
+
+    metres = float(Geod(ellps="WGS84").inv(a[0], a[1], b[0], b[1])[2])
+    return table_cm(metres, "m", parameters)
 
 
 class ConversionWarning(str):

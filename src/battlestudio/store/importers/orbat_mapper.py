@@ -70,7 +70,7 @@ from battlestudio.replay.events import (
     UnitRemoved,
 )
 from battlestudio.replay.order_events import Attached
-from battlestudio.rules.toe.scale import figures_from_men
+from battlestudio.rules.toe.scale import figures_from_men, ground_scale_m_per_cm
 from battlestudio.store.importers.common import ImportResult
 from battlestudio.store.importers.orbat_mapper_read import (
     Entry,
@@ -85,7 +85,8 @@ from battlestudio.store.importers.orbat_mapper_sidc import COMMANDER_ECHELON, DE
 from battlestudio.store.importers.orbat_mapper_upgrade import upgrade
 
 DEFAULT_TURN_MINUTES = ScenarioInfo().turn_minutes
-DEFAULT_GROUND_SCALE = ScenarioInfo().ground_scale
+DEFAULT_GROUND_SCALE = ground_scale_m_per_cm()
+"""Metres per table cm of an import that states none: Torden over Europa 1.1, 1 m = 3 km."""
 PHASE = "movement"
 """Phase id of the one phase each imported turn has."""
 ORDER_STATE_BY_STATUS = {s.value.lower(): s.value for s in OrderState}
@@ -203,7 +204,8 @@ def import_orbat_mapper(
         where the table lies; None: the one a BattleStudio export embedded, else (``derive``)
         one derived from the extent of the file's places.
     ground_scale : float | None
-        metres per table cm (default: the embedded one, else 30).
+        metres per table cm (default: the embedded one, else Torden over Europa's 1 m = 3 km,
+        1.1: ``DEFAULT_GROUND_SCALE``).
     turn_minutes : int | None
         minutes per turn (default 15).
     start : datetime | str | None
