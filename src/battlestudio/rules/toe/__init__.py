@@ -275,6 +275,9 @@ class TordenOverEuropa(RulesetDefaults):
         return change
 
     def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck:
+        """A unit's move against chapter 4 (``march``), a general's against 2.4 (``command``)."""
+        if request.unit in state.commanders and request.unit not in state.units:
+            return command.general_move_check(state, params_for(params), request)
         return march.check_move(state, params_for(params), request)
 
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:
