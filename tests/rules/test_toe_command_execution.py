@@ -252,3 +252,16 @@ def test_the_umpires_unlimbering_is_held_to_2_7_under_an_attack_order():
     no_order = GameSession(Battle(scenario, []), params={**ENGINE, "toe.fire_table.artillery": table})
     no_order.advance_to("movement")
     assert toe.formation_change(no_order.state, BATTERY, "unlimbered", no_order.params) is not None
+
+
+def test_a_faster_formation_does_not_carry_a_unit_through_the_woods():
+    """2.5 and 2.7 together: the 40e Ligne in line, held short of Suchet by its 4 cm and barred by
+    the wood, does not form column to march through the wood; it makes its longest move."""
+    lengths = {"toe.march_length_cm.infantry.line": 4, "toe.march_length_cm.infantry.column": 30}
+    near = TerrainFeature("near-woods", TerrainKind.WOODS, box(430.0, 151.0, 460.0, 175.0), name="Closewood")
+    s = session(params=lengths, units={COL40: {"formation": Formation.LINE}}, terrain=(near,))
+    before = s.state
+    res = execute(s)
+    assert s.state.units[COL40].formation is Formation.LINE, res.explanation
+    end = s.state.units[COL40].position
+    assert not any("woods" in x for x in check(s, before, COL40, end, (near,)).problems)

@@ -434,6 +434,8 @@ def _faster(
         end = (round(x0 + (x1 - x0) * share, 2), round(y0 + (y1 - y0) * share, 2))
         if general.distance(there.units[u.id].moved(end, u.facing).footprint()) > reach + 1e-6:
             continue
+        if _terrain_problems(_check(there, p, req, u.id, (u.position, end))):
+            continue  # the terrain bars that way in any formation (2.7: its longest move stands)
         paid = (
             f"{cost:g} cm paid for the change (formation_change_cm)"
             if cost is not None
