@@ -110,6 +110,9 @@ def test_in_the_turn_the_attack_order_arrives_squares_form_column_and_batteries_
     assert math.dist(before.units[BATTERY].position, s.state.units[BATTERY].position) > 15.0
     kinds = [e.kind for e in s.log.events[-len(res.outcome.events) :]]
     assert kinds.index("formation_changed") < kinds.index("moved")
+    # made once: carried out again this turn nothing limbers again (Lannes, engaged, stays)
+    again = next(a for a in s.actions(LANNES) if a.id == "execute_order")
+    assert not again.legal and "engaged" in again.unavailable and "formation changes" not in again.unavailable
 
 
 def test_the_change_only_reading_spends_the_turn_on_the_changes():
@@ -118,11 +121,15 @@ def test_the_change_only_reading_spends_the_turn_on_the_changes():
     s = session(params={"toe.attack_receipt_turn": "change_only"}, units={COL34: {"formation": Formation.SQUARE}})
     before = s.state
     res = execute(s)
-    assert {e.kind for e in res.outcome.events} == {"formation_changed"}
+    assert {e.kind for e in res.outcome.events} == {"formation_changed", "command_state_changed"}
     assert s.state.units[COL34].formation is Formation.COLUMN
     assert s.state.commanders[LANNES].position == before.commanders[LANNES].position
     assert s.state.units[COL40].position == before.units[COL40].position
     assert "the corps does not move this turn" in res.explanation
+    again = next(a for a in s.actions(LANNES) if a.id == "execute_order")
+    assert not again.legal and "moves from the next turn" in again.unavailable and "2.7" in again.unavailable
+    assert s.act(ActionRequest("execute_order", LANNES)).status == "refused"
+    assert s.state.commanders[LANNES].position == before.commanders[LANNES].position
 
 
 def test_in_a_later_turn_no_formation_is_changed_for_the_move():

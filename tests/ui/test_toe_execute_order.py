@@ -87,6 +87,10 @@ def test_the_attack_order_is_carried_out_with_its_formation_changes_and_the_arti
     assert after.units[BATTERY].formation is Formation.UNLIMBERED
     assert math.dist(before.units[BATTERY].position, after.units[BATTERY].position) > 25.0
     outcome = panel.outcome.toPlainText()
+    panel.refresh()  # carried out: not offered again this turn (Lannes is engaged; the changes are made)
+    assert panel.set_subject(LANNES) and not panel.select_action("execute_order")
+    row = next(panel.list.item(r) for r in range(panel.list.count()) if panel._id_at(r) == "execute_order")
+    assert not row.flags() & Qt.ItemFlag.ItemIsEnabled and "Not now" in row.text() and "engaged" in row.text()
     assert "full march speed" in outcome and "unlimbers: within Lannes's command distance" in outcome
     play.undo()  # one undo step takes it all back
     assert play.session.state.units[SQUARE].formation is Formation.SQUARE

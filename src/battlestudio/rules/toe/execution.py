@@ -42,6 +42,7 @@ from battlestudio.model.geometry import Point
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
 from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.flow_events import FormationChanged, Moved
+from battlestudio.replay.order_events import CommandStateChanged
 from battlestudio.replay.state import GameState
 from battlestudio.rules.actions import ActionHandler, ActionOutcome, ActionPreview, ActionRequest, ActionSpec
 from battlestudio.rules.dice import DiceSource
@@ -68,6 +69,9 @@ RECEIPT_TURN = "attack_receipt_turn"
 """Assumed parameter (toe.toml, 2.7): whether the corps moves in the turn its attack order arrives."""
 
 RECEIPT_READINGS = ("change_and_move", "change_only")
+
+RECEIPT_FLAG = "receipt_changes"
+"""``CommandStateChanged`` state: the turn a corps made its 2.7 turn-of-receipt formation changes."""
 
 TERRAIN_SECTION = "(4.7)."
 """How the move check's terrain problems end (woods, walls, impassable ground; ``march``)."""
@@ -99,6 +103,9 @@ def _spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | Non
         spec = replace(spec, parameters=(unlimber,))
     if order is None:
         return replace(spec, unavailable=f"{c.name} has no standing order: he holds (2.8)")
+    resting = _resting(state, p, subject)
+    if resting:
+        return replace(spec, unavailable=resting)
     try:
         help_ = movement.legal_move(state, p, subject)
     except RuleRefused as exc:
@@ -109,11 +116,14 @@ def _spec(state: GameState, p: RuleParameters, subject: str) -> ActionSpec | Non
 
 
 def _preview(state: GameState, req: ActionRequest, p: RuleParameters) -> ActionPreview:
+    resting = _resting(state, p, req.subject)
+    if resting:
+        return ActionPreview(req.action, req.subject, False, reason=resting)
     help_ = movement.legal_move(state, p, req.subject)
     text = help_.explanation
     changes = _receipt_changes(state, p, req.subject)
     if changes:
-        text += " " + _receipt_text(state, p, changes)
+        text = _receipt_text(state, p, changes) + " " + text
     return ActionPreview(req.action, req.subject, True, explanation=text)
 
 
@@ -151,12 +161,27 @@ def _receipt_changes(state: GameState, p: RuleParameters, cid: str) -> list[tupl
         return []
     if int(order.parameters.get("delivered_turn", order.turn_issued)) != state.turn:
         return []
+    if state.flags.get(f"{RECEIPT_FLAG}:{cid}") == state.turn:
+        return []  # made once, in this turn's first execution
     out = []
     for u in corps_units(state, cid):
         f = _needed_formation(u)
         if f is not None:
             out.append((u, f))
     return out
+
+
+def _resting(state: GameState, p: RuleParameters, cid: str) -> str:
+    """Why ``cid``'s corps does not move again this turn ("" when it may): under the reading
+    ``attack_receipt_turn`` = 'change_only' the turn its attack order arrived goes on the
+    formation changes once they are made (2.7)."""
+    if state.flags.get(f"{RECEIPT_FLAG}:{cid}") != state.turn or _receipt_reading(p) != "change_only":
+        return ""
+    name = state.commanders[cid].name if cid in state.commanders else cid
+    return (
+        f"{name}'s corps made the formation changes its attack needs this turn and moves from the next turn "
+        f"(2.7; toe.{RECEIPT_TURN} = 'change_only')"
+    )
 
 
 def _receipt_text(state: GameState, p: RuleParameters, changes: list[tuple[Unit, Formation]]) -> str:
@@ -530,10 +555,24 @@ def _pay_changes(
 def _resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: DiceSource) -> ActionOutcome:
     cid = req.subject
     help_ = movement.legal_move(state, p, cid)
+    resting = _resting(state, p, cid)
+    if resting:
+        return ActionOutcome("refused", resting)
     changes = _receipt_changes(state, p, cid)
     change_events, costs, change_notes = _receipt_events(state, p, req, changes)
     if changes:
         change_notes.insert(0, _receipt_text(state, p, changes))
+        change_events.append(
+            CommandStateChanged(
+                turn=state.turn,
+                side=state.side,
+                phase=state.phase,
+                subject=cid,
+                state=RECEIPT_FLAG,
+                value=state.turn,
+                reason="the formation changes of the turn the attack order arrived (2.7)",
+            )
+        )
         if _receipt_reading(p) == "change_only":
             return ActionOutcome("resolved", " ".join(change_notes), tuple(change_events))
     work = _apply(state, change_events)
