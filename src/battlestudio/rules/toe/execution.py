@@ -70,7 +70,7 @@ RECEIPT_TURN = "attack_receipt_turn"
 
 RECEIPT_READINGS = ("change_and_move", "change_only")
 
-RECEIPT_FLAG = "receipt_changes"
+RECEIPT_FLAG = "formation_changes_made_in_turn"
 """``CommandStateChanged`` state: the turn a corps made its 2.7 turn-of-receipt formation changes."""
 
 TERRAIN_SECTION = "(4.7)."
@@ -570,7 +570,7 @@ def _resolve(state: GameState, req: ActionRequest, p: RuleParameters, dice: Dice
                 subject=cid,
                 state=RECEIPT_FLAG,
                 value=state.turn,
-                reason="the formation changes of the turn the attack order arrived (2.7)",
+                reason="2.7: the attack order arrived this turn",
             )
         )
         if _receipt_reading(p) == "change_only":
