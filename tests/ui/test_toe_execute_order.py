@@ -4,7 +4,8 @@ order dialog; in the movement phase the dock's "Carry out the standing order" pr
 formation changes the move needs in the turn the order arrives (the square forms column, the
 unlimbered battery limbers), offers the "batteries unlimber where they may" box, and Roll records
 the changes, Lannes' move, his troops following, the battery's full-speed move towards the corps
-and its unlimbering within his command distance, as one undo step."""
+and its unlimbering within his command distance, as one undo step; the Properties ▸ Formation
+combo refuses to unlimber a battery out of his command distance and out of range."""
 
 from __future__ import annotations
 
@@ -29,10 +30,11 @@ OBJECTIVE = (420.0, 200.0)
 SEED = 3  # the dice that deliver Napoleon's order to Lannes
 
 
-def _jena(tmp_path: Path) -> Path:
+def _jena(tmp_path: Path, **battery) -> Path:
     s = store.load(JENA).scenario
-    s.info = replace(s.info, parameters={**s.info.parameters, **ENGINE})
+    s.info = replace(s.info, parameters={**s.info.parameters, **ENGINE, **battery.pop("params", {})})
     s.units[SQUARE] = replace(s.units[SQUARE], formation=Formation.SQUARE)
+    s.units[BATTERY] = replace(s.units[BATTERY], **battery)
     path = tmp_path / "jena-attack.battle.json"
     store.save(Battle(s, []), path)
     return path
@@ -95,3 +97,31 @@ def test_the_attack_order_is_carried_out_with_its_formation_changes_and_the_arti
     play.undo()  # one undo step takes it all back
     assert play.session.state.units[SQUARE].formation is Formation.SQUARE
     assert play.session.state.units[BATTERY].position == before.units[BATTERY].position
+
+
+def test_the_properties_combo_refuses_to_unlimber_out_of_command_distance_and_range(qtbot, tmp_path, monkeypatch):
+    """Under Lannes' attack order his limbered battery 85 cm behind him, with the scenario's
+    Table 6 reaching 40 cm, is refused the change to unlimbered in Properties ▸ Formation: the
+    status bar names 2.7 and nothing is recorded (2.7 'Artilleri kan når dette er indenfor
+    skudafstand, af fjenden eller indenfor korpschefens kommandoafstand foretage afprodsning')."""
+    from tests.ui.test_formation_change import pick_from_list
+
+    ModalRecorder(monkeypatch)
+    w = make_window(qtbot, tmp_path)
+    table = {"zones_cm": [10, 20, 40], "losses": [[1], [1], [1]]}
+    path = _jena(
+        tmp_path, formation=Formation.LIMBERED, position=(409.5, 60.0), params={"toe.fire_table.artillery": table}
+    )
+    assert w.files.open_path(path, ask=False)
+    w.play_view.seed = SEED
+    w.play_view.actions["start"].trigger()
+    play = w.document
+    _attack_order(qtbot, w)
+    w.play_view.actions["next_phase"].trigger()
+    assert tuple(play.session.key) == (1, "french", "movement")
+    play.set_selection({BATTERY})
+    n = len(play.log)
+    pick_from_list(qtbot, w, Formation.UNLIMBERED)
+    said = w.statusBar().currentMessage()
+    assert len(play.log) == n and play.session.state.units[BATTERY].formation is Formation.LIMBERED
+    assert "may not unlimber here" in said and "2.7" in said and "Lannes" in said, said
