@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from shapely.geometry import box
 
 from battlestudio import store
@@ -216,9 +217,11 @@ def test_a_unit_held_short_of_command_forms_the_faster_formation_that_regains_it
     assert math.dist(before.units[COL40].position, slow.state.units[COL40].position) <= 4.0 + 0.05
 
 
-def test_the_plain_follow_move_is_what_the_action_starts_from():
-    """The action's troops start from ``rules.following.follow_moves`` (2.5): with no terrain, no
-    battery and no formation to change, each unit goes by Lannes' displacement."""
+def test_a_battery_with_the_corps_follows_it_and_hurries_under_the_other_reading():
+    """The battery limbered at (409.5, 134) is with the corps: following Lannes it stays within
+    his command distance, so it follows him as the 40e Ligne does (``rules.following``, the
+    assumed ``artillery_towards_corps`` = 'outside'); under 'always' it moves its full 30 cm
+    straight towards him instead."""
     s = session(units={BATTERY: {"formation": Formation.LIMBERED}})
     before = s.state
     help_ = s.legal_move(LANNES)
@@ -228,9 +231,17 @@ def test_the_plain_follow_move_is_what_the_action_starts_from():
         for e in follow_moves(before, LANNES, d, turn=1, side="french", phase="movement", table=s.table)
         if isinstance(e, Moved)
     }
-    execute(s)
+    res = execute(s)
     assert s.state.units[COL40].position == plain[COL40]
-    assert s.state.units[BATTERY].position != plain[BATTERY]
+    assert s.state.units[BATTERY].position == plain[BATTERY] and "full march speed" not in res.explanation
+    hurry = session(
+        params={"toe.artillery_towards_corps": "always"}, units={BATTERY: {"formation": Formation.LIMBERED}}
+    )
+    res = execute(hurry)
+    assert hurry.state.units[BATTERY].position != plain[BATTERY] and "full march speed" in res.explanation
+    assert math.dist(before.units[BATTERY].position, hurry.state.units[BATTERY].position) == pytest.approx(
+        30.0, abs=0.02
+    )
 
 
 def test_the_umpires_unlimbering_is_held_to_2_7_under_an_attack_order():

@@ -56,7 +56,7 @@ def _attack_order(qtbot, w) -> None:
 def test_the_attack_order_is_carried_out_with_its_formation_changes_and_the_artillery(qtbot, tmp_path, monkeypatch):
     ModalRecorder(monkeypatch)
     w = make_window(qtbot, tmp_path)
-    assert w.files.open_path(_jena(tmp_path), ask=False)
+    assert w.files.open_path(_jena(tmp_path, position=(409.5, 115.0)), ask=False)  # the battery behind the corps
     w.play_view.seed = SEED
     w.play_view.actions["start"].trigger()
     play = w.document

@@ -12,8 +12,10 @@ Besides following him, the action carries out what 2.5 and 2.7 ask of the troops
   battery limbers (4.6.3). Whether the corps also moves in that turn is the assumed
   ``attack_receipt_turn`` ("change_and_move"; "change_only": the turn goes on the changes);
 * 2.7 "Artilleri skal bevæge sig med sin maksimale marchhastighed mod korpset": a limbered
-  battery of the corps moves its full march length straight towards the corps general's new
-  place (no further than his base), not by his displacement; "Artilleri kan når dette er
+  battery of the corps that following him would leave outside the corps general's command
+  distance moves its full march length straight towards his new place (no further than his
+  base), not by his displacement (assumed ``artillery_towards_corps`` "outside"; "always": every
+  limbered battery does); "Artilleri kan når dette er
   indenfor skudafstand, af fjenden eller indenfor korpschefens kommandoafstand foretage
   afprodsning": with ``unlimber`` the batteries that end within the corps general's command
   distance or within range of an enemy (Table 6's last zone, when the scenario gives it)
@@ -34,9 +36,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from battlestudio.model.formations import arm_formation_problem, formation_problem
+from shapely.affinity import translate
 from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
+
+from battlestudio.model.formations import arm_formation_problem, formation_problem
 
 from battlestudio.model.geometry import Point
 from battlestudio.model.units import Arm, Formation, OrderState, Unit
@@ -69,6 +73,11 @@ RECEIPT_TURN = "attack_receipt_turn"
 """Assumed parameter (toe.toml, 2.7): whether the corps moves in the turn its attack order arrives."""
 
 RECEIPT_READINGS = ("change_and_move", "change_only")
+
+ARTILLERY_READING = "artillery_towards_corps"
+"""Assumed parameter (toe.toml, 2.7): which batteries move at full speed towards the corps."""
+
+ARTILLERY_READINGS = ("outside", "always")
 
 RECEIPT_FLAG = "formation_changes_made_in_turn"
 """``CommandStateChanged`` state: the turn a corps made its 2.7 turn-of-receipt formation changes."""
@@ -249,15 +258,30 @@ def _artillery_moves(
     state: GameState, p: RuleParameters, cid: str, end: Point, events: Sequence[BattleEvent]
 ) -> tuple[list[BattleEvent], list[str]]:
     """2.7: each limbered battery of the corps moves its full march length straight towards the
-    corps general at ``end`` (no further than his base) instead of by his displacement."""
-    guns = {u.id: u for u in corps_units(state, cid) if u.arm is Arm.ARTILLERY and u.formation is Formation.LIMBERED}
+    corps general at ``end`` (no further than his base) instead of by his displacement; under
+    the assumed ``artillery_towards_corps`` = "outside" only one that following him would leave
+    outside his command distance at ``end`` (the others are with the corps and follow him)."""
+    how = str(p.get(ARTILLERY_READING))
+    if how not in ARTILLERY_READINGS:
+        raise RuleRefused(
+            f"toe.{ARTILLERY_READING} = {how!r} is not a reading of 2.7's artillery move; use one of "
+            f"{', '.join(ARTILLERY_READINGS)}"
+        )
+    follows = {e.id: e for e in events if isinstance(e, Moved)}
+    guns = {}
+    for u in corps_units(state, cid):
+        if u.arm is not Arm.ARTILLERY or u.formation is not Formation.LIMBERED:
+            continue
+        if u.state in (OrderState.FU.value, OrderState.ELIMINATED.value):
+            continue
+        if how == "outside" and _with_the_corps(state, p, cid, end, u, follows.get(u.id)):
+            continue
+        guns[u.id] = u
     if not guns:
         return list(events), []
     out: list[BattleEvent] = [e for e in events if not (isinstance(e, Moved) and e.id in guns)]
     notes = []
     for u in guns.values():
-        if u.state in (OrderState.FU.value, OrderState.ELIMINATED.value):
-            continue
         length = march_length(p, u)
         fp = u.footprint()
         gap = fp.centroid.distance(SPoint(end))
@@ -280,6 +304,18 @@ def _artillery_moves(
             "marchhastighed mod korpset')."
         )
     return out, notes
+
+
+def _with_the_corps(state: GameState, p: RuleParameters, cid: str, end: Point, u: Unit, follow: Moved | None) -> bool:
+    """Whether battery ``u``, moved by its follow move ``follow`` (None: it stays), stands
+    within the corps general's command distance once he is at ``end`` (cm)."""
+    reach = required_reach(state, cid, p)
+    if reach is None:
+        return False
+    fp = u.footprint()
+    if follow is not None and len(follow.path) >= 2:
+        fp = translate(fp, follow.path[-1][0] - u.position[0], follow.path[-1][1] - u.position[1])
+    return bool(base_of(state.commanders[cid].moved(end)).distance(fp) <= reach + 1e-6)
 
 
 def may_unlimber(state: GameState, p: RuleParameters, cid: str, u: Unit) -> str:
