@@ -382,19 +382,6 @@ def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None
     return Budget("OAS", cap, spent, cap - spent)
 
 
-__all__ = [
-    "CommandReport",
-    "check_command",
-    "command_reach",
-    "fmt_cm",
-    "oas_budget",
-    "order_budget",
-    "parse_zones",
-    "required_reach",
-    "zones_for",
-]
-
-
 def general_move_check(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveCheck:
     """A general's drag (``req.unit`` a commander id) checked against 2.4: a general of a corps
     within the corps general's command distance "må ikke frivilligt forlade korpsgeneralens
@@ -437,3 +424,17 @@ def _cavalry_only(state: GameState, cid: str) -> bool:
     """Whether every tactical unit under ``cid`` is cavalry (and he has some): 4.9's exception."""
     units = [state.units[n] for n in state.oob.all_subordinates(cid) if n in state.units]
     return bool(units) and all(u.arm is Arm.CAVALRY for u in units)
+
+
+__all__ = [
+    "CommandReport",
+    "check_command",
+    "command_reach",
+    "fmt_cm",
+    "general_move_check",
+    "oas_budget",
+    "order_budget",
+    "parse_zones",
+    "required_reach",
+    "zones_for",
+]
