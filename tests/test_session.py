@@ -387,5 +387,13 @@ def test_carrying_out_the_order_is_an_action_of_the_movement_phase(jena_scenario
     res = s.act(ActionRequest("execute_order", LANNES))
     assert res.status == "resolved" and "follow him (2.5)" in res.explanation
     twin.execute_order(LANNES)
-    assert s.state.units == twin.state.units and s.state.commanders == twin.state.commanders
+    assert s.state.commanders == twin.state.commanders
+    # the action also makes 2.7's turn-of-receipt changes (the unlimbered battery limbers) and
+    # moves the battery at its full speed towards the corps: everyone else as the session moves them
+    battery = "french-v-corps-foot-guns-1"
+    assert s.state.units[battery].formation.value == "limbered" and "unlimbered → limbered" in res.explanation
+    assert twin.state.units[battery].formation.value == "unlimbered"
+    assert {k: v for k, v in s.state.units.items() if k != battery} == {
+        k: v for k, v in twin.state.units.items() if k != battery
+    }
     assert len(s.log) > n + 1

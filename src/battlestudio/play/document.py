@@ -372,9 +372,11 @@ class PlayDocument(Document):
             return out
 
         # the table as the drag found it: the moved units where they stood at its start
-        before = self.timeline.state.with_records([rec for kind, rec in start.values() if kind == "units"])
+        before = self.timeline.state.with_records(
+            [rec for kind, rec in start.values() if kind in ("units", "commanders")]
+        )
         changes = self._record_gesture(text, key, build)
-        units = [rid for rid, (kind, _rec) in start.items() if kind == "units"]
+        units = [rid for rid, (kind, _rec) in start.items() if kind in ("units", "commanders")]
         self._last_move = (before, units, (dx, dy)) if changes else None  # none: the drag was taken back
         return changes
 
@@ -393,19 +395,28 @@ class PlayDocument(Document):
     """At most this many units of one drag are checked against the movement rules."""
 
     def move_checks(self, state: GameState, ids: Iterable[str], delta: Point) -> list[MoveCheck]:
-        """The ruleset's movement check (``move_check``, e.g. Torden over Europa 4.1-4.7) of the
-        units ``ids`` moved by ``delta`` cm from where they stand in ``state``; empty when not
-        recording or the ruleset has no movement rules."""
+        """The ruleset's movement check (``move_check``, e.g. Torden over Europa 4.1-4.7, 2.4 for
+        a general) of the units and generals ``ids`` moved by ``delta`` cm from where they stand
+        in ``state``, each with the other generals of the drag moved; empty when not recording or
+        the ruleset has no movement rules."""
         session = self.session
         if session is None:
             return []
         info = self.base.scenario.info
         terrain = tuple(self.base.scenario.terrain.values())
         out = []
+        ids = list(ids)
+        generals = [g for g in ids if g in state.commanders]
         for uid in ids:
-            u = state.units.get(uid)
+            u = state.units.get(uid) or state.commanders.get(uid)  # a general's drag too (ToE 2.4)
             if u is None:
                 continue
+            if uid in state.commanders and state.oob.superior(uid) in generals:
+                continue  # dragged with his superior: no distance to him changes
+            at = state  # the generals dragged along stand where the drag takes them
+            others = [state.commanders[g] for g in generals if g != uid]
+            if others:
+                at = state.with_records(c.moved((c.position[0] + delta[0], c.position[1] + delta[1])) for c in others)
             req = MoveRequest(
                 uid,
                 (u.position, (u.position[0] + delta[0], u.position[1] + delta[1])),
@@ -415,7 +426,7 @@ class PlayDocument(Document):
                 tuple(self.base.scenario.towns.values()),
             )
             try:
-                found = session.ruleset.move_check(state, req, session.params)
+                found = session.ruleset.move_check(at, req, session.params)
             except RuleRefused:
                 continue
             if found is not None:
@@ -428,7 +439,7 @@ class PlayDocument(Document):
         if not ids or len(ids) > self.MOVE_CHECK_LIMIT:
             return
         checks = self.move_checks(before, ids, delta)
-        names = {u: before.units[u].name for u in ids if u in before.units}
+        names = {u: r.name for u in ids if (r := before.units.get(u) or before.commanders.get(u)) is not None}
         bad = [c for c in checks if not c.legal or c.leaves_table]
         if bad:
             said = " ".join(f"{names.get(c.unit, c.unit)}: {c.explanation}" for c in bad)

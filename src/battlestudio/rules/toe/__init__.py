@@ -42,7 +42,7 @@ from battlestudio.replay.state import GameState
 from battlestudio.rules.toe.combat_marks import CombatMarked
 from battlestudio.rules.toe.actions import ACTIONS
 from battlestudio.rules.dice import DiceSource
-from battlestudio.rules.params import MISSING, RuleParameters, load_ruleset_file
+from battlestudio.rules.params import MISSING, RuleParameters, RuleRefused, load_ruleset_file
 from battlestudio.rules.dependencies import DIRECT_SUPERIOR
 from battlestudio.rules.odds import Odds
 from battlestudio.rules.protocol import (
@@ -62,8 +62,9 @@ from battlestudio.rules.protocol import (
     StateMachineSpec,
 )
 from battlestudio.model.formations import FormationChange
+from battlestudio.model.units import Formation
 from battlestudio.rules.moves import MoveCheck, MoveRequest
-from battlestudio.rules.toe import checks, command, control, formations, march, movement, orders
+from battlestudio.rules.toe import checks, command, control, execution, formations, march, movement, orders
 from battlestudio.rules.toe.common import RatingOutOfRange, params_for
 from battlestudio.rules.toe.odds import toe_odds
 from battlestudio.rules.toe.report import orders_report
@@ -265,11 +266,18 @@ class TordenOverEuropa(RulesetDefaults):
         """A unit changing formation (1.6, 1.7, 4.4, 4.5): where it stands afterwards and what
         it costs; raises ``RuleRefused`` naming the rule that forbids it. ``terrain`` and
         ``table`` (width, height cm) are the scenario's, for the room to unfold into (1.7)."""
-        return formations.formation_change(
-            state, params_for(params), unit_id, formation, column_ranks, terrain=terrain, table=table
-        )
+        p = params_for(params)
+        change = formations.formation_change(state, p, unit_id, formation, column_ranks, terrain=terrain, table=table)
+        if formation == Formation.UNLIMBERED.value and state.units[unit_id].formation is not Formation.UNLIMBERED:
+            refusal = execution.unlimber_refusal(state, p, unit_id)
+            if refusal:
+                raise RuleRefused(refusal)
+        return change
 
     def move_check(self, state: GameState, request: MoveRequest, params: Mapping[str, Any]) -> MoveCheck:
+        """A unit's move against chapter 4 (``march``), a general's against 2.4 (``command``)."""
+        if request.unit in state.commanders and request.unit not in state.units:
+            return command.general_move_check(state, params_for(params), request)
         return march.check_move(state, params_for(params), request)
 
     def legal_move(self, state: GameState, commander_id: str, params: Mapping[str, Any]) -> movement.MoveHelp:

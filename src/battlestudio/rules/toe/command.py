@@ -10,6 +10,7 @@ attack outside command distance (4.9). The findings are worded in ``findings``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,9 +19,10 @@ import shapely
 
 from battlestudio.model.command_geometry import command_distances, within_command_many
 from battlestudio.model.geometry import TINY
-from battlestudio.model.units import Commander, Echelon, OrderState, Unit, footprints
+from battlestudio.model.units import Arm, Commander, Echelon, OrderState, Unit, footprints
 from battlestudio.replay.order_events import oas_spent
 from battlestudio.replay.state import GameState
+from battlestudio.rules.moves import MoveCheck, MoveRequest
 from battlestudio.rules.params import MissingParameterError, RuleParameters, RuleRefused
 from battlestudio.rules.protocol import Budget, CommandReach, OutOfCommandFinding, ZoneBand
 from battlestudio.rules.toe.common import (
@@ -32,6 +34,7 @@ from battlestudio.rules.toe.common import (
     division_command_distance,
     RatingOutOfRange,
     is_chief,
+    is_detached,
     issuing_echelon,
     order_capacity,
 )
@@ -379,11 +382,56 @@ def order_budget(state: GameState, p: RuleParameters, cid: str) -> Budget | None
     return Budget("OAS", cap, spent, cap - spent)
 
 
+def general_move_check(state: GameState, p: RuleParameters, req: MoveRequest) -> MoveCheck:
+    """A general's drag (``req.unit`` a commander id) checked against 2.4: a general of a corps
+    within the corps general's command distance "må ikke frivilligt forlade korpsgeneralens
+    kommandoafstand" — he may not leave it voluntarily; measured base to base (cm). Not judged
+    for a detached general (2.11), the general of cavalry only (4.9), one already outside, or a
+    corps general (2.1: he may move away from his subordinates). ``allowed_cm`` is None: no
+    march length binds a general. Raises ``RuleRefused`` for an unknown commander, a path of
+    fewer than 2 points or a missing corps command distance."""
+    c = state.commanders.get(req.unit)
+    if c is None:
+        raise RuleRefused(f"no general {req.unit!r} on the table")
+    if len(req.path) < 2:
+        raise RuleRefused(f"{c.name}: a move needs a path of at least 2 points")
+    used = sum(math.dist(a, b) for a, b in zip(req.path, req.path[1:], strict=False))
+    problems: list[str] = []
+    sup = state.oob.superior(c.id)
+    chief = state.commanders.get(sup) if sup is not None else None
+    if (
+        chief is not None
+        and chief.echelon == Echelon.CORPS.value
+        and sup not in state.off_table
+        and c.echelon != Echelon.CORPS.value
+        and not is_detached(state, c.id)
+        and not _cavalry_only(state, c.id)
+    ):
+        reach = required_reach(state, chief.id, p)
+        if reach is not None:
+            at = base_of(chief)
+            was, now = at.distance(base_of(c)), at.distance(base_of(c.moved(req.path[-1])))
+            if was <= reach + TINY and now > reach + TINY:
+                problems.append(
+                    f"{c.name} would leave {chief.name}'s command distance ({now:.1f} cm, {reach:g} cm allowed): "
+                    "generals of a corps may not leave it voluntarily (2.4 'må ikke frivilligt forlade "
+                    "korpsgeneralens kommandoafstand')."
+                )
+    return MoveCheck(c.id, not problems, used, None, tuple(problems))
+
+
+def _cavalry_only(state: GameState, cid: str) -> bool:
+    """Whether every tactical unit under ``cid`` is cavalry (and he has some): 4.9's exception."""
+    units = [state.units[n] for n in state.oob.all_subordinates(cid) if n in state.units]
+    return bool(units) and all(u.arm is Arm.CAVALRY for u in units)
+
+
 __all__ = [
     "CommandReport",
     "check_command",
     "command_reach",
     "fmt_cm",
+    "general_move_check",
     "oas_budget",
     "order_budget",
     "parse_zones",
