@@ -62,6 +62,9 @@ def test_values_are_read_and_checked_against_the_rulesets_kind(elchingen):
     assert check_value(rows["engage_distance_cm"], -3) == "it must not be negative"
     assert check_value(rows["zones_cm.army"], [20, 40]) == "it must be a list of 3 values"
     assert check_value(rows["corps_command_distance_cm"], "far") == "it must be a number"  # no example: a number
+    # a missing length in cm takes no negative number (a fresh tester set march_length_cm.infantry = -30)
+    assert check_value(rows["corps_command_distance_cm"], -30) == "it must not be negative"
+    assert check_value(rows["corps_command_distance_cm"], 30) == ""
     assert check_value(rows["command_modifiers"], {"good roads": 1}) == ""
 
 

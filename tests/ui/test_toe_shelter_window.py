@@ -77,9 +77,16 @@ def test_a_sheltered_battery_sends_the_attack_to_its_unit_and_is_lost_with_it(qt
     kind = panel.form.widgets["kind"][0]
     assert [kind.itemData(i) for i in range(kind.count()) if kind.itemData(i)] == ["shelter"]  # 5.3.2
     assert "Table 3" in panel.umpire_line.text()
+    # the roll's result is the umpire's: nothing is recorded until he enters it (a fresh tester's
+    # first Enter result recorded "failed" from a check box he never saw)
+    panel.update_preview()
+    assert not panel.enter_button.isEnabled() and "Fill in:" in panel.preview.toPlainText()
     for box in panel.umpire_form.widgets["passed"]:
         if isinstance(box, QCheckBox):
+            assert box.checkState() == Qt.CheckState.PartiallyChecked
             box.setChecked(True)
+    panel.update_preview()
+    assert panel.enter_button.isEnabled()
     qtbot.mouseClick(panel.enter_button, Qt.MouseButton.LeftButton)
     assert "It moves into Bde von Pelet (5.3.2)" in panel.outcome.toPlainText()
     assert doc.session.state.flags[f"attack_declared:{HUSSARS}"]["target"] == PELET

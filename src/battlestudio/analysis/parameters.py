@@ -151,18 +151,25 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+def _is_distance(key: str) -> bool:
+    """Whether ``key`` names a length in cm (a part ending in ``_cm``: march lengths, command
+    distances, deductions), which is never negative."""
+    return any(part.endswith("_cm") for part in key.split("."))
+
+
 def check_value(row: ParameterRow, value: Any) -> str:
     """Why ``value`` cannot be ``row``'s ("" when it can): it must be of the kind of the
     ruleset's value (or the file's example; a number when there is neither) — a number finite,
-    and not negative where the ruleset's is not, one of the entry's ``choices`` where it names
-    them, a list as long (any list where the ruleset's is empty)."""
+    and not negative where the ruleset's is not or where it is a length in cm, one of the
+    entry's ``choices`` where it names them, a list as long (any list where the ruleset's is
+    empty)."""
     ref = row.reference
     want = "a number" if ref is None else _kind(ref)
     if isinstance(ref, bool):
         ok = isinstance(value, bool)
     elif ref is None or isinstance(ref, (int, float)):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        if ok and isinstance(ref, (int, float)) and ref >= 0 and value < 0:
+        if ok and value < 0 and (ref >= 0 if isinstance(ref, (int, float)) else _is_distance(row.key)):
             return "it must not be negative"
     elif isinstance(ref, str):
         ok = isinstance(value, str) and bool(value)

@@ -263,7 +263,11 @@ class GameSession(UmpireEntries, InitiativeEntries, ActionEntries):
         last = self.battle.scenario.info.turns
         if nxt.turn != self.key.turn:
             if last and nxt.turn > last:
-                raise SessionError(f"the scenario lasts {last} turns; turn {nxt.turn} cannot start")
+                raise SessionError(
+                    f"the scenario lasts {last} turns; turn {nxt.turn} cannot start. To play on, raise the "
+                    "scenario's number of turns (in the window: Game ▸ Back to Scenario Editor, the scenario's "
+                    "Properties ▸ Turns, then Game ▸ Resume Game)"
+                )
             if not self._turn_ended():
                 ending = getattr(self.ruleset, "end_turn", None)
                 closing = self._restamped(ending(self.state, self.params)) if ending is not None else []

@@ -38,7 +38,7 @@ from battlestudio.rules.toe.contact import on_table
 TEST_PHASES = ("fire", "attack")
 RALLY_PHASE = "reorganisation"
 RESULTS = ("pass", "U", "FU")
-TABLES_9_10 = "Tables 9-10 (moraltest), toe.morale_table: chapter 8 is not in the rules text"
+TABLES_9_10 = "Tables 9-10 (moraltest, chapter 8), toe.morale_table"
 TABLE_11 = "Table 11 (reorganisering), toe.rally_table: chapter 9 is not in the rules text"
 
 

@@ -385,7 +385,7 @@ class ActionPanel(QWidget):
             self.form_host.addWidget(self.form)
             if spec.umpire_result:
                 self.umpire_form = ParameterForm(
-                    spec.umpire_result, state, subject, side, "action_result", self.view, self
+                    spec.umpire_result, state, subject, side, "action_result", self.view, self, ask_bools=True
                 )
                 _restore(self.umpire_form, old_entry)
                 self.umpire_form.changed.connect(self.update_preview)
@@ -474,6 +474,7 @@ class ActionPanel(QWidget):
         if missing:
             html.append("<b>Fill in:</b> " + _esc(", ".join(missing)))
         self.preview.setHtml("<br>".join(html))
+        self.roll_button.setText("Roll" if pv.odds or pv.outcomes else "Record")  # nothing rolled: say so
         ok = pv.legal and not missing
         self.roll_button.setEnabled(ok and not self.entering)
         self.enter_button.setEnabled(ok and self.entering)

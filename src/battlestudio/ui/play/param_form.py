@@ -4,9 +4,10 @@ One row per parameter (``rules.protocol.ParameterSpec``): ``unit`` / ``enemy_uni
 ``friendly_unit`` a combo of the units on the table by their ``display_names`` (enemies of the
 subject's side, or its own side; nearest to the subject first, with the distance in cm),
 ``choice`` a combo of its choices, ``int`` a spin box within ``minimum``–``maximum``, ``bool`` a
-check box, ``text`` a line edit, ``point`` a label with "Pick on map". ``multiple`` > 1 gives
-that many combos, the later ones optional; the value is then a tuple. A parameter that is not
-``required`` starts empty ("—"). ``note`` is the row's tooltip.
+check box (with ``ask_bools``, the umpire's entry, a required one starts half-ticked, "not entered",
+and is missing until ticked or cleared), ``text`` a line edit, ``point`` a label with "Pick on
+map". ``multiple`` > 1 gives that many combos, the later ones optional; the value is then a
+tuple. A parameter that is not ``required`` starts empty ("—"). ``note`` is the row's tooltip.
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ class ParameterForm(QWidget):
         prefix: str = "action_param",
         view: MapView | None = None,
         parent: QWidget | None = None,
+        ask_bools: bool = False,
     ) -> None:
         super().__init__(parent)
+        self._ask_bools = ask_bools
         self._wheel_guard = WheelGuard(self)
         self.specs = tuple(specs)
         self.state = state
@@ -132,7 +135,11 @@ class ParameterForm(QWidget):
         elif p.kind == "bool":
             box = QCheckBox(self)
             box.setObjectName(name)
-            box.toggled.connect(lambda _v: self.changed.emit())
+            if self._ask_bools and p.required:  # the umpire's entry: no answer until he gives one
+                box.setTristate(True)
+                box.setCheckState(Qt.CheckState.PartiallyChecked)
+                box.setToolTip("not entered yet: tick for yes, clear for no")
+            box.stateChanged.connect(lambda _v: self.changed.emit())
             w, cap = box, caption(p)
         elif p.kind == "text":
             edit = QLineEdit(self)
@@ -195,7 +202,8 @@ class ParameterForm(QWidget):
             elif isinstance(ws[0], QSpinBox):
                 out[p.name] = ws[0].value()
             elif isinstance(ws[0], QCheckBox):
-                out[p.name] = ws[0].isChecked()
+                state = ws[0].checkState()
+                out[p.name] = None if state == Qt.CheckState.PartiallyChecked else state == Qt.CheckState.Checked
             elif isinstance(ws[0], QLineEdit):
                 out[p.name] = ws[0].text()
             else:
