@@ -35,6 +35,20 @@ def _choose(qtbot, box: QComboBox, field: str) -> None:
     assert box.currentData() == field, f"{field!r} not offered"
 
 
+def _wheel(widget) -> None:
+    """One notch of the mouse wheel over ``widget`` (which has not the focus)."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    at = QPointF(widget.rect().center())
+    glob = QPointF(widget.mapToGlobal(QPoint(int(at.x()), int(at.y()))))
+    mods, phase = Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase
+    QApplication.sendEvent(
+        widget, QWheelEvent(at, glob, QPoint(0, 0), QPoint(0, -120), Qt.MouseButton.NoButton, mods, phase, False)
+    )
+
+
 def _rows(d: ImportDialog) -> dict[str, list[str]]:
     t = d.rows_table
     return {
@@ -66,6 +80,8 @@ def test_odd_headers_mapped_in_the_dialog_saved_and_loaded_again(qtbot, tmp_path
         assert d.field_box("Ref").currentData() == "" and d.field_box("Reports To").currentData() == "parent"
         assert (d.field_box("Bayonets").currentData(), d.field_box("Sabres").currentData()) == ("men", "men")
         assert d.imported is None and "parent id column" in d.status.text() and "--map" not in d.status.text()
+        _wheel(d.field_box("Bayonets"))  # scrolling the list over a column's combo changes nothing
+        assert d.field_box("Bayonets").currentData() == "men"
         ok = d.buttons.button(QDialogButtonBox.StandardButton.Ok)
         assert not ok.isEnabled()
         _choose(qtbot, d.field_box("Ref"), "id")

@@ -65,6 +65,7 @@ from battlestudio.store.importers.tabular_mapping import (
 )
 from battlestudio.model.side_colours import side_colour
 from battlestudio.ui import dialogs
+from battlestudio.ui.play.param_form import WheelGuard, guard_wheel
 
 if TYPE_CHECKING:
     from battlestudio.document import Document
@@ -166,6 +167,7 @@ class ImportDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("import_dialog")
         self.setWindowTitle("Import order of battle")
+        self._wheel_guard = WheelGuard(self)
         self.target_scenario = scenario
         self.start_dir = start_dir
         self.imported: ImportResult | None = None
@@ -403,6 +405,7 @@ class ImportDialog(QDialog):
             self.columns_table.setItem(r, 0, name)
             box = QComboBox()
             box.setObjectName(f"field:{col}")
+            guard_wheel(box, self._wheel_guard)  # scrolling the list changes no "Read as" (a tester's)
             for f in FIELDS:
                 box.addItem(FIELD_LABELS.get(f, f), f)
             box.setCurrentIndex(max(0, box.findData(fill.get(col, ""))))
