@@ -43,7 +43,7 @@ def test_a_game_draws_its_overlay_and_expands_its_tree_after_the_first_frame(qtb
     assert tree.expansion_waits and _expanded_rows(w)[0] == 0 < _expanded_rows(w)[1]
     assert tree.notice.isVisibleTo(tree) and tree.notice.text() == "Filling in the order of battle…"
 
-    qtbot.waitUntil(lambda: not cv.overlay_waiting and not tree.expansion_waits, timeout=10_000)
+    qtbot.waitUntil(lambda: not cv.overlay_waiting and not tree.expansion_waits, timeout=60_000)
     info = doc.scenario.info
     want = command_picture(doc.timeline.state, get_ruleset(info.ruleset), info.parameters)
     assert set(cv.overlay.picture.links) == set(want.links) and want.links
