@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import pytest
+
 from battlestudio import store
 from battlestudio.ui.resources import bundled_scenarios
 
@@ -49,3 +51,17 @@ def test_a_json_file_shares_the_ids_of_its_events():
             by_id[e.id].append(e.id)
     assert len(by_id) > 10 and all(_distinct_objects(ids) == 1 for ids in by_id.values())
     assert _distinct_objects(e.side for e in events) == len({e.side for e in events})
+
+
+def test_the_place_of_an_event_is_read_without_building_it(tmp_path):
+    saved = store.load(JENA)
+    path = tmp_path / "jena.battle"
+    store.save(saved, path)
+    events = store.load(path, lazy_events=True).events
+    last = saved.events[-1]
+    assert events.head_at(-1) == (last.turn, last.side, last.phase) == events.heads()[-1]
+    assert events.head_at(0) == events.heads()[0] and events.built_count() == 0
+    events.append(last)
+    assert events.head_at(-1) == (last.turn, last.side, last.phase)
+    with pytest.raises(IndexError, match=f"of {len(events)}"):
+        events.head_at(len(events))

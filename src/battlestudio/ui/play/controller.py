@@ -71,8 +71,7 @@ ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
 def _last_turn(events: Sequence[BattleEvent]) -> int:
     """The turn of the last of ``events`` (0 for none), without building a file's events."""
     if isinstance(events, RecordedEvents):
-        heads = events.heads()
-        return heads[-1][0] if heads else 0
+        return events.head_at(-1)[0] if len(events) else 0
     return events[-1].turn if events else 0
 
 
