@@ -5,6 +5,7 @@ painted, and the Analysis dock is built once the game is checked."""
 from __future__ import annotations
 
 from battlestudio import store
+from battlestudio.replay.game import GameLog
 from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.play.document import PlayDocument
 from battlestudio.ui.resources import bundled_scenarios
@@ -73,3 +74,33 @@ def test_an_unfinished_game_without_keyframes_opens_at_its_end_replayed(qtbot, t
     doc = w.document
     assert isinstance(doc, PlayDocument) and doc.timeline.at_end and doc.battle.keyframes == []
     assert doc.log.validated == len(doc.log) == len(battle.events) and not w.play_view.checking
+
+
+def test_a_finished_game_reads_its_stored_keyframe_after_the_first_frame(qtbot, tmp_path, monkeypatch):
+    modals = ModalRecorder(monkeypatch)
+    path = tmp_path / "jena.battle"
+    store.save(store.load(JENA), path)
+    w = make_window(qtbot, tmp_path)
+    read = []
+    real = GameLog.seat_stored_keyframe
+
+    def seat(log, battle):
+        seated = real(log, battle)
+        read.append((log, seated, log.verifying_keyframe, log.unverified_until))
+        return seated
+
+    monkeypatch.setattr(GameLog, "seat_stored_keyframe", seat)
+
+    assert w.files.open_path(path)
+
+    doc = w.document
+    assert isinstance(doc, PlayDocument) and doc.timeline.position == 0
+    assert not doc.log.verifying_keyframe and read == []  # the map paints first
+    qtbot.waitUntil(lambda: bool(read), timeout=60_000)
+    keyframe = max(k.position for k in doc.battle.keyframes)
+    assert 0 < keyframe < len(doc.log)
+    assert read == [(doc.log, True, True, keyframe)]  # seated; the check verifies it
+    qtbot.waitUntil(lambda: not w.play_view.checking, timeout=60_000)
+    assert doc.log.keyframe_problem == "" and doc.log.validated == len(doc.log)
+    assert doc.log.head == GameLog.from_battle(store.load(path)).head
+    assert modals.calls == []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -123,12 +124,32 @@ def _tupled(value: Any) -> Any:
     return value
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-_TEXT_FIELDS: dict[type, frozenset[str]] = {}
-_POINT_FIELDS: dict[type, frozenset[str]] = {}
-"""Per event class, its fields declared ``Point`` (or ``Point | None``): a pair of numbers."""
-_MAPPING_FIELDS: dict[type, dict[str, bool]] = {}
-"""Per event class, its fields declared ``Mapping[...]``: name -> whether None is allowed."""
+_SHARED_TEXT = 40
+"""Text fields of at most this many characters (ids, sides, phases) are read as one shared
+string each (``sys.intern``): half a million events read from a file name the same few
+thousand ids."""
+_Spec = tuple[
+    frozenset[str], tuple[str, ...], tuple[str, ...], tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...]
+]
+_SPECS: dict[type, _Spec] = {}
+"""Per event class, what ``event_from_dict`` checks (``dataclasses.fields`` is slow to call once
+per event read): its field names; those declared ``str`` (a value read for one must be a text:
+an id given as a list would otherwise be carried into the replay and its messages); those
+declared ``Point`` or ``Point | None`` (a pair of numbers); those declared ``Mapping[...]`` with
+whether None is allowed; those declared ``int`` or ``float`` with whether they must be whole."""
+
+
+def _spec_of(cls: type) -> _Spec:
+    fs = dataclasses.fields(cls)
+    spec = (
+        frozenset(f.name for f in fs),
+        tuple(f.name for f in fs if f.type in ("str", str)),
+        tuple(f.name for f in fs if f.type in ("Point", "Point | None")),
+        tuple((f.name, "None" in str(f.type)) for f in fs if str(f.type).startswith("Mapping[")),
+        tuple((f.name, f.type in ("int", int)) for f in fs if f.type in ("int", "float", int, float)),
+    )
+    _SPECS[cls] = spec
+    return spec
 
 
 def _short(value: Any) -> str:
@@ -171,39 +192,37 @@ def event_from_dict(data: dict[str, Any]) -> BattleEvent:
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}; known: {', '.join(sorted(_REGISTRY))}")
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))
-        _TEXT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("str", str))
-        _POINT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls) if f.type in ("Point", "Point | None"))
-        _MAPPING_FIELDS[cls] = {
-            f.name: "None" in str(f.type) for f in dataclasses.fields(cls) if str(f.type).startswith("Mapping[")
-        }
-        _NUMBER_FIELDS[cls] = {
-            f.name: f.type for f in dataclasses.fields(cls) if f.type in ("int", "float", int, float)
-        }
-    given = {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in data.items() if k != "kind"}
-    extra = given.keys() - names
-    if extra:
+    spec = _SPECS.get(cls)
+    names, texts, points, mappings, numbers = _spec_of(cls) if spec is None else spec
+    given = {k: _tupled(v) if isinstance(v, (list, dict)) else v for k, v in data.items()}
+    del given["kind"]
+    if not names.issuperset(given):
+        extra = given.keys() - names
         raise ValueError(f"event {kind!r} has no field(s) {', '.join(sorted(extra))}")
-    for k in _POINT_FIELDS[cls] & given.keys():
-        v = given[k]
+    for k in points:
+        v = given.get(k)
         if v is not None and not (
             isinstance(v, tuple)
             and len(v) == 2
             and all(isinstance(c, int | float) and not isinstance(c, bool) for c in v)
         ):
             raise ValueError(f"event {kind!r}: field {k}: expected a point [x, y] in cm, got {_short(data[k])}")
-    for k, optional in _MAPPING_FIELDS[cls].items():
+    for k, optional in mappings:
         if k in given and not isinstance(given[k], dict) and not (optional and given[k] is None):
             raise ValueError(f"event {kind!r}: field {k}: expected an object {{...}}, got {_what(data[k])}")
-    for k in _TEXT_FIELDS[cls] & given.keys():
-        if not isinstance(given[k], str):
-            raise ValueError(f"event {kind!r}: field {k}: expected a text, got {_what(data[k])}")
-    for k, typ in _NUMBER_FIELDS[cls].items():
-        v = given.get(k)
-        if k not in given or (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)):
-            if typ in ("int", int) and isinstance(v, float) and not v.is_integer():
+    for k in texts:
+        if k in given:
+            v = given[k]
+            if not isinstance(v, str):
+                raise ValueError(f"event {kind!r}: field {k}: expected a text, got {_what(data[k])}")
+            if len(v) <= _SHARED_TEXT:  # ids: one string for all the events naming a unit
+                given[k] = sys.intern(v)
+    for k, whole in numbers:
+        if k not in given:
+            continue
+        v = given[k]
+        if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
+            if whole and isinstance(v, float) and not v.is_integer():
                 raise ValueError(f"event {kind!r}: field {k}: expected a whole number, got {v:g}")
             continue
         raise ValueError(f"event {kind!r}: field {k}: expected a number, got {_what(data[k])}")

@@ -156,6 +156,22 @@ class GameLog(LogQueries, LazyChecking):
             cache_size=cache_size,
         )
 
+    def seat_stored_keyframe(self, battle: Battle) -> bool:
+        """Run from ``battle``'s last stored keyframe (``Battle.keyframes``) when this lazy log
+        of its game was made without it and nothing after the start is applied yet
+        (``seat_keyframe``); True when seated. One that cannot be read is not used
+        (``keyframe_problem`` says why)."""
+        stored = [k for k in battle.keyframes if 0 < k.position < len(self._events)]
+        if not stored or self._seed is not None or self._checked != 0:
+            return False
+        last = max(stored, key=lambda k: k.position)
+        try:
+            state = last.state()
+        except ValueError as exc:
+            self.keyframe_problem = f"the stored keyframe at event {last.position} cannot be read ({exc}); not used"
+            return False
+        return self.seat_keyframe(last.position, state)
+
     def _on_keyframe_rejected(self, problem: str) -> None:
         self.keyframe_rejected.emit(problem)
 

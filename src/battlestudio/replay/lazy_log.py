@@ -142,6 +142,8 @@ class _LogParts(Protocol):
 
     def _verify_to(self, to: int) -> None: ...
 
+    def seat_keyframe(self, pos: int, state: GameState) -> bool: ...
+
     def _finish_seed(self) -> None: ...
 
     def _seed_checked(self, seed: Seed) -> None: ...
@@ -201,18 +203,27 @@ class LazyChecking:
             if paused:
                 gc.enable()
         if keyframe is not None:
-            pos, state = keyframe
-            k = bisect_left(log._seg_starts, pos)
-            if 0 < pos < len(log._events) and k < len(log._seg_starts) and log._seg_starts[k] == pos:
-                log._seed = Seed(pos, state, log._kf_state[0])
-                log._kf_pos.append(pos)
-                log._kf_state.append(state)
-                log._checked, log._front = pos, state
-            else:
-                log.keyframe_problem = (
-                    f"the stored keyframe at event {pos} is not at the start of a phase of this game; not used"
-                )
+            log.seat_keyframe(*keyframe)
         return log
+
+    def seat_keyframe(self: _LogParts, pos: int, state: GameState) -> bool:
+        """Run from the stored ``state`` at position ``pos`` as ``lazy(..., keyframe=(pos,
+        state))`` does, when nothing after the start has been applied yet; True when seated.
+        A ``pos`` that is not the start of a phase after the first is not used
+        (``keyframe_problem`` says why); a log already checked past its start is left as it is."""
+        if self._seed is not None or self._checked != 0 or len(self._kf_pos) != 1:
+            return False
+        k = bisect_left(self._seg_starts, pos)
+        if 0 < pos < len(self._events) and k < len(self._seg_starts) and self._seg_starts[k] == pos:
+            self._seed = Seed(pos, state, self._kf_state[0])
+            self._kf_pos.append(pos)
+            self._kf_state.append(state)
+            self._checked, self._front = pos, state
+            return True
+        self.keyframe_problem = (
+            f"the stored keyframe at event {pos} is not at the start of a phase of this game; not used"
+        )
+        return False
 
     def _index(self: _LogParts, events: Sequence[BattleEvent]) -> None:
         try:

@@ -81,6 +81,23 @@ class RecordedEvents(MutableSequence[BattleEvent]):
         out.extend((e.turn, e.side, e.phase) for e in self._tail)
         return out
 
+    def head_at(self, i: int) -> Head:
+        """``(turn, side, phase)`` of event ``i`` (negative from the end), without building it.
+
+        Raises
+        ------
+        IndexError
+            when there is no event ``i``.
+        """
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(f"event {i} of {n}")
+        i %= n
+        if i < self._n:
+            return self._rows.heads[i]
+        e = self._tail[i - self._n]
+        return (e.turn, e.side, e.phase)
+
     def built_count(self) -> int:
         """How many of the recorded rows have been built so far (for tests and benchmarks)."""
         return sum(e is not None for e in self._rows.built[: self._n])

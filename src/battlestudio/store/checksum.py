@@ -43,9 +43,12 @@ def _blob(value: Any) -> Any:
     raise TypeError(f"an SQLite value cannot be a {type(value).__name__}")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), default=_blob)
+
+
 def _encode(rows: Sequence[Sequence[Any]]) -> bytes:
-    text = json.dumps([list(r) for r in rows], ensure_ascii=True, separators=(",", ":"), default=_blob)
-    return text.encode("ascii")
+    # tuples encode as arrays, as lists do: no copy of each row (30 % of verifying the events)
+    return _ENCODER.encode(rows if isinstance(rows, list) else list(rows)).encode("ascii")
 
 
 def rows_digest(rows: Iterable[Sequence[Any]]) -> str:

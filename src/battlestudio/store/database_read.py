@@ -18,7 +18,7 @@ import json
 import os
 import re
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from battlestudio.model.oob import OrderOfBattle
 from battlestudio.replay.battle import Battle, StoredKeyframe
@@ -208,8 +208,11 @@ def read_events(conn: Any, path: str | os.PathLike[str], sums: dict[str, Any] | 
         raise DocumentError(f"events[{bad[0]}]", "bad kind, turn, side or phase")  # (not reached)
     if rest and (rest[0][0] != 0 or rest[-1][0] != len(rest) - 1):  # seq is the rowid: unique integers
         raise DocumentError(*_missing_seqs([r[0] for r in rest]))
-    heads = [r[2:5] for r in rest]  # (turn, side, phase): 4x faster than a second query
-    return RecordedEvents(heads, rest, _event_builder(path))
+    # (turn, side, phase), one tuple per phase shared by its events (and their texts by the
+    # events built: sqlite3 makes new strings for every row): 4x faster than a second query
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    heads = [shared.setdefault(h, h) for h in [r[2:5] for r in rest]]
+    return RecordedEvents(heads, rest, _event_builder(path, heads))
 
 
 def read_keyframes(conn: Any, events: int) -> list[tuple[int, int, Any]]:
@@ -249,12 +252,18 @@ def _missing_seqs(seqs: list[int]) -> tuple[str, str]:
     )
 
 
-def _event_builder(path: str | os.PathLike[str]) -> Callable[[int, Any], BattleEvent]:
+def _event_builder(
+    path: str | os.PathLike[str], heads: Sequence[tuple[Any, ...]] | None = None
+) -> Callable[[int, Any], BattleEvent]:
     """``build(i, row)`` for ``RecordedEvents``: the checked event of one event row, or a
-    ``BattleFileError`` naming ``path``, the row (``event seq=N``) and the bad value."""
+    ``BattleFileError`` naming ``path``, the row (``event seq=N``) and the bad value. With
+    ``heads`` (the rows' turn, side and phase, in row order) event ``i`` takes its texts from
+    ``heads[i]`` (shared by a phase's events) instead of its row's copies."""
 
-    def build(_i: int, row: tuple[Any, ...]) -> BattleEvent:
+    def build(i: int, row: tuple[Any, ...]) -> BattleEvent:
         seq, kind, turn, side, phase, payload = row
+        if heads is not None:
+            turn, side, phase = heads[i]
         try:
             data = parse_json(payload, f"event seq={seq}.payload")
             if not isinstance(data, dict):

@@ -348,6 +348,17 @@ class CommandOverlay:
         self._drawn_key = _picture_key(state, self)
         self.last_update = "full"
 
+    def clear(self) -> None:
+        """Draw nothing (no state) until the next ``show_state``: a document's overlay that is
+        drawn later does not show the last document's meanwhile."""
+        state = self._state
+        self.picture, self.message = CommandPicture(), ""
+        if state is not None:
+            self._sync(state)
+        self._state = None
+        self._drawn_key = None
+        self.last_update = "cleared"
+
     def _colour(self, side: str) -> str:
         return self.scene.ctx.side_colours.get(side, "#606060")
 

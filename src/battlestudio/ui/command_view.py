@@ -9,13 +9,18 @@ his zones, lines and marks, and the odds, on every mouse move. A document that r
 the rule numbers recorded with the game when the ruleset's file changed since. The Analysis dock shows the charts
 of the game recorded in the file, if any; clicking a turn moves the document's timeline, whose
 cursor the overlay then shows.
+
+A replaying document's overlay is drawn after the window's first frame (``hold`` until
+``release``, which the window calls on ``PlayView.frame_done``): at ten times Leipzig it takes
+~0.5 s, which the map does not wait for. Meanwhile the overlay shows nothing of the last
+document and ``overlay_waiting`` is True.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 
 from battlestudio.replay.game import GameLog
 from battlestudio.rules import resolve_ruleset_id
@@ -42,6 +47,8 @@ class CommandView:
         self.analysis_panel = AnalysisPanel()
         self.document = document
         self.timeline: Timeline | None = None
+        self.overlay_waiting = False  # a replaying document's overlay waits for the first frame
+        self._opening = False
         # while playing, the overlay and the odds follow a step in a slice of their own
         self._later = IdleSlice(self._show_position, lambda: self.timeline is not None and self.timeline.playing)
         self.docks = {
@@ -59,14 +66,25 @@ class CommandView:
         with a ``timeline``) at its cursor (``bind_timeline``)."""
         self.document = doc
         self.bind_timeline(None)
-        self.overlay.bind(doc)
+        timeline = getattr(doc, "timeline", None)
+        self.overlay_waiting = timeline is not None
+        if self.overlay_waiting:  # drawn after the first frame (release)
+            self.overlay.unbind()
+            self.overlay.clear()
+            info = doc.scenario.info
+            self.overlay.set_rules(info.ruleset, info.parameters)
+        else:
+            self.overlay.bind(doc)
         self.odds_panel.bind(doc)
         self.analysis_panel.set_game(self._log(doc), doc.scenario)
         # a replaying document moves its own cursor: charts follow it and move it
-        timeline = getattr(doc, "timeline", None)
         self.analysis_panel.bind_timeline(timeline)
         if timeline is not None:
-            self.bind_timeline(timeline)
+            self._opening = True  # its first position waits for the first frame (release)
+            try:
+                self.bind_timeline(timeline)
+            finally:
+                self._opening = False
 
     @staticmethod
     def _log(doc: Document) -> GameLog:
@@ -77,6 +95,18 @@ class CommandView:
             return GameLog.from_battle(doc.battle)
         except ValueError:  # a log that cannot be replayed: show the scenario, analyse nothing
             return GameLog.from_scenario(doc.scenario)
+
+    def release(self) -> None:
+        """The window's first frame is shown: draw the waiting overlay in the next idle moment."""
+        if self.overlay_waiting:
+            QTimer.singleShot(0, self._draw_waiting)
+
+    def _draw_waiting(self) -> None:
+        if not self.overlay_waiting:
+            return
+        self.overlay_waiting = False
+        if self.timeline is not None:
+            self.overlay.show_state(self.timeline.state)
 
     def bind_timeline(self, timeline: Timeline | None) -> None:
         """Replay: show the state at ``timeline``'s cursor in the overlay and the odds, and
@@ -115,5 +145,7 @@ class CommandView:
             return
         s = self.document.scenario
         state = self.timeline.state
-        self.overlay.show_state(state)
+        if not (self.overlay_waiting and self._opening):  # a step after the opening one: drawn now
+            self.overlay_waiting = False
+            self.overlay.show_state(state)
         self.odds_panel.set_state(state, s.info.ruleset, s.info.parameters)

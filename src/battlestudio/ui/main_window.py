@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
         self.play_view.frame_pending.connect(analysis.hold)
         self.play_view.frame_done.connect(analysis.release)
         self.play_view.frame_done.connect(self.problems_panel.release)  # a game's scenario: after the map
+        self.play_view.frame_done.connect(self.command_view.release)  # a game's command overlay: after the map
+        self.play_view.frame_done.connect(self.oob_panel.release)  # a game's tree expanded: after the map
 
         self._bind(self.document)
         wrapped = self.play_view.wrap(self.document)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import html
 import weakref
 from typing import TYPE_CHECKING
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -41,7 +41,9 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from battlestudio.document import Document
 from battlestudio.play.document import PlayDocument
 from battlestudio.play.problems import game_problems, keyframe_problems, unplayable_text
+from battlestudio.replay.events import BattleEvent
 from battlestudio.replay.game import GameLog
+from battlestudio.replay.recorded import RecordedEvents
 from battlestudio.rules import UnknownRuleset
 from battlestudio.session import GameSession, SessionError
 from battlestudio.session.turns import game_time
@@ -64,6 +66,13 @@ ACTION_PANEL_KEYS = "Ctrl+Shift+T"
 """Game ▸ Actions Panel; not Ctrl+Shift+A, which is Deselect in the X11 (xcb) key table."""
 
 ARROWS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down)
+
+
+def _last_turn(events: Sequence[BattleEvent]) -> int:
+    """The turn of the last of ``events`` (0 for none), without building a file's events."""
+    if isinstance(events, RecordedEvents):
+        return events.head_at(-1)[0] if len(events) else 0
+    return events[-1].turn if events else 0
 
 
 def make_play_document(
@@ -166,6 +175,8 @@ class PlayView(QObject):
         self._viewport = map_view.viewport()
         self.check = IdleCheck(self._viewport, self)  # a lazily opened game: checked after the first frame
         self.check.frame_pending.connect(self.frame_pending)
+        self._keyframe_later: weakref.WeakSet[PlayDocument] = weakref.WeakSet()  # finished games opened at their start
+        self.check.frame_done.connect(self._seat_keyframe_later)  # before the views that follow the check
         self.check.frame_done.connect(self.frame_done)
         self.check.unplayable.connect(self.game_unplayable)
         self.check.keyframe_rejected.connect(self.keyframe_rejected)
@@ -287,10 +298,15 @@ class PlayView(QObject):
             return doc
         play = None
         try:
-            # a keyframe the file stored holds for the file's game only: not once the scenario is edited
-            play = make_play_document(doc, 0, self.seed, lazy=True, use_keyframe=not doc.is_modified)
-            info, turns = doc.scenario.info, play.log.turns()
-            if not (info.turns and turns and turns[-1] >= info.turns):
+            # a keyframe the file stored holds for the file's game only: not once the scenario is
+            # edited; a finished game opens at its start, so its keyframe is read after the first frame
+            info = doc.scenario.info
+            finished = bool(info.turns) and _last_turn(doc.battle.events) >= info.turns
+            use_keyframe = not doc.is_modified
+            play = make_play_document(doc, 0, self.seed, lazy=True, use_keyframe=use_keyframe and not finished)
+            if finished and use_keyframe:
+                self._keyframe_later.add(play)
+            if not finished:
                 play.timeline.to_end()  # replays (checks) the whole game now
         except ValueError as exc:
             if play is not None:
@@ -298,6 +314,14 @@ class PlayView(QObject):
             self._unplayable(doc, exc)
             return doc
         return play
+
+    def _seat_keyframe_later(self) -> None:
+        """The first frame of a finished game is shown: its log runs from the file's last stored
+        keyframe now (a jump to the end need not replay the game), which the idle check verifies."""
+        play = self.play
+        if play is not None and play in self._keyframe_later:
+            self._keyframe_later.discard(play)
+            play.log.seat_stored_keyframe(play.battle)
 
     @property
     def checking(self) -> bool:
