@@ -304,6 +304,11 @@ class GameLog(LogQueries, LazyChecking):
         """All events, oldest first (a read-only view; do not keep it across appends)."""
         return tuple(self._events)
 
+    def event(self, i: int) -> BattleEvent:
+        """Event ``i`` (0-based) alone: ``events[i]`` builds every event of a file's log first.
+        IndexError beyond the log."""
+        return self._events[i]
+
     @property
     def initial(self) -> GameState:
         """The state before the first event."""

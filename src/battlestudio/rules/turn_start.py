@@ -6,22 +6,32 @@ a ruleset called without it reads None and says what it cannot judge."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 
 from battlestudio.model.units import Unit
 from battlestudio.replay.state import GameState
 
 
-@dataclass(frozen=True, slots=True)
 class TurnStart:
-    """The unit records (``units``, by id) when player-turn ``turn`` of ``side`` began."""
+    """The unit records (``units``, by id) when player-turn ``turn`` of ``side`` began, given as
+    the records or as a function that finds them: a long game's log folds to the player-turn's
+    start only when a rule first asks (most calls of a phase never do)."""
 
-    turn: int
-    side: str
-    units: Mapping[str, Unit]
+    __slots__ = ("turn", "side", "_units", "_find")
+
+    def __init__(self, turn: int, side: str, units: Mapping[str, Unit] | Callable[[], Mapping[str, Unit]]) -> None:
+        self.turn, self.side = turn, side
+        self._units: Mapping[str, Unit] | None = None if callable(units) else units
+        self._find: Callable[[], Mapping[str, Unit]] | None = units if callable(units) else None
+
+    @property
+    def units(self) -> Mapping[str, Unit]:
+        if self._units is None:
+            assert self._find is not None
+            self._units, self._find = self._find(), None
+        return self._units
 
 
 _START: ContextVar[TurnStart | None] = ContextVar("player_turn_start", default=None)

@@ -74,7 +74,7 @@ class ActionEntries:
             start, _ = self.log.phase_range(self.log.find_phase(k.turn, k.side))
         except ValueError:
             return None
-        at = (start, self.log.events[start])
+        at = (start, self.log.event(start))
         cached = self._turn_start
         if (
             cached is not None
@@ -83,7 +83,8 @@ class ActionEntries:
             and self._turn_at[1] is at[1]
         ):
             return cached
-        self._turn_start = TurnStart(k.turn, k.side, self.log.state_at(start + 1).units)
+        log = self.log
+        self._turn_start = TurnStart(k.turn, k.side, lambda: log.state_at(start + 1).units)
         self._turn_at = at
         return self._turn_start
 
