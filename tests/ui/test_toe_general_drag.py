@@ -38,7 +38,9 @@ def test_a_division_general_dragged_out_of_his_corps_generals_command_distance_i
     assert math.dist(state.commanders[LOISON].position, state.commanders[NEY].position) <= 30.0
     n = len(doc.log)
     _drag_general(w, doc, LOISON, (10.0, 0.0))
-    assert len(doc.log) == n + 1, "the general's drag was not recorded"
+    # the drag, and the log's note that the rules refuse it (recorded on the umpire's authority)
+    assert len(doc.log) == n + 2, "the general's drag was not recorded"
+    assert doc.log.events[-1].kind == "annotation" and doc.log.events[-1].ids == (LOISON,)
     moved = doc.session.state.commanders[LOISON].position
     assert math.dist(moved, state.commanders[NEY].position) > 30.0
     said = w.statusBar().currentMessage()
@@ -46,7 +48,7 @@ def test_a_division_general_dragged_out_of_his_corps_generals_command_distance_i
     _drag_general(w, doc, LOISON, (-10.0, 0.0))
     said = w.statusBar().currentMessage()
     assert said.endswith("legal.") and "2.4" not in said, said
-    assert len(doc.log) == n + 2
+    assert len(doc.log) == n + 3
     # Ney and Loison dragged together: Loison is measured from where Ney goes, so nothing is refused
     said_all: list[str] = []
     doc.explained.connect(said_all.append)

@@ -99,6 +99,9 @@ class GameLog(LogQueries, LazyChecking):
         self._head = initial
         self._sealed = 0  # undo never goes below this position
         self._checked = 0  # events before this position were applied, keyframed and indexed by id
+        self.truncations = 0
+        """How many times events were taken back (``undo``): a position's event is the same as
+        before while it has not changed."""
         self._front = initial  # the state at _checked
         self._failure: ValueError | None = None  # why the event at _checked cannot apply
         self._seed: Seed | None = None  # a stored keyframe not yet verified (LazyChecking)
@@ -292,6 +295,7 @@ class GameLog(LogQueries, LazyChecking):
         self._sealed = self._seg_starts[-1] if self._seg_starts else 0  # the last phase is open again
         self._head = self._front = self._fold_to(n)
         self._checked = n
+        self.truncations += 1
         self.truncated.emit(n)
         return removed
 
@@ -303,11 +307,6 @@ class GameLog(LogQueries, LazyChecking):
     def events(self) -> Sequence[BattleEvent]:
         """All events, oldest first (a read-only view; do not keep it across appends)."""
         return tuple(self._events)
-
-    def event(self, i: int) -> BattleEvent:
-        """Event ``i`` (0-based) alone: ``events[i]`` builds every event of a file's log first.
-        IndexError beyond the log."""
-        return self._events[i]
 
     @property
     def initial(self) -> GameState:

@@ -51,7 +51,7 @@ class ActionEntries:
     battle: Battle
     log: GameLog
     _turn_start: TurnStart | None = None
-    _turn_at: tuple[int, object] = (-1, None)  # where the cached start was read: position, event there
+    _turn_at: tuple[int, int, int] = (-1, -1, 0)  # where the cached start was read: position, undos, log
 
     if TYPE_CHECKING:  # provided by GameSession
 
@@ -74,14 +74,9 @@ class ActionEntries:
             start, _ = self.log.phase_range(self.log.find_phase(k.turn, k.side))
         except ValueError:
             return None
-        at = (start, self.log.event(start))
+        at = (start, self.log.truncations, id(self.log))  # no undo since: the events before start are the same
         cached = self._turn_start
-        if (
-            cached is not None
-            and (cached.turn, cached.side) == (k.turn, k.side)
-            and self._turn_at[0] == start
-            and self._turn_at[1] is at[1]
-        ):
+        if cached is not None and (cached.turn, cached.side) == (k.turn, k.side) and self._turn_at == at:
             return cached
         log = self.log
         self._turn_start = TurnStart(k.turn, k.side, lambda: log.state_at(start + 1).units)
