@@ -51,7 +51,7 @@ from battlestudio.ui.aggregates import (
     formation_of,
 )
 from battlestudio.ui.labels import RANKS, Label, LabelRequest
-from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture
+from battlestudio.ui.map_item import Z_COMMANDER, Z_UNIT, blit_picture, viewport_picture
 from battlestudio.ui.unit_arrays import ELIMINATED, HIDDEN
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink
 
@@ -266,17 +266,9 @@ class AggregateLayer(QGraphicsItem):
         key = (world.m11(), world.m22(), world.dx(), world.dy(), w, h, ratio, self.revision, colours)
         if key != self._image_key or self._image is None:
             self._image_key = key
-            image = QImage(round(w * ratio), round(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
-            image.setDevicePixelRatio(ratio)
-            image.fill(Qt.GlobalColor.transparent)
-            p = QPainter(image)
-            try:  # a painter left open on an image crashes Qt
-                p.setRenderHints(painter.renderHints())
-                p.setTransform(world)
-                self.draw_markers(p, markers, quick=True)
-            finally:
-                p.end()
-            self._image = image
+            self._image = viewport_picture(
+                painter, world, w, h, ratio, lambda p: self.draw_markers(p, markers, quick=True)
+            )
         blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
     def _polygons(self, markers: list[Aggregate], world: QTransform | None) -> list[tuple[QPolygonF, QPolygonF | None]]:

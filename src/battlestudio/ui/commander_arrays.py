@@ -22,7 +22,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QPainterPath, QPaintEngine, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from battlestudio.ui.map_item import Z_COMMANDER, blit_picture
+from battlestudio.ui.map_item import Z_COMMANDER, blit_picture, viewport_picture
 from battlestudio.ui.styles import ECHELON_MARKS, contrast_ink, nation_colour
 from battlestudio.ui.troop_items import (
     COMMANDER_DOT_LOD,
@@ -215,18 +215,9 @@ class ArrayCommanderLayer(QGraphicsItem):
         key = (world.m11(), world.m22(), world.dx(), world.dy(), w, h, ratio, self.arrays.revision, self.ctx.px_per_cm)
         if key != self._key or self._image is None:
             self._key = key
-            image = QImage(round(w * ratio), round(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
-            image.setDevicePixelRatio(ratio)
-            image.fill(Qt.GlobalColor.transparent)
-            p = QPainter(image)
-            try:  # a painter left open on an image crashes Qt
-                p.setRenderHints(painter.renderHints())
-                p.setTransform(world)
-                inverse, _ = world.inverted()
-                self.draw(p, inverse.mapRect(QRectF(0, 0, w, h)))
-            finally:
-                p.end()
-            self._image = image
+            inverse, _ = world.inverted()
+            shown = inverse.mapRect(QRectF(0, 0, w, h))
+            self._image = viewport_picture(painter, world, w, h, ratio, lambda p: self.draw(p, shown))
         blit_picture(painter, self._image, world, option.exposedRect, w, h, ratio)
 
     def _on_screen(self, world: QTransform, w: int, h: int) -> int:

@@ -10,7 +10,9 @@ each offers a ``label_request(lod)`` and the view places and draws them (``ui.la
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QRectF
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEngine, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -63,6 +65,25 @@ class MapItem(QGraphicsItem):
     def _keep_scene_box(self) -> None:
         r = self._bounds.translated(self.pos())
         self.scene_box = (r.left(), r.top(), r.right(), r.bottom())
+
+
+def viewport_picture(
+    painter: QPainter, world: QTransform, w: int, h: int, ratio: float, draw: Callable[[QPainter], None]
+) -> QImage:
+    """A transparent picture of the ``w`` × ``h`` px viewport at device pixel ``ratio``, drawn by
+    ``draw`` with ``painter``'s render hints and the ``world`` transform (for ``blit_picture``):
+    the formation markers' and the commander flags' cached pictures are made this way."""
+    image = QImage(round(w * ratio), round(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
+    image.fill(Qt.GlobalColor.transparent)
+    p = QPainter(image)
+    try:  # a painter left open on an image crashes Qt
+        p.setRenderHints(painter.renderHints())
+        p.setTransform(world)
+        draw(p)
+    finally:
+        p.end()
+    return image
 
 
 def blit_picture(
